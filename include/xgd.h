@@ -1,0 +1,1102 @@
+/*
+ * xgd.h - an XNA 4.0-style graphics device for C11.
+ *
+ * OVERVIEW
+ *
+ * xgd gives a C program the graphics programming model of XNA 4.0: a GraphicsDevice with a
+ * back buffer, Texture2D / TextureCube, RenderTarget2D / RenderTargetCube, vertex and index
+ * buffers, immutable state objects, the stock SpriteEffect and BasicEffect, SpriteBatch, Clear,
+ * Viewport, ScissorRectangle, Present and back-buffer readback, with the same rules on every
+ * renderer (software reference rasterizer today; Vulkan and Direct3D 12 next).
+ *
+ * A frame, step by step:
+ *
+ *     xgd_device *dev;
+ *     xgd_device_desc dd = { .pp = { .back_buffer_width = 640, .back_buffer_height = 360,
+ *                                    .headless = true } };
+ *     if (xgd_device_create(&dd, &dev) != XGD_OK) { puts(xgd_device_last_error(NULL)); ... }
+ *     xgd_sprite_batch *sb; xgd_sprite_batch_create(dev, &sb);
+ *     for (;;) {
+ *         xgd_clear_color(dev, (xgd_color){ 100, 149, 237, 255 });      // CornflowerBlue
+ *         xgd_sprite_batch_begin(sb, NULL);                               // Deferred, AlphaBlend
+ *         xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 10, 10 },
+ *                                                      .color = XGD_COLOR_WHITE });
+ *         xgd_sprite_batch_end(sb);
+ *         xgd_present(dev);
+ *     }
+ *
+ * LIFETIME
+ *
+ * Every object belongs to the device that created it. Objects are opaque pointers created by
+ * xgd_<object>_create and released by xgd_<object>_destroy, which accepts NULL and objects that
+ * were already disposed. Destroying the device disposes every live resource's native part (GPU
+ * memory) and then the renderer; the handles stay valid as empty shells that answer
+ * XGD_ERROR_OBJECT_DISPOSED until their owner destroys them, which is then harmless.
+ *
+ * THREADING
+ *
+ * A device and its objects are used from one thread at a time. Different devices may be used
+ * from different threads concurrently.
+ *
+ * ERRORS
+ *
+ * Every call that can fail returns an xgd_result: XGD_OK (0) or a negative code named after the
+ * exception an XNA program would have seen. The message is kept on the device
+ * (xgd_device_last_error) and passed to the optional log callback. A failed call changes no
+ * public state. The library never aborts or exits its host. Failures that have no device
+ * (xgd_device_create) keep their message for xgd_device_last_error(NULL), per thread.
+ *
+ * CONVENTIONS
+ *
+ * Creation takes a `const xgd_*_desc *` whose zero fields mean "default"; each field's comment
+ * gives the default and range. Enumerations keep XNA's names and order; those that appear in
+ * descs start with a _DEFAULT member worth 0. Matrices are XNA's: row-major, row vectors
+ * (v' = v * M), right-handed.
+ */
+#ifndef XGD_H
+#define XGD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(XGD_STATIC)
+#define XGD_API
+#elif defined(_WIN32)
+#ifdef XGD_BUILDING
+#define XGD_API __declspec(dllexport)
+#else
+#define XGD_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define XGD_API __attribute__((visibility("default")))
+#else
+#define XGD_API
+#endif
+
+#define XGD_VERSION_MAJOR 0
+#define XGD_VERSION_MINOR 1
+#define XGD_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------------------------ */
+/* Results                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum xgd_result {
+    XGD_OK = 0,
+    XGD_ERROR_INVALID_ARGUMENT = -1,      /* ArgumentException, ArgumentNull, ArgumentOutOfRange */
+    XGD_ERROR_INVALID_OPERATION = -2,     /* InvalidOperationException: wrong state for the call */
+    XGD_ERROR_NOT_SUPPORTED = -3,         /* NotSupportedException: renderer or profile cannot */
+    XGD_ERROR_OBJECT_DISPOSED = -4,       /* ObjectDisposedException */
+    XGD_ERROR_OUT_OF_MEMORY = -5,         /* OutOfMemoryException (host or GPU memory) */
+    XGD_ERROR_DEVICE_LOST = -6,           /* DeviceLostException: recover, then retry */
+    XGD_ERROR_NO_SUITABLE_DEVICE = -7,    /* NoSuitableGraphicsDeviceException */
+    XGD_ERROR_IO = -8                     /* IOException / FileNotFoundException (PNG files) */
+} xgd_result;
+
+/* The enumerator's name without the XGD_ prefix, e.g. "ERROR_INVALID_ARGUMENT". Never NULL. */
+XGD_API const char *xgd_result_name(xgd_result r);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Math and value types                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_vector2 { float x, y; } xgd_vector2;
+typedef struct xgd_vector3 { float x, y, z; } xgd_vector3;
+typedef struct xgd_vector4 { float x, y, z, w; } xgd_vector4;
+
+/* XNA Color: 8-bit RGBA, stored r, g, b, a in memory (SurfaceFormat.Color). */
+typedef struct xgd_color { uint8_t r, g, b, a; } xgd_color;
+#define XGD_COLOR_WHITE ((xgd_color){ 255, 255, 255, 255 })
+#define XGD_COLOR_BLACK ((xgd_color){ 0, 0, 0, 255 })
+#define XGD_COLOR_TRANSPARENT ((xgd_color){ 0, 0, 0, 0 })
+
+/* XNA Rectangle. */
+typedef struct xgd_rect { int x, y, width, height; } xgd_rect;
+
+/* XNA Matrix: row-major, row vectors. m[0..3] is the first row (M11..M14). */
+typedef union xgd_matrix {
+    struct {
+        float m11, m12, m13, m14;
+        float m21, m22, m23, m24;
+        float m31, m32, m33, m34;
+        float m41, m42, m43, m44;
+    };
+    float m[16];
+} xgd_matrix;
+
+XGD_API xgd_matrix xgd_matrix_identity(void);
+/* a * b: transform by a, then by b (XNA Matrix.Multiply). */
+XGD_API xgd_matrix xgd_matrix_multiply(const xgd_matrix *a, const xgd_matrix *b);
+XGD_API xgd_matrix xgd_matrix_create_translation(float x, float y, float z);
+XGD_API xgd_matrix xgd_matrix_create_scale(float x, float y, float z);
+XGD_API xgd_matrix xgd_matrix_create_rotation_x(float radians);
+XGD_API xgd_matrix xgd_matrix_create_rotation_y(float radians);
+XGD_API xgd_matrix xgd_matrix_create_rotation_z(float radians);
+XGD_API xgd_matrix xgd_matrix_create_look_at(xgd_vector3 eye, xgd_vector3 target, xgd_vector3 up);
+/* Right-handed perspective, depth 0..1 (XNA CreatePerspectiveFieldOfView). */
+XGD_API xgd_matrix xgd_matrix_create_perspective_field_of_view(float fov_y, float aspect,
+                                                               float near_plane, float far_plane);
+XGD_API xgd_matrix xgd_matrix_create_orthographic_off_center(float left, float right, float bottom,
+                                                             float top, float near_plane,
+                                                             float far_plane);
+/* Returns false (and the identity in *out) when m is singular. */
+XGD_API bool xgd_matrix_invert(const xgd_matrix *m, xgd_matrix *out);
+XGD_API xgd_matrix xgd_matrix_transpose(const xgd_matrix *m);
+/* v * m with w = 1, then divided by w (XNA Vector3.Transform with a projective matrix: no divide;
+ * this helper returns the homogeneous result). */
+XGD_API xgd_vector4 xgd_vector4_transform(xgd_vector4 v, const xgd_matrix *m);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Enumerations (XNA names and order)                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum xgd_surface_format {
+    XGD_SURFACE_FORMAT_DEFAULT = 0, /* Color */
+    XGD_SURFACE_FORMAT_COLOR,            /* R8G8B8A8 unorm, r first in memory */
+    XGD_SURFACE_FORMAT_BGR565,           /* 16-bit: b in bits 0-4, g 5-10, r 11-15 */
+    XGD_SURFACE_FORMAT_BGRA5551,         /* 16-bit: b 0-4, g 5-9, r 10-14, a 15 */
+    XGD_SURFACE_FORMAT_BGRA4444,         /* 16-bit: b 0-3, g 4-7, r 8-11, a 12-15 */
+    XGD_SURFACE_FORMAT_DXT1,             /* BC1, 8 bytes per 4x4 block */
+    XGD_SURFACE_FORMAT_DXT3,             /* BC2, 16 bytes per 4x4 block */
+    XGD_SURFACE_FORMAT_DXT5,             /* BC3, 16 bytes per 4x4 block */
+    XGD_SURFACE_FORMAT_NORMALIZED_BYTE2, /* R8G8 snorm */
+    XGD_SURFACE_FORMAT_NORMALIZED_BYTE4, /* R8G8B8A8 snorm */
+    XGD_SURFACE_FORMAT_RGBA1010102,      /* 32-bit: r 0-9, g 10-19, b 20-29, a 30-31 unorm */
+    XGD_SURFACE_FORMAT_RG32,             /* R16G16 unorm */
+    XGD_SURFACE_FORMAT_RGBA64,           /* R16G16B16A16 unorm */
+    XGD_SURFACE_FORMAT_ALPHA8,           /* A8 unorm (r = g = b = 0 when sampled) */
+    XGD_SURFACE_FORMAT_SINGLE,           /* R32 float */
+    XGD_SURFACE_FORMAT_VECTOR2,          /* R32G32 float */
+    XGD_SURFACE_FORMAT_VECTOR4,          /* R32G32B32A32 float */
+    XGD_SURFACE_FORMAT_HALF_SINGLE,      /* R16 float */
+    XGD_SURFACE_FORMAT_HALF_VECTOR2,     /* R16G16 float */
+    XGD_SURFACE_FORMAT_HALF_VECTOR4,     /* R16G16B16A16 float */
+    XGD_SURFACE_FORMAT_HDR_BLENDABLE,    /* R16G16B16A16 float, blendable */
+    XGD_SURFACE_FORMAT_COUNT
+} xgd_surface_format;
+
+typedef enum xgd_depth_format {
+    XGD_DEPTH_FORMAT_DEFAULT = 0, /* meaning depends on the desc; see its field */
+    XGD_DEPTH_FORMAT_NONE,
+    XGD_DEPTH_FORMAT_DEPTH16,
+    XGD_DEPTH_FORMAT_DEPTH24,
+    XGD_DEPTH_FORMAT_DEPTH24_STENCIL8,
+    XGD_DEPTH_FORMAT_COUNT
+} xgd_depth_format;
+
+typedef enum xgd_graphics_profile {
+    XGD_GRAPHICS_PROFILE_DEFAULT = 0, /* HiDef */
+    XGD_GRAPHICS_PROFILE_REACH,       /* 2048 textures, 1 render target, no float formats */
+    XGD_GRAPHICS_PROFILE_HIDEF        /* 4096 textures, 4 render targets */
+} xgd_graphics_profile;
+
+/* CNA's presentation modes: how the logical canvas (virtual size) maps into the back buffer. */
+typedef enum xgd_presentation_mode {
+    XGD_PRESENTATION_MODE_DEFAULT = 0,            /* NativeBackBuffer */
+    XGD_PRESENTATION_MODE_NATIVE_BACK_BUFFER,     /* logical size = physical size */
+    XGD_PRESENTATION_MODE_FIXED_HEIGHT_DYNAMIC_WIDTH, /* virtual height, width from aspect */
+    XGD_PRESENTATION_MODE_STRETCH,                /* virtual size stretched to fill */
+    XGD_PRESENTATION_MODE_LETTERBOX,              /* uniform scale by smaller ratio, centred */
+    XGD_PRESENTATION_MODE_OVERSCAN                /* uniform scale by larger ratio, cropped */
+} xgd_presentation_mode;
+
+typedef enum xgd_present_interval {
+    XGD_PRESENT_INTERVAL_DEFAULT = 0, /* swap interval 1 */
+    XGD_PRESENT_INTERVAL_ONE,         /* 1 */
+    XGD_PRESENT_INTERVAL_TWO,         /* 2 */
+    XGD_PRESENT_INTERVAL_IMMEDIATE    /* 0 */
+} xgd_present_interval;
+
+typedef enum xgd_renderer_kind {
+    XGD_RENDERER_AUTO = 0, /* XGD_RENDERER environment variable, else the best compiled renderer */
+    XGD_RENDERER_SOFTWARE,
+    XGD_RENDERER_VULKAN,
+    XGD_RENDERER_D3D12,
+    XGD_RENDERER_COUNT
+} xgd_renderer_kind;
+
+typedef enum xgd_render_target_usage {
+    XGD_RENDER_TARGET_USAGE_DEFAULT = 0,  /* DiscardContents */
+    XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS,
+    XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS,
+    XGD_RENDER_TARGET_USAGE_PLATFORM_CONTENTS
+} xgd_render_target_usage;
+
+typedef enum xgd_cube_map_face {
+    XGD_CUBE_MAP_FACE_POSITIVE_X = 0,
+    XGD_CUBE_MAP_FACE_NEGATIVE_X,
+    XGD_CUBE_MAP_FACE_POSITIVE_Y,
+    XGD_CUBE_MAP_FACE_NEGATIVE_Y,
+    XGD_CUBE_MAP_FACE_POSITIVE_Z,
+    XGD_CUBE_MAP_FACE_NEGATIVE_Z
+} xgd_cube_map_face;
+
+typedef enum xgd_clear_options {
+    XGD_CLEAR_TARGET = 1,
+    XGD_CLEAR_DEPTH_BUFFER = 2,
+    XGD_CLEAR_STENCIL = 4
+} xgd_clear_options;
+
+typedef enum xgd_blend {
+    XGD_BLEND_DEFAULT = 0, /* see the field */
+    XGD_BLEND_ONE,
+    XGD_BLEND_ZERO,
+    XGD_BLEND_SOURCE_COLOR,
+    XGD_BLEND_INVERSE_SOURCE_COLOR,
+    XGD_BLEND_SOURCE_ALPHA,
+    XGD_BLEND_INVERSE_SOURCE_ALPHA,
+    XGD_BLEND_DESTINATION_COLOR,
+    XGD_BLEND_INVERSE_DESTINATION_COLOR,
+    XGD_BLEND_DESTINATION_ALPHA,
+    XGD_BLEND_INVERSE_DESTINATION_ALPHA,
+    XGD_BLEND_BLEND_FACTOR,
+    XGD_BLEND_INVERSE_BLEND_FACTOR,
+    XGD_BLEND_SOURCE_ALPHA_SATURATION,
+    XGD_BLEND_COUNT
+} xgd_blend;
+
+typedef enum xgd_blend_function {
+    XGD_BLEND_FUNCTION_DEFAULT = 0, /* Add */
+    XGD_BLEND_FUNCTION_ADD,
+    XGD_BLEND_FUNCTION_SUBTRACT,         /* src - dst */
+    XGD_BLEND_FUNCTION_REVERSE_SUBTRACT, /* dst - src */
+    XGD_BLEND_FUNCTION_MIN,
+    XGD_BLEND_FUNCTION_MAX,
+    XGD_BLEND_FUNCTION_COUNT
+} xgd_blend_function;
+
+/* Colour write channels. 0 in a desc means the default (All); XGD_COLOR_WRITE_NONE is a
+ * separate value because 0 is taken (sokol_gfx's convention). */
+typedef enum xgd_color_write_channels {
+    XGD_COLOR_WRITE_DEFAULT = 0,
+    XGD_COLOR_WRITE_RED = 1,
+    XGD_COLOR_WRITE_GREEN = 2,
+    XGD_COLOR_WRITE_BLUE = 4,
+    XGD_COLOR_WRITE_ALPHA = 8,
+    XGD_COLOR_WRITE_ALL = 15,
+    XGD_COLOR_WRITE_NONE = 16
+} xgd_color_write_channels;
+
+typedef enum xgd_compare_function {
+    XGD_COMPARE_DEFAULT = 0, /* see the field */
+    XGD_COMPARE_ALWAYS,
+    XGD_COMPARE_NEVER,
+    XGD_COMPARE_LESS,
+    XGD_COMPARE_LESS_EQUAL,
+    XGD_COMPARE_EQUAL,
+    XGD_COMPARE_GREATER_EQUAL,
+    XGD_COMPARE_GREATER,
+    XGD_COMPARE_NOT_EQUAL,
+    XGD_COMPARE_COUNT
+} xgd_compare_function;
+
+typedef enum xgd_stencil_operation {
+    XGD_STENCIL_OP_DEFAULT = 0, /* Keep */
+    XGD_STENCIL_OP_KEEP,
+    XGD_STENCIL_OP_ZERO,
+    XGD_STENCIL_OP_REPLACE,
+    XGD_STENCIL_OP_INCREMENT,            /* wraps */
+    XGD_STENCIL_OP_DECREMENT,            /* wraps */
+    XGD_STENCIL_OP_INCREMENT_SATURATION,
+    XGD_STENCIL_OP_DECREMENT_SATURATION,
+    XGD_STENCIL_OP_INVERT,
+    XGD_STENCIL_OP_COUNT
+} xgd_stencil_operation;
+
+typedef enum xgd_cull_mode {
+    XGD_CULL_DEFAULT = 0, /* CullCounterClockwiseFace */
+    XGD_CULL_NONE,
+    XGD_CULL_CLOCKWISE_FACE,
+    XGD_CULL_COUNTER_CLOCKWISE_FACE,
+    XGD_CULL_COUNT
+} xgd_cull_mode;
+
+typedef enum xgd_fill_mode {
+    XGD_FILL_DEFAULT = 0, /* Solid */
+    XGD_FILL_SOLID,
+    XGD_FILL_WIREFRAME,
+    XGD_FILL_COUNT
+} xgd_fill_mode;
+
+typedef enum xgd_texture_filter {
+    XGD_FILTER_DEFAULT = 0, /* Linear */
+    XGD_FILTER_LINEAR,
+    XGD_FILTER_POINT,
+    XGD_FILTER_ANISOTROPIC,
+    XGD_FILTER_LINEAR_MIP_POINT,
+    XGD_FILTER_POINT_MIP_LINEAR,
+    XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR,
+    XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT,
+    XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR,
+    XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT,
+    XGD_FILTER_COUNT
+} xgd_texture_filter;
+
+typedef enum xgd_texture_address_mode {
+    XGD_ADDRESS_DEFAULT = 0, /* Wrap */
+    XGD_ADDRESS_WRAP,
+    XGD_ADDRESS_CLAMP,
+    XGD_ADDRESS_MIRROR,
+    XGD_ADDRESS_COUNT
+} xgd_texture_address_mode;
+
+typedef enum xgd_primitive_type {
+    XGD_PRIMITIVE_TRIANGLE_LIST = 0,
+    XGD_PRIMITIVE_TRIANGLE_STRIP,
+    XGD_PRIMITIVE_LINE_LIST,
+    XGD_PRIMITIVE_LINE_STRIP,
+    XGD_PRIMITIVE_COUNT
+} xgd_primitive_type;
+
+typedef enum xgd_vertex_element_format {
+    XGD_VERTEX_FORMAT_SINGLE = 0,
+    XGD_VERTEX_FORMAT_VECTOR2,
+    XGD_VERTEX_FORMAT_VECTOR3,
+    XGD_VERTEX_FORMAT_VECTOR4,
+    XGD_VERTEX_FORMAT_COLOR,             /* 4 x uint8, normalised to 0..1 */
+    XGD_VERTEX_FORMAT_BYTE4,             /* 4 x uint8, not normalised */
+    XGD_VERTEX_FORMAT_SHORT2,
+    XGD_VERTEX_FORMAT_SHORT4,
+    XGD_VERTEX_FORMAT_NORMALIZED_SHORT2,
+    XGD_VERTEX_FORMAT_NORMALIZED_SHORT4,
+    XGD_VERTEX_FORMAT_HALF_VECTOR2,
+    XGD_VERTEX_FORMAT_HALF_VECTOR4,
+    XGD_VERTEX_FORMAT_COUNT
+} xgd_vertex_element_format;
+
+typedef enum xgd_vertex_element_usage {
+    XGD_VERTEX_USAGE_POSITION = 0,
+    XGD_VERTEX_USAGE_COLOR,
+    XGD_VERTEX_USAGE_TEXTURE_COORDINATE,
+    XGD_VERTEX_USAGE_NORMAL,
+    XGD_VERTEX_USAGE_BINORMAL,
+    XGD_VERTEX_USAGE_TANGENT,
+    XGD_VERTEX_USAGE_BLEND_INDICES,
+    XGD_VERTEX_USAGE_BLEND_WEIGHT,
+    XGD_VERTEX_USAGE_DEPTH,
+    XGD_VERTEX_USAGE_FOG,
+    XGD_VERTEX_USAGE_POINT_SIZE,
+    XGD_VERTEX_USAGE_SAMPLE,
+    XGD_VERTEX_USAGE_TESSELLATE_FACTOR,
+    XGD_VERTEX_USAGE_COUNT
+} xgd_vertex_element_usage;
+
+typedef enum xgd_index_element_size {
+    XGD_INDEX_DEFAULT = 0, /* SixteenBits */
+    XGD_INDEX_SIXTEEN_BITS,
+    XGD_INDEX_THIRTY_TWO_BITS
+} xgd_index_element_size;
+
+typedef enum xgd_set_data_options {
+    XGD_SET_DATA_NONE = 0,
+    XGD_SET_DATA_DISCARD,      /* contents outside the written range become undefined */
+    XGD_SET_DATA_NO_OVERWRITE  /* caller promises not to overwrite data a pending draw uses */
+} xgd_set_data_options;
+
+typedef enum xgd_sprite_sort_mode {
+    XGD_SPRITE_SORT_DEFERRED = 0,
+    XGD_SPRITE_SORT_IMMEDIATE,
+    XGD_SPRITE_SORT_TEXTURE,
+    XGD_SPRITE_SORT_BACK_TO_FRONT,
+    XGD_SPRITE_SORT_FRONT_TO_BACK
+} xgd_sprite_sort_mode;
+
+typedef enum xgd_sprite_effects {
+    XGD_SPRITE_EFFECTS_NONE = 0,
+    XGD_SPRITE_FLIP_HORIZONTALLY = 1,
+    XGD_SPRITE_FLIP_VERTICALLY = 2
+} xgd_sprite_effects;
+
+typedef enum xgd_log_level {
+    XGD_LOG_ERROR = 0,
+    XGD_LOG_WARNING,
+    XGD_LOG_INFO
+} xgd_log_level;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Opaque objects                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_device xgd_device;
+typedef struct xgd_texture xgd_texture;     /* Texture2D, TextureCube, RenderTarget2D/Cube */
+typedef struct xgd_vertex_declaration xgd_vertex_declaration;
+typedef struct xgd_vertex_buffer xgd_vertex_buffer;
+typedef struct xgd_index_buffer xgd_index_buffer;
+typedef struct xgd_blend_state xgd_blend_state;
+typedef struct xgd_depth_stencil_state xgd_depth_stencil_state;
+typedef struct xgd_rasterizer_state xgd_rasterizer_state;
+typedef struct xgd_sampler_state xgd_sampler_state;
+typedef struct xgd_effect xgd_effect;       /* SpriteEffect or BasicEffect */
+typedef struct xgd_sprite_batch xgd_sprite_batch;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Device                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef void (*xgd_log_fn)(void *user, xgd_log_level level, xgd_result code, const char *message);
+
+typedef enum xgd_device_event {
+    XGD_EVENT_DEVICE_LOST = 0,      /* the renderer's native device is gone */
+    XGD_EVENT_DEVICE_RESETTING,     /* about to recreate the renderer and resources */
+    XGD_EVENT_DEVICE_RESET,         /* recreation finished (see xgd_device_info) */
+    XGD_EVENT_RESOURCE_CREATED,
+    XGD_EVENT_RESOURCE_DESTROYED
+} xgd_device_event;
+
+typedef void (*xgd_event_fn)(void *user, xgd_device *device, xgd_device_event event);
+
+/* XNA PresentationParameters. */
+typedef struct xgd_presentation_parameters {
+    int back_buffer_width;                 /* default 800; 1..profile maximum */
+    int back_buffer_height;                /* default 480; 1..profile maximum */
+    xgd_surface_format back_buffer_format; /* default Color; the back buffer is stored as Color */
+    xgd_depth_format depth_stencil_format; /* default Depth24 (DEFAULT); NONE for no depth */
+    int multisample_count;                 /* default 0 (off); rounded down to a power of two,
+                                              clamped by the renderer */
+    xgd_presentation_mode presentation_mode; /* default NativeBackBuffer */
+    int virtual_width;                     /* logical canvas for the modes; 0 = back buffer */
+    int virtual_height;
+    xgd_present_interval present_interval; /* default One */
+    bool headless; /* render into an implicit off-screen back buffer without a window. This
+                      version has no window support: false gives XGD_ERROR_NOT_SUPPORTED. */
+} xgd_presentation_parameters;
+
+typedef struct xgd_device_desc {
+    xgd_presentation_parameters pp;
+    xgd_graphics_profile profile;  /* default HiDef */
+    xgd_renderer_kind renderer;    /* default AUTO: $XGD_RENDERER ("software", "vulkan",
+                                      "d3d12") if set, else the first compiled GPU renderer that
+                                      starts, else software */
+    bool debug;                    /* validation layers and debug names where the renderer has
+                                      them */
+    bool disable_context_recovery; /* drop textures' CPU shadows (SetContextRecoveryEnabled
+                                      (false)): saves memory, textures lose content on loss */
+    xgd_log_fn log;                /* optional: every error and warning */
+    void *log_user;
+    xgd_event_fn on_event;         /* optional: device and resource events */
+    void *event_user;
+} xgd_device_desc;
+
+/* Renders zero-area scissor rectangles as ... (recorded per renderer, spec 002). */
+typedef enum xgd_zero_scissor_behavior {
+    XGD_ZERO_SCISSOR_CLIPS_ALL = 0,
+    XGD_ZERO_SCISSOR_EXPANDS_TO_TARGET
+} xgd_zero_scissor_behavior;
+
+typedef struct xgd_device_info {
+    xgd_renderer_kind renderer;
+    const char *renderer_name;           /* "software", "vulkan", "d3d12"; static string */
+    const char *adapter_name;            /* the renderer's device name; valid until destroy */
+    xgd_graphics_profile profile;
+    xgd_presentation_parameters pp;      /* as applied (defaults filled, counts clamped) */
+    int swap_interval;                   /* 0, 1 or 2: PresentInterval as forwarded */
+    int logical_width, logical_height;   /* the canvas the presentation mode maps */
+    xgd_rect presentation_rect;          /* where the canvas lands in the back buffer */
+    int max_texture_size;                /* per profile and renderer */
+    int max_render_targets;              /* per profile and renderer */
+    int max_multisample_count;
+    xgd_zero_scissor_behavior zero_scissor;
+    bool lost;                           /* waiting for xgd_device_restore_context */
+    bool render_target_bound;            /* Present refuses while true */
+    bool context_recovery_enabled;
+    int last_recovery_failures;          /* resources that failed to recreate at the last reset */
+} xgd_device_info;
+
+typedef struct xgd_statistics {
+    uint64_t draw_calls;           /* renderer draw submissions */
+    uint64_t primitives;
+    uint64_t clears;
+    uint64_t target_changes;       /* successful SetRenderTargets transitions */
+    uint64_t resolves;             /* MSAA resolves performed at finalisation */
+    uint64_t mip_generations;      /* mip chains regenerated at finalisation */
+    uint64_t textures_created;
+    uint64_t buffers_created;
+    uint64_t sprite_batches;       /* SpriteBatch flushes that drew */
+    uint64_t frames;               /* presents */
+    uint64_t live_resources;
+} xgd_statistics;
+
+/* What a renderer can do with a format. */
+typedef struct xgd_format_support {
+    bool texture;        /* can be created, uploaded and sampled */
+    bool filterable;     /* linear filtering works (else point only) */
+    bool render_target;  /* can be rendered to */
+    bool blendable;      /* render target blending works */
+    bool multisample;    /* render target with multisample count > 1 */
+} xgd_format_support;
+
+/*
+ * Creates a device and its renderer.
+ * desc: NULL means all defaults (which ask for a window: set pp.headless in this version).
+ * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums), NOT_SUPPORTED (the
+ * chosen renderer is not compiled in, a window was asked for), NO_SUITABLE_DEVICE (the
+ * renderer could not start), OUT_OF_MEMORY. On failure *out is NULL and the message is in
+ * xgd_device_last_error(NULL).
+ */
+XGD_API xgd_result xgd_device_create(const xgd_device_desc *desc, xgd_device **out);
+/* Disposes every live resource's native part, then the renderer, then the device. Objects
+ * still held by the caller become disposed shells. NULL is accepted. */
+XGD_API void xgd_device_destroy(xgd_device *device);
+/* The message of the last failed call on this device (or, for NULL, of the last failed
+ * xgd_device_create on this thread); "" when none. Valid until the next call. */
+XGD_API const char *xgd_device_last_error(const xgd_device *device);
+/* The code of the last failure on this device (XGD_OK if none). */
+XGD_API xgd_result xgd_device_last_result(const xgd_device *device);
+XGD_API xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out);
+XGD_API xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out);
+XGD_API xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format,
+                                          xgd_format_support *out);
+/* Names of the renderers compiled into this library, NULL-terminated. */
+XGD_API const char *const *xgd_renderers_compiled(void);
+/* The kind for a name ("software", "vulkan", "d3d12"); XGD_RENDERER_COUNT if unknown. */
+XGD_API xgd_renderer_kind xgd_renderer_from_name(const char *name);
+
+/*
+ * XNA GraphicsDevice.Reset(PresentationParameters): unbinds render targets, applies new
+ * back-buffer parameters (NULL keeps the current ones) and resets viewport and scissor.
+ * Results: INVALID_ARGUMENT, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing changed.
+ */
+XGD_API xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp);
+
+/*
+ * Debug: simulates a context loss (DebugSimulateContextLoss). Raises DEVICE_LOST, disposes the
+ * renderer and every native resource. Until xgd_device_restore_context, calls that need the
+ * renderer return XGD_ERROR_DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_device_simulate_context_loss(xgd_device *device);
+/*
+ * Recreates the renderer and every registered resource (DebugRestoreContext), raising
+ * DEVICE_RESETTING then DEVICE_RESET. Textures get their contents back from their CPU shadow;
+ * render targets report content lost. xgd_device_info.last_recovery_failures counts the
+ * resources that failed to recreate.
+ */
+XGD_API xgd_result xgd_device_restore_context(xgd_device *device);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Textures and render targets                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum xgd_texture_kind {
+    XGD_TEXTURE_2D = 0,
+    XGD_TEXTURE_CUBE,
+    XGD_RENDER_TARGET_2D,
+    XGD_RENDER_TARGET_CUBE
+} xgd_texture_kind;
+
+typedef struct xgd_texture2d_desc {
+    int width, height;           /* required: 1..profile maximum (Reach 2048, HiDef 4096) */
+    bool mipmap;                 /* default false: one level; true: the full chain */
+    xgd_surface_format format;   /* default Color */
+} xgd_texture2d_desc;
+
+typedef struct xgd_texture_cube_desc {
+    int size;                    /* required: 1..profile maximum */
+    bool mipmap;
+    xgd_surface_format format;   /* default Color */
+} xgd_texture_cube_desc;
+
+typedef struct xgd_render_target_desc {
+    int width, height;           /* required; for cube targets width is the size, height is
+                                    ignored */
+    bool mipmap;                 /* mips regenerate when the target is unbound */
+    xgd_surface_format preferred_format; /* default Color; falls back to Color when the profile
+                                            or renderer refuses it (XNA "preferred") */
+    xgd_depth_format preferred_depth_format; /* default None (DEFAULT = None here) */
+    int preferred_multisample_count;  /* default 0; rounded down to a power of two, clamped */
+    xgd_render_target_usage usage;    /* default DiscardContents */
+} xgd_render_target_desc;
+
+typedef struct xgd_texture_info {
+    xgd_texture_kind kind;
+    int width, height;           /* level 0 (cube: size x size) */
+    int level_count;
+    xgd_surface_format format;   /* applied format */
+    xgd_depth_format depth_format;   /* applied (render targets; None otherwise) */
+    int multisample_count;       /* applied (render targets; 0 otherwise) */
+    xgd_render_target_usage usage;
+    bool content_lost;           /* render target lost its pixels (recovery); cleared on bind */
+    bool has_cpu_shadow;         /* a CPU copy exists for context recovery */
+} xgd_texture_info;
+
+XGD_API xgd_result xgd_texture2d_create(xgd_device *device, const xgd_texture2d_desc *desc,
+                                        xgd_texture **out);
+XGD_API xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_desc *desc,
+                                           xgd_texture **out);
+XGD_API xgd_result xgd_render_target2d_create(xgd_device *device,
+                                              const xgd_render_target_desc *desc,
+                                              xgd_texture **out);
+XGD_API xgd_result xgd_render_target_cube_create(xgd_device *device,
+                                                 const xgd_render_target_desc *desc,
+                                                 xgd_texture **out);
+/* Decodes a PNG (through libspng) into a Color Texture2D without mips. */
+XGD_API xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path,
+                                               xgd_texture **out);
+XGD_API xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void *data,
+                                                 size_t size, xgd_texture **out);
+/*
+ * Disposes a texture. A render target that is still bound is detached first (spec 001, bound
+ * target disposal): the public bindings are cleared and Present refuses until
+ * xgd_set_render_targets is called again. NULL and disposed textures are accepted.
+ */
+XGD_API void xgd_texture_destroy(xgd_texture *texture);
+XGD_API xgd_result xgd_texture_get_info(const xgd_texture *texture, xgd_texture_info *out);
+/* Bytes that one level's rectangle occupies in the texture's format (blocks for DXT). */
+XGD_API size_t xgd_surface_format_size(xgd_surface_format format, int width, int height);
+/* Bytes per texel (per 4x4 block for DXT formats). 0 for an unknown format. */
+XGD_API int xgd_surface_format_element_size(xgd_surface_format format);
+
+/*
+ * Writes texels. level: mip level; face: cube face (0 for 2D); rect: NULL for the whole level,
+ * otherwise inside the level and, for DXT formats, aligned to 4 (or reaching the level edge).
+ * data: tightly packed rows in the texture's format; size must equal xgd_surface_format_size
+ * of the rectangle. Results: INVALID_ARGUMENT, OBJECT_DISPOSED, INVALID_OPERATION (a render
+ * target that is bound; a partial write after the CPU shadow was dropped), DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_face face,
+                                        const xgd_rect *rect, const void *data, size_t size);
+/* Reads texels, same layout as set_data. A multisampled render target returns its resolved
+ * image. Results as set_data; NOT_SUPPORTED when the renderer cannot read the format back. */
+XGD_API xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_face face,
+                                        const xgd_rect *rect, void *data, size_t size);
+/* Saves level 0 (face 0) as an RGBA PNG. Non-Color formats are converted. */
+XGD_API xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path);
+
+/* Writes an 8-bit RGBA image (rows of width*4 bytes) as PNG. Returns IO or INVALID_ARGUMENT. */
+XGD_API xgd_result xgd_image_save_png(const char *path, int width, int height,
+                                      const void *rgba);
+/* Decodes a PNG file into 8-bit RGBA; *rgba is malloc'd and freed with xgd_free. */
+XGD_API xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba);
+XGD_API void xgd_free(void *p);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Render-target binding, clears, viewport, scissor, present                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_render_target_binding {
+    xgd_texture *target;         /* RenderTarget2D or RenderTargetCube */
+    xgd_cube_map_face face;      /* cube targets only */
+} xgd_render_target_binding;
+
+/*
+ * XNA SetRenderTargets: binds 1..4 targets (count 0 or bindings NULL: the back buffer), as a
+ * transaction (spec 001): an identical set is a no-op; otherwise the outgoing targets are
+ * finalised (MSAA resolve, mip generation), the renderer binds the new set, and only then does
+ * public state change: viewport and scissor reset to the first target, and a DiscardContents
+ * first target is cleared to opaque black (and its depth/stencil planes).
+ * Results: INVALID_ARGUMENT (more than 4, NULL target, bad face, a target in two slots,
+ * mismatched sizes/sample counts/pixel sizes), OBJECT_DISPOSED, INVALID_OPERATION (not a
+ * render target, another device's target, beyond the profile's maximum), NOT_SUPPORTED,
+ * DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_set_render_targets(xgd_device *device,
+                                          const xgd_render_target_binding *bindings, int count);
+/* One 2D target, or NULL for the back buffer. */
+XGD_API xgd_result xgd_set_render_target(xgd_device *device, xgd_texture *target);
+XGD_API xgd_result xgd_set_render_target_cube(xgd_device *device, xgd_texture *target,
+                                              xgd_cube_map_face face);
+/* Copies up to max bindings into out and the count into *count (0: the back buffer). */
+XGD_API xgd_result xgd_get_render_targets(xgd_device *device, xgd_render_target_binding *out,
+                                          int max, int *count);
+
+/*
+ * XNA Clear(ClearOptions, Vector4, float, int): clears the whole bound target set. Asking for
+ * depth or stencil when the bound attachment has none is INVALID_OPERATION (XNA 4.0).
+ * depth 0..1; stencil is masked to 8 bits.
+ */
+XGD_API xgd_result xgd_clear(xgd_device *device, unsigned options, xgd_vector4 color, float depth,
+                             int stencil);
+/* XNA Clear(Color): colour plus whichever depth (1.0) and stencil (0) planes exist. */
+XGD_API xgd_result xgd_clear_color(xgd_device *device, xgd_color color);
+
+/* XNA Viewport. Coordinates are in the logical canvas of the current target. */
+typedef struct xgd_viewport {
+    int x, y, width, height;
+    float min_depth, max_depth; /* 0..1; set_viewport takes them as given */
+} xgd_viewport;
+
+/* Results: INVALID_ARGUMENT (non-positive size, depth outside 0..1). */
+XGD_API xgd_result xgd_set_viewport(xgd_device *device, const xgd_viewport *viewport);
+XGD_API xgd_result xgd_get_viewport(xgd_device *device, xgd_viewport *out);
+/* XNA ScissorRectangle; clipped to the target, used when RasterizerState.ScissorTestEnable. */
+XGD_API xgd_result xgd_set_scissor_rect(xgd_device *device, xgd_rect rect);
+XGD_API xgd_result xgd_get_scissor_rect(xgd_device *device, xgd_rect *out);
+
+/*
+ * Finishes the frame: submits work and, on a windowed device, shows it. Headless devices
+ * resolve back-buffer MSAA and keep the image for xgd_get_back_buffer_data.
+ * Results: INVALID_OPERATION while a render target is bound (unbind with
+ * xgd_set_render_target(dev, NULL) first), DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_present(xgd_device *device);
+
+/*
+ * XNA GetBackBufferData<Color>: reads the back buffer as Color (RGBA8). rect is in logical
+ * coordinates (NULL: the whole logical canvas); each logical pixel samples the physical back
+ * buffer at its centre; samples outside the back buffer read as zero. size must be
+ * rect.width * rect.height * 4. Results: INVALID_ARGUMENT, NOT_SUPPORTED (no back buffer),
+ * DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_get_back_buffer_data(xgd_device *device, const xgd_rect *rect, void *data,
+                                            size_t size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* State objects                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_target_blend_desc {
+    xgd_blend_function color_blend_function;  /* default Add */
+    xgd_blend color_source_blend;             /* default One */
+    xgd_blend color_destination_blend;        /* default Zero */
+    xgd_blend_function alpha_blend_function;  /* default Add */
+    xgd_blend alpha_source_blend;             /* default One */
+    xgd_blend alpha_destination_blend;        /* default Zero */
+    unsigned color_write_channels;            /* default All; XGD_COLOR_WRITE_NONE for none */
+} xgd_target_blend_desc;
+
+typedef struct xgd_blend_state_desc {
+    /* target[0] is XNA's ColorSourceBlend... and ColorWriteChannels; targets 1..3 are
+       ColorWriteChannels1..3 plus per-target blending where independent_blend is set. */
+    xgd_target_blend_desc target[4];
+    bool independent_blend;       /* default false: targets 1..3 use target[0]'s blend with their
+                                     own write channels (XNA's model) */
+    xgd_color blend_factor;       /* default {0,0,0,0}: XNA's default is White, so the zero
+                                     colour is taken as White unless use_blend_factor is set */
+    bool use_blend_factor;        /* blend_factor as given, even when zero */
+    int multisample_mask;         /* default 0 = -1 (all samples) */
+} xgd_blend_state_desc;
+
+typedef enum xgd_blend_preset {
+    XGD_BLEND_PRESET_OPAQUE = 0,
+    XGD_BLEND_PRESET_ALPHA_BLEND,        /* premultiplied: One, InverseSourceAlpha */
+    XGD_BLEND_PRESET_ADDITIVE,           /* SourceAlpha, One */
+    XGD_BLEND_PRESET_NON_PREMULTIPLIED   /* SourceAlpha, InverseSourceAlpha */
+} xgd_blend_preset;
+
+typedef struct xgd_depth_stencil_desc {
+    bool depth_buffer_disable;               /* default false: depth test on (XNA Default) */
+    bool depth_write_disable;                /* default false */
+    xgd_compare_function depth_function;     /* default LessEqual */
+    bool stencil_enable;                     /* default false */
+    xgd_compare_function stencil_function;   /* default Always */
+    xgd_stencil_operation stencil_pass;      /* default Keep */
+    xgd_stencil_operation stencil_fail;      /* default Keep */
+    xgd_stencil_operation stencil_depth_fail;/* default Keep */
+    bool two_sided_stencil;                  /* default false */
+    xgd_compare_function ccw_stencil_function;
+    xgd_stencil_operation ccw_stencil_pass, ccw_stencil_fail, ccw_stencil_depth_fail;
+    int stencil_mask;                        /* default 0 = 0xFF (all bits: XNA Int32.MaxValue) */
+    int stencil_write_mask;                  /* default 0 = 0xFF; -1 is also all */
+    bool stencil_masks_explicit;             /* use the masks as given, even when zero */
+    int reference_stencil;                   /* default 0 */
+} xgd_depth_stencil_desc;
+
+typedef enum xgd_depth_stencil_preset {
+    XGD_DEPTH_STENCIL_PRESET_DEFAULT = 0,  /* test and write, LessEqual */
+    XGD_DEPTH_STENCIL_PRESET_DEPTH_READ,   /* test, no write */
+    XGD_DEPTH_STENCIL_PRESET_NONE          /* no test, no write */
+} xgd_depth_stencil_preset;
+
+typedef struct xgd_rasterizer_desc {
+    xgd_cull_mode cull_mode;        /* default CullCounterClockwiseFace */
+    xgd_fill_mode fill_mode;        /* default Solid */
+    bool scissor_test_enable;       /* default false */
+    bool multisample_antialias_disable; /* default false (XNA MultiSampleAntiAlias true) */
+    float depth_bias;               /* default 0; in units of depth (0..1), XNA's float */
+    float slope_scale_depth_bias;   /* default 0 */
+} xgd_rasterizer_desc;
+
+typedef enum xgd_rasterizer_preset {
+    XGD_RASTERIZER_PRESET_CULL_NONE = 0,
+    XGD_RASTERIZER_PRESET_CULL_CLOCKWISE,
+    XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE
+} xgd_rasterizer_preset;
+
+typedef struct xgd_sampler_desc {
+    xgd_texture_filter filter;             /* default Linear */
+    xgd_texture_address_mode address_u;    /* default Wrap */
+    xgd_texture_address_mode address_v;    /* default Wrap */
+    xgd_texture_address_mode address_w;    /* default Wrap */
+    int max_anisotropy;                    /* default 0 = 4 */
+    int max_mip_level;                     /* default 0: the most detailed level sampled */
+    float mip_map_level_of_detail_bias;    /* default 0 */
+} xgd_sampler_desc;
+
+typedef enum xgd_sampler_preset {
+    XGD_SAMPLER_PRESET_POINT_WRAP = 0,
+    XGD_SAMPLER_PRESET_POINT_CLAMP,
+    XGD_SAMPLER_PRESET_LINEAR_WRAP,
+    XGD_SAMPLER_PRESET_LINEAR_CLAMP,
+    XGD_SAMPLER_PRESET_ANISOTROPIC_WRAP,
+    XGD_SAMPLER_PRESET_ANISOTROPIC_CLAMP
+} xgd_sampler_preset;
+
+/* State objects are immutable once created (XNA states become immutable when bound). desc NULL
+ * means all defaults. Results: INVALID_ARGUMENT (unknown enum values). */
+XGD_API xgd_result xgd_blend_state_create(xgd_device *device, const xgd_blend_state_desc *desc,
+                                          xgd_blend_state **out);
+XGD_API xgd_result xgd_depth_stencil_state_create(xgd_device *device,
+                                                  const xgd_depth_stencil_desc *desc,
+                                                  xgd_depth_stencil_state **out);
+XGD_API xgd_result xgd_rasterizer_state_create(xgd_device *device,
+                                               const xgd_rasterizer_desc *desc,
+                                               xgd_rasterizer_state **out);
+XGD_API xgd_result xgd_sampler_state_create(xgd_device *device, const xgd_sampler_desc *desc,
+                                            xgd_sampler_state **out);
+/* The device's preset objects (XNA's BlendState.Opaque etc.). Owned by the device: destroying
+ * one is a no-op. NULL for a NULL/destroyed device or unknown preset. */
+XGD_API xgd_blend_state *xgd_blend_state_preset(xgd_device *device, xgd_blend_preset preset);
+XGD_API xgd_depth_stencil_state *xgd_depth_stencil_state_preset(xgd_device *device,
+                                                                xgd_depth_stencil_preset preset);
+XGD_API xgd_rasterizer_state *xgd_rasterizer_state_preset(xgd_device *device,
+                                                          xgd_rasterizer_preset preset);
+XGD_API xgd_sampler_state *xgd_sampler_state_preset(xgd_device *device,
+                                                    xgd_sampler_preset preset);
+XGD_API void xgd_blend_state_destroy(xgd_blend_state *state);
+XGD_API void xgd_depth_stencil_state_destroy(xgd_depth_stencil_state *state);
+XGD_API void xgd_rasterizer_state_destroy(xgd_rasterizer_state *state);
+XGD_API void xgd_sampler_state_destroy(xgd_sampler_state *state);
+/* The applied desc (defaults filled). */
+XGD_API xgd_result xgd_blend_state_get_desc(const xgd_blend_state *s, xgd_blend_state_desc *out);
+XGD_API xgd_result xgd_depth_stencil_state_get_desc(const xgd_depth_stencil_state *s,
+                                                    xgd_depth_stencil_desc *out);
+XGD_API xgd_result xgd_rasterizer_state_get_desc(const xgd_rasterizer_state *s,
+                                                 xgd_rasterizer_desc *out);
+XGD_API xgd_result xgd_sampler_state_get_desc(const xgd_sampler_state *s, xgd_sampler_desc *out);
+
+/* Bind states for later draws (XNA GraphicsDevice.BlendState = ...). NULL restores the XNA
+ * default (Opaque, Default, CullCounterClockwise, LinearWrap). Results: OBJECT_DISPOSED,
+ * INVALID_OPERATION (another device's state), INVALID_ARGUMENT (slot out of 0..15). */
+XGD_API xgd_result xgd_set_blend_state(xgd_device *device, xgd_blend_state *state);
+XGD_API xgd_result xgd_set_depth_stencil_state(xgd_device *device, xgd_depth_stencil_state *state);
+XGD_API xgd_result xgd_set_rasterizer_state(xgd_device *device, xgd_rasterizer_state *state);
+XGD_API xgd_result xgd_set_sampler_state(xgd_device *device, int slot, xgd_sampler_state *state);
+/* XNA GraphicsDevice.Textures[slot]; NULL unbinds. A bound render target cannot be sampled
+ * (INVALID_OPERATION at draw time). */
+XGD_API xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Vertex declarations and buffers                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_vertex_element {
+    int offset;                          /* bytes from the vertex start */
+    xgd_vertex_element_format format;
+    xgd_vertex_element_usage usage;
+    int usage_index;
+} xgd_vertex_element;
+
+/* Stock vertex types of XNA, laid out as XNA lays them out. */
+typedef struct xgd_vertex_position_color {
+    xgd_vector3 position;
+    xgd_color color;
+} xgd_vertex_position_color;
+typedef struct xgd_vertex_position_texture {
+    xgd_vector3 position;
+    xgd_vector2 texture_coordinate;
+} xgd_vertex_position_texture;
+typedef struct xgd_vertex_position_color_texture {
+    xgd_vector3 position;
+    xgd_color color;
+    xgd_vector2 texture_coordinate;
+} xgd_vertex_position_color_texture;
+typedef struct xgd_vertex_position_normal_texture {
+    xgd_vector3 position;
+    xgd_vector3 normal;
+    xgd_vector2 texture_coordinate;
+} xgd_vertex_position_normal_texture;
+
+typedef enum xgd_stock_vertex {
+    XGD_VERTEX_POSITION_COLOR = 0,
+    XGD_VERTEX_POSITION_TEXTURE,
+    XGD_VERTEX_POSITION_COLOR_TEXTURE,
+    XGD_VERTEX_POSITION_NORMAL_TEXTURE
+} xgd_stock_vertex;
+
+/* stride 0 = computed from the elements. Results: INVALID_ARGUMENT (no elements, overlapping
+ * or out-of-stride elements, unknown formats). */
+XGD_API xgd_result xgd_vertex_declaration_create(xgd_device *device,
+                                                 const xgd_vertex_element *elements, int count,
+                                                 int stride, xgd_vertex_declaration **out);
+/* The device's declaration for a stock vertex type (owned by the device). */
+XGD_API xgd_vertex_declaration *xgd_vertex_declaration_stock(xgd_device *device,
+                                                             xgd_stock_vertex kind);
+XGD_API void xgd_vertex_declaration_destroy(xgd_vertex_declaration *decl);
+XGD_API int xgd_vertex_declaration_stride(const xgd_vertex_declaration *decl);
+
+typedef struct xgd_vertex_buffer_desc {
+    xgd_vertex_declaration *declaration; /* required */
+    int vertex_count;                    /* required, > 0 */
+    bool dynamic;                        /* DynamicVertexBuffer: Discard/NoOverwrite are cheap */
+    bool write_only;                     /* BufferUsage.WriteOnly: get_data is refused */
+} xgd_vertex_buffer_desc;
+
+typedef struct xgd_index_buffer_desc {
+    xgd_index_element_size element_size; /* default SixteenBits */
+    int index_count;                     /* required, > 0 */
+    bool dynamic;
+    bool write_only;
+} xgd_index_buffer_desc;
+
+XGD_API xgd_result xgd_vertex_buffer_create(xgd_device *device,
+                                            const xgd_vertex_buffer_desc *desc,
+                                            xgd_vertex_buffer **out);
+XGD_API void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer);
+/* Writes bytes at offset. options: NONE (safe while draws use the buffer), DISCARD (dynamic
+ * buffers: fresh storage), NO_OVERWRITE (dynamic: caller promises to touch unused ranges).
+ * Results: INVALID_ARGUMENT (range, options on a static buffer), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_vertex_buffer_set_data(xgd_vertex_buffer *buffer, size_t offset,
+                                              const void *data, size_t size,
+                                              xgd_set_data_options options);
+/* INVALID_OPERATION for a write-only buffer. */
+XGD_API xgd_result xgd_vertex_buffer_get_data(xgd_vertex_buffer *buffer, size_t offset,
+                                              void *data, size_t size);
+XGD_API xgd_result xgd_index_buffer_create(xgd_device *device, const xgd_index_buffer_desc *desc,
+                                           xgd_index_buffer **out);
+XGD_API void xgd_index_buffer_destroy(xgd_index_buffer *buffer);
+XGD_API xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t offset,
+                                             const void *data, size_t size,
+                                             xgd_set_data_options options);
+XGD_API xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, void *data,
+                                             size_t size);
+
+/* XNA SetVertexBuffer(vb, vertexOffset) and Indices = ib. NULL unbinds. */
+XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer,
+                                         int vertex_offset);
+XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Drawing                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Draw calls use the bound states, textures, render targets and the last applied effect
+ * (xgd_effect_apply). Results: INVALID_OPERATION (no effect applied, no vertex/index buffer
+ * bound, a bound render target also bound as a texture), INVALID_ARGUMENT (counts, ranges),
+ * DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type,
+                                       int start_vertex, int primitive_count);
+XGD_API xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type type,
+                                               int base_vertex, int min_vertex_index,
+                                               int num_vertices, int start_index,
+                                               int primitive_count);
+/* vertices: vertex_offset + the vertices the primitives need, laid out as decl says. */
+XGD_API xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
+                                            const void *vertices, int vertex_offset,
+                                            int primitive_count,
+                                            xgd_vertex_declaration *decl);
+XGD_API xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_type type,
+                                                    const void *vertices, int vertex_offset,
+                                                    int num_vertices, const void *indices,
+                                                    int index_offset, int primitive_count,
+                                                    xgd_index_element_size index_size,
+                                                    xgd_vertex_declaration *decl);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stock effects                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_directional_light {
+    bool enabled;
+    xgd_vector3 direction;        /* normalised by the effect */
+    xgd_vector3 diffuse_color;
+    xgd_vector3 specular_color;
+} xgd_directional_light;
+
+/* Every BasicEffect parameter. xgd_basic_effect_get returns XNA's defaults for a new effect:
+ * identity matrices, DiffuseColor 1, Alpha 1, EmissiveColor 0, SpecularColor 1, SpecularPower
+ * 16, lights off (light 0 enabled with direction (0,-1,0), diffuse 1, specular 0 when lighting
+ * is turned on without EnableDefaultLighting), FogStart 0, FogEnd 1, FogColor 0. */
+typedef struct xgd_basic_effect_params {
+    xgd_matrix world, view, projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    xgd_vector3 emissive_color;
+    xgd_vector3 specular_color;
+    float specular_power;
+    xgd_vector3 ambient_light_color;
+    xgd_directional_light lights[3];
+    bool lighting_enabled;
+    bool prefer_per_pixel_lighting;
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+    bool texture_enabled;
+    bool vertex_color_enabled;
+} xgd_basic_effect_params;
+
+XGD_API xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out);
+/* SpriteEffect: positions are transformed by MatrixTransform (default: identity, then the
+ * viewport's pixel projection at apply time, as SpriteBatch uses it). */
+XGD_API xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out);
+XGD_API void xgd_effect_destroy(xgd_effect *effect);
+/* XNA EffectPass.Apply: makes the effect's shaders, constants and texture current for the
+ * following draws. Changing parameters later needs another apply. */
+XGD_API xgd_result xgd_effect_apply(xgd_effect *effect);
+
+XGD_API xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out);
+/* Results: INVALID_ARGUMENT (not a BasicEffect, non-finite values), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_basic_effect_set(xgd_effect *effect, const xgd_basic_effect_params *p);
+XGD_API xgd_result xgd_basic_effect_set_world(xgd_effect *effect, const xgd_matrix *m);
+XGD_API xgd_result xgd_basic_effect_set_view(xgd_effect *effect, const xgd_matrix *m);
+XGD_API xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix *m);
+/* The effect's texture (sampled through sampler slot 0). NULL unbinds. */
+XGD_API xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture);
+/* XNA EnableDefaultLighting: the three-light key/fill/back rig, ambient 0.05333, lighting on. */
+XGD_API xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect);
+/* SpriteEffect: NULL restores the viewport-derived projection. */
+XGD_API xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m);
+
+/* ------------------------------------------------------------------------------------------ */
+/* SpriteBatch                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct xgd_sprite_batch_begin_desc {
+    xgd_sprite_sort_mode sort_mode;        /* default Deferred */
+    xgd_blend_state *blend_state;          /* default AlphaBlend */
+    xgd_sampler_state *sampler_state;      /* default LinearClamp */
+    xgd_depth_stencil_state *depth_stencil_state; /* default None */
+    xgd_rasterizer_state *rasterizer_state;       /* default CullCounterClockwise */
+    xgd_effect *effect;                    /* default none: the stock SpriteEffect. A custom
+                                              effect is applied before the sprite shader's
+                                              projection is set, as in XNA */
+    const xgd_matrix *transform;           /* default identity; copied at begin */
+} xgd_sprite_batch_begin_desc;
+
+typedef struct xgd_sprite {
+    xgd_vector2 position;       /* where origin lands, in pixels */
+    xgd_rect destination;       /* if width and height are non-zero: the destination rectangle,
+                                   which replaces position and scale */
+    xgd_rect source;            /* texels; zero width/height = the whole texture */
+    xgd_color color;            /* tint (premultiplied under AlphaBlend); zero = transparent */
+    float rotation;             /* radians, clockwise on screen, about origin */
+    xgd_vector2 origin;         /* in source texels */
+    xgd_vector2 scale;          /* zero = (1, 1) */
+    xgd_sprite_effects effects; /* flips */
+    float layer_depth;          /* 0 front .. 1 back; sorts BackToFront/FrontToBack */
+} xgd_sprite;
+
+XGD_API xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out);
+XGD_API void xgd_sprite_batch_destroy(xgd_sprite_batch *batch);
+/* Results: INVALID_OPERATION (begin twice without end), OBJECT_DISPOSED (a disposed state or
+ * effect), INVALID_ARGUMENT. desc NULL: all defaults. */
+XGD_API xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch,
+                                          const xgd_sprite_batch_begin_desc *desc);
+/* Queues (or, for Immediate, draws) one sprite. Results: INVALID_OPERATION (no begin),
+ * INVALID_ARGUMENT (texture NULL or sprite NULL), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
+                                         const xgd_sprite *sprite);
+/* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
+ * run of equal textures). Results: INVALID_OPERATION (no begin), DEVICE_LOST. */
+XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XGD_H */

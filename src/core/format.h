@@ -1,0 +1,68 @@
+/*
+ * format.h - surface format facts and texel conversion, shared by core and every renderer
+ * (the software renderer samples and renders through these; GPU renderers use the size facts).
+ */
+#ifndef XGD_FORMAT_H
+#define XGD_FORMAT_H
+
+#include "xgd.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct xgdi_format_info {
+    const char *name;        /* XNA name, e.g. "Color", "Bgra4444" */
+    int element_size;        /* bytes per texel, or per 4x4 block when block_size == 4 */
+    int block_size;          /* 1, or 4 for DXT1/3/5 */
+    int channels;            /* stored channels */
+    bool is_float;           /* Single, Vector2/4, HalfSingle, HalfVector2/4, HdrBlendable */
+    bool is_signed;          /* NormalizedByte2/4 */
+    bool hidef_only;         /* not available under the Reach profile (XNA 4.0 profile table) */
+} xgdi_format_info;
+
+/* NULL for DEFAULT/out-of-range values. */
+const xgdi_format_info *xgdi_format_info_of(xgd_surface_format format);
+/* Bytes of a width x height rectangle: rows of blocks for DXT (ceil(w/4) x ceil(h/4)). */
+size_t xgdi_format_rect_size(xgd_surface_format format, int width, int height);
+/* Bytes of one row of a rect (one block row for DXT). */
+size_t xgdi_format_row_size(xgd_surface_format format, int width);
+/* Dimension of mip level `level` of a base dimension: max(1, base >> level). */
+int xgdi_mip_dim(int base, int level);
+/* Levels of the full chain for w x h: floor(log2(max(w,h))) + 1. */
+int xgdi_full_mip_count(int width, int height);
+
+/*
+ * Decodes `count` consecutive texels of an uncompressed format into RGBA floats, using the
+ * sampling convention of Direct3D: missing colour channels read 0, missing alpha reads 1
+ * (Alpha8 reads (0,0,0,a)); unorm v/max; snorm max(-1, v/max); floats as stored.
+ */
+void xgdi_format_decode_row(xgd_surface_format format, const void *src, int count, float *rgba);
+/*
+ * Encodes RGBA floats into `count` texels as a render target stores them: unorm formats clamp
+ * to 0..1 and round to nearest (v * max + 0.5, truncated); snorm clamp to -1..1 and round to
+ * nearest; float formats store the value (half floats round to nearest even).
+ */
+void xgdi_format_encode_row(xgd_surface_format format, const float *rgba, int count, void *dst);
+/* Decodes one 4x4 block of DXT1/DXT3/DXT5 into 16 RGBA8 texels (row-major) following the
+ * BC1-BC3 rules of the Direct3D specification (BC1's 3-colour mode when c0 <= c1, with
+ * transparent black for index 3). */
+void xgdi_dxt_decode_block(xgd_surface_format format, const uint8_t *block, uint8_t rgba[16][4]);
+/* Decodes a whole DXT rectangle (w x h texels, block rows) into RGBA8 rows of w*4 bytes. */
+void xgdi_dxt_decode_image(xgd_surface_format format, const void *blocks, int width, int height,
+                           uint8_t *rgba);
+
+float xgdi_half_to_float(uint16_t h);
+uint16_t xgdi_float_to_half(float f); /* round to nearest even; overflow to infinity */
+
+/* Converts any level data (in `format`, tightly packed) to RGBA8 (for PNG saving and
+ * readback helpers): floats are clamped to 0..1 and rounded. */
+void xgdi_format_to_rgba8(xgd_surface_format format, const void *src, int width, int height,
+                          uint8_t *rgba);
+
+/* PNG through libspng (src/core/png.c). *rgba is malloc'd. Messages go into err. */
+xgd_result xgdi_png_decode(const void *data, size_t size, int *width, int *height, uint8_t **rgba,
+                           char *err, size_t err_size);
+xgd_result xgdi_png_encode_file(const char *path, int width, int height, const uint8_t *rgba,
+                                char *err, size_t err_size);
+
+#endif /* XGD_FORMAT_H */

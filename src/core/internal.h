@@ -1,0 +1,215 @@
+/*
+ * internal.h - core's private structures, shared by src/core and src/graphics.
+ * Renderers do not include this file; they see only renderer.h and format.h.
+ */
+#ifndef XGD_INTERNAL_H
+#define XGD_INTERNAL_H
+
+#include "renderer.h"
+#include "format.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XGDI_MAX_RENDER_TARGETS 4 /* XNA's MAX_RENDERTARGET_BINDINGS */
+
+/* ---- lifetime ------------------------------------------------------------------------------ */
+
+/* Counted lifetime token (spec 001 "weak device-lifetime token"): every resource holds a
+ * reference; the device clears `device` when it is destroyed, so a resource that outlives its
+ * device never follows a stale pointer. Freed when the last reference goes. */
+typedef struct xgdi_lifetime {
+    int refs;
+    struct xgd_device *device;   /* NULL once the device is destroyed */
+} xgdi_lifetime;
+
+typedef enum xgdi_resource_type {
+    XGDI_RES_TEXTURE = 0,
+    XGDI_RES_VERTEX_DECLARATION,
+    XGDI_RES_VERTEX_BUFFER,
+    XGDI_RES_INDEX_BUFFER,
+    XGDI_RES_BLEND_STATE,
+    XGDI_RES_DEPTH_STENCIL_STATE,
+    XGDI_RES_RASTERIZER_STATE,
+    XGDI_RES_SAMPLER_STATE,
+    XGDI_RES_EFFECT,
+    XGDI_RES_SPRITE_BATCH,
+    XGDI_RES_TYPE_COUNT
+} xgdi_resource_type;
+
+typedef struct xgdi_resource xgdi_resource;
+
+/* What a resource type does at device-level events. Any may be NULL. */
+typedef struct xgdi_resource_vtable {
+    /* Frees the native part (renderer object). Called on device destroy, context loss, and by
+       the resource's own destroy. Must leave the resource recreatable. */
+    void (*release_native)(xgdi_resource *res);
+    /* Recreates the native part after restore (textures re-upload their CPU shadow; render
+       targets come back content-lost). Returns the failure code. */
+    xgd_result (*recreate_native)(xgdi_resource *res);
+    /* Device destroy: the resource becomes a disposed shell (after release_native). */
+    void (*on_device_destroyed)(xgdi_resource *res);
+} xgdi_resource_vtable;
+
+/* Header of every registered object. */
+struct xgdi_resource {
+    xgdi_resource_type type;
+    const xgdi_resource_vtable *vt;
+    xgdi_lifetime *token;             /* counted; token->device NULL once the device is gone */
+    xgdi_resource *prev, *next;       /* the device's registry (intrusive list) */
+    bool disposed;
+    bool device_owned;                /* presets and stock declarations: destroy is a no-op */
+};
+
+/* Registers res with device (takes a token reference, raises RESOURCE_CREATED). */
+void xgdi_resource_register(struct xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
+                            const xgdi_resource_vtable *vt);
+/* Explicit dispose: release_native, unregister (RESOURCE_DESTROYED) if the device is alive,
+ * mark disposed, drop the token. Idempotent. The caller frees its own struct afterwards. */
+void xgdi_resource_dispose(xgdi_resource *res);
+/* The live device of a resource, or NULL if the resource or its device is disposed. */
+struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
+/* Validates that res is usable on `device` (NULL device = its own): INVALID_ARGUMENT for NULL,
+ * OBJECT_DISPOSED, INVALID_OPERATION for another device's object. Records the message on the
+ * device when there is one. `what` names the parameter in the message. */
+xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
+                               xgdi_resource_type type, const char *what);
+
+/* ---- objects ------------------------------------------------------------------------------- */
+
+struct xgd_texture {
+    xgdi_resource res;
+    xgd_texture_kind kind;
+    int width, height, levels;
+    xgd_surface_format format;         /* applied */
+    xgd_depth_format depth_format;     /* applied; NONE for plain textures */
+    int samples;                       /* applied; 0 for plain textures and single-sampled RTs */
+    xgd_render_target_usage usage;
+    bool content_lost;
+    /* CPU shadow for context recovery: every face and level, tightly packed face-major then
+       level. NULL for render targets (GPU-only content, spec 001) and once dropped. */
+    uint8_t *shadow;
+    bool shadow_dropped;               /* recovery disabled: partial set_data is refused */
+    xgdi_native_texture *native;
+};
+
+struct xgd_vertex_declaration {
+    xgdi_resource res;
+    xgdi_vertex_layout layout;
+};
+
+typedef struct xgdi_buffer {
+    xgdi_resource res;
+    size_t size;
+    bool dynamic, write_only;
+    uint8_t *shadow;                   /* CPU copy for recovery and get_data */
+    xgdi_native_buffer *native;
+} xgdi_buffer;
+
+struct xgd_vertex_buffer {
+    xgdi_buffer buf;
+    xgd_vertex_declaration *declaration;
+    xgdi_vertex_layout layout;         /* copied: survives the declaration's destroy */
+    int vertex_count;
+};
+
+struct xgd_index_buffer {
+    xgdi_buffer buf;
+    xgd_index_element_size element_size;
+    int index_count;
+};
+
+struct xgd_blend_state { xgdi_resource res; xgd_blend_state_desc desc; };
+struct xgd_depth_stencil_state { xgdi_resource res; xgd_depth_stencil_desc desc; };
+struct xgd_rasterizer_state { xgdi_resource res; xgd_rasterizer_desc desc; };
+struct xgd_sampler_state { xgdi_resource res; xgd_sampler_desc desc; };
+
+/* ---- the device ---------------------------------------------------------------------------- */
+
+typedef struct xgdi_binding {
+    xgd_texture *target;
+    int face;
+} xgdi_binding;
+
+struct xgd_device {
+    xgdi_lifetime *token;
+    xgd_device_desc desc;              /* as created, defaults filled */
+    xgd_presentation_parameters pp;    /* applied */
+    const xgdi_renderer_ops *ops;
+    xgdi_renderer *renderer;           /* NULL while lost */
+    xgdi_caps caps;
+    bool lost;
+    bool destroying;
+
+    char last_error[512];
+    xgd_result last_result;
+
+    xgdi_resource *resources;          /* registry head */
+    size_t resource_count;
+
+    /* render-target binding (spec 001 SetRenderTargets) */
+    xgdi_binding bindings[XGDI_MAX_RENDER_TARGETS];
+    int binding_count;
+    bool render_target_bound;
+    bool bound_render_target_destroyed;
+
+    /* public state */
+    xgd_viewport viewport;             /* logical */
+    xgd_rect scissor;                  /* logical */
+    xgd_blend_state *blend_state;
+    xgd_depth_stencil_state *depth_stencil_state;
+    xgd_rasterizer_state *rasterizer_state;
+    xgd_sampler_state *sampler_states[XGDI_MAX_TEXTURE_SLOTS];
+    xgd_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
+    xgd_vertex_buffer *vertex_buffer;
+    int vertex_offset;
+    xgd_index_buffer *index_buffer;
+
+    /* the applied program (xgd_effect_apply) */
+    bool program_set;
+    xgdi_program program;
+    uint32_t variant;
+    union {
+        xgdi_sprite_constants sprite;
+        xgdi_basic_constants basic;
+    } constants;
+    size_t constants_size;
+    xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
+
+    xgdi_draw_state draw_state;        /* reused for every draw; dirty bits track changes */
+
+    /* presets */
+    xgd_blend_state *blend_presets[4];
+    xgd_depth_stencil_state *depth_stencil_presets[3];
+    xgd_rasterizer_state *rasterizer_presets[3];
+    xgd_sampler_state *sampler_presets[6];
+    xgd_vertex_declaration *stock_declarations[4];
+
+    xgd_statistics stats;
+    int last_recovery_failures;
+};
+
+/* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */
+#define XGDI_FAIL(dev, code, ...) xgdi_fail((dev), (code), __VA_ARGS__)
+
+/* Checks that the device is usable: INVALID_ARGUMENT for NULL, OBJECT_DISPOSED after destroy,
+ * DEVICE_LOST while lost. */
+xgd_result xgdi_check_device(xgd_device *device);
+
+/* Presentation geometry (spec 002): logical canvas size and its rectangle in the back buffer. */
+typedef struct xgdi_presentation_geometry {
+    int logical_width, logical_height;
+    double scale_x, scale_y;          /* physical pixels per logical pixel */
+    xgd_rect rect;                    /* destination rectangle in the back buffer (may exceed it
+                                         under Overscan) */
+} xgdi_presentation_geometry;
+xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presentation_parameters *pp);
+
+/* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
+xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
+                              const void *constants, size_t size, xgd_texture *texture);
+
+/* Size of the target draws go to (logical size of the back buffer, or the first target). */
+void xgdi_current_target_size(const xgd_device *device, int *width, int *height);
+
+#endif /* XGD_INTERNAL_H */

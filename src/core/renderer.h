@@ -1,0 +1,317 @@
+/*
+ * renderer.h - the one interface every xgd renderer implements.
+ *
+ * Core (src/core) owns validation and all public state; a renderer only executes. Every
+ * pointer and value a renderer receives has been validated and defaults are filled. A
+ * renderer reports failures with xgdi_fail (core.h) and returns the code; it must leave its
+ * own state as it was when it fails.
+ *
+ * Submission model (written for GPU renderers; the software renderer executes immediately):
+ * work is recorded into the open frame; submit() closes it and signals the next value of a
+ * monotonically increasing fence (r->submitted_fence); completed_fence() tells how far the
+ * device got. Native objects that submitted or recorded work may still reference are retired
+ * through xgdi_retire_push with the fence value that must pass before they are freed
+ * (r->submitted_fence + 1 while recorded into the open frame) and freed by
+ * xgdi_retire_collect; nothing waits for idle to free.
+ */
+#ifndef XGD_RENDERER_H
+#define XGD_RENDERER_H
+
+#include "xgd.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct xgdi_renderer xgdi_renderer;
+typedef struct xgdi_native_texture xgdi_native_texture; /* defined by each renderer */
+typedef struct xgdi_native_buffer xgdi_native_buffer;   /* defined by each renderer */
+
+/* ---- shared retirement (src/core/retire.c) ------------------------------------------------ */
+
+typedef void (*xgdi_retire_fn)(xgdi_renderer *r, void *object);
+
+typedef struct xgdi_retire_entry {
+    uint64_t fence;       /* free once completed_fence() >= fence */
+    xgdi_retire_fn fn;
+    void *object;
+} xgdi_retire_entry;
+
+/* FIFO of objects waiting for a fence value; entries are pushed in non-decreasing fence order
+ * per push site, collected in any order. Growth is amortised (no allocation in steady state). */
+typedef struct xgdi_retire_queue {
+    xgdi_retire_entry *items;
+    size_t count, capacity;
+} xgdi_retire_queue;
+
+/* Returns XGD_ERROR_OUT_OF_MEMORY only when the queue cannot grow; the caller then frees the
+ * object after waiting for the fence (correct, just slower). */
+xgd_result xgdi_retire_push(xgdi_retire_queue *q, uint64_t fence, xgdi_retire_fn fn, void *object);
+/* Frees (calls fn for) every entry whose fence <= completed, in push order. Returns how many. */
+size_t xgdi_retire_collect(xgdi_retire_queue *q, xgdi_renderer *r, uint64_t completed);
+/* Frees everything regardless of fences (after the renderer waited for idle at teardown). */
+void xgdi_retire_flush_all(xgdi_retire_queue *q, xgdi_renderer *r);
+void xgdi_retire_free(xgdi_retire_queue *q);
+
+/* ---- what a renderer can do --------------------------------------------------------------- */
+
+typedef struct xgdi_caps {
+    const char *adapter_name;                 /* owned by the renderer */
+    int max_texture_size;                     /* the renderer's own limit (core applies the
+                                                 profile's on top) */
+    int max_render_targets;                   /* 1..4 */
+    int max_multisample_count;                /* highest power of two for colour targets */
+    xgd_format_support formats[XGD_SURFACE_FORMAT_COUNT];
+    bool depth_formats[XGD_DEPTH_FORMAT_COUNT]; /* which attachments it can create */
+    xgd_zero_scissor_behavior zero_scissor;
+    bool back_buffer_readback;                /* read_back_buffer works */
+} xgdi_caps;
+
+/* ---- resources ---------------------------------------------------------------------------- */
+
+typedef struct xgdi_texture_desc {
+    bool cube;                  /* six faces */
+    bool render_target;         /* can be bound with set_render_targets */
+    int width, height;          /* level 0 */
+    int levels;                 /* >= 1 */
+    xgd_surface_format format;  /* never DEFAULT */
+    xgd_depth_format depth_format; /* NONE or an attachment format (render targets only) */
+    int samples;                /* 1, 2, 4, 8 ... (render targets only; 1 = single-sampled) */
+    const char *debug_name;     /* may be NULL */
+} xgdi_texture_desc;
+
+typedef enum xgdi_buffer_kind {
+    XGDI_BUFFER_VERTEX = 0,
+    XGDI_BUFFER_INDEX
+} xgdi_buffer_kind;
+
+/* One binding of a render-target set: a texture created with render_target, and the cube face
+ * (0 for 2D). */
+typedef struct xgdi_target {
+    xgdi_native_texture *texture;
+    int face;
+} xgdi_target;
+
+/* ---- programs (stock effects) -------------------------------------------------------------- */
+
+typedef enum xgdi_program {
+    XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
+    XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
+    XGDI_PROGRAM_COUNT
+} xgdi_program;
+
+/* BasicEffect variant bits (each renderer builds or selects the matching shader). */
+enum {
+    XGDI_BASIC_VERTEX_COLOR = 1 << 0, /* multiply by vertex COLOR0 */
+    XGDI_BASIC_TEXTURE = 1 << 1,      /* multiply by tex(TEXCOORD0) from slot 0 */
+    XGDI_BASIC_LIGHTING = 1 << 2,     /* three directional lights, NORMAL0 required */
+    XGDI_BASIC_PER_PIXEL = 1 << 3,    /* lighting evaluated per pixel (HiDef) */
+    XGDI_BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
+};
+#define XGDI_BASIC_VARIANT_COUNT 32
+
+/*
+ * Constant layouts, packed as HLSL cbuffers (16-byte rows) so GPU renderers upload them as-is
+ * and the software renderer reads the same numbers. Matrices are stored as XNA matrices
+ * (row-major, row vectors): clip = float4(pos, 1) * world_view_proj.
+ */
+typedef struct xgdi_sprite_constants {
+    float matrix_transform[16];
+} xgdi_sprite_constants;
+
+typedef struct xgdi_basic_constants {
+    float diffuse_color[4];          /* rgb = DiffuseColor * Alpha, a = Alpha */
+    float emissive_color[4];         /* rgb = (Emissive + Ambient * Diffuse) * Alpha when lit,
+                                        else unused */
+    float specular_color_power[4];   /* rgb = SpecularColor, a = SpecularPower */
+    float light_direction[3][4];     /* normalised; w unused */
+    float light_diffuse[3][4];       /* zero for a disabled light */
+    float light_specular[3][4];      /* zero for a disabled light */
+    float eye_position[4];           /* world-space eye (inverse view translation) */
+    float fog_color[4];
+    float fog_vector[4];             /* fog = saturate(dot(float4(pos,1), fog_vector)) with pos in
+                                        object space (XNA's SetFogVector: world*view row 3 over
+                                        fog range); all zero = no fog */
+    float world[16];
+    float world_inverse_transpose[12]; /* three float4 rows: the 3x3 part */
+    float world_view_proj[16];
+} xgdi_basic_constants;
+
+/* ---- draws -------------------------------------------------------------------------------- */
+
+typedef struct xgdi_vertex_layout {
+    int stride;
+    int count;
+    xgd_vertex_element elements[16];
+    uint64_t hash;              /* of stride and elements: equal layouts hash equally */
+} xgdi_vertex_layout;
+
+/* Bits of xgdi_draw_state.dirty: what changed since the renderer last saw this state. The
+ * renderer clears nothing; core resets the mask after each successful draw. */
+enum {
+    XGDI_DIRTY_BLEND = 1 << 0,
+    XGDI_DIRTY_DEPTH_STENCIL = 1 << 1,
+    XGDI_DIRTY_RASTERIZER = 1 << 2,
+    XGDI_DIRTY_VIEWPORT = 1 << 3,
+    XGDI_DIRTY_SCISSOR = 1 << 4,
+    XGDI_DIRTY_PROGRAM = 1 << 5,
+    XGDI_DIRTY_CONSTANTS = 1 << 6,
+    XGDI_DIRTY_TEXTURES = 1 << 7,
+    XGDI_DIRTY_SAMPLERS = 1 << 8,
+    XGDI_DIRTY_LAYOUT = 1 << 9,
+    XGDI_DIRTY_ALL = 0x3ff
+};
+
+#define XGDI_MAX_TEXTURE_SLOTS 16
+
+/* The pipeline state a draw uses. All pointers are valid for the duration of the call; the
+ * descs are normalised (no DEFAULT enum values remain, masks explicit). */
+typedef struct xgdi_draw_state {
+    uint32_t dirty;
+    const xgd_blend_state_desc *blend;            /* independent_blend resolved: all 4 filled */
+    const xgd_depth_stencil_desc *depth_stencil;
+    const xgd_rasterizer_desc *rasterizer;
+    /* Viewport and scissor in physical pixels of the bound target (presentation geometry
+       already applied). scissor is clipped to the target and used only when
+       rasterizer->scissor_test_enable. */
+    xgd_viewport viewport;
+    xgd_rect scissor;
+    xgdi_program program;
+    uint32_t variant;
+    const void *constants;      /* xgdi_sprite_constants or xgdi_basic_constants */
+    size_t constants_size;
+    xgdi_native_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
+    const xgd_sampler_desc *samplers[XGDI_MAX_TEXTURE_SLOTS];
+    const xgdi_vertex_layout *layout;
+} xgdi_draw_state;
+
+typedef struct xgdi_draw {
+    xgd_primitive_type type;
+    int primitive_count;
+    int vertex_count;                /* vertices (non-indexed) or indices (indexed) to read */
+    /* vertex source: a buffer (byte offset) or user memory (already offset) */
+    xgdi_native_buffer *vertex_buffer;
+    size_t vertex_offset;            /* bytes into vertex_buffer */
+    const void *user_vertices;       /* when vertex_buffer is NULL */
+    int user_vertex_count;           /* vertices readable from user_vertices */
+    /* index source, for indexed draws (index_size 0 = not indexed) */
+    int index_size;                  /* 0, 2 or 4 bytes */
+    xgdi_native_buffer *index_buffer;
+    size_t index_offset;             /* bytes into index_buffer */
+    const void *user_indices;        /* when index_buffer is NULL */
+    int base_vertex;                 /* added to each index */
+    int first_vertex;                /* non-indexed: first vertex, relative to the source */
+    const xgdi_draw_state *state;
+} xgdi_draw;
+
+/* ---- the function table ------------------------------------------------------------------- */
+
+typedef struct xgdi_renderer_create_info {
+    struct xgd_device *device;          /* for xgdi_fail / xgdi_warn */
+    const xgd_presentation_parameters *pp; /* applied; headless true */
+    xgd_graphics_profile profile;
+    bool debug;
+} xgdi_renderer_create_info;
+
+typedef struct xgdi_renderer_ops {
+    const char *name;                   /* "software", "vulkan", "d3d12" */
+    xgd_renderer_kind kind;
+
+    /* Creates the renderer with its implicit back buffer (pp size, Color, pp depth format,
+       pp multisample count, all already clamped by core through probe_caps) and binds it. */
+    xgd_result (*create)(const xgdi_renderer_create_info *info, xgdi_renderer **out);
+    /* Waits for the device to go idle, frees every retired object, then the renderer. Native
+       textures/buffers still alive have been destroyed by core before this call. */
+    void (*destroy)(xgdi_renderer *r);
+    void (*get_caps)(xgdi_renderer *r, xgdi_caps *out);
+    /* Recreates the back buffer for new presentation parameters (Reset). On failure the old one
+       stays. Render targets are unbound by core before the call. */
+    xgd_result (*reset_back_buffer)(xgdi_renderer *r, const xgd_presentation_parameters *pp);
+
+    xgd_result (*texture_create)(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                                 xgdi_native_texture **out);
+    /* Retires the texture (it may be referenced by submitted work). Never fails. */
+    void (*texture_destroy)(xgdi_renderer *r, xgdi_native_texture *t);
+    /* data: rows of the rect, row_pitch bytes apart, in the texture's format (block rows for
+       DXT). Render targets upload into their sampleable image. */
+    xgd_result (*texture_upload)(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                 const xgd_rect *rect, const void *data, size_t row_pitch);
+    /* Synchronous read of the sampleable image (a multisampled target's resolved image). */
+    xgd_result (*texture_download)(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                   const xgd_rect *rect, void *data, size_t row_pitch);
+    /* Finalisation of a render target leaving a binding (spec 000/001): resolve the MSAA
+       image of `face` into the sampleable image, then regenerate that face's mip chain when
+       levels > 1. Core calls it for every outgoing target before set_render_targets. */
+    xgd_result (*texture_finalize)(xgdi_renderer *r, xgdi_native_texture *t, int face);
+
+    xgd_result (*buffer_create)(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
+                                bool dynamic, xgdi_native_buffer **out);
+    void (*buffer_destroy)(xgdi_renderer *r, xgdi_native_buffer *b);
+    /* NONE must not disturb draws already recorded (copy through the upload ring, or rename);
+       DISCARD may rename the storage; NO_OVERWRITE may write in place. */
+    xgd_result (*buffer_upload)(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                const void *data, size_t size, xgd_set_data_options options);
+    xgd_result (*buffer_download)(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                  void *data, size_t size);
+
+    /* Binds 1..4 targets, or the back buffer when count is 0. Validation is done; the renderer
+       may still fail natively, and then must keep the old binding. */
+    xgd_result (*set_render_targets)(xgdi_renderer *r, const xgdi_target *targets, int count);
+    /* Clears every bound target's colour (options & XGD_CLEAR_TARGET), depth and stencil planes
+       (core only asks for planes that exist). The whole target, ignoring viewport/scissor.
+       color is the float value written (converted to the target format). */
+    xgd_result (*clear)(xgdi_renderer *r, unsigned options, const float color[4], float depth,
+                        int stencil);
+    xgd_result (*draw)(xgdi_renderer *r, const xgdi_draw *draw);
+    /* Reads rect (physical pixels, inside the back buffer) of the back buffer's resolved image
+       as RGBA8 rows of rect->width * 4 bytes. */
+    xgd_result (*read_back_buffer)(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
+    /* Ends the frame: resolves back-buffer MSAA, submits, rotates frame slots; presents when
+       windowed. */
+    xgd_result (*present)(xgdi_renderer *r, int swap_interval);
+
+    /* Closes and submits the open frame's work; r->submitted_fence is then its fence value. */
+    xgd_result (*submit)(xgdi_renderer *r);
+    uint64_t (*completed_fence)(xgdi_renderer *r);
+    /* Blocks until completed_fence() >= value. DEVICE_LOST if the device is gone. */
+    xgd_result (*wait_fence)(xgdi_renderer *r, uint64_t value);
+} xgdi_renderer_ops;
+
+/* Every renderer's struct starts with this. */
+struct xgdi_renderer {
+    const xgdi_renderer_ops *ops;
+    struct xgd_device *device;
+    uint64_t submitted_fence;   /* value signalled by the last submit (0 before the first) */
+    xgdi_retire_queue retired;
+};
+
+/* The renderers compiled in (src/core/renderers.c, the only list with #if per renderer). */
+extern const xgdi_renderer_ops xgdi_software_renderer_ops;
+#ifdef XGD_HAVE_VULKAN
+extern const xgdi_renderer_ops xgdi_vulkan_renderer_ops;
+#endif
+#ifdef XGD_HAVE_D3D12
+extern const xgdi_renderer_ops xgdi_d3d12_renderer_ops;
+#endif
+
+/* ---- helpers core gives renderers (src/core/device.c) ------------------------------------- */
+
+/* Records code + formatted message on the device, sends it to the log callback, returns code. */
+xgd_result xgdi_fail(struct xgd_device *device, xgd_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Sends a warning to the log callback without changing the last error. */
+void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
+void xgdi_device_lost(struct xgd_device *device, const char *reason);
+
+/* XNA's float depth bias to integer units of a depth format (spec 002): D16 65535, D24/D24S8
+   16777215, 32-bit float 8388607; saturates at int32; NaN or an unknown format gives 0. */
+int32_t xgdi_depth_bias_units(float depth_bias, xgd_depth_format format, bool float32_depth);
+
+#endif /* XGD_RENDERER_H */
