@@ -187,6 +187,10 @@ struct xgd_device {
 
     xgd_statistics stats;
     int last_recovery_failures;
+
+    /* added by core-A (device.c) */
+    char adapter_name[128];            /* copy of caps.adapter_name: valid while lost */
+    bool ctx_state_initialised;        /* xgdi_create_device_objects succeeded */
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */
@@ -211,5 +215,59 @@ xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t
 
 /* Size of the target draws go to (logical size of the back buffer, or the first target). */
 void xgdi_current_target_size(const xgd_device *device, int *width, int *height);
+
+/* ---- added by core-A ------------------------------------------------------------------------ */
+
+/* Device-level objects of core-B (src/core/state.c): presets, stock declarations, default bound
+ * states. Called once by xgd_device_create after the renderer exists. Device-owned objects are
+ * registered with device_owned = true; at device destroy core calls release_native and
+ * on_device_destroyed on them like any resource, then frees the struct itself with free()
+ * (on_device_destroyed must not free it). */
+xgd_result xgdi_create_device_objects(xgd_device *dev);
+/* Marks every part of dev->draw_state dirty (target change, restore, reset). (state.c) */
+void xgdi_invalidate_draw_state(xgd_device *dev);
+/* The viewport and scissor a draw uses, in physical pixels of the bound target: the logical
+ * dev->viewport / dev->scissor mapped through the presentation geometry when the back buffer is
+ * bound (identity for render targets); scissor clipped to the target. Allocation-free. */
+void xgdi_physical_viewport(const xgd_device *dev, xgd_viewport *vp, xgd_rect *scissor);
+/* The renderer table (src/core/renderers.c): the compiled renderers, best first, NULL-terminated,
+ * and the entry for a kind (NULL when not compiled). */
+const xgdi_renderer_ops *const *xgdi_renderer_list(void);
+const xgdi_renderer_ops *xgdi_renderer_find(xgd_renderer_kind kind);
+/* "software", "vulkan", "d3d12" for any kind, compiled or not; "auto"/"unknown" otherwise. */
+const char *xgdi_renderer_kind_name(xgd_renderer_kind kind);
+/* Raises a device event to desc.on_event (no-op without a callback). */
+void xgdi_raise_event(xgd_device *dev, xgd_device_event event);
+/* Checks a device without requiring the renderer (getters and pure public state): like
+ * xgdi_check_device but a lost device is accepted. */
+xgd_result xgdi_check_device_alive(xgd_device *device);
+/* The profile's limits combined with the renderer's caps. */
+int xgdi_max_texture_size(const xgd_device *dev);
+int xgdi_max_render_targets(const xgd_device *dev);
+/* Whether the profile allows a format (Reach forbids HiDef-only formats). */
+bool xgdi_profile_allows_format(const xgd_device *dev, xgd_surface_format format);
+/* Detaches a render target that is being destroyed while bound (spec 001 "Bound target
+ * disposal has two paths"); target.c. No-op when it is not bound. */
+void xgdi_detach_destroyed_render_target(xgd_device *dev, xgd_texture *target);
+/* Registry walks (resource.c): device destroy turns every resource into a disposed shell
+ * (device-owned ones are freed); loss releases native parts; restore recreates them and returns
+ * the number of failures. */
+void xgdi_registry_dispose_all(xgd_device *device);
+void xgdi_registry_release_native(xgd_device *device);
+int xgdi_registry_recreate_native(xgd_device *device);
+/* Viewport and scissor back to the whole current target (logical size); frame.c. */
+void xgdi_reset_viewport_scissor(xgd_device *dev);
+/* Binds the public render-target set natively again after a restore; target.c. */
+xgd_result xgdi_rebind_render_targets(xgd_device *dev);
+/* PresentInterval as forwarded to the renderer: Immediate 0, Two 2, Default/One 1 (spec 002). */
+int xgdi_swap_interval(const xgd_device *dev);
+/* Size of a texture's level-0 face (cube: size x size). */
+void xgdi_texture_size(const xgd_texture *t, int *width, int *height);
+
+/* ---- core-B ---------------------------------------------------------------------------------- */
+
+/* The four stock vertex declarations (buffer.c), device-owned; called by
+ * xgdi_create_device_objects (state.c). */
+xgd_result xgdi_create_stock_declarations(xgd_device *dev);
 
 #endif /* XGD_INTERNAL_H */

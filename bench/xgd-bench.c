@@ -1,0 +1,315 @@
+/*
+ * xgd-bench - throughput figures for one renderer. Reports, never asserts: timings depend on
+ * the machine, and a number is only worth comparing with another run on the same machine.
+ *
+ *   sprites/s, one texture           SpriteBatch begin..end of N sprites sharing a texture
+ *   sprites/s, 16 textures           the same with a texture change every sprite (one draw
+ *                                    call per sprite: the batching worst case)
+ *   us per draw call                 N xgd_draw_user_primitives of one small quad, present
+ *                                    excluded (recording cost on GPU renderers)
+ *   back-buffer readback MB/s        xgd_get_back_buffer_data of the whole back buffer
+ *
+ * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
+ *
+ * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
+ *                  [--repeat R] [--json FILE]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "xgd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TEXTURES 16
+#define MAX_REPEAT 32
+
+static xgd_device *g_dev;
+
+#define CHECK(expr)                                                                        \
+    do {                                                                                   \
+        xgd_result bench_r_ = (expr);                                                      \
+        if (bench_r_ != XGD_OK) {                                                          \
+            fprintf(stderr, "xgd-bench:%d: %s failed: %s: %s\n", __LINE__, #expr,          \
+                    xgd_result_name(bench_r_), xgd_device_last_error(g_dev));              \
+            exit(1);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* A deterministic sequence so every run draws the same scene. */
+static uint32_t next_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+typedef struct bench {
+    xgd_device *dev;
+    int width, height;
+    int sprites, draws, readbacks, repeat;
+    xgd_sprite_batch *batch;
+    xgd_texture *textures[TEXTURES];
+} bench;
+
+static void make_textures(bench *b)
+{
+    enum { N = 16 };
+    uint8_t px[N * N * 4];
+    for (int t = 0; t < TEXTURES; t++) {
+        for (int i = 0; i < N * N; i++) {
+            px[i * 4 + 0] = (uint8_t)(t * 16);
+            px[i * 4 + 1] = (uint8_t)(255 - t * 16);
+            px[i * 4 + 2] = (uint8_t)((i % N) * 16);
+            px[i * 4 + 3] = 255;
+        }
+        CHECK(xgd_texture2d_create(b->dev, &(xgd_texture2d_desc){ .width = N, .height = N },
+                                   &b->textures[t]));
+        CHECK(xgd_texture_set_data(b->textures[t], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, px,
+                                   sizeof px));
+    }
+}
+
+/* Seconds for one begin..end of b->sprites sprites; `textures` is 1 or TEXTURES. */
+static double time_sprites(bench *b, int textures, uint64_t *draw_calls)
+{
+    uint32_t seed = 12345;
+    xgd_statistics s0, s1;
+    CHECK(xgd_clear_color(b->dev, XGD_COLOR_BLACK));
+    CHECK(xgd_device_get_statistics(b->dev, &s0));
+    double t0 = now_s();
+    CHECK(xgd_sprite_batch_begin(b->batch, NULL));
+    for (int i = 0; i < b->sprites; i++) {
+        float x = (float)(next_random(&seed) % (uint32_t)(b->width > 16 ? b->width - 16 : 1));
+        float y = (float)(next_random(&seed) % (uint32_t)(b->height > 16 ? b->height - 16 : 1));
+        CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i % textures], &(xgd_sprite){
+            .position = { x, y }, .color = XGD_COLOR_WHITE }));
+    }
+    CHECK(xgd_sprite_batch_end(b->batch));
+    double t1 = now_s();
+    CHECK(xgd_device_get_statistics(b->dev, &s1));
+    *draw_calls = s1.draw_calls - s0.draw_calls;
+    CHECK(xgd_present(b->dev));
+    return t1 - t0;
+}
+
+/* Seconds for b->draws user-primitive draws of a 2x2-pixel quad (present excluded). */
+static double time_draws(bench *b, xgd_effect *flat, xgd_vertex_declaration *decl)
+{
+    xgd_vertex_position_color quad[4] = {
+        { { 10, 10, 0 }, { 255, 0, 0, 255 } },
+        { { 12, 10, 0 }, { 0, 255, 0, 255 } },
+        { { 10, 12, 0 }, { 0, 0, 255, 255 } },
+        { { 12, 12, 0 }, { 255, 255, 255, 255 } },
+    };
+    CHECK(xgd_clear_color(b->dev, XGD_COLOR_BLACK));
+    CHECK(xgd_set_blend_state(b->dev, NULL));
+    CHECK(xgd_set_depth_stencil_state(
+        b->dev, xgd_depth_stencil_state_preset(b->dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
+    CHECK(xgd_set_rasterizer_state(
+        b->dev, xgd_rasterizer_state_preset(b->dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+    CHECK(xgd_effect_apply(flat));
+    double t0 = now_s();
+    for (int i = 0; i < b->draws; i++)
+        CHECK(xgd_draw_user_primitives(b->dev, XGD_PRIMITIVE_TRIANGLE_STRIP, quad, 0, 2, decl));
+    double t1 = now_s();
+    CHECK(xgd_present(b->dev));
+    return t1 - t0;
+}
+
+static double time_readback(bench *b, uint8_t *buf, size_t size)
+{
+    CHECK(xgd_clear_color(b->dev, (xgd_color){ 1, 2, 3, 255 }));
+    CHECK(xgd_present(b->dev));
+    double t0 = now_s();
+    for (int i = 0; i < b->readbacks; i++)
+        CHECK(xgd_get_back_buffer_data(b->dev, NULL, buf, size));
+    double t1 = now_s();
+    return t1 - t0;
+}
+
+static int positive_arg(const char *opt, const char *val, int max)
+{
+    char *end;
+    long v = strtol(val, &end, 10);
+    if (*end || v < 1 || v > max) {
+        fprintf(stderr, "xgd-bench: bad %s '%s' (1..%d)\n", opt, val, max);
+        exit(1);
+    }
+    return (int)v;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
+               "                 [--readbacks N] [--repeat R] [--json FILE]\n"
+               "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *renderer = NULL, *json = NULL;
+    bench b = { .width = 640, .height = 360, .sprites = 10000, .draws = 10000, .readbacks = 50,
+                .repeat = 3 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!val) {
+            fprintf(stderr, "xgd-bench: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 1;
+        }
+        i++;
+        if (strcmp(a, "--renderer") == 0) {
+            renderer = val;
+        } else if (strcmp(a, "--size") == 0) {
+            if (sscanf(val, "%dx%d", &b.width, &b.height) != 2 || b.width < 16 ||
+                b.height < 16 || b.width > 8192 || b.height > 8192) {
+                fprintf(stderr, "xgd-bench: bad --size '%s' (WxH, 16..8192)\n", val);
+                return 1;
+            }
+        } else if (strcmp(a, "--sprites") == 0) {
+            b.sprites = positive_arg(a, val, 10000000);
+        } else if (strcmp(a, "--draws") == 0) {
+            b.draws = positive_arg(a, val, 10000000);
+        } else if (strcmp(a, "--readbacks") == 0) {
+            b.readbacks = positive_arg(a, val, 100000);
+        } else if (strcmp(a, "--repeat") == 0) {
+            b.repeat = positive_arg(a, val, MAX_REPEAT);
+        } else if (strcmp(a, "--json") == 0) {
+            json = val;
+        } else {
+            fprintf(stderr, "xgd-bench: unknown option '%s'\n", a);
+            usage(stderr);
+            return 1;
+        }
+    }
+
+    xgd_device_desc dd = { .pp = { .back_buffer_width = b.width, .back_buffer_height = b.height,
+                                   .depth_stencil_format = XGD_DEPTH_FORMAT_NONE,
+                                   .present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE,
+                                   .headless = true } };
+    if (renderer) {
+        dd.renderer = xgd_renderer_from_name(renderer);
+        if (dd.renderer == XGD_RENDERER_COUNT) {
+            fprintf(stderr, "xgd-bench: unknown renderer '%s'\n", renderer);
+            return 1;
+        }
+    }
+    CHECK(xgd_device_create(&dd, &b.dev));
+    g_dev = b.dev;
+    xgd_device_info info;
+    CHECK(xgd_device_get_info(b.dev, &info));
+    CHECK(xgd_sprite_batch_create(b.dev, &b.batch));
+    make_textures(&b);
+
+    xgd_effect *flat;
+    CHECK(xgd_basic_effect_create(b.dev, &flat));
+    xgd_basic_effect_params p;
+    CHECK(xgd_basic_effect_get(flat, &p));
+    p.vertex_color_enabled = true;
+    p.projection = xgd_matrix_create_orthographic_off_center(0, (float)b.width, (float)b.height,
+                                                             0, 0, 1);
+    CHECK(xgd_basic_effect_set(flat, &p));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(b.dev, XGD_VERTEX_POSITION_COLOR);
+    if (!decl) {
+        fprintf(stderr, "xgd-bench: no stock declaration: %s\n", xgd_device_last_error(b.dev));
+        return 1;
+    }
+    size_t rb_size = (size_t)b.width * (size_t)b.height * 4;
+    uint8_t *rb = malloc(rb_size);
+    if (!rb) {
+        fprintf(stderr, "xgd-bench: out of memory\n");
+        return 1;
+    }
+
+    double one[MAX_REPEAT], many[MAX_REPEAT], draw[MAX_REPEAT], readt[MAX_REPEAT];
+    uint64_t calls_one = 0, calls_many = 0;
+    /* One untimed warm-up pass of each so first-use allocations are not measured. */
+    (void)time_sprites(&b, 1, &calls_one);
+    (void)time_sprites(&b, TEXTURES, &calls_many);
+    for (int r = 0; r < b.repeat; r++) {
+        one[r] = time_sprites(&b, 1, &calls_one);
+        many[r] = time_sprites(&b, TEXTURES, &calls_many);
+        draw[r] = time_draws(&b, flat, decl);
+        readt[r] = time_readback(&b, rb, rb_size);
+    }
+    double sprites_one = b.sprites / median(one, b.repeat);
+    double sprites_many = b.sprites / median(many, b.repeat);
+    double us_per_draw = median(draw, b.repeat) * 1e6 / b.draws;
+    double readback_mbs = (double)rb_size * b.readbacks / 1e6 / median(readt, b.repeat);
+
+    printf("xgd-bench: %s renderer (%s), %dx%d, %d sprites, %d draws, %d readbacks, "
+           "median of %d\n",
+           info.renderer_name, info.adapter_name ? info.adapter_name : "?", b.width, b.height,
+           b.sprites, b.draws, b.readbacks, b.repeat);
+    printf("%-44s %14s  %s\n", "measure", "value", "unit");
+    printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch, one texture", sprites_one,
+           (unsigned long long)calls_one);
+    printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch, texture change per sprite",
+           sprites_many, (unsigned long long)calls_many);
+    printf("%-44s %14.3f  us/draw\n", "draw_user_primitives, one quad (no present)", us_per_draw);
+    printf("%-44s %14.1f  MB/s\n", "back-buffer readback", readback_mbs);
+
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            perror(json);
+            return 1;
+        }
+        fprintf(f,
+                "{\n"
+                "  \"renderer\": \"%s\",\n"
+                "  \"width\": %d,\n"
+                "  \"height\": %d,\n"
+                "  \"sprites\": %d,\n"
+                "  \"draws\": %d,\n"
+                "  \"readbacks\": %d,\n"
+                "  \"repeat\": %d,\n"
+                "  \"sprites_per_second_one_texture\": %.1f,\n"
+                "  \"sprites_per_second_texture_change\": %.1f,\n"
+                "  \"draw_calls_one_texture\": %llu,\n"
+                "  \"draw_calls_texture_change\": %llu,\n"
+                "  \"microseconds_per_draw\": %.4f,\n"
+                "  \"readback_megabytes_per_second\": %.1f\n"
+                "}\n",
+                info.renderer_name, b.width, b.height, b.sprites, b.draws, b.readbacks, b.repeat,
+                sprites_one, sprites_many, (unsigned long long)calls_one,
+                (unsigned long long)calls_many, us_per_draw, readback_mbs);
+        if (fclose(f) != 0) {
+            perror(json);
+            return 1;
+        }
+        printf("%s\n", json);
+    }
+
+    free(rb);
+    xgd_effect_destroy(flat);
+    for (int t = 0; t < TEXTURES; t++) xgd_texture_destroy(b.textures[t]);
+    xgd_sprite_batch_destroy(b.batch);
+    xgd_device_destroy(b.dev);
+    return 0;
+}

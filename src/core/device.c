@@ -1,0 +1,590 @@
+/*
+ * device.c - device creation and destruction, errors, info, format queries, Reset, simulated
+ * context loss and recovery (spec 000 "Device recovery"), depth-bias conversion (spec 002).
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Failures with no device (xgd_device_create, disposed shells) keep their message per thread
+ * (xgd.h ERRORS). */
+static _Thread_local char tls_error[512];
+static _Thread_local xgd_result tls_result;
+
+const char *xgd_result_name(xgd_result r)
+{
+    switch (r) {
+    case XGD_OK: return "OK";
+    case XGD_ERROR_INVALID_ARGUMENT: return "ERROR_INVALID_ARGUMENT";
+    case XGD_ERROR_INVALID_OPERATION: return "ERROR_INVALID_OPERATION";
+    case XGD_ERROR_NOT_SUPPORTED: return "ERROR_NOT_SUPPORTED";
+    case XGD_ERROR_OBJECT_DISPOSED: return "ERROR_OBJECT_DISPOSED";
+    case XGD_ERROR_OUT_OF_MEMORY: return "ERROR_OUT_OF_MEMORY";
+    case XGD_ERROR_DEVICE_LOST: return "ERROR_DEVICE_LOST";
+    case XGD_ERROR_NO_SUITABLE_DEVICE: return "ERROR_NO_SUITABLE_DEVICE";
+    case XGD_ERROR_IO: return "ERROR_IO";
+    }
+    return "UNKNOWN_RESULT";
+}
+
+/* ---- errors, warnings, events ------------------------------------------------------------- */
+
+xgd_result xgdi_fail(xgd_device *device, xgd_result code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (device == NULL) {
+        memcpy(tls_error, msg, sizeof tls_error);
+        tls_result = code;
+        return code;
+    }
+    memcpy(device->last_error, msg, sizeof device->last_error);
+    device->last_result = code;
+    if (device->desc.log != NULL) device->desc.log(device->desc.log_user, XGD_LOG_ERROR, code, msg);
+    return code;
+}
+
+void xgdi_warn(xgd_device *device, const char *fmt, ...)
+{
+    if (device == NULL || device->desc.log == NULL) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    device->desc.log(device->desc.log_user, XGD_LOG_WARNING, XGD_OK, msg);
+}
+
+void xgdi_raise_event(xgd_device *dev, xgd_device_event event)
+{
+    if (dev != NULL && dev->desc.on_event != NULL) dev->desc.on_event(dev->desc.event_user, dev, event);
+}
+
+/* Called by a renderer from inside a native call, so the renderer is not torn down here: that
+ * happens at restore, once no renderer frame is on the stack. */
+void xgdi_device_lost(xgd_device *device, const char *reason)
+{
+    if (device == NULL || device->lost) return;
+    device->lost = true;
+    xgdi_fail(device, XGD_ERROR_DEVICE_LOST, "device lost: %s", reason != NULL ? reason : "unknown");
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);
+}
+
+xgd_result xgdi_check_device_alive(xgd_device *device)
+{
+    if (device == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "device is NULL");
+    if (device->destroying)
+        return xgdi_fail(device, XGD_ERROR_OBJECT_DISPOSED, "device is being destroyed");
+    return XGD_OK;
+}
+
+xgd_result xgdi_check_device(xgd_device *device)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    /* Spec 000 "Device recovery": until the context is restored, calls that need the renderer
+     * report the loss. */
+    if (device->lost || device->renderer == NULL)
+        return xgdi_fail(device, XGD_ERROR_DEVICE_LOST,
+                         "the device is lost; call xgd_device_restore_context");
+    return XGD_OK;
+}
+
+const char *xgd_device_last_error(const xgd_device *device)
+{
+    return device != NULL ? device->last_error : tls_error;
+}
+
+xgd_result xgd_device_last_result(const xgd_device *device)
+{
+    return device != NULL ? device->last_result : tls_result;
+}
+
+/* ---- profile ------------------------------------------------------------------------------ */
+
+static int profile_max_texture(xgd_graphics_profile profile)
+{
+    return profile == XGD_GRAPHICS_PROFILE_REACH ? 2048 : 4096;
+}
+
+int xgdi_max_texture_size(const xgd_device *dev)
+{
+    int m = profile_max_texture(dev->desc.profile);
+    if (dev->caps.max_texture_size > 0 && dev->caps.max_texture_size < m) m = dev->caps.max_texture_size;
+    return m;
+}
+
+/* Spec 001 step 2: the renderer's maximum for the profile; default one under Reach, four under
+ * HiDef. */
+int xgdi_max_render_targets(const xgd_device *dev)
+{
+    int m = dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 1 : XGDI_MAX_RENDER_TARGETS;
+    if (dev->caps.max_render_targets > 0 && dev->caps.max_render_targets < m) m = dev->caps.max_render_targets;
+    return m;
+}
+
+bool xgdi_profile_allows_format(const xgd_device *dev, xgd_surface_format format)
+{
+    const xgdi_format_info *fi = xgdi_format_info_of(format);
+    if (fi == NULL) return false;
+    return !(fi->hidef_only && dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH);
+}
+
+/* ---- presentation parameters --------------------------------------------------------------- */
+
+static int round_down_pow2(int n)
+{
+    if (n <= 1) return 0; /* 0 and 1 both mean "off" in XNA */
+    int p = 1;
+    while (p <= n / 2) p *= 2;
+    return p;
+}
+
+/* Validates pp and fills its defaults (xgd.h field comments). report: where to record. */
+static xgd_result apply_pp(xgd_device *report, const xgd_presentation_parameters *in,
+                           xgd_graphics_profile profile, xgd_presentation_parameters *out)
+{
+    xgd_presentation_parameters pp = *in;
+    int maxsize = profile_max_texture(profile);
+    if (pp.back_buffer_width == 0) pp.back_buffer_width = 800;
+    if (pp.back_buffer_height == 0) pp.back_buffer_height = 480;
+    if (pp.back_buffer_width < 0 || pp.back_buffer_height < 0 || pp.back_buffer_width > maxsize ||
+        pp.back_buffer_height > maxsize)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
+                         "back buffer %dx%d is outside 1..%d for the profile",
+                         pp.back_buffer_width, pp.back_buffer_height, maxsize);
+    if ((unsigned)pp.back_buffer_format >= XGD_SURFACE_FORMAT_COUNT)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown back_buffer_format %d",
+                         (int)pp.back_buffer_format);
+    /* Spec 002: the DXGI-style back buffer is kept as R8G8B8A8 and reported as Color. */
+    pp.back_buffer_format = XGD_SURFACE_FORMAT_COLOR;
+    if ((unsigned)pp.depth_stencil_format >= XGD_DEPTH_FORMAT_COUNT)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown depth_stencil_format %d",
+                         (int)pp.depth_stencil_format);
+    if (pp.depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT)
+        pp.depth_stencil_format = XGD_DEPTH_FORMAT_DEPTH24;
+    if (pp.multisample_count < 0)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "multisample_count %d is negative",
+                         pp.multisample_count);
+    pp.multisample_count = round_down_pow2(pp.multisample_count);
+    if ((unsigned)pp.presentation_mode > XGD_PRESENTATION_MODE_OVERSCAN)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown presentation_mode %d",
+                         (int)pp.presentation_mode);
+    if (pp.presentation_mode == XGD_PRESENTATION_MODE_DEFAULT)
+        pp.presentation_mode = XGD_PRESENTATION_MODE_NATIVE_BACK_BUFFER;
+    if (pp.virtual_width < 0 || pp.virtual_height < 0 || pp.virtual_width > maxsize ||
+        pp.virtual_height > maxsize)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "virtual size %dx%d is out of range",
+                         pp.virtual_width, pp.virtual_height);
+    if ((unsigned)pp.present_interval > XGD_PRESENT_INTERVAL_IMMEDIATE)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown present_interval %d",
+                         (int)pp.present_interval);
+    if (pp.present_interval == XGD_PRESENT_INTERVAL_DEFAULT)
+        pp.present_interval = XGD_PRESENT_INTERVAL_ONE;
+    if (!pp.headless)
+        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                         "windows are not available in this build; set pp.headless");
+    *out = pp;
+    return XGD_OK;
+}
+
+/* Clamps what depends on the renderer's caps; true when something changed. */
+static bool clamp_pp_to_caps(const xgdi_caps *caps, xgd_presentation_parameters *pp)
+{
+    bool changed = false;
+    int maxs = caps->max_multisample_count > 1 ? caps->max_multisample_count : 0;
+    if (pp->multisample_count > maxs) {
+        pp->multisample_count = round_down_pow2(maxs);
+        changed = true;
+    }
+    return changed;
+}
+
+/* ---- create / destroy ---------------------------------------------------------------------- */
+
+static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
+{
+    xgdi_renderer_create_info info = { .device = dev, .pp = &dev->pp, .profile = dev->desc.profile,
+                                       .debug = dev->desc.debug };
+    xgdi_renderer *r = NULL;
+    xgd_result res = ops->create(&info, &r);
+    if (res != XGD_OK || r == NULL) return res != XGD_OK ? res : XGD_ERROR_NO_SUITABLE_DEVICE;
+    if (r->ops == NULL) r->ops = ops;
+    r->device = dev;
+    dev->renderer = r;
+    dev->ops = ops;
+    memset(&dev->caps, 0, sizeof dev->caps);
+    ops->get_caps(r, &dev->caps);
+    snprintf(dev->adapter_name, sizeof dev->adapter_name, "%s",
+             dev->caps.adapter_name != NULL ? dev->caps.adapter_name : ops->name);
+    return XGD_OK;
+}
+
+static void stop_renderer(xgd_device *dev)
+{
+    if (dev->renderer != NULL) dev->ops->destroy(dev->renderer);
+    dev->renderer = NULL;
+}
+
+/* Starts ops with the applied pp, restarting once when the caps clamp the request (the back
+ * buffer is created already clamped, as renderer.h promises). */
+static xgd_result start_with_caps(xgd_device *dev, const xgdi_renderer_ops *ops)
+{
+    xgd_result res = start_renderer(dev, ops);
+    if (res != XGD_OK) return res;
+    if (clamp_pp_to_caps(&dev->caps, &dev->pp)) {
+        stop_renderer(dev);
+        res = start_renderer(dev, ops);
+        if (res != XGD_OK) return res;
+    }
+    if (dev->pp.back_buffer_width > xgdi_max_texture_size(dev) ||
+        dev->pp.back_buffer_height > xgdi_max_texture_size(dev)) {
+        stop_renderer(dev);
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "back buffer %dx%d exceeds the renderer's maximum %d",
+                         dev->pp.back_buffer_width, dev->pp.back_buffer_height,
+                         xgdi_max_texture_size(dev));
+    }
+    if (!dev->caps.depth_formats[dev->pp.depth_stencil_format] &&
+        dev->pp.depth_stencil_format != XGD_DEPTH_FORMAT_NONE) {
+        stop_renderer(dev);
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' has no depth format %d",
+                         ops->name, (int)dev->pp.depth_stencil_format);
+    }
+    return XGD_OK;
+}
+
+static void free_device(xgd_device *dev)
+{
+    dev->destroying = true;
+    xgdi_registry_dispose_all(dev);
+    stop_renderer(dev);
+    if (dev->token != NULL) {
+        dev->token->device = NULL;
+        if (--dev->token->refs == 0) free(dev->token);
+    }
+    free(dev);
+}
+
+/* Whether the current creation failure already reached the log callback through the device. */
+static _Thread_local bool create_logged;
+
+/* A creation failure: the message moves to the thread's slot (xgd.h ERRORS). */
+static xgd_result create_failed(xgd_device *dev, xgd_result code)
+{
+    if (dev != NULL) {
+        create_logged = dev->desc.log != NULL;
+        memcpy(tls_error, dev->last_error, sizeof tls_error);
+        tls_result = code;
+        dev->desc.log = NULL; /* nothing more to report from the teardown */
+        dev->desc.on_event = NULL;
+        free_device(dev);
+    }
+    return code;
+}
+
+static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out);
+
+xgd_result xgd_device_create(const xgd_device_desc *desc, xgd_device **out)
+{
+    create_logged = false;
+    xgd_result r = create_device(desc, out);
+    /* Failures found before the device existed still reach the caller's log callback. */
+    if (r != XGD_OK && !create_logged && desc != NULL && desc->log != NULL)
+        desc->log(desc->log_user, XGD_LOG_ERROR, r, tls_error);
+    return r;
+}
+
+static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
+{
+    if (out == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    tls_error[0] = '\0';
+    tls_result = XGD_OK;
+    xgd_device_desc d = { 0 };
+    if (desc != NULL) d = *desc;
+
+    if ((unsigned)d.profile > XGD_GRAPHICS_PROFILE_HIDEF)
+        return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "unknown profile %d", (int)d.profile);
+    if (d.profile == XGD_GRAPHICS_PROFILE_DEFAULT) d.profile = XGD_GRAPHICS_PROFILE_HIDEF;
+    if ((unsigned)d.renderer >= XGD_RENDERER_COUNT)
+        return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "unknown renderer %d", (int)d.renderer);
+    xgd_presentation_parameters pp;
+    xgd_result res = apply_pp(NULL, &d.pp, d.profile, &pp);
+    if (res != XGD_OK) return res;
+    d.pp = pp;
+
+    /* Selection (xgd.h xgd_device_desc.renderer): explicit kind, else $XGD_RENDERER, else the
+     * first GPU renderer that starts, else software. */
+    xgd_renderer_kind kind = d.renderer;
+    if (kind == XGD_RENDERER_AUTO) {
+        const char *env = getenv("XGD_RENDERER");
+        if (env != NULL && env[0] != '\0') {
+            kind = xgd_renderer_from_name(env);
+            if (kind == XGD_RENDERER_COUNT)
+                return xgdi_fail(NULL, XGD_ERROR_NOT_SUPPORTED,
+                                 "XGD_RENDERER='%s' names no renderer (software, vulkan, d3d12)",
+                                 env);
+        }
+    }
+    const xgdi_renderer_ops *chosen = NULL;
+    if (kind != XGD_RENDERER_AUTO) {
+        chosen = xgdi_renderer_find(kind);
+        if (chosen == NULL)
+            return xgdi_fail(NULL, XGD_ERROR_NOT_SUPPORTED,
+                             "renderer '%s' is not compiled into this build",
+                             xgdi_renderer_kind_name(kind));
+    }
+
+    xgd_device *dev = calloc(1, sizeof *dev);
+    xgdi_lifetime *token = calloc(1, sizeof *token);
+    if (dev == NULL || token == NULL) {
+        free(dev);
+        free(token);
+        return xgdi_fail(NULL, XGD_ERROR_OUT_OF_MEMORY, "out of memory creating the device");
+    }
+    token->refs = 1;
+    token->device = dev;
+    dev->token = token;
+    dev->desc = d;
+    dev->desc.renderer = kind;
+
+    if (chosen != NULL) {
+        dev->pp = pp;
+        res = start_with_caps(dev, chosen);
+    } else {
+        res = XGD_ERROR_NO_SUITABLE_DEVICE;
+        const xgdi_renderer_ops *const *list = xgdi_renderer_list();
+        for (size_t i = 0; list[i] != NULL && res != XGD_OK; i++) {
+            if (list[i]->kind == XGD_RENDERER_SOFTWARE && list[i + 1] != NULL) continue;
+            dev->pp = pp;
+            res = start_with_caps(dev, list[i]);
+            chosen = list[i];
+        }
+        /* Software last, whatever its position in the table. */
+        if (res != XGD_OK) {
+            const xgdi_renderer_ops *sw = xgdi_renderer_find(XGD_RENDERER_SOFTWARE);
+            if (sw != NULL && sw != chosen) {
+                dev->pp = pp;
+                res = start_with_caps(dev, sw);
+                chosen = sw;
+            }
+        }
+    }
+    if (res != XGD_OK) {
+        if (res != XGD_ERROR_OUT_OF_MEMORY && res != XGD_ERROR_INVALID_ARGUMENT &&
+            res != XGD_ERROR_NOT_SUPPORTED) {
+            char why[512];
+            memcpy(why, dev->last_error, sizeof why);
+            xgdi_fail(dev, XGD_ERROR_NO_SUITABLE_DEVICE, "renderer '%s' could not start: %s",
+                      chosen != NULL ? chosen->name : "?", why[0] ? why : xgd_result_name(res));
+            res = XGD_ERROR_NO_SUITABLE_DEVICE;
+        }
+        return create_failed(dev, res);
+    }
+    dev->desc.renderer = dev->ops->kind;
+    dev->desc.pp = dev->pp;
+
+    xgdi_reset_viewport_scissor(dev);
+    res = xgdi_create_device_objects(dev);
+    if (res != XGD_OK) return create_failed(dev, res);
+    dev->ctx_state_initialised = true;
+    xgdi_invalidate_draw_state(dev);
+    dev->last_error[0] = '\0';
+    dev->last_result = XGD_OK;
+    *out = dev;
+    return XGD_OK;
+}
+
+/* Spec 001 disposal order: mark destroying, dispose every registered resource's native part
+ * (they become shells), then the renderer, then clear the lifetime token. */
+void xgd_device_destroy(xgd_device *device)
+{
+    if (device == NULL || device->destroying) return;
+    free_device(device);
+}
+
+/* ---- queries ------------------------------------------------------------------------------- */
+
+static int swap_interval_of(xgd_present_interval pi)
+{
+    /* Spec 002 "One PresentInterval::Two": Immediate 0, Two 2, Default/One 1. */
+    switch (pi) {
+    case XGD_PRESENT_INTERVAL_IMMEDIATE: return 0;
+    case XGD_PRESENT_INTERVAL_TWO: return 2;
+    default: return 1;
+    }
+}
+
+int xgdi_swap_interval(const xgd_device *dev)
+{
+    return swap_interval_of(dev->pp.present_interval);
+}
+
+xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    memset(out, 0, sizeof *out);
+    out->renderer = device->ops->kind;
+    out->renderer_name = device->ops->name;
+    out->adapter_name = device->adapter_name;
+    out->profile = device->desc.profile;
+    out->pp = device->pp;
+    out->swap_interval = swap_interval_of(device->pp.present_interval);
+    xgdi_presentation_geometry g = xgdi_compute_presentation_geometry(&device->pp);
+    out->logical_width = g.logical_width;
+    out->logical_height = g.logical_height;
+    out->presentation_rect = g.rect;
+    out->max_texture_size = xgdi_max_texture_size(device);
+    out->max_render_targets = xgdi_max_render_targets(device);
+    out->max_multisample_count = device->caps.max_multisample_count;
+    out->zero_scissor = device->caps.zero_scissor;
+    out->lost = device->lost;
+    out->render_target_bound = device->render_target_bound;
+    out->context_recovery_enabled = !device->desc.disable_context_recovery;
+    out->last_recovery_failures = device->last_recovery_failures;
+    return XGD_OK;
+}
+
+xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = device->stats;
+    out->live_resources = device->resource_count;
+    return XGD_OK;
+}
+
+xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format,
+                                   xgd_format_support *out)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if ((unsigned)format >= XGD_SURFACE_FORMAT_COUNT)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d", (int)format);
+    if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;
+    memset(out, 0, sizeof *out);
+    /* The caps say what the renderer can do; the profile removes HiDef-only formats under Reach
+     * (XNA 4.0 profile table). */
+    if (xgdi_profile_allows_format(device, format)) *out = device->caps.formats[format];
+    return XGD_OK;
+}
+
+/* ---- Reset --------------------------------------------------------------------------------- */
+
+xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp)
+{
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    xgd_presentation_parameters applied;
+    r = apply_pp(device, pp != NULL ? pp : &device->pp, device->desc.profile, &applied);
+    if (r != XGD_OK) return r;
+    clamp_pp_to_caps(&device->caps, &applied);
+    if (applied.back_buffer_width > xgdi_max_texture_size(device) ||
+        applied.back_buffer_height > xgdi_max_texture_size(device))
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "back buffer %dx%d exceeds the maximum %d", applied.back_buffer_width,
+                         applied.back_buffer_height, xgdi_max_texture_size(device));
+    if (applied.depth_stencil_format != XGD_DEPTH_FORMAT_NONE &&
+        !device->caps.depth_formats[applied.depth_stencil_format])
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED, "the renderer has no depth format %d",
+                         (int)applied.depth_stencil_format);
+    /* Spec 001: Reset unbinds render targets through the transaction, so Present's invariant
+     * (render_target_bound) stays true to the native state. */
+    if (device->binding_count > 0 || device->bound_render_target_destroyed ||
+        device->render_target_bound) {
+        r = xgd_set_render_targets(device, NULL, 0);
+        if (r != XGD_OK) return r;
+    }
+    r = device->ops->reset_back_buffer(device->renderer, &applied);
+    if (r != XGD_OK) return r;
+    device->pp = applied;
+    xgdi_reset_viewport_scissor(device);
+    xgdi_invalidate_draw_state(device);
+    return XGD_OK;
+}
+
+/* ---- simulated context loss and restore (spec 000 "Device recovery") ---------------------- */
+
+static void teardown_renderer(xgd_device *device)
+{
+    if (device->renderer == NULL) return;
+    xgdi_registry_release_native(device);
+    stop_renderer(device);
+}
+
+xgd_result xgd_device_simulate_context_loss(xgd_device *device)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (device->lost)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION, "the device is already lost");
+    device->lost = true;
+    /* Every native part goes while the renderer still exists, then the renderer itself. */
+    teardown_renderer(device);
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);
+    return XGD_OK;
+}
+
+xgd_result xgd_device_restore_context(xgd_device *device)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (!device->lost)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION, "the device is not lost");
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESETTING);
+    /* A loss reported by a renderer left it alive (see xgdi_device_lost). */
+    teardown_renderer(device);
+    r = start_renderer(device, device->ops);
+    if (r != XGD_OK) {
+        if (r != XGD_ERROR_OUT_OF_MEMORY) {
+            char why[512];
+            memcpy(why, device->last_error, sizeof why);
+            r = xgdi_fail(device, XGD_ERROR_NO_SUITABLE_DEVICE,
+                          "renderer '%s' could not restart: %s", device->ops->name, why);
+        }
+        return r;
+    }
+    device->lost = false;
+    device->last_recovery_failures = xgdi_registry_recreate_native(device);
+    if (xgdi_rebind_render_targets(device) != XGD_OK) {
+        /* The set could not be bound again: the device is on its back buffer, say so. */
+        device->binding_count = 0;
+        memset(device->bindings, 0, sizeof device->bindings);
+        device->render_target_bound = false;
+        device->last_recovery_failures++;
+        xgdi_reset_viewport_scissor(device);
+    }
+    /* Public state (viewport, scissor, bound states) survives the recreation. */
+    xgdi_invalidate_draw_state(device);
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESET);
+    return XGD_OK;
+}
+
+/* ---- depth bias (spec 002 "Depth bias: floats on Direct3D 9, integers on DXGI") ------------ */
+
+int32_t xgdi_depth_bias_units(float depth_bias, xgd_depth_format format, bool float32_depth)
+{
+    if (isnan(depth_bias)) return 0;
+    double scale;
+    if (float32_depth) scale = 8388607.0;
+    else if (format == XGD_DEPTH_FORMAT_DEPTH16) scale = 65535.0;
+    else if (format == XGD_DEPTH_FORMAT_DEPTH24 || format == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8)
+        scale = 16777215.0;
+    else return 0;
+    double v = (double)depth_bias * scale;
+    if (v >= 2147483647.0) return INT32_MAX;
+    if (v <= -2147483648.0) return INT32_MIN;
+    return (int32_t)v; /* truncation, as the C++ static_cast it mirrors */
+}

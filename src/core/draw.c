@@ -1,0 +1,416 @@
+/*
+ * draw.c - the four XNA draw calls and the applied program (EffectPass.Apply).
+ *
+ * A draw validates everything first (no state changes on failure), then refreshes the
+ * device's persistent xgdi_draw_state in place, setting a dirty bit for every part that
+ * differs from what the renderer saw last, and hands the renderer one xgdi_draw. Nothing is
+ * allocated per draw. The dirty mask is reset only after the renderer accepted the draw, so a
+ * failed draw re-sends everything it did not get to see.
+ */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Vertices (or indices) a primitive count needs, in 64 bits so huge counts cannot wrap. */
+static int64_t vertices_for(xgd_primitive_type type, int primitive_count)
+{
+    int64_t n = primitive_count;
+    switch (type) {
+    case XGD_PRIMITIVE_TRIANGLE_LIST: return 3 * n;
+    case XGD_PRIMITIVE_TRIANGLE_STRIP: return n + 2;
+    case XGD_PRIMITIVE_LINE_LIST: return 2 * n;
+    case XGD_PRIMITIVE_LINE_STRIP: return n + 1;
+    default: return 0;
+    }
+}
+
+static xgd_result check_primitives(xgd_device *dev, xgd_primitive_type type, int primitive_count)
+{
+    if ((unsigned)type >= XGD_PRIMITIVE_COUNT)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown primitive type %d", (int)type);
+    if (primitive_count <= 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "primitive_count %d must be > 0",
+                         primitive_count);
+    if (vertices_for(type, primitive_count) > INT_MAX)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "primitive_count %d is too large",
+                         primitive_count);
+    return XGD_OK;
+}
+
+static bool layout_has(const xgdi_vertex_layout *l, xgd_vertex_element_usage usage)
+{
+    for (int i = 0; i < l->count; i++) {
+        if (l->elements[i].usage == usage && l->elements[i].usage_index == 0) return true;
+    }
+    return false;
+}
+
+/* XNA refuses a draw whose vertex declaration lacks an input of the current vertex shader
+ * ("The current vertex declaration does not include all the elements required by the current
+ * vertex shader"). Renderers can then rely on the inputs being present. */
+static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
+{
+    const char *missing = NULL;
+    if (!layout_has(l, XGD_VERTEX_USAGE_POSITION)) missing = "Position0";
+    else if (dev->program == XGDI_PROGRAM_SPRITE) {
+        if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
+        else if (!layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE)) missing = "TextureCoordinate0";
+    } else {
+        if ((dev->variant & XGDI_BASIC_VERTEX_COLOR) && !layout_has(l, XGD_VERTEX_USAGE_COLOR))
+            missing = "Color0";
+        else if ((dev->variant & XGDI_BASIC_TEXTURE) &&
+                 !layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE))
+            missing = "TextureCoordinate0";
+        else if ((dev->variant & XGDI_BASIC_LIGHTING) && !layout_has(l, XGD_VERTEX_USAGE_NORMAL))
+            missing = "Normal0";
+    }
+    if (missing != NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the current vertex declaration does not include all the elements "
+                         "required by the current vertex shader: %s is missing",
+                         missing);
+    return XGD_OK;
+}
+
+/* Checks shared by all four draws: the device, the applied program, and the textures. */
+static xgd_result check_common(xgd_device *dev)
+{
+    xgd_result r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (!dev->program_set)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "a valid vertex shader and pixel shader must be set on the device "
+                         "before any draw operations may be performed (apply an effect)");
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+        xgd_texture *t = dev->textures[i];
+        if (t == NULL) continue;
+        if (xgdi_resource_device(&t->res) == NULL)
+            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                             "the texture in slot %d is disposed", i);
+        /* XNA: a render target cannot be sampled while it is bound for output. */
+        for (int j = 0; j < dev->binding_count; j++) {
+            if (dev->bindings[j].target == t)
+                return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                                 "the render target in texture slot %d is also bound as render "
+                                 "target %d; unbind it before sampling it",
+                                 i, j);
+        }
+        if (t->native == NULL)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                             "the texture in slot %d has no storage (its recovery failed)", i);
+    }
+    return XGD_OK;
+}
+
+static bool viewport_equal(const xgd_viewport *a, const xgd_viewport *b)
+{
+    return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height &&
+           a->min_depth == b->min_depth && a->max_depth == b->max_depth;
+}
+
+static bool rect_equal(const xgd_rect *a, const xgd_rect *b)
+{
+    return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
+}
+
+/* Refreshes dev->draw_state for this draw; dirty bits mark what changed. */
+static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
+{
+    xgdi_draw_state *s = &dev->draw_state;
+    const xgd_blend_state_desc *blend = &dev->blend_state->desc;
+    const xgd_depth_stencil_desc *ds = &dev->depth_stencil_state->desc;
+    const xgd_rasterizer_desc *rs = &dev->rasterizer_state->desc;
+    if (s->blend != blend) s->dirty |= XGDI_DIRTY_BLEND;
+    if (s->depth_stencil != ds) s->dirty |= XGDI_DIRTY_DEPTH_STENCIL;
+    if (s->rasterizer != rs) s->dirty |= XGDI_DIRTY_RASTERIZER;
+    s->blend = blend;
+    s->depth_stencil = ds;
+    s->rasterizer = rs;
+
+    xgd_viewport vp;
+    xgd_rect scissor;
+    xgdi_physical_viewport(dev, &vp, &scissor);
+    if (!viewport_equal(&vp, &s->viewport)) s->dirty |= XGDI_DIRTY_VIEWPORT;
+    if (!rect_equal(&scissor, &s->scissor)) s->dirty |= XGDI_DIRTY_SCISSOR;
+    s->viewport = vp;
+    s->scissor = scissor;
+
+    if (s->program != dev->program || s->variant != dev->variant) s->dirty |= XGDI_DIRTY_PROGRAM;
+    s->program = dev->program;
+    s->variant = dev->variant;
+    s->constants = &dev->constants;
+    s->constants_size = dev->constants_size;
+
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+        xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
+        const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
+        if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
+        if (s->samplers[i] != sd) s->dirty |= XGDI_DIRTY_SAMPLERS;
+        s->textures[i] = nt;
+        s->samplers[i] = sd;
+    }
+
+    /* Layouts are immutable and destroy clears this pointer, so identity means no change. */
+    if (s->layout != layout) s->dirty |= XGDI_DIRTY_LAYOUT;
+    s->layout = layout;
+}
+
+static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout)
+{
+    prepare_state(dev, layout);
+    draw->state = &dev->draw_state;
+    xgd_result r = dev->ops->draw(dev->renderer, draw);
+    if (r != XGD_OK) return r;
+    dev->draw_state.dirty = 0;
+    dev->stats.draw_calls++;
+    dev->stats.primitives += (uint64_t)draw->primitive_count;
+    return XGD_OK;
+}
+
+static xgd_result check_vertex_buffer(xgd_device *dev)
+{
+    xgd_vertex_buffer *vb = dev->vertex_buffer;
+    if (vb == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "a vertex buffer must be set before drawing (xgd_set_vertex_buffer)");
+    xgd_result r = xgdi_check_resource(dev, &vb->buf.res, XGDI_RES_VERTEX_BUFFER, "vertex buffer");
+    if (r != XGD_OK) return r;
+    if (vb->buf.native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the vertex buffer has no storage (its recovery failed); set its data "
+                         "again");
+    return check_layout(dev, &vb->layout);
+}
+
+xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type, int start_vertex,
+                               int primitive_count)
+{
+    xgd_result r = check_common(device);
+    if (r != XGD_OK) return r;
+    r = check_primitives(device, type, primitive_count);
+    if (r != XGD_OK) return r;
+    if (start_vertex < 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "start_vertex %d is negative",
+                         start_vertex);
+    r = check_vertex_buffer(device);
+    if (r != XGD_OK) return r;
+    const xgd_vertex_buffer *vb = device->vertex_buffer;
+    int64_t count = vertices_for(type, primitive_count);
+    if ((int64_t)device->vertex_offset + start_vertex + count > vb->vertex_count)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vertices %d..%lld (after the vertex offset %d) are beyond the buffer's "
+                         "%d vertices",
+                         start_vertex, (long long)(start_vertex + count - 1),
+                         device->vertex_offset, vb->vertex_count);
+
+    xgdi_draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.type = type;
+    draw.primitive_count = primitive_count;
+    draw.vertex_count = (int)count;
+    draw.vertex_buffer = vb->buf.native;
+    draw.vertex_offset = (size_t)device->vertex_offset * (size_t)vb->layout.stride;
+    draw.first_vertex = start_vertex;
+    return submit(device, &draw, &vb->layout);
+}
+
+/* Every index, plus base_vertex and the vertex offset, must name a vertex of the buffer. The
+ * check reads the CPU shadow, so no renderer ever fetches outside a buffer. */
+static xgd_result check_indices(xgd_device *dev, const void *indices, int index_size, int count,
+                                int64_t base, int64_t vertex_count)
+{
+    const uint8_t *p = indices;
+    for (int i = 0; i < count; i++) {
+        int64_t v;
+        if (index_size == 2) {
+            uint16_t x;
+            memcpy(&x, p + (size_t)i * 2, 2);
+            v = x;
+        } else {
+            uint32_t x;
+            memcpy(&x, p + (size_t)i * 4, 4);
+            v = x;
+        }
+        v += base;
+        if (v < 0 || v >= vertex_count)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "index %d refers to vertex %lld, outside the %lld vertices available",
+                             i, (long long)v, (long long)vertex_count);
+    }
+    return XGD_OK;
+}
+
+xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type type,
+                                       int base_vertex, int min_vertex_index, int num_vertices,
+                                       int start_index, int primitive_count)
+{
+    xgd_result r = check_common(device);
+    if (r != XGD_OK) return r;
+    r = check_primitives(device, type, primitive_count);
+    if (r != XGD_OK) return r;
+    /* min_vertex_index and num_vertices are Direct3D 9 hints XNA passes through; they are
+       checked for sign (XNA: numVertices > 0) but not against the indices, which are checked
+       one by one below. */
+    if (min_vertex_index < 0 || num_vertices <= 0 || start_index < 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "min_vertex_index %d and start_index %d must not be negative, "
+                         "num_vertices %d must be > 0",
+                         min_vertex_index, start_index, num_vertices);
+    r = check_vertex_buffer(device);
+    if (r != XGD_OK) return r;
+    xgd_index_buffer *ib = device->index_buffer;
+    if (ib == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "an index buffer must be set before drawing indexed primitives");
+    r = xgdi_check_resource(device, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
+    if (r != XGD_OK) return r;
+    if (ib->buf.native == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "the index buffer has no storage (its recovery failed)");
+    int64_t count = vertices_for(type, primitive_count);
+    if ((int64_t)start_index + count > ib->index_count)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
+                         (long long)(start_index + count - 1), ib->index_count);
+    const xgd_vertex_buffer *vb = device->vertex_buffer;
+    int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
+    r = check_indices(device, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
+                      (int)count, base_vertex, (int64_t)vb->vertex_count - device->vertex_offset);
+    if (r != XGD_OK) return r;
+
+    xgdi_draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.type = type;
+    draw.primitive_count = primitive_count;
+    draw.vertex_count = (int)count;
+    draw.vertex_buffer = vb->buf.native;
+    draw.vertex_offset = (size_t)device->vertex_offset * (size_t)vb->layout.stride;
+    draw.index_size = isize;
+    draw.index_buffer = ib->buf.native;
+    draw.index_offset = (size_t)start_index * (size_t)isize;
+    draw.base_vertex = base_vertex;
+    return submit(device, &draw, &vb->layout);
+}
+
+static xgd_result check_user_decl(xgd_device *dev, xgd_vertex_declaration *decl)
+{
+    xgd_result r = xgdi_check_resource(dev, decl != NULL ? &decl->res : NULL,
+                                       XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
+    if (r != XGD_OK) return r;
+    return check_layout(dev, &decl->layout);
+}
+
+xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
+                                    const void *vertices, int vertex_offset, int primitive_count,
+                                    xgd_vertex_declaration *decl)
+{
+    xgd_result r = check_common(device);
+    if (r != XGD_OK) return r;
+    r = check_primitives(device, type, primitive_count);
+    if (r != XGD_OK) return r;
+    if (vertices == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertices is NULL");
+    if (vertex_offset < 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertex_offset %d is negative",
+                         vertex_offset);
+    r = check_user_decl(device, decl);
+    if (r != XGD_OK) return r;
+    int64_t count = vertices_for(type, primitive_count);
+
+    xgdi_draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.type = type;
+    draw.primitive_count = primitive_count;
+    draw.vertex_count = (int)count;
+    draw.user_vertices =
+        (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
+    draw.user_vertex_count = (int)count;
+    return submit(device, &draw, &decl->layout);
+}
+
+xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_type type,
+                                            const void *vertices, int vertex_offset,
+                                            int num_vertices, const void *indices,
+                                            int index_offset, int primitive_count,
+                                            xgd_index_element_size index_size,
+                                            xgd_vertex_declaration *decl)
+{
+    xgd_result r = check_common(device);
+    if (r != XGD_OK) return r;
+    r = check_primitives(device, type, primitive_count);
+    if (r != XGD_OK) return r;
+    if (vertices == NULL || indices == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertices or indices is NULL");
+    if (vertex_offset < 0 || index_offset < 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vertex_offset %d and index_offset %d must not be negative",
+                         vertex_offset, index_offset);
+    if (num_vertices <= 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "num_vertices %d must be > 0",
+                         num_vertices);
+    if ((unsigned)index_size > XGD_INDEX_THIRTY_TWO_BITS)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown index element size %d",
+                         (int)index_size);
+    int isize = index_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
+    if (isize == 4 && device->desc.profile == XGD_GRAPHICS_PROFILE_REACH)
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                         "the Reach profile does not support 32-bit indices");
+    r = check_user_decl(device, decl);
+    if (r != XGD_OK) return r;
+    int64_t count = vertices_for(type, primitive_count);
+    const uint8_t *first_index = (const uint8_t *)indices + (size_t)index_offset * (size_t)isize;
+    /* Indices are relative to vertex_offset and must stay inside num_vertices: that is the
+       only extent of the caller's array this call knows. */
+    r = check_indices(device, first_index, isize, (int)count, 0, num_vertices);
+    if (r != XGD_OK) return r;
+
+    xgdi_draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.type = type;
+    draw.primitive_count = primitive_count;
+    draw.vertex_count = (int)count;
+    draw.user_vertices =
+        (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
+    draw.user_vertex_count = num_vertices;
+    draw.index_size = isize;
+    draw.user_indices = first_index;
+    return submit(device, &draw, &decl->layout);
+}
+
+/* ---- the applied program ------------------------------------------------------------------- */
+
+/* EffectPass.Apply: the constants are copied (later parameter changes need another apply) and
+ * the effect's texture goes to slot 0, as XNA's effects set Textures[0]. A BasicEffect with
+ * its texture variant binds even a NULL texture, like XNA setting a null parameter. */
+xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
+                              const void *constants, size_t size, xgd_texture *texture)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if ((unsigned)program >= XGDI_PROGRAM_COUNT || constants == NULL ||
+        size > sizeof device->constants ||
+        (program == XGDI_PROGRAM_BASIC && variant >= XGDI_BASIC_VARIANT_COUNT))
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid program description");
+    if (texture != NULL) {
+        r = xgdi_check_resource(device, &texture->res, XGDI_RES_TEXTURE, "effect texture");
+        if (r != XGD_OK) return r;
+    }
+    memcpy(&device->constants, constants, size);
+    device->constants_size = size;
+    if (!device->program_set || device->program != program || device->variant != variant)
+        device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
+    device->program_set = true;
+    device->program = program;
+    device->variant = variant;
+    device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
+    device->program_texture = texture;
+    bool bind = texture != NULL ||
+                (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
+    if (bind && device->textures[0] != texture) {
+        device->textures[0] = texture;
+        device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
+    }
+    return XGD_OK;
+}

@@ -1,0 +1,143 @@
+/*
+ * resource.c - the device's registry of resources and the counted lifetime token
+ * (spec 001 "Why registration is not ownership").
+ *
+ * Registration is a disposal-order mechanism, not ownership: the device walks the list to
+ * dispose every native part while the renderer still exists; each resource's owner frees its
+ * own struct. The token lets a resource outlive its device without following a stale pointer.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void token_release(xgdi_lifetime *token)
+{
+    if (token != NULL && --token->refs == 0) free(token);
+}
+
+static const char *type_name(xgdi_resource_type type)
+{
+    static const char *const names[XGDI_RES_TYPE_COUNT] = {
+        "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
+        "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch"
+    };
+    return (unsigned)type < XGDI_RES_TYPE_COUNT ? names[type] : "object";
+}
+
+void xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
+                            const xgdi_resource_vtable *vt)
+{
+    res->type = type;
+    res->vt = vt;
+    res->disposed = false;
+    res->prev = NULL;
+    res->next = device->resources;
+    if (device->resources != NULL) device->resources->prev = res;
+    device->resources = res;
+    device->resource_count++;
+    res->token = device->token;
+    device->token->refs++;
+    xgdi_raise_event(device, XGD_EVENT_RESOURCE_CREATED);
+}
+
+static void unlink_resource(xgd_device *device, xgdi_resource *res)
+{
+    if (res->prev != NULL) res->prev->next = res->next;
+    else if (device->resources == res) device->resources = res->next;
+    if (res->next != NULL) res->next->prev = res->prev;
+    res->prev = res->next = NULL;
+    if (device->resource_count > 0) device->resource_count--;
+}
+
+void xgdi_resource_dispose(xgdi_resource *res)
+{
+    if (res == NULL || res->disposed) return;
+    xgd_device *device = xgdi_resource_device(res);
+    if (res->vt != NULL && res->vt->release_native != NULL) res->vt->release_native(res);
+    /* Spec 001: ResourceDestroyed is raised and the entry unregistered only while the token
+     * says the device is alive. */
+    if (device != NULL) {
+        unlink_resource(device, res);
+        xgdi_raise_event(device, XGD_EVENT_RESOURCE_DESTROYED);
+    }
+    res->disposed = true;
+    token_release(res->token);
+    res->token = NULL;
+}
+
+xgd_device *xgdi_resource_device(const xgdi_resource *res)
+{
+    if (res == NULL || res->disposed || res->token == NULL) return NULL;
+    xgd_device *dev = res->token->device;
+    if (dev == NULL || dev->destroying) return NULL;
+    return dev;
+}
+
+xgd_result xgdi_check_resource(xgd_device *device, const xgdi_resource *res,
+                               xgdi_resource_type type, const char *what)
+{
+    if (what == NULL) what = "object";
+    if (res == NULL) {
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    }
+    xgd_device *owner = xgdi_resource_device(res);
+    xgd_device *report = device != NULL ? device : owner;
+    if (owner == NULL) {
+        return xgdi_fail(report, XGD_ERROR_OBJECT_DISPOSED, "%s (%s) is disposed", what,
+                         type_name(res->type));
+    }
+    if (res->type != type) {
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "%s is a %s, not a %s", what,
+                         type_name(res->type), type_name(type));
+    }
+    if (device != NULL && owner != device) {
+        return xgdi_fail(report, XGD_ERROR_INVALID_OPERATION,
+                         "%s belongs to another device", what);
+    }
+    return XGD_OK;
+}
+
+/* ---- used by device.c at destroy, loss and restore ---------------------------------------- */
+
+/* Device destroy (spec 001: the device disposes every tracked resource while the renderer still
+ * exists). Each resource becomes a disposed shell; device-owned ones are freed here because no
+ * owner will ever call their destroy. Re-entrant unregistering is harmless: the list is detached
+ * from the device before the loop. */
+void xgdi_registry_dispose_all(xgd_device *device)
+{
+    xgdi_resource *res = device->resources;
+    device->resources = NULL;
+    device->resource_count = 0;
+    while (res != NULL) {
+        xgdi_resource *next = res->next;
+        res->prev = res->next = NULL;
+        if (res->vt != NULL && res->vt->release_native != NULL) res->vt->release_native(res);
+        if (res->vt != NULL && res->vt->on_device_destroyed != NULL)
+            res->vt->on_device_destroyed(res);
+        res->disposed = true;
+        token_release(res->token);
+        res->token = NULL;
+        if (res->device_owned) free(res);
+        res = next;
+    }
+}
+
+/* Context loss: every native part goes, the resources stay registered to be recreated. */
+void xgdi_registry_release_native(xgd_device *device)
+{
+    for (xgdi_resource *res = device->resources; res != NULL; res = res->next) {
+        if (res->vt != NULL && res->vt->release_native != NULL) res->vt->release_native(res);
+    }
+}
+
+/* Restore: asks each registered resource to recreate itself; returns how many failed. */
+int xgdi_registry_recreate_native(xgd_device *device)
+{
+    int failures = 0;
+    for (xgdi_resource *res = device->resources; res != NULL; res = res->next) {
+        if (res->vt != NULL && res->vt->recreate_native != NULL &&
+            res->vt->recreate_native(res) != XGD_OK)
+            failures++;
+    }
+    return failures;
+}

@@ -1,0 +1,680 @@
+/*
+ * texture.c - Texture2D, TextureCube, RenderTarget2D/Cube: construction and validation, the CPU
+ * shadow, set_data/get_data, destroy (including a bound target), PNG load and save.
+ * Spec 001 "Textures and render targets".
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+static bool is_render_target(const xgd_texture *t)
+{
+    return t->kind == XGD_RENDER_TARGET_2D || t->kind == XGD_RENDER_TARGET_CUBE;
+}
+
+static bool is_cube(const xgd_texture *t)
+{
+    return t->kind == XGD_TEXTURE_CUBE || t->kind == XGD_RENDER_TARGET_CUBE;
+}
+
+static int face_count(const xgd_texture *t) { return is_cube(t) ? 6 : 1; }
+
+void xgdi_texture_size(const xgd_texture *t, int *width, int *height)
+{
+    *width = t->width;
+    *height = is_cube(t) ? t->width : t->height;
+}
+
+static size_t level_bytes(const xgd_texture *t, int level)
+{
+    int w, h;
+    xgdi_texture_size(t, &w, &h);
+    return xgdi_format_rect_size(t->format, xgdi_mip_dim(w, level), xgdi_mip_dim(h, level));
+}
+
+static size_t face_bytes(const xgd_texture *t)
+{
+    size_t n = 0;
+    for (int l = 0; l < t->levels; l++) n += level_bytes(t, l);
+    return n;
+}
+
+/* Shadow layout (internal.h): face-major, then level, tightly packed. */
+static size_t shadow_offset(const xgd_texture *t, int face, int level)
+{
+    size_t off = (size_t)face * face_bytes(t);
+    for (int l = 0; l < level; l++) off += level_bytes(t, l);
+    return off;
+}
+
+static xgd_device *raw_device(const xgdi_resource *res)
+{
+    return res->token != NULL ? res->token->device : NULL;
+}
+
+static xgd_result create_native(xgd_device *dev, xgd_texture *t)
+{
+    xgdi_texture_desc d = {
+        .cube = is_cube(t),
+        .render_target = is_render_target(t),
+        .width = t->width,
+        .height = is_cube(t) ? t->width : t->height,
+        .levels = t->levels,
+        .format = t->format,
+        .depth_format = is_render_target(t) ? t->depth_format : XGD_DEPTH_FORMAT_NONE,
+        .samples = t->samples > 1 ? t->samples : 1,
+        .debug_name = NULL,
+    };
+    xgdi_native_texture *n = NULL;
+    xgd_result r = dev->ops->texture_create(dev->renderer, &d, &n);
+    if (r != XGD_OK) return r;
+    t->native = n;
+    return XGD_OK;
+}
+
+static xgd_result upload_level(xgd_device *dev, xgd_texture *t, int face, int level,
+                               const void *data)
+{
+    int w, h;
+    xgdi_texture_size(t, &w, &h);
+    xgd_rect rect = { 0, 0, xgdi_mip_dim(w, level), xgdi_mip_dim(h, level) };
+    return dev->ops->texture_upload(dev->renderer, t->native, face, level, &rect, data,
+                                    xgdi_format_row_size(t->format, rect.width));
+}
+
+/* Initial or recovered contents: the shadow when there is one, else a zero-filled level 0
+ * (spec 001: ImageData starts with a zero-filled level 0). */
+static xgd_result upload_initial(xgd_device *dev, xgd_texture *t)
+{
+    if (is_render_target(t)) return XGD_OK;
+    if (t->shadow != NULL) {
+        for (int f = 0; f < face_count(t); f++) {
+            for (int l = 0; l < t->levels; l++) {
+                xgd_result r = upload_level(dev, t, f, l, t->shadow + shadow_offset(t, f, l));
+                if (r != XGD_OK) return r;
+            }
+        }
+        return XGD_OK;
+    }
+    uint8_t *zeros = calloc(1, level_bytes(t, 0));
+    if (zeros == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    xgd_result r = XGD_OK;
+    for (int f = 0; f < face_count(t) && r == XGD_OK; f++) r = upload_level(dev, t, f, 0, zeros);
+    free(zeros);
+    return r;
+}
+
+/* ---- registry hooks ------------------------------------------------------------------------ */
+
+static void tex_release_native(xgdi_resource *res)
+{
+    xgd_texture *t = (xgd_texture *)res;
+    xgd_device *dev = raw_device(res);
+    if (t->native != NULL && dev != NULL && dev->renderer != NULL)
+        dev->ops->texture_destroy(dev->renderer, t->native);
+    t->native = NULL;
+}
+
+static xgd_result tex_recreate_native(xgdi_resource *res)
+{
+    xgd_texture *t = (xgd_texture *)res;
+    xgd_device *dev = raw_device(res);
+    if (dev == NULL || dev->renderer == NULL) return XGD_ERROR_DEVICE_LOST;
+    xgd_result r = create_native(dev, t);
+    if (r != XGD_OK) return r;
+    /* Spec 000 "Device recovery": textures re-upload their CPU shadow; GPU-only content (render
+     * targets, textures whose shadow was dropped) comes back lost. */
+    if (is_render_target(t) || t->shadow == NULL) t->content_lost = true;
+    return upload_initial(dev, t);
+}
+
+static void tex_on_device_destroyed(xgdi_resource *res)
+{
+    xgd_texture *t = (xgd_texture *)res;
+    free(t->shadow);
+    t->shadow = NULL;
+}
+
+static const xgdi_resource_vtable texture_vt = {
+    .release_native = tex_release_native,
+    .recreate_native = tex_recreate_native,
+    .on_device_destroyed = tex_on_device_destroyed,
+};
+
+/* ---- creation ------------------------------------------------------------------------------ */
+
+static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_texture **out)
+{
+    xgd_texture *t = calloc(1, sizeof *t);
+    if (t == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    *t = *proto;
+    /* Spec 001: the CPU shadow is a context-loss copy, kept unless recovery is disabled;
+     * render targets keep none (GPU-only content). */
+    if (!is_render_target(t)) {
+        if (dev->desc.disable_context_recovery) {
+            t->shadow_dropped = true;
+        } else {
+            t->shadow = calloc(1, face_bytes(t) * (size_t)face_count(t));
+            if (t->shadow == NULL) {
+                free(t);
+                return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory for the CPU shadow");
+            }
+        }
+    }
+    xgd_result r = create_native(dev, t);
+    if (r == XGD_OK) {
+        r = upload_initial(dev, t);
+        if (r != XGD_OK) dev->ops->texture_destroy(dev->renderer, t->native);
+    }
+    if (r != XGD_OK) {
+        free(t->shadow);
+        free(t);
+        return r;
+    }
+    xgdi_resource_register(dev, &t->res, XGDI_RES_TEXTURE, &texture_vt);
+    dev->stats.textures_created++;
+    *out = t;
+    return XGD_OK;
+}
+
+static xgd_result check_create_args(xgd_device *dev, const void *desc, xgd_texture **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (desc == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    return XGD_OK;
+}
+
+/* Spec 001 Texture2D construction: profile size, dimension, format, creation shape. */
+static xgd_result validate_texture(xgd_device *dev, int width, int height, bool mipmap,
+                                   xgd_surface_format *format)
+{
+    if (width <= 0 || height <= 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "texture size %dx%d must be positive",
+                         width, height);
+    int maxs = xgdi_max_texture_size(dev);
+    if (width > maxs || height > maxs)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "texture size %dx%d exceeds the maximum %d for the profile and renderer",
+                         width, height, maxs);
+    if ((unsigned)*format >= XGD_SURFACE_FORMAT_COUNT)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d", (int)*format);
+    if (*format == XGD_SURFACE_FORMAT_DEFAULT) *format = XGD_SURFACE_FORMAT_COLOR;
+    const xgdi_format_info *fi = xgdi_format_info_of(*format);
+    if (fi == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d", (int)*format);
+    if (!xgdi_profile_allows_format(dev, *format))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "format %s is not available under Reach",
+                         fi->name);
+    if (!dev->caps.formats[*format].texture)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' cannot sample format %s",
+                         dev->ops->name, fi->name);
+    if (fi->block_size == 4 && (width % 4 != 0 || height % 4 != 0))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "%s texture size %dx%d must be a multiple of 4", fi->name, width, height);
+    if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && mipmap &&
+        (!is_pow2(width) || !is_pow2(height)))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "Reach requires power-of-two sizes for mipmapped textures (%dx%d)",
+                         width, height);
+    return XGD_OK;
+}
+
+xgd_result xgd_texture2d_create(xgd_device *device, const xgd_texture2d_desc *desc,
+                                xgd_texture **out)
+{
+    xgd_result r = check_create_args(device, desc, out);
+    if (r != XGD_OK) return r;
+    xgd_surface_format format = desc->format;
+    r = validate_texture(device, desc->width, desc->height, desc->mipmap, &format);
+    if (r != XGD_OK) return r;
+    xgd_texture proto = { .kind = XGD_TEXTURE_2D, .width = desc->width, .height = desc->height,
+                          .levels = desc->mipmap ? xgdi_full_mip_count(desc->width, desc->height) : 1,
+                          .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
+    return create_texture(device, &proto, out);
+}
+
+xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_desc *desc,
+                                   xgd_texture **out)
+{
+    xgd_result r = check_create_args(device, desc, out);
+    if (r != XGD_OK) return r;
+    xgd_surface_format format = desc->format;
+    r = validate_texture(device, desc->size, desc->size, desc->mipmap, &format);
+    if (r != XGD_OK) return r;
+    xgd_texture proto = { .kind = XGD_TEXTURE_CUBE, .width = desc->size, .height = desc->size,
+                          .levels = desc->mipmap ? xgdi_full_mip_count(desc->size, desc->size) : 1,
+                          .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
+    return create_texture(device, &proto, out);
+}
+
+/* Spec 001 "RenderTarget2D is a texture with attachment policy". */
+static xgd_result create_render_target(xgd_device *dev, const xgd_render_target_desc *desc,
+                                       bool cube, xgd_texture **out)
+{
+    xgd_result r = check_create_args(dev, desc, out);
+    if (r != XGD_OK) return r;
+    int width = desc->width, height = cube ? desc->width : desc->height;
+    if ((unsigned)desc->usage > XGD_RENDER_TARGET_USAGE_PLATFORM_CONTENTS)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown usage %d", (int)desc->usage);
+    if ((unsigned)desc->preferred_format >= XGD_SURFACE_FORMAT_COUNT)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d",
+                         (int)desc->preferred_format);
+    if ((unsigned)desc->preferred_depth_format >= XGD_DEPTH_FORMAT_COUNT)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown depth format %d",
+                         (int)desc->preferred_depth_format);
+    if (desc->preferred_multisample_count < 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "multisample count %d is negative",
+                         desc->preferred_multisample_count);
+
+    /* SelectRenderTargetFormatEXT: XNA's "preferred" format; what the profile forbids or the
+     * renderer cannot render to becomes Color. */
+    xgd_surface_format format = desc->preferred_format;
+    if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;
+    if (!xgdi_profile_allows_format(dev, format) || !dev->caps.formats[format].render_target)
+        format = XGD_SURFACE_FORMAT_COLOR;
+
+    /* DEFAULT means None for render targets (xgd.h); an unsupported request falls back through
+     * the formats the renderer can create, reported as applied. */
+    xgd_depth_format depth = desc->preferred_depth_format;
+    if (depth == XGD_DEPTH_FORMAT_DEFAULT) depth = XGD_DEPTH_FORMAT_NONE;
+    while (depth != XGD_DEPTH_FORMAT_NONE && !dev->caps.depth_formats[depth])
+        depth = (xgd_depth_format)(depth - 1);
+
+    /* CreateValidatedRenderTargetRenderer: positive size, profile maximum, 2048:1 aspect, the
+     * renderer's verdict, multisample rounded down to a power of two and clamped. */
+    if (width <= 0 || height <= 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "render target size %dx%d must be positive", width, height);
+    int maxs = xgdi_max_texture_size(dev);
+    if (width > maxs || height > maxs)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "render target size %dx%d exceeds the maximum %d", width, height, maxs);
+    int lo = width < height ? width : height, hi = width < height ? height : width;
+    if ((long)hi > 2048L * lo)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "render target %dx%d exceeds the 2048:1 aspect ratio", width, height);
+    if (!dev->caps.formats[format].render_target)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "renderer '%s' cannot render to format %s", dev->ops->name,
+                         xgdi_format_info_of(format)->name);
+    if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && desc->mipmap &&
+        (!is_pow2(width) || !is_pow2(height)))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "Reach requires power-of-two sizes for mipmapped render targets (%dx%d)",
+                         width, height);
+    int samples = 0;
+    if (desc->preferred_multisample_count > 1) {
+        samples = 1;
+        while (samples <= desc->preferred_multisample_count / 2) samples *= 2;
+        int maxms = dev->caps.max_multisample_count;
+        if (!dev->caps.formats[format].multisample) maxms = 0;
+        while (samples > 1 && samples > maxms) samples /= 2;
+        if (samples <= 1) samples = 0;
+    }
+
+    xgd_texture proto = {
+        .kind = cube ? XGD_RENDER_TARGET_CUBE : XGD_RENDER_TARGET_2D,
+        .width = width, .height = height,
+        .levels = desc->mipmap ? xgdi_full_mip_count(width, height) : 1,
+        .format = format, .depth_format = depth, .samples = samples,
+        .usage = desc->usage == XGD_RENDER_TARGET_USAGE_DEFAULT ? XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS
+                                                                : desc->usage,
+    };
+    return create_texture(dev, &proto, out);
+}
+
+xgd_result xgd_render_target2d_create(xgd_device *device, const xgd_render_target_desc *desc,
+                                      xgd_texture **out)
+{
+    return create_render_target(device, desc, false, out);
+}
+
+xgd_result xgd_render_target_cube_create(xgd_device *device, const xgd_render_target_desc *desc,
+                                         xgd_texture **out)
+{
+    return create_render_target(device, desc, true, out);
+}
+
+/* ---- destroy, info -------------------------------------------------------------------------- */
+
+void xgd_texture_destroy(xgd_texture *texture)
+{
+    if (texture == NULL) return;
+    if (!texture->res.disposed) {
+        xgd_device *dev = xgdi_resource_device(&texture->res);
+        if (dev != NULL) {
+            /* Spec 001 "Bound target disposal has two paths": the destructor path detaches. */
+            if (is_render_target(texture)) xgdi_detach_destroyed_render_target(dev, texture);
+            bool touched = false;
+            for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+                if (dev->textures[i] == texture) {
+                    dev->textures[i] = NULL;
+                    touched = true;
+                }
+                if (texture->native != NULL && dev->draw_state.textures[i] == texture->native) {
+                    dev->draw_state.textures[i] = NULL;
+                    touched = true;
+                }
+            }
+            if (dev->program_texture == texture) {
+                dev->program_texture = NULL;
+                touched = true;
+            }
+            if (touched) xgdi_invalidate_draw_state(dev);
+        }
+        xgdi_resource_dispose(&texture->res);
+    }
+    free(texture->shadow);
+    free(texture);
+}
+
+xgd_result xgd_texture_get_info(const xgd_texture *texture, xgd_texture_info *out)
+{
+    if (texture == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
+    xgd_device *dev = xgdi_resource_device(&texture->res);
+    if (dev == NULL) return xgdi_fail(NULL, XGD_ERROR_OBJECT_DISPOSED, "texture is disposed");
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    memset(out, 0, sizeof *out);
+    out->kind = texture->kind;
+    xgdi_texture_size(texture, &out->width, &out->height);
+    out->level_count = texture->levels;
+    out->format = texture->format;
+    out->depth_format = is_render_target(texture) ? texture->depth_format : XGD_DEPTH_FORMAT_NONE;
+    out->multisample_count = texture->samples;
+    out->usage = texture->usage;
+    out->content_lost = texture->content_lost;
+    out->has_cpu_shadow = texture->shadow != NULL;
+    return XGD_OK;
+}
+
+/* ---- set_data / get_data -------------------------------------------------------------------- */
+
+static bool is_bound(const xgd_device *dev, const xgd_texture *t)
+{
+    for (int i = 0; i < dev->binding_count; i++)
+        if (dev->bindings[i].target == t) return true;
+    return false;
+}
+
+/* Validates a data call; fills *rect with the level rectangle used and *dev. */
+static xgd_result check_data_call(xgd_texture *t, int level, xgd_cube_map_face face,
+                                  const xgd_rect *rect_in, const void *data, size_t size,
+                                  xgd_device **dev_out, xgd_rect *rect)
+{
+    if (t == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &t->res, XGDI_RES_TEXTURE, "texture");
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&t->res);
+    r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (level < 0 || level >= t->levels)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "level %d is outside 0..%d", level,
+                         t->levels - 1);
+    if (is_cube(t) ? ((unsigned)face > XGD_CUBE_MAP_FACE_NEGATIVE_Z) : face != 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "face %d is invalid for this texture",
+                         (int)face);
+    int w, h;
+    xgdi_texture_size(t, &w, &h);
+    int lw = xgdi_mip_dim(w, level), lh = xgdi_mip_dim(h, level);
+    if (rect_in == NULL) {
+        *rect = (xgd_rect){ 0, 0, lw, lh };
+    } else {
+        *rect = *rect_in;
+        if (rect->x < 0 || rect->y < 0 || rect->width <= 0 || rect->height <= 0 ||
+            rect->x > lw - rect->width || rect->y > lh - rect->height)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "rect (%d,%d %dx%d) is not inside level %d (%dx%d)", rect->x,
+                             rect->y, rect->width, rect->height, level, lw, lh);
+        const xgdi_format_info *fi = xgdi_format_info_of(t->format);
+        if (fi->block_size == 4 &&
+            (rect->x % 4 != 0 || rect->y % 4 != 0 ||
+             (rect->width % 4 != 0 && rect->x + rect->width != lw) ||
+             (rect->height % 4 != 0 && rect->y + rect->height != lh)))
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "rect of a %s texture must be aligned to 4 or reach the level edge",
+                             fi->name);
+    }
+    if (data == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "data is NULL");
+    size_t need = xgdi_format_rect_size(t->format, rect->width, rect->height);
+    if (size != need)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %zu does not match %zu bytes",
+                         size, need);
+    if (is_render_target(t) && is_bound(dev, t))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the render target is bound; unbind it before accessing its data");
+    *dev_out = dev;
+    return XGD_OK;
+}
+
+/* Copies a rect between packed rect rows and a level laid out with level width lw. */
+static void copy_rect(const xgd_texture *t, uint8_t *level_base, int lw, const xgd_rect *rect,
+                      uint8_t *rect_data, bool to_level)
+{
+    const xgdi_format_info *fi = xgdi_format_info_of(t->format);
+    int bs = fi->block_size;
+    size_t level_pitch = xgdi_format_row_size(t->format, lw);
+    size_t row = xgdi_format_row_size(t->format, rect->width);
+    int rows = (rect->height + bs - 1) / bs;
+    size_t xoff = (size_t)(rect->x / bs) * (size_t)fi->element_size;
+    for (int y = 0; y < rows; y++) {
+        uint8_t *lv = level_base + (size_t)(rect->y / bs + y) * level_pitch + xoff;
+        uint8_t *rd = rect_data + (size_t)y * row;
+        if (to_level) memcpy(lv, rd, row);
+        else memcpy(rd, lv, row);
+    }
+}
+
+xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_face face,
+                                const xgd_rect *rect, const void *data, size_t size)
+{
+    xgd_device *dev = NULL;
+    xgd_rect rc;
+    xgd_result r = check_data_call(texture, level, face, rect, data, size, &dev, &rc);
+    if (r != XGD_OK) return r;
+    int w, h;
+    xgdi_texture_size(texture, &w, &h);
+    int lw = xgdi_mip_dim(w, level), lh = xgdi_mip_dim(h, level);
+    bool full = rc.x == 0 && rc.y == 0 && rc.width == lw && rc.height == lh;
+    if (!full && level == 0 && !is_render_target(texture) && texture->shadow_dropped)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "partial set_data on level 0 needs the CPU shadow, which was dropped "
+                         "because context recovery is disabled");
+
+    if (is_render_target(texture) && !full) {
+        /* Spec 001: GPU-only content; a partial update seeds itself from the renderer. */
+        if (dev->ops->texture_download == NULL)
+            return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                             "renderer '%s' cannot read render targets back", dev->ops->name);
+        size_t bytes = level_bytes(texture, level);
+        uint8_t *lvl = malloc(bytes);
+        if (lvl == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+        xgd_rect whole = { 0, 0, lw, lh };
+        size_t pitch = xgdi_format_row_size(texture->format, lw);
+        r = dev->ops->texture_download(dev->renderer, texture->native, (int)face, level, &whole,
+                                       lvl, pitch);
+        if (r == XGD_OK) {
+            copy_rect(texture, lvl, lw, &rc, (uint8_t *)(uintptr_t)data, true);
+            r = dev->ops->texture_upload(dev->renderer, texture->native, (int)face, level, &whole,
+                                         lvl, pitch);
+        }
+        free(lvl);
+        return r;
+    }
+
+    r = dev->ops->texture_upload(dev->renderer, texture->native, (int)face, level, &rc, data,
+                                 xgdi_format_row_size(texture->format, rc.width));
+    if (r != XGD_OK) return r;
+    if (texture->shadow != NULL)
+        copy_rect(texture, texture->shadow + shadow_offset(texture, (int)face, level), lw, &rc,
+                  (uint8_t *)(uintptr_t)data, true);
+    return XGD_OK;
+}
+
+xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_face face,
+                                const xgd_rect *rect, void *data, size_t size)
+{
+    xgd_device *dev = NULL;
+    xgd_rect rc;
+    xgd_result r = check_data_call(texture, level, face, rect, data, size, &dev, &rc);
+    if (r != XGD_OK) return r;
+    if (texture->shadow != NULL) {
+        int w, h;
+        xgdi_texture_size(texture, &w, &h);
+        copy_rect(texture, texture->shadow + shadow_offset(texture, (int)face, level),
+                  xgdi_mip_dim(w, level), &rc, data, false);
+        return XGD_OK;
+    }
+    if (dev->ops->texture_download == NULL)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' cannot read textures back",
+                         dev->ops->name);
+    return dev->ops->texture_download(dev->renderer, texture->native, (int)face, level, &rc, data,
+                                      xgdi_format_row_size(texture->format, rc.width));
+}
+
+/* ---- PNG ------------------------------------------------------------------------------------ */
+
+static xgd_result read_file(xgd_device *dev, const char *path, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return xgdi_fail(dev, XGD_ERROR_IO, "cannot open '%s'", path);
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            uint8_t *nb = realloc(buf, ncap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) break;
+    }
+    bool err = ferror(f) != 0;
+    fclose(f);
+    if (err) {
+        free(buf);
+        return xgdi_fail(dev, XGD_ERROR_IO, "error reading '%s'", path);
+    }
+    *data = buf;
+    *size = len;
+    return XGD_OK;
+}
+
+xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void *data, size_t size,
+                                         xgd_texture **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (data == NULL || size == 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "PNG data is empty");
+    int w = 0, h = 0;
+    uint8_t *rgba = NULL;
+    char err[256] = "";
+    r = xgdi_png_decode(data, size, &w, &h, &rgba, err, sizeof err);
+    if (r != XGD_OK) return xgdi_fail(device, r, "PNG decode: %s", err);
+    xgd_texture *t = NULL;
+    r = xgd_texture2d_create(device, &(xgd_texture2d_desc){ .width = w, .height = h }, &t);
+    if (r == XGD_OK) {
+        r = xgd_texture_set_data(t, 0, 0, NULL, rgba, (size_t)w * (size_t)h * 4);
+        if (r != XGD_OK) {
+            xgd_texture_destroy(t);
+            t = NULL;
+        }
+    }
+    free(rgba);
+    *out = t;
+    return r;
+}
+
+xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path, xgd_texture **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (path == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "path is NULL");
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    r = read_file(device, path, &buf, &len);
+    if (r != XGD_OK) return r;
+    r = xgd_texture2d_from_png_memory(device, buf, len, out);
+    free(buf);
+    return r;
+}
+
+xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path)
+{
+    if (texture == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &texture->res, XGDI_RES_TEXTURE, "texture");
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&texture->res);
+    if (path == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "path is NULL");
+    int w, h;
+    xgdi_texture_size(texture, &w, &h);
+    size_t bytes = level_bytes(texture, 0);
+    uint8_t *lvl = malloc(bytes);
+    uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
+    if (lvl == NULL || rgba == NULL) {
+        free(lvl);
+        free(rgba);
+        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    r = xgd_texture_get_data(texture, 0, 0, NULL, lvl, bytes);
+    if (r == XGD_OK) {
+        xgdi_format_to_rgba8(texture->format, lvl, w, h, rgba);
+        char err[256] = "";
+        r = xgdi_png_encode_file(path, w, h, rgba, err, sizeof err);
+        if (r != XGD_OK) r = xgdi_fail(dev, r, "PNG save '%s': %s", path, err);
+    }
+    free(lvl);
+    free(rgba);
+    return r;
+}
+
+xgd_result xgd_image_save_png(const char *path, int width, int height, const void *rgba)
+{
+    if (path == NULL || rgba == NULL || width <= 0 || height <= 0)
+        return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "xgd_image_save_png: bad arguments");
+    char err[256] = "";
+    xgd_result r = xgdi_png_encode_file(path, width, height, rgba, err, sizeof err);
+    if (r != XGD_OK) return xgdi_fail(NULL, r, "PNG save '%s': %s", path, err);
+    return XGD_OK;
+}
+
+xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba)
+{
+    if (path == NULL || width == NULL || height == NULL || rgba == NULL)
+        return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "xgd_image_load_png: bad arguments");
+    *rgba = NULL;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    xgd_result r = read_file(NULL, path, &buf, &len);
+    if (r != XGD_OK) return r;
+    char err[256] = "";
+    r = xgdi_png_decode(buf, len, width, height, rgba, err, sizeof err);
+    free(buf);
+    if (r != XGD_OK) return xgdi_fail(NULL, r, "PNG decode '%s': %s", path, err);
+    return XGD_OK;
+}
+
+void xgd_free(void *p)
+{
+    free(p);
+}

@@ -1,0 +1,397 @@
+/*
+ * effect.c - the stock effects: BasicEffect and SpriteEffect.
+ *
+ * An effect keeps its parameters; xgd_effect_apply turns them into the program constants of
+ * renderer.h (xgdi_basic_constants / xgdi_sprite_constants) the way XNA's EffectHelpers do,
+ * and makes them current through xgdi_apply_program.
+ *
+ * What every xgdi_basic_constants field holds after apply (the contract renderers read):
+ *
+ *   world_view_proj   World * View * Projection; clip = float4(pos, 1) * world_view_proj.
+ *   world             World.
+ *   world_inverse_transpose  rows 0..2 = rows 0..2 of transpose(invert(World)), 3x3 part,
+ *                     w = 0; world normal = normalize(float3 normal * that 3x3). A singular
+ *                     World gives the identity here (xgd_matrix_invert's answer).
+ *   eye_position      xyz = translation row of invert(View) (the camera in world space), w 0.
+ *   diffuse_color     lit:   rgb = DiffuseColor * Alpha, a = Alpha.
+ *                     unlit: rgb = (DiffuseColor + EmissiveColor) * Alpha, a = Alpha
+ *                     (XNA's SetMaterialColor folds emissive in when lighting is off).
+ *   emissive_color    lit:   rgb = (EmissiveColor + AmbientLightColor * DiffuseColor) * Alpha,
+ *                     a = 0; unlit: zero (unused).
+ *   specular_color_power  rgb = SpecularColor (not premultiplied; the shader adds
+ *                     specular * colour.a), a = SpecularPower.
+ *   light_direction[i]  xyz = normalize(Direction) (a zero direction stays zero), w 0.
+ *   light_diffuse[i], light_specular[i]  the light's colours, w 0; zero when the light is
+ *                     disabled or lighting is off.
+ *   fog_color         rgb = FogColor, a 0.
+ *   fog_vector        fog off: zero. FogStart == FogEnd: (0,0,0,1) (everything fogged).
+ *                     Otherwise, with wv = World * View and s = 1 / (FogStart - FogEnd):
+ *                     (wv.m13 * s, wv.m23 * s, wv.m33 * s, (wv.m43 + FogStart) * s);
+ *                     fog factor = saturate(dot(float4(pos, 1), fog_vector)), pos in object
+ *                     space, applied as lerp(colour.rgb, FogColor * colour.a, factor).
+ *
+ * Variant bits: VERTEX_COLOR, TEXTURE, LIGHTING, FOG follow the parameters; PER_PIXEL is set
+ * only when lighting is on, PreferPerPixelLighting is set and the profile is HiDef.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC } effect_kind;
+
+struct xgd_effect {
+    xgdi_resource res;
+    effect_kind kind;
+    xgd_basic_effect_params basic;
+    xgd_texture *texture;             /* BasicEffect.Texture */
+    bool sprite_matrix_set;
+    xgd_matrix sprite_matrix;         /* SpriteEffect.MatrixTransform when set */
+    union {
+        xgdi_basic_constants basic;
+        xgdi_sprite_constants sprite;
+    } constants;                      /* scratch for apply: no allocation per apply */
+};
+
+/* ---- creation ------------------------------------------------------------------------------ */
+
+static void basic_defaults(xgd_basic_effect_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->world = p->view = p->projection = xgd_matrix_identity();
+    p->diffuse_color = (xgd_vector3){ 1, 1, 1 };
+    p->alpha = 1;
+    p->specular_color = (xgd_vector3){ 1, 1, 1 };
+    p->specular_power = 16;
+    for (int i = 0; i < 3; i++) {
+        p->lights[i].direction = (xgd_vector3){ 0, -1, 0 };
+        p->lights[i].diffuse_color = (xgd_vector3){ 1, 1, 1 };
+    }
+    /* XNA's BasicEffect constructor enables DirectionalLight0 (used once lighting is on). */
+    p->lights[0].enabled = true;
+    p->fog_start = 0;
+    p->fog_end = 1;
+}
+
+static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    xgd_effect *e = calloc(1, sizeof *e);
+    if (e == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    e->kind = kind;
+    basic_defaults(&e->basic);
+    e->sprite_matrix = xgd_matrix_identity();
+    xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
+    *out = e;
+    return XGD_OK;
+}
+
+xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_effect(device, EFFECT_BASIC, out);
+}
+
+xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_effect(device, EFFECT_SPRITE, out);
+}
+
+/* The device keeps a copy of the applied constants, so an applied effect can go. */
+void xgd_effect_destroy(xgd_effect *effect)
+{
+    if (effect == NULL) return;
+    xgdi_resource_dispose(&effect->res);
+    free(effect);
+}
+
+/* ---- checks -------------------------------------------------------------------------------- */
+
+static xgd_result check_effect(const xgd_effect *effect, effect_kind kind)
+{
+    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &effect->res, XGDI_RES_EFFECT, "effect");
+    if (r != XGD_OK) return r;
+    if (effect->kind != kind)
+        return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
+                         "the effect is not a %s",
+                         kind == EFFECT_BASIC ? "BasicEffect" : "SpriteEffect");
+    return XGD_OK;
+}
+
+static bool finite_floats(const float *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(f[i])) return false;
+    }
+    return true;
+}
+
+static bool finite_v3(xgd_vector3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static bool params_finite(const xgd_basic_effect_params *p)
+{
+    if (!finite_floats(p->world.m, 16) || !finite_floats(p->view.m, 16) ||
+        !finite_floats(p->projection.m, 16))
+        return false;
+    if (!finite_v3(p->diffuse_color) || !finite_v3(p->emissive_color) ||
+        !finite_v3(p->specular_color) || !finite_v3(p->ambient_light_color) ||
+        !finite_v3(p->fog_color))
+        return false;
+    if (!isfinite(p->alpha) || !isfinite(p->specular_power) || !isfinite(p->fog_start) ||
+        !isfinite(p->fog_end))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (!finite_v3(p->lights[i].direction) || !finite_v3(p->lights[i].diffuse_color) ||
+            !finite_v3(p->lights[i].specular_color))
+            return false;
+    }
+    return true;
+}
+
+/* ---- BasicEffect parameters ---------------------------------------------------------------- */
+
+xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    if (r != XGD_OK) return r;
+    if (out == NULL)
+        return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
+                         "out is NULL");
+    *out = effect->basic;
+    return XGD_OK;
+}
+
+xgd_result xgd_basic_effect_set(xgd_effect *effect, const xgd_basic_effect_params *p)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (!params_finite(p))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "BasicEffect parameters must be finite");
+    effect->basic = *p;
+    return XGD_OK;
+}
+
+static xgd_result set_matrix(xgd_effect *effect, const xgd_matrix *m, xgd_matrix *dst)
+{
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (m == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "matrix is NULL");
+    if (!finite_floats(m->m, 16))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "the matrix has non-finite entries");
+    *dst = *m;
+    return XGD_OK;
+}
+
+xgd_result xgd_basic_effect_set_world(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.world);
+}
+
+xgd_result xgd_basic_effect_set_view(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.view);
+}
+
+xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.projection);
+}
+
+/* BasicEffect.Texture is a Texture2D: cube textures are refused. */
+xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (texture != NULL) {
+        r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
+        if (r != XGD_OK) return r;
+        if (texture->kind == XGD_TEXTURE_CUBE || texture->kind == XGD_RENDER_TARGET_CUBE)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "BasicEffect.Texture must be a 2D texture");
+    }
+    effect->texture = texture;
+    return XGD_OK;
+}
+
+/* XNA EffectHelpers.EnableDefaultLighting: the key/fill/back rig. */
+xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect)
+{
+    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    if (r != XGD_OK) return r;
+    xgd_basic_effect_params *p = &effect->basic;
+    p->lighting_enabled = true;
+    p->ambient_light_color = (xgd_vector3){ 0.05333332f, 0.09882354f, 0.1819608f };
+    p->lights[0] = (xgd_directional_light){
+        true, { -0.5265408f, -0.5735765f, -0.6275069f }, { 1.0f, 0.9607844f, 0.8078432f },
+        { 1.0f, 0.9607844f, 0.8078432f } };
+    p->lights[1] = (xgd_directional_light){
+        true, { 0.7198464f, 0.3420201f, 0.6040227f }, { 0.9647059f, 0.7607844f, 0.4078432f },
+        { 0.0f, 0.0f, 0.0f } };
+    p->lights[2] = (xgd_directional_light){
+        true, { 0.4545195f, -0.7660444f, 0.4545195f }, { 0.3231373f, 0.3607844f, 0.3937255f },
+        { 0.3231373f, 0.3607844f, 0.3937255f } };
+    return XGD_OK;
+}
+
+/* ---- SpriteEffect -------------------------------------------------------------------------- */
+
+xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_SPRITE);
+    if (r != XGD_OK) return r;
+    if (m == NULL) {
+        effect->sprite_matrix_set = false;
+        effect->sprite_matrix = xgd_matrix_identity();
+        return XGD_OK;
+    }
+    r = set_matrix(effect, m, &effect->sprite_matrix);
+    if (r == XGD_OK) effect->sprite_matrix_set = true;
+    return r;
+}
+
+/* ---- apply --------------------------------------------------------------------------------- */
+
+static void put3(float dst[4], xgd_vector3 v, float w)
+{
+    dst[0] = v.x;
+    dst[1] = v.y;
+    dst[2] = v.z;
+    dst[3] = w;
+}
+
+static xgd_vector3 normalize_or_zero(xgd_vector3 v)
+{
+    float len = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (!(len > 0.0f)) return (xgd_vector3){ 0, 0, 0 };
+    return (xgd_vector3){ v.x / len, v.y / len, v.z / len };
+}
+
+static void basic_constants(const xgd_basic_effect_params *p, xgdi_basic_constants *c)
+{
+    memset(c, 0, sizeof *c);
+    xgd_matrix wv = xgd_matrix_multiply(&p->world, &p->view);
+    xgd_matrix wvp = xgd_matrix_multiply(&wv, &p->projection);
+    memcpy(c->world_view_proj, wvp.m, sizeof c->world_view_proj);
+    memcpy(c->world, p->world.m, sizeof c->world);
+
+    xgd_matrix world_inverse;
+    (void)xgd_matrix_invert(&p->world, &world_inverse);
+    xgd_matrix wit = xgd_matrix_transpose(&world_inverse);
+    for (int row = 0; row < 3; row++) {
+        for (int col = 0; col < 3; col++) c->world_inverse_transpose[row * 4 + col] = wit.m[row * 4 + col];
+        c->world_inverse_transpose[row * 4 + 3] = 0.0f;
+    }
+
+    xgd_matrix view_inverse;
+    (void)xgd_matrix_invert(&p->view, &view_inverse);
+    c->eye_position[0] = view_inverse.m41;
+    c->eye_position[1] = view_inverse.m42;
+    c->eye_position[2] = view_inverse.m43;
+
+    float a = p->alpha;
+    const xgd_vector3 d = p->diffuse_color, e = p->emissive_color, amb = p->ambient_light_color;
+    if (p->lighting_enabled) {
+        put3(c->diffuse_color, (xgd_vector3){ d.x * a, d.y * a, d.z * a }, a);
+        put3(c->emissive_color,
+             (xgd_vector3){ (e.x + amb.x * d.x) * a, (e.y + amb.y * d.y) * a,
+                            (e.z + amb.z * d.z) * a },
+             0.0f);
+        for (int i = 0; i < 3; i++) {
+            const xgd_directional_light *l = &p->lights[i];
+            put3(c->light_direction[i], normalize_or_zero(l->direction), 0.0f);
+            if (l->enabled) {
+                put3(c->light_diffuse[i], l->diffuse_color, 0.0f);
+                put3(c->light_specular[i], l->specular_color, 0.0f);
+            }
+        }
+    } else {
+        put3(c->diffuse_color, (xgd_vector3){ (d.x + e.x) * a, (d.y + e.y) * a, (d.z + e.z) * a },
+             a);
+    }
+    put3(c->specular_color_power, p->specular_color, p->specular_power);
+
+    put3(c->fog_color, p->fog_color, 0.0f);
+    if (p->fog_enabled) {
+        if (p->fog_start == p->fog_end) {
+            c->fog_vector[3] = 1.0f;
+        } else {
+            float s = 1.0f / (p->fog_start - p->fog_end);
+            c->fog_vector[0] = wv.m13 * s;
+            c->fog_vector[1] = wv.m23 * s;
+            c->fog_vector[2] = wv.m33 * s;
+            c->fog_vector[3] = (wv.m43 + p->fog_start) * s;
+        }
+    }
+}
+
+static uint32_t basic_variant(const xgd_device *dev, const xgd_basic_effect_params *p)
+{
+    uint32_t v = 0;
+    if (p->vertex_color_enabled) v |= XGDI_BASIC_VERTEX_COLOR;
+    if (p->texture_enabled) v |= XGDI_BASIC_TEXTURE;
+    if (p->lighting_enabled) {
+        v |= XGDI_BASIC_LIGHTING;
+        if (p->prefer_per_pixel_lighting && dev->desc.profile != XGD_GRAPHICS_PROFILE_REACH)
+            v |= XGDI_BASIC_PER_PIXEL;
+    }
+    if (p->fog_enabled) v |= XGDI_BASIC_FOG;
+    return v;
+}
+
+/* Whether tex is still a live texture of dev. The effect holds a plain pointer (XNA's effect
+ * parameter); walking the registry keeps a texture destroyed behind the effect's back from
+ * being followed. */
+static bool texture_registered(const xgd_device *dev, const xgd_texture *tex)
+{
+    for (const xgdi_resource *res = dev->resources; res != NULL; res = res->next) {
+        if (res == &tex->res) return true;
+    }
+    return false;
+}
+
+xgd_result xgd_effect_apply(xgd_effect *effect)
+{
+    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &effect->res, XGDI_RES_EFFECT, "effect");
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    r = xgdi_check_device_alive(dev);
+    if (r != XGD_OK) return r;
+
+    if (effect->kind == EFFECT_SPRITE) {
+        xgd_matrix m = effect->sprite_matrix;
+        if (!effect->sprite_matrix_set) {
+            /* The pixel projection of the current logical viewport, computed now so it
+               follows viewport changes between applies. No half-pixel offset: pixel centres
+               are at .5 on every renderer. */
+            m = xgd_matrix_create_orthographic_off_center(0.0f, (float)dev->viewport.width,
+                                                          (float)dev->viewport.height, 0.0f,
+                                                          0.0f, 1.0f);
+        }
+        memcpy(effect->constants.sprite.matrix_transform, m.m,
+               sizeof effect->constants.sprite.matrix_transform);
+        return xgdi_apply_program(dev, XGDI_PROGRAM_SPRITE, 0, &effect->constants.sprite,
+                                  sizeof effect->constants.sprite, NULL);
+    }
+
+    const xgd_basic_effect_params *p = &effect->basic;
+    xgd_texture *tex = p->texture_enabled ? effect->texture : NULL;
+    if (tex != NULL && !texture_registered(dev, tex))
+        return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED, "the BasicEffect's texture is disposed");
+    basic_constants(p, &effect->constants.basic);
+    return xgdi_apply_program(dev, XGDI_PROGRAM_BASIC, basic_variant(dev, p),
+                              &effect->constants.basic, sizeof effect->constants.basic, tex);
+}

@@ -1,0 +1,594 @@
+/*
+ * sprite_batch.c - XNA 4.0 SpriteBatch on top of the public draw API.
+ *
+ * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
+ * with the texture and layer depth; End sorts (when the mode asks), then draws every run of
+ * equal textures with one xgd_draw_user_indexed_primitives call (split every MAX_SPRITES
+ * sprites, the most 16-bit indices can address). Deferred draws straight out of the queue;
+ * sorted modes gather the vertices in sorted order into a scratch array first.
+ *
+ * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
+ * doubling and are kept between batches; the index pattern is built once.
+ *
+ * Conventions taken from XNA (and kept by FNA, MonoGame and DirectXTK, which share its design):
+ *   - corner i of the quad is (i & 1, i >> 1) in source space: 0 TL, 1 TR, 2 BL, 3 BR;
+ *     position = destination + rotate((corner * sourceSize - origin) * scale), rotation
+ *     clockwise on screen (y down): x' = x cos - y sin, y' = x sin + y cos.
+ *   - SpriteEffects flip the texture coordinates, not the geometry: corner i takes the
+ *     texture coordinate of corner i ^ effects (FlipHorizontally = 1, FlipVertically = 2), so
+ *     the origin stays in unflipped source space and the winding never changes.
+ *   - triangles (0,1,2) and (1,3,2) are clockwise on screen for a positive scale, so the
+ *     default CullCounterClockwise keeps them; a negative scale or destination size mirrors
+ *     the geometry and is culled, as in XNA.
+ *   - layer depth is written as the vertex z and passes through the projection unchanged
+ *     (z_clip = depth, inside the D3D clip range 0 <= z <= w). The x/y part of the projection
+ *     is CreateOrthographicOffCenter(0, vp.w, vp.h, 0, ...) with no half-pixel offset (team
+ *     decision: pixel centres are at .5 everywhere). The z part uses near 0, far -1 (z kept)
+ *     rather than near 0, far 1 (z negated): with the latter every sprite with a layer depth
+ *     above 0 would fall outside 0 <= z and be clipped. DirectXTK's viewport transform (by
+ *     the author of XNA's SpriteBatch), FNA and MonoGame all keep z the same way.
+ *   - spec 002 "Viewport and scissor": the projection comes from the effective viewport, so
+ *     sprite coordinates are local to a sub-viewport rather than transformed twice.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 4 vertices per sprite: 2048 sprites use vertex indices up to 8191 (16-bit indices). */
+#define MAX_SPRITES 2048
+
+typedef xgd_vertex_position_color_texture sprite_vertex;
+
+/* Open-addressing table texture -> first-appearance ordinal (Texture sort and the End-time
+ * liveness check). */
+typedef struct texture_slot {
+    const xgd_texture *texture;       /* NULL = empty */
+    uint32_t ordinal;
+    bool alive;                       /* found in the device's registry this End */
+} texture_slot;
+
+struct xgd_sprite_batch {
+    xgdi_resource res;
+    xgd_effect *sprite_effect;        /* internal stock SpriteEffect */
+
+    bool in_begin;
+    xgd_sprite_sort_mode sort_mode;
+    xgd_blend_state *blend;
+    xgd_sampler_state *sampler;
+    xgd_depth_stencil_state *depth_stencil;
+    xgd_rasterizer_state *rasterizer;
+    xgd_effect *effect;               /* custom effect or NULL */
+    xgd_matrix transform;
+
+    /* the queue: 4 vertices, a texture and a layer depth per sprite */
+    sprite_vertex *vertices;
+    xgd_texture **textures;
+    float *depths;
+    uint32_t count, capacity;
+
+    /* sorting: (key << 32 | submission index); the index makes the order total, so any
+       correct sort of these values is stable by key */
+    uint64_t *keys, *keys_scratch;
+    uint32_t keys_capacity;
+    sprite_vertex *gather;            /* MAX_SPRITES * 4 vertices, sorted modes only */
+
+    texture_slot *table;
+    uint32_t table_capacity;          /* power of two, or 0 */
+
+    uint16_t indices[MAX_SPRITES * 6];
+};
+
+/* ---- lifetime ------------------------------------------------------------------------------ */
+
+/* The batch has no native part of its own; at device destroy it turns into a shell that
+ * answers OBJECT_DISPOSED (its queue is dropped, its arrays freed by the owner's destroy). */
+static void batch_device_destroyed(xgdi_resource *res)
+{
+    xgd_sprite_batch *b = (xgd_sprite_batch *)res;
+    b->in_begin = false;
+    b->count = 0;
+    b->effect = NULL;
+}
+
+static const xgdi_resource_vtable batch_vtable = { NULL, NULL, batch_device_destroyed };
+
+xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    xgd_sprite_batch *b = calloc(1, sizeof *b);
+    if (b == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    r = xgd_sprite_effect_create(device, &b->sprite_effect);
+    if (r != XGD_OK) {
+        free(b);
+        return r;
+    }
+    for (int i = 0; i < MAX_SPRITES; i++) {
+        uint16_t v = (uint16_t)(i * 4);
+        uint16_t *p = &b->indices[i * 6];
+        p[0] = v;
+        p[1] = (uint16_t)(v + 1);
+        p[2] = (uint16_t)(v + 2);
+        p[3] = (uint16_t)(v + 1);
+        p[4] = (uint16_t)(v + 3);
+        p[5] = (uint16_t)(v + 2);
+    }
+    b->transform = xgd_matrix_identity();
+    xgdi_resource_register(device, &b->res, XGDI_RES_SPRITE_BATCH, &batch_vtable);
+    *out = b;
+    return XGD_OK;
+}
+
+void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
+{
+    if (batch == NULL) return;
+    xgdi_resource_dispose(&batch->res);
+    xgd_effect_destroy(batch->sprite_effect);
+    free(batch->vertices);
+    free(batch->textures);
+    free(batch->depths);
+    free(batch->keys);
+    free(batch->keys_scratch);
+    free(batch->gather);
+    free(batch->table);
+    free(batch);
+}
+
+static xgd_result check_batch(xgd_sprite_batch *batch, xgd_device **dev)
+{
+    if (batch == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite batch is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &batch->res, XGDI_RES_SPRITE_BATCH, "sprite batch");
+    if (r != XGD_OK) return r;
+    *dev = xgdi_resource_device(&batch->res);
+    return XGD_OK;
+}
+
+/* ---- Begin --------------------------------------------------------------------------------- */
+
+static bool finite_matrix(const xgd_matrix *m)
+{
+    for (int i = 0; i < 16; i++) {
+        if (!isfinite(m->m[i])) return false;
+    }
+    return true;
+}
+
+static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev);
+
+xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batch_begin_desc *desc)
+{
+    xgd_device *dev;
+    xgd_result r = check_batch(batch, &dev);
+    if (r != XGD_OK) return r;
+    r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (batch->in_begin)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "End must be called before Begin can be called again");
+    xgd_sprite_batch_begin_desc d;
+    if (desc != NULL) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if ((unsigned)d.sort_mode > XGD_SPRITE_SORT_FRONT_TO_BACK)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite sort mode %d",
+                         (int)d.sort_mode);
+    if (d.blend_state != NULL &&
+        (r = xgdi_check_resource(dev, &d.blend_state->res, XGDI_RES_BLEND_STATE,
+                                 "blend state")) != XGD_OK)
+        return r;
+    if (d.sampler_state != NULL &&
+        (r = xgdi_check_resource(dev, &d.sampler_state->res, XGDI_RES_SAMPLER_STATE,
+                                 "sampler state")) != XGD_OK)
+        return r;
+    if (d.depth_stencil_state != NULL &&
+        (r = xgdi_check_resource(dev, &d.depth_stencil_state->res, XGDI_RES_DEPTH_STENCIL_STATE,
+                                 "depth-stencil state")) != XGD_OK)
+        return r;
+    if (d.rasterizer_state != NULL &&
+        (r = xgdi_check_resource(dev, &d.rasterizer_state->res, XGDI_RES_RASTERIZER_STATE,
+                                 "rasterizer state")) != XGD_OK)
+        return r;
+    if (d.effect != NULL) {
+        /* xgd_effect is opaque here; its header is the xgdi_resource (effect.c). */
+        r = xgdi_check_resource(dev, (const xgdi_resource *)(const void *)d.effect,
+                                XGDI_RES_EFFECT, "effect");
+        if (r != XGD_OK) return r;
+    }
+    if (d.transform != NULL && !finite_matrix(d.transform))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "the transform matrix has non-finite entries");
+
+    /* XNA SpriteBatch.Begin defaults. */
+    batch->sort_mode = d.sort_mode;
+    batch->blend = d.blend_state != NULL
+                       ? d.blend_state
+                       : xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ALPHA_BLEND);
+    batch->sampler = d.sampler_state != NULL
+                         ? d.sampler_state
+                         : xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_LINEAR_CLAMP);
+    batch->depth_stencil =
+        d.depth_stencil_state != NULL
+            ? d.depth_stencil_state
+            : xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_NONE);
+    batch->rasterizer =
+        d.rasterizer_state != NULL
+            ? d.rasterizer_state
+            : xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE);
+    batch->effect = d.effect;
+    batch->transform = d.transform != NULL ? *d.transform : xgd_matrix_identity();
+    batch->count = 0;
+
+    /* Immediate sets the device up now and draws at every Draw (XNA). */
+    if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
+        r = set_states(batch, dev);
+        if (r != XGD_OK) return r;
+    }
+    batch->in_begin = true;
+    return XGD_OK;
+}
+
+/* ---- device setup and drawing -------------------------------------------------------------- */
+
+/* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
+ * followed by the pixel projection of the current viewport. */
+static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
+{
+    xgd_result r;
+    if ((r = xgd_set_blend_state(dev, b->blend)) != XGD_OK) return r;
+    if ((r = xgd_set_depth_stencil_state(dev, b->depth_stencil)) != XGD_OK) return r;
+    if ((r = xgd_set_rasterizer_state(dev, b->rasterizer)) != XGD_OK) return r;
+    if ((r = xgd_set_sampler_state(dev, 0, b->sampler)) != XGD_OK) return r;
+    xgd_viewport vp;
+    if ((r = xgd_get_viewport(dev, &vp)) != XGD_OK) return r;
+    /* near 0, far -1: z passes through (see the file comment). */
+    xgd_matrix projection = xgd_matrix_create_orthographic_off_center(
+        0.0f, (float)vp.width, (float)vp.height, 0.0f, 0.0f, -1.0f);
+    xgd_matrix m = xgd_matrix_multiply(&b->transform, &projection);
+    if ((r = xgd_sprite_effect_set_matrix(b->sprite_effect, &m)) != XGD_OK) return r;
+    return xgd_effect_apply(b->sprite_effect);
+}
+
+/* One run of sprites with the same texture. `first` indexes the queue when order is NULL,
+ * else order[first..] (low 32 bits) give the queue indices. */
+static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *texture,
+                           const uint64_t *order, uint32_t first, uint32_t n)
+{
+    xgd_result r;
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    /* XNA applies the custom effect per batch and then sets Textures[0], so the effect
+       cannot leave another texture in slot 0. */
+    if (b->effect != NULL && (r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+    if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
+    while (n > 0) {
+        uint32_t chunk = n < MAX_SPRITES ? n : MAX_SPRITES;
+        const sprite_vertex *v = b->vertices;
+        int vertex_offset = (int)(first * 4);
+        if (order != NULL) {
+            for (uint32_t i = 0; i < chunk; i++) {
+                uint32_t q = (uint32_t)order[first + i];
+                memcpy(&b->gather[i * 4], &b->vertices[(size_t)q * 4], sizeof(sprite_vertex) * 4);
+            }
+            v = b->gather;
+            vertex_offset = 0;
+        }
+        r = xgd_draw_user_indexed_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, vertex_offset,
+                                             (int)chunk * 4, b->indices, 0, (int)chunk * 2,
+                                             XGD_INDEX_SIXTEEN_BITS, decl);
+        if (r != XGD_OK) return r;
+        first += chunk;
+        n -= chunk;
+    }
+    return XGD_OK;
+}
+
+static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
+                               uint32_t count)
+{
+    uint32_t i = 0;
+    while (i < count) {
+        xgd_texture *tex = b->textures[order != NULL ? (uint32_t)order[i] : i];
+        uint32_t end = i + 1;
+        while (end < count && b->textures[order != NULL ? (uint32_t)order[end] : end] == tex) end++;
+        xgd_result r = draw_run(b, dev, tex, order, i, end - i);
+        if (r != XGD_OK) return r;
+        i = end;
+    }
+    if (count > 0) dev->stats.sprite_batches++;
+    return XGD_OK;
+}
+
+/* ---- Draw ---------------------------------------------------------------------------------- */
+
+static bool grow(void **p, size_t elem, uint32_t capacity)
+{
+    void *q = realloc(*p, elem * capacity);
+    if (q == NULL) return false;
+    *p = q;
+    return true;
+}
+
+static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
+{
+    if (need <= b->capacity) return XGD_OK;
+    uint32_t cap = b->capacity != 0 ? b->capacity : 256;
+    while (cap < need) {
+        if (cap > UINT32_MAX / 8) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        cap *= 2;
+    }
+    /* Each array keeps its old contents when a later one fails; capacity moves only once all
+       three have grown. */
+    if (!grow((void **)&b->vertices, sizeof(sprite_vertex) * 4, cap) ||
+        !grow((void **)&b->textures, sizeof(xgd_texture *), cap) ||
+        !grow((void **)&b->depths, sizeof(float), cap))
+        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+    b->capacity = cap;
+    return XGD_OK;
+}
+
+static bool finite2(xgd_vector2 v) { return isfinite(v.x) && isfinite(v.y); }
+
+/* XNA's corner math (see the file comment), written straight into the queue. */
+static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd_sprite *s)
+{
+    int tw, th;
+    xgdi_texture_size(tex, &tw, &th);
+    float sx = 0.0f, sy = 0.0f, sw = (float)tw, sh = (float)th;
+    if (s->source.width != 0 && s->source.height != 0) {
+        sx = (float)s->source.x;
+        sy = (float)s->source.y;
+        sw = (float)s->source.width;
+        sh = (float)s->source.height;
+    }
+    float px, py, scale_x, scale_y;
+    if (s->destination.width != 0 && s->destination.height != 0) {
+        px = (float)s->destination.x;
+        py = (float)s->destination.y;
+        scale_x = (float)s->destination.width / sw;
+        scale_y = (float)s->destination.height / sh;
+    } else {
+        px = s->position.x;
+        py = s->position.y;
+        scale_x = s->scale.x;
+        scale_y = s->scale.y;
+        if (scale_x == 0.0f && scale_y == 0.0f) scale_x = scale_y = 1.0f;
+    }
+    float c = 1.0f, sn = 0.0f;
+    if (s->rotation != 0.0f) {
+        c = cosf(s->rotation);
+        sn = sinf(s->rotation);
+    }
+    float u0 = sx / (float)tw, v0 = sy / (float)th;
+    float u1 = (sx + sw) / (float)tw, v1 = (sy + sh) / (float)th;
+    const float us[2] = { u0, u1 }, vs[2] = { v0, v1 };
+    unsigned flip = (unsigned)s->effects & 3u;
+    for (unsigned i = 0; i < 4; i++) {
+        float lx = ((float)(i & 1u) * sw - s->origin.x) * scale_x;
+        float ly = ((float)(i >> 1) * sh - s->origin.y) * scale_y;
+        unsigned t = i ^ flip;
+        out[i].position.x = px + lx * c - ly * sn;
+        out[i].position.y = py + lx * sn + ly * c;
+        out[i].position.z = s->layer_depth;
+        out[i].color = s->color;
+        out[i].texture_coordinate.x = us[t & 1u];
+        out[i].texture_coordinate.y = vs[t >> 1];
+    }
+}
+
+xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
+                                 const xgd_sprite *sprite)
+{
+    xgd_device *dev;
+    xgd_result r = check_batch(batch, &dev);
+    if (r != XGD_OK) return r;
+    if (!batch->in_begin)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "Begin must be called successfully before a Draw can be called");
+    if (texture == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
+    r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
+    if (r != XGD_OK) return r;
+    if (texture->kind != XGD_TEXTURE_2D && texture->kind != XGD_RENDER_TARGET_2D)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "SpriteBatch draws 2D textures only");
+    if (sprite == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite is NULL");
+    if (!finite2(sprite->position) || !finite2(sprite->origin) || !finite2(sprite->scale) ||
+        !isfinite(sprite->rotation) || !isfinite(sprite->layer_depth))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite has non-finite values");
+    if (((unsigned)sprite->effects & ~3u) != 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
+                         (unsigned)sprite->effects);
+
+    if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
+        r = reserve(batch, dev, 1);
+        if (r != XGD_OK) return r;
+        r = xgdi_check_device(dev);
+        if (r != XGD_OK) return r;
+        build_vertices(batch->vertices, texture, sprite);
+        batch->textures[0] = texture;
+        batch->depths[0] = sprite->layer_depth;
+        return draw_sprites(batch, dev, NULL, 1);
+    }
+
+    if (batch->count == UINT32_MAX)
+        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+    r = reserve(batch, dev, batch->count + 1);
+    if (r != XGD_OK) return r;
+    uint32_t i = batch->count++;
+    build_vertices(&batch->vertices[(size_t)i * 4], texture, sprite);
+    batch->textures[i] = texture;
+    batch->depths[i] = sprite->layer_depth;
+    return XGD_OK;
+}
+
+/* ---- End ----------------------------------------------------------------------------------- */
+
+static uint32_t hash_pointer(const void *p, uint32_t mask)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (uint32_t)x & mask;
+}
+
+static texture_slot *table_find(xgd_sprite_batch *b, const xgd_texture *t)
+{
+    uint32_t mask = b->table_capacity - 1;
+    uint32_t h = hash_pointer(t, mask);
+    while (b->table[h].texture != NULL && b->table[h].texture != t) h = (h + 1) & mask;
+    return &b->table[h];
+}
+
+/* Fills the table with every queued texture and its first-appearance ordinal; returns the
+ * number of distinct textures. */
+static xgd_result build_table(xgd_sprite_batch *b, xgd_device *dev, uint32_t *distinct)
+{
+    uint32_t want = 16;
+    while (want < b->count * 2u && want < (1u << 31)) want *= 2;
+    if (want > b->table_capacity) {
+        texture_slot *t = realloc(b->table, sizeof *t * want);
+        if (t == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting");
+        b->table = t;
+        b->table_capacity = want;
+    }
+    memset(b->table, 0, sizeof *b->table * b->table_capacity);
+    uint32_t n = 0;
+    const xgd_texture *prev = NULL;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const xgd_texture *t = b->textures[i];
+        if (t == prev) continue;
+        prev = t;
+        texture_slot *s = table_find(b, t);
+        if (s->texture == NULL) {
+            s->texture = t;
+            s->ordinal = n++;
+        }
+    }
+    *distinct = n;
+    return XGD_OK;
+}
+
+/* A caller may destroy a texture, state or effect between Draw/Begin and End; those structs
+ * are freed then, so nothing queued is dereferenced before this check finds each of them in
+ * the device's registry (one walk, O(resources + sprites)). XNA would throw
+ * ObjectDisposedException when the disposed object reached the device. */
+static xgd_result check_alive(xgd_sprite_batch *b, xgd_device *dev, uint32_t distinct)
+{
+    const xgdi_resource *wanted[5] = {
+        &b->blend->res, &b->sampler->res, &b->depth_stencil->res, &b->rasterizer->res,
+        b->effect != NULL ? (const xgdi_resource *)(const void *)b->effect : NULL
+    };
+    bool found[5] = { false, false, false, false, b->effect == NULL };
+    uint32_t textures_found = 0;
+    for (const xgdi_resource *res = dev->resources; res != NULL; res = res->next) {
+        if (res->type == XGDI_RES_TEXTURE && distinct > 0) {
+            texture_slot *s = table_find(b, (const xgd_texture *)(const void *)res);
+            if (s->texture != NULL && !s->alive) {
+                s->alive = true;
+                textures_found++;
+            }
+            continue;
+        }
+        for (int i = 0; i < 5; i++) {
+            if (res == wanted[i]) found[i] = true;
+        }
+    }
+    for (int i = 0; i < 5; i++) {
+        if (!found[i])
+            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                             "a state or effect given to Begin was destroyed before End");
+    }
+    if (textures_found != distinct)
+        return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                         "a texture queued in the sprite batch was destroyed before End");
+    return XGD_OK;
+}
+
+/* Order-preserving map of a float to 32 bits: ascending floats give ascending keys. */
+static uint32_t float_key(float f)
+{
+    f += 0.0f; /* -0 -> +0, so equal depths compare equal */
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* Bottom-up merge sort of (key << 32 | index) values; the result is in *data. */
+static void merge_sort(uint64_t **data, uint64_t **scratch, uint32_t n)
+{
+    uint64_t *src = *data, *dst = *scratch;
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = mid + width < n ? mid + width : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = src[j] < src[i] ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+        if (width > UINT32_MAX / 2) break;
+    }
+    *data = src;
+    *scratch = dst;
+}
+
+static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->count > b->keys_capacity) {
+        uint32_t cap = b->capacity;
+        if (!grow((void **)&b->keys, sizeof(uint64_t), cap) ||
+            !grow((void **)&b->keys_scratch, sizeof(uint64_t), cap))
+            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
+        b->keys_capacity = cap;
+    }
+    if (b->gather == NULL) {
+        b->gather = malloc(sizeof(sprite_vertex) * 4 * MAX_SPRITES);
+        if (b->gather == NULL)
+            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
+    }
+    for (uint32_t i = 0; i < b->count; i++) {
+        uint32_t key;
+        switch (b->sort_mode) {
+        case XGD_SPRITE_SORT_TEXTURE: key = table_find(b, b->textures[i])->ordinal; break;
+        case XGD_SPRITE_SORT_BACK_TO_FRONT: key = ~float_key(b->depths[i]); break;
+        default: key = float_key(b->depths[i]); break;
+        }
+        b->keys[i] = (uint64_t)key << 32 | i;
+    }
+    merge_sort(&b->keys, &b->keys_scratch, b->count);
+    return XGD_OK;
+}
+
+xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
+{
+    xgd_device *dev;
+    xgd_result r = check_batch(batch, &dev);
+    if (r != XGD_OK) return r;
+    if (!batch->in_begin)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "Begin must be called before End can be called");
+    /* The batch ends even when drawing fails (device lost, a destroyed texture): the queue
+       cannot be drawn later, and the caller can Begin again. */
+    batch->in_begin = false;
+    uint32_t count = batch->count;
+    batch->count = 0;
+    if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) return XGD_OK;
+
+    batch->count = count; /* the helpers below read the queue */
+    uint32_t distinct = 0;
+    r = build_table(batch, dev, &distinct);
+    if (r == XGD_OK) r = check_alive(batch, dev, distinct);
+    if (r == XGD_OK) r = xgdi_check_device(dev);
+    bool sorted = batch->sort_mode != XGD_SPRITE_SORT_DEFERRED && count > 1;
+    if (r == XGD_OK && sorted) r = sort_queue(batch, dev);
+    if (r == XGD_OK) r = set_states(batch, dev);
+    if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count);
+    batch->count = 0;
+    return r;
+}

@@ -1,0 +1,154 @@
+/*
+ * sw_internal.h - private structures of the software reference renderer.
+ *
+ * The software renderer is the reference the GPU renderers are compared against pixel by
+ * pixel, so every rule it follows is the Direct3D 10+/Vulkan rule named in the team brief
+ * (pixel centres at .5, top-left fill rule, 8 sub-pixel bits, D3D standard MSAA positions,
+ * float blending on the decoded destination). Work executes synchronously inside each call.
+ */
+#ifndef XGD_SW_INTERNAL_H
+#define XGD_SW_INTERNAL_H
+
+#include "renderer.h"
+#include "format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SW_MAX_TARGETS 4
+#define SW_MAX_SAMPLES 8
+#define SW_MAX_VARYINGS 16
+#define SW_MAX_TEXTURE_SIZE 8192
+
+/* One face/level of a texture. `texels` always holds the texture's own format bytes (so
+ * get_data returns exactly what set_data wrote). Sampling reads a decoded copy: Color texels
+ * are RGBA8 already and are read in place; DXT levels are decoded to RGBA8; every other format
+ * is decoded to RGBA float. The decoded copy is rebuilt lazily after any write. */
+typedef struct sw_image {
+    int width, height;
+    size_t row_pitch;          /* bytes per texel row (per block row for DXT) */
+    uint8_t *texels;
+    uint8_t *rgba8;            /* Color: == texels; DXT: decoded cache; else NULL */
+    float *rgbaf;              /* other formats: decoded cache */
+    bool cache_valid;
+} sw_image;
+
+struct xgdi_native_texture {
+    xgdi_texture_desc desc;
+    int faces;                 /* 1 or 6 */
+    const xgdi_format_info *fi;
+    bool is_color;             /* XGD_SURFACE_FORMAT_COLOR: RGBA8 fast paths */
+    bool is_dxt;
+    sw_image *images;          /* faces * levels, face-major */
+    /* Render targets: colour samples when multisampled (samples > 1), per face, pixel-major
+       (all samples of a pixel adjacent). Single-sampled targets render into level 0. */
+    int samples;
+    uint8_t *ms;               /* faces * w * h * samples * element_size */
+    bool ms_dirty[6];          /* samples written since the last resolve */
+    bool mips_dirty[6];        /* level 0 written since the last mip generation */
+    /* Depth/stencil, one plane set shared by all faces (XNA gives a target one depth buffer),
+       per sample. Depth is stored as float already quantised to the format. */
+    float *depth;
+    uint8_t *stencil;          /* NULL unless DEPTH24_STENCIL8 */
+};
+
+struct xgdi_native_buffer {
+    xgdi_buffer_kind kind;
+    size_t size;
+    uint8_t *data;
+};
+
+typedef struct sw_vertex {
+    float clip[4];
+    float v[SW_MAX_VARYINGS];
+} sw_vertex;
+
+typedef struct sw_renderer {
+    xgdi_renderer base;
+    bool debug;
+    xgd_graphics_profile profile;
+    xgdi_native_texture *back_buffer;
+    xgdi_target targets[SW_MAX_TARGETS];
+    int target_count;          /* >= 1: the back buffer is bound as a one-target set */
+    /* per-draw scratch, grown on demand and kept (no allocation per draw in steady state) */
+    sw_vertex *verts;
+    size_t verts_capacity;
+} sw_renderer;
+
+static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
+
+/* ---- sw_texture.c ---- */
+xgd_result sw_texture_alloc(sw_renderer *r, const xgdi_texture_desc *desc,
+                            xgdi_native_texture **out);
+void sw_texture_free(xgdi_native_texture *t);
+static inline sw_image *sw_texture_image(xgdi_native_texture *t, int face, int level)
+{
+    return &t->images[face * t->desc.levels + level];
+}
+/* Refreshes the decoded copy of one image when a write invalidated it. */
+void sw_image_ensure_decoded(const xgdi_native_texture *t, sw_image *img);
+/* Resolves a face's samples into level 0 (if dirty) and regenerates its mips (if dirty). */
+void sw_texture_resolve(xgdi_native_texture *t, int face);
+void sw_texture_generate_mips(xgdi_native_texture *t, int face);
+/* Marks a face of a render target written by a draw or clear. */
+void sw_texture_mark_written(xgdi_native_texture *t, int face);
+/* Depth quantisation of a depth format (D16 to 16 bits, D24 to 24 bits). */
+float sw_quantize_depth(xgd_depth_format f, double z);
+
+/* ---- sw_sample.c ---- */
+/* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
+   normalised coordinates, or NULL (level of detail 0). */
+void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float u, float v,
+                  const float *deriv, float out[4]);
+/* Samples a cube texture along direction (x, y, z) with Direct3D's major-axis face rules. */
+void sw_sample_cube(const xgdi_native_texture *t, const xgd_sampler_desc *s, const float dir[3],
+                    float lod, float out[4]);
+/* Cube face and (u, v) for a direction (exposed for tests). */
+int sw_cube_face(const float dir[3], float *u, float *v);
+/* Makes every image a draw may sample decoded (called once per draw per bound texture). */
+void sw_texture_prepare_sampling(xgdi_native_texture *t);
+
+/* ---- sw_shader.c ---- */
+typedef struct sw_program {
+    xgdi_program id;
+    uint32_t variant;
+    const void *constants;
+    int varyings;             /* floats in sw_vertex.v used */
+    int uv_varying;           /* index of TEXCOORD0 (u, v) in the varyings, -1 if not sampled */
+    const xgdi_native_texture *texture;   /* slot 0 */
+    const xgd_sampler_desc *sampler;      /* slot 0 */
+    bool needs_lod;           /* sampling needs derivatives (mips or min != mag filter) */
+    /* the layout's elements the stock programs read (NULL when absent) */
+    const xgd_vertex_element *position, *color, *texcoord, *normal;
+} sw_program;
+
+/* Prepares the stock program of a draw. */
+void sw_program_setup(sw_program *p, const xgdi_draw_state *st);
+/* Vertex stage: fetches the attributes of one vertex through the layout and shades it. A NULL
+   vertex (out of range) reads as all attributes missing. */
+void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out);
+/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d. */
+void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4]);
+/* Decodes one vertex element to four floats (exposed for tests). */
+void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *src, float out[4]);
+
+/* ---- ops implemented in sw_texture.c ---- */
+xgd_result sw_op_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                                xgdi_native_texture **out);
+void sw_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t);
+xgd_result sw_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                const xgd_rect *rect, const void *data, size_t row_pitch);
+xgd_result sw_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                  const xgd_rect *rect, void *data, size_t row_pitch);
+xgd_result sw_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+
+/* ---- sw_raster.c ---- */
+xgd_result sw_draw(sw_renderer *r, const xgdi_draw *draw);
+xgd_result sw_clear(sw_renderer *r, unsigned options, const float color[4], float depth,
+                    int stencil);
+
+/* standard sample positions in 1/16 pixel from the pixel centre */
+const int8_t (*sw_sample_positions(int samples))[2];
+
+#endif /* XGD_SW_INTERNAL_H */

@@ -1,0 +1,1002 @@
+/*
+ * sw_raster.c - primitive assembly, clipping, rasterization and the output merger.
+ *
+ * Rules (team brief "Cross-cutting decisions", Direct3D 10+/Vulkan):
+ *  - clip space: 0 <= z <= w; x and y are clipped against a guard band (|x|, |y| <= G * w with
+ *    G chosen so snapped coordinates stay far inside 64-bit edge arithmetic); the viewport and
+ *    scissor rectangles then bound the pixels that are visited;
+ *  - viewport: x = vp.x + (ndc.x + 1) * vp.w / 2, y = vp.y + (1 - ndc.y) * vp.h / 2,
+ *    z = min + ndc.z * (max - min);
+ *  - positions are snapped to 1/256 pixel (round to nearest even) before edge setup; coverage
+ *    is tested at pixel centres (x + 0.5, y + 0.5), or at the D3D standard sample positions
+ *    when multisampled, with the top-left rule for samples exactly on an edge;
+ *  - front face = clockwise on screen (y down); XNA CullCounterClockwiseFace culls the others;
+ *  - attributes are interpolated perspective-correctly at the pixel centre (shading once per
+ *    pixel); depth is interpolated linearly in screen space at each sample;
+ *  - depth bias = depth_bias + slope_scale * max(|dz/dx|, |dz/dy|), added before the depth
+ *    test, then clamped to the viewport depth range; depth is quantised to the buffer format
+ *    (D16: 16 bits, D24: 24 bits) before it is compared and stored;
+ *  - lines (and wireframe edges) use a documented "nearest pixel per major-axis column" rule:
+ *    for an x-major line the columns whose centre x + 0.5 lies in [x0, x1) (start inclusive,
+ *    end exclusive, in drawing direction) each light the pixel whose row contains the line at
+ *    that centre (floor(y)); y-major lines are symmetric. Line pixels cover every sample, use
+ *    the constant depth bias only, and interpolate attributes perspective-correctly along the
+ *    line. This matches Direct3D's diamond-exit rule for lines between pixel centres.
+ *  - texture derivatives for mip selection are computed analytically at each pixel centre.
+ */
+#include "sw_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- sample positions (1/16 pixel from the centre) ---- */
+
+static const int8_t sw_pos1[1][2] = { { 0, 0 } };
+static const int8_t sw_pos2[2][2] = { { 4, 4 }, { -4, -4 } };
+static const int8_t sw_pos4[4][2] = { { -2, -6 }, { 6, -2 }, { -6, 2 }, { 2, 6 } };
+static const int8_t sw_pos8[8][2] = { { 1, -3 }, { -1, 3 }, { 5, 1 }, { -3, -5 },
+                                      { -5, 5 }, { -7, -1 }, { 3, 7 }, { 7, -7 } };
+
+const int8_t (*sw_sample_positions(int samples))[2]
+{
+    switch (samples) {
+    case 2: return sw_pos2;
+    case 4: return sw_pos4;
+    case 8: return sw_pos8;
+    default: return sw_pos1;
+    }
+}
+
+/* ---- context ---- */
+
+typedef struct sw_blend {
+    bool enabled;
+    xgd_blend cs, cd, as, ad;
+    xgd_blend_function cf, af;
+} sw_blend;
+
+typedef struct sw_rt_view {
+    xgdi_native_texture *tex;
+    int face;
+    xgd_surface_format format;
+    size_t es;
+    uint8_t *base;            /* sample 0 of pixel (0,0) */
+    bool is_color;
+    int range;                /* 0 float, 1 unorm, 2 snorm: clamp of the source before blending */
+    sw_blend blend;
+    unsigned write_mask;      /* RGBA bits */
+} sw_rt_view;
+
+typedef struct sw_stencil_face {
+    xgd_compare_function func;
+    xgd_stencil_operation pass, fail, zfail;
+} sw_stencil_face;
+
+typedef struct sw_screen_vertex {
+    int64_t X, Y;             /* snapped, 1/256 pixel */
+    double sx, sy, z;
+    float iw;
+    const float *a;           /* varyings */
+} sw_screen_vertex;
+
+typedef struct sw_ctx {
+    sw_renderer *r;
+    sw_program prog;
+    int nvary;
+    int width, height, samples;
+    bool single_coverage;     /* samples == 1 or multisample_antialias_disable */
+    unsigned full_mask;
+    const int8_t (*spos)[2];
+    int cx0, cy0, cx1, cy1;   /* pixel rectangle visited: [cx0, cx1) x [cy0, cy1) */
+    float vx, vy, vhw, vhh, zmin, zmax;
+    float gbx, gby;
+    sw_rt_view rt[SW_MAX_TARGETS];
+    int rt_count;
+    int out_count;            /* targets the program writes */
+    float blend_factor[4];
+    /* depth/stencil */
+    float *depth;
+    uint8_t *stencil;
+    xgd_depth_format dfmt;
+    double dscale;            /* quantisation steps, 0 = none */
+    bool depth_test, depth_write;
+    xgd_compare_function depth_func;
+    bool stencil_on;
+    unsigned sref, srmask, swmask;
+    sw_stencil_face sf_front, sf_back;
+    /* rasterizer */
+    xgd_cull_mode cull;
+    bool wireframe;
+    float depth_bias, slope_bias;
+    double zlo, zhi;
+    /* per primitive */
+    bool front;
+    double prim_bias;
+} sw_ctx;
+
+static float sw_lut8[256];
+static bool sw_lut8_ready;
+
+/* ---- output merger ---- */
+
+static inline bool sw_compare(xgd_compare_function f, double a, double b)
+{
+    switch (f) {
+    case XGD_COMPARE_NEVER: return false;
+    case XGD_COMPARE_LESS: return a < b;
+    case XGD_COMPARE_LESS_EQUAL: return a <= b;
+    case XGD_COMPARE_EQUAL: return a == b;
+    case XGD_COMPARE_GREATER_EQUAL: return a >= b;
+    case XGD_COMPARE_GREATER: return a > b;
+    case XGD_COMPARE_NOT_EQUAL: return a != b;
+    case XGD_COMPARE_ALWAYS:
+    default: return true;
+    }
+}
+
+static inline uint8_t sw_stencil_op(xgd_stencil_operation op, uint8_t v, unsigned ref)
+{
+    switch (op) {
+    case XGD_STENCIL_OP_ZERO: return 0;
+    case XGD_STENCIL_OP_REPLACE: return (uint8_t)ref;
+    case XGD_STENCIL_OP_INCREMENT: return (uint8_t)(v + 1);
+    case XGD_STENCIL_OP_DECREMENT: return (uint8_t)(v - 1);
+    case XGD_STENCIL_OP_INCREMENT_SATURATION: return v == 255 ? 255 : (uint8_t)(v + 1);
+    case XGD_STENCIL_OP_DECREMENT_SATURATION: return v == 0 ? 0 : (uint8_t)(v - 1);
+    case XGD_STENCIL_OP_INVERT: return (uint8_t)~v;
+    case XGD_STENCIL_OP_KEEP:
+    default: return v;
+    }
+}
+
+static inline void sw_stencil_apply(const sw_ctx *c, uint8_t *p, xgd_stencil_operation op)
+{
+    uint8_t nv = sw_stencil_op(op, *p, c->sref);
+    *p = (uint8_t)((*p & ~c->swmask) | (nv & c->swmask));
+}
+
+/* Stencil test, then depth test, per covered sample (Direct3D order); returns the samples that
+   passed both. Running it before the pixel shader is equivalent: the stock programs neither
+   discard nor write depth. */
+static unsigned sw_depth_stencil(const sw_ctx *c, size_t pix, unsigned mask, const double *zs)
+{
+    const sw_stencil_face *sf = c->front ? &c->sf_front : &c->sf_back;
+    size_t base = pix * (size_t)c->samples;
+    for (int s = 0; s < c->samples; s++) {
+        unsigned bit = 1u << s;
+        if (!(mask & bit)) continue;
+        size_t i = base + (size_t)s;
+        if (c->stencil_on) {
+            uint8_t *sp = &c->stencil[i];
+            if (!sw_compare(sf->func, (double)(c->sref & c->srmask), (double)(*sp & c->srmask))) {
+                sw_stencil_apply(c, sp, sf->fail);
+                mask &= ~bit;
+                continue;
+            }
+        }
+        if (c->depth_test) {
+            double z = zs[s] + c->prim_bias;
+            if (!(z >= c->zlo)) z = c->zlo;
+            if (z > c->zhi) z = c->zhi;
+            float zq = c->dscale > 0.0 ? (float)(floor(z * c->dscale + 0.5) / c->dscale) : (float)z;
+            if (!sw_compare(c->depth_func, zq, c->depth[i])) {
+                if (c->stencil_on) sw_stencil_apply(c, &c->stencil[i], sf->zfail);
+                mask &= ~bit;
+                continue;
+            }
+            if (c->depth_write) c->depth[i] = zq;
+        }
+        if (c->stencil_on) sw_stencil_apply(c, &c->stencil[i], sf->pass);
+    }
+    return mask;
+}
+
+static inline float sw_factor(xgd_blend f, int ch, const float *s, const float *d, const float *bf)
+{
+    switch (f) {
+    case XGD_BLEND_ZERO: return 0.0f;
+    case XGD_BLEND_SOURCE_COLOR: return s[ch];
+    case XGD_BLEND_INVERSE_SOURCE_COLOR: return 1.0f - s[ch];
+    case XGD_BLEND_SOURCE_ALPHA: return s[3];
+    case XGD_BLEND_INVERSE_SOURCE_ALPHA: return 1.0f - s[3];
+    case XGD_BLEND_DESTINATION_COLOR: return d[ch];
+    case XGD_BLEND_INVERSE_DESTINATION_COLOR: return 1.0f - d[ch];
+    case XGD_BLEND_DESTINATION_ALPHA: return d[3];
+    case XGD_BLEND_INVERSE_DESTINATION_ALPHA: return 1.0f - d[3];
+    case XGD_BLEND_BLEND_FACTOR: return bf[ch];
+    case XGD_BLEND_INVERSE_BLEND_FACTOR: return 1.0f - bf[ch];
+    case XGD_BLEND_SOURCE_ALPHA_SATURATION: {
+        if (ch == 3) return 1.0f;
+        float ia = 1.0f - d[3];
+        return s[3] < ia ? s[3] : ia;
+    }
+    case XGD_BLEND_ONE:
+    default: return 1.0f;
+    }
+}
+
+static inline float sw_blend_op(xgd_blend_function f, float s, float sf, float d, float df)
+{
+    switch (f) {
+    case XGD_BLEND_FUNCTION_SUBTRACT: return s * sf - d * df;
+    case XGD_BLEND_FUNCTION_REVERSE_SUBTRACT: return d * df - s * sf;
+    case XGD_BLEND_FUNCTION_MIN: return s < d ? s : d;
+    case XGD_BLEND_FUNCTION_MAX: return s > d ? s : d;
+    case XGD_BLEND_FUNCTION_ADD:
+    default: return s * sf + d * df;
+    }
+}
+
+static inline void sw_blend_px(const sw_blend *b, const float *s, const float *d, const float *bf,
+                               float *o)
+{
+    for (int ch = 0; ch < 3; ch++)
+        o[ch] = sw_blend_op(b->cf, s[ch], sw_factor(b->cs, ch, s, d, bf), d[ch],
+                            sw_factor(b->cd, ch, s, d, bf));
+    o[3] = sw_blend_op(b->af, s[3], sw_factor(b->as, 3, s, d, bf), d[3],
+                       sw_factor(b->ad, 3, s, d, bf));
+}
+
+static inline uint8_t sw_unorm8(float v)
+{
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+static void sw_write_target(const sw_ctx *c, const sw_rt_view *t, size_t pix, unsigned mask,
+                            const float *color)
+{
+    float s[4];
+    memcpy(s, color, sizeof s);
+    if (t->range == 1) {
+        for (int i = 0; i < 4; i++) s[i] = s[i] > 0.0f ? (s[i] < 1.0f ? s[i] : 1.0f) : 0.0f;
+    } else if (t->range == 2) {
+        for (int i = 0; i < 4; i++) s[i] = s[i] > -1.0f ? (s[i] < 1.0f ? s[i] : 1.0f) : -1.0f;
+    }
+    size_t es = t->es;
+    uint8_t *p = t->base + pix * (size_t)c->samples * es;
+    bool simple = !t->blend.enabled && t->write_mask == 15;
+    if (t->is_color) {
+        uint8_t enc[4];
+        if (simple) {
+            for (int i = 0; i < 4; i++) enc[i] = sw_unorm8(s[i]);
+            for (int k = 0; k < c->samples; k++)
+                if (mask & (1u << k)) memcpy(p + (size_t)k * 4, enc, 4);
+            return;
+        }
+        for (int k = 0; k < c->samples; k++) {
+            if (!(mask & (1u << k))) continue;
+            uint8_t *q = p + (size_t)k * 4;
+            float d[4] = { sw_lut8[q[0]], sw_lut8[q[1]], sw_lut8[q[2]], sw_lut8[q[3]] };
+            float o[4];
+            if (t->blend.enabled) sw_blend_px(&t->blend, s, d, c->blend_factor, o);
+            else memcpy(o, s, sizeof o);
+            for (int i = 0; i < 4; i++)
+                if (t->write_mask & (1u << i)) q[i] = sw_unorm8(o[i]);
+        }
+        return;
+    }
+    if (simple) {
+        uint8_t enc[16];
+        xgdi_format_encode_row(t->format, s, 1, enc);
+        for (int k = 0; k < c->samples; k++)
+            if (mask & (1u << k)) memcpy(p + (size_t)k * es, enc, es);
+        return;
+    }
+    for (int k = 0; k < c->samples; k++) {
+        if (!(mask & (1u << k))) continue;
+        uint8_t *q = p + (size_t)k * es;
+        float d[4], o[4];
+        xgdi_format_decode_row(t->format, q, 1, d);
+        if (t->blend.enabled) sw_blend_px(&t->blend, s, d, c->blend_factor, o);
+        else memcpy(o, s, sizeof o);
+        for (int i = 0; i < 4; i++)
+            if (!(t->write_mask & (1u << i))) o[i] = d[i];
+        xgdi_format_encode_row(t->format, o, 1, q);
+    }
+}
+
+/* One pixel: depth/stencil per sample, shade once, write every covered sample. zs holds the
+   depth of each sample (before bias). */
+static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, const float *vary,
+                     const float *deriv)
+{
+    size_t pix = (size_t)y * (size_t)c->width + (size_t)x;
+    if (c->depth_test || c->stencil_on) {
+        mask = sw_depth_stencil(c, pix, mask, zs);
+        if (mask == 0) return;
+    }
+    if (c->out_count == 0) return;
+    float color[4];
+    sw_pixel_shade(&c->prog, vary, deriv, color);
+    for (int t = 0; t < c->out_count; t++)
+        if (c->rt[t].write_mask != 0) sw_write_target(c, &c->rt[t], pix, mask, color);
+}
+
+/* ---- triangles ---- */
+
+static inline int64_t sw_floor_div256(int64_t v)
+{
+    return v >= 0 ? v / 256 : -((-v + 255) / 256);
+}
+
+static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_screen_vertex *in1,
+                               const sw_screen_vertex *in2)
+{
+    const sw_screen_vertex *v[3] = { in0, in1, in2 };
+    int64_t area = (v[1]->X - v[0]->X) * (v[2]->Y - v[0]->Y) -
+                   (v[2]->X - v[0]->X) * (v[1]->Y - v[0]->Y);
+    if (area == 0) return;
+    c->front = area > 0; /* clockwise with y down */
+    if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && !c->front) return;
+    if (c->cull == XGD_CULL_CLOCKWISE_FACE && c->front) return;
+    if (area < 0) {
+        const sw_screen_vertex *t = v[1];
+        v[1] = v[2];
+        v[2] = t;
+        area = -area;
+    }
+    /* edge i runs v[i] -> v[i+1]; E_i(p) = A_i (px - ax) + B_i (py - ay), positive inside */
+    int64_t A[3], B[3], bias[3];
+    for (int i = 0; i < 3; i++) {
+        const sw_screen_vertex *a = v[i], *b = v[(i + 1) % 3];
+        int64_t dx = b->X - a->X, dy = b->Y - a->Y;
+        A[i] = -dy;
+        B[i] = dx;
+        /* top-left rule: a top edge (horizontal, going right) or a left edge (going up on
+           screen) owns the samples exactly on it */
+        bool top_left = dy < 0 || (dy == 0 && dx > 0);
+        bias[i] = top_left ? 0 : 1;
+    }
+    int64_t minX = v[0]->X, maxX = v[0]->X, minY = v[0]->Y, maxY = v[0]->Y;
+    for (int i = 1; i < 3; i++) {
+        if (v[i]->X < minX) minX = v[i]->X;
+        if (v[i]->X > maxX) maxX = v[i]->X;
+        if (v[i]->Y < minY) minY = v[i]->Y;
+        if (v[i]->Y > maxY) maxY = v[i]->Y;
+    }
+    int64_t px0 = sw_floor_div256(minX) - 1, px1 = sw_floor_div256(maxX) + 1;
+    int64_t py0 = sw_floor_div256(minY) - 1, py1 = sw_floor_div256(maxY) + 1;
+    if (px0 < c->cx0) px0 = c->cx0;
+    if (py0 < c->cy0) py0 = c->cy0;
+    if (px1 > c->cx1 - 1) px1 = c->cx1 - 1;
+    if (py1 > c->cy1 - 1) py1 = c->cy1 - 1;
+    if (px0 > px1 || py0 > py1) return;
+
+    /* barycentric gradients per pixel: lambda_{i+2} = E_i / area */
+    double inv_area = 1.0 / (double)area;
+    double dldx[3], dldy[3]; /* of lambda_j */
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 2) % 3;
+        dldx[j] = (double)A[i] * 256.0 * inv_area;
+        dldy[j] = (double)B[i] * 256.0 * inv_area;
+    }
+    double dzdx = dldx[0] * v[0]->z + dldx[1] * v[1]->z + dldx[2] * v[2]->z;
+    double dzdy = dldy[0] * v[0]->z + dldy[1] * v[1]->z + dldy[2] * v[2]->z;
+    double slope = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
+    c->prim_bias = (double)c->depth_bias + (double)c->slope_bias * slope;
+
+    bool affine = v[0]->iw == v[1]->iw && v[1]->iw == v[2]->iw;
+    int nv = c->nvary;
+    int uvi = c->prog.needs_lod ? c->prog.uv_varying : -1;
+    /* sample offsets of each edge function, in edge units */
+    int64_t eoff[3][SW_MAX_SAMPLES];
+    double zoffs[SW_MAX_SAMPLES];
+    int ns = c->samples;
+    for (int s = 0; s < ns; s++) {
+        int ox = c->single_coverage ? 0 : c->spos[s][0] * 16;
+        int oy = c->single_coverage ? 0 : c->spos[s][1] * 16;
+        for (int i = 0; i < 3; i++) eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
+        zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
+    }
+    int64_t cbias[3] = { -bias[0], -bias[1], -bias[2] };
+    float vary[SW_MAX_VARYINGS];
+    float deriv[4];
+    double zs[SW_MAX_SAMPLES];
+
+    for (int64_t y = py0; y <= py1; y++) {
+        int64_t Py = y * 256 + 128;
+        int64_t Px = px0 * 256 + 128;
+        int64_t e[3];
+        for (int i = 0; i < 3; i++) e[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
+        bool seen = false;
+        for (int64_t x = px0; x <= px1; x++) {
+            unsigned mask;
+            if (c->single_coverage) {
+                mask = (e[0] + cbias[0] >= 0 && e[1] + cbias[1] >= 0 && e[2] + cbias[2] >= 0)
+                           ? c->full_mask : 0u;
+            } else {
+                mask = 0;
+                for (int s = 0; s < ns; s++)
+                    if (e[0] + eoff[0][s] >= 0 && e[1] + eoff[1][s] >= 0 && e[2] + eoff[2][s] >= 0)
+                        mask |= 1u << s;
+                mask &= c->full_mask;
+            }
+            if (mask != 0) {
+                seen = true;
+                double l0 = (double)e[1] * inv_area, l1 = (double)e[2] * inv_area;
+                double l2 = 1.0 - l0 - l1;
+                double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
+                for (int s = 0; s < ns; s++) zs[s] = zc + zoffs[s];
+                float w0, w1, w2;
+                double q = 0.0;
+                if (affine) {
+                    w0 = (float)l0;
+                    w1 = (float)l1;
+                    w2 = (float)l2;
+                } else {
+                    double p0 = l0 * v[0]->iw, p1 = l1 * v[1]->iw, p2 = l2 * v[2]->iw;
+                    q = p0 + p1 + p2;
+                    double iq = q != 0.0 ? 1.0 / q : 0.0;
+                    w0 = (float)(p0 * iq);
+                    w1 = (float)(p1 * iq);
+                    w2 = (float)(p2 * iq);
+                }
+                const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
+                for (int k = 0; k < nv; k++) vary[k] = w0 * a0[k] + w1 * a1[k] + w2 * a2[k];
+                const float *dp = NULL;
+                if (uvi >= 0) {
+                    for (int k = 0; k < 2; k++) {
+                        int j = uvi + k;
+                        if (affine) {
+                            deriv[k] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
+                            deriv[2 + k] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
+                        } else {
+                            /* a = N / D with N = sum l_i a_i iw_i, D = sum l_i iw_i */
+                            double dNx = dldx[0] * a0[j] * v[0]->iw + dldx[1] * a1[j] * v[1]->iw +
+                                         dldx[2] * a2[j] * v[2]->iw;
+                            double dNy = dldy[0] * a0[j] * v[0]->iw + dldy[1] * a1[j] * v[1]->iw +
+                                         dldy[2] * a2[j] * v[2]->iw;
+                            double dDx = dldx[0] * v[0]->iw + dldx[1] * v[1]->iw + dldx[2] * v[2]->iw;
+                            double dDy = dldy[0] * v[0]->iw + dldy[1] * v[1]->iw + dldy[2] * v[2]->iw;
+                            double iq = q != 0.0 ? 1.0 / q : 0.0;
+                            deriv[k] = (float)((dNx - vary[j] * dDx) * iq);
+                            deriv[2 + k] = (float)((dNy - vary[j] * dDy) * iq);
+                        }
+                    }
+                    dp = deriv;
+                }
+                sw_pixel(c, (int)x, (int)y, mask, zs, vary, dp);
+            } else if (seen && c->single_coverage) {
+                break; /* a row crosses a triangle in one span */
+            }
+            for (int i = 0; i < 3; i++) e[i] += A[i] * 256;
+        }
+    }
+}
+
+/* ---- lines ---- */
+
+static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen_vertex *b)
+{
+    double x0 = (double)a->X / 256.0, y0 = (double)a->Y / 256.0;
+    double x1 = (double)b->X / 256.0, y1 = (double)b->Y / 256.0;
+    double dx = x1 - x0, dy = y1 - y0;
+    if (dx == 0.0 && dy == 0.0) return;
+    bool xmajor = fabs(dx) >= fabs(dy);
+    double s0 = xmajor ? x0 : y0, s1 = xmajor ? x1 : y1;
+    double o0 = xmajor ? y0 : x0, dmaj = xmajor ? dx : dy, dmin = xmajor ? dy : dx;
+    int64_t i0, i1;
+    if (s1 > s0) {
+        i0 = (int64_t)ceil(s0 - 0.5);
+        i1 = (int64_t)ceil(s1 - 0.5) - 1;
+    } else {
+        i0 = (int64_t)floor(s1 - 0.5) + 1;
+        i1 = (int64_t)floor(s0 - 0.5);
+    }
+    int64_t lo = xmajor ? c->cx0 : c->cy0, hi = (xmajor ? c->cx1 : c->cy1) - 1;
+    if (i0 < lo) i0 = lo;
+    if (i1 > hi) i1 = hi;
+    c->front = true;
+    c->prim_bias = c->depth_bias;
+    int nv = c->nvary;
+    float vary[SW_MAX_VARYINGS];
+    double zs[SW_MAX_SAMPLES];
+    float deriv[4] = { 0, 0, 0, 0 };
+    const float *dp = NULL;
+    int uvi = c->prog.needs_lod ? c->prog.uv_varying : -1;
+    if (uvi >= 0) {
+        /* derivatives along the major axis, the minor axis step moves no texels */
+        float du = (float)((b->a[uvi] - a->a[uvi]) / dmaj);
+        float dv = (float)((b->a[uvi + 1] - a->a[uvi + 1]) / dmaj);
+        deriv[xmajor ? 0 : 2] = du;
+        deriv[xmajor ? 1 : 3] = dv;
+        dp = deriv;
+    }
+    for (int64_t i = i0; i <= i1; i++) {
+        double cs = (double)i + 0.5;
+        double t = (cs - s0) / dmaj;
+        double om = o0 + t * dmin;
+        int64_t j = (int64_t)floor(om);
+        int64_t px = xmajor ? i : j, py = xmajor ? j : i;
+        if (px < c->cx0 || px >= c->cx1 || py < c->cy0 || py >= c->cy1) continue;
+        double z = a->z + t * (b->z - a->z);
+        for (int s = 0; s < c->samples; s++) zs[s] = z;
+        double pa = (1.0 - t) * a->iw, pb = t * b->iw;
+        double q = pa + pb;
+        float wa = q != 0.0 ? (float)(pa / q) : 0.0f, wb = q != 0.0 ? (float)(pb / q) : 0.0f;
+        for (int k = 0; k < nv; k++) vary[k] = wa * a->a[k] + wb * b->a[k];
+        sw_pixel(c, (int)px, (int)py, c->full_mask, zs, vary, dp);
+    }
+}
+
+/* ---- clipping ---- */
+
+#define SW_CLIP_PLANES 6
+#define SW_CLIP_MAX 12
+
+static inline float sw_plane_dist(const sw_ctx *c, int p, const float *clip)
+{
+    switch (p) {
+    case 0: return clip[2];                      /* z >= 0 */
+    case 1: return clip[3] - clip[2];            /* z <= w */
+    case 2: return c->gbx * clip[3] - clip[0];   /* guard band */
+    case 3: return c->gbx * clip[3] + clip[0];
+    case 4: return c->gby * clip[3] - clip[1];
+    default: return c->gby * clip[3] + clip[1];
+    }
+}
+
+static unsigned sw_outcode(const sw_ctx *c, const sw_vertex *v)
+{
+    unsigned code = 0;
+    for (int p = 0; p < SW_CLIP_PLANES; p++)
+        if (!(sw_plane_dist(c, p, v->clip) >= 0.0f)) code |= 1u << p;
+    return code;
+}
+
+static void sw_lerp_vertex(const sw_ctx *c, const sw_vertex *a, const sw_vertex *b, float t,
+                           sw_vertex *o)
+{
+    for (int k = 0; k < 4; k++) o->clip[k] = a->clip[k] + (b->clip[k] - a->clip[k]) * t;
+    for (int k = 0; k < c->nvary; k++) o->v[k] = a->v[k] + (b->v[k] - a->v[k]) * t;
+}
+
+static bool sw_to_screen(const sw_ctx *c, const sw_vertex *v, sw_screen_vertex *o)
+{
+    float w = v->clip[3];
+    if (!(w > 0.0f)) return false;
+    float iw = 1.0f / w;
+    float nx = v->clip[0] * iw, ny = v->clip[1] * iw, nz = v->clip[2] * iw;
+    float sx = c->vx + (nx + 1.0f) * c->vhw;
+    float sy = c->vy + (1.0f - ny) * c->vhh;
+    o->X = (int64_t)llrint((double)sx * 256.0);
+    o->Y = (int64_t)llrint((double)sy * 256.0);
+    o->sx = sx;
+    o->sy = sy;
+    o->z = (double)c->zmin + (double)nz * ((double)c->zmax - (double)c->zmin);
+    o->iw = iw;
+    o->a = v->v;
+    return true;
+}
+
+static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b);
+
+static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, const sw_vertex *v2)
+{
+    unsigned o0 = sw_outcode(c, v0), o1 = sw_outcode(c, v1), o2 = sw_outcode(c, v2);
+    if (o0 & o1 & o2) return;
+    if (c->wireframe) {
+        /* Wireframe: cull by the triangle's orientation, then draw its edges as lines. */
+        if ((o0 | o1 | o2) == 0) {
+            sw_screen_vertex s0, s1, s2;
+            if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
+                return;
+            int64_t area = (s1.X - s0.X) * (s2.Y - s0.Y) - (s2.X - s0.X) * (s1.Y - s0.Y);
+            if (area == 0) return;
+            if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && area < 0) return;
+            if (c->cull == XGD_CULL_CLOCKWISE_FACE && area > 0) return;
+        } else {
+            /* orientation of a clipped triangle from the sign of the clip-space determinant
+               (positive w: same sign as the screen-space area, y flipped) */
+            double det = (double)v0->clip[0] * ((double)v1->clip[1] * v2->clip[3] - (double)v2->clip[1] * v1->clip[3]) -
+                         (double)v1->clip[0] * ((double)v0->clip[1] * v2->clip[3] - (double)v2->clip[1] * v0->clip[3]) +
+                         (double)v2->clip[0] * ((double)v0->clip[1] * v1->clip[3] - (double)v1->clip[1] * v0->clip[3]);
+            bool front = det < 0.0; /* ndc y up: clockwise on screen = negative in ndc */
+            if (det == 0.0) return;
+            if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && !front) return;
+            if (c->cull == XGD_CULL_CLOCKWISE_FACE && front) return;
+        }
+        sw_line_edges(c, v0, v1);
+        sw_line_edges(c, v1, v2);
+        sw_line_edges(c, v2, v0);
+        return;
+    }
+    if ((o0 | o1 | o2) == 0) {
+        sw_screen_vertex s0, s1, s2;
+        if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
+            return;
+        sw_raster_triangle(c, &s0, &s1, &s2);
+        return;
+    }
+    /* Sutherland-Hodgman against the planes some vertex is outside of */
+    sw_vertex buf[2][SW_CLIP_MAX];
+    int n = 3;
+    buf[0][0] = *v0;
+    buf[0][1] = *v1;
+    buf[0][2] = *v2;
+    int cur = 0;
+    unsigned planes = o0 | o1 | o2;
+    for (int p = 0; p < SW_CLIP_PLANES && n >= 3; p++) {
+        if (!(planes & (1u << p))) continue;
+        sw_vertex *in = buf[cur], *out = buf[cur ^ 1];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            const sw_vertex *a = &in[i], *b = &in[(i + 1) % n];
+            float da = sw_plane_dist(c, p, a->clip), db = sw_plane_dist(c, p, b->clip);
+            bool ina = da >= 0.0f, inb = db >= 0.0f;
+            if (ina && m < SW_CLIP_MAX) out[m++] = *a;
+            if (ina != inb && m < SW_CLIP_MAX) sw_lerp_vertex(c, a, b, da / (da - db), &out[m++]);
+        }
+        n = m;
+        cur ^= 1;
+    }
+    if (n < 3) return;
+    sw_screen_vertex sv[SW_CLIP_MAX];
+    for (int i = 0; i < n; i++)
+        if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
+    for (int i = 1; i + 1 < n; i++) sw_raster_triangle(c, &sv[0], &sv[i], &sv[i + 1]);
+}
+
+static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b)
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    for (int p = 0; p < SW_CLIP_PLANES; p++) {
+        float da = sw_plane_dist(c, p, a->clip), db = sw_plane_dist(c, p, b->clip);
+        if (da < 0.0f && db < 0.0f) return;
+        if (!(da >= 0.0f && db >= 0.0f)) {
+            if (!(da == da) || !(db == db)) return;
+            float t = da / (da - db);
+            if (da < 0.0f) {
+                if (t > t0) t0 = t;
+            } else if (t < t1) {
+                t1 = t;
+            }
+        }
+    }
+    if (t0 > t1) return;
+    sw_vertex ca, cb;
+    sw_lerp_vertex(c, a, b, t0, &ca);
+    sw_lerp_vertex(c, a, b, t1, &cb);
+    sw_screen_vertex sa, sb;
+    if (!sw_to_screen(c, &ca, &sa) || !sw_to_screen(c, &cb, &sb)) return;
+    sw_raster_line(c, &sa, &sb);
+}
+
+/* ---- draw setup ---- */
+
+static unsigned sw_write_mask(unsigned m)
+{
+    if (m == 0) return 15; /* defensive: normalised state never has 0 (= All) */
+    if (m & XGD_COLOR_WRITE_NONE) return 0;
+    return m & 15;
+}
+
+static void sw_setup_blend(sw_blend *b, const xgd_target_blend_desc *d)
+{
+    b->cs = d->color_source_blend ? d->color_source_blend : XGD_BLEND_ONE;
+    b->cd = d->color_destination_blend ? d->color_destination_blend : XGD_BLEND_ZERO;
+    b->as = d->alpha_source_blend ? d->alpha_source_blend : XGD_BLEND_ONE;
+    b->ad = d->alpha_destination_blend ? d->alpha_destination_blend : XGD_BLEND_ZERO;
+    b->cf = d->color_blend_function ? d->color_blend_function : XGD_BLEND_FUNCTION_ADD;
+    b->af = d->alpha_blend_function ? d->alpha_blend_function : XGD_BLEND_FUNCTION_ADD;
+    b->enabled = !(b->cs == XGD_BLEND_ONE && b->cd == XGD_BLEND_ZERO && b->as == XGD_BLEND_ONE &&
+                   b->ad == XGD_BLEND_ZERO && b->cf == XGD_BLEND_FUNCTION_ADD &&
+                   b->af == XGD_BLEND_FUNCTION_ADD);
+}
+
+static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
+{
+    memset(v, 0, sizeof *v);
+    v->tex = t;
+    v->face = face;
+    v->format = t->desc.format;
+    v->es = (size_t)t->fi->element_size;
+    v->is_color = t->is_color;
+    v->range = t->fi->is_float ? 0 : (t->fi->is_signed ? 2 : 1);
+    size_t pixels = (size_t)t->desc.width * (size_t)t->desc.height;
+    if (t->samples > 1) v->base = t->ms + (size_t)face * pixels * (size_t)t->samples * v->es;
+    else v->base = sw_texture_image(t, face, 0)->texels;
+}
+
+static void sw_init_lut8(void)
+{
+    if (sw_lut8_ready) return;
+    for (int i = 0; i < 256; i++) sw_lut8[i] = (float)i / 255.0f;
+    sw_lut8_ready = true;
+}
+
+static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
+{
+    sw_init_lut8();
+    memset(c, 0, sizeof *c);
+    c->r = r;
+    sw_program_setup(&c->prog, st);
+    c->nvary = c->prog.varyings;
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0 == NULL) return false;
+    c->width = t0->desc.width;
+    c->height = t0->desc.height;
+    c->samples = t0->samples;
+    c->spos = sw_sample_positions(c->samples);
+    const xgd_rasterizer_desc *rs = st->rasterizer;
+    c->single_coverage = c->samples == 1 || (rs != NULL && rs->multisample_antialias_disable);
+    c->full_mask = (1u << c->samples) - 1u;
+    const xgd_blend_state_desc *bs = st->blend;
+    if (bs != NULL && bs->multisample_mask != 0) c->full_mask &= (unsigned)bs->multisample_mask;
+    if (c->full_mask == 0) return false;
+
+    /* pixel rectangle: viewport, target, scissor */
+    const xgd_viewport *vp = &st->viewport;
+    int x0 = vp->x, y0 = vp->y, x1 = vp->x + vp->width, y1 = vp->y + vp->height;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > c->width) x1 = c->width;
+    if (y1 > c->height) y1 = c->height;
+    if (rs != NULL && rs->scissor_test_enable) {
+        /* a zero-area scissor clips everything (XGD_ZERO_SCISSOR_CLIPS_ALL) */
+        const xgd_rect *sc = &st->scissor;
+        if (sc->x > x0) x0 = sc->x;
+        if (sc->y > y0) y0 = sc->y;
+        if (sc->x + sc->width < x1) x1 = sc->x + sc->width;
+        if (sc->y + sc->height < y1) y1 = sc->y + sc->height;
+    }
+    if (x0 >= x1 || y0 >= y1) return false;
+    c->cx0 = x0;
+    c->cy0 = y0;
+    c->cx1 = x1;
+    c->cy1 = y1;
+    c->vx = (float)vp->x;
+    c->vy = (float)vp->y;
+    c->vhw = (float)vp->width * 0.5f;
+    c->vhh = (float)vp->height * 0.5f;
+    c->zmin = vp->min_depth;
+    c->zmax = vp->max_depth;
+    c->zlo = c->zmin < c->zmax ? c->zmin : c->zmax;
+    c->zhi = c->zmin < c->zmax ? c->zmax : c->zmin;
+    if (c->zlo < 0.0) c->zlo = 0.0;
+    if (c->zhi > 1.0) c->zhi = 1.0;
+    /* guard band: |screen offset| <= 2^20 pixels */
+    c->gbx = 1048576.0f / (float)(vp->width > 1 ? vp->width : 1);
+    c->gby = 1048576.0f / (float)(vp->height > 1 ? vp->height : 1);
+    if (c->gbx < 1.0f) c->gbx = 1.0f;
+    if (c->gby < 1.0f) c->gby = 1.0f;
+
+    c->cull = rs != NULL ? rs->cull_mode : XGD_CULL_COUNTER_CLOCKWISE_FACE;
+    c->wireframe = rs != NULL && rs->fill_mode == XGD_FILL_WIREFRAME;
+    c->depth_bias = rs != NULL ? rs->depth_bias : 0.0f;
+    c->slope_bias = rs != NULL ? rs->slope_scale_depth_bias : 0.0f;
+
+    /* targets; the stock programs have one output (XNA's stock shaders write COLOR0 only) */
+    c->rt_count = r->target_count;
+    for (int i = 0; i < c->rt_count; i++) {
+        sw_setup_view(&c->rt[i], r->targets[i].texture, r->targets[i].face);
+        const xgd_target_blend_desc *tb = bs != NULL ? &bs->target[i] : NULL;
+        if (tb != NULL) {
+            sw_setup_blend(&c->rt[i].blend, bs->independent_blend ? tb : &bs->target[0]);
+            c->rt[i].write_mask = sw_write_mask(tb->color_write_channels);
+        } else {
+            c->rt[i].write_mask = 15;
+        }
+    }
+    c->out_count = c->rt_count > 0 ? 1 : 0;
+    if (bs != NULL) {
+        xgd_color f = bs->blend_factor;
+        if (!bs->use_blend_factor && f.r == 0 && f.g == 0 && f.b == 0 && f.a == 0)
+            f = (xgd_color){ 255, 255, 255, 255 }; /* XNA's default BlendFactor is White */
+        c->blend_factor[0] = f.r / 255.0f;
+        c->blend_factor[1] = f.g / 255.0f;
+        c->blend_factor[2] = f.b / 255.0f;
+        c->blend_factor[3] = f.a / 255.0f;
+    } else {
+        c->blend_factor[0] = c->blend_factor[1] = c->blend_factor[2] = c->blend_factor[3] = 1.0f;
+    }
+
+    /* depth/stencil of the first target */
+    const xgd_depth_stencil_desc *ds = st->depth_stencil;
+    c->depth = t0->depth;
+    c->stencil = t0->stencil;
+    c->dfmt = t0->desc.depth_format;
+    c->dscale = c->dfmt == XGD_DEPTH_FORMAT_DEPTH16 ? 65535.0 : (c->depth ? 16777215.0 : 0.0);
+    if (ds != NULL && c->depth != NULL) {
+        c->depth_test = !ds->depth_buffer_disable;
+        c->depth_write = c->depth_test && !ds->depth_write_disable;
+        c->depth_func = ds->depth_function ? ds->depth_function : XGD_COMPARE_LESS_EQUAL;
+    }
+    if (ds != NULL && c->stencil != NULL && ds->stencil_enable) {
+        c->stencil_on = true;
+        c->sref = (unsigned)ds->reference_stencil & 0xffu;
+        unsigned rm = (unsigned)ds->stencil_mask, wm = (unsigned)ds->stencil_write_mask;
+        if (!ds->stencil_masks_explicit) {
+            if (rm == 0) rm = 0xff;
+            if (wm == 0) wm = 0xff;
+        }
+        c->srmask = rm & 0xffu;
+        c->swmask = wm & 0xffu;
+        c->sf_front.func = ds->stencil_function ? ds->stencil_function : XGD_COMPARE_ALWAYS;
+        c->sf_front.pass = ds->stencil_pass ? ds->stencil_pass : XGD_STENCIL_OP_KEEP;
+        c->sf_front.fail = ds->stencil_fail ? ds->stencil_fail : XGD_STENCIL_OP_KEEP;
+        c->sf_front.zfail = ds->stencil_depth_fail ? ds->stencil_depth_fail : XGD_STENCIL_OP_KEEP;
+        if (ds->two_sided_stencil) {
+            c->sf_back.func = ds->ccw_stencil_function ? ds->ccw_stencil_function : XGD_COMPARE_ALWAYS;
+            c->sf_back.pass = ds->ccw_stencil_pass ? ds->ccw_stencil_pass : XGD_STENCIL_OP_KEEP;
+            c->sf_back.fail = ds->ccw_stencil_fail ? ds->ccw_stencil_fail : XGD_STENCIL_OP_KEEP;
+            c->sf_back.zfail = ds->ccw_stencil_depth_fail ? ds->ccw_stencil_depth_fail : XGD_STENCIL_OP_KEEP;
+        } else {
+            c->sf_back = c->sf_front;
+        }
+    }
+    if (c->prog.texture != NULL) sw_texture_prepare_sampling((xgdi_native_texture *)c->prog.texture);
+    return true;
+}
+
+static size_t sw_element_size(xgd_vertex_element_format f)
+{
+    static const unsigned char sizes[XGD_VERTEX_FORMAT_COUNT] = { 4, 8, 12, 16, 4, 4, 4, 8, 4, 8, 4, 8 };
+    return (unsigned)f < XGD_VERTEX_FORMAT_COUNT ? sizes[f] : 16;
+}
+
+static xgd_result sw_grow_verts(sw_renderer *r, size_t n)
+{
+    if (n <= r->verts_capacity) return XGD_OK;
+    size_t cap = r->verts_capacity ? r->verts_capacity : 256;
+    while (cap < n) cap *= 2;
+    sw_vertex *nv = realloc(r->verts, cap * sizeof *nv);
+    if (nv == NULL)
+        return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
+                         "software: out of memory for %zu transformed vertices", n);
+    r->verts = nv;
+    r->verts_capacity = cap;
+    return XGD_OK;
+}
+
+xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
+{
+    const xgdi_draw_state *st = d->state;
+    if (st == NULL || st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 ||
+        d->primitive_count <= 0)
+        return XGD_OK;
+    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
+                                                              : sizeof(xgdi_basic_constants);
+    if (st->constants_size < need_consts)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: constants of %zu bytes, program needs %zu",
+                         st->constants_size, need_consts);
+    sw_ctx ctx;
+    if (!sw_setup(&ctx, r, st)) return XGD_OK;
+    sw_ctx *c = &ctx;
+    size_t count = (size_t)d->vertex_count;
+    xgd_result res = sw_grow_verts(r, count);
+    if (res != XGD_OK) return res;
+
+    /* vertex source and the bytes one vertex needs */
+    const xgdi_vertex_layout *lay = st->layout;
+    size_t stride = (size_t)lay->stride;
+    size_t vneed = 0;
+    for (int i = 0; i < lay->count && i < 16; i++) {
+        size_t end = (size_t)lay->elements[i].offset + sw_element_size(lay->elements[i].format);
+        if (end > vneed) vneed = end;
+    }
+    const uint8_t *vbase;
+    size_t vlimit; /* bytes readable from vbase */
+    if (d->vertex_buffer != NULL) {
+        vbase = d->vertex_buffer->data;
+        vlimit = d->vertex_buffer->size;
+        if (d->vertex_offset > vlimit) vlimit = 0;
+        else {
+            vbase += d->vertex_offset;
+            vlimit -= d->vertex_offset;
+        }
+    } else {
+        vbase = d->user_vertices;
+        vlimit = d->user_vertex_count > 0 ? (size_t)d->user_vertex_count * stride : 0;
+        if (vlimit > 0 && vneed > stride) vlimit += vneed - stride;
+    }
+    const uint8_t *ibase = NULL;
+    size_t ilimit = 0;
+    if (d->index_size != 0) {
+        if (d->index_buffer != NULL) {
+            ibase = d->index_buffer->data;
+            ilimit = d->index_buffer->size;
+            if (d->index_offset > ilimit) ilimit = 0;
+            else {
+                ibase += d->index_offset;
+                ilimit -= d->index_offset;
+            }
+        } else {
+            ibase = d->user_indices;
+            ilimit = count * (size_t)d->index_size;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        int64_t vi;
+        if (d->index_size != 0) {
+            size_t off = i * (size_t)d->index_size;
+            if (ibase == NULL || off + (size_t)d->index_size > ilimit) vi = -1;
+            else if (d->index_size == 2) {
+                uint16_t x;
+                memcpy(&x, ibase + off, 2);
+                vi = (int64_t)x + d->base_vertex;
+            } else {
+                uint32_t x;
+                memcpy(&x, ibase + off, 4);
+                vi = (int64_t)x + d->base_vertex;
+            }
+        } else {
+            vi = (int64_t)d->first_vertex + (int64_t)i;
+        }
+        const uint8_t *src = NULL;
+        /* out-of-range vertices read as all attributes missing (robust buffer access) */
+        if (vbase != NULL && vi >= 0 && (size_t)vi * stride + vneed <= vlimit)
+            src = vbase + (size_t)vi * stride;
+        sw_vertex_shade(&c->prog, src, &r->verts[i]);
+    }
+
+    const sw_vertex *vv = r->verts;
+    int pc = d->primitive_count;
+    switch (d->type) {
+    case XGD_PRIMITIVE_TRIANGLE_LIST:
+        for (int p = 0; p < pc && (size_t)p * 3 + 2 < count; p++)
+            sw_triangle(c, &vv[3 * p], &vv[3 * p + 1], &vv[3 * p + 2]);
+        break;
+    case XGD_PRIMITIVE_TRIANGLE_STRIP:
+        for (int p = 0; p < pc && (size_t)p + 2 < count; p++) {
+            /* odd triangles swap their first two vertices to keep the strip's winding */
+            if (p & 1) sw_triangle(c, &vv[p + 1], &vv[p], &vv[p + 2]);
+            else sw_triangle(c, &vv[p], &vv[p + 1], &vv[p + 2]);
+        }
+        break;
+    case XGD_PRIMITIVE_LINE_LIST:
+        for (int p = 0; p < pc && (size_t)p * 2 + 1 < count; p++)
+            sw_line_edges(c, &vv[2 * p], &vv[2 * p + 1]);
+        break;
+    case XGD_PRIMITIVE_LINE_STRIP:
+        for (int p = 0; p < pc && (size_t)p + 1 < count; p++) sw_line_edges(c, &vv[p], &vv[p + 1]);
+        break;
+    default:
+        break;
+    }
+    for (int t = 0; t < c->out_count; t++)
+        sw_texture_mark_written(c->rt[t].tex, c->rt[t].face);
+    return XGD_OK;
+}
+
+/* ---- clear ---- */
+
+xgd_result sw_clear(sw_renderer *r, unsigned options, const float color[4], float depth,
+                    int stencil)
+{
+    for (int i = 0; i < r->target_count; i++) {
+        xgdi_native_texture *t = r->targets[i].texture;
+        int face = r->targets[i].face;
+        if (t == NULL) continue;
+        if (options & XGD_CLEAR_TARGET) {
+            size_t es = (size_t)t->fi->element_size;
+            uint8_t enc[16];
+            xgdi_format_encode_row(t->desc.format, color, 1, enc);
+            sw_image *img = sw_texture_image(t, face, 0);
+            size_t pixels = (size_t)img->width * (size_t)img->height;
+            for (size_t p = 0; p < pixels; p++) memcpy(img->texels + p * es, enc, es);
+            if (t->samples > 1) {
+                uint8_t *ms = t->ms + (size_t)face * pixels * (size_t)t->samples * es;
+                size_t n = pixels * (size_t)t->samples;
+                for (size_t p = 0; p < n; p++) memcpy(ms + p * es, enc, es);
+            }
+            sw_texture_mark_written(t, face);
+            t->ms_dirty[face] = false; /* level 0 already holds the resolved clear colour */
+        }
+    }
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0 != NULL) {
+        size_t n = (size_t)t0->desc.width * (size_t)t0->desc.height * (size_t)t0->samples;
+        if ((options & XGD_CLEAR_DEPTH_BUFFER) && t0->depth != NULL) {
+            float z = sw_quantize_depth(t0->desc.depth_format, depth);
+            for (size_t i = 0; i < n; i++) t0->depth[i] = z;
+        }
+        if ((options & XGD_CLEAR_STENCIL) && t0->stencil != NULL)
+            memset(t0->stencil, stencil & 0xff, n);
+    }
+    return XGD_OK;
+}

@@ -1,0 +1,272 @@
+/*
+ * sw_renderer.c - the software renderer's ops table: creation, caps, the back buffer, buffers,
+ * render-target binding, present, fences. Everything executes synchronously, so a submitted
+ * fence is complete as soon as it is signalled.
+ */
+#include "sw_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static xgd_result sw_make_back_buffer(sw_renderer *r, const xgd_presentation_parameters *pp,
+                                      xgdi_native_texture **out)
+{
+    xgdi_texture_desc d;
+    memset(&d, 0, sizeof d);
+    d.render_target = true;
+    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
+    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
+    d.levels = 1;
+    d.format = XGD_SURFACE_FORMAT_COLOR; /* the back buffer is stored as Color */
+    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT
+                         ? XGD_DEPTH_FORMAT_DEPTH24
+                         : pp->depth_stencil_format;
+    int ms = pp->multisample_count;
+    d.samples = ms >= 8 ? 8 : ms >= 4 ? 4 : ms >= 2 ? 2 : 1;
+    d.debug_name = "back buffer";
+    return sw_texture_alloc(r, &d, out);
+}
+
+static void sw_bind_back_buffer(sw_renderer *r)
+{
+    memset(r->targets, 0, sizeof r->targets);
+    r->targets[0].texture = r->back_buffer;
+    r->targets[0].face = 0;
+    r->target_count = 1;
+}
+
+static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer **out)
+{
+    *out = NULL;
+    sw_renderer *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "software: out of memory");
+    r->base.ops = &xgdi_software_renderer_ops;
+    r->base.device = info->device;
+    r->debug = info->debug;
+    r->profile = info->profile;
+    xgd_result res = sw_make_back_buffer(r, info->pp, &r->back_buffer);
+    if (res != XGD_OK) {
+        free(r);
+        return res;
+    }
+    sw_bind_back_buffer(r);
+    *out = &r->base;
+    return XGD_OK;
+}
+
+static void sw_destroy(xgdi_renderer *base)
+{
+    if (base == NULL) return;
+    sw_renderer *r = sw_cast(base);
+    xgdi_retire_flush_all(&base->retired, base);
+    xgdi_retire_free(&base->retired);
+    sw_texture_free(r->back_buffer);
+    free(r->verts);
+    free(r);
+}
+
+static void sw_get_caps(xgdi_renderer *base, xgdi_caps *out)
+{
+    (void)base;
+    memset(out, 0, sizeof *out);
+    out->adapter_name = "xgd software rasterizer";
+    out->max_texture_size = SW_MAX_TEXTURE_SIZE;
+    out->max_render_targets = SW_MAX_TARGETS;
+    out->max_multisample_count = SW_MAX_SAMPLES;
+    for (int f = XGD_SURFACE_FORMAT_COLOR; f < XGD_SURFACE_FORMAT_COUNT; f++) {
+        bool dxt = f == XGD_SURFACE_FORMAT_DXT1 || f == XGD_SURFACE_FORMAT_DXT3 ||
+                   f == XGD_SURFACE_FORMAT_DXT5;
+        out->formats[f].texture = true;
+        out->formats[f].filterable = true;
+        out->formats[f].render_target = !dxt;
+        out->formats[f].blendable = !dxt;
+        out->formats[f].multisample = !dxt;
+    }
+    out->depth_formats[XGD_DEPTH_FORMAT_NONE] = true;
+    out->depth_formats[XGD_DEPTH_FORMAT_DEPTH16] = true;
+    out->depth_formats[XGD_DEPTH_FORMAT_DEPTH24] = true;
+    out->depth_formats[XGD_DEPTH_FORMAT_DEPTH24_STENCIL8] = true;
+    out->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL;
+    out->back_buffer_readback = true;
+}
+
+static xgd_result sw_reset_back_buffer(xgdi_renderer *base, const xgd_presentation_parameters *pp)
+{
+    sw_renderer *r = sw_cast(base);
+    xgdi_native_texture *nb = NULL;
+    xgd_result res = sw_make_back_buffer(r, pp, &nb);
+    if (res != XGD_OK) return res; /* the old back buffer stays */
+    sw_texture_free(r->back_buffer);
+    r->back_buffer = nb;
+    sw_bind_back_buffer(r);
+    return XGD_OK;
+}
+
+/* ---- buffers: plain memory ---- */
+
+static xgd_result sw_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, size_t size,
+                                   bool dynamic, xgdi_native_buffer **out)
+{
+    (void)dynamic;
+    *out = NULL;
+    xgdi_native_buffer *b = calloc(1, sizeof *b);
+    uint8_t *data = calloc(1, size > 0 ? size : 1);
+    if (b == NULL || data == NULL) {
+        free(b);
+        free(data);
+        return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,
+                         "software: out of memory for a %zu-byte buffer", size);
+    }
+    b->kind = kind;
+    b->size = size;
+    b->data = data;
+    *out = b;
+    return XGD_OK;
+}
+
+static void sw_buffer_destroy(xgdi_renderer *base, xgdi_native_buffer *b)
+{
+    (void)base;
+    if (b == NULL) return;
+    free(b->data);
+    free(b);
+}
+
+static xgd_result sw_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                   const void *data, size_t size, xgd_set_data_options options)
+{
+    (void)options; /* draws execute immediately: every option may write in place */
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: buffer upload [%zu, +%zu) outside %zu bytes", offset, size,
+                         b->size);
+    if (size > 0) memcpy(b->data + offset, data, size);
+    return XGD_OK;
+}
+
+static xgd_result sw_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                     void *data, size_t size)
+{
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: buffer download [%zu, +%zu) outside %zu bytes", offset,
+                         size, b->size);
+    if (size > 0) memcpy(data, b->data + offset, size);
+    return XGD_OK;
+}
+
+/* ---- targets, clear, draw ---- */
+
+static xgd_result sw_set_render_targets(xgdi_renderer *base, const xgdi_target *targets,
+                                        int count)
+{
+    sw_renderer *r = sw_cast(base);
+    if (count <= 0 || targets == NULL) {
+        sw_bind_back_buffer(r);
+        return XGD_OK;
+    }
+    if (count > SW_MAX_TARGETS)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: %d render targets (at most %d)", count, SW_MAX_TARGETS);
+    xgdi_native_texture *t0 = targets[0].texture;
+    for (int i = 0; i < count; i++) {
+        xgdi_native_texture *t = targets[i].texture;
+        if (t == NULL || !t->desc.render_target || targets[i].face < 0 ||
+            targets[i].face >= t->faces || t->desc.width != t0->desc.width ||
+            t->desc.height != t0->desc.height || t->samples != t0->samples)
+            return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                             "software: render target %d cannot be bound with the others", i);
+    }
+    memset(r->targets, 0, sizeof r->targets);
+    for (int i = 0; i < count; i++) r->targets[i] = targets[i];
+    r->target_count = count;
+    return XGD_OK;
+}
+
+static xgd_result sw_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
+                              float depth, int stencil)
+{
+    return sw_clear(sw_cast(base), options, color, depth, stencil);
+}
+
+static xgd_result sw_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
+{
+    return sw_draw(sw_cast(base), draw);
+}
+
+static xgd_result sw_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, void *rgba)
+{
+    sw_renderer *r = sw_cast(base);
+    xgdi_native_texture *bb = r->back_buffer;
+    if (bb == NULL)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "software: no back buffer");
+    sw_image *img = sw_texture_image(bb, 0, 0);
+    if (rect->x < 0 || rect->y < 0 || rect->width <= 0 || rect->height <= 0 ||
+        rect->x + rect->width > img->width || rect->y + rect->height > img->height)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: readback rectangle outside the back buffer");
+    if (bb->samples > 1 && bb->ms_dirty[0]) sw_texture_resolve(bb, 0);
+    uint8_t *dst = rgba;
+    for (int y = 0; y < rect->height; y++)
+        memcpy(dst + (size_t)y * (size_t)rect->width * 4,
+               img->texels + (size_t)(rect->y + y) * img->row_pitch + (size_t)rect->x * 4,
+               (size_t)rect->width * 4);
+    return XGD_OK;
+}
+
+/* ---- frames and fences ---- */
+
+static xgd_result sw_submit(xgdi_renderer *base)
+{
+    base->submitted_fence++;
+    xgdi_retire_collect(&base->retired, base, base->submitted_fence);
+    return XGD_OK;
+}
+
+static xgd_result sw_present(xgdi_renderer *base, int swap_interval)
+{
+    (void)swap_interval; /* headless: nothing to wait for */
+    sw_renderer *r = sw_cast(base);
+    if (r->back_buffer != NULL && r->back_buffer->samples > 1 && r->back_buffer->ms_dirty[0])
+        sw_texture_resolve(r->back_buffer, 0);
+    return sw_submit(base);
+}
+
+static uint64_t sw_completed_fence(xgdi_renderer *base)
+{
+    return base->submitted_fence;
+}
+
+static xgd_result sw_wait_fence(xgdi_renderer *base, uint64_t value)
+{
+    (void)base;
+    (void)value;
+    return XGD_OK;
+}
+
+const xgdi_renderer_ops xgdi_software_renderer_ops = {
+    .name = "software",
+    .kind = XGD_RENDERER_SOFTWARE,
+    .create = sw_create,
+    .destroy = sw_destroy,
+    .get_caps = sw_get_caps,
+    .reset_back_buffer = sw_reset_back_buffer,
+    .texture_create = sw_op_texture_create,
+    .texture_destroy = sw_op_texture_destroy,
+    .texture_upload = sw_op_texture_upload,
+    .texture_download = sw_op_texture_download,
+    .texture_finalize = sw_op_texture_finalize,
+    .buffer_create = sw_buffer_create,
+    .buffer_destroy = sw_buffer_destroy,
+    .buffer_upload = sw_buffer_upload,
+    .buffer_download = sw_buffer_download,
+    .set_render_targets = sw_set_render_targets,
+    .clear = sw_op_clear,
+    .draw = sw_op_draw,
+    .read_back_buffer = sw_read_back_buffer,
+    .present = sw_present,
+    .submit = sw_submit,
+    .completed_fence = sw_completed_fence,
+    .wait_fence = sw_wait_fence,
+};
