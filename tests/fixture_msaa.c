@@ -242,3 +242,62 @@ XGD_FIXTURE(RenderTarget_ActiveMsaaReadback)
     xgd_texture_destroy(rt);
     xgd_device_destroy(dev);
 }
+
+/* A multisampled cube target: each face is resolved when it is left (face to face, and the
+ * last one at the return to the back buffer); every face is read. */
+XGD_FIXTURE(RenderTargetCube_MsaaFace)
+{
+    enum { S = 16 };
+    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    if (!need_msaa4(t, dev)) {
+        xgd_device_destroy(dev);
+        return;
+    }
+    xgd_render_target_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = S;
+    d.height = S;
+    d.preferred_multisample_count = 4;
+    d.usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS;
+    xgd_texture *cube = NULL;
+    REQUIRE_OK(xgd_render_target_cube_create(dev, &d, &cube));
+    xgd_texture_info info;
+    CHECK_OK(xgd_texture_get_info(cube, &info));
+    if (info.multisample_count < 4) {
+        xgdt_not_supported(t, "no multisampled cube targets");
+        xgd_texture_destroy(cube);
+        xgd_device_destroy(dev);
+        return;
+    }
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_rasterizer_state *rs = fx_cull_none(t, dev);
+    REQUIRE(fx && rs);
+    ms_model m[6];
+    for (int f = 0; f < 6; f++) {
+        REQUIRE(ms_init(&m[f], S, S, BLACK));
+        CHECK_OK(xgd_set_render_target_cube(dev, cube, (xgd_cube_map_face)f));
+        CHECK_OK(xgd_clear_color(dev, BLACK));
+        const xgd_color bg = fx_rgba(20 * f, 40, 200 - 30 * f, 255);
+        const xgd_color ink = fx_rgba(255, 40 * f, 0, 255);
+        CHECK_OK(fx_rect(dev, S, S, 0, 0, (float)(2 + f), 3, 0, bg));
+        ms_rect(&m[f], 0, 0, 2 + f, 3, bg);
+        const float tri[6] = { 1.3f + f, 4.1f, 15.2f, 6.7f + f * 0.5f, 3.9f, 15.4f - f * 0.3f };
+        CHECK_OK(fx_tri(dev, S, S, tri, 0, ink));
+        ms_tri(&m[f], tri, ink);
+    }
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    for (int f = 0; f < 6; f++) {
+        uint8_t *e = ms_resolve(&m[f]);
+        REQUIRE(e);
+        char label[32];
+        snprintf(label, sizeof label, "face%d", f);
+        fx_expect_texture(t, cube, (xgd_cube_map_face)f, 0, label, e, S, S, 1);
+        free(e);
+        free(m[f].s);
+    }
+    xgd_rasterizer_state_destroy(rs);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(cube);
+    xgd_device_destroy(dev);
+}

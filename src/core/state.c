@@ -16,9 +16,15 @@
 /* ---- normalisation ------------------------------------------------------------------------- */
 
 static bool blend_valid(xgd_blend b) { return (unsigned)b < XGD_BLEND_COUNT; }
-static bool blend_function_valid(xgd_blend_function f) { return (unsigned)f < XGD_BLEND_FUNCTION_COUNT; }
+static bool blend_function_valid(xgd_blend_function f)
+{
+    return (unsigned)f < XGD_BLEND_FUNCTION_COUNT;
+}
 static bool compare_valid(xgd_compare_function f) { return (unsigned)f < XGD_COMPARE_COUNT; }
-static bool stencil_op_valid(xgd_stencil_operation op) { return (unsigned)op < XGD_STENCIL_OP_COUNT; }
+static bool stencil_op_valid(xgd_stencil_operation op)
+{
+    return (unsigned)op < XGD_STENCIL_OP_COUNT;
+}
 static bool address_valid(xgd_texture_address_mode a) { return (unsigned)a < XGD_ADDRESS_COUNT; }
 
 static xgd_blend blend_or(xgd_blend b, xgd_blend def) { return b == XGD_BLEND_DEFAULT ? def : b; }
@@ -42,7 +48,10 @@ static xgd_texture_address_mode address_or(xgd_texture_address_mode a)
 /* Write channels: 0 (default All), any combination of the four bits, or NONE alone. NONE is
  * kept as 16 in the normalised desc so that bit tests (channels & XGD_COLOR_WRITE_RED) read
  * "nothing" and get_desc round-trips. */
-static bool channels_valid(unsigned c) { return c <= XGD_COLOR_WRITE_ALL || c == XGD_COLOR_WRITE_NONE; }
+static bool channels_valid(unsigned c)
+{
+    return c <= XGD_COLOR_WRITE_ALL || c == XGD_COLOR_WRITE_NONE;
+}
 
 static xgd_result normalize_blend(xgd_device *dev, const xgd_blend_state_desc *in,
                                   xgd_blend_state_desc *out)
@@ -371,7 +380,8 @@ xgd_depth_stencil_state *xgd_depth_stencil_state_preset(xgd_device *device,
 xgd_rasterizer_state *xgd_rasterizer_state_preset(xgd_device *device,
                                                   xgd_rasterizer_preset preset)
 {
-    if (!preset_device_ok(device) || (unsigned)preset > XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE)
+    if (!preset_device_ok(device) ||
+        (unsigned)preset > XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE)
         return NULL;
     return device->rasterizer_presets[preset];
 }

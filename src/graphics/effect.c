@@ -291,7 +291,8 @@ static void basic_constants(const xgd_basic_effect_params *p, xgdi_basic_constan
     (void)xgd_matrix_invert(&p->world, &world_inverse);
     xgd_matrix wit = xgd_matrix_transpose(&world_inverse);
     for (int row = 0; row < 3; row++) {
-        for (int col = 0; col < 3; col++) c->world_inverse_transpose[row * 4 + col] = wit.m[row * 4 + col];
+        for (int col = 0; col < 3; col++)
+            c->world_inverse_transpose[row * 4 + col] = wit.m[row * 4 + col];
         c->world_inverse_transpose[row * 4 + 3] = 0.0f;
     }
 

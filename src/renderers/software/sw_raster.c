@@ -489,7 +489,6 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
     int64_t lo = xmajor ? c->cx0 : c->cy0, hi = (xmajor ? c->cx1 : c->cy1) - 1;
     if (i0 < lo) i0 = lo;
     if (i1 > hi) i1 = hi;
-    c->front = true;
     c->prim_bias = c->depth_bias;
     int nv = c->nvary;
     float vary[SW_MAX_VARYINGS];
@@ -588,6 +587,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
             if (area == 0) return;
             if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && area < 0) return;
             if (c->cull == XGD_CULL_CLOCKWISE_FACE && area > 0) return;
+            c->front = area > 0;
         } else {
             /* orientation of a clipped triangle from the sign of the clip-space determinant
                (positive w: same sign as the screen-space area, y flipped) */
@@ -598,6 +598,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
             if (det == 0.0) return;
             if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && !front) return;
             if (c->cull == XGD_CULL_CLOCKWISE_FACE && front) return;
+            c->front = front;
         }
         sw_line_edges(c, v0, v1);
         sw_line_edges(c, v1, v2);
@@ -949,10 +950,12 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
         }
         break;
     case XGD_PRIMITIVE_LINE_LIST:
+        c->front = true; /* lines use the clockwise (front) stencil state */
         for (int p = 0; p < pc && (size_t)p * 2 + 1 < count; p++)
             sw_line_edges(c, &vv[2 * p], &vv[2 * p + 1]);
         break;
     case XGD_PRIMITIVE_LINE_STRIP:
+        c->front = true;
         for (int p = 0; p < pc && (size_t)p + 1 < count; p++) sw_line_edges(c, &vv[p], &vv[p + 1]);
         break;
     default:

@@ -73,31 +73,63 @@ static inline void sw_fetch(const sw_image *img, int x, int y, float out[4])
     }
 }
 
+/* floor for |x| <= 1e8 (coordinates are clamped first); avoids a libm call per texel */
+static inline int sw_ifloor(float x)
+{
+    int i = (int)x;
+    return (float)i > x ? i - 1 : i;
+}
+
 static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
                             xgd_texture_address_mode au, xgd_texture_address_mode av,
                             float out[4])
 {
     int w = img->width, h = img->height;
     if (!linear) {
-        int x = (int)floorf(sw_safe_coord(u * (float)w));
-        int y = (int)floorf(sw_safe_coord(v * (float)h));
-        sw_fetch(img, sw_address(x, w, au), sw_address(y, h, av), out);
+        int x = sw_ifloor(sw_safe_coord(u * (float)w));
+        int y = sw_ifloor(sw_safe_coord(v * (float)h));
+        if (x < 0 || x >= w) x = sw_address(x, w, au);
+        if (y < 0 || y >= h) y = sw_address(y, h, av);
+        sw_fetch(img, x, y, out);
         return;
     }
     float fx = sw_safe_coord(u * (float)w - 0.5f);
     float fy = sw_safe_coord(v * (float)h - 0.5f);
-    float x0f = floorf(fx), y0f = floorf(fy);
-    float ax = fx - x0f, ay = fy - y0f;
-    int x0 = (int)x0f, y0 = (int)y0f;
-    int xa = sw_address(x0, w, au), xb = sw_address(x0 + 1, w, au);
-    int ya = sw_address(y0, h, av), yb = sw_address(y0 + 1, h, av);
+    int x0 = sw_ifloor(fx), y0 = sw_ifloor(fy);
+    float ax = fx - (float)x0, ay = fy - (float)y0;
+    int xa, xb, ya, yb;
+    /* interior texels need no addressing (the common case) */
+    if (x0 >= 0 && x0 + 1 < w) {
+        xa = x0;
+        xb = x0 + 1;
+    } else {
+        xa = sw_address(x0, w, au);
+        xb = sw_address(x0 + 1, w, au);
+    }
+    if (y0 >= 0 && y0 + 1 < h) {
+        ya = y0;
+        yb = y0 + 1;
+    } else {
+        ya = sw_address(y0, h, av);
+        yb = sw_address(y0 + 1, h, av);
+    }
+    float w00 = (1.0f - ax) * (1.0f - ay), w10 = ax * (1.0f - ay);
+    float w01 = (1.0f - ax) * ay, w11 = ax * ay;
+    if (img->rgba8 != NULL) {
+        const uint8_t *p00 = img->rgba8 + ((size_t)ya * (size_t)w + (size_t)xa) * 4;
+        const uint8_t *p10 = img->rgba8 + ((size_t)ya * (size_t)w + (size_t)xb) * 4;
+        const uint8_t *p01 = img->rgba8 + ((size_t)yb * (size_t)w + (size_t)xa) * 4;
+        const uint8_t *p11 = img->rgba8 + ((size_t)yb * (size_t)w + (size_t)xb) * 4;
+        for (int c = 0; c < 4; c++)
+            out[c] = sw_unorm8[p00[c]] * w00 + sw_unorm8[p10[c]] * w10 +
+                     sw_unorm8[p01[c]] * w01 + sw_unorm8[p11[c]] * w11;
+        return;
+    }
     float t00[4], t10[4], t01[4], t11[4];
     sw_fetch(img, xa, ya, t00);
     sw_fetch(img, xb, ya, t10);
     sw_fetch(img, xa, yb, t01);
     sw_fetch(img, xb, yb, t11);
-    float w00 = (1.0f - ax) * (1.0f - ay), w10 = ax * (1.0f - ay);
-    float w01 = (1.0f - ax) * ay, w11 = ax * ay;
     for (int c = 0; c < 4; c++)
         out[c] = t00[c] * w00 + t10[c] * w10 + t01[c] * w01 + t11[c] * w11;
 }
