@@ -431,7 +431,7 @@ typedef struct xgd_blend_state xgd_blend_state;
 typedef struct xgd_depth_stencil_state xgd_depth_stencil_state;
 typedef struct xgd_rasterizer_state xgd_rasterizer_state;
 typedef struct xgd_sampler_state xgd_sampler_state;
-typedef struct xgd_effect xgd_effect;       /* SpriteEffect or BasicEffect */
+typedef struct xgd_effect xgd_effect;       /* SpriteEffect, BasicEffect, MrtEffect (EXT) */
 typedef struct xgd_sprite_batch xgd_sprite_batch;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1051,6 +1051,24 @@ XGD_API xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture 
 XGD_API xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect);
 /* SpriteEffect: NULL restores the viewport-derived projection. */
 XGD_API xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m);
+
+/*
+ * MrtEffect (EXT: not part of XNA). XNA's stock effects write render target 0 only; CNA's MRT
+ * fixtures use ShaderEffect programs to write distinct outputs to targets 0..3, and xgd has no
+ * custom shaders, so this stock extension effect does that job:
+ *   clip position = float4(Position0, 1) * Matrix            (default identity)
+ *   render target i = vertex Color0 * Colors[i], i = 0..3    (default Colors: all (1,1,1,1))
+ * No texture. Every bound target of the set receives its own output, blended with its own
+ * blend state entry and colour-write mask; outputs for unbound slots are dropped; depth and
+ * stencil are those of target 0. The vertex declaration must hold Position0 and Color0
+ * (INVALID_OPERATION at draw time otherwise). Apply with xgd_effect_apply like the others.
+ */
+XGD_API xgd_result xgd_mrt_effect_create(xgd_device *device, xgd_effect **out);
+/* Colours for targets 0..3 (rgba, finite). Results: INVALID_ARGUMENT (NULL, not an MrtEffect,
+ * non-finite values), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 colors[4]);
+/* NULL restores the identity. Results as set_colors. */
+XGD_API xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m);
 
 /* ------------------------------------------------------------------------------------------ */
 /* SpriteBatch                                                                                 */

@@ -7,6 +7,7 @@
 # Outputs (entry point renamed to "main" in SPIR-V):
 #   sprite.vert.spv, sprite.frag.spv
 #   basic_NN.vert.spv, basic_NN.frag.spv for NN = 00..31, the XGDI_BASIC_* variant number
+#   mrt.vert.spv, mrt.frag.spv (EXT MrtEffect, XGDI_PROGRAM_MRT: outputs SV_Target0..3)
 # Descriptor bindings (set 0): cbuffer b0 -> binding 0, texture t0 -> binding 1,
 # sampler s0 -> binding 2 (shifted here so the HLSL keeps plain D3D registers).
 set -eu
@@ -35,6 +36,8 @@ compile() {
 
 compile "$here/sprite.hlsl" vert VSMain "$out/sprite.vert.spv"
 compile "$here/sprite.hlsl" frag PSMain "$out/sprite.frag.spv"
+compile "$here/mrt.hlsl" vert VSMain "$out/mrt.vert.spv"
+compile "$here/mrt.hlsl" frag PSMain "$out/mrt.frag.spv"
 
 v=0
 count=0
@@ -54,4 +57,4 @@ while [ $v -lt 32 ]; do
     count=$((count + 1))
     v=$((v + 1))
 done
-echo "compile-spirv.sh: sprite + $count BasicEffect variants -> $out"
+echo "compile-spirv.sh: sprite + mrt + $count BasicEffect variants -> $out"

@@ -200,7 +200,17 @@ bool xgdt_compare_rgba(xgdt_ctx *t, const char *label, const uint8_t *actual,
             }
         }
     }
-    if (bad == 0) return true;
+    if (bad == 0) {
+        /* XGD_TEST_SAVE_IMAGES=1 keeps every comparison, so a report (xgd-conformance --html)
+           can show passing images too. */
+        const char *all = getenv("XGD_TEST_SAVE_IMAGES");
+        if (all && all[0] && strcmp(all, "0") != 0) {
+            save_image(t, label, "actual", actual, width, height);
+            save_image(t, label, "expected", expected, width, height);
+            fflush(stdout);
+        }
+        return true;
+    }
 
     const uint8_t *a = actual + ((size_t)first_y * (size_t)width + (size_t)first_x) * 4;
     const uint8_t *e = expected + ((size_t)first_y * (size_t)width + (size_t)first_x) * 4;

@@ -125,6 +125,7 @@ int xgdt_log_count(void);
  * On mismatch: prints the first bad pixel (x, y, actual, expected), the count of bad pixels,
  * and writes <out>/<test>.<renderer>.<label>.actual.png / .expected.png, where <out> is
  * $XGD_TEST_OUTPUT or "test-output" in the working directory. Returns true on match.
+ * With XGD_TEST_SAVE_IMAGES=1 in the environment the two PNGs are written on a match too.
  */
 bool xgdt_compare_rgba(xgdt_ctx *t, const char *label, const uint8_t *actual,
                        const uint8_t *expected, int width, int height, int tolerance);

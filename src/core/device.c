@@ -391,6 +391,10 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     }
     dev->desc.renderer = dev->ops->kind;
     dev->desc.pp = dev->pp;
+    /* Debug faults armed for this device apply from here on (fault.c); then spec 000: packed
+     * formats the renderer cannot store become unavailable. */
+    xgdi_debug_install_pending(dev);
+    xgdi_probe_packed_formats(dev);
 
     xgdi_reset_viewport_scissor(dev);
     res = xgdi_create_device_objects(dev);
@@ -557,6 +561,8 @@ xgd_result xgd_device_restore_context(xgd_device *device)
         return r;
     }
     device->lost = false;
+    /* The new renderer is probed like a new device's before resources come back (spec 000). */
+    xgdi_probe_packed_formats(device);
     device->last_recovery_failures = xgdi_registry_recreate_native(device);
     if (xgdi_rebind_render_targets(device) != XGD_OK) {
         /* The set could not be bound again: the device is on its back buffer, say so. */

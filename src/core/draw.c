@@ -58,6 +58,8 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
         if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
         else if (!layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE))
             missing = "TextureCoordinate0";
+    } else if (dev->program == XGDI_PROGRAM_MRT) {
+        if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
     } else {
         if ((dev->variant & XGDI_BASIC_VERTEX_COLOR) && !layout_has(l, XGD_VERTEX_USAGE_COLOR))
             missing = "Color0";

@@ -131,6 +131,20 @@ typedef struct xgdi_binding {
     int face;
 } xgdi_binding;
 
+/* Renderer calls that the debug fault hook (src/core/fault.c) can make fail as if natively. */
+typedef enum xgdi_fault_op {
+    XGDI_FAULT_SET_RENDER_TARGETS = 0,
+    XGDI_FAULT_TEXTURE_CREATE,
+    XGDI_FAULT_TEXTURE_UPLOAD,
+    XGDI_FAULT_CLEAR,
+    XGDI_FAULT_DRAW,
+    XGDI_FAULT_PRESENT,
+    XGDI_FAULT_READ_BACK_BUFFER,
+    XGDI_FAULT_CORRUPT_DOWNLOAD,        /* texture_download succeeds with its first row inverted */
+    XGDI_FAULT_NO_BACK_BUFFER_READBACK, /* the caps report no back-buffer readback */
+    XGDI_FAULT_OP_COUNT
+} xgdi_fault_op;
+
 struct xgd_device {
     xgdi_lifetime *token;
     xgd_device_desc desc;              /* as created, defaults filled */
@@ -172,6 +186,7 @@ struct xgd_device {
     union {
         xgdi_sprite_constants sprite;
         xgdi_basic_constants basic;
+        xgdi_mrt_constants mrt;        /* added for the EXT MrtEffect */
     } constants;
     size_t constants_size;
     xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
@@ -191,6 +206,15 @@ struct xgd_device {
     /* added by core-A (device.c) */
     char adapter_name[128];            /* copy of caps.adapter_name: valid while lost */
     bool ctx_state_initialised;        /* xgdi_create_device_objects succeeded */
+
+    /* added by conformance (fault.c): debug fault injection. While armed, ops points at
+       debug_ops, a copy of the renderer's table whose intercepted entries count calls and
+       forward to debug_real_ops; unarmed devices never pay for it. */
+    const xgdi_renderer_ops *debug_real_ops; /* NULL until the hook is first armed */
+    xgdi_renderer_ops debug_ops;
+    int debug_fault_count[XGDI_FAULT_OP_COUNT];   /* 0 off, n > 0 the n-th next call, < 0 all */
+    xgd_result debug_fault_code[XGDI_FAULT_OP_COUNT];
+    int debug_last_swap_interval;      /* what present() last received (-1 before the first) */
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */
@@ -269,5 +293,25 @@ void xgdi_texture_size(const xgd_texture *t, int *width, int *height);
 /* The four stock vertex declarations (buffer.c), device-owned; called by
  * xgdi_create_device_objects (state.c). */
 xgd_result xgdi_create_stock_declarations(xgd_device *dev);
+
+/* ---- added by conformance: debug fault injection and the packed-format probe (fault.c) -- */
+
+/* Arms a fault: the nth next call of op (nth > 0), or every call (nth < 0), fails with code as if
+ * the renderer had failed natively (the message names the injected fault); nth 0 disarms.
+ * device NULL arms the next device created on this thread (its creation-time calls included).
+ * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
+ * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
+ * read_back_buffer, corrupt_download, no_back_buffer_readback). INVALID_ARGUMENT for an
+ * unknown op. */
+xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code);
+/* The swap interval the renderer's present last received once the hook was armed on the
+ * device (arm any op with nth 0 to start recording); -1 if none. */
+int xgdi_debug_last_swap_interval(const xgd_device *device);
+/* Device creation: applies faults armed for the next device and by XGD_DEBUG_FAIL. */
+void xgdi_debug_install_pending(xgd_device *dev);
+/* Spec 000 device creation: a renderer that cannot store Bgra4444, Bgr565 or Bgra5551 texels
+ * loses that format (caps cleared, a warning) instead of corrupting it. Uploads a pattern that
+ * uses every bit and reads it back; run after the renderer starts (creation and restore). */
+void xgdi_probe_packed_formats(xgd_device *dev);
 
 #endif /* XGD_INTERNAL_H */

@@ -96,8 +96,26 @@ typedef struct xgdi_target {
 typedef enum xgdi_program {
     XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
     XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
+    XGDI_PROGRAM_MRT,          /* EXT MrtEffect: pos * matrix; target i = COLOR0 * colors[i] */
     XGDI_PROGRAM_COUNT
 } xgdi_program;
+
+/*
+ * XGDI_PROGRAM_MRT (added for the MRT conformance fixtures; GPU renderers: read this).
+ * Not an XNA effect: CNA's MRT fixtures use ShaderEffect programs that write distinct outputs
+ * to targets 0..3, and xgd has no custom shaders, so this stock extension stands in.
+ *   source      shaders/mrt.hlsl, entry points VSMain / PSMain, no variants (variant is 0);
+ *               compile-spirv.sh emits mrt.vert.spv and mrt.frag.spv.
+ *   constants   xgdi_mrt_constants (below) in cbuffer b0 / binding 0; no texture, no sampler.
+ *   inputs      POSITION0 (read as float3, w = 1) and COLOR0 (core refuses a draw whose
+ *               declaration lacks either).
+ *   outputs     SV_Target0..3 = COLOR0 * colors[0..3]. Unlike the other programs, which write
+ *               render target 0 only, it writes every bound target of the set (outputs beyond
+ *               the bound count are dropped), each with its own blend (state->blend->target[i],
+ *               already resolved for independent_blend) and colour-write mask, so a pipeline
+ *               key must hold all four masks. Depth/stencil are those of target 0.
+ * The software renderer's C version is in src/renderers/software/sw_shader.c.
+ */
 
 /* BasicEffect variant bits (each renderer builds or selects the matching shader). */
 enum {
@@ -135,6 +153,12 @@ typedef struct xgdi_basic_constants {
     float world_inverse_transpose[12]; /* three float4 rows: the 3x3 part */
     float world_view_proj[16];
 } xgdi_basic_constants;
+
+/* XGDI_PROGRAM_MRT: clip = float4(pos, 1) * matrix; output i = vertex colour * colors[i]. */
+typedef struct xgdi_mrt_constants {
+    float matrix[16];                /* MrtEffect matrix (default identity) */
+    float colors[4][4];              /* rgba per render-target slot */
+} xgdi_mrt_constants;
 
 /* ---- draws -------------------------------------------------------------------------------- */
 
@@ -177,7 +201,7 @@ typedef struct xgdi_draw_state {
     xgd_rect scissor;
     xgdi_program program;
     uint32_t variant;
-    const void *constants;      /* xgdi_sprite_constants or xgdi_basic_constants */
+    const void *constants;      /* xgdi_sprite_, xgdi_basic_ or xgdi_mrt_constants */
     size_t constants_size;
     xgdi_native_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
     const xgd_sampler_desc *samplers[XGDI_MAX_TEXTURE_SLOTS];

@@ -124,6 +124,13 @@ static xgd_result tex_recreate_native(xgdi_resource *res)
     xgd_texture *t = (xgd_texture *)res;
     xgd_device *dev = raw_device(res);
     if (dev == NULL || dev->renderer == NULL) return XGD_ERROR_DEVICE_LOST;
+    /* The restarted renderer was probed again (spec 000 packed formats): a format it can no
+     * longer store is a recovery failure, not a texture with corrupt texels. */
+    if (is_render_target(t) ? !dev->caps.formats[t->format].render_target
+                            : !dev->caps.formats[t->format].texture)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "format %s is no longer available after the restore",
+                         xgdi_format_info_of(t->format)->name);
     xgd_result r = create_native(dev, t);
     if (r != XGD_OK) return r;
     /* Spec 000 "Device recovery": textures re-upload their CPU shadow; GPU-only content (render

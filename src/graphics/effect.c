@@ -1,5 +1,6 @@
 /*
- * effect.c - the stock effects: BasicEffect and SpriteEffect.
+ * effect.c - the stock effects: BasicEffect and SpriteEffect, plus the EXT MrtEffect (xgd.h;
+ * constants xgdi_mrt_constants: matrix, then one colour per render-target slot).
  *
  * An effect keeps its parameters; xgd_effect_apply turns them into the program constants of
  * renderer.h (xgdi_basic_constants / xgdi_sprite_constants) the way XNA's EffectHelpers do,
@@ -39,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC } effect_kind;
+typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT } effect_kind;
 
 struct xgd_effect {
     xgdi_resource res;
@@ -48,9 +49,12 @@ struct xgd_effect {
     xgd_texture *texture;             /* BasicEffect.Texture */
     bool sprite_matrix_set;
     xgd_matrix sprite_matrix;         /* SpriteEffect.MatrixTransform when set */
+    xgd_matrix mrt_matrix;            /* MrtEffect (EXT) */
+    xgd_vector4 mrt_colors[4];
     union {
         xgdi_basic_constants basic;
         xgdi_sprite_constants sprite;
+        xgdi_mrt_constants mrt;
     } constants;                      /* scratch for apply: no allocation per apply */
 };
 
@@ -85,6 +89,8 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     e->kind = kind;
     basic_defaults(&e->basic);
     e->sprite_matrix = xgd_matrix_identity();
+    e->mrt_matrix = xgd_matrix_identity();
+    for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
     xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
     *out = e;
     return XGD_OK;
@@ -98,6 +104,11 @@ xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out)
 xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out)
 {
     return create_effect(device, EFFECT_SPRITE, out);
+}
+
+xgd_result xgd_mrt_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_effect(device, EFFECT_MRT, out);
 }
 
 /* The device keeps a copy of the applied constants, so an applied effect can go. */
@@ -118,7 +129,9 @@ static xgd_result check_effect(const xgd_effect *effect, effect_kind kind)
     if (effect->kind != kind)
         return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
                          "the effect is not a %s",
-                         kind == EFFECT_BASIC ? "BasicEffect" : "SpriteEffect");
+                         kind == EFFECT_BASIC   ? "BasicEffect"
+                         : kind == EFFECT_MRT ? "MrtEffect"
+                                              : "SpriteEffect");
     return XGD_OK;
 }
 
@@ -262,6 +275,35 @@ xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
     return r;
 }
 
+/* ---- MrtEffect (EXT) ----------------------------------------------------------------------- */
+
+xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 colors[4])
+{
+    xgd_result r = check_effect(effect, EFFECT_MRT);
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (colors == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "colors is NULL");
+    for (int i = 0; i < 4; i++) {
+        const xgd_vector4 c = colors[i];
+        if (!(isfinite(c.x) && isfinite(c.y) && isfinite(c.z) && isfinite(c.w)))
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "MrtEffect colour %d has non-finite components", i);
+    }
+    memcpy(effect->mrt_colors, colors, sizeof effect->mrt_colors);
+    return XGD_OK;
+}
+
+xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_MRT);
+    if (r != XGD_OK) return r;
+    if (m == NULL) {
+        effect->mrt_matrix = xgd_matrix_identity();
+        return XGD_OK;
+    }
+    return set_matrix(effect, m, &effect->mrt_matrix);
+}
+
 /* ---- apply --------------------------------------------------------------------------------- */
 
 static void put3(float dst[4], xgd_vector3 v, float w)
@@ -386,6 +428,18 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
                sizeof effect->constants.sprite.matrix_transform);
         return xgdi_apply_program(dev, XGDI_PROGRAM_SPRITE, 0, &effect->constants.sprite,
                                   sizeof effect->constants.sprite, NULL);
+    }
+
+    if (effect->kind == EFFECT_MRT) {
+        xgdi_mrt_constants *k = &effect->constants.mrt;
+        memcpy(k->matrix, effect->mrt_matrix.m, sizeof k->matrix);
+        for (int i = 0; i < 4; i++) {
+            k->colors[i][0] = effect->mrt_colors[i].x;
+            k->colors[i][1] = effect->mrt_colors[i].y;
+            k->colors[i][2] = effect->mrt_colors[i].z;
+            k->colors[i][3] = effect->mrt_colors[i].w;
+        }
+        return xgdi_apply_program(dev, XGDI_PROGRAM_MRT, 0, k, sizeof *k, NULL);
     }
 
     const xgd_basic_effect_params *p = &effect->basic;

@@ -161,7 +161,7 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev);
 
 xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batch_begin_desc *desc)
 {
-    xgd_device *dev;
+    xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;
     r = xgdi_check_device(dev);
@@ -381,7 +381,7 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
-    xgd_device *dev;
+    xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;
     if (!batch->in_begin)
@@ -567,7 +567,7 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
 
 xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
 {
-    xgd_device *dev;
+    xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;
     if (!batch->in_begin)

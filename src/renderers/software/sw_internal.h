@@ -128,8 +128,11 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st);
 /* Vertex stage: fetches the attributes of one vertex through the layout and shades it. A NULL
    vertex (out of range) reads as all attributes missing. */
 void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out);
-/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d. */
+/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d.
+   For XGDI_PROGRAM_MRT this is the output of render target 0. */
 void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4]);
+/* XGDI_PROGRAM_MRT: the output of render-target slot `target` (0..3). */
+void sw_pixel_shade_mrt(const sw_program *p, const float *v, int target, float out[4]);
 /* Decodes one vertex element to four floats (exposed for tests). */
 void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *src, float out[4]);
 

@@ -310,6 +310,15 @@ static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, c
     }
     if (c->out_count == 0) return;
     float color[4];
+    if (c->prog.id == XGDI_PROGRAM_MRT) {
+        /* one output per bound target (SV_Target0..3), each through its own blend and mask */
+        for (int t = 0; t < c->out_count; t++) {
+            if (c->rt[t].write_mask == 0) continue;
+            sw_pixel_shade_mrt(&c->prog, vary, t, color);
+            sw_write_target(c, &c->rt[t], pix, mask, color);
+        }
+        return;
+    }
     sw_pixel_shade(&c->prog, vary, deriv, color);
     for (int t = 0; t < c->out_count; t++)
         if (c->rt[t].write_mask != 0) sw_write_target(c, &c->rt[t], pix, mask, color);
@@ -770,7 +779,8 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->depth_bias = rs != NULL ? rs->depth_bias : 0.0f;
     c->slope_bias = rs != NULL ? rs->slope_scale_depth_bias : 0.0f;
 
-    /* targets; the stock programs have one output (XNA's stock shaders write COLOR0 only) */
+    /* targets; the XNA stock programs have one output (their shaders write COLOR0 only); the
+       EXT MRT program writes every bound target */
     c->rt_count = r->target_count;
     for (int i = 0; i < c->rt_count; i++) {
         sw_setup_view(&c->rt[i], r->targets[i].texture, r->targets[i].face);
@@ -782,7 +792,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
             c->rt[i].write_mask = 15;
         }
     }
-    c->out_count = c->rt_count > 0 ? 1 : 0;
+    c->out_count = c->rt_count > 0 ? (st->program == XGDI_PROGRAM_MRT ? c->rt_count : 1) : 0;
     if (bs != NULL) {
         xgd_color f = bs->blend_factor;
         if (!bs->use_blend_factor && f.r == 0 && f.g == 0 && f.b == 0 && f.a == 0)
@@ -860,6 +870,7 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
         d->primitive_count <= 0)
         return XGD_OK;
     size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
+                         : st->program == XGDI_PROGRAM_MRT  ? sizeof(xgdi_mrt_constants)
                                                               : sizeof(xgdi_basic_constants);
     if (st->constants_size < need_consts)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,

@@ -7,6 +7,7 @@
  *   sprite:          0-3 colour, 4-5 uv
  *   basic:           0-3 diffuse, 4-6 specular (vertex lighting), 7 fog factor, 8-9 uv
  *   basic per-pixel: 0-3 diffuse, 4-6 world position, 7 fog factor, 8-9 uv, 10-12 world normal
+ *   mrt (EXT, shaders/mrt.hlsl): 0-3 colour; target i = colour * colors[i]
  */
 #include "sw_internal.h"
 
@@ -113,6 +114,10 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st)
         p->varyings = 6;
         p->uv_varying = 4;
         samples = true;
+    } else if (p->id == XGDI_PROGRAM_MRT) {
+        p->varyings = 4;
+        p->uv_varying = -1;
+        samples = false;
     } else {
         bool ppl = (p->variant & XGDI_BASIC_LIGHTING) && (p->variant & XGDI_BASIC_PER_PIXEL);
         p->varyings = ppl ? 13 : 10;
@@ -213,6 +218,12 @@ void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
         out->v[5] = uv[1];
         return;
     }
+    if (p->id == XGDI_PROGRAM_MRT) {
+        const xgdi_mrt_constants *k = p->constants;
+        sw_mul4(pos, k->matrix, out->clip);
+        memcpy(out->v, col, sizeof col);
+        return;
+    }
     const xgdi_basic_constants *k = p->constants;
     uint32_t var = p->variant;
     sw_mul4(pos, k->world_view_proj, out->clip);
@@ -285,8 +296,18 @@ static void sw_tex(const sw_program *p, const float *v, const float *deriv, floa
                  p->needs_lod ? deriv : NULL, out);
 }
 
+void sw_pixel_shade_mrt(const sw_program *p, const float *v, int target, float out[4])
+{
+    const xgdi_mrt_constants *k = p->constants;
+    for (int c = 0; c < 4; c++) out[c] = v[c] * k->colors[target][c];
+}
+
 void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4])
 {
+    if (p->id == XGDI_PROGRAM_MRT) {
+        sw_pixel_shade_mrt(p, v, 0, out);
+        return;
+    }
     if (p->id == XGDI_PROGRAM_SPRITE) {
         float t[4];
         sw_tex(p, v, uv_deriv, t);

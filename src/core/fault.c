@@ -1,0 +1,274 @@
+/*
+ * fault.c - debug fault injection (a renderer that fails on demand, so tests can prove that core
+ * calls the renderer first and publishes public state only after it succeeds, spec 001 step 6)
+ * and the packed-format probe of device creation (spec 000).
+ *
+ * The hook costs nothing until armed: arming swaps the device's ops pointer for a per-device
+ * copy whose intercepted entries count calls and forward to the real table, so the draw path of
+ * an ordinary device never sees a branch.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fault_names[XGDI_FAULT_OP_COUNT] = {
+    "set_render_targets", "texture_create", "texture_upload", "clear", "draw", "present",
+    "read_back_buffer", "corrupt_download", "no_back_buffer_readback"
+};
+
+/* Faults armed with device NULL wait here for the next device created on this thread. */
+static _Thread_local int pending_count[XGDI_FAULT_OP_COUNT];
+static _Thread_local xgd_result pending_code[XGDI_FAULT_OP_COUNT];
+static _Thread_local bool pending_any;
+
+static const xgdi_renderer_ops *real_ops(xgdi_renderer *r) { return r->device->debug_real_ops; }
+
+/* Counts one call of op; true when this call is the one that fails. */
+static bool fires(xgd_device *dev, xgdi_fault_op op)
+{
+    int *n = &dev->debug_fault_count[op];
+    if (*n == 0) return false;
+    if (*n < 0) return true;
+    return --*n == 0;
+}
+
+static xgd_result injected(xgd_device *dev, xgdi_fault_op op)
+{
+    return xgdi_fail(dev, dev->debug_fault_code[op],
+                     "renderer '%s': %s failed (injected debug fault)", dev->debug_real_ops->name,
+                     fault_names[op]);
+}
+
+/* ---- the intercepting entries ---------------------------------------------------------------- */
+
+static void apply_caps_faults(xgd_device *dev, xgdi_caps *caps)
+{
+    if (dev->debug_fault_count[XGDI_FAULT_NO_BACK_BUFFER_READBACK] != 0)
+        caps->back_buffer_readback = false;
+}
+
+static void w_get_caps(xgdi_renderer *r, xgdi_caps *out)
+{
+    real_ops(r)->get_caps(r, out);
+    apply_caps_faults(r->device, out);
+}
+
+static xgd_result w_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                                   xgdi_native_texture **out)
+{
+    if (fires(r->device, XGDI_FAULT_TEXTURE_CREATE)) return injected(r->device, XGDI_FAULT_TEXTURE_CREATE);
+    return real_ops(r)->texture_create(r, desc, out);
+}
+
+static xgd_result w_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                   const xgd_rect *rect, const void *data, size_t row_pitch)
+{
+    if (fires(r->device, XGDI_FAULT_TEXTURE_UPLOAD)) return injected(r->device, XGDI_FAULT_TEXTURE_UPLOAD);
+    return real_ops(r)->texture_upload(r, t, face, level, rect, data, row_pitch);
+}
+
+static xgd_result w_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face,
+                                     int level, const xgd_rect *rect, void *data,
+                                     size_t row_pitch)
+{
+    xgd_result res = real_ops(r)->texture_download(r, t, face, level, rect, data, row_pitch);
+    /* The first row is the only one known to lie inside the caller's buffer whatever the
+     * format's block height; inverting it is enough to make any comparison fail. */
+    if (res == XGD_OK && fires(r->device, XGDI_FAULT_CORRUPT_DOWNLOAD)) {
+        uint8_t *p = data;
+        for (size_t i = 0; i < row_pitch; i++) p[i] = (uint8_t)~p[i];
+    }
+    return res;
+}
+
+static xgd_result w_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count)
+{
+    if (fires(r->device, XGDI_FAULT_SET_RENDER_TARGETS))
+        return injected(r->device, XGDI_FAULT_SET_RENDER_TARGETS);
+    return real_ops(r)->set_render_targets(r, targets, count);
+}
+
+static xgd_result w_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
+                          int stencil)
+{
+    if (fires(r->device, XGDI_FAULT_CLEAR)) return injected(r->device, XGDI_FAULT_CLEAR);
+    return real_ops(r)->clear(r, options, color, depth, stencil);
+}
+
+static xgd_result w_draw(xgdi_renderer *r, const xgdi_draw *draw)
+{
+    if (fires(r->device, XGDI_FAULT_DRAW)) return injected(r->device, XGDI_FAULT_DRAW);
+    return real_ops(r)->draw(r, draw);
+}
+
+static xgd_result w_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba)
+{
+    if (fires(r->device, XGDI_FAULT_READ_BACK_BUFFER))
+        return injected(r->device, XGDI_FAULT_READ_BACK_BUFFER);
+    return real_ops(r)->read_back_buffer(r, rect, rgba);
+}
+
+static xgd_result w_present(xgdi_renderer *r, int swap_interval)
+{
+    if (fires(r->device, XGDI_FAULT_PRESENT)) return injected(r->device, XGDI_FAULT_PRESENT);
+    xgd_result res = real_ops(r)->present(r, swap_interval);
+    if (res == XGD_OK) r->device->debug_last_swap_interval = swap_interval;
+    return res;
+}
+
+/* ---- arming ---------------------------------------------------------------------------------- */
+
+static void wrap(xgd_device *dev)
+{
+    if (dev->debug_real_ops != NULL) return;
+    const xgdi_renderer_ops *ops = dev->ops;
+    dev->debug_real_ops = ops;
+    dev->debug_ops = *ops;
+    dev->debug_ops.get_caps = w_get_caps;
+    dev->debug_ops.texture_create = w_texture_create;
+    dev->debug_ops.texture_upload = w_texture_upload;
+    if (ops->texture_download != NULL) dev->debug_ops.texture_download = w_texture_download;
+    dev->debug_ops.set_render_targets = w_set_render_targets;
+    dev->debug_ops.clear = w_clear;
+    dev->debug_ops.draw = w_draw;
+    if (ops->read_back_buffer != NULL) dev->debug_ops.read_back_buffer = w_read_back_buffer;
+    dev->debug_ops.present = w_present;
+    dev->debug_last_swap_interval = -1;
+    dev->ops = &dev->debug_ops;
+}
+
+/* The caps field a caps fault changes follows the armed state both ways. */
+static void refresh_caps(xgd_device *dev)
+{
+    if (dev->renderer == NULL) return; /* lost: the restore asks again through w_get_caps */
+    xgdi_caps real;
+    memset(&real, 0, sizeof real);
+    dev->debug_real_ops->get_caps(dev->renderer, &real);
+    dev->caps.back_buffer_readback = real.back_buffer_readback;
+    apply_caps_faults(dev, &dev->caps);
+}
+
+xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
+{
+    if ((unsigned)op >= XGDI_FAULT_OP_COUNT)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown fault op %d", (int)op);
+    if (code == XGD_OK) code = XGD_ERROR_OUT_OF_MEMORY;
+    if (device == NULL) {
+        pending_count[op] = nth;
+        pending_code[op] = code;
+        pending_any = false;
+        for (int i = 0; i < XGDI_FAULT_OP_COUNT; i++) pending_any |= pending_count[i] != 0;
+        return XGD_OK;
+    }
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    wrap(device);
+    device->debug_fault_count[op] = nth;
+    device->debug_fault_code[op] = code;
+    if (op == XGDI_FAULT_NO_BACK_BUFFER_READBACK) refresh_caps(device);
+    return XGD_OK;
+}
+
+int xgdi_debug_last_swap_interval(const xgd_device *device)
+{
+    return device != NULL && device->debug_real_ops != NULL ? device->debug_last_swap_interval : -1;
+}
+
+/* XGD_DEBUG_FAIL="op:nth,..." (nth defaults to 1); unknown names are reported as warnings. */
+static void arm_from_env(xgd_device *dev)
+{
+    const char *env = getenv("XGD_DEBUG_FAIL");
+    if (env == NULL || env[0] == '\0') return;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", env);
+    for (char *item = buf; item != NULL && *item != '\0';) {
+        char *next = strchr(item, ',');
+        if (next != NULL) *next++ = '\0';
+        char *colon = strchr(item, ':');
+        int nth = 1;
+        if (colon != NULL) {
+            *colon = '\0';
+            nth = atoi(colon + 1);
+        }
+        int op = -1;
+        for (int i = 0; i < XGDI_FAULT_OP_COUNT; i++)
+            if (strcmp(item, fault_names[i]) == 0) op = i;
+        if (op < 0)
+            xgdi_warn(dev, "XGD_DEBUG_FAIL: unknown fault '%s' ignored", item);
+        else
+            xgdi_debug_fail_next(dev, (xgdi_fault_op)op, nth, XGD_ERROR_OUT_OF_MEMORY);
+        item = next;
+    }
+}
+
+void xgdi_debug_install_pending(xgd_device *dev)
+{
+    if (pending_any) {
+        for (int i = 0; i < XGDI_FAULT_OP_COUNT; i++) {
+            if (pending_count[i] != 0)
+                xgdi_debug_fail_next(dev, (xgdi_fault_op)i, pending_count[i], pending_code[i]);
+            pending_count[i] = 0;
+        }
+        pending_any = false;
+    }
+    arm_from_env(dev);
+}
+
+/* ---- packed-format probe (spec 000 device creation) ---------------------------------------- */
+
+/* Why a format failed the round trip, or NULL when the renderer stores it exactly. */
+static const char *probe_one(xgd_device *dev, xgd_surface_format format)
+{
+    /* Eight 16-bit texels that together set and clear every bit of every channel, so a
+     * renderer that widens, swizzles or drops bits cannot reproduce them. */
+    static const uint16_t pattern[8] = { 0x0000, 0xFFFF, 0x1234, 0x8001,
+                                         0x7BDE, 0xA5A5, 0x5A5A, 0xF00F };
+    enum { PW = 4, PH = 2 };
+    uint8_t up[PW * PH * 2], down[PW * PH * 2];
+    memcpy(up, pattern, sizeof up);
+    memset(down, 0xCC, sizeof down);
+    xgdi_texture_desc d = { .width = PW, .height = PH, .levels = 1, .format = format,
+                            .depth_format = XGD_DEPTH_FORMAT_NONE, .samples = 1,
+                            .debug_name = "xgd packed-format probe" };
+    xgdi_native_texture *n = NULL;
+    if (dev->ops->texture_create(dev->renderer, &d, &n) != XGD_OK || n == NULL)
+        return "the probe texture could not be created";
+    const char *why = NULL;
+    xgd_rect rect = { 0, 0, PW, PH };
+    size_t pitch = xgdi_format_row_size(format, PW);
+    if (dev->ops->texture_upload(dev->renderer, n, 0, 0, &rect, up, pitch) != XGD_OK)
+        why = "the probe upload failed";
+    else if (dev->ops->texture_download == NULL)
+        why = NULL; /* nothing to compare against: trust the renderer's caps */
+    else if (dev->ops->texture_download(dev->renderer, n, 0, 0, &rect, down, pitch) != XGD_OK)
+        why = "the probe readback failed";
+    else if (memcmp(up, down, sizeof up) != 0)
+        why = "texels read back differ from the texels uploaded";
+    dev->ops->texture_destroy(dev->renderer, n);
+    return why;
+}
+
+void xgdi_probe_packed_formats(xgd_device *dev)
+{
+    static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGRA4444,
+                                                  XGD_SURFACE_FORMAT_BGR565,
+                                                  XGD_SURFACE_FORMAT_BGRA5551 };
+    if (dev == NULL || dev->renderer == NULL) return;
+    /* The probe's own failures are not the caller's: keep the last error as it was. */
+    char saved[sizeof dev->last_error];
+    memcpy(saved, dev->last_error, sizeof saved);
+    xgd_result saved_result = dev->last_result;
+    for (int i = 0; i < 3; i++) {
+        xgd_surface_format f = packed[i];
+        if (!dev->caps.formats[f].texture) continue;
+        const char *why = probe_one(dev, f);
+        if (why == NULL) continue;
+        memset(&dev->caps.formats[f], 0, sizeof dev->caps.formats[f]);
+        xgdi_warn(dev, "renderer '%s' cannot store %s texels (%s); the format is unavailable",
+                  dev->ops->name, xgdi_format_info_of(f)->name, why);
+    }
+    memcpy(dev->last_error, saved, sizeof saved);
+    dev->last_result = saved_result;
+}
