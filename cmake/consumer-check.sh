@@ -13,6 +13,7 @@ cc_bin=${CC:-cc}
 
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd)   # the consumers' CMAKE_PREFIX_PATH must be absolute
 prefix="$work/prefix"
 
 echo "== install into $prefix"
