@@ -683,15 +683,16 @@ typedef struct xgd_render_target_binding {
 } xgd_render_target_binding;
 
 /*
- * XNA SetRenderTargets: binds 1..4 targets (count 0 or bindings NULL: the back buffer), as a
- * transaction (spec 001): an identical set is a no-op; otherwise the outgoing targets are
- * finalised (MSAA resolve, mip generation), the renderer binds the new set, and only then does
- * public state change: viewport and scissor reset to the first target, and a DiscardContents
- * first target is cleared to opaque black (and its depth/stencil planes).
- * Results: INVALID_ARGUMENT (more than 4, NULL target, bad face, a target in two slots,
- * mismatched sizes/sample counts/pixel sizes), OBJECT_DISPOSED, INVALID_OPERATION (not a
- * render target, another device's target, beyond the profile's maximum), NOT_SUPPORTED,
- * DEVICE_LOST.
+ * XNA SetRenderTargets: binds 1..4 targets (count 0: the back buffer, bindings may then be
+ * NULL; NULL bindings with count > 0 is INVALID_ARGUMENT), as a transaction (spec 001): an
+ * identical set is a no-op; otherwise the outgoing targets are finalised (MSAA resolve, mip
+ * generation), the renderer binds the new set, and only then does public state change:
+ * viewport and scissor reset to the first target, and a DiscardContents first target is
+ * cleared to opaque black (and its depth/stencil planes).
+ * Results: INVALID_ARGUMENT (more than 4, NULL bindings with count > 0, NULL target, bad face,
+ * a target in two slots, mismatched sizes/sample counts/pixel sizes), OBJECT_DISPOSED,
+ * INVALID_OPERATION (not a render target, another device's target, beyond the profile's
+ * maximum), NOT_SUPPORTED, DEVICE_LOST.
  */
 XGD_API xgd_result xgd_set_render_targets(xgd_device *device,
                                           const xgd_render_target_binding *bindings, int count);
@@ -719,10 +720,12 @@ typedef struct xgd_viewport {
     float min_depth, max_depth; /* 0..1; set_viewport takes them as given */
 } xgd_viewport;
 
-/* Results: INVALID_ARGUMENT (non-positive size, depth outside 0..1). */
+/* Results: INVALID_ARGUMENT (non-positive size, x + width or y + height beyond INT_MAX,
+ * depth outside 0..1). */
 XGD_API xgd_result xgd_set_viewport(xgd_device *device, const xgd_viewport *viewport);
 XGD_API xgd_result xgd_get_viewport(xgd_device *device, xgd_viewport *out);
-/* XNA ScissorRectangle; clipped to the target, used when RasterizerState.ScissorTestEnable. */
+/* XNA ScissorRectangle; clipped to the target, used when RasterizerState.ScissorTestEnable.
+ * Results: INVALID_ARGUMENT (negative size, x + width or y + height beyond INT_MAX). */
 XGD_API xgd_result xgd_set_scissor_rect(xgd_device *device, xgd_rect rect);
 XGD_API xgd_result xgd_get_scissor_rect(xgd_device *device, xgd_rect *out);
 

@@ -16,7 +16,7 @@
 // The math, identical to src/renderers/software/sw_shader.c:
 //   unlit:   diffuse = DiffuseColor (* vertex colour); specular 0.
 //   lit:     N = normalize(normal * WorldInverseTranspose), E = normalize(EyePosition -
-//            worldPos); for each light i: dotL = dot(N, -L_i), zeroL = step(0, dotL),
+//            worldPos); for each light i: dotL = dot(N, -L_i), zeroL = (dotL >= 0),
 //            H = normalize(E - L_i), diffuse += zeroL * dotL * LightDiffuse_i,
 //            specular += pow(max(dot(N, H), 0) * zeroL, SpecularPower) * LightSpecular_i;
 //            diffuse.rgb = diffuse * DiffuseColor.rgb + EmissiveColor.rgb, alpha DiffuseColor.a;
@@ -84,56 +84,58 @@ struct VSOutput
     float4 Position   : SV_Position;
 };
 
-struct Lights
-{
-    float3 Diffuse;
-    float3 Specular;
-};
+// The lighting is written as macros, not functions: Wine 8.0's built-in d3dcompiler (the DXBC
+// compiler of shaders/compile-dxbc.sh) implements neither calls to user-defined functions,
+// loop attributes such as [unroll], nor step(); the three lights are therefore expanded by
+// hand and step(0, dotL) is the comparison (dotL >= 0), which is the same function.
 
 #ifdef LIGHTING
-Lights ComputeLights(float3 eyeVector, float3 worldNormal)
-{
-    float3 diffuse = 0;
-    float3 specular = 0;
-    [unroll]
-    for (int i = 0; i < 3; i++)
-    {
-        float3 L = LightDirection[i].xyz;
-        float dotL = dot(worldNormal, -L);
-        float zeroL = step(0.0, dotL);
-        float3 H = normalize(eyeVector - L);
-        float dotH = dot(H, worldNormal);
-        diffuse += zeroL * dotL * LightDiffuse[i].rgb;
-        specular += pow(max(dotH, 0.0) * zeroL, SpecularColorPower.a) * LightSpecular[i].rgb;
+// Both macros read the unit eye vector from a local float3 eyeVector and the unit world normal
+// from a local float3 worldNormal (named, not passed: Wine 8.0's preprocessor loses macro
+// arguments forwarded into a nested macro call).
+
+// Accumulates light I into the locals sumDiffuse and sumSpecular.
+#define XGD_LIGHT(I)                                                                          \
+    {                                                                                      \
+        float3 lightDir = LightDirection[I].xyz;                                           \
+        float dotL = dot(worldNormal, -lightDir);                                          \
+        float zeroL = (float)(dotL >= 0.0);                                                \
+        float3 halfVec = normalize(eyeVector - lightDir);                                  \
+        float dotH = dot(halfVec, worldNormal);                                            \
+        sumDiffuse += zeroL * dotL * LightDiffuse[I].rgb;                                  \
+        sumSpecular += pow(max(dotH, 0.0) * zeroL, SpecularColorPower.a) *                 \
+                       LightSpecular[I].rgb;                                               \
     }
-    Lights result;
-    result.Diffuse = diffuse * DiffuseColor.rgb + EmissiveColor.rgb;
-    result.Specular = specular * SpecularColorPower.rgb;
-    return result;
-}
 
-float3 WorldNormal(float3 n)
-{
-    return normalize(n.x * WorldInverseTranspose[0].xyz + n.y * WorldInverseTranspose[1].xyz +
-                     n.z * WorldInverseTranspose[2].xyz);
-}
-#endif
+// XNA ComputeLights: sets LDIFF (diffuse * DiffuseColor + emissive) and LSPEC (specular *
+// SpecularColor).
+#define XGD_COMPUTE_LIGHTS(LDIFF, LSPEC)                                                      \
+    {                                                                                      \
+        float3 sumDiffuse = float3(0.0, 0.0, 0.0);                                         \
+        float3 sumSpecular = float3(0.0, 0.0, 0.0);                                        \
+        XGD_LIGHT(0)                                                                       \
+        XGD_LIGHT(1)                                                                       \
+        XGD_LIGHT(2)                                                                       \
+        LDIFF = sumDiffuse * DiffuseColor.rgb + EmissiveColor.rgb;                         \
+        LSPEC = sumSpecular * SpecularColorPower.rgb;                                      \
+    }
 
-float ComputeFogFactor(float4 objectPosition)
-{
-#ifdef FOG
-    return saturate(dot(objectPosition, FogVector));
-#else
-    return 0.0;
+// Object-space normal -> normalised world-space normal (rows of WorldInverseTranspose).
+#define XGD_WORLD_NORMAL(n)                                                                   \
+    normalize((n).x * WorldInverseTranspose[0].xyz + (n).y * WorldInverseTranspose[1].xyz + \
+              (n).z * WorldInverseTranspose[2].xyz)
 #endif
-}
 
 VSOutput VSMain(VSInput vin)
 {
     VSOutput vout;
     float4 pos = float4(vin.Position.xyz, 1.0);
     vout.Position = mul(pos, WorldViewProj);
-    float fog = ComputeFogFactor(pos);
+#ifdef FOG
+    float fog = saturate(dot(pos, FogVector));
+#else
+    float fog = 0.0;
+#endif
 #ifdef TEXTURE
     vout.TexCoord = vin.TexCoord;
 #endif
@@ -141,15 +143,18 @@ VSOutput VSMain(VSInput vin)
 #if defined(VERTEX_LIGHTING)
     float3 posWS = mul(pos, World).xyz;
     float3 eyeVector = normalize(EyePosition.xyz - posWS);
-    Lights lights = ComputeLights(eyeVector, WorldNormal(vin.Normal));
-    vout.Diffuse = float4(lights.Diffuse, DiffuseColor.a);
+    float3 worldNormal = XGD_WORLD_NORMAL(vin.Normal);
+    float3 lightDiffuse;
+    float3 lightSpecular;
+    XGD_COMPUTE_LIGHTS(lightDiffuse, lightSpecular)
+    vout.Diffuse = float4(lightDiffuse, DiffuseColor.a);
 #ifdef VERTEX_COLOR
     vout.Diffuse *= vin.Color;
 #endif
-    vout.Specular = float4(lights.Specular, fog);
+    vout.Specular = float4(lightSpecular, fog);
 #elif defined(PIXEL_LIGHTING)
     vout.PositionWS = mul(pos, World).xyz;
-    vout.NormalWS = WorldNormal(vin.Normal);
+    vout.NormalWS = XGD_WORLD_NORMAL(vin.Normal);
 #ifdef VERTEX_COLOR
     vout.Diffuse = float4(vin.Color.rgb, vin.Color.a * DiffuseColor.a);
 #else
@@ -175,9 +180,12 @@ float4 PSMain(VSOutput pin) : SV_Target0
 
 #if defined(PIXEL_LIGHTING)
     float3 eyeVector = normalize(EyePosition.xyz - pin.PositionWS);
-    Lights lights = ComputeLights(eyeVector, normalize(pin.NormalWS));
-    color.rgb *= lights.Diffuse;
-    color.rgb += lights.Specular * color.a;
+    float3 worldNormal = normalize(pin.NormalWS);
+    float3 lightDiffuse;
+    float3 lightSpecular;
+    XGD_COMPUTE_LIGHTS(lightDiffuse, lightSpecular)
+    color.rgb *= lightDiffuse;
+    color.rgb += lightSpecular * color.a;
 #elif defined(VERTEX_LIGHTING)
     color.rgb += pin.Specular.rgb * color.a;
 #endif

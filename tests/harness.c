@@ -28,6 +28,8 @@ static bool g_registration_failed;
 /* Per-test state that does not fit in xgdt_ctx (the header is the contract). */
 static char g_last_message[1024];
 static int g_log_count;
+/* Vulkan validation-layer messages seen during the current test (issue 4: any fails it). */
+static int g_validation_count;
 static int g_failures_before_not_supported = -1;
 
 void xgdt_register(const char *name, xgdt_fn fn, bool fixture, const char *file)
@@ -78,6 +80,7 @@ static void keep_log(void *user, xgd_log_level level, xgd_result code, const cha
     (void)code;
     /* Warnings go to the output for context but do not replace the error a CHECK reports. */
     if (level != XGD_LOG_ERROR) {
+        if (message != NULL && strncmp(message, "vulkan validation:", 18) == 0) g_validation_count++;
         fprintf(stdout, "  [xgd %s] %s\n", level == XGD_LOG_WARNING ? "warning" : "info",
                 message ? message : "");
         return;
@@ -351,11 +354,15 @@ static int run_one(const xgdt_entry *e, xgd_renderer_kind kind, const char *rend
     g_last_message[0] = '\0';
     g_log_count = 0;
     g_failures_before_not_supported = -1;
+    g_validation_count = 0;
 
     fprintf(stdout, "RUN %s%s [%s] (%s)\n", e->fixture ? "fixture " : "", e->name,
             ctx.renderer_name, e->file);
     fflush(stdout);
     e->fn(&ctx);
+    if (g_validation_count > 0)
+        xgdt_fail_at(&ctx, __FILE__, __LINE__, "%d Vulkan validation message%s (see the warnings above)",
+                     g_validation_count, g_validation_count == 1 ? "" : "s");
 
     int rc;
     /* Failures recorded after a test declared itself unsupported are the cascade of the

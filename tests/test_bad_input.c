@@ -305,6 +305,8 @@ static void bind_five(bad_ctx *c)
       bind_five, NOHOOK)                                                                         \
     X(set_render_targets, negative_count, (xgd_set_render_targets(c->dev, c->bind, -1)), A,      \
       bind_five, NOHOOK)                                                                         \
+    X(set_render_targets, null_bindings_with_count, (xgd_set_render_targets(c->dev, NULL, 2)),   \
+      A, NOHOOK, NOHOOK)                                                                         \
     X(set_render_targets, null_target, (xgd_set_render_targets(c->dev, c->bind, 1)), A,          \
       bind_null, NOHOOK)                                                                         \
     X(set_render_targets, disposed_target, (xgd_set_render_targets(c->dev, c->bind, 1)), DI,     \

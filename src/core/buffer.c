@@ -130,7 +130,11 @@ static xgd_result create_declaration(xgd_device *device, const xgd_vertex_elemen
     xgd_vertex_declaration *decl = calloc(1, sizeof *decl);
     if (decl == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     decl->layout = layout;
-    xgdi_resource_register(device, &decl->res, XGDI_RES_VERTEX_DECLARATION, NULL);
+    r = xgdi_resource_register(device, &decl->res, XGDI_RES_VERTEX_DECLARATION, NULL);
+    if (r != XGD_OK) {
+        free(decl);
+        return r;
+    }
     decl->res.device_owned = device_owned;
     *out = decl;
     return XGD_OK;
@@ -327,7 +331,13 @@ xgd_result xgd_vertex_buffer_create(xgd_device *device, const xgd_vertex_buffer_
     vb->declaration = desc->declaration;
     vb->layout = desc->declaration->layout;
     vb->vertex_count = desc->vertex_count;
-    xgdi_resource_register(device, &vb->buf.res, XGDI_RES_VERTEX_BUFFER, &vertex_vtable);
+    r = xgdi_resource_register(device, &vb->buf.res, XGDI_RES_VERTEX_BUFFER, &vertex_vtable);
+    if (r != XGD_OK) {
+        device->ops->buffer_destroy(device->renderer, vb->buf.native);
+        free(vb->buf.shadow);
+        free(vb);
+        return r;
+    }
     device->stats.buffers_created++;
     *out = vb;
     return XGD_OK;
@@ -369,7 +379,13 @@ xgd_result xgd_index_buffer_create(xgd_device *device, const xgd_index_buffer_de
     }
     ib->element_size = es;
     ib->index_count = desc->index_count;
-    xgdi_resource_register(device, &ib->buf.res, XGDI_RES_INDEX_BUFFER, &index_vtable);
+    r = xgdi_resource_register(device, &ib->buf.res, XGDI_RES_INDEX_BUFFER, &index_vtable);
+    if (r != XGD_OK) {
+        device->ops->buffer_destroy(device->renderer, ib->buf.native);
+        free(ib->buf.shadow);
+        free(ib);
+        return r;
+    }
     device->stats.buffers_created++;
     *out = ib;
     return XGD_OK;
@@ -489,8 +505,34 @@ xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t offset, co
                                      size_t size, xgd_set_data_options options)
 {
     if (buffer == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "buffer is NULL");
-    return set_data(&buffer->buf, XGDI_RES_INDEX_BUFFER, XGDI_BUFFER_INDEX,
-                    (size_t)index_bytes(buffer->element_size), offset, data, size, options);
+    size_t isize = (size_t)index_bytes(buffer->element_size);
+    xgd_result r = set_data(&buffer->buf, XGDI_RES_INDEX_BUFFER, XGDI_BUFFER_INDEX, isize, offset,
+                            data, size, options);
+    if (r != XGD_OK || size == 0) return r;
+    /* The bounds draw.c trusts: widened by this write, or exact when it replaced everything
+       (the rest of the buffer no longer holds older values). */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    const uint8_t *p = data;
+    for (size_t i = 0; i < size; i += isize) {
+        uint32_t v;
+        if (isize == 2) {
+            uint16_t x;
+            memcpy(&x, p + i, 2);
+            v = x;
+        } else {
+            memcpy(&v, p + i, 4);
+        }
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    if (offset == 0 && size == buffer->buf.size) {
+        buffer->index_min = lo;
+        buffer->index_max = hi;
+    } else {
+        if (lo < buffer->index_min) buffer->index_min = lo;
+        if (hi > buffer->index_max) buffer->index_max = hi;
+    }
+    return XGD_OK;
 }
 
 xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, void *data,

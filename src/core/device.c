@@ -266,6 +266,9 @@ static void free_device(xgd_device *dev)
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
+    free(dev->slots);
+    dev->slots = NULL;
+    dev->slot_count = dev->slot_capacity = dev->slot_free = 0;
     if (dev->token != NULL) {
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);
@@ -505,14 +508,52 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED, "the renderer has no depth format %d",
                          (int)applied.depth_stencil_format);
     /* Spec 001: Reset unbinds render targets through the transaction, so Present's invariant
-     * (render_target_bound) stays true to the native state. */
+     * (render_target_bound) stays true to the native state. The renderer is called with the
+     * targets unbound (renderer.h), so if it fails the old set is bound again natively (not
+     * through the transaction: a DiscardContents target must not be cleared) and the public
+     * state restored: a failed Reset changes nothing. */
+    xgdi_binding saved_bindings[XGDI_MAX_RENDER_TARGETS];
+    memcpy(saved_bindings, device->bindings, sizeof saved_bindings);
+    int saved_count = device->binding_count;
+    bool saved_bound = device->render_target_bound;
+    bool saved_destroyed = device->bound_render_target_destroyed;
+    xgd_viewport saved_viewport = device->viewport;
+    xgd_rect saved_scissor = device->scissor;
+    xgd_statistics saved_stats = device->stats;
+    bool unbound = false;
     if (device->binding_count > 0 || device->bound_render_target_destroyed ||
         device->render_target_bound) {
         r = xgd_set_render_targets(device, NULL, 0);
         if (r != XGD_OK) return r;
+        unbound = true;
     }
     r = device->ops->reset_back_buffer(device->renderer, &applied);
-    if (r != XGD_OK) return r;
+    if (r != XGD_OK) {
+        if (unbound) {
+            memcpy(device->bindings, saved_bindings, sizeof saved_bindings);
+            device->binding_count = saved_count;
+            device->render_target_bound = saved_bound;
+            device->bound_render_target_destroyed = saved_destroyed;
+            device->viewport = saved_viewport;
+            device->scissor = saved_scissor;
+            device->stats = saved_stats;
+            char why[512];
+            memcpy(why, device->last_error, sizeof why);
+            if (xgdi_rebind_render_targets(device) != XGD_OK) {
+                /* Natively on the back buffer now: say so publicly, as an unbind would. */
+                memset(device->bindings, 0, sizeof device->bindings);
+                device->binding_count = 0;
+                device->render_target_bound = false;
+                device->bound_render_target_destroyed = false;
+                xgdi_reset_viewport_scissor(device);
+                xgdi_invalidate_draw_state(device);
+                return xgdi_fail(device, r, "%s (and the render targets could not be bound again)",
+                                 why);
+            }
+            xgdi_invalidate_draw_state(device); /* the renderer's message stays the error */
+        }
+        return r;
+    }
     device->pp = applied;
     xgdi_reset_viewport_scissor(device);
     xgdi_invalidate_draw_state(device);

@@ -279,9 +279,15 @@ xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type ty
                          (long long)(start_index + count - 1), ib->index_count);
     const xgd_vertex_buffer *vb = device->vertex_buffer;
     int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
-    r = check_indices(device, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
-                      (int)count, base_vertex, (int64_t)vb->vertex_count - device->vertex_offset);
-    if (r != XGD_OK) return r;
+    int64_t available = (int64_t)vb->vertex_count - device->vertex_offset;
+    /* O(1) when every index the buffer can hold fits (set_data keeps the bounds); otherwise
+       only the drawn range is scanned, which also names the offending index. */
+    if (!((int64_t)ib->index_min + base_vertex >= 0 &&
+          (int64_t)ib->index_max + base_vertex < available)) {
+        r = check_indices(device, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
+                          (int)count, base_vertex, available);
+        if (r != XGD_OK) return r;
+    }
 
     xgdi_draw draw;
     memset(&draw, 0, sizeof draw);

@@ -15,7 +15,7 @@
 
 static const char *const fault_names[XGDI_FAULT_OP_COUNT] = {
     "set_render_targets", "texture_create", "texture_upload", "clear", "draw", "present",
-    "read_back_buffer", "corrupt_download", "no_back_buffer_readback"
+    "read_back_buffer", "corrupt_download", "no_back_buffer_readback", "reset_back_buffer"
 };
 
 /* Faults armed with device NULL wait here for the next device created on this thread. */
@@ -110,6 +110,13 @@ static xgd_result w_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, voi
     return real_ops(r)->read_back_buffer(r, rect, rgba);
 }
 
+static xgd_result w_reset_back_buffer(xgdi_renderer *r, const xgd_presentation_parameters *pp)
+{
+    if (fires(r->device, XGDI_FAULT_RESET_BACK_BUFFER))
+        return injected(r->device, XGDI_FAULT_RESET_BACK_BUFFER);
+    return real_ops(r)->reset_back_buffer(r, pp);
+}
+
 static xgd_result w_present(xgdi_renderer *r, int swap_interval)
 {
     if (fires(r->device, XGDI_FAULT_PRESENT)) return injected(r->device, XGDI_FAULT_PRESENT);
@@ -135,6 +142,7 @@ static void wrap(xgd_device *dev)
     dev->debug_ops.draw = w_draw;
     if (ops->read_back_buffer != NULL) dev->debug_ops.read_back_buffer = w_read_back_buffer;
     dev->debug_ops.present = w_present;
+    dev->debug_ops.reset_back_buffer = w_reset_back_buffer;
     dev->debug_last_swap_interval = -1;
     dev->ops = &dev->debug_ops;
 }

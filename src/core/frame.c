@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +86,27 @@ void xgdi_reset_viewport_scissor(xgd_device *dev)
     dev->draw_state.dirty |= XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR;
 }
 
+/* Physical coordinates are kept within +-2^29 so that every later x + width (renderers add
+ * them in int) stays far from INT_MAX; only absurd logical rectangles are affected. */
+#define PHYSICAL_LIMIT 536870912.0
+
+static int64_t map_coord(int origin, int64_t v, double scale)
+{
+    double p = (double)origin + floor((double)v * scale + 0.5);
+    if (p > PHYSICAL_LIMIT) p = PHYSICAL_LIMIT;
+    if (p < -PHYSICAL_LIMIT) p = -PHYSICAL_LIMIT;
+    return (int64_t)p;
+}
+
+/* In int64 and double: x + w may not fit an int after scaling (set_viewport / set_scissor_rect
+ * only promise that the logical x + w fits). */
 static xgd_rect map_rect(const xgdi_presentation_geometry *g, int x, int y, int w, int h)
 {
-    int x0 = g->rect.x + round_int(x * g->scale_x), x1 = g->rect.x + round_int((x + w) * g->scale_x);
-    int y0 = g->rect.y + round_int(y * g->scale_y), y1 = g->rect.y + round_int((y + h) * g->scale_y);
-    return (xgd_rect){ x0, y0, x1 - x0, y1 - y0 };
+    int64_t x0 = map_coord(g->rect.x, x, g->scale_x);
+    int64_t x1 = map_coord(g->rect.x, (int64_t)x + w, g->scale_x);
+    int64_t y0 = map_coord(g->rect.y, y, g->scale_y);
+    int64_t y1 = map_coord(g->rect.y, (int64_t)y + h, g->scale_y);
+    return (xgd_rect){ (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0) };
 }
 
 void xgdi_physical_viewport(const xgd_device *dev, xgd_viewport *vp, xgd_rect *scissor)
@@ -114,15 +131,16 @@ void xgdi_physical_viewport(const xgd_device *dev, xgd_viewport *vp, xgd_rect *s
             s = map_rect(&g, s.x, s.y, s.width, s.height);
         }
     }
-    int x0 = s.x < 0 ? 0 : s.x, y0 = s.y < 0 ? 0 : s.y;
-    int x1 = s.x + s.width > tw ? tw : s.x + s.width;
-    int y1 = s.y + s.height > th ? th : s.y + s.height;
+    /* Clipped in int64: s.x + s.width may exceed INT_MAX before clipping. */
+    int64_t x0 = s.x < 0 ? 0 : s.x, y0 = s.y < 0 ? 0 : s.y;
+    int64_t x1 = (int64_t)s.x + s.width > tw ? tw : (int64_t)s.x + s.width;
+    int64_t y1 = (int64_t)s.y + s.height > th ? th : (int64_t)s.y + s.height;
     if (x1 < x0) x1 = x0;
     if (y1 < y0) y1 = y0;
     if (x0 > tw) x0 = x1 = tw;
     if (y0 > th) y0 = y1 = th;
     if (vp != NULL) *vp = v;
-    if (scissor != NULL) *scissor = (xgd_rect){ x0, y0, x1 - x0, y1 - y0 };
+    if (scissor != NULL) *scissor = (xgd_rect){ (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0) };
 }
 
 /* ---- viewport and scissor ------------------------------------------------------------------ */
@@ -135,6 +153,12 @@ xgd_result xgd_set_viewport(xgd_device *device, const xgd_viewport *viewport)
     if (viewport->width <= 0 || viewport->height <= 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "viewport size %dx%d must be positive",
                          viewport->width, viewport->height);
+    /* Every later x + width is then representable (draws and the renderers add them). */
+    if ((int64_t)viewport->x + viewport->width > INT_MAX ||
+        (int64_t)viewport->y + viewport->height > INT_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "viewport (%d, %d) + %dx%d extends past INT_MAX", viewport->x,
+                         viewport->y, viewport->width, viewport->height);
     if (!(viewport->min_depth >= 0.0f && viewport->min_depth <= 1.0f) ||
         !(viewport->max_depth >= 0.0f && viewport->max_depth <= 1.0f))
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
@@ -160,6 +184,10 @@ xgd_result xgd_set_scissor_rect(xgd_device *device, xgd_rect rect)
     if (r != XGD_OK) return r;
     if (rect.width < 0 || rect.height < 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "scissor size %dx%d is negative",
+                         rect.width, rect.height);
+    if ((int64_t)rect.x + rect.width > INT_MAX || (int64_t)rect.y + rect.height > INT_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "scissor (%d, %d) + %dx%d extends past INT_MAX", rect.x, rect.y,
                          rect.width, rect.height);
     /* Stored as given (logical); clipping to the target happens when draws map it
      * (xgdi_physical_viewport), so the same rectangle works after a target change. */

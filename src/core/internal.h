@@ -59,11 +59,27 @@ struct xgdi_resource {
     xgdi_resource *prev, *next;       /* the device's registry (intrusive list) */
     bool disposed;
     bool device_owned;                /* presets and stock declarations: destroy is a no-op */
+    uint32_t slot;                    /* added by fixes: index in the device's slot table */
 };
 
-/* Registers res with device (takes a token reference, raises RESOURCE_CREATED). */
-void xgdi_resource_register(struct xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
-                            const xgdi_resource_vtable *vt);
+/* Registers res with device (takes a slot and a token reference, raises RESOURCE_CREATED).
+ * OUT_OF_MEMORY (recorded) when the slot table cannot grow; then nothing changed. */
+xgd_result xgdi_resource_register(struct xgd_device *device, xgdi_resource *res,
+                                  xgdi_resource_type type, const xgdi_resource_vtable *vt);
+
+/* Weak reference (added by fixes): the resource's slot and the slot's generation when taken.
+ * The slot's generation moves on when the resource is disposed, so a reference to a destroyed
+ * object fails in O(1) without reading the freed struct. {0, 0} never resolves. */
+typedef struct xgdi_ref { uint32_t index, gen; } xgdi_ref;
+typedef struct xgdi_slot {
+    xgdi_resource *res;                /* NULL while free */
+    uint32_t gen;                      /* never 0 */
+    uint32_t next_free;                /* free list: next free index + 1, 0 ends it */
+} xgdi_slot;
+/* res must be registered and live ({0, 0} for NULL). */
+xgdi_ref xgdi_ref_make(const xgdi_resource *res);
+/* The resource if it is still the one the reference was taken from, else NULL. */
+xgdi_resource *xgdi_ref_get(struct xgd_device *device, xgdi_ref ref);
 /* Explicit dispose: release_native, unregister (RESOURCE_DESTROYED) if the device is alive,
  * mark disposed, drop the token. Idempotent. The caller frees its own struct afterwards. */
 void xgdi_resource_dispose(xgdi_resource *res);
@@ -117,6 +133,10 @@ struct xgd_index_buffer {
     xgdi_buffer buf;
     xgd_index_element_size element_size;
     int index_count;
+    /* added by fixes: bounds of every index value the buffer may hold (widened by each
+       set_data, exact again after a write of the whole buffer), so a draw whose bounds fit
+       skips the per-index check */
+    uint32_t index_min, index_max;
 };
 
 struct xgd_blend_state { xgdi_resource res; xgd_blend_state_desc desc; };
@@ -142,6 +162,7 @@ typedef enum xgdi_fault_op {
     XGDI_FAULT_READ_BACK_BUFFER,
     XGDI_FAULT_CORRUPT_DOWNLOAD,        /* texture_download succeeds with its first row inverted */
     XGDI_FAULT_NO_BACK_BUFFER_READBACK, /* the caps report no back-buffer readback */
+    XGDI_FAULT_RESET_BACK_BUFFER,       /* added by fixes */
     XGDI_FAULT_OP_COUNT
 } xgdi_fault_op;
 
@@ -215,6 +236,11 @@ struct xgd_device {
     int debug_fault_count[XGDI_FAULT_OP_COUNT];   /* 0 off, n > 0 the n-th next call, < 0 all */
     xgd_result debug_fault_code[XGDI_FAULT_OP_COUNT];
     int debug_last_swap_interval;      /* what present() last received (-1 before the first) */
+
+    /* added by fixes: weak-reference slots of registered resources (resource.c) */
+    xgdi_slot *slots;
+    uint32_t slot_count, slot_capacity;
+    uint32_t slot_free;                /* free-list head index + 1; 0 when empty */
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */
@@ -301,8 +327,8 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
  * device NULL arms the next device created on this thread (its creation-time calls included).
  * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
  * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
- * read_back_buffer, corrupt_download, no_back_buffer_readback). INVALID_ARGUMENT for an
- * unknown op. */
+ * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer).
+ * INVALID_ARGUMENT for an unknown op. */
 xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code);
 /* The swap interval the renderer's present last received once the hook was armed on the
  * device (arm any op with nth 0 to start recording); -1 if none. */

@@ -24,9 +24,42 @@ static const char *type_name(xgdi_resource_type type)
     return (unsigned)type < XGDI_RES_TYPE_COUNT ? names[type] : "object";
 }
 
-void xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
-                            const xgdi_resource_vtable *vt)
+/* Takes a free slot (growing the table by doubling) without publishing anything yet. */
+static xgd_result take_slot(xgd_device *device, uint32_t *out)
 {
+    if (device->slot_free != 0) {
+        *out = device->slot_free - 1;
+        return XGD_OK;
+    }
+    if (device->slot_count == device->slot_capacity) {
+        uint32_t cap = device->slot_capacity != 0 ? device->slot_capacity * 2 : 64;
+        if (device->slot_capacity > UINT32_MAX / 4 || (uint64_t)cap * sizeof(xgdi_slot) > SIZE_MAX)
+            return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "too many resources");
+        xgdi_slot *slots = realloc(device->slots, sizeof *slots * cap);
+        if (slots == NULL)
+            return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory registering a resource");
+        device->slots = slots;
+        device->slot_capacity = cap;
+    }
+    *out = device->slot_count;
+    return XGD_OK;
+}
+
+xgd_result xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
+                                  const xgdi_resource_vtable *vt)
+{
+    uint32_t index = 0;
+    xgd_result r = take_slot(device, &index);
+    if (r != XGD_OK) return r;
+    if (index == device->slot_count) {
+        device->slots[index].gen = 1;
+        device->slot_count++;
+    } else {
+        device->slot_free = device->slots[index].next_free;
+    }
+    device->slots[index].res = res;
+    device->slots[index].next_free = 0;
+    res->slot = index;
     res->type = type;
     res->vt = vt;
     res->disposed = false;
@@ -38,6 +71,36 @@ void xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_resourc
     res->token = device->token;
     device->token->refs++;
     xgdi_raise_event(device, XGD_EVENT_RESOURCE_CREATED);
+    return XGD_OK;
+}
+
+/* The slot's generation moves on (skipping 0, the null reference's) so every reference taken
+ * before stops resolving. */
+static void release_slot(xgd_device *device, xgdi_resource *res)
+{
+    if (res->slot >= device->slot_count || device->slots[res->slot].res != res) return;
+    xgdi_slot *s = &device->slots[res->slot];
+    s->res = NULL;
+    if (++s->gen == 0) s->gen = 1;
+    s->next_free = device->slot_free;
+    device->slot_free = res->slot + 1;
+}
+
+xgdi_ref xgdi_ref_make(const xgdi_resource *res)
+{
+    xgdi_ref ref = { 0, 0 };
+    xgd_device *device = xgdi_resource_device(res);
+    if (device == NULL || res->slot >= device->slot_count) return ref;
+    ref.index = res->slot;
+    ref.gen = device->slots[res->slot].gen;
+    return ref;
+}
+
+xgdi_resource *xgdi_ref_get(xgd_device *device, xgdi_ref ref)
+{
+    if (device == NULL || ref.gen == 0 || ref.index >= device->slot_count) return NULL;
+    const xgdi_slot *s = &device->slots[ref.index];
+    return s->gen == ref.gen ? s->res : NULL;
 }
 
 static void unlink_resource(xgd_device *device, xgdi_resource *res)
@@ -58,6 +121,7 @@ void xgdi_resource_dispose(xgdi_resource *res)
      * says the device is alive. */
     if (device != NULL) {
         unlink_resource(device, res);
+        release_slot(device, res);
         xgdi_raise_event(device, XGD_EVENT_RESOURCE_DESTROYED);
     }
     res->disposed = true;

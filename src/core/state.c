@@ -211,7 +211,11 @@ xgd_result xgd_blend_state_create(xgd_device *device, const xgd_blend_state_desc
     xgd_blend_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     s->desc = d;
-    xgdi_resource_register(device, &s->res, XGDI_RES_BLEND_STATE, NULL);
+    r = xgdi_resource_register(device, &s->res, XGDI_RES_BLEND_STATE, NULL);
+    if (r != XGD_OK) {
+        free(s);
+        return r;
+    }
     *out = s;
     return XGD_OK;
 }
@@ -228,7 +232,11 @@ xgd_result xgd_depth_stencil_state_create(xgd_device *device, const xgd_depth_st
     xgd_depth_stencil_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     s->desc = d;
-    xgdi_resource_register(device, &s->res, XGDI_RES_DEPTH_STENCIL_STATE, NULL);
+    r = xgdi_resource_register(device, &s->res, XGDI_RES_DEPTH_STENCIL_STATE, NULL);
+    if (r != XGD_OK) {
+        free(s);
+        return r;
+    }
     *out = s;
     return XGD_OK;
 }
@@ -245,7 +253,11 @@ xgd_result xgd_rasterizer_state_create(xgd_device *device, const xgd_rasterizer_
     xgd_rasterizer_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     s->desc = d;
-    xgdi_resource_register(device, &s->res, XGDI_RES_RASTERIZER_STATE, NULL);
+    r = xgdi_resource_register(device, &s->res, XGDI_RES_RASTERIZER_STATE, NULL);
+    if (r != XGD_OK) {
+        free(s);
+        return r;
+    }
     *out = s;
     return XGD_OK;
 }
@@ -262,7 +274,11 @@ xgd_result xgd_sampler_state_create(xgd_device *device, const xgd_sampler_desc *
     xgd_sampler_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     s->desc = d;
-    xgdi_resource_register(device, &s->res, XGDI_RES_SAMPLER_STATE, NULL);
+    r = xgdi_resource_register(device, &s->res, XGDI_RES_SAMPLER_STATE, NULL);
+    if (r != XGD_OK) {
+        free(s);
+        return r;
+    }
     *out = s;
     return XGD_OK;
 }
@@ -487,10 +503,16 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 
 /* ---- device-level objects ------------------------------------------------------------------ */
 
-static void own(xgd_device *dev, xgdi_resource *res, xgdi_resource_type type)
+/* On failure the caller's struct is freed here (it was never registered). */
+static xgd_result own(xgd_device *dev, xgdi_resource *res, xgdi_resource_type type)
 {
-    xgdi_resource_register(dev, res, type, NULL);
+    xgd_result r = xgdi_resource_register(dev, res, type, NULL);
+    if (r != XGD_OK) {
+        free(res);
+        return r;
+    }
     res->device_owned = true;
+    return XGD_OK;
 }
 
 static xgd_result make_blend_preset(xgd_device *dev, xgd_blend_preset p, xgd_blend src,
@@ -502,7 +524,8 @@ static xgd_result make_blend_preset(xgd_device *dev, xgd_blend_preset p, xgd_ble
     xgd_blend_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     (void)normalize_blend(dev, &d, &s->desc);
-    own(dev, &s->res, XGDI_RES_BLEND_STATE);
+    xgd_result r = own(dev, &s->res, XGDI_RES_BLEND_STATE);
+    if (r != XGD_OK) return r;
     dev->blend_presets[p] = s;
     return XGD_OK;
 }
@@ -516,7 +539,8 @@ static xgd_result make_depth_preset(xgd_device *dev, xgd_depth_stencil_preset p,
     xgd_depth_stencil_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     (void)normalize_depth_stencil(dev, &d, &s->desc);
-    own(dev, &s->res, XGDI_RES_DEPTH_STENCIL_STATE);
+    xgd_result r = own(dev, &s->res, XGDI_RES_DEPTH_STENCIL_STATE);
+    if (r != XGD_OK) return r;
     dev->depth_stencil_presets[p] = s;
     return XGD_OK;
 }
@@ -529,7 +553,8 @@ static xgd_result make_rasterizer_preset(xgd_device *dev, xgd_rasterizer_preset 
     xgd_rasterizer_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     (void)normalize_rasterizer(dev, &d, &s->desc);
-    own(dev, &s->res, XGDI_RES_RASTERIZER_STATE);
+    xgd_result r = own(dev, &s->res, XGDI_RES_RASTERIZER_STATE);
+    if (r != XGD_OK) return r;
     dev->rasterizer_presets[p] = s;
     return XGD_OK;
 }
@@ -543,7 +568,8 @@ static xgd_result make_sampler_preset(xgd_device *dev, xgd_sampler_preset p,
     xgd_sampler_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     (void)normalize_sampler(dev, &d, &s->desc);
-    own(dev, &s->res, XGDI_RES_SAMPLER_STATE);
+    xgd_result r = own(dev, &s->res, XGDI_RES_SAMPLER_STATE);
+    if (r != XGD_OK) return r;
     dev->sampler_presets[p] = s;
     return XGD_OK;
 }

@@ -41,7 +41,11 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
     xgd_result r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
     if (count < 0) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "count %d is negative", count);
-    if (bindings == NULL) count = 0;
+    /* count 0 is the back buffer; a NULL array that claims bindings is a caller bug, not an
+     * unbind (XNA's SetRenderTargets(null) means "no targets" only through the empty set). */
+    if (bindings == NULL && count > 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "bindings is NULL with count %d",
+                         count);
 
     /* Step 1: an unchanged set (identity and cube face) is a no-op, including empty-to-empty,
      * unless a bound target was destroyed: then a real transition is forced. */

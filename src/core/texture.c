@@ -177,12 +177,15 @@ static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_
         r = upload_initial(dev, t);
         if (r != XGD_OK) dev->ops->texture_destroy(dev->renderer, t->native);
     }
+    if (r == XGD_OK) {
+        r = xgdi_resource_register(dev, &t->res, XGDI_RES_TEXTURE, &texture_vt);
+        if (r != XGD_OK) dev->ops->texture_destroy(dev->renderer, t->native);
+    }
     if (r != XGD_OK) {
         free(t->shadow);
         free(t);
         return r;
     }
-    xgdi_resource_register(dev, &t->res, XGDI_RES_TEXTURE, &texture_vt);
     dev->stats.textures_created++;
     *out = t;
     return XGD_OK;

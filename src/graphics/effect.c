@@ -47,6 +47,7 @@ struct xgd_effect {
     effect_kind kind;
     xgd_basic_effect_params basic;
     xgd_texture *texture;             /* BasicEffect.Texture */
+    xgdi_ref texture_ref;             /* followed only while this still resolves to it */
     bool sprite_matrix_set;
     xgd_matrix sprite_matrix;         /* SpriteEffect.MatrixTransform when set */
     xgd_matrix mrt_matrix;            /* MrtEffect (EXT) */
@@ -91,7 +92,11 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     e->sprite_matrix = xgd_matrix_identity();
     e->mrt_matrix = xgd_matrix_identity();
     for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
-    xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
+    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
+    if (r != XGD_OK) {
+        free(e);
+        return r;
+    }
     *out = e;
     return XGD_OK;
 }
@@ -236,6 +241,7 @@ xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture
                              "BasicEffect.Texture must be a 2D texture");
     }
     effect->texture = texture;
+    effect->texture_ref = texture != NULL ? xgdi_ref_make(&texture->res) : (xgdi_ref){ 0, 0 };
     return XGD_OK;
 }
 
@@ -394,17 +400,6 @@ static uint32_t basic_variant(const xgd_device *dev, const xgd_basic_effect_para
     return v;
 }
 
-/* Whether tex is still a live texture of dev. The effect holds a plain pointer (XNA's effect
- * parameter); walking the registry keeps a texture destroyed behind the effect's back from
- * being followed. */
-static bool texture_registered(const xgd_device *dev, const xgd_texture *tex)
-{
-    for (const xgdi_resource *res = dev->resources; res != NULL; res = res->next) {
-        if (res == &tex->res) return true;
-    }
-    return false;
-}
-
 xgd_result xgd_effect_apply(xgd_effect *effect)
 {
     if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
@@ -419,10 +414,12 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
         if (!effect->sprite_matrix_set) {
             /* The pixel projection of the current logical viewport, computed now so it
                follows viewport changes between applies. No half-pixel offset: pixel centres
-               are at .5 on every renderer. */
+               are at .5 on every renderer. Near 0, far -1 as SpriteBatch's (sprite_batch.c):
+               z passes through, so depths in 0..1 stay inside the D3D clip range 0 <= z <= w
+               (far 1 would negate z and clip everything above 0). */
             m = xgd_matrix_create_orthographic_off_center(0.0f, (float)dev->viewport.width,
                                                           (float)dev->viewport.height, 0.0f,
-                                                          0.0f, 1.0f);
+                                                          0.0f, -1.0f);
         }
         memcpy(effect->constants.sprite.matrix_transform, m.m,
                sizeof effect->constants.sprite.matrix_transform);
@@ -443,9 +440,16 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
     }
 
     const xgd_basic_effect_params *p = &effect->basic;
-    xgd_texture *tex = p->texture_enabled ? effect->texture : NULL;
-    if (tex != NULL && !texture_registered(dev, tex))
-        return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED, "the BasicEffect's texture is disposed");
+    xgd_texture *tex = NULL;
+    if (p->texture_enabled && effect->texture != NULL) {
+        /* The effect holds XNA's plain parameter; the weak reference keeps a texture destroyed
+           behind the effect's back from being followed (O(1), nothing freed is read). */
+        xgdi_resource *res = xgdi_ref_get(dev, effect->texture_ref);
+        if (res == NULL)
+            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                             "the BasicEffect's texture is disposed");
+        tex = (xgd_texture *)(void *)res;
+    }
     basic_constants(p, &effect->constants.basic);
     return xgdi_apply_program(dev, XGDI_PROGRAM_BASIC, basic_variant(dev, p),
                               &effect->constants.basic, sizeof effect->constants.basic, tex);

@@ -41,13 +41,16 @@
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
 
-/* Open-addressing table texture -> first-appearance ordinal (Texture sort and the End-time
- * liveness check). */
+/* Open-addressing table: a texture's weak reference -> its first-appearance ordinal in the
+ * batch (Texture sort, run detection, the End-time liveness check). Keyed by the reference,
+ * not the pointer, so a texture freed during the batch is never compared or followed. */
 typedef struct texture_slot {
-    const xgd_texture *texture;       /* NULL = empty */
-    uint32_t ordinal;
-    bool alive;                       /* found in the device's registry this End */
+    xgdi_ref ref;
+    uint32_t ordinal_plus1;           /* 0 = empty */
 } texture_slot;
+
+/* The weak references End checks for the objects Begin was given. */
+enum { REF_BLEND, REF_SAMPLER, REF_DEPTH_STENCIL, REF_RASTERIZER, REF_EFFECT, REF_COUNT };
 
 struct xgd_sprite_batch {
     xgdi_resource res;
@@ -61,12 +64,19 @@ struct xgd_sprite_batch {
     xgd_rasterizer_state *rasterizer;
     xgd_effect *effect;               /* custom effect or NULL */
     xgd_matrix transform;
+    xgdi_ref refs[REF_COUNT];         /* of the five above ({0,0} for no effect) */
 
-    /* the queue: 4 vertices, a texture and a layer depth per sprite */
+    /* the queue: 4 vertices, a texture ordinal and a layer depth per sprite */
     sprite_vertex *vertices;
-    xgd_texture **textures;
+    uint32_t *textures;               /* index into distinct_* */
     float *depths;
     uint32_t count, capacity;
+
+    /* the batch's distinct textures in first-appearance order, taken at Draw while live */
+    xgd_texture **distinct_textures;
+    xgdi_ref *distinct_refs;
+    uint32_t *distinct_buckets;       /* each one's table index, to empty the table in O(n) */
+    uint32_t distinct, distinct_capacity;
 
     /* sorting: (key << 32 | submission index); the index makes the order total, so any
        correct sort of these values is stable by key */
@@ -118,7 +128,12 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
         p[5] = (uint16_t)(v + 2);
     }
     b->transform = xgd_matrix_identity();
-    xgdi_resource_register(device, &b->res, XGDI_RES_SPRITE_BATCH, &batch_vtable);
+    r = xgdi_resource_register(device, &b->res, XGDI_RES_SPRITE_BATCH, &batch_vtable);
+    if (r != XGD_OK) {
+        xgd_effect_destroy(b->sprite_effect);
+        free(b);
+        return r;
+    }
     *out = b;
     return XGD_OK;
 }
@@ -135,6 +150,9 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     free(batch->keys_scratch);
     free(batch->gather);
     free(batch->table);
+    free(batch->distinct_textures);
+    free(batch->distinct_refs);
+    free(batch->distinct_buckets);
     free(batch);
 }
 
@@ -145,6 +163,35 @@ static xgd_result check_batch(xgd_sprite_batch *batch, xgd_device **dev)
     if (r != XGD_OK) return r;
     *dev = xgdi_resource_device(&batch->res);
     return XGD_OK;
+}
+
+/* ---- the distinct-texture table ------------------------------------------------------------ */
+
+static uint32_t hash_ref(xgdi_ref ref, uint32_t mask)
+{
+    uint64_t x = (uint64_t)ref.index << 32 | ref.gen;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (uint32_t)x & mask;
+}
+
+/* The bucket holding ref, or the empty one where it would go (table_capacity > 0). */
+static uint32_t table_find(const xgd_sprite_batch *b, xgdi_ref ref)
+{
+    uint32_t mask = b->table_capacity - 1;
+    uint32_t h = hash_ref(ref, mask);
+    while (b->table[h].ordinal_plus1 != 0 &&
+           (b->table[h].ref.index != ref.index || b->table[h].ref.gen != ref.gen))
+        h = (h + 1) & mask;
+    return h;
+}
+
+/* Empties the table by clearing only the buckets this batch used: O(distinct). */
+static void table_reset(xgd_sprite_batch *b)
+{
+    for (uint32_t i = 0; i < b->distinct; i++) b->table[b->distinct_buckets[i]].ordinal_plus1 = 0;
+    b->distinct = 0;
 }
 
 /* ---- Begin --------------------------------------------------------------------------------- */
@@ -218,8 +265,16 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
             ? d.rasterizer_state
             : xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE);
     batch->effect = d.effect;
+    batch->refs[REF_BLEND] = xgdi_ref_make(&batch->blend->res);
+    batch->refs[REF_SAMPLER] = xgdi_ref_make(&batch->sampler->res);
+    batch->refs[REF_DEPTH_STENCIL] = xgdi_ref_make(&batch->depth_stencil->res);
+    batch->refs[REF_RASTERIZER] = xgdi_ref_make(&batch->rasterizer->res);
+    batch->refs[REF_EFFECT] =
+        d.effect != NULL ? xgdi_ref_make((const xgdi_resource *)(const void *)d.effect)
+                         : (xgdi_ref){ 0, 0 };
     batch->transform = d.transform != NULL ? *d.transform : xgd_matrix_identity();
     batch->count = 0;
+    table_reset(batch);
 
     /* Immediate sets the device up now and draws at every Draw (XNA). */
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
@@ -260,8 +315,14 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *te
     xgd_vertex_declaration *decl =
         xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
     /* XNA applies the custom effect per batch and then sets Textures[0], so the effect
-       cannot leave another texture in slot 0. */
-    if (b->effect != NULL && (r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+       cannot leave another texture in slot 0. Immediate mode draws long after Begin, so the
+       effect is checked through its weak reference before it is followed. */
+    if (b->effect != NULL) {
+        if (xgdi_ref_get(dev, b->refs[REF_EFFECT]) == NULL)
+            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                             "the effect given to Begin was destroyed");
+        if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+    }
     if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
     while (n > 0) {
         uint32_t chunk = n < MAX_SPRITES ? n : MAX_SPRITES;
@@ -290,10 +351,10 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
 {
     uint32_t i = 0;
     while (i < count) {
-        xgd_texture *tex = b->textures[order != NULL ? (uint32_t)order[i] : i];
+        uint32_t tex = b->textures[order != NULL ? (uint32_t)order[i] : i];
         uint32_t end = i + 1;
         while (end < count && b->textures[order != NULL ? (uint32_t)order[end] : end] == tex) end++;
-        xgd_result r = draw_run(b, dev, tex, order, i, end - i);
+        xgd_result r = draw_run(b, dev, b->distinct_textures[tex], order, i, end - i);
         if (r != XGD_OK) return r;
         i = end;
     }
@@ -322,10 +383,59 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
     /* Each array keeps its old contents when a later one fails; capacity moves only once all
        three have grown. */
     if (!grow((void **)&b->vertices, sizeof(sprite_vertex) * 4, cap) ||
-        !grow((void **)&b->textures, sizeof(xgd_texture *), cap) ||
+        !grow((void **)&b->textures, sizeof(uint32_t), cap) ||
         !grow((void **)&b->depths, sizeof(float), cap))
         return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
     b->capacity = cap;
+    return XGD_OK;
+}
+
+/* The batch ordinal of a live texture, adding it (and its weak reference) on first sight.
+ * Grows before it inserts, so a failure leaves the table as it was. */
+static xgd_result add_texture(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *t,
+                              uint32_t *ordinal)
+{
+    xgdi_ref ref = xgdi_ref_make(&t->res);
+    if (b->table_capacity != 0) {
+        uint32_t h = table_find(b, ref);
+        if (b->table[h].ordinal_plus1 != 0) {
+            *ordinal = b->table[h].ordinal_plus1 - 1;
+            return XGD_OK;
+        }
+    }
+    if (b->distinct == b->distinct_capacity) {
+        if (b->distinct_capacity > UINT32_MAX / 8)
+            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many textures");
+        uint32_t cap = b->distinct_capacity != 0 ? b->distinct_capacity * 2 : 16;
+        if (!grow((void **)&b->distinct_textures, sizeof(xgd_texture *), cap) ||
+            !grow((void **)&b->distinct_refs, sizeof(xgdi_ref), cap) ||
+            !grow((void **)&b->distinct_buckets, sizeof(uint32_t), cap))
+            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        b->distinct_capacity = cap;
+    }
+    /* Load factor at most 1/2; a bigger table is refilled from the distinct list. */
+    if ((uint64_t)(b->distinct + 1) * 2 > b->table_capacity) {
+        uint32_t cap = b->table_capacity != 0 ? b->table_capacity * 2 : 32;
+        texture_slot *table = calloc(cap, sizeof *table);
+        if (table == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        free(b->table);
+        b->table = table;
+        b->table_capacity = cap;
+        for (uint32_t i = 0; i < b->distinct; i++) {
+            uint32_t h = table_find(b, b->distinct_refs[i]);
+            b->table[h].ref = b->distinct_refs[i];
+            b->table[h].ordinal_plus1 = i + 1;
+            b->distinct_buckets[i] = h;
+        }
+    }
+    uint32_t h = table_find(b, ref);
+    uint32_t n = b->distinct++;
+    b->table[h].ref = ref;
+    b->table[h].ordinal_plus1 = n + 1;
+    b->distinct_textures[n] = t;
+    b->distinct_refs[n] = ref;
+    b->distinct_buckets[n] = h;
+    *ordinal = n;
     return XGD_OK;
 }
 
@@ -407,103 +517,44 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         r = xgdi_check_device(dev);
         if (r != XGD_OK) return r;
         build_vertices(batch->vertices, texture, sprite);
-        batch->textures[0] = texture;
-        batch->depths[0] = sprite->layer_depth;
-        return draw_sprites(batch, dev, NULL, 1);
+        r = draw_run(batch, dev, texture, NULL, 0, 1);
+        if (r == XGD_OK) dev->stats.sprite_batches++;
+        return r;
     }
 
     if (batch->count == UINT32_MAX)
         return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
     r = reserve(batch, dev, batch->count + 1);
     if (r != XGD_OK) return r;
+    uint32_t ordinal = 0;
+    r = add_texture(batch, dev, texture, &ordinal);
+    if (r != XGD_OK) return r;
     uint32_t i = batch->count++;
     build_vertices(&batch->vertices[(size_t)i * 4], texture, sprite);
-    batch->textures[i] = texture;
+    batch->textures[i] = ordinal;
     batch->depths[i] = sprite->layer_depth;
     return XGD_OK;
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
 
-static uint32_t hash_pointer(const void *p, uint32_t mask)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return (uint32_t)x & mask;
-}
-
-static texture_slot *table_find(xgd_sprite_batch *b, const xgd_texture *t)
-{
-    uint32_t mask = b->table_capacity - 1;
-    uint32_t h = hash_pointer(t, mask);
-    while (b->table[h].texture != NULL && b->table[h].texture != t) h = (h + 1) & mask;
-    return &b->table[h];
-}
-
-/* Fills the table with every queued texture and its first-appearance ordinal; returns the
- * number of distinct textures. */
-static xgd_result build_table(xgd_sprite_batch *b, xgd_device *dev, uint32_t *distinct)
-{
-    uint32_t want = 16;
-    while (want < b->count * 2u && want < (1u << 31)) want *= 2;
-    if (want > b->table_capacity) {
-        texture_slot *t = realloc(b->table, sizeof *t * want);
-        if (t == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting");
-        b->table = t;
-        b->table_capacity = want;
-    }
-    memset(b->table, 0, sizeof *b->table * b->table_capacity);
-    uint32_t n = 0;
-    const xgd_texture *prev = NULL;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const xgd_texture *t = b->textures[i];
-        if (t == prev) continue;
-        prev = t;
-        texture_slot *s = table_find(b, t);
-        if (s->texture == NULL) {
-            s->texture = t;
-            s->ordinal = n++;
-        }
-    }
-    *distinct = n;
-    return XGD_OK;
-}
-
 /* A caller may destroy a texture, state or effect between Draw/Begin and End; those structs
- * are freed then, so nothing queued is dereferenced before this check finds each of them in
- * the device's registry (one walk, O(resources + sprites)). XNA would throw
- * ObjectDisposedException when the disposed object reached the device. */
-static xgd_result check_alive(xgd_sprite_batch *b, xgd_device *dev, uint32_t distinct)
+ * are freed then. Each was referenced weakly while it was live, so this check is
+ * O(distinct textures + 5) and reads nothing freed. XNA would throw ObjectDisposedException
+ * when the disposed object reached the device. */
+static xgd_result check_alive(const xgd_sprite_batch *b, xgd_device *dev)
 {
-    const xgdi_resource *wanted[5] = {
-        &b->blend->res, &b->sampler->res, &b->depth_stencil->res, &b->rasterizer->res,
-        b->effect != NULL ? (const xgdi_resource *)(const void *)b->effect : NULL
-    };
-    bool found[5] = { false, false, false, false, b->effect == NULL };
-    uint32_t textures_found = 0;
-    for (const xgdi_resource *res = dev->resources; res != NULL; res = res->next) {
-        if (res->type == XGDI_RES_TEXTURE && distinct > 0) {
-            texture_slot *s = table_find(b, (const xgd_texture *)(const void *)res);
-            if (s->texture != NULL && !s->alive) {
-                s->alive = true;
-                textures_found++;
-            }
-            continue;
-        }
-        for (int i = 0; i < 5; i++) {
-            if (res == wanted[i]) found[i] = true;
-        }
-    }
-    for (int i = 0; i < 5; i++) {
-        if (!found[i])
+    for (int i = 0; i < REF_COUNT; i++) {
+        if (i == REF_EFFECT && b->effect == NULL) continue;
+        if (xgdi_ref_get(dev, b->refs[i]) == NULL)
             return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "a state or effect given to Begin was destroyed before End");
     }
-    if (textures_found != distinct)
-        return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
-                         "a texture queued in the sprite batch was destroyed before End");
+    for (uint32_t i = 0; i < b->distinct; i++) {
+        if (xgdi_ref_get(dev, b->distinct_refs[i]) == NULL)
+            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                             "a texture queued in the sprite batch was destroyed before End");
+    }
     return XGD_OK;
 }
 
@@ -555,7 +606,7 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t key;
         switch (b->sort_mode) {
-        case XGD_SPRITE_SORT_TEXTURE: key = table_find(b, b->textures[i])->ordinal; break;
+        case XGD_SPRITE_SORT_TEXTURE: key = b->textures[i]; break;
         case XGD_SPRITE_SORT_BACK_TO_FRONT: key = ~float_key(b->depths[i]); break;
         default: key = float_key(b->depths[i]); break;
         }
@@ -581,14 +632,13 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) return XGD_OK;
 
     batch->count = count; /* the helpers below read the queue */
-    uint32_t distinct = 0;
-    r = build_table(batch, dev, &distinct);
-    if (r == XGD_OK) r = check_alive(batch, dev, distinct);
+    r = check_alive(batch, dev);
     if (r == XGD_OK) r = xgdi_check_device(dev);
     bool sorted = batch->sort_mode != XGD_SPRITE_SORT_DEFERRED && count > 1;
     if (r == XGD_OK && sorted) r = sort_queue(batch, dev);
     if (r == XGD_OK) r = set_states(batch, dev);
     if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count);
     batch->count = 0;
+    table_reset(batch);
     return r;
 }

@@ -24,7 +24,8 @@
 /* One face/level of a texture. `texels` always holds the texture's own format bytes (so
  * get_data returns exactly what set_data wrote). Sampling reads a decoded copy: Color texels
  * are RGBA8 already and are read in place; DXT levels are decoded to RGBA8; every other format
- * is decoded to RGBA float. The decoded copy is rebuilt lazily after any write. */
+ * is decoded to RGBA float. The decoded copy is allocated with the texture (draws never
+ * allocate) and refilled lazily after any write. */
 typedef struct sw_image {
     int width, height;
     size_t row_pitch;          /* bytes per texel row (per block row for DXT) */
@@ -74,6 +75,8 @@ typedef struct sw_renderer {
     /* per-draw scratch, grown on demand and kept (no allocation per draw in steady state) */
     sw_vertex *verts;
     size_t verts_capacity;
+    uint32_t *vmap;            /* indexed draws: index position -> shaded vertex in verts */
+    size_t vmap_capacity;
 } sw_renderer;
 
 static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
@@ -97,6 +100,15 @@ void sw_texture_mark_written(xgdi_native_texture *t, int face);
 float sw_quantize_depth(xgd_depth_format f, double z);
 
 /* ---- sw_sample.c ---- */
+/* A sampler's filter decoded once per draw (the per-pixel path does no table lookups). */
+typedef struct sw_sampler {
+    const xgd_sampler_desc *desc;
+    bool min_linear, mag_linear, mip_linear;
+} sw_sampler;
+/* Also makes sure the sampling tables exist, so the per-pixel path never checks. */
+void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
+void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
+                       const float *deriv, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
    normalised coordinates, or NULL (level of detail 0). */
 void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float u, float v,
@@ -118,6 +130,7 @@ typedef struct sw_program {
     int uv_varying;           /* index of TEXCOORD0 (u, v) in the varyings, -1 if not sampled */
     const xgdi_native_texture *texture;   /* slot 0 */
     const xgd_sampler_desc *sampler;      /* slot 0 */
+    sw_sampler samp;                      /* sampler, decoded (when texture != NULL) */
     bool needs_lod;           /* sampling needs derivatives (mips or min != mag filter) */
     /* the layout's elements the stock programs read (NULL when absent) */
     const xgd_vertex_element *position, *color, *texcoord, *normal;

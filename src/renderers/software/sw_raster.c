@@ -2,8 +2,9 @@
  * sw_raster.c - primitive assembly, clipping, rasterization and the output merger.
  *
  * Rules (team brief "Cross-cutting decisions", Direct3D 10+/Vulkan):
- *  - clip space: 0 <= z <= w; x and y are clipped against a guard band (|x|, |y| <= G * w with
- *    G chosen so snapped coordinates stay far inside 64-bit edge arithmetic); the viewport and
+ *  - clip space: 0 <= z <= w; x and y are clipped against a guard band (planes chosen so
+ *    screen coordinates stay within +-2^20 pixels of the target origin, keeping snapped
+ *    coordinates far inside 64-bit edge arithmetic for any viewport); the viewport and
  *    scissor rectangles then bound the pixels that are visited;
  *  - viewport: x = vp.x + (ndc.x + 1) * vp.w / 2, y = vp.y + (1 - ndc.y) * vp.h / 2,
  *    z = min + ndc.z * (max - min);
@@ -90,7 +91,7 @@ typedef struct sw_ctx {
     const int8_t (*spos)[2];
     int cx0, cy0, cx1, cy1;   /* pixel rectangle visited: [cx0, cx1) x [cy0, cy1) */
     float vx, vy, vhw, vhh, zmin, zmax;
-    float gbx, gby;
+    float gx_lo, gx_hi, gy_lo, gy_hi; /* guard band in NDC (see sw_setup) */
     sw_rt_view rt[SW_MAX_TARGETS];
     int rt_count;
     int out_count;            /* targets the program writes */
@@ -331,6 +332,19 @@ static inline int64_t sw_floor_div256(int64_t v)
     return v >= 0 ? v / 256 : -((-v + 255) / 256);
 }
 
+/* floor(a / b) and ceil(a / b) for b > 0 */
+static inline int64_t sw_floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static inline int64_t sw_ceil_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a > 0) ? q + 1 : q;
+}
+
 static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_screen_vertex *in1,
                                const sw_screen_vertex *in2)
 {
@@ -393,29 +407,60 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
     /* sample offsets of each edge function, in edge units */
     int64_t eoff[3][SW_MAX_SAMPLES];
     double zoffs[SW_MAX_SAMPLES];
+    /* Span setup: per edge, an offset at least as large as any sample's, so a row's span
+       holds every pixel with a covered sample (exact for single coverage, where every
+       offset is -bias). */
+    int64_t span_off[3] = { -bias[0], -bias[1], -bias[2] };
     int ns = c->samples;
     for (int s = 0; s < ns; s++) {
         int ox = c->single_coverage ? 0 : c->spos[s][0] * 16;
         int oy = c->single_coverage ? 0 : c->spos[s][1] * 16;
-        for (int i = 0; i < 3; i++) eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
+        for (int i = 0; i < 3; i++) {
+            eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
+            if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
+        }
         zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
     }
-    int64_t cbias[3] = { -bias[0], -bias[1], -bias[2] };
     float vary[SW_MAX_VARYINGS];
     float deriv[4];
     double zs[SW_MAX_SAMPLES];
+    const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
+    if (uvi >= 0 && affine) {
+        /* constant over an affine triangle: computed once */
+        for (int k = 0; k < 2; k++) {
+            int j = uvi + k;
+            deriv[k] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
+            deriv[2 + k] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
+        }
+    }
+    const float *dp = uvi >= 0 ? deriv : NULL;
 
     for (int64_t y = py0; y <= py1; y++) {
         int64_t Py = y * 256 + 128;
         int64_t Px = px0 * 256 + 128;
         int64_t e[3];
         for (int i = 0; i < 3; i++) e[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
-        bool seen = false;
-        for (int64_t x = px0; x <= px1; x++) {
+        /* The row's span from the edge functions: E_i(k) = e_i + A_i * 256 * k must stay
+           >= -span_off_i; each edge bounds k from one side (or rejects the row). */
+        int64_t klo = 0, khi = px1 - px0;
+        for (int i = 0; i < 3 && klo <= khi; i++) {
+            int64_t step = A[i] * 256, t0 = e[i] + span_off[i];
+            if (step > 0) {
+                int64_t k = sw_ceil_div(-t0, step);
+                if (k > klo) klo = k;
+            } else if (step < 0) {
+                int64_t k = sw_floor_div(t0, -step);
+                if (k < khi) khi = k;
+            } else if (t0 < 0) {
+                klo = khi + 1;
+            }
+        }
+        if (klo > khi) continue;
+        for (int i = 0; i < 3; i++) e[i] += A[i] * 256 * klo;
+        for (int64_t x = px0 + klo; x <= px0 + khi; x++) {
             unsigned mask;
             if (c->single_coverage) {
-                mask = (e[0] + cbias[0] >= 0 && e[1] + cbias[1] >= 0 && e[2] + cbias[2] >= 0)
-                           ? c->full_mask : 0u;
+                mask = c->full_mask; /* the span is exact */
             } else {
                 mask = 0;
                 for (int s = 0; s < ns; s++)
@@ -424,7 +469,6 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
                 mask &= c->full_mask;
             }
             if (mask != 0) {
-                seen = true;
                 double l0 = (double)e[1] * inv_area, l1 = (double)e[2] * inv_area;
                 double l2 = 1.0 - l0 - l1;
                 double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
@@ -443,33 +487,23 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
                     w1 = (float)(p1 * iq);
                     w2 = (float)(p2 * iq);
                 }
-                const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
                 for (int k = 0; k < nv; k++) vary[k] = w0 * a0[k] + w1 * a1[k] + w2 * a2[k];
-                const float *dp = NULL;
-                if (uvi >= 0) {
+                if (uvi >= 0 && !affine) {
                     for (int k = 0; k < 2; k++) {
                         int j = uvi + k;
-                        if (affine) {
-                            deriv[k] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
-                            deriv[2 + k] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
-                        } else {
-                            /* a = N / D with N = sum l_i a_i iw_i, D = sum l_i iw_i */
-                            double dNx = dldx[0] * a0[j] * v[0]->iw + dldx[1] * a1[j] * v[1]->iw +
-                                         dldx[2] * a2[j] * v[2]->iw;
-                            double dNy = dldy[0] * a0[j] * v[0]->iw + dldy[1] * a1[j] * v[1]->iw +
-                                         dldy[2] * a2[j] * v[2]->iw;
-                            double dDx = dldx[0] * v[0]->iw + dldx[1] * v[1]->iw + dldx[2] * v[2]->iw;
-                            double dDy = dldy[0] * v[0]->iw + dldy[1] * v[1]->iw + dldy[2] * v[2]->iw;
-                            double iq = q != 0.0 ? 1.0 / q : 0.0;
-                            deriv[k] = (float)((dNx - vary[j] * dDx) * iq);
-                            deriv[2 + k] = (float)((dNy - vary[j] * dDy) * iq);
-                        }
+                        /* a = N / D with N = sum l_i a_i iw_i, D = sum l_i iw_i */
+                        double dNx = dldx[0] * a0[j] * v[0]->iw + dldx[1] * a1[j] * v[1]->iw +
+                                     dldx[2] * a2[j] * v[2]->iw;
+                        double dNy = dldy[0] * a0[j] * v[0]->iw + dldy[1] * a1[j] * v[1]->iw +
+                                     dldy[2] * a2[j] * v[2]->iw;
+                        double dDx = dldx[0] * v[0]->iw + dldx[1] * v[1]->iw + dldx[2] * v[2]->iw;
+                        double dDy = dldy[0] * v[0]->iw + dldy[1] * v[1]->iw + dldy[2] * v[2]->iw;
+                        double iq = q != 0.0 ? 1.0 / q : 0.0;
+                        deriv[k] = (float)((dNx - vary[j] * dDx) * iq);
+                        deriv[2 + k] = (float)((dNy - vary[j] * dDy) * iq);
                     }
-                    dp = deriv;
                 }
                 sw_pixel(c, (int)x, (int)y, mask, zs, vary, dp);
-            } else if (seen && c->single_coverage) {
-                break; /* a row crosses a triangle in one span */
             }
             for (int i = 0; i < 3; i++) e[i] += A[i] * 256;
         }
@@ -540,10 +574,10 @@ static inline float sw_plane_dist(const sw_ctx *c, int p, const float *clip)
     switch (p) {
     case 0: return clip[2];                      /* z >= 0 */
     case 1: return clip[3] - clip[2];            /* z <= w */
-    case 2: return c->gbx * clip[3] - clip[0];   /* guard band */
-    case 3: return c->gbx * clip[3] + clip[0];
-    case 4: return c->gby * clip[3] - clip[1];
-    default: return c->gby * clip[3] + clip[1];
+    case 2: return c->gx_hi * clip[3] - clip[0]; /* guard band */
+    case 3: return clip[0] - c->gx_lo * clip[3];
+    case 4: return c->gy_hi * clip[3] - clip[1];
+    default: return clip[1] - c->gy_lo * clip[3];
     }
 }
 
@@ -553,6 +587,19 @@ static unsigned sw_outcode(const sw_ctx *c, const sw_vertex *v)
     for (int p = 0; p < SW_CLIP_PLANES; p++)
         if (!(sw_plane_dist(c, p, v->clip) >= 0.0f)) code |= 1u << p;
     return code;
+}
+
+/* A total order on vertices (clip position, then varyings), so that an edge is always
+   interpolated from the same endpoint whichever triangle walks it: a + (b - a) * t and
+   b + (a - b) * (1 - t) round differently, which would open cracks (or overlaps) along shared
+   clipped edges. */
+static bool sw_vertex_less(const sw_ctx *c, const sw_vertex *a, const sw_vertex *b)
+{
+    for (int k = 0; k < 4; k++)
+        if (a->clip[k] != b->clip[k]) return a->clip[k] < b->clip[k];
+    for (int k = 0; k < c->nvary; k++)
+        if (a->v[k] != b->v[k]) return a->v[k] < b->v[k];
+    return false;
 }
 
 static void sw_lerp_vertex(const sw_ctx *c, const sw_vertex *a, const sw_vertex *b, float t,
@@ -638,7 +685,10 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
             float da = sw_plane_dist(c, p, a->clip), db = sw_plane_dist(c, p, b->clip);
             bool ina = da >= 0.0f, inb = db >= 0.0f;
             if (ina && m < SW_CLIP_MAX) out[m++] = *a;
-            if (ina != inb && m < SW_CLIP_MAX) sw_lerp_vertex(c, a, b, da / (da - db), &out[m++]);
+            if (ina != inb && m < SW_CLIP_MAX) {
+                if (sw_vertex_less(c, b, a)) sw_lerp_vertex(c, b, a, db / (db - da), &out[m++]);
+                else sw_lerp_vertex(c, a, b, da / (da - db), &out[m++]);
+            }
         }
         n = m;
         cur ^= 1;
@@ -650,8 +700,11 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
     for (int i = 1; i + 1 < n; i++) sw_raster_triangle(c, &sv[0], &sv[i], &sv[i + 1]);
 }
 
-static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b)
+static void sw_line_edges(sw_ctx *c, const sw_vertex *from, const sw_vertex *to)
 {
+    /* clipped from the canonical endpoint (see sw_vertex_less), drawn in the given direction */
+    bool swap = sw_vertex_less(c, to, from);
+    const sw_vertex *a = swap ? to : from, *b = swap ? from : to;
     float t0 = 0.0f, t1 = 1.0f;
     for (int p = 0; p < SW_CLIP_PLANES; p++) {
         float da = sw_plane_dist(c, p, a->clip), db = sw_plane_dist(c, p, b->clip);
@@ -672,7 +725,8 @@ static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b)
     sw_lerp_vertex(c, a, b, t1, &cb);
     sw_screen_vertex sa, sb;
     if (!sw_to_screen(c, &ca, &sa) || !sw_to_screen(c, &cb, &sb)) return;
-    sw_raster_line(c, &sa, &sb);
+    if (swap) sw_raster_line(c, &sb, &sa);
+    else sw_raster_line(c, &sa, &sb);
 }
 
 /* ---- draw setup ---- */
@@ -735,12 +789,16 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->single_coverage = c->samples == 1 || (rs != NULL && rs->multisample_antialias_disable);
     c->full_mask = (1u << c->samples) - 1u;
     const xgd_blend_state_desc *bs = st->blend;
-    if (bs != NULL && bs->multisample_mask != 0) c->full_mask &= (unsigned)bs->multisample_mask;
+    /* MultiSampleMask selects samples of a multisampled target only: XNA's native
+       D3DRS_MULTISAMPLEMASK "has no effect when rendering to a single sample buffer". */
+    if (c->samples > 1 && bs != NULL && bs->multisample_mask != 0)
+        c->full_mask &= (unsigned)bs->multisample_mask;
     if (c->full_mask == 0) return false;
 
-    /* pixel rectangle: viewport, target, scissor */
+    /* pixel rectangle: viewport, target, scissor (in int64: x + width need not fit an int) */
     const xgd_viewport *vp = &st->viewport;
-    int x0 = vp->x, y0 = vp->y, x1 = vp->x + vp->width, y1 = vp->y + vp->height;
+    int64_t x0 = vp->x, y0 = vp->y;
+    int64_t x1 = (int64_t)vp->x + vp->width, y1 = (int64_t)vp->y + vp->height;
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
     if (x1 > c->width) x1 = c->width;
@@ -750,14 +808,15 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
         const xgd_rect *sc = &st->scissor;
         if (sc->x > x0) x0 = sc->x;
         if (sc->y > y0) y0 = sc->y;
-        if (sc->x + sc->width < x1) x1 = sc->x + sc->width;
-        if (sc->y + sc->height < y1) y1 = sc->y + sc->height;
+        if ((int64_t)sc->x + sc->width < x1) x1 = (int64_t)sc->x + sc->width;
+        if ((int64_t)sc->y + sc->height < y1) y1 = (int64_t)sc->y + sc->height;
     }
     if (x0 >= x1 || y0 >= y1) return false;
-    c->cx0 = x0;
-    c->cy0 = y0;
-    c->cx1 = x1;
-    c->cy1 = y1;
+    /* now inside [0, width] x [0, height] */
+    c->cx0 = (int)x0;
+    c->cy0 = (int)y0;
+    c->cx1 = (int)x1;
+    c->cy1 = (int)y1;
     c->vx = (float)vp->x;
     c->vy = (float)vp->y;
     c->vhw = (float)vp->width * 0.5f;
@@ -768,11 +827,15 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->zhi = c->zmin < c->zmax ? c->zmax : c->zmin;
     if (c->zlo < 0.0) c->zlo = 0.0;
     if (c->zhi > 1.0) c->zhi = 1.0;
-    /* guard band: |screen offset| <= 2^20 pixels */
-    c->gbx = 1048576.0f / (float)(vp->width > 1 ? vp->width : 1);
-    c->gby = 1048576.0f / (float)(vp->height > 1 ? vp->height : 1);
-    if (c->gbx < 1.0f) c->gbx = 1.0f;
-    if (c->gby < 1.0f) c->gby = 1.0f;
+    /* Guard band: screen coordinates stay within +-2^20 pixels of the target's origin (so
+       snapped edge products stay far inside int64), whatever the viewport's size or place:
+       sx = vx + (ndc.x + 1) * vhw in [-G, G], sy = vy + (1 - ndc.y) * vhh in [-G, G]. */
+    const double G = 1048576.0;
+    double vhw = (double)vp->width * 0.5, vhh = (double)vp->height * 0.5;
+    c->gx_lo = (float)((-G - vp->x) / vhw - 1.0);
+    c->gx_hi = (float)((G - vp->x) / vhw - 1.0);
+    c->gy_lo = (float)(1.0 - (G - vp->y) / vhh);
+    c->gy_hi = (float)(1.0 + (G + vp->y) / vhh);
 
     c->cull = rs != NULL ? rs->cull_mode : XGD_CULL_COUNTER_CLOCKWISE_FACE;
     c->wireframe = rs != NULL && rs->fill_mode == XGD_FILL_WIREFRAME;
@@ -863,6 +926,36 @@ static xgd_result sw_grow_verts(sw_renderer *r, size_t n)
     return XGD_OK;
 }
 
+static xgd_result sw_grow_map(sw_renderer *r, size_t n)
+{
+    if (n <= r->vmap_capacity) return XGD_OK;
+    size_t cap = r->vmap_capacity ? r->vmap_capacity : 256;
+    while (cap < n) cap *= 2;
+    uint32_t *m = realloc(r->vmap, cap * sizeof *m);
+    if (m == NULL)
+        return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
+                         "software: out of memory for %zu vertex indices", n);
+    r->vmap = m;
+    r->vmap_capacity = cap;
+    return XGD_OK;
+}
+
+/* The vertex index at position i of an indexed draw (base vertex added), -1 when the index
+   itself is unreadable. */
+static inline int64_t sw_index_at(const xgdi_draw *d, const uint8_t *ibase, size_t ilimit, size_t i)
+{
+    size_t off = i * (size_t)d->index_size;
+    if (ibase == NULL || off + (size_t)d->index_size > ilimit) return -1;
+    if (d->index_size == 2) {
+        uint16_t x;
+        memcpy(&x, ibase + off, 2);
+        return (int64_t)x + d->base_vertex;
+    }
+    uint32_t x;
+    memcpy(&x, ibase + off, 4);
+    return (int64_t)x + d->base_vertex;
+}
+
 xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
 {
     const xgdi_draw_state *st = d->state;
@@ -880,8 +973,7 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     if (!sw_setup(&ctx, r, st)) return XGD_OK;
     sw_ctx *c = &ctx;
     size_t count = (size_t)d->vertex_count;
-    xgd_result res = sw_grow_verts(r, count);
-    if (res != XGD_OK) return res;
+    xgd_result res;
 
     /* vertex source and the bytes one vertex needs */
     const xgdi_vertex_layout *lay = st->layout;
@@ -922,56 +1014,83 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
             ilimit = count * (size_t)d->index_size;
         }
     }
-    for (size_t i = 0; i < count; i++) {
-        int64_t vi;
-        if (d->index_size != 0) {
-            size_t off = i * (size_t)d->index_size;
-            if (ibase == NULL || off + (size_t)d->index_size > ilimit) vi = -1;
-            else if (d->index_size == 2) {
-                uint16_t x;
-                memcpy(&x, ibase + off, 2);
-                vi = (int64_t)x + d->base_vertex;
-            } else {
-                uint32_t x;
-                memcpy(&x, ibase + off, 4);
-                vi = (int64_t)x + d->base_vertex;
+    /* Vertices 0 .. readable-1 lie inside the source; the others read as all attributes
+       missing (robust buffer access). Indexed draws shade each vertex of the index range
+       [lo, hi] once and assemble primitives through a map from index position to shaded
+       vertex (slot `range` is the vertex every unreadable index reads). Non-indexed draws,
+       and index ranges much sparser than the draw, shade per position. */
+    uint64_t readable = 0;
+    if (vbase != NULL && vlimit >= vneed)
+        readable = stride > 0 ? (uint64_t)((vlimit - vneed) / stride) + 1 : UINT64_MAX;
+    uint32_t *map = NULL;
+    if (d->index_size != 0) {
+        res = sw_grow_map(r, count);
+        if (res != XGD_OK) return res;
+        map = r->vmap;
+        int64_t lo = INT64_MAX, hi = -1;
+        for (size_t i = 0; i < count; i++) {
+            int64_t vi = sw_index_at(d, ibase, ilimit, i);
+            if (vi >= 0 && (uint64_t)vi < readable) {
+                if (vi < lo) lo = vi;
+                if (vi > hi) hi = vi;
+            }
+        }
+        size_t range = hi >= lo ? (size_t)(hi - lo + 1) : 0;
+        if (range <= 4 * count + 64 && range < UINT32_MAX) {
+            res = sw_grow_verts(r, range + 1);
+            if (res != XGD_OK) return res;
+            for (size_t k = 0; k < range; k++)
+                sw_vertex_shade(&c->prog, vbase + ((size_t)lo + k) * stride, &r->verts[k]);
+            sw_vertex_shade(&c->prog, NULL, &r->verts[range]);
+            for (size_t i = 0; i < count; i++) {
+                int64_t vi = sw_index_at(d, ibase, ilimit, i);
+                map[i] = range > 0 && vi >= lo && vi <= hi ? (uint32_t)(vi - lo) : (uint32_t)range;
             }
         } else {
-            vi = (int64_t)d->first_vertex + (int64_t)i;
+            map = NULL;
         }
-        const uint8_t *src = NULL;
-        /* out-of-range vertices read as all attributes missing (robust buffer access) */
-        if (vbase != NULL && vi >= 0 && (size_t)vi * stride + vneed <= vlimit)
-            src = vbase + (size_t)vi * stride;
-        sw_vertex_shade(&c->prog, src, &r->verts[i]);
+    }
+    if (map == NULL) {
+        res = sw_grow_verts(r, count);
+        if (res != XGD_OK) return res;
+        for (size_t i = 0; i < count; i++) {
+            int64_t vi = d->index_size != 0 ? sw_index_at(d, ibase, ilimit, i)
+                                            : (int64_t)d->first_vertex + (int64_t)i;
+            const uint8_t *src = NULL;
+            if (vi >= 0 && (uint64_t)vi < readable) src = vbase + (size_t)vi * stride;
+            sw_vertex_shade(&c->prog, src, &r->verts[i]);
+        }
     }
 
     const sw_vertex *vv = r->verts;
+#define SW_V(i) (map != NULL ? &vv[map[(i)]] : &vv[(i)])
     int pc = d->primitive_count;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_LIST:
         for (int p = 0; p < pc && (size_t)p * 3 + 2 < count; p++)
-            sw_triangle(c, &vv[3 * p], &vv[3 * p + 1], &vv[3 * p + 2]);
+            sw_triangle(c, SW_V((size_t)3 * p), SW_V((size_t)3 * p + 1), SW_V((size_t)3 * p + 2));
         break;
     case XGD_PRIMITIVE_TRIANGLE_STRIP:
         for (int p = 0; p < pc && (size_t)p + 2 < count; p++) {
             /* odd triangles swap their first two vertices to keep the strip's winding */
-            if (p & 1) sw_triangle(c, &vv[p + 1], &vv[p], &vv[p + 2]);
-            else sw_triangle(c, &vv[p], &vv[p + 1], &vv[p + 2]);
+            if (p & 1) sw_triangle(c, SW_V((size_t)p + 1), SW_V((size_t)p), SW_V((size_t)p + 2));
+            else sw_triangle(c, SW_V((size_t)p), SW_V((size_t)p + 1), SW_V((size_t)p + 2));
         }
         break;
     case XGD_PRIMITIVE_LINE_LIST:
         c->front = true; /* lines use the clockwise (front) stencil state */
         for (int p = 0; p < pc && (size_t)p * 2 + 1 < count; p++)
-            sw_line_edges(c, &vv[2 * p], &vv[2 * p + 1]);
+            sw_line_edges(c, SW_V((size_t)2 * p), SW_V((size_t)2 * p + 1));
         break;
     case XGD_PRIMITIVE_LINE_STRIP:
         c->front = true;
-        for (int p = 0; p < pc && (size_t)p + 1 < count; p++) sw_line_edges(c, &vv[p], &vv[p + 1]);
+        for (int p = 0; p < pc && (size_t)p + 1 < count; p++)
+            sw_line_edges(c, SW_V((size_t)p), SW_V((size_t)p + 1));
         break;
     default:
         break;
     }
+#undef SW_V
     for (int t = 0; t < c->out_count; t++)
         sw_texture_mark_written(c->rt[t].tex, c->rt[t].face);
     return XGD_OK;

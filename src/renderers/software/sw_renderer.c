@@ -63,6 +63,7 @@ static void sw_destroy(xgdi_renderer *base)
     xgdi_retire_free(&base->retired);
     sw_texture_free(r->back_buffer);
     free(r->verts);
+    free(r->vmap);
     free(r);
 }
 
@@ -233,9 +234,11 @@ static xgd_result sw_present(xgdi_renderer *base, int swap_interval)
     return sw_submit(base);
 }
 
+/* Every call executes before it returns, so the open frame's work (fence submitted + 1) is
+ * already complete too. */
 static uint64_t sw_completed_fence(xgdi_renderer *base)
 {
-    return base->submitted_fence;
+    return base->submitted_fence + 1;
 }
 
 static xgd_result sw_wait_fence(xgdi_renderer *base, uint64_t value)

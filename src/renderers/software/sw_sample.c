@@ -134,40 +134,47 @@ static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
         out[c] = t00[c] * w00 + t10[c] * w10 + t01[c] * w01 + t11[c] * w11;
 }
 
-typedef struct sw_filter {
-    bool min_linear, mag_linear, mip_linear;
-} sw_filter;
-
-static sw_filter sw_filter_of(xgd_texture_filter f)
+static void sw_filter_of(xgd_texture_filter f, sw_sampler *o)
 {
+    bool min = true, mag = true, mip = true;
     switch (f) {
-    case XGD_FILTER_POINT: return (sw_filter){ false, false, false };
-    case XGD_FILTER_LINEAR_MIP_POINT: return (sw_filter){ true, true, false };
-    case XGD_FILTER_POINT_MIP_LINEAR: return (sw_filter){ false, false, true };
-    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR: return (sw_filter){ true, false, true };
-    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT: return (sw_filter){ true, false, false };
-    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR: return (sw_filter){ false, true, true };
-    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT: return (sw_filter){ false, true, false };
+    case XGD_FILTER_POINT: min = mag = mip = false; break;
+    case XGD_FILTER_LINEAR_MIP_POINT: mip = false; break;
+    case XGD_FILTER_POINT_MIP_LINEAR: min = mag = false; break;
+    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR: mag = false; break;
+    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT: mag = mip = false; break;
+    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR: min = false; break;
+    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT: min = mip = false; break;
     case XGD_FILTER_ANISOTROPIC:
     case XGD_FILTER_LINEAR:
-    default: return (sw_filter){ true, true, true };
+    default: break;
     }
+    o->min_linear = min;
+    o->mag_linear = mag;
+    o->mip_linear = mip;
 }
 
-static void sw_sample_face(const xgdi_native_texture *t, int face, const xgd_sampler_desc *s,
+void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s)
+{
+    sw_init_lut();
+    out->desc = s;
+    sw_filter_of(s->filter, out);
+}
+
+static void sw_sample_face(const xgdi_native_texture *t, int face, const sw_sampler *f,
                            float u, float v, float lod, xgd_texture_address_mode au,
                            xgd_texture_address_mode av, float out[4])
 {
-    sw_filter f = sw_filter_of(s->filter);
+    const xgd_sampler_desc *s = f->desc;
     lod += s->mip_map_level_of_detail_bias;
-    bool linear = lod > 0.0f ? f.min_linear : f.mag_linear;
+    bool linear = lod > 0.0f ? f->min_linear : f->mag_linear;
     int levels = t->desc.levels;
     float lo = (float)(s->max_mip_level < 0 ? 0 : s->max_mip_level);
     float hi = (float)(levels - 1);
     if (lo > hi) lo = hi;
     if (!(lod >= lo)) lod = lo; /* NaN reads the most detailed allowed level */
     if (lod > hi) lod = hi;
-    if (!f.mip_linear || levels == 1) {
+    if (!f->mip_linear || levels == 1) {
         int l = (int)floorf(lod + 0.5f);
         if (l > levels - 1) l = levels - 1;
         sw_sample_level(&t->images[face * levels + l], linear, u, v, au, av, out);
@@ -186,7 +193,14 @@ static void sw_sample_face(const xgdi_native_texture *t, int face, const xgd_sam
 void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float u, float v,
                   const float *deriv, float out[4])
 {
-    sw_init_lut();
+    sw_sampler f;
+    sw_sampler_init(&f, s);
+    sw_sample_2d_with(t, &f, u, v, deriv, out);
+}
+
+void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
+                       const float *deriv, float out[4])
+{
     float lod = 0.0f;
     if (deriv != NULL) {
         float w = (float)t->desc.width, h = (float)t->desc.height;
@@ -195,7 +209,7 @@ void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float
         float rho2 = rx > ry ? rx : ry;
         lod = rho2 > 0.0f ? 0.5f * log2f(rho2) : -1000.0f;
     }
-    sw_sample_face(t, 0, s, u, v, lod, s->address_u, s->address_v, out);
+    sw_sample_face(t, 0, s, u, v, lod, s->desc->address_u, s->desc->address_v, out);
 }
 
 /* Direct3D cube face table: major axis, then (sc, tc) per face, u = (sc/|ma| + 1)/2. */
@@ -230,9 +244,10 @@ int sw_cube_face(const float dir[3], float *u, float *v)
 void sw_sample_cube(const xgdi_native_texture *t, const xgd_sampler_desc *s, const float dir[3],
                     float lod, float out[4])
 {
-    sw_init_lut();
+    sw_sampler f;
+    sw_sampler_init(&f, s);
     float u, v;
     int face = sw_cube_face(dir, &u, &v);
     if (face >= t->faces) face = 0;
-    sw_sample_face(t, face, s, u, v, lod, XGD_ADDRESS_CLAMP, XGD_ADDRESS_CLAMP, out);
+    sw_sample_face(t, face, &f, u, v, lod, XGD_ADDRESS_CLAMP, XGD_ADDRESS_CLAMP, out);
 }

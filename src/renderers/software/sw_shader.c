@@ -134,6 +134,7 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st)
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR ||
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT;
             p->needs_lod = p->texture->desc.levels > 1 || mixed;
+            sw_sampler_init(&p->samp, p->sampler);
         }
     }
 }
@@ -292,8 +293,8 @@ static void sw_tex(const sw_program *p, const float *v, const float *deriv, floa
         out[3] = 1.0f;
         return;
     }
-    sw_sample_2d(p->texture, p->sampler, v[p->uv_varying], v[p->uv_varying + 1],
-                 p->needs_lod ? deriv : NULL, out);
+    sw_sample_2d_with(p->texture, &p->samp, v[p->uv_varying], v[p->uv_varying + 1],
+                      p->needs_lod ? deriv : NULL, out);
 }
 
 void sw_pixel_shade_mrt(const sw_program *p, const float *v, int target, float out[4])

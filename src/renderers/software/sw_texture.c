@@ -73,7 +73,13 @@ xgd_result sw_texture_alloc(sw_renderer *r, const xgdi_texture_desc *desc,
             size_t bytes = xgdi_format_rect_size(desc->format, img->width, img->height);
             img->texels = calloc(1, bytes);
             if (img->texels == NULL) goto oom;
+            /* The decoded sampling copy is allocated here, with the texture, so that running
+               out of memory is reported by create and draws never allocate (or fail). */
+            size_t n = (size_t)img->width * (size_t)img->height;
             if (t->is_color) img->rgba8 = img->texels;
+            else if (t->is_dxt) img->rgba8 = malloc(n * 4);
+            else img->rgbaf = malloc(n * 4 * sizeof(float));
+            if (img->rgba8 == NULL && img->rgbaf == NULL) goto oom;
             img->cache_valid = t->is_color;
         }
     }
@@ -109,18 +115,10 @@ void sw_image_ensure_decoded(const xgdi_native_texture *t, sw_image *img)
 {
     if (img->cache_valid) return;
     xgd_surface_format f = t->desc.format;
-    size_t n = (size_t)img->width * (size_t)img->height;
+    /* The caches exist since sw_texture_alloc: decoding never allocates. */
     if (t->is_dxt) {
-        if (img->rgba8 == NULL) {
-            img->rgba8 = malloc(n * 4);
-            if (img->rgba8 == NULL) return; /* sampling reads (0,0,0,1) while memory is short */
-        }
         xgdi_dxt_decode_image(f, img->texels, img->width, img->height, img->rgba8);
     } else {
-        if (img->rgbaf == NULL) {
-            img->rgbaf = malloc(n * 4 * sizeof(float));
-            if (img->rgbaf == NULL) return;
-        }
         for (int y = 0; y < img->height; y++)
             xgdi_format_decode_row(f, img->texels + (size_t)y * img->row_pitch, img->width,
                                    img->rgbaf + (size_t)y * (size_t)img->width * 4);
@@ -223,10 +221,14 @@ void sw_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t)
         }
     }
     /* The software renderer executes synchronously, but it retires through the shared queue
-       anyway so the mechanism the GPU renderers depend on is exercised by every test. */
-    if (xgdi_retire_push(&r->retired, r->submitted_fence + 1, sw_retired_texture_free, t) !=
-        XGD_OK)
+       anyway so the mechanism the GPU renderers depend on is exercised by every test. Work
+       recorded into the open frame has already run, so the fence is complete at once and the
+       queue is collected here rather than at Present: a program that creates and destroys
+       textures without presenting must not accumulate them. */
+    uint64_t fence = r->submitted_fence + 1;
+    if (xgdi_retire_push(&r->retired, fence, sw_retired_texture_free, t) != XGD_OK)
         sw_texture_free(t);
+    xgdi_retire_collect(&r->retired, r, r->ops->completed_fence(r));
 }
 
 static bool sw_rect_ok(const sw_image *img, const xgd_rect *rect)

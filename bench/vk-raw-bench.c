@@ -1,0 +1,547 @@
+/*
+ * vk-raw-bench - xgd's per-draw CPU cost on the Vulkan renderer as a ratio of a raw Vulkan loop
+ * that records the same draws directly (issue 4, "bench").
+ *
+ * Scene (as /work/shared/notes/platform-measurements.md measured it): N textured 8x8 quads per
+ * frame into a 640x480 RGBA8 off-screen target, one draw per quad, a texture change every draw
+ * (16 textures), the last frame checked at one pixel per texture.
+ *   raw   one command buffer per frame: dynamic rendering, the stock sprite shaders, the quad's
+ *         four vertices written into a persistently mapped buffer, one push-descriptor update
+ *         (constants, texture, sampler) and one vkCmdDraw per quad;
+ *   xgd   the same draws through the public API on the "vulkan" renderer: xgd_set_texture,
+ *         xgd_draw_user_primitives per quad, then xgd_present.
+ * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
+ * Each figure is the median of --frames frames after one warm-up frame.
+ *
+ * usage: vk-raw-bench [--draws N] [--frames F]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "xgd.h"
+#include "xvk_spirv.h"
+
+#include <vulkan/vulkan.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { W = 640, H = 480, TEX = 16, TS = 8, MAX_FRAMES = 64 };
+
+typedef struct vtx {
+    float pos[3];
+    uint8_t color[4];
+    float uv[2];
+} vtx;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define VK(expr)                                                                            \
+    do {                                                                                    \
+        VkResult vk_r_ = (expr);                                                            \
+        if (vk_r_ != VK_SUCCESS) {                                                          \
+            fprintf(stderr, "vk-raw-bench:%d: %s failed (%d)\n", __LINE__, #expr, (int)vk_r_); \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+#define XGD(expr)                                                                           \
+    do {                                                                                    \
+        xgd_result x_r_ = (expr);                                                           \
+        if (x_r_ != XGD_OK) {                                                               \
+            fprintf(stderr, "vk-raw-bench:%d: %s failed: %s\n", __LINE__, #expr,           \
+                    xgd_result_name(x_r_));                                                 \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+static void texture_color(int t, uint8_t c[4])
+{
+    c[0] = (uint8_t)(16 * t + 8);
+    c[1] = (uint8_t)(255 - 16 * t);
+    c[2] = (uint8_t)(t * 37 % 256);
+    c[3] = 255;
+}
+
+/* Where quad i lands (pixel units), a grid of 8x8 cells that wraps. */
+static void quad_pos(int i, int *x, int *y)
+{
+    int cells_x = W / TS, cells = cells_x * (H / TS);
+    int c = i % cells;
+    *x = (c % cells_x) * TS;
+    *y = (c / cells_x) * TS;
+}
+
+static void quad_vertices(int i, vtx v[4])
+{
+    int x, y;
+    quad_pos(i, &x, &y);
+    float x0 = (float)x, y0 = (float)y, x1 = x0 + TS, y1 = y0 + TS;
+    vtx q[4] = { { { x0, y0, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+                 { { x1, y0, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+                 { { x0, y1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+                 { { x1, y1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
+    memcpy(v, q, sizeof q);
+}
+
+/* ---- raw Vulkan ---------------------------------------------------------------------------- */
+
+typedef struct raw {
+    VkInstance inst;
+    VkPhysicalDevice pd;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t family;
+    VkPhysicalDeviceMemoryProperties mp;
+    PFN_vkCmdPushDescriptorSetKHR push;
+} raw;
+
+static uint32_t mem_type(const raw *g, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    for (uint32_t i = 0; i < g->mp.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (g->mp.memoryTypes[i].propertyFlags & want) == want) return i;
+    fprintf(stderr, "vk-raw-bench: no memory type\n");
+    exit(1);
+}
+
+static VkDeviceMemory bind_memory(const raw *g, VkMemoryRequirements req, VkMemoryPropertyFlags want)
+{
+    VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .allocationSize = req.size,
+                                .memoryTypeIndex = mem_type(g, req.memoryTypeBits, want) };
+    VkDeviceMemory m;
+    VK(vkAllocateMemory(g->dev, &ai, NULL, &m));
+    return m;
+}
+
+static void raw_init(raw *g)
+{
+    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3 };
+    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app };
+    VK(vkCreateInstance(&ici, NULL, &g->inst));
+    uint32_t n = 0;
+    VK(vkEnumeratePhysicalDevices(g->inst, &n, NULL));
+    VkPhysicalDevice pds[16];
+    if (n > 16) n = 16;
+    VK(vkEnumeratePhysicalDevices(g->inst, &n, pds));
+    /* the same choice as xgd's renderer: XGD_VK_DEVICE index, else a discrete GPU first */
+    const char *want = getenv("XGD_VK_DEVICE");
+    int best = -1, rank = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        if (want && *want && (uint32_t)atoi(want) != i && !strstr(p.deviceName, want)) continue;
+        int rk = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 4
+                 : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 3 : 1;
+        if (rk > rank) {
+            rank = rk;
+            best = (int)i;
+        }
+    }
+    if (best < 0) {
+        fprintf(stderr, "vk-raw-bench: no Vulkan device\n");
+        exit(1);
+    }
+    g->pd = pds[best];
+    vkGetPhysicalDeviceMemoryProperties(g->pd, &g->mp);
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(g->pd, &qn, NULL);
+    VkQueueFamilyProperties qf[32];
+    if (qn > 32) qn = 32;
+    vkGetPhysicalDeviceQueueFamilyProperties(g->pd, &qn, qf);
+    for (uint32_t i = 0; i < qn; i++)
+        if (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
+            g->family = i;
+            break;
+        }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                   .queueFamilyIndex = g->family, .queueCount = 1, .pQueuePriorities = &prio };
+    VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                             .dynamicRendering = VK_TRUE };
+    const char *ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f13,
+                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi,
+                               .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
+    VK(vkCreateDevice(g->pd, &dci, NULL, &g->dev));
+    vkGetDeviceQueue(g->dev, g->family, 0, &g->queue);
+    g->push = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(g->dev, "vkCmdPushDescriptorSetKHR");
+}
+
+static VkShaderModule module(const raw *g, const uint32_t *code, size_t size)
+{
+    VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                    .codeSize = size, .pCode = code };
+    VkShaderModule m;
+    VK(vkCreateShaderModule(g->dev, &ci, NULL, &m));
+    return m;
+}
+
+static void barrier_all(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
+                         &mb, 0, NULL, 0, NULL);
+}
+
+static VkImage image_general(const raw *g, VkCommandBuffer cmd, int w, int h, VkImageUsageFlags usage,
+                             VkDeviceMemory *mem, VkImageView *view)
+{
+    VkImageCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = { (uint32_t)w, (uint32_t)h, 1 },
+                             .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+                             .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage,
+                             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
+    VkImage img;
+    VK(vkCreateImage(g->dev, &ci, NULL, &img));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(g->dev, img, &req);
+    *mem = bind_memory(g, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VK(vkBindImageMemory(g->dev, img, *mem, 0));
+    VkImageViewCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = img,
+                                 .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                 .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+    VK(vkCreateImageView(g->dev, &vi, NULL, view));
+    VkImageMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = img,
+                               .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0,
+                         NULL, 0, NULL, 1, &b);
+    return img;
+}
+
+static VkBuffer host_buffer(const raw *g, VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceMemory *mem,
+                            void **ptr)
+{
+    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage };
+    VkBuffer b;
+    VK(vkCreateBuffer(g->dev, &bi, NULL, &b));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(g->dev, b, &req);
+    *mem = bind_memory(g, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VK(vkBindBufferMemory(g->dev, b, *mem, 0));
+    VK(vkMapMemory(g->dev, *mem, 0, VK_WHOLE_SIZE, 0, ptr));
+    return b;
+}
+
+static int check_pixels(const uint8_t *rgba, int draws, const char *who)
+{
+    /* the last quad drawn into each of the first TEX cells decides its colour */
+    int bad = 0, cells = (W / TS) * (H / TS);
+    for (int c = 0; c < TEX && c < draws; c++) {
+        int last = c;
+        while (last + cells < draws) last += cells;
+        uint8_t want[4];
+        texture_color(last % TEX, want);
+        int x, y;
+        quad_pos(c, &x, &y);
+        const uint8_t *p = rgba + ((size_t)(y + TS / 2) * W + (size_t)(x + TS / 2)) * 4;
+        if (memcmp(p, want, 4) != 0) bad++;
+    }
+    if (bad) fprintf(stderr, "vk-raw-bench: %s: %d of %d checked quads have the wrong colour\n", who, bad, TEX);
+    return bad;
+}
+
+static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
+{
+    raw g;
+    memset(&g, 0, sizeof g);
+    raw_init(&g);
+    VkCommandPool pool;
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                    .queueFamilyIndex = g.family };
+    VK(vkCreateCommandPool(g.dev, &pci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                        .commandPool = pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                        .commandBufferCount = 1 };
+    VK(vkAllocateCommandBuffers(g.dev, &cai, &cmd));
+    VkFence fence;
+    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VK(vkCreateFence(g.dev, &fci, NULL, &fence));
+    VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+
+    /* setup: target, textures, staging, vertex and constant buffers */
+    VK(vkBeginCommandBuffer(cmd, &cbi));
+    VkDeviceMemory tmem, texmem[TEX], smem, vmem, cmem;
+    VkImageView tview, texview[TEX];
+    VkImage target = image_general(&g, cmd, W, H,
+                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                   &tmem, &tview);
+    VkImage tex[TEX];
+    void *sptr, *vptr, *cptr;
+    VkBuffer staging = host_buffer(&g, (VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, &smem, &sptr);
+    barrier_all(cmd);
+    for (int t = 0; t < TEX; t++) {
+        tex[t] = image_general(&g, cmd, TS, TS, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                               &texmem[t], &texview[t]);
+        uint8_t c[4];
+        texture_color(t, c);
+        for (int i = 0; i < TS * TS; i++) memcpy((uint8_t *)sptr + (size_t)(t * TS * TS + i) * 4, c, 4);
+        barrier_all(cmd);
+        VkBufferImageCopy bc = { .bufferOffset = (VkDeviceSize)t * TS * TS * 4,
+                                 .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                                 .imageExtent = { TS, TS, 1 } };
+        vkCmdCopyBufferToImage(cmd, staging, tex[t], VK_IMAGE_LAYOUT_GENERAL, 1, &bc);
+    }
+    barrier_all(cmd);
+    VK(vkEndCommandBuffer(cmd));
+    VK(vkQueueSubmit(g.queue, 1, &si, fence));
+    VK(vkWaitForFences(g.dev, 1, &fence, VK_TRUE, UINT64_MAX));
+    VK(vkResetFences(g.dev, 1, &fence));
+    VkBuffer vbuf = host_buffer(&g, (VkDeviceSize)draws * 4 * sizeof(vtx), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                                &vmem, &vptr);
+    VkBuffer cbuf = host_buffer(&g, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &cmem, &cptr);
+    /* clip = float4(pos, 1) * M: pixel space to clip space, y up (the viewport flips it) */
+    const float m[16] = { 2.0f / W, 0, 0, 0, 0, -2.0f / H, 0, 0, 0, 0, 1, 0, -1, 1, 0, 1 };
+    memcpy(cptr, m, sizeof m);
+    VkSampler sampler;
+    VkSamplerCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, .maxLod = 0 };
+    VK(vkCreateSampler(g.dev, &sci, NULL, &sampler));
+
+    /* pipeline: the stock sprite shaders, push descriptors */
+    VkDescriptorSetLayoutBinding b[3] = {
+        { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+        { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+        { 2, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL } };
+    VkDescriptorSetLayoutCreateInfo dli = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                            .bindingCount = 3, .pBindings = b };
+    VkDescriptorSetLayout dsl;
+    VK(vkCreateDescriptorSetLayout(g.dev, &dli, NULL, &dsl));
+    VkPipelineLayoutCreateInfo pli = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                       .setLayoutCount = 1, .pSetLayouts = &dsl };
+    VkPipelineLayout pl;
+    VK(vkCreatePipelineLayout(g.dev, &pli, NULL, &pl));
+    VkShaderModule vs = module(&g, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert);
+    VkShaderModule fs = module(&g, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag);
+    VkPipelineShaderStageCreateInfo st[2] = {
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+          .module = vs, .pName = "main" },
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+          .module = fs, .pName = "main" } };
+    VkVertexInputBindingDescription vb = { 0, sizeof(vtx), VK_VERTEX_INPUT_RATE_VERTEX };
+    VkVertexInputAttributeDescription va[3] = { { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 },
+                                                { 1, 0, VK_FORMAT_R8G8B8A8_UNORM, 12 },
+                                                { 2, 0, VK_FORMAT_R32G32_SFLOAT, 16 } };
+    VkPipelineVertexInputStateCreateInfo vis = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                                                 .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &vb,
+                                                 .vertexAttributeDescriptionCount = 3, .pVertexAttributeDescriptions = va };
+    VkPipelineInputAssemblyStateCreateInfo ias = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                   .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP };
+    VkViewport vp = { 0, H, W, -(float)H, 0, 1 };
+    VkRect2D sc = { { 0, 0 }, { W, H } };
+    VkPipelineViewportStateCreateInfo vps = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                              .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc };
+    VkPipelineRasterizationStateCreateInfo rs = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                  .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1 };
+    VkPipelineMultisampleStateCreateInfo ms = { .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
+    VkPipelineColorBlendAttachmentState att = { .colorWriteMask = 15 };
+    VkPipelineColorBlendStateCreateInfo cbs = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                .attachmentCount = 1, .pAttachments = &att };
+    VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                          .colorAttachmentCount = 1, .pColorAttachmentFormats = &fmt };
+    VkGraphicsPipelineCreateInfo gpi = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &rci,
+                                         .stageCount = 2, .pStages = st, .pVertexInputState = &vis,
+                                         .pInputAssemblyState = &ias, .pViewportState = &vps,
+                                         .pRasterizationState = &rs, .pMultisampleState = &ms,
+                                         .pColorBlendState = &cbs, .layout = pl };
+    VkPipeline pipe;
+    VK(vkCreateGraphicsPipelines(g.dev, VK_NULL_HANDLE, 1, &gpi, NULL, &pipe));
+
+    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
+    for (int f = -1; f < frames; f++) {
+        double t0 = now_s();
+        VK(vkResetCommandBuffer(cmd, 0));
+        VK(vkBeginCommandBuffer(cmd, &cbi));
+        barrier_all(cmd);
+        VkRenderingAttachmentInfo ca = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = tview,
+                                         .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                         .storeOp = VK_ATTACHMENT_STORE_OP_STORE };
+        VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = sc, .layerCount = 1,
+                               .colorAttachmentCount = 1, .pColorAttachments = &ca };
+        vkCmdBeginRendering(cmd, &ri);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        VkDeviceSize zero = 0;
+        vkCmdBindVertexBuffers(cmd, 0, 1, &vbuf, &zero);
+        vtx *verts = vptr;
+        for (int i = 0; i < draws; i++) {
+            quad_vertices(i, &verts[i * 4]);
+            VkDescriptorBufferInfo dbi = { cbuf, 0, 64 };
+            VkDescriptorImageInfo dii = { VK_NULL_HANDLE, texview[i % TEX], VK_IMAGE_LAYOUT_GENERAL };
+            VkDescriptorImageInfo dsi = { sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
+            VkWriteDescriptorSet w[3] = {
+                { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
+                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &dbi },
+                { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
+                  .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &dii },
+                { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
+                  .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &dsi } };
+            g.push(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pl, 0, 3, w);
+            vkCmdDraw(cmd, 4, 1, (uint32_t)(i * 4), 0);
+        }
+        vkCmdEndRendering(cmd);
+        barrier_all(cmd);
+        VkBufferImageCopy rb = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                                 .imageExtent = { W, H, 1 } };
+        if (f == frames - 1) vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_GENERAL, staging, 1, &rb);
+        VK(vkEndCommandBuffer(cmd));
+        VK(vkQueueSubmit(g.queue, 1, &si, fence));
+        double t1 = now_s();
+        VK(vkWaitForFences(g.dev, 1, &fence, VK_TRUE, UINT64_MAX));
+        VK(vkResetFences(g.dev, 1, &fence));
+        double t2 = now_s();
+        if (f >= 0) {
+            cpu[f] = t1 - t0;
+            wall[f] = t2 - t0;
+        }
+    }
+    *bad = check_pixels(sptr, draws, "raw");
+    *cpu_us = median(cpu, frames) * 1e6 / draws;
+    *wait_us = median(wall, frames) * 1e6 / draws;
+    VK(vkDeviceWaitIdle(g.dev));
+    vkDestroyPipeline(g.dev, pipe, NULL);
+    vkDestroyShaderModule(g.dev, vs, NULL);
+    vkDestroyShaderModule(g.dev, fs, NULL);
+    vkDestroyPipelineLayout(g.dev, pl, NULL);
+    vkDestroyDescriptorSetLayout(g.dev, dsl, NULL);
+    vkDestroySampler(g.dev, sampler, NULL);
+    VkBuffer bufs[3] = { staging, vbuf, cbuf };
+    VkDeviceMemory bmem[3] = { smem, vmem, cmem };
+    for (int i = 0; i < 3; i++) {
+        vkDestroyBuffer(g.dev, bufs[i], NULL);
+        vkFreeMemory(g.dev, bmem[i], NULL);
+    }
+    for (int t = 0; t < TEX; t++) {
+        vkDestroyImageView(g.dev, texview[t], NULL);
+        vkDestroyImage(g.dev, tex[t], NULL);
+        vkFreeMemory(g.dev, texmem[t], NULL);
+    }
+    vkDestroyImageView(g.dev, tview, NULL);
+    vkDestroyImage(g.dev, target, NULL);
+    vkFreeMemory(g.dev, tmem, NULL);
+    vkDestroyFence(g.dev, fence, NULL);
+    vkDestroyCommandPool(g.dev, pool, NULL);
+    vkDestroyDevice(g.dev, NULL);
+    vkDestroyInstance(g.inst, NULL);
+}
+
+/* ---- the same draws through xgd ------------------------------------------------------------ */
+
+static void run_xgd(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
+{
+    xgd_device_desc dd;
+    memset(&dd, 0, sizeof dd);
+    dd.renderer = XGD_RENDERER_VULKAN;
+    dd.pp.back_buffer_width = W;
+    dd.pp.back_buffer_height = H;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    dd.pp.present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE;
+    dd.pp.headless = true;
+    xgd_device *dev;
+    XGD(xgd_device_create(&dd, &dev));
+    xgd_texture *tex[TEX];
+    for (int t = 0; t < TEX; t++) {
+        uint8_t c[4], px[TS * TS * 4];
+        texture_color(t, c);
+        for (int i = 0; i < TS * TS; i++) memcpy(px + i * 4, c, 4);
+        XGD(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex[t]));
+        XGD(xgd_texture_set_data(tex[t], 0, 0, NULL, px, sizeof px));
+    }
+    xgd_effect *fx;
+    XGD(xgd_sprite_effect_create(dev, &fx));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    XGD(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    XGD(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+    XGD(xgd_set_depth_stencil_state(dev, xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
+    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
+    uint8_t *pixels = malloc((size_t)W * H * 4);
+    uint8_t one[4];
+    if (!pixels) exit(1);
+    for (int f = -1; f < frames; f++) {
+        double t0 = now_s();
+        XGD(xgd_clear_color(dev, XGD_COLOR_BLACK));
+        XGD(xgd_effect_apply(fx));
+        for (int i = 0; i < draws; i++) {
+            vtx q[4];
+            quad_vertices(i, q);
+            XGD(xgd_set_texture(dev, 0, tex[i % TEX]));
+            XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
+        }
+        XGD(xgd_present(dev));
+        double t1 = now_s();
+        /* a one-pixel readback waits for the frame */
+        XGD(xgd_get_back_buffer_data(dev, &(xgd_rect){ 0, 0, 1, 1 }, one, sizeof one));
+        double t2 = now_s();
+        if (f >= 0) {
+            cpu[f] = t1 - t0;
+            wall[f] = t2 - t0;
+        }
+    }
+    XGD(xgd_get_back_buffer_data(dev, NULL, pixels, (size_t)W * H * 4));
+    *bad = check_pixels(pixels, draws, "xgd");
+    *cpu_us = median(cpu, frames) * 1e6 / draws;
+    *wait_us = median(wall, frames) * 1e6 / draws;
+    free(pixels);
+    xgd_effect_destroy(fx);
+    for (int t = 0; t < TEX; t++) xgd_texture_destroy(tex[t]);
+    xgd_device_destroy(dev);
+}
+
+int main(int argc, char **argv)
+{
+    int draws = 10000, frames = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--draws") == 0) draws = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--frames") == 0) frames = atoi(argv[i + 1]);
+    }
+    if (draws < 1 || frames < 1 || frames > MAX_FRAMES) {
+        fprintf(stderr, "usage: vk-raw-bench [--draws N >= 1] [--frames 1..%d]\n", MAX_FRAMES);
+        return 1;
+    }
+    double rc, rw, xc, xw;
+    int rbad, xbad;
+    run_raw(draws, frames, &rc, &rw, &rbad);
+    run_xgd(draws, frames, &xc, &xw, &xbad);
+    printf("vk-raw-bench: %d textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8, "
+           "median of %d frames\n", draws, W, H, frames);
+    printf("%-28s %12s %16s\n", "path", "cpu us/draw", "with wait us/draw");
+    printf("%-28s %12.3f %16.3f\n", "raw Vulkan (push descriptors)", rc, rw);
+    printf("%-28s %12.3f %16.3f\n", "xgd vulkan renderer", xc, xw);
+    printf("%-28s %12.2f %16.2f\n", "ratio xgd / raw", xc / rc, xw / rw);
+    printf("pixels: raw %s, xgd %s\n", rbad ? "WRONG" : "ok", xbad ? "WRONG" : "ok");
+    return rbad || xbad ? 1 : 0;
+}

@@ -1,0 +1,408 @@
+/*
+ * d3d12_commands.c - recording into the open frame: render-target binding (a complete ordered
+ * set bound to every draw), clears, draws, the GPU blits (mip generation, one draw per level;
+ * sample fill) and back-buffer readback.
+ */
+#include "d3d12_internal.h"
+
+#include <string.h>
+
+xgd_result d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets, int count)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (count <= 0 || targets == NULL) {
+        memset(r->targets, 0, sizeof r->targets);
+        r->targets[0].texture = r->back_buffer;
+        r->target_count = 1;
+        r->targets_dirty = true;
+        return XGD_OK;
+    }
+    if (count > D3D12X_MAX_TARGETS)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: %d render targets (at most %d)", count, D3D12X_MAX_TARGETS);
+    const xgdi_native_texture *t0 = targets[0].texture;
+    for (int i = 0; i < count; i++) {
+        const xgdi_native_texture *t = targets[i].texture;
+        if (t == NULL || !t->desc.render_target || targets[i].face < 0 ||
+            targets[i].face >= t->faces || t->desc.width != t0->desc.width ||
+            t->desc.height != t0->desc.height || t->samples != t0->samples)
+            return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                             "d3d12: render target %d cannot be bound with the others", i);
+    }
+    memset(r->targets, 0, sizeof r->targets);
+    for (int i = 0; i < count; i++) r->targets[i] = targets[i];
+    r->target_count = count;
+    r->targets_dirty = true;
+    return XGD_OK;
+}
+
+static D3D12_CPU_DESCRIPTOR_HANDLE target_rtv(d3d12_renderer *r, const xgdi_target *tg)
+{
+    xgdi_native_texture *t = tg->texture;
+    if (t->samples > 1) return d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[tg->face]);
+    return d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[tg->face * t->desc.levels]);
+}
+
+/* Transitions the bound set for output and records OMSetRenderTargets when it changed. */
+static void bind_targets(d3d12_renderer *r)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE rtvs[D3D12X_MAX_TARGETS];
+    for (int i = 0; i < r->target_count; i++) {
+        xgdi_target *tg = &r->targets[i];
+        xgdi_native_texture *t = tg->texture;
+        if (t->samples > 1)
+            d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                             D3D12_RESOURCE_STATE_RENDER_TARGET);
+        else
+            d3d12_texture_transition(r, t, tg->face, 0, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        rtvs[i] = target_rtv(r, tg);
+    }
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+    bool has_depth = t0->has_dsv;
+    if (has_depth) {
+        d3d12_transition(r, t0->depth, 0, &t0->depth_state, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        dsv = d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
+    }
+    if (r->targets_dirty) {
+        ID3D12GraphicsCommandList_OMSetRenderTargets(d3d12_list(r), (UINT)r->target_count, rtvs,
+                                                     FALSE, has_depth ? &dsv : NULL);
+        r->targets_dirty = false;
+    }
+}
+
+static void mark_written(d3d12_renderer *r)
+{
+    for (int i = 0; i < r->target_count; i++) {
+        xgdi_native_texture *t = r->targets[i].texture;
+        if (t->samples > 1) t->ms_dirty[r->targets[i].face] = true;
+    }
+}
+
+xgd_result d3d12_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
+                          float depth, int stencil)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (r->heaps_dirty) d3d12_bind_heaps(r);
+    bind_targets(r);
+    d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    if (options & XGD_CLEAR_TARGET) {
+        for (int i = 0; i < r->target_count; i++)
+            ID3D12GraphicsCommandList_ClearRenderTargetView(list, target_rtv(r, &r->targets[i]),
+                                                            color, 0, NULL);
+        mark_written(r);
+    }
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    D3D12_CLEAR_FLAGS flags = 0;
+    if (options & XGD_CLEAR_DEPTH_BUFFER) flags |= D3D12_CLEAR_FLAG_DEPTH;
+    if ((options & XGD_CLEAR_STENCIL) && t0->desc.depth_format == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8)
+        flags |= D3D12_CLEAR_FLAG_STENCIL;
+    if (flags != 0 && t0->has_dsv)
+        ID3D12GraphicsCommandList_ClearDepthStencilView(
+            list, d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv), flags,
+            depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth, (UINT8)stencil, 0, NULL);
+    return XGD_OK;
+}
+
+static D3D12_PRIMITIVE_TOPOLOGY topology(xgd_primitive_type t)
+{
+    switch (t) {
+    case XGD_PRIMITIVE_TRIANGLE_STRIP: return D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP;
+    case XGD_PRIMITIVE_LINE_LIST: return D3D_PRIMITIVE_TOPOLOGY_LINELIST;
+    case XGD_PRIMITIVE_LINE_STRIP: return D3D_PRIMITIVE_TOPOLOGY_LINESTRIP;
+    default: return D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST;
+    }
+}
+
+static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
+{
+    const xgdi_draw_state *st = draw->state;
+    memset(k, 0, sizeof *k);
+    k->program = (uint32_t)st->program;
+    k->variant = st->program == XGDI_PROGRAM_BASIC ? st->variant : 0;
+    if (st->layout != NULL) {
+        k->layout_hash = st->layout->hash;
+        k->layout_stride = st->layout->stride;
+        k->layout_count = st->layout->count;
+        for (int i = 0; i < st->layout->count && i < 16; i++) {
+            /* field by field so padding stays zero for the hash */
+            k->elements[i].offset = st->layout->elements[i].offset;
+            k->elements[i].format = st->layout->elements[i].format;
+            k->elements[i].usage = st->layout->elements[i].usage;
+            k->elements[i].usage_index = st->layout->elements[i].usage_index;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        const xgd_target_blend_desc *b = &st->blend->target[i];
+        k->blend[i].color_blend_function = b->color_blend_function;
+        k->blend[i].color_source_blend = b->color_source_blend;
+        k->blend[i].color_destination_blend = b->color_destination_blend;
+        k->blend[i].alpha_blend_function = b->alpha_blend_function;
+        k->blend[i].alpha_source_blend = b->alpha_source_blend;
+        k->blend[i].alpha_destination_blend = b->alpha_destination_blend;
+        k->blend[i].color_write_channels = b->color_write_channels;
+    }
+    k->sample_mask = st->blend->multisample_mask;
+    const xgd_depth_stencil_desc *ds = st->depth_stencil;
+    k->ds.depth_buffer_disable = ds->depth_buffer_disable;
+    k->ds.depth_write_disable = ds->depth_write_disable;
+    k->ds.depth_function = ds->depth_function;
+    k->ds.stencil_enable = ds->stencil_enable;
+    k->ds.stencil_function = ds->stencil_function;
+    k->ds.stencil_pass = ds->stencil_pass;
+    k->ds.stencil_fail = ds->stencil_fail;
+    k->ds.stencil_depth_fail = ds->stencil_depth_fail;
+    k->ds.two_sided_stencil = ds->two_sided_stencil;
+    k->ds.ccw_stencil_function = ds->ccw_stencil_function;
+    k->ds.ccw_stencil_pass = ds->ccw_stencil_pass;
+    k->ds.ccw_stencil_fail = ds->ccw_stencil_fail;
+    k->ds.ccw_stencil_depth_fail = ds->ccw_stencil_depth_fail;
+    k->ds.stencil_mask = ds->stencil_mask & 0xff;
+    k->ds.stencil_write_mask = ds->stencil_write_mask & 0xff;
+    k->ds.stencil_masks_explicit = true;
+    const xgd_rasterizer_desc *rs = st->rasterizer;
+    k->cull = rs->cull_mode;
+    k->fill = rs->fill_mode;
+    k->msaa_lines = !rs->multisample_antialias_disable;
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    k->rt_count = r->target_count;
+    /* The stock programs other than MRT write target 0 only (renderer.h); the other slots'
+       outputs would be undefined, so those PSOs mask them. */
+    for (int i = 0; i < r->target_count; i++) {
+        k->rtv[i] = r->targets[i].texture->dxgi;
+        if (i > 0 && st->program != XGDI_PROGRAM_MRT) k->blend[i].color_write_channels = 0;
+    }
+    k->dsv = t0->has_dsv ? t0->depth_dxgi : DXGI_FORMAT_UNKNOWN;
+    if (t0->has_dsv)
+        k->depth_bias = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format, false);
+    k->slope_bias = t0->has_dsv ? rs->slope_scale_depth_bias : 0.0f;
+    k->samples = t0->samples;
+    k->topology = draw->type == XGD_PRIMITIVE_LINE_LIST || draw->type == XGD_PRIMITIVE_LINE_STRIP
+                      ? D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE
+                      : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+}
+
+xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    const xgdi_draw_state *st = draw->state;
+    d3d12_pso_key key;
+    fill_key(r, draw, &key);
+    ID3D12PipelineState *pso = NULL;
+    xgd_result res = d3d12_pso_get(r, &key, &pso);
+    if (res != XGD_OK) return res;
+
+    d3d12_frame *f = &r->frames[r->slot];
+    /* everything that can fail (allocation) happens before recording */
+    d3d12_alloc cb;
+    res = d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
+    if (res != XGD_OK) return res;
+    memcpy(cb.cpu, st->constants, st->constants_size);
+    uint32_t sampler = 0;
+    const xgd_sampler_desc *sd = st->samplers[0];
+    xgd_sampler_desc linear_wrap;
+    if (sd == NULL) {
+        memset(&linear_wrap, 0, sizeof linear_wrap);
+        linear_wrap.filter = XGD_FILTER_LINEAR;
+        linear_wrap.address_u = linear_wrap.address_v = linear_wrap.address_w = XGD_ADDRESS_WRAP;
+        linear_wrap.max_anisotropy = 4;
+        sd = &linear_wrap;
+    }
+    if ((res = d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
+
+    D3D12_VERTEX_BUFFER_VIEW vbv[2];
+    memset(vbv, 0, sizeof vbv);
+    int stride = st->layout != NULL ? st->layout->stride : 0;
+    if (draw->vertex_buffer != NULL) {
+        xgdi_native_buffer *b = draw->vertex_buffer;
+        vbv[0].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->res) + draw->vertex_offset;
+        vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
+    } else if (draw->user_vertices != NULL) {
+        size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
+        d3d12_alloc a;
+        if ((res = d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
+        memcpy(a.cpu, draw->user_vertices, bytes);
+        vbv[0].BufferLocation = a.gpu;
+        vbv[0].SizeInBytes = (UINT)bytes;
+    }
+    vbv[0].StrideInBytes = (UINT)stride;
+    vbv[1].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
+    vbv[1].SizeInBytes = 32;
+    vbv[1].StrideInBytes = 0;
+    D3D12_INDEX_BUFFER_VIEW ibv;
+    memset(&ibv, 0, sizeof ibv);
+    if (draw->index_size != 0) {
+        ibv.Format = draw->index_size == 2 ? DXGI_FORMAT_R16_UINT : DXGI_FORMAT_R32_UINT;
+        if (draw->index_buffer != NULL) {
+            xgdi_native_buffer *b = draw->index_buffer;
+            ibv.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->res) + draw->index_offset;
+            ibv.SizeInBytes = (UINT)(b->size - draw->index_offset);
+        } else {
+            size_t bytes = (size_t)draw->vertex_count * (size_t)draw->index_size;
+            d3d12_alloc a;
+            if ((res = d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
+            memcpy(a.cpu, draw->user_indices, bytes);
+            ibv.BufferLocation = a.gpu;
+            ibv.SizeInBytes = (UINT)bytes;
+        }
+    }
+
+    if (r->heaps_dirty) d3d12_bind_heaps(r);
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    /* resource states: targets for output, the sampled texture for reading, buffers */
+    bind_targets(r);
+    xgdi_native_texture *tex = st->textures[0] != NULL ? st->textures[0] : r->black;
+    d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    if (draw->vertex_buffer != NULL)
+        d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
+                         D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
+    if (draw->index_size != 0 && draw->index_buffer != NULL)
+        d3d12_transition(r, draw->index_buffer->res, 0, &draw->index_buffer->state,
+                         D3D12_RESOURCE_STATE_INDEX_BUFFER);
+    d3d12_flush_barriers(r);
+
+    if (pso != r->current_pso) {
+        ID3D12GraphicsCommandList_SetPipelineState(list, pso);
+        r->current_pso = pso;
+    }
+    ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
+    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+        list, 1, d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
+    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+        list, 2, d3d12_gpu_heap_gpu(&r->sampler_heap, sampler));
+    D3D12_VIEWPORT vp = { (FLOAT)st->viewport.x, (FLOAT)st->viewport.y,
+                          (FLOAT)st->viewport.width, (FLOAT)st->viewport.height,
+                          st->viewport.min_depth, st->viewport.max_depth };
+    ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    D3D12_RECT sc = { 0, 0, t0->desc.width, t0->desc.height };
+    if (st->rasterizer->scissor_test_enable) {
+        sc.left = st->scissor.x;
+        sc.top = st->scissor.y;
+        sc.right = st->scissor.x + st->scissor.width;
+        sc.bottom = st->scissor.y + st->scissor.height;
+    }
+    ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+    /* stencil reference and blend factor are list state, not pipeline state */
+    ID3D12GraphicsCommandList_OMSetStencilRef(list, (UINT)(st->depth_stencil->reference_stencil & 0xff));
+    xgd_color bf = st->blend->blend_factor;
+    FLOAT factor[4] = { bf.r / 255.0f, bf.g / 255.0f, bf.b / 255.0f, bf.a / 255.0f };
+    ID3D12GraphicsCommandList_OMSetBlendFactor(list, factor);
+    ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, topology(draw->type));
+    ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 2, vbv);
+    if (draw->index_size != 0) {
+        ID3D12GraphicsCommandList_IASetIndexBuffer(list, &ibv);
+        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, 1, 0,
+                                                       draw->base_vertex, 0);
+    } else {
+        ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
+                                                (UINT)draw->first_vertex, 0);
+    }
+    mark_written(r);
+    r->stats.draws++;
+    if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+        r->stats.triangles += (uint64_t)draw->primitive_count;
+    return XGD_OK;
+}
+
+/* One full-screen triangle of the blit program into `rtv` (w x h) reading level srv `src`. */
+static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, int scale,
+                       D3D12_CPU_DESCRIPTOR_HANDLE rtv, DXGI_FORMAT fmt, int samples, int w,
+                       int h)
+{
+    d3d12_pso_key key;
+    memset(&key, 0, sizeof key);
+    key.mode = 1;
+    key.rt_count = 1;
+    key.rtv[0] = fmt;
+    key.dsv = DXGI_FORMAT_UNKNOWN;
+    key.samples = samples;
+    key.sample_mask = -1;
+    key.cull = XGD_CULL_NONE;
+    key.fill = XGD_FILL_SOLID;
+    key.topology = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    for (int i = 0; i < 4; i++) {
+        key.blend[i].color_source_blend = key.blend[i].alpha_source_blend = XGD_BLEND_ONE;
+        key.blend[i].color_destination_blend = key.blend[i].alpha_destination_blend = XGD_BLEND_ZERO;
+        key.blend[i].color_blend_function = key.blend[i].alpha_blend_function =
+            XGD_BLEND_FUNCTION_ADD;
+        key.blend[i].color_write_channels = XGD_COLOR_WRITE_ALL;
+    }
+    ID3D12PipelineState *pso = NULL;
+    xgd_result res = d3d12_pso_get(r, &key, &pso);
+    if (res != XGD_OK) return res;
+    d3d12_alloc cb;
+    res = d3d12_linear_alloc(r, &r->frames[r->slot].constants, 16, D3D12X_CBV_ALIGN, &cb);
+    if (res != XGD_OK) return res;
+    int32_t params[4] = { src_w, src_h, scale, 0 };
+    memcpy(cb.cpu, params, sizeof params);
+    if (r->heaps_dirty) d3d12_bind_heaps(r);
+    d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    ID3D12GraphicsCommandList_SetPipelineState(list, pso);
+    ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
+    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+        list, 1, d3d12_gpu_heap_gpu(&r->view_heap, src));
+    ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &rtv, FALSE, NULL);
+    D3D12_VIEWPORT vp = { 0, 0, (FLOAT)w, (FLOAT)h, 0, 1 };
+    D3D12_RECT sc = { 0, 0, w, h };
+    ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+    ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+    ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList_DrawInstanced(list, 3, 1, 0, 0);
+    /* the frame's own bindings must be re-recorded before its next draw */
+    r->current_pso = NULL;
+    r->targets_dirty = true;
+    return XGD_OK;
+}
+
+/* Mip generation on the GPU: one draw per level, each reading the level above (box filter). */
+xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
+{
+    if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
+    for (int l = 1; l < t->desc.levels; l++) {
+        d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        int i = face * t->desc.levels + l;
+        xgd_result res = blit(r, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
+                              xgdi_mip_dim(t->desc.height, l - 1), 2,
+                              d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]), t->dxgi, 1,
+                              xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l));
+        if (res != XGD_OK) return res;
+    }
+    return XGD_OK;
+}
+
+/* Copies a face's level 0 into every sample of its multisampled image. */
+xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face)
+{
+    d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                     D3D12_RESOURCE_STATE_RENDER_TARGET);
+    xgd_result res = blit(r, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
+                          1, d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[face]), t->dxgi,
+                          t->samples, t->desc.width, t->desc.height);
+    if (res == XGD_OK) t->ms_dirty[face] = false;
+    return res;
+}
+
+xgd_result d3d12_op_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, void *rgba)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_native_texture *bb = r->back_buffer;
+    if (bb == NULL)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "d3d12: no back buffer");
+    if (rect->x < 0 || rect->y < 0 || rect->width <= 0 || rect->height <= 0 ||
+        rect->x + rect->width > bb->desc.width || rect->y + rect->height > bb->desc.height)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: readback rectangle outside the back buffer");
+    if (bb->samples > 1 && bb->ms_dirty[0]) {
+        xgd_result res = d3d12_texture_resolve(r, bb, 0);
+        if (res != XGD_OK) return res;
+    }
+    return d3d12_read_subresource(r, bb, 0, 0, rect, rgba, (size_t)rect->width * 4);
+}

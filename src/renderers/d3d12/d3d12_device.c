@@ -1,0 +1,671 @@
+/*
+ * d3d12_device.c - device creation (spec 003: Device Initialization Walkthrough), capability
+ * queries, two frames in flight with one fence, the immediate island, present/submit, device
+ * removal, and the ops table.
+ */
+#define INITGUID
+#include "d3d12_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+static bool d3d12_is_removed(HRESULT hr)
+{
+    return hr == DXGI_ERROR_DEVICE_REMOVED || hr == DXGI_ERROR_DEVICE_RESET ||
+           hr == DXGI_ERROR_DEVICE_HUNG;
+}
+
+xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
+{
+    if (SUCCEEDED(hr)) return XGD_OK;
+    if (d3d12_is_removed(hr) || r->lost) {
+        /* Device recovery: log the removal reason the runtime gives, then enter lost. */
+        HRESULT reason = r->dev != NULL ? ID3D12Device_GetDeviceRemovedReason(r->dev) : hr;
+        char msg[160];
+        snprintf(msg, sizeof msg, "d3d12: %s: device removed (hr 0x%08lx, reason 0x%08lx)", what,
+                 (unsigned long)hr, (unsigned long)reason);
+        r->lost = true;
+        xgdi_device_lost(r->base.device, msg);
+        return XGD_ERROR_DEVICE_LOST;
+    }
+    if (hr == E_OUTOFMEMORY)
+        return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: %s: out of memory",
+                         what);
+    return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED, "d3d12: %s failed (hr 0x%08lx)",
+                     what, (unsigned long)hr);
+}
+
+/* ---- fences ------------------------------------------------------------------------------ */
+
+uint64_t d3d12_completed(d3d12_renderer *r)
+{
+    if (r->fence == NULL) return r->base.submitted_fence;
+    uint64_t v = ID3D12Fence_GetCompletedValue(r->fence);
+    if (v == UINT64_MAX) { /* a removed device reports all ones */
+        r->lost = true;
+        return r->base.submitted_fence;
+    }
+    return v;
+}
+
+xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
+{
+    if (d3d12_completed(r) >= value) return XGD_OK;
+    r->stats.gpu_waits++;
+#ifdef _WIN32
+    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
+    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
+    if (WaitForSingleObject(r->event, INFINITE) != WAIT_OBJECT_0)
+        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+#else
+    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
+    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
+    if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
+        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+#endif
+    if (r->lost) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
+    return XGD_OK;
+}
+
+/* ---- upload memory ------------------------------------------------------------------------ */
+
+static xgd_result d3d12_create_upload(d3d12_renderer *r, size_t size, d3d12_upload_chunk *out)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_UPLOAD };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .Format = DXGI_FORMAT_UNKNOWN,
+        .SampleDesc = { 1, 0 }, .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    memset(out, 0, sizeof *out);
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
+                                                      &IID_ID3D12Resource, (void **)&out->res);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(upload)");
+    D3D12_RANGE none = { 0, 0 };
+    void *p = NULL;
+    hr = ID3D12Resource_Map(out->res, 0, &none, &p);
+    if (FAILED(hr)) {
+        ID3D12Resource_Release(out->res);
+        out->res = NULL;
+        return d3d12_check(r, hr, "Map(upload)");
+    }
+    out->cpu = p;
+    out->gpu = ID3D12Resource_GetGPUVirtualAddress(out->res);
+    out->size = size;
+    return XGD_OK;
+}
+
+xgd_result d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
+                              d3d12_alloc *out)
+{
+    if (size == 0) size = 1;
+    for (;;) {
+        if (l->current < l->count) {
+            d3d12_upload_chunk *c = &l->chunks[l->current];
+            size_t off = (l->offset + align - 1) & ~(align - 1);
+            if (off + size <= c->size) {
+                out->res = c->res;
+                out->cpu = c->cpu + off;
+                out->gpu = c->gpu + off;
+                out->offset = off;
+                l->offset = off + size;
+                return XGD_OK;
+            }
+            /* the next chunk, if one exists and is large enough; else a new chunk */
+            if (l->current + 1 < l->count && l->chunks[l->current + 1].size >= size) {
+                l->current++;
+                l->offset = 0;
+                continue;
+            }
+        }
+        if (l->count == l->capacity) {
+            int nc = l->capacity ? l->capacity * 2 : 4;
+            d3d12_upload_chunk *n = realloc(l->chunks, (size_t)nc * sizeof *n);
+            if (n == NULL)
+                return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+            l->chunks = n;
+            l->capacity = nc;
+        }
+        size_t csize = size > D3D12X_CHUNK_SIZE ? (size + 0xffff) & ~(size_t)0xffff
+                                                : D3D12X_CHUNK_SIZE;
+        d3d12_upload_chunk c;
+        xgd_result res = d3d12_create_upload(r, csize, &c);
+        if (res != XGD_OK) return res;
+        l->created++;
+        /* insert right after the current chunk so it is used next */
+        int at = l->current < l->count ? l->current + 1 : l->count;
+        memmove(&l->chunks[at + 1], &l->chunks[at], (size_t)(l->count - at) * sizeof c);
+        l->chunks[at] = c;
+        l->count++;
+        l->current = at;
+        l->offset = 0;
+    }
+}
+
+static void d3d12_linear_reset(d3d12_linear *l)
+{
+    l->current = 0;
+    l->offset = 0;
+}
+
+static void d3d12_linear_free(d3d12_linear *l)
+{
+    for (int i = 0; i < l->count; i++) ID3D12Resource_Release(l->chunks[i].res);
+    free(l->chunks);
+    memset(l, 0, sizeof *l);
+}
+
+/* ---- retirement of native objects --------------------------------------------------------- */
+
+static void d3d12_retired_unknown_free(xgdi_renderer *r, void *object)
+{
+    (void)r;
+    IUnknown_Release((IUnknown *)object);
+}
+
+void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object)
+{
+    if (object == NULL) return;
+    if (xgdi_retire_push(&r->base.retired, r->base.submitted_fence + 1,
+                         d3d12_retired_unknown_free, object) != XGD_OK) {
+        d3d12_wait(r, r->base.submitted_fence);
+        IUnknown_Release(object); /* recorded work of the open frame is not submitted: keep
+                                     it correct by submitting first is the caller's job; the
+                                     queue failing to grow is out-of-memory territory */
+    }
+}
+
+/* ---- frames -------------------------------------------------------------------------------- */
+
+void d3d12_bind_heaps(d3d12_renderer *r)
+{
+    ID3D12DescriptorHeap *heaps[2] = { r->view_heap.visible, r->sampler_heap.visible };
+    ID3D12GraphicsCommandList_SetDescriptorHeaps(d3d12_list(r), 2, heaps);
+    ID3D12GraphicsCommandList_SetGraphicsRootSignature(d3d12_list(r), r->root);
+    r->heaps_dirty = false;
+    r->targets_dirty = true;
+    r->current_pso = NULL;
+}
+
+static void d3d12_collect(d3d12_renderer *r)
+{
+    uint64_t done = d3d12_completed(r);
+    xgdi_retire_collect(&r->base.retired, &r->base, done);
+    size_t k = 0;
+    for (size_t i = 0; i < r->retired_heap_count; i++) {
+        if (r->retired_heap_fence[i] <= done) {
+            ID3D12DescriptorHeap_Release(r->retired_heaps[i]);
+        } else {
+            r->retired_heaps[k] = r->retired_heaps[i];
+            r->retired_heap_fence[k] = r->retired_heap_fence[i];
+            k++;
+        }
+    }
+    r->retired_heap_count = k;
+}
+
+/* Opens slot `slot`: back-pressure only when its previous work is still running. */
+static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
+{
+    d3d12_frame *f = &r->frames[slot];
+    xgd_result res = d3d12_wait(r, f->fence);
+    if (res != XGD_OK) return res;
+    HRESULT hr = ID3D12CommandAllocator_Reset(f->allocator);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandAllocator::Reset");
+    hr = ID3D12GraphicsCommandList_Reset(f->list, f->allocator, NULL);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Reset");
+    d3d12_linear_reset(&f->constants);
+    d3d12_linear_reset(&f->ring);
+    r->slot = slot;
+    d3d12_bind_heaps(r);
+    d3d12_collect(r);
+    return XGD_OK;
+}
+
+static xgd_result d3d12_submit_frame(d3d12_renderer *r)
+{
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    d3d12_flush_barriers(r);
+    d3d12_frame *f = &r->frames[r->slot];
+    HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
+    ID3D12CommandList *lists[1] = { (ID3D12CommandList *)f->list };
+    ID3D12CommandQueue_ExecuteCommandLists(r->queue, 1, lists);
+    uint64_t value = r->base.submitted_fence + 1;
+    hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal");
+    r->base.submitted_fence = value;
+    f->fence = value;
+    r->stats.submits++;
+    return d3d12_open_slot(r, (r->slot + 1) % D3D12X_FRAMES);
+}
+
+static xgd_result d3d12_op_submit(xgdi_renderer *base)
+{
+    return d3d12_submit_frame(d3d12_cast(base));
+}
+
+xgd_result d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out)
+{
+    xgd_result res = d3d12_submit_frame(r);
+    if (res != XGD_OK) return res;
+    /* the immediate allocator is idle: its last use was waited for in immediate_end */
+    HRESULT hr = ID3D12CommandAllocator_Reset(r->imm_allocator);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandAllocator::Reset(immediate)");
+    hr = ID3D12GraphicsCommandList_Reset(r->imm_list, r->imm_allocator, NULL);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Reset(immediate)");
+    *out = r->imm_list;
+    return XGD_OK;
+}
+
+xgd_result d3d12_immediate_end(d3d12_renderer *r)
+{
+    HRESULT hr = ID3D12GraphicsCommandList_Close(r->imm_list);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close(immediate)");
+    ID3D12CommandList *lists[1] = { (ID3D12CommandList *)r->imm_list };
+    ID3D12CommandQueue_ExecuteCommandLists(r->queue, 1, lists);
+    uint64_t value = r->base.submitted_fence + 1;
+    hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(immediate)");
+    r->base.submitted_fence = value;
+    /* the open frame's fence value must stay above everything submitted before it */
+    return d3d12_wait(r, value);
+}
+
+static uint64_t d3d12_op_completed_fence(xgdi_renderer *base)
+{
+    return d3d12_completed(d3d12_cast(base));
+}
+
+static xgd_result d3d12_op_wait_fence(xgdi_renderer *base, uint64_t value)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    return d3d12_wait(r, value);
+}
+
+/* ---- device ------------------------------------------------------------------------------- */
+
+#ifdef _WIN32
+static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
+{
+    IDXGIFactory6 *factory = NULL;
+    IDXGIAdapter1 *adapter = NULL;
+    HRESULT hr = CreateDXGIFactory2(0, &IID_IDXGIFactory6, (void **)&factory);
+    if (FAILED(hr)) return hr;
+    const char *choice = getenv("XGD_D3D12_ADAPTER");
+    if (choice != NULL && strcmp(choice, "warp") == 0) {
+        hr = IDXGIFactory6_EnumWarpAdapter(factory, &IID_IDXGIAdapter1, (void **)&adapter);
+    } else {
+        hr = IDXGIFactory6_EnumAdapterByGpuPreference(factory, 0,
+                                                      DXGI_GPU_PREFERENCE_HIGH_PERFORMANCE,
+                                                      &IID_IDXGIAdapter1, (void **)&adapter);
+    }
+    if (SUCCEEDED(hr)) {
+        DXGI_ADAPTER_DESC1 ad;
+        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad)))
+            snprintf(r->caps.adapter, sizeof r->caps.adapter, "%ls", ad.Description);
+        hr = D3D12CreateDevice((IUnknown *)adapter, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device,
+                               (void **)out);
+        IDXGIAdapter1_Release(adapter);
+    }
+    IDXGIFactory6_Release(factory);
+    return hr;
+}
+#else
+static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
+{
+    /* vkd3d chooses the Vulkan physical device (VKD3D_VULKAN_DEVICE selects one). */
+    snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d (Direct3D 12 on Vulkan)");
+    return D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)out);
+}
+#endif
+
+static void d3d12_query_caps(d3d12_renderer *r)
+{
+    d3d12_capabilities *c = &r->caps;
+    static const D3D_FEATURE_LEVEL levels[] = { D3D_FEATURE_LEVEL_12_1, D3D_FEATURE_LEVEL_12_0,
+                                                D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_11_0 };
+    D3D12_FEATURE_DATA_FEATURE_LEVELS fl = { 4, levels, D3D_FEATURE_LEVEL_11_0 };
+    c->feature_level = D3D_FEATURE_LEVEL_11_0;
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FEATURE_LEVELS, &fl,
+                                                   sizeof fl)))
+        c->feature_level = fl.MaxSupportedFeatureLevel;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS o;
+    memset(&o, 0, sizeof o);
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_D3D12_OPTIONS, &o,
+                                                   sizeof o)))
+        c->resource_binding_tier = (int)o.ResourceBindingTier;
+    D3D12_FEATURE_DATA_SHADER_MODEL sm = { D3D_SHADER_MODEL_5_1 };
+    c->shader_model = 0x50;
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_SHADER_MODEL, &sm,
+                                                   sizeof sm)))
+        c->shader_model = (int)sm.HighestShaderModel;
+    D3D12_FEATURE_DATA_ROOT_SIGNATURE rs = { D3D_ROOT_SIGNATURE_VERSION_1_1 };
+    c->root_signature_version = 10;
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_ROOT_SIGNATURE, &rs,
+                                                   sizeof rs)))
+        c->root_signature_version = rs.HighestVersion == D3D_ROOT_SIGNATURE_VERSION_1_1 ? 11 : 10;
+
+    xgdi_caps *x = &r->xcaps;
+    memset(x, 0, sizeof *x);
+    x->adapter_name = c->adapter;
+    x->max_texture_size = D3D12X_MAX_TEXTURE_SIZE;
+    x->max_render_targets = D3D12X_MAX_TARGETS;
+    x->max_multisample_count = 1;
+    x->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL; /* an empty D3D12 scissor rect clips all */
+    x->back_buffer_readback = true;
+    for (int f = XGD_SURFACE_FORMAT_COLOR; f < XGD_SURFACE_FORMAT_COUNT; f++) {
+        DXGI_FORMAT d = d3d12_dxgi_format((xgd_surface_format)f);
+        D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { d, 0, 0 };
+        if (d == DXGI_FORMAT_UNKNOWN ||
+            FAILED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FORMAT_SUPPORT, &fs,
+                                                    sizeof fs)))
+            continue;
+        x->formats[f].texture = (fs.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE2D) != 0;
+        x->formats[f].filterable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
+        x->formats[f].render_target = (fs.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET) != 0;
+        x->formats[f].blendable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_BLENDABLE) != 0;
+        bool ms = (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET) != 0 &&
+                  (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE) != 0;
+        if (ms) {
+            D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS q = { d, 4, 0, 0 };
+            ms = SUCCEEDED(ID3D12Device_CheckFeatureSupport(
+                     r->dev, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &q, sizeof q)) &&
+                 q.NumQualityLevels > 0;
+        }
+        x->formats[f].multisample = ms;
+    }
+    /* max_multisample_count: the highest power of two Color and every depth format take */
+    for (int s = 2; s <= 8; s *= 2) {
+        DXGI_FORMAT fmts[3] = { DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_D24_UNORM_S8_UINT,
+                                DXGI_FORMAT_D16_UNORM };
+        bool ok = true;
+        for (int i = 0; i < 3; i++) {
+            D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS q = { fmts[i], (UINT)s, 0, 0 };
+            if (FAILED(ID3D12Device_CheckFeatureSupport(
+                    r->dev, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &q, sizeof q)) ||
+                q.NumQualityLevels == 0)
+                ok = false;
+        }
+        if (ok) x->max_multisample_count = s;
+    }
+    x->depth_formats[XGD_DEPTH_FORMAT_NONE] = true;
+    for (int f = XGD_DEPTH_FORMAT_DEPTH16; f < XGD_DEPTH_FORMAT_COUNT; f++) {
+        D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { d3d12_dxgi_depth_format((xgd_depth_format)f),
+                                                 0, 0 };
+        x->depth_formats[f] =
+            SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FORMAT_SUPPORT, &fs,
+                                                       sizeof fs)) &&
+            (fs.Support1 & D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL) != 0;
+    }
+}
+
+static xgd_result d3d12_make_back_buffer(d3d12_renderer *r, const xgd_presentation_parameters *pp,
+                                         xgdi_native_texture **out)
+{
+    xgdi_texture_desc d;
+    memset(&d, 0, sizeof d);
+    d.render_target = true;
+    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
+    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
+    d.levels = 1;
+    d.format = XGD_SURFACE_FORMAT_COLOR;
+    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT
+                         ? XGD_DEPTH_FORMAT_DEPTH24
+                         : pp->depth_stencil_format;
+    int ms = pp->multisample_count;
+    int max = r->xcaps.max_multisample_count;
+    d.samples = ms >= 8 && max >= 8 ? 8 : ms >= 4 && max >= 4 ? 4 : ms >= 2 && max >= 2 ? 2 : 1;
+    d.debug_name = "back buffer";
+    return d3d12_texture_alloc(r, &d, out);
+}
+
+static void d3d12_bind_back_buffer(d3d12_renderer *r)
+{
+    memset(r->targets, 0, sizeof r->targets);
+    r->targets[0].texture = r->back_buffer;
+    r->target_count = 1;
+    r->targets_dirty = true;
+}
+
+static void d3d12_destroy_all(d3d12_renderer *r)
+{
+    if (r->dev != NULL && r->fence != NULL && !r->lost) {
+        /* close the open list (it may hold recorded work) and wait for idle */
+        if (d3d12_submit_frame(r) == XGD_OK) d3d12_wait(r, r->base.submitted_fence);
+    }
+    if (r->back_buffer != NULL) d3d12_texture_release(r, r->back_buffer);
+    if (r->black != NULL) d3d12_texture_release(r, r->black);
+    xgdi_retire_flush_all(&r->base.retired, &r->base);
+    xgdi_retire_free(&r->base.retired);
+    for (size_t i = 0; i < r->retired_heap_count; i++)
+        ID3D12DescriptorHeap_Release(r->retired_heaps[i]);
+    free(r->retired_heaps);
+    free(r->retired_heap_fence);
+    d3d12_pipelines_free(r);
+    if (r->defaults != NULL) ID3D12Resource_Release(r->defaults);
+    for (int i = 0; i < D3D12X_FRAMES; i++) {
+        d3d12_frame *f = &r->frames[i];
+        if (f->list != NULL) ID3D12GraphicsCommandList_Release(f->list);
+        if (f->allocator != NULL) ID3D12CommandAllocator_Release(f->allocator);
+        d3d12_linear_free(&f->constants);
+        d3d12_linear_free(&f->ring);
+    }
+    if (r->imm_list != NULL) ID3D12GraphicsCommandList_Release(r->imm_list);
+    if (r->imm_allocator != NULL) ID3D12CommandAllocator_Release(r->imm_allocator);
+    d3d12_cpu_chain_free(&r->rtv_heap);
+    d3d12_cpu_chain_free(&r->dsv_heap);
+    d3d12_gpu_heap_free(&r->view_heap);
+    d3d12_gpu_heap_free(&r->sampler_heap);
+    free(r->samplers);
+    free(r->barriers);
+    if (r->fence != NULL) ID3D12Fence_Release(r->fence);
+#ifdef _WIN32
+    if (r->event != NULL) CloseHandle(r->event);
+#else
+    if (r->event != NULL) vkd3d_destroy_event(r->event);
+#endif
+    if (r->queue != NULL) ID3D12CommandQueue_Release(r->queue);
+    if (r->dev != NULL) ID3D12Device_Release(r->dev);
+    free(r);
+}
+
+static xgd_result d3d12_create_lists(d3d12_renderer *r)
+{
+    HRESULT hr;
+    for (int i = 0; i < D3D12X_FRAMES + 1; i++) {
+        ID3D12CommandAllocator **a = i < D3D12X_FRAMES ? &r->frames[i].allocator : &r->imm_allocator;
+        ID3D12GraphicsCommandList **l = i < D3D12X_FRAMES ? &r->frames[i].list : &r->imm_list;
+        hr = ID3D12Device_CreateCommandAllocator(r->dev, D3D12_COMMAND_LIST_TYPE_DIRECT,
+                                                 &IID_ID3D12CommandAllocator, (void **)a);
+        if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommandAllocator");
+        hr = ID3D12Device_CreateCommandList(r->dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, *a, NULL,
+                                            &IID_ID3D12GraphicsCommandList, (void **)l);
+        if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommandList");
+        /* a new list is open; close it so reset/reopen follows one path */
+        hr = ID3D12GraphicsCommandList_Close(*l);
+        if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
+    }
+    return XGD_OK;
+}
+
+static xgd_result d3d12_create_defaults(d3d12_renderer *r)
+{
+    /* Stride-0 stream for attributes a layout lacks, as the software renderer reads them:
+       colour (1,1,1,1) at 0, everything else (0,0,0,1) at 16. */
+    static const float values[8] = { 1, 1, 1, 1, 0, 0, 0, 1 };
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_UPLOAD };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = 256, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
+                                                      &IID_ID3D12Resource, (void **)&r->defaults);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(defaults)");
+    void *p = NULL;
+    D3D12_RANGE none = { 0, 0 };
+    hr = ID3D12Resource_Map(r->defaults, 0, &none, &p);
+    if (FAILED(hr)) return d3d12_check(r, hr, "Map(defaults)");
+    memcpy(p, values, sizeof values);
+    ID3D12Resource_Unmap(r->defaults, 0, NULL);
+    return XGD_OK;
+}
+
+static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_renderer **out)
+{
+    *out = NULL;
+    d3d12_renderer *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+    r->base.ops = &xgdi_d3d12_renderer_ops;
+    r->base.device = info->device;
+    r->debug = info->debug;
+    r->profile = info->profile;
+
+    if (info->debug) {
+        /* vkd3d's D3D12GetDebugInterface is a stub: report the missing layer, don't fail. */
+        ID3D12Debug *dbg = NULL;
+        if (SUCCEEDED(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&dbg)) && dbg != NULL) {
+            ID3D12Debug_EnableDebugLayer(dbg);
+            ID3D12Debug_Release(dbg);
+            r->caps.debug_layer = true;
+        } else {
+            xgdi_warn(info->device, "d3d12: no debug layer available (vkd3d: use VKD3D_DEBUG "
+                                    "and the Vulkan validation layer)");
+        }
+    }
+    HRESULT hr = d3d12_create_device(r, &r->dev);
+    if (FAILED(hr)) {
+        xgd_result res = xgdi_fail(info->device, XGD_ERROR_NOT_SUPPORTED,
+                                   "d3d12: no device with feature level 11_0 (hr 0x%08lx)",
+                                   (unsigned long)hr);
+        free(r);
+        return res;
+    }
+    xgd_result res = XGD_OK;
+    D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0,
+                                    D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };
+    hr = ID3D12Device_CreateCommandQueue(r->dev, &qd, &IID_ID3D12CommandQueue,
+                                         (void **)&r->queue);
+    if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateCommandQueue"); goto fail; }
+    hr = ID3D12Device_CreateFence(r->dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence,
+                                  (void **)&r->fence);
+    if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateFence"); goto fail; }
+#ifdef _WIN32
+    r->event = CreateEventA(NULL, FALSE, FALSE, NULL);
+#else
+    r->event = vkd3d_create_event();
+#endif
+    if (r->event == NULL) {
+        res = xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: cannot create an event");
+        goto fail;
+    }
+    d3d12_query_caps(r);
+    if ((res = d3d12_create_lists(r)) != XGD_OK) goto fail;
+    if ((res = d3d12_cpu_chain_init(r, &r->rtv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 64)) != XGD_OK ||
+        (res = d3d12_cpu_chain_init(r, &r->dsv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 16)) != XGD_OK ||
+        (res = d3d12_gpu_heap_init(r, &r->view_heap, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 256,
+                                   D3D12X_VIEW_HEAP_MAX)) != XGD_OK ||
+        (res = d3d12_gpu_heap_init(r, &r->sampler_heap, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 64,
+                                   D3D12X_SAMPLER_HEAP_MAX)) != XGD_OK)
+        goto fail;
+    if ((res = d3d12_pipelines_init(r)) != XGD_OK) goto fail;
+    if ((res = d3d12_create_defaults(r)) != XGD_OK) goto fail;
+    /* open slot 0 (its fence value 0 is complete) */
+    r->slot = 0;
+    if ((res = d3d12_open_slot(r, 0)) != XGD_OK) goto fail;
+    if ((res = d3d12_make_back_buffer(r, info->pp, &r->back_buffer)) != XGD_OK) goto fail;
+    {
+        xgdi_texture_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.width = bd.height = 1;
+        bd.levels = 1;
+        bd.format = XGD_SURFACE_FORMAT_COLOR;
+        bd.samples = 1;
+        if ((res = d3d12_texture_alloc(r, &bd, &r->black)) != XGD_OK) goto fail;
+        static const uint8_t opaque_black[4] = { 0, 0, 0, 255 };
+        xgd_rect one = { 0, 0, 1, 1 };
+        if ((res = d3d12_op_texture_upload(&r->base, r->black, 0, 0, &one, opaque_black, 4)) !=
+            XGD_OK)
+            goto fail;
+    }
+    d3d12_bind_back_buffer(r);
+    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) d3d12_descriptor_trace(r);
+    *out = &r->base;
+    return XGD_OK;
+fail:
+    d3d12_destroy_all(r);
+    return res;
+}
+
+static void d3d12_op_destroy(xgdi_renderer *base)
+{
+    if (base == NULL) return;
+    d3d12_renderer *r = d3d12_cast(base);
+    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) d3d12_descriptor_trace(r);
+    d3d12_destroy_all(r);
+}
+
+static void d3d12_op_get_caps(xgdi_renderer *base, xgdi_caps *out)
+{
+    *out = d3d12_cast(base)->xcaps;
+}
+
+static xgd_result d3d12_op_reset_back_buffer(xgdi_renderer *base,
+                                             const xgd_presentation_parameters *pp)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    xgdi_native_texture *nb = NULL;
+    xgd_result res = d3d12_make_back_buffer(r, pp, &nb);
+    if (res != XGD_OK) return res; /* the old one stays */
+    d3d12_op_texture_destroy(base, r->back_buffer);
+    r->back_buffer = nb;
+    d3d12_bind_back_buffer(r);
+    return XGD_OK;
+}
+
+static xgd_result d3d12_op_present(xgdi_renderer *base, int swap_interval)
+{
+    (void)swap_interval; /* HeadlessEXT: nothing is presented */
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_native_texture *bb = r->back_buffer;
+    if (bb != NULL && bb->samples > 1 && bb->ms_dirty[0]) {
+        xgd_result res = d3d12_texture_resolve(r, bb, 0);
+        if (res != XGD_OK) return res;
+    }
+    return d3d12_submit_frame(r);
+}
+
+const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
+    .name = "d3d12",
+    .kind = XGD_RENDERER_D3D12,
+    .create = d3d12_op_create,
+    .destroy = d3d12_op_destroy,
+    .get_caps = d3d12_op_get_caps,
+    .reset_back_buffer = d3d12_op_reset_back_buffer,
+    .texture_create = d3d12_op_texture_create,
+    .texture_destroy = d3d12_op_texture_destroy,
+    .texture_upload = d3d12_op_texture_upload,
+    .texture_download = d3d12_op_texture_download,
+    .texture_finalize = d3d12_op_texture_finalize,
+    .buffer_create = d3d12_op_buffer_create,
+    .buffer_destroy = d3d12_op_buffer_destroy,
+    .buffer_upload = d3d12_op_buffer_upload,
+    .buffer_download = d3d12_op_buffer_download,
+    .set_render_targets = d3d12_op_set_render_targets,
+    .clear = d3d12_op_clear,
+    .draw = d3d12_op_draw,
+    .read_back_buffer = d3d12_op_read_back_buffer,
+    .present = d3d12_op_present,
+    .submit = d3d12_op_submit,
+    .completed_fence = d3d12_op_completed_fence,
+    .wait_fence = d3d12_op_wait_fence,
+};

@@ -1,0 +1,360 @@
+/*
+ * d3d12_internal.h - private structures of the Direct3D 12 renderer (issue 5; spec 000/003).
+ *
+ * Written against the Direct3D 12 C interface (COBJMACROS). On Linux the interface comes from
+ * vkd3d (libvkd3d + libvkd3d-utils); on Windows from the SDK/mingw-w64 headers. Every platform
+ * difference of the renderer lives in this header.
+ *
+ * Methods returning a struct (GetCPUDescriptorHandleForHeapStart, GetDesc) are called through
+ * lpVtbl with an out pointer: the C headers of both vkd3d 1.2 and mingw-w64 declare them that
+ * way and their COBJMACROS forms do not expand.
+ */
+#ifndef XGD_D3D12_INTERNAL_H
+#define XGD_D3D12_INTERNAL_H
+
+#include "renderer.h"
+#include "format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef COBJMACROS
+#define COBJMACROS
+#endif
+
+/* The system headers are not written for -Wpedantic (anonymous unions, zero-sized arrays). */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#ifdef _WIN32
+#include <windows.h>
+#include <d3d12.h>
+#include <d3d12sdklayers.h>
+#include <dxgi1_6.h>
+#else
+#include <vkd3d_utils.h>
+#include <vkd3d_d3d12sdklayers.h>
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#ifndef DXGI_ERROR_DEVICE_REMOVED
+#define DXGI_ERROR_DEVICE_REMOVED ((HRESULT)0x887A0005L)
+#endif
+#ifndef DXGI_ERROR_DEVICE_RESET
+#define DXGI_ERROR_DEVICE_RESET ((HRESULT)0x887A0007L)
+#endif
+#ifndef DXGI_ERROR_DEVICE_HUNG
+#define DXGI_ERROR_DEVICE_HUNG ((HRESULT)0x887A0006L)
+#endif
+
+#define D3D12X_FRAMES 2                  /* frames in flight (issue 5) */
+#define D3D12X_MAX_TARGETS 4
+#define D3D12X_CHUNK_SIZE (1u << 20)     /* constant arena / upload ring chunk: 1 MiB */
+#define D3D12X_CBV_ALIGN 256u            /* D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT */
+#define D3D12X_MAX_TEXTURE_SIZE 16384
+#define D3D12X_VIEW_HEAP_MAX 1000000u    /* CBV/SRV/UAV shader-visible limit (tier 1) */
+#define D3D12X_SAMPLER_HEAP_MAX 2048u    /* sampler shader-visible limit */
+
+typedef struct d3d12_renderer d3d12_renderer;
+
+/* ---- descriptors (d3d12_descriptors.c) ---------------------------------------------------- */
+
+/* A freed index waits for the fence value that could still reference it. */
+typedef struct d3d12_free_index {
+    uint32_t index;
+    uint64_t fence;
+} d3d12_free_index;
+
+typedef struct d3d12_index_pool {
+    d3d12_free_index *free;      /* FIFO ring: stamped in non-decreasing fence order */
+    size_t free_head, free_count, free_capacity;
+    uint32_t next_unused;        /* the never-used cursor */
+    uint32_t capacity;
+    uint32_t live, peak;
+    uint64_t recycles;
+} d3d12_index_pool;
+
+/* RTV / DSV: CPU-only heaps in a chain of blocks, each twice the previous, so a handle handed
+   out never moves. */
+typedef struct d3d12_cpu_heap_chain {
+    D3D12_DESCRIPTOR_HEAP_TYPE type;
+    ID3D12DescriptorHeap *blocks[24];
+    D3D12_CPU_DESCRIPTOR_HANDLE starts[24];
+    int block_count;
+    uint32_t first_block_size;
+    UINT increment;
+    d3d12_index_pool pool;
+    uint64_t growths;
+} d3d12_cpu_heap_chain;
+
+/* CBV/SRV/UAV or sampler: a shader-visible heap mirrored from a CPU staging heap of the same
+   capacity; growth replaces both with a larger pair re-mirrored from staging (indices stay). */
+typedef struct d3d12_gpu_heap {
+    D3D12_DESCRIPTOR_HEAP_TYPE type;
+    ID3D12DescriptorHeap *staging, *visible;
+    D3D12_CPU_DESCRIPTOR_HANDLE staging_cpu, visible_cpu;
+    D3D12_GPU_DESCRIPTOR_HANDLE visible_gpu;
+    UINT increment;
+    uint32_t max_capacity;
+    d3d12_index_pool pool;
+    uint64_t growths, generation, publishes, bulk_copies, heap_objects;
+} d3d12_gpu_heap;
+
+typedef struct d3d12_sampler_entry {
+    xgd_sampler_desc desc;
+    uint32_t index;
+} d3d12_sampler_entry;
+
+xgd_result d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
+                                D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t first_block);
+void d3d12_cpu_chain_free(d3d12_cpu_heap_chain *c);
+xgd_result d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t *index);
+void d3d12_cpu_chain_release(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t index);
+D3D12_CPU_DESCRIPTOR_HANDLE d3d12_cpu_chain_handle(const d3d12_cpu_heap_chain *c, uint32_t index);
+
+xgd_result d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
+                               D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t capacity,
+                               uint32_t max_capacity);
+void d3d12_gpu_heap_free(d3d12_gpu_heap *h);
+xgd_result d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *index);
+void d3d12_gpu_heap_release(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
+/* Where to write a descriptor (staging), then publish() copies it into the visible heap. */
+D3D12_CPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_staging(const d3d12_gpu_heap *h, uint32_t index);
+void d3d12_gpu_heap_publish(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
+D3D12_GPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_gpu(const d3d12_gpu_heap *h, uint32_t index);
+/* The sampler index of a desc, from the cache (identical descs allocate nothing). */
+xgd_result d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, uint32_t *index);
+void d3d12_descriptor_trace(d3d12_renderer *r);
+
+/* ---- resources (d3d12_resources.c) -------------------------------------------------------- */
+
+struct xgdi_native_texture {
+    xgdi_texture_desc desc;
+    int faces;
+    const xgdi_format_info *fi;
+    DXGI_FORMAT dxgi;
+    ID3D12Resource *res;              /* sampleable image: faces * levels subresources */
+    ID3D12Resource *ms;               /* multisampled colour (samples > 1): faces slices */
+    ID3D12Resource *depth;            /* one depth/stencil shared by all faces */
+    DXGI_FORMAT depth_dxgi;
+    int samples;
+    D3D12_RESOURCE_STATES *states;    /* per subresource of res */
+    D3D12_RESOURCE_STATES ms_state, depth_state;
+    uint32_t srv;                     /* whole-resource SRV (2D or cube) */
+    uint32_t *level_srv;              /* render targets with mips: one per (face, level) */
+    uint32_t *rtv;                    /* render targets: per (face, level) of res */
+    uint32_t ms_rtv[6];
+    uint32_t dsv;
+    bool has_srv, has_dsv;
+    bool ms_dirty[6];
+};
+
+struct xgdi_native_buffer {
+    xgdi_buffer_kind kind;
+    size_t size;
+    bool dynamic;
+    ID3D12Resource *res;              /* default heap */
+    D3D12_RESOURCE_STATES state;
+};
+
+xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
+                               xgdi_native_texture **out);
+void d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t);
+void d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
+                      D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to);
+void d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                              D3D12_RESOURCE_STATES to);
+void d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
+                                  D3D12_RESOURCE_STATES to);
+void d3d12_flush_barriers(d3d12_renderer *r);
+xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face);
+DXGI_FORMAT d3d12_dxgi_format(xgd_surface_format f);
+DXGI_FORMAT d3d12_dxgi_depth_format(xgd_depth_format f);
+xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                  const xgd_rect *rect, void *data, size_t row_pitch);
+
+xgd_result d3d12_op_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                                   xgdi_native_texture **out);
+void d3d12_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t);
+xgd_result d3d12_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                   const xgd_rect *rect, const void *data, size_t row_pitch);
+xgd_result d3d12_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face,
+                                     int level, const xgd_rect *rect, void *data,
+                                     size_t row_pitch);
+xgd_result d3d12_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+xgd_result d3d12_op_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
+                                  bool dynamic, xgdi_native_buffer **out);
+void d3d12_op_buffer_destroy(xgdi_renderer *r, xgdi_native_buffer *b);
+xgd_result d3d12_op_buffer_upload(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                  const void *data, size_t size, xgd_set_data_options options);
+xgd_result d3d12_op_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                    void *data, size_t size);
+
+/* ---- pipelines (d3d12_pipelines.c) -------------------------------------------------------- */
+
+typedef struct d3d12_pso_key {
+    uint32_t program, variant;
+    uint64_t layout_hash;
+    int layout_stride, layout_count;
+    xgd_vertex_element elements[16];
+    xgd_target_blend_desc blend[4];
+    int sample_mask;
+    xgd_depth_stencil_desc ds;        /* reference_stencil zeroed: it is list state */
+    xgd_cull_mode cull;
+    xgd_fill_mode fill;
+    bool msaa_lines;
+    int32_t depth_bias;               /* xgdi_depth_bias_units for the bound depth format */
+    float slope_bias;
+    int rt_count;
+    DXGI_FORMAT rtv[4];
+    DXGI_FORMAT dsv;
+    int samples;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
+    uint32_t mode;                    /* 0 stock draw, 1 mip/copy blit */
+} d3d12_pso_key;
+
+typedef struct d3d12_pso_entry {
+    uint64_t hash;
+    d3d12_pso_key key;
+    ID3D12PipelineState *pso;
+} d3d12_pso_entry;
+
+xgd_result d3d12_pipelines_init(d3d12_renderer *r);
+void d3d12_pipelines_free(d3d12_renderer *r);
+xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
+
+/* ---- frames and submission (d3d12_device.c) ------------------------------------------------ */
+
+/* A linear allocator over persistently mapped upload-heap chunks (1 MiB each, or larger for one
+   big request), reset when its frame slot is reused. */
+typedef struct d3d12_upload_chunk {
+    ID3D12Resource *res;
+    uint8_t *cpu;
+    D3D12_GPU_VIRTUAL_ADDRESS gpu;
+    size_t size;
+} d3d12_upload_chunk;
+
+typedef struct d3d12_linear {
+    d3d12_upload_chunk *chunks;
+    int count, capacity;
+    int current;
+    size_t offset;
+    uint64_t created;                 /* chunks ever created (FramesInFlight counters) */
+} d3d12_linear;
+
+typedef struct d3d12_alloc {
+    ID3D12Resource *res;
+    uint8_t *cpu;
+    D3D12_GPU_VIRTUAL_ADDRESS gpu;
+    size_t offset;                    /* in res */
+} d3d12_alloc;
+
+typedef struct d3d12_frame {
+    ID3D12CommandAllocator *allocator;
+    ID3D12GraphicsCommandList *list;
+    uint64_t fence;                   /* value signalled when this slot's work completes */
+    d3d12_linear constants;           /* 256-byte aligned constant arena */
+    d3d12_linear ring;                /* upload ring: vertices, indices, texture data */
+} d3d12_frame;
+
+typedef struct d3d12_stats {
+    uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
+} d3d12_stats;
+
+typedef struct d3d12_capabilities {
+    D3D_FEATURE_LEVEL feature_level;
+    int resource_binding_tier;
+    int shader_model;                 /* 0x50, 0x51, ... */
+    int root_signature_version;       /* 10 or 11 */
+    bool debug_layer;
+    char adapter[128];
+} d3d12_capabilities;
+
+struct d3d12_renderer {
+    xgdi_renderer base;
+    bool debug, lost;
+    xgd_graphics_profile profile;
+    ID3D12Device *dev;
+    ID3D12CommandQueue *queue;
+    ID3D12Fence *fence;
+    HANDLE event;
+    d3d12_capabilities caps;
+    xgdi_caps xcaps;
+
+    d3d12_frame frames[D3D12X_FRAMES];
+    int slot;                         /* the open frame's slot */
+    ID3D12CommandAllocator *imm_allocator;
+    ID3D12GraphicsCommandList *imm_list;
+
+    d3d12_cpu_heap_chain rtv_heap, dsv_heap;
+    d3d12_gpu_heap view_heap, sampler_heap;
+    bool heaps_dirty;                 /* the open list needs SetDescriptorHeaps */
+    d3d12_sampler_entry *samplers;
+    size_t sampler_count, sampler_capacity;
+    ID3D12DescriptorHeap **retired_heaps; /* paired with retired_heap_fence */
+    uint64_t *retired_heap_fence;
+    size_t retired_heap_count, retired_heap_capacity;
+
+    D3D12_RESOURCE_BARRIER *barriers;
+    size_t barrier_count, barrier_capacity;
+
+    ID3D12RootSignature *root;
+    d3d12_pso_entry *psos;
+    size_t pso_count, pso_capacity;
+    ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */
+
+    xgdi_native_texture *back_buffer;
+    xgdi_native_texture *black;       /* sampled by an unbound slot: (0,0,0,1) */
+    xgdi_target targets[D3D12X_MAX_TARGETS];
+    int target_count;
+    bool targets_dirty;
+    ID3D12PipelineState *current_pso;
+    d3d12_stats stats;
+};
+
+static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }
+static inline ID3D12GraphicsCommandList *d3d12_list(d3d12_renderer *r)
+{
+    return r->frames[r->slot].list;
+}
+
+/* HRESULT check: DEVICE_REMOVED/RESET/HUNG enter the lost state (spec: Device recovery). */
+xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
+xgd_result d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
+                              d3d12_alloc *out);
+/* The synchronous island: submits the open frame, then returns the immediate list, open. */
+xgd_result d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
+/* Closes, executes and waits for the immediate list. */
+xgd_result d3d12_immediate_end(d3d12_renderer *r);
+xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value);
+uint64_t d3d12_completed(d3d12_renderer *r);
+/* Keeps a native object alive until the open frame's fence passes. */
+void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object);
+void d3d12_bind_heaps(d3d12_renderer *r);
+
+/* ---- commands (d3d12_commands.c) ---------------------------------------------------------- */
+xgd_result d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count);
+xgd_result d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
+                          int stencil);
+xgd_result d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
+xgd_result d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
+xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
+xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);
+
+/* ---- shaders (d3d12_shaders.c) ------------------------------------------------------------ */
+typedef struct d3d12_bytecode {
+    const unsigned char *data;
+    size_t size;
+} d3d12_bytecode;
+/* Stock program bytecode (DXBC, shader model 5.0); stage 0 vertex, 1 pixel. Empty when the
+   variant was not generated. */
+d3d12_bytecode d3d12_shader(xgdi_program program, uint32_t variant, int stage);
+d3d12_bytecode d3d12_blit_shader(int stage);
+
+#endif /* XGD_D3D12_INTERNAL_H */

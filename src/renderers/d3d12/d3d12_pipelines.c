@@ -1,0 +1,323 @@
+/*
+ * d3d12_pipelines.c - the root signature (serialised in code with D3D12SerializeRootSignature)
+ * and the pipeline-state cache, keyed by everything a PSO bakes in: program and variant,
+ * vertex layout, all four render-target blends with their colour-write masks, depth/stencil
+ * (less the reference, which is list state, as is the blend factor), rasterizer with the depth
+ * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
+ *
+ * Root signature: [0] root CBV b0 (constant arena address), [1] table of one SRV t0,
+ * [2] table of one sampler s0; every stage sees all three.
+ */
+#include "d3d12_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+xgd_result d3d12_pipelines_init(d3d12_renderer *r)
+{
+    D3D12_DESCRIPTOR_RANGE srv = { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 };
+    D3D12_DESCRIPTOR_RANGE smp = { D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, 0, 0, 0 };
+    D3D12_ROOT_PARAMETER params[3];
+    memset(params, 0, sizeof params);
+    params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    params[0].Descriptor.ShaderRegister = 0;
+    params[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    params[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[1].DescriptorTable.NumDescriptorRanges = 1;
+    params[1].DescriptorTable.pDescriptorRanges = &srv;
+    params[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    params[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[2].DescriptorTable.NumDescriptorRanges = 1;
+    params[2].DescriptorTable.pDescriptorRanges = &smp;
+    params[2].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_ROOT_SIGNATURE_DESC rd = { 3, params, 0, NULL,
+                                     D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
+    ID3DBlob *blob = NULL, *err = NULL;
+    HRESULT hr = D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err);
+    if (err != NULL) ID3D10Blob_Release(err);
+    if (FAILED(hr)) return d3d12_check(r, hr, "D3D12SerializeRootSignature");
+    hr = ID3D12Device_CreateRootSignature(r->dev, 0, ID3D10Blob_GetBufferPointer(blob),
+                                          ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
+                                          (void **)&r->root);
+    ID3D10Blob_Release(blob);
+    return d3d12_check(r, hr, "CreateRootSignature");
+}
+
+void d3d12_pipelines_free(d3d12_renderer *r)
+{
+    for (size_t i = 0; i < r->pso_count; i++) ID3D12PipelineState_Release(r->psos[i].pso);
+    free(r->psos);
+    r->psos = NULL;
+    r->pso_count = r->pso_capacity = 0;
+    if (r->root != NULL) ID3D12RootSignature_Release(r->root);
+    r->root = NULL;
+}
+
+/* FNV-1a over the key bytes (the key is memset before it is filled, so padding is zero). */
+static uint64_t key_hash(const d3d12_pso_key *k)
+{
+    const uint8_t *p = (const uint8_t *)k;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof *k; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static D3D12_BLEND blend_factor(xgd_blend b, bool alpha)
+{
+    switch (b) {
+    case XGD_BLEND_ONE: return D3D12_BLEND_ONE;
+    case XGD_BLEND_ZERO: return D3D12_BLEND_ZERO;
+    case XGD_BLEND_SOURCE_COLOR: return alpha ? D3D12_BLEND_SRC_ALPHA : D3D12_BLEND_SRC_COLOR;
+    case XGD_BLEND_INVERSE_SOURCE_COLOR:
+        return alpha ? D3D12_BLEND_INV_SRC_ALPHA : D3D12_BLEND_INV_SRC_COLOR;
+    case XGD_BLEND_SOURCE_ALPHA: return D3D12_BLEND_SRC_ALPHA;
+    case XGD_BLEND_INVERSE_SOURCE_ALPHA: return D3D12_BLEND_INV_SRC_ALPHA;
+    case XGD_BLEND_DESTINATION_COLOR: return alpha ? D3D12_BLEND_DEST_ALPHA : D3D12_BLEND_DEST_COLOR;
+    case XGD_BLEND_INVERSE_DESTINATION_COLOR:
+        return alpha ? D3D12_BLEND_INV_DEST_ALPHA : D3D12_BLEND_INV_DEST_COLOR;
+    case XGD_BLEND_DESTINATION_ALPHA: return D3D12_BLEND_DEST_ALPHA;
+    case XGD_BLEND_INVERSE_DESTINATION_ALPHA: return D3D12_BLEND_INV_DEST_ALPHA;
+    case XGD_BLEND_BLEND_FACTOR: return D3D12_BLEND_BLEND_FACTOR;
+    case XGD_BLEND_INVERSE_BLEND_FACTOR: return D3D12_BLEND_INV_BLEND_FACTOR;
+    case XGD_BLEND_SOURCE_ALPHA_SATURATION: return D3D12_BLEND_SRC_ALPHA_SAT;
+    default: return D3D12_BLEND_ONE;
+    }
+}
+
+static D3D12_BLEND_OP blend_op(xgd_blend_function f)
+{
+    switch (f) {
+    case XGD_BLEND_FUNCTION_SUBTRACT: return D3D12_BLEND_OP_SUBTRACT;
+    case XGD_BLEND_FUNCTION_REVERSE_SUBTRACT: return D3D12_BLEND_OP_REV_SUBTRACT;
+    case XGD_BLEND_FUNCTION_MIN: return D3D12_BLEND_OP_MIN;
+    case XGD_BLEND_FUNCTION_MAX: return D3D12_BLEND_OP_MAX;
+    default: return D3D12_BLEND_OP_ADD;
+    }
+}
+
+static D3D12_COMPARISON_FUNC compare(xgd_compare_function c)
+{
+    switch (c) {
+    case XGD_COMPARE_NEVER: return D3D12_COMPARISON_FUNC_NEVER;
+    case XGD_COMPARE_LESS: return D3D12_COMPARISON_FUNC_LESS;
+    case XGD_COMPARE_LESS_EQUAL: return D3D12_COMPARISON_FUNC_LESS_EQUAL;
+    case XGD_COMPARE_EQUAL: return D3D12_COMPARISON_FUNC_EQUAL;
+    case XGD_COMPARE_GREATER_EQUAL: return D3D12_COMPARISON_FUNC_GREATER_EQUAL;
+    case XGD_COMPARE_GREATER: return D3D12_COMPARISON_FUNC_GREATER;
+    case XGD_COMPARE_NOT_EQUAL: return D3D12_COMPARISON_FUNC_NOT_EQUAL;
+    default: return D3D12_COMPARISON_FUNC_ALWAYS;
+    }
+}
+
+static D3D12_STENCIL_OP stencil_op(xgd_stencil_operation o)
+{
+    switch (o) {
+    case XGD_STENCIL_OP_ZERO: return D3D12_STENCIL_OP_ZERO;
+    case XGD_STENCIL_OP_REPLACE: return D3D12_STENCIL_OP_REPLACE;
+    case XGD_STENCIL_OP_INCREMENT: return D3D12_STENCIL_OP_INCR;
+    case XGD_STENCIL_OP_DECREMENT: return D3D12_STENCIL_OP_DECR;
+    case XGD_STENCIL_OP_INCREMENT_SATURATION: return D3D12_STENCIL_OP_INCR_SAT;
+    case XGD_STENCIL_OP_DECREMENT_SATURATION: return D3D12_STENCIL_OP_DECR_SAT;
+    case XGD_STENCIL_OP_INVERT: return D3D12_STENCIL_OP_INVERT;
+    default: return D3D12_STENCIL_OP_KEEP;
+    }
+}
+
+static DXGI_FORMAT element_format(xgd_vertex_element_format f)
+{
+    switch (f) {
+    case XGD_VERTEX_FORMAT_SINGLE: return DXGI_FORMAT_R32_FLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR2: return DXGI_FORMAT_R32G32_FLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR3: return DXGI_FORMAT_R32G32B32_FLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR4: return DXGI_FORMAT_R32G32B32A32_FLOAT;
+    case XGD_VERTEX_FORMAT_COLOR: return DXGI_FORMAT_R8G8B8A8_UNORM;
+    case XGD_VERTEX_FORMAT_BYTE4: return DXGI_FORMAT_R8G8B8A8_UINT;
+    case XGD_VERTEX_FORMAT_SHORT2: return DXGI_FORMAT_R16G16_SINT;
+    case XGD_VERTEX_FORMAT_SHORT4: return DXGI_FORMAT_R16G16B16A16_SINT;
+    case XGD_VERTEX_FORMAT_NORMALIZED_SHORT2: return DXGI_FORMAT_R16G16_SNORM;
+    case XGD_VERTEX_FORMAT_NORMALIZED_SHORT4: return DXGI_FORMAT_R16G16B16A16_SNORM;
+    case XGD_VERTEX_FORMAT_HALF_VECTOR2: return DXGI_FORMAT_R16G16_FLOAT;
+    case XGD_VERTEX_FORMAT_HALF_VECTOR4: return DXGI_FORMAT_R16G16B16A16_FLOAT;
+    default: return DXGI_FORMAT_R32G32B32A32_FLOAT;
+    }
+}
+
+static const char *usage_semantic(xgd_vertex_element_usage u)
+{
+    static const char *const names[XGD_VERTEX_USAGE_COUNT] = {
+        "POSITION", "COLOR", "TEXCOORD", "NORMAL", "BINORMAL", "TANGENT", "BLENDINDICES",
+        "BLENDWEIGHT", "DEPTH", "FOG", "PSIZE", "SAMPLE", "TESSFACTOR"
+    };
+    return (int)u >= 0 && u < XGD_VERTEX_USAGE_COUNT ? names[u] : "UNKNOWN";
+}
+
+/* The inputs each stock vertex shader reads (semantic index 0). */
+static int program_inputs(const d3d12_pso_key *k, xgd_vertex_element_usage *out)
+{
+    int n = 0;
+    out[n++] = XGD_VERTEX_USAGE_POSITION;
+    if (k->program == XGDI_PROGRAM_SPRITE) {
+        out[n++] = XGD_VERTEX_USAGE_COLOR;
+        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
+    } else if (k->program == XGDI_PROGRAM_MRT) {
+        out[n++] = XGD_VERTEX_USAGE_COLOR;
+    } else {
+        if (k->variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
+        if (k->variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;
+        if (k->variant & XGDI_BASIC_TEXTURE) out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
+    }
+    return n;
+}
+
+static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
+                             ID3D12PipelineState **out)
+{
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
+    memset(&d, 0, sizeof d);
+    d.pRootSignature = r->root;
+    d3d12_bytecode vs = k->mode == 1 ? d3d12_blit_shader(0)
+                                     : d3d12_shader((xgdi_program)k->program, k->variant, 0);
+    d3d12_bytecode ps = k->mode == 1 ? d3d12_blit_shader(1)
+                                     : d3d12_shader((xgdi_program)k->program, k->variant, 1);
+    if (vs.data == NULL || ps.data == NULL)
+        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
+                         "d3d12: no shader for program %u variant %u", (unsigned)k->program,
+                         (unsigned)k->variant);
+    d.VS.pShaderBytecode = vs.data;
+    d.VS.BytecodeLength = vs.size;
+    d.PS.pShaderBytecode = ps.data;
+    d.PS.BytecodeLength = ps.size;
+
+    D3D12_INPUT_ELEMENT_DESC el[24];
+    UINT nel = 0;
+    if (k->mode == 0) {
+        for (int i = 0; i < k->layout_count && nel < 16; i++) {
+            const xgd_vertex_element *e = &k->elements[i];
+            D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
+            o->SemanticName = usage_semantic(e->usage);
+            o->SemanticIndex = (UINT)e->usage_index;
+            o->Format = element_format(e->format);
+            o->InputSlot = 0;
+            o->AlignedByteOffset = (UINT)e->offset;
+            o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
+        }
+        /* what the shader reads but the layout lacks comes from the stride-0 default stream */
+        xgd_vertex_element_usage need[4];
+        int nn = program_inputs(k, need);
+        for (int j = 0; j < nn; j++) {
+            bool have = false;
+            for (int i = 0; i < k->layout_count; i++)
+                if (k->elements[i].usage == need[j] && k->elements[i].usage_index == 0)
+                    have = true;
+            if (have) continue;
+            D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
+            o->SemanticName = usage_semantic(need[j]);
+            o->SemanticIndex = 0;
+            o->Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
+            o->InputSlot = 1;
+            o->AlignedByteOffset = need[j] == XGD_VERTEX_USAGE_COLOR ? 0 : 16;
+            o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
+        }
+    }
+    d.InputLayout.pInputElementDescs = nel ? el : NULL;
+    d.InputLayout.NumElements = nel;
+
+    d.BlendState.IndependentBlendEnable = TRUE;
+    for (int i = 0; i < 4; i++) {
+        const xgd_target_blend_desc *b = &k->blend[i];
+        D3D12_RENDER_TARGET_BLEND_DESC *o = &d.BlendState.RenderTarget[i];
+        bool opaque = b->color_blend_function == XGD_BLEND_FUNCTION_ADD &&
+                      b->alpha_blend_function == XGD_BLEND_FUNCTION_ADD &&
+                      b->color_source_blend == XGD_BLEND_ONE &&
+                      b->alpha_source_blend == XGD_BLEND_ONE &&
+                      b->color_destination_blend == XGD_BLEND_ZERO &&
+                      b->alpha_destination_blend == XGD_BLEND_ZERO;
+        o->BlendEnable = k->mode == 0 && !opaque;
+        o->SrcBlend = blend_factor(b->color_source_blend, false);
+        o->DestBlend = blend_factor(b->color_destination_blend, false);
+        o->BlendOp = blend_op(b->color_blend_function);
+        o->SrcBlendAlpha = blend_factor(b->alpha_source_blend, true);
+        o->DestBlendAlpha = blend_factor(b->alpha_destination_blend, true);
+        o->BlendOpAlpha = blend_op(b->alpha_blend_function);
+        o->LogicOp = D3D12_LOGIC_OP_NOOP;
+        unsigned m = b->color_write_channels;
+        /* Colour-write NONE stays 16 in normalised descs: test the channel bits. */
+        o->RenderTargetWriteMask = k->mode == 1 ? D3D12_COLOR_WRITE_ENABLE_ALL
+                                                : (UINT8)(m & XGD_COLOR_WRITE_ALL);
+    }
+    d.SampleMask = (UINT)k->sample_mask;
+
+    D3D12_RASTERIZER_DESC *rs = &d.RasterizerState;
+    rs->FillMode = k->fill == XGD_FILL_WIREFRAME ? D3D12_FILL_MODE_WIREFRAME
+                                                 : D3D12_FILL_MODE_SOLID;
+    /* front face = clockwise on screen; CullCounterClockwiseFace culls the back faces */
+    rs->CullMode = k->cull == XGD_CULL_CLOCKWISE_FACE           ? D3D12_CULL_MODE_FRONT
+                   : k->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE ? D3D12_CULL_MODE_BACK
+                                                                : D3D12_CULL_MODE_NONE;
+    rs->FrontCounterClockwise = FALSE;
+    rs->DepthBias = k->depth_bias;
+    rs->SlopeScaledDepthBias = k->slope_bias;
+    rs->DepthClipEnable = TRUE;
+    rs->MultisampleEnable = k->msaa_lines;
+    rs->AntialiasedLineEnable = FALSE;
+
+    D3D12_DEPTH_STENCIL_DESC *ds = &d.DepthStencilState;
+    if (k->dsv != DXGI_FORMAT_UNKNOWN && k->mode == 0) {
+        ds->DepthEnable = !k->ds.depth_buffer_disable;
+        ds->DepthWriteMask = ds->DepthEnable && !k->ds.depth_write_disable
+                                 ? D3D12_DEPTH_WRITE_MASK_ALL
+                                 : D3D12_DEPTH_WRITE_MASK_ZERO;
+        ds->DepthFunc = compare(k->ds.depth_function);
+        ds->StencilEnable = k->ds.stencil_enable;
+        ds->StencilReadMask = (UINT8)k->ds.stencil_mask;
+        ds->StencilWriteMask = (UINT8)k->ds.stencil_write_mask;
+        ds->FrontFace.StencilFunc = compare(k->ds.stencil_function);
+        ds->FrontFace.StencilPassOp = stencil_op(k->ds.stencil_pass);
+        ds->FrontFace.StencilFailOp = stencil_op(k->ds.stencil_fail);
+        ds->FrontFace.StencilDepthFailOp = stencil_op(k->ds.stencil_depth_fail);
+        if (k->ds.two_sided_stencil) {
+            ds->BackFace.StencilFunc = compare(k->ds.ccw_stencil_function);
+            ds->BackFace.StencilPassOp = stencil_op(k->ds.ccw_stencil_pass);
+            ds->BackFace.StencilFailOp = stencil_op(k->ds.ccw_stencil_fail);
+            ds->BackFace.StencilDepthFailOp = stencil_op(k->ds.ccw_stencil_depth_fail);
+        } else {
+            ds->BackFace = ds->FrontFace;
+        }
+    }
+    d.PrimitiveTopologyType = k->topology;
+    d.NumRenderTargets = (UINT)k->rt_count;
+    for (int i = 0; i < k->rt_count; i++) d.RTVFormats[i] = k->rtv[i];
+    d.DSVFormat = k->mode == 0 ? k->dsv : DXGI_FORMAT_UNKNOWN;
+    d.SampleDesc.Count = (UINT)k->samples;
+    HRESULT hr = ID3D12Device_CreateGraphicsPipelineState(r->dev, &d, &IID_ID3D12PipelineState,
+                                                          (void **)out);
+    return d3d12_check(r, hr, "CreateGraphicsPipelineState");
+}
+
+xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out)
+{
+    uint64_t h = key_hash(key);
+    for (size_t i = 0; i < r->pso_count; i++) {
+        if (r->psos[i].hash == h && memcmp(&r->psos[i].key, key, sizeof *key) == 0) {
+            *out = r->psos[i].pso;
+            return XGD_OK;
+        }
+    }
+    if (r->pso_count == r->pso_capacity) {
+        size_t nc = r->pso_capacity ? r->pso_capacity * 2 : 32;
+        d3d12_pso_entry *n = realloc(r->psos, nc * sizeof *n);
+        if (n == NULL)
+            return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+        r->psos = n;
+        r->pso_capacity = nc;
+    }
+    ID3D12PipelineState *pso = NULL;
+    xgd_result res = create_pso(r, key, &pso);
+    if (res != XGD_OK) return res;
+    d3d12_pso_entry *e = &r->psos[r->pso_count++];
+    e->hash = h;
+    e->key = *key;
+    e->pso = pso;
+    *out = pso;
+    return XGD_OK;
+}

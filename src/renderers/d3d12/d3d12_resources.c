@@ -1,0 +1,633 @@
+/*
+ * d3d12_resources.c - textures, render targets and buffers: creation, views, per-subresource
+ * state tracking with batched barriers, uploads through the frame's upload ring, synchronous
+ * readback through a readback heap on the immediate list, MSAA resolve and finalisation.
+ */
+#include "d3d12_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+DXGI_FORMAT d3d12_dxgi_format(xgd_surface_format f)
+{
+    switch (f) {
+    case XGD_SURFACE_FORMAT_COLOR: return DXGI_FORMAT_R8G8B8A8_UNORM;
+    case XGD_SURFACE_FORMAT_BGR565: return DXGI_FORMAT_B5G6R5_UNORM;
+    case XGD_SURFACE_FORMAT_BGRA5551: return DXGI_FORMAT_B5G5R5A1_UNORM;
+    case XGD_SURFACE_FORMAT_BGRA4444: return DXGI_FORMAT_B4G4R4A4_UNORM;
+    case XGD_SURFACE_FORMAT_DXT1: return DXGI_FORMAT_BC1_UNORM;
+    case XGD_SURFACE_FORMAT_DXT3: return DXGI_FORMAT_BC2_UNORM;
+    case XGD_SURFACE_FORMAT_DXT5: return DXGI_FORMAT_BC3_UNORM;
+    case XGD_SURFACE_FORMAT_NORMALIZED_BYTE2: return DXGI_FORMAT_R8G8_SNORM;
+    case XGD_SURFACE_FORMAT_NORMALIZED_BYTE4: return DXGI_FORMAT_R8G8B8A8_SNORM;
+    case XGD_SURFACE_FORMAT_RGBA1010102: return DXGI_FORMAT_R10G10B10A2_UNORM;
+    case XGD_SURFACE_FORMAT_RG32: return DXGI_FORMAT_R16G16_UNORM;
+    case XGD_SURFACE_FORMAT_RGBA64: return DXGI_FORMAT_R16G16B16A16_UNORM;
+    case XGD_SURFACE_FORMAT_ALPHA8: return DXGI_FORMAT_A8_UNORM;
+    case XGD_SURFACE_FORMAT_SINGLE: return DXGI_FORMAT_R32_FLOAT;
+    case XGD_SURFACE_FORMAT_VECTOR2: return DXGI_FORMAT_R32G32_FLOAT;
+    case XGD_SURFACE_FORMAT_VECTOR4: return DXGI_FORMAT_R32G32B32A32_FLOAT;
+    case XGD_SURFACE_FORMAT_HALF_SINGLE: return DXGI_FORMAT_R16_FLOAT;
+    case XGD_SURFACE_FORMAT_HALF_VECTOR2: return DXGI_FORMAT_R16G16_FLOAT;
+    case XGD_SURFACE_FORMAT_HALF_VECTOR4:
+    case XGD_SURFACE_FORMAT_HDR_BLENDABLE: return DXGI_FORMAT_R16G16B16A16_FLOAT;
+    default: return DXGI_FORMAT_UNKNOWN;
+    }
+}
+
+DXGI_FORMAT d3d12_dxgi_depth_format(xgd_depth_format f)
+{
+    switch (f) {
+    case XGD_DEPTH_FORMAT_DEPTH16: return DXGI_FORMAT_D16_UNORM;
+    /* Depth24 has no stencil to show; D24S8 is the 24-bit format every device has. */
+    case XGD_DEPTH_FORMAT_DEPTH24:
+    case XGD_DEPTH_FORMAT_DEPTH24_STENCIL8: return DXGI_FORMAT_D24_UNORM_S8_UINT;
+    default: return DXGI_FORMAT_UNKNOWN;
+    }
+}
+
+/* ---- barriers ----------------------------------------------------------------------------- */
+
+void d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
+                      D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to)
+{
+    if (*state == to) return;
+    if (r->barrier_count == r->barrier_capacity) {
+        size_t nc = r->barrier_capacity ? r->barrier_capacity * 2 : 32;
+        D3D12_RESOURCE_BARRIER *n = realloc(r->barriers, nc * sizeof *n);
+        if (n == NULL) { /* flush what we have; the batch restarts empty */
+            d3d12_flush_barriers(r);
+        } else {
+            r->barriers = n;
+            r->barrier_capacity = nc;
+        }
+    }
+    if (r->barrier_count == r->barrier_capacity) return; /* out of memory twice: give up */
+    D3D12_RESOURCE_BARRIER *b = &r->barriers[r->barrier_count++];
+    memset(b, 0, sizeof *b);
+    b->Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    b->Transition.pResource = res;
+    b->Transition.Subresource = sub;
+    b->Transition.StateBefore = *state;
+    b->Transition.StateAfter = to;
+    *state = to;
+}
+
+static void flush_barriers_to(d3d12_renderer *r, ID3D12GraphicsCommandList *list)
+{
+    if (r->barrier_count == 0) return;
+    ID3D12GraphicsCommandList_ResourceBarrier(list, (UINT)r->barrier_count, r->barriers);
+    r->barrier_count = 0;
+}
+
+void d3d12_flush_barriers(d3d12_renderer *r)
+{
+    flush_barriers_to(r, d3d12_list(r));
+}
+
+static UINT subresource(const xgdi_native_texture *t, int face, int level)
+{
+    return (UINT)(level + face * t->desc.levels);
+}
+
+void d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                              D3D12_RESOURCE_STATES to)
+{
+    UINT s = subresource(t, face, level);
+    d3d12_transition(r, t->res, s, &t->states[s], to);
+}
+
+void d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
+                                  D3D12_RESOURCE_STATES to)
+{
+    for (int f = 0; f < t->faces; f++)
+        for (int l = 0; l < t->desc.levels; l++) d3d12_texture_transition(r, t, f, l, to);
+}
+
+/* ---- textures ----------------------------------------------------------------------------- */
+
+static xgd_result make_resource(d3d12_renderer *r, int w, int h, int array, int levels,
+                                DXGI_FORMAT fmt, int samples, D3D12_RESOURCE_FLAGS flags,
+                                const D3D12_CLEAR_VALUE *clear, ID3D12Resource **out)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D, .Width = (UINT64)w, .Height = (UINT)h,
+        .DepthOrArraySize = (UINT16)array, .MipLevels = (UINT16)levels, .Format = fmt,
+        .SampleDesc = { (UINT)samples, 0 }, .Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN,
+        .Flags = flags
+    };
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COMMON, clear,
+                                                      &IID_ID3D12Resource, (void **)out);
+    return d3d12_check(r, hr, "CreateCommittedResource(texture)");
+}
+
+static void free_view(d3d12_renderer *r, uint32_t *idx)
+{
+    d3d12_gpu_heap_release(r, &r->view_heap, *idx);
+}
+
+static void texture_free_now(d3d12_renderer *r, xgdi_native_texture *t)
+{
+    int subs = t->faces * t->desc.levels;
+    if (t->has_srv) free_view(r, &t->srv);
+    if (t->level_srv != NULL) {
+        for (int i = 0; i < subs; i++)
+            if (t->level_srv[i] != UINT32_MAX) free_view(r, &t->level_srv[i]);
+        free(t->level_srv);
+    }
+    if (t->rtv != NULL) {
+        for (int i = 0; i < subs; i++)
+            if (t->rtv[i] != UINT32_MAX) d3d12_cpu_chain_release(r, &r->rtv_heap, t->rtv[i]);
+        free(t->rtv);
+    }
+    for (int f = 0; f < 6; f++)
+        if (t->ms_rtv[f] != UINT32_MAX) d3d12_cpu_chain_release(r, &r->rtv_heap, t->ms_rtv[f]);
+    if (t->has_dsv) d3d12_cpu_chain_release(r, &r->dsv_heap, t->dsv);
+    if (t->res != NULL) ID3D12Resource_Release(t->res);
+    if (t->ms != NULL) ID3D12Resource_Release(t->ms);
+    if (t->depth != NULL) ID3D12Resource_Release(t->depth);
+    free(t->states);
+    free(t);
+}
+
+void d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t)
+{
+    texture_free_now(r, t);
+}
+
+static xgd_result new_srv(d3d12_renderer *r, ID3D12Resource *res,
+                          const D3D12_SHADER_RESOURCE_VIEW_DESC *d, uint32_t *out)
+{
+    xgd_result e = d3d12_gpu_heap_alloc(r, &r->view_heap, out);
+    if (e != XGD_OK) return e;
+    ID3D12Device_CreateShaderResourceView(r->dev, res, d,
+                                          d3d12_gpu_heap_staging(&r->view_heap, *out));
+    d3d12_gpu_heap_publish(r, &r->view_heap, *out);
+    return XGD_OK;
+}
+
+xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
+                               xgdi_native_texture **out)
+{
+    *out = NULL;
+    const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
+    DXGI_FORMAT fmt = d3d12_dxgi_format(desc->format);
+    if (fi == NULL || fmt == DXGI_FORMAT_UNKNOWN || desc->width < 1 || desc->height < 1 ||
+        desc->levels < 1 || desc->width > D3D12X_MAX_TEXTURE_SIZE ||
+        desc->height > D3D12X_MAX_TEXTURE_SIZE)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: bad texture description (%dx%d, %d levels, format %d)",
+                         desc->width, desc->height, desc->levels, (int)desc->format);
+    xgdi_native_texture *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+    for (int f = 0; f < 6; f++) t->ms_rtv[f] = UINT32_MAX;
+    t->desc = *desc;
+    t->desc.debug_name = NULL;
+    t->faces = desc->cube ? 6 : 1;
+    t->fi = fi;
+    t->dxgi = fmt;
+    t->samples = desc->render_target && desc->samples > 1 ? desc->samples : 1;
+    int subs = t->faces * desc->levels;
+    xgd_result res = XGD_OK;
+    t->states = calloc((size_t)subs, sizeof *t->states);
+    if (t->states == NULL) {
+        free(t);
+        return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+    }
+    for (int i = 0; i < subs; i++) t->states[i] = D3D12_RESOURCE_STATE_COMMON;
+    t->ms_state = t->depth_state = D3D12_RESOURCE_STATE_COMMON;
+
+    res = make_resource(r, desc->width, desc->height, t->faces, desc->levels, fmt, 1,
+                        desc->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET
+                                            : D3D12_RESOURCE_FLAG_NONE,
+                        NULL, &t->res);
+    if (res != XGD_OK) goto fail;
+
+    D3D12_SHADER_RESOURCE_VIEW_DESC sd;
+    memset(&sd, 0, sizeof sd);
+    sd.Format = fmt;
+    sd.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    if (desc->cube) {
+        sd.ViewDimension = D3D12_SRV_DIMENSION_TEXTURECUBE;
+        sd.TextureCube.MipLevels = (UINT)desc->levels;
+    } else {
+        sd.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2D;
+        sd.Texture2D.MipLevels = (UINT)desc->levels;
+    }
+    if ((res = new_srv(r, t->res, &sd, &t->srv)) != XGD_OK) goto fail;
+    t->has_srv = true;
+
+    if (desc->render_target) {
+        t->rtv = malloc((size_t)subs * sizeof *t->rtv);
+        t->level_srv = malloc((size_t)subs * sizeof *t->level_srv);
+        if (t->rtv == NULL || t->level_srv == NULL) {
+            res = xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < subs; i++) t->rtv[i] = t->level_srv[i] = UINT32_MAX;
+        for (int f = 0; f < t->faces; f++) {
+            for (int l = 0; l < desc->levels; l++) {
+                int i = f * desc->levels + l;
+                if ((res = d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->rtv[i])) != XGD_OK)
+                    goto fail;
+                D3D12_RENDER_TARGET_VIEW_DESC rd;
+                memset(&rd, 0, sizeof rd);
+                rd.Format = fmt;
+                rd.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE2DARRAY;
+                rd.Texture2DArray.MipSlice = (UINT)l;
+                rd.Texture2DArray.FirstArraySlice = (UINT)f;
+                rd.Texture2DArray.ArraySize = 1;
+                ID3D12Device_CreateRenderTargetView(r->dev, t->res, &rd,
+                                                    d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]));
+                /* one level of one face, for the blit shader (mips, sample fill) */
+                D3D12_SHADER_RESOURCE_VIEW_DESC ls;
+                memset(&ls, 0, sizeof ls);
+                ls.Format = fmt;
+                ls.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+                ls.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2DARRAY;
+                ls.Texture2DArray.MostDetailedMip = (UINT)l;
+                ls.Texture2DArray.MipLevels = 1;
+                ls.Texture2DArray.FirstArraySlice = (UINT)f;
+                ls.Texture2DArray.ArraySize = 1;
+                if ((res = new_srv(r, t->res, &ls, &t->level_srv[i])) != XGD_OK) goto fail;
+            }
+        }
+        if (t->samples > 1) {
+            /* RenderTargetCube's MSAA colour: a six-slice 2D MS array (issue 5) */
+            res = make_resource(r, desc->width, desc->height, t->faces, 1, fmt, t->samples,
+                                D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, NULL, &t->ms);
+            if (res != XGD_OK) goto fail;
+            for (int f = 0; f < t->faces; f++) {
+                if ((res = d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->ms_rtv[f])) != XGD_OK)
+                    goto fail;
+                D3D12_RENDER_TARGET_VIEW_DESC rd;
+                memset(&rd, 0, sizeof rd);
+                rd.Format = fmt;
+                rd.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY;
+                rd.Texture2DMSArray.FirstArraySlice = (UINT)f;
+                rd.Texture2DMSArray.ArraySize = 1;
+                ID3D12Device_CreateRenderTargetView(
+                    r->dev, t->ms, &rd, d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[f]));
+            }
+        }
+        if (desc->depth_format != XGD_DEPTH_FORMAT_NONE &&
+            desc->depth_format != XGD_DEPTH_FORMAT_DEFAULT) {
+            t->depth_dxgi = d3d12_dxgi_depth_format(desc->depth_format);
+            D3D12_CLEAR_VALUE cv;
+            memset(&cv, 0, sizeof cv);
+            cv.Format = t->depth_dxgi;
+            cv.DepthStencil.Depth = 1.0f;
+            res = make_resource(r, desc->width, desc->height, 1, 1, t->depth_dxgi, t->samples,
+                                D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL |
+                                    D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE,
+                                &cv, &t->depth);
+            if (res != XGD_OK) goto fail;
+            if ((res = d3d12_cpu_chain_alloc(r, &r->dsv_heap, &t->dsv)) != XGD_OK) goto fail;
+            t->has_dsv = true;
+            D3D12_DEPTH_STENCIL_VIEW_DESC dd;
+            memset(&dd, 0, sizeof dd);
+            dd.Format = t->depth_dxgi;
+            dd.ViewDimension = t->samples > 1 ? D3D12_DSV_DIMENSION_TEXTURE2DMS
+                                              : D3D12_DSV_DIMENSION_TEXTURE2D;
+            ID3D12Device_CreateDepthStencilView(r->dev, t->depth, &dd,
+                                                d3d12_cpu_chain_handle(&r->dsv_heap, t->dsv));
+        }
+    }
+    r->stats.textures_created++;
+    *out = t;
+    return XGD_OK;
+fail:
+    texture_free_now(r, t);
+    return res;
+}
+
+xgd_result d3d12_op_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc,
+                                   xgdi_native_texture **out)
+{
+    return d3d12_texture_alloc(d3d12_cast(base), desc, out);
+}
+
+static void retired_texture_free(xgdi_renderer *base, void *object)
+{
+    texture_free_now(d3d12_cast(base), object);
+}
+
+void d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
+{
+    if (t == NULL) return;
+    d3d12_renderer *r = d3d12_cast(base);
+    for (int i = 0; i < r->target_count; i++) {
+        if (r->targets[i].texture == t) {
+            memset(r->targets, 0, sizeof r->targets);
+            r->targets[0].texture = r->back_buffer;
+            r->target_count = 1;
+            r->targets_dirty = true;
+            break;
+        }
+    }
+    /* Submitted or recorded work may still use it: free after the open frame's fence. */
+    if (xgdi_retire_push(&base->retired, base->submitted_fence + 1, retired_texture_free, t) !=
+        XGD_OK) {
+        if (base->ops->submit(base) == XGD_OK) d3d12_wait(r, base->submitted_fence);
+        texture_free_now(r, t);
+    }
+}
+
+static bool rect_ok(const xgdi_native_texture *t, int level, const xgd_rect *rc)
+{
+    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
+    return rc->x >= 0 && rc->y >= 0 && rc->width > 0 && rc->height > 0 &&
+           rc->x + rc->width <= w && rc->y + rc->height <= h;
+}
+
+xgd_result d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                   int level, const xgd_rect *rect, const void *data,
+                                   size_t row_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels ||
+        !rect_ok(t, level, rect))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: upload to face %d level %d outside the texture", face, level);
+    int bs = t->fi->block_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
+    int rows = (rect->height + bs - 1) / bs;
+    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
+                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
+    d3d12_alloc a;
+    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, pitch * (size_t)rows,
+                                        D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
+    if (res != XGD_OK) return res;
+    const uint8_t *src = data;
+    for (int y = 0; y < rows; y++)
+        memcpy(a.cpu + (size_t)y * pitch, src + (size_t)y * row_pitch, row_bytes);
+
+    D3D12_TEXTURE_COPY_LOCATION dst, from;
+    memset(&dst, 0, sizeof dst);
+    memset(&from, 0, sizeof from);
+    dst.pResource = t->res;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    dst.SubresourceIndex = subresource(t, face, level);
+    from.pResource = a.res;
+    from.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    from.PlacedFootprint.Offset = a.offset;
+    from.PlacedFootprint.Footprint.Format = t->dxgi;
+    /* block formats: the footprint is whole blocks; the box clips to the level (a level
+       smaller than a block is copied as its real size) */
+    from.PlacedFootprint.Footprint.Width = (UINT)(((rect->width + bs - 1) / bs) * bs);
+    from.PlacedFootprint.Footprint.Height = (UINT)(rows * bs);
+    from.PlacedFootprint.Footprint.Depth = 1;
+    from.PlacedFootprint.Footprint.RowPitch = (UINT)pitch;
+    D3D12_BOX box = { 0, 0, 0, (UINT)rect->width, (UINT)rect->height, 1 };
+    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_DEST);
+    d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList_CopyTextureRegion(d3d12_list(r), &dst, (UINT)rect->x,
+                                                (UINT)rect->y, 0, &from, &box);
+    /* A multisampled target's samples follow its level 0 (as the software renderer), so a
+       later draw with PreserveContents blends over what was uploaded. */
+    if (t->samples > 1 && level == 0) return d3d12_fill_samples(r, t, face);
+    return XGD_OK;
+}
+
+xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                  const xgd_rect *rect, void *data, size_t row_pitch)
+{
+    int bs = t->fi->block_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
+    int rows = (rect->height + bs - 1) / bs;
+    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
+                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
+    size_t size = pitch * (size_t)rows;
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    ID3D12Resource *rb = NULL;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+                                                      &IID_ID3D12Resource, (void **)&rb);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    ID3D12GraphicsCommandList *list = NULL;
+    xgd_result res = d3d12_immediate_begin(r, &list);
+    if (res != XGD_OK) {
+        ID3D12Resource_Release(rb);
+        return res;
+    }
+    UINT sub = subresource(t, face, level);
+    D3D12_RESOURCE_STATES before = t->states[sub];
+    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    flush_barriers_to(r, list);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    memset(&dst, 0, sizeof dst);
+    memset(&src, 0, sizeof src);
+    src.pResource = t->res;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.SubresourceIndex = sub;
+    dst.pResource = rb;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint.Format = t->dxgi;
+    dst.PlacedFootprint.Footprint.Width = (UINT)(((rect->width + bs - 1) / bs) * bs);
+    dst.PlacedFootprint.Footprint.Height = (UINT)(rows * bs);
+    dst.PlacedFootprint.Footprint.Depth = 1;
+    dst.PlacedFootprint.Footprint.RowPitch = (UINT)pitch;
+    D3D12_BOX box = { (UINT)rect->x, (UINT)rect->y, 0, (UINT)(rect->x + rect->width),
+                      (UINT)(rect->y + rect->height), 1 };
+    ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, &box);
+    /* readback returns the source to its tracked state */
+    if (before != D3D12_RESOURCE_STATE_COMMON)
+        d3d12_texture_transition(r, t, face, level, before);
+    flush_barriers_to(r, list);
+    res = d3d12_immediate_end(r);
+    if (res == XGD_OK) {
+        void *p = NULL;
+        D3D12_RANGE all = { 0, size };
+        hr = ID3D12Resource_Map(rb, 0, &all, &p);
+        if (FAILED(hr)) {
+            res = d3d12_check(r, hr, "Map(readback)");
+        } else {
+            uint8_t *out = data;
+            for (int y = 0; y < rows; y++)
+                memcpy(out + (size_t)y * row_pitch, (uint8_t *)p + (size_t)y * pitch, row_bytes);
+            D3D12_RANGE none = { 0, 0 };
+            ID3D12Resource_Unmap(rb, 0, &none);
+        }
+    }
+    ID3D12Resource_Release(rb);
+    return res;
+}
+
+xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                     int level, const xgd_rect *rect, void *data,
+                                     size_t row_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels ||
+        !rect_ok(t, level, rect))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: download from face %d level %d outside the texture", face,
+                         level);
+    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) {
+        xgd_result res = d3d12_texture_resolve(r, t, face);
+        if (res != XGD_OK) return res;
+    }
+    return d3d12_read_subresource(r, t, face, level, rect, data, row_pitch);
+}
+
+xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face)
+{
+    if (t->samples <= 1) return XGD_OK;
+    d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                     D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    d3d12_flush_barriers(r);
+    /* the MS array slice of the face resolves into the face's level 0 (2D or cube) */
+    ID3D12GraphicsCommandList_ResolveSubresource(d3d12_list(r), t->res, subresource(t, face, 0),
+                                                 t->ms, (UINT)face, t->dxgi);
+    t->ms_dirty[face] = false;
+    return XGD_OK;
+}
+
+xgd_result d3d12_op_texture_finalize(xgdi_renderer *base, xgdi_native_texture *t, int face)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (face < 0 || face >= t->faces)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: finalize of face %d out of range", face);
+    /* always resolve and regenerate, as the software renderer */
+    xgd_result res = XGD_OK;
+    if (t->samples > 1) {
+        t->ms_dirty[face] = true;
+        res = d3d12_texture_resolve(r, t, face);
+    }
+    if (res == XGD_OK && t->desc.levels > 1) res = d3d12_generate_mips(r, t, face);
+    return res;
+}
+
+/* ---- buffers ------------------------------------------------------------------------------ */
+
+xgd_result d3d12_op_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, size_t size,
+                                  bool dynamic, xgdi_native_buffer **out)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    *out = NULL;
+    xgdi_native_buffer *b = calloc(1, sizeof *b);
+    if (b == NULL) return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+    b->kind = kind;
+    b->size = size;
+    b->dynamic = dynamic;
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size > 0 ? size : 4, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COMMON, NULL,
+                                                      &IID_ID3D12Resource, (void **)&b->res);
+    if (FAILED(hr)) {
+        free(b);
+        return d3d12_check(r, hr, "CreateCommittedResource(buffer)");
+    }
+    b->state = D3D12_RESOURCE_STATE_COMMON;
+    r->stats.buffers_created++;
+    *out = b;
+    return XGD_OK;
+}
+
+static void retired_buffer_free(xgdi_renderer *base, void *object)
+{
+    (void)base;
+    xgdi_native_buffer *b = object;
+    ID3D12Resource_Release(b->res);
+    free(b);
+}
+
+void d3d12_op_buffer_destroy(xgdi_renderer *base, xgdi_native_buffer *b)
+{
+    if (b == NULL) return;
+    if (xgdi_retire_push(&base->retired, base->submitted_fence + 1, retired_buffer_free, b) !=
+        XGD_OK) {
+        if (base->ops->submit(base) == XGD_OK)
+            d3d12_wait(d3d12_cast(base), base->submitted_fence);
+        retired_buffer_free(base, b);
+    }
+}
+
+xgd_result d3d12_op_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                  const void *data, size_t size, xgd_set_data_options options)
+{
+    (void)options; /* every option goes through the ring: recorded draws keep their data */
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: buffer upload [%u, +%u) outside %u bytes", (unsigned)offset,
+                         (unsigned)size, (unsigned)b->size);
+    if (size == 0) return XGD_OK;
+    d3d12_alloc a;
+    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, size, 16, &a);
+    if (res != XGD_OK) return res;
+    memcpy(a.cpu, data, size);
+    d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_DEST);
+    d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList_CopyBufferRegion(d3d12_list(r), b->res, offset, a.res, a.offset,
+                                               size);
+    return XGD_OK;
+}
+
+xgd_result d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                    void *data, size_t size)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: buffer download [%u, +%u) outside %u bytes", (unsigned)offset,
+                         (unsigned)size, (unsigned)b->size);
+    if (size == 0) return XGD_OK;
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    ID3D12Resource *rb = NULL;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+                                                      &IID_ID3D12Resource, (void **)&rb);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    ID3D12GraphicsCommandList *list = NULL;
+    xgd_result res = d3d12_immediate_begin(r, &list);
+    if (res == XGD_OK) {
+        D3D12_RESOURCE_STATES before = b->state;
+        d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        flush_barriers_to(r, list);
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, rb, 0, b->res, offset, size);
+        if (before != D3D12_RESOURCE_STATE_COMMON)
+            d3d12_transition(r, b->res, 0, &b->state, before);
+        flush_barriers_to(r, list);
+        res = d3d12_immediate_end(r);
+    }
+    if (res == XGD_OK) {
+        void *p = NULL;
+        D3D12_RANGE all = { 0, size };
+        hr = ID3D12Resource_Map(rb, 0, &all, &p);
+        if (FAILED(hr)) {
+            res = d3d12_check(r, hr, "Map(readback)");
+        } else {
+            memcpy(data, p, size);
+            D3D12_RANGE none = { 0, 0 };
+            ID3D12Resource_Unmap(rb, 0, &none);
+        }
+    }
+    ID3D12Resource_Release(rb);
+    return res;
+}

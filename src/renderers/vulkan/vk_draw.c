@@ -1,0 +1,949 @@
+/*
+ * vk_draw.c - the Vulkan renderer's drawing: stock shader modules, the pipeline cache, samplers,
+ * render-target binding with dynamic rendering, clears and draws.
+ */
+#include "vk_internal.h"
+#include "xvk_spirv.h" /* generated at build time from shaders/NAME.hlsl (compile-spirv.sh) */
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shader modules and layouts ---- */
+
+static xgd_result make_module(xvk_renderer *r, const uint32_t *code, size_t size, VkShaderModule *out)
+{
+    VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                    .codeSize = size, .pCode = code };
+    return xvk_check(r, vkCreateShaderModule(r->dev, &ci, NULL, out), "vkCreateShaderModule");
+}
+
+xgd_result xvk_pipelines_init(xvk_renderer *r)
+{
+    VkDescriptorSetLayoutBinding b[3] = {
+        { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
+          VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+        { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+        { 2, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+    };
+    VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                           .bindingCount = 3, .pBindings = b };
+    xgd_result res = xvk_check(r, vkCreateDescriptorSetLayout(r->dev, &li, NULL, &r->set_layout),
+                               "vkCreateDescriptorSetLayout");
+    if (res != XGD_OK) return res;
+    VkPipelineLayoutCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                      .setLayoutCount = 1, .pSetLayouts = &r->set_layout };
+    res = xvk_check(r, vkCreatePipelineLayout(r->dev, &pi, NULL, &r->pipeline_layout),
+                    "vkCreatePipelineLayout");
+    if (res != XGD_OK) return res;
+    VkPipelineCacheCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+    res = xvk_check(r, vkCreatePipelineCache(r->dev, &ci, NULL, &r->pipeline_cache), "vkCreatePipelineCache");
+    if (res != XGD_OK) return res;
+    res = make_module(r, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert, &r->sprite_vs);
+    if (res == XGD_OK) res = make_module(r, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag, &r->sprite_fs);
+    if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_vert, sizeof xvk_spv_mrt_vert, &r->mrt_vs);
+    if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_frag, sizeof xvk_spv_mrt_frag, &r->mrt_fs);
+    /* BasicEffect variants are created when first drawn */
+    if (res != XGD_OK) return res;
+
+    /* (0,0,0,1) for attributes a layout lacks, read through a zero-stride binding */
+    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 16,
+                              .usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
+    res = xvk_check(r, vkCreateBuffer(r->dev, &bi, NULL, &r->defaults_buffer), "vkCreateBuffer");
+    if (res != XGD_OK) return res;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(r->dev, r->defaults_buffer, &req);
+    res = xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        &r->defaults_mem);
+    if (res != XGD_OK) return res;
+    res = xvk_check(r, vkBindBufferMemory(r->dev, r->defaults_buffer, r->defaults_mem.memory,
+                                          r->defaults_mem.offset), "vkBindBufferMemory");
+    if (res != XGD_OK) return res;
+    const float defaults[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+    memcpy(r->defaults_mem.mapped, defaults, sizeof defaults);
+
+    /* an unbound texture slot samples (0,0,0,1) (team brief) */
+    xgdi_texture_desc d = { .width = 1, .height = 1, .levels = 1, .format = XGD_SURFACE_FORMAT_COLOR,
+                            .depth_format = XGD_DEPTH_FORMAT_NONE, .samples = 1,
+                            .debug_name = "xgd unbound-slot texture" };
+    res = xvk_texture_create(&r->base, &d, &r->dummy_texture);
+    if (res != XGD_OK) return res;
+    const uint8_t black[4] = { 0, 0, 0, 255 };
+    xgd_rect rc = { 0, 0, 1, 1 };
+    return xvk_texture_upload(&r->base, r->dummy_texture, 0, 0, &rc, black, 4);
+}
+
+void xvk_pipelines_destroy(xvk_renderer *r)
+{
+    for (size_t i = 0; i < r->pipeline_capacity; i++)
+        if (r->pipelines[i].pipeline) vkDestroyPipeline(r->dev, r->pipelines[i].pipeline, NULL);
+    free(r->pipelines);
+    r->pipelines = NULL;
+    for (size_t i = 0; i < r->sampler_count; i++) vkDestroySampler(r->dev, r->samplers[i].sampler, NULL);
+    free(r->samplers);
+    r->samplers = NULL;
+    VkShaderModule *mods[4] = { &r->sprite_vs, &r->sprite_fs, &r->mrt_vs, &r->mrt_fs };
+    for (int i = 0; i < 4; i++)
+        if (*mods[i]) vkDestroyShaderModule(r->dev, *mods[i], NULL);
+    for (int v = 0; v < XGDI_BASIC_VARIANT_COUNT; v++) {
+        if (r->basic_vs[v]) vkDestroyShaderModule(r->dev, r->basic_vs[v], NULL);
+        if (r->basic_fs[v]) vkDestroyShaderModule(r->dev, r->basic_fs[v], NULL);
+    }
+    if (r->pipeline_cache) vkDestroyPipelineCache(r->dev, r->pipeline_cache, NULL);
+    if (r->pipeline_layout) vkDestroyPipelineLayout(r->dev, r->pipeline_layout, NULL);
+    if (r->set_layout) vkDestroyDescriptorSetLayout(r->dev, r->set_layout, NULL);
+}
+
+/* ---- render targets and rendering ---- */
+
+void xvk_reset_bindings(xvk_renderer *r)
+{
+    r->bound_pipeline = VK_NULL_HANDLE;
+    r->descriptors_valid = false;
+    r->last_constants_size = 0;
+    r->viewport_valid = false;
+    r->vb_valid = false;
+}
+
+static bool any_clear_pending(const xvk_renderer *r)
+{
+    for (int i = 0; i < r->target_count; i++)
+        if (r->clear_color_pending[i]) return true;
+    return r->clear_depth_pending || r->clear_stencil_pending;
+}
+
+static VkImageView color_view(const xgdi_target *tg)
+{
+    xgdi_native_texture *t = tg->texture;
+    return t->samples > 1 ? t->ms_views[tg->face] : t->rt_views[tg->face];
+}
+
+static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
+{
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0 == NULL) return false;
+    VkRenderingAttachmentInfo ca[XVK_MAX_TARGETS];
+    memset(ca, 0, sizeof ca);
+    for (int i = 0; i < r->target_count; i++) {
+        const xgdi_target *tg = &r->targets[i];
+        ca[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+        ca[i].imageView = color_view(tg);
+        ca[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+        /* issue 4: a target core just cleared (DiscardContents) is never loaded */
+        ca[i].loadOp = r->clear_color_pending[i] ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+        ca[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        ca[i].clearValue.color = r->clear_color[i];
+        if (tg->texture->samples > 1) tg->texture->ms_dirty[tg->face] = true;
+        r->clear_color_pending[i] = false;
+    }
+    VkRenderingAttachmentInfo da = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO };
+    VkRenderingAttachmentInfo sa = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO };
+    bool depth = t0->depth_view != VK_NULL_HANDLE;
+    if (depth) {
+        da.imageView = t0->depth_view;
+        da.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+        da.loadOp = r->clear_depth_pending ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+        da.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        da.clearValue.depthStencil.depth = r->clear_depth;
+        sa = da;
+        sa.loadOp = r->clear_stencil_pending ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+        sa.clearValue.depthStencil.stencil = r->clear_stencil;
+    }
+    r->clear_depth_pending = r->clear_stencil_pending = false;
+    VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                           .renderArea = { { 0, 0 }, { (uint32_t)t0->desc.width, (uint32_t)t0->desc.height } },
+                           .layerCount = 1, .colorAttachmentCount = (uint32_t)r->target_count,
+                           .pColorAttachments = ca, .pDepthAttachment = depth ? &da : NULL,
+                           .pStencilAttachment = depth && t0->has_stencil ? &sa : NULL };
+    xvk_barrier(r, cmd);
+    vkCmdBeginRendering(cmd, &ri);
+    r->rendering = true;
+    r->counters.render_passes++;
+    return true;
+}
+
+void xvk_end_rendering(xvk_renderer *r)
+{
+    if (!r->rendering) {
+        if (!any_clear_pending(r) || r->lost) return;
+        /* a clear no draw consumed still has to happen: an empty pass carries it out */
+        VkCommandBuffer cmd = xvk_cmd(r);
+        if (cmd == VK_NULL_HANDLE || !begin_rendering(r, cmd)) return;
+    }
+    vkCmdEndRendering(r->frames[r->frame_index].cmd);
+    r->rendering = false;
+    r->hazard = true;
+}
+
+xgd_result xvk_set_render_targets(xgdi_renderer *base, const xgdi_target *targets, int count)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (count > XVK_MAX_TARGETS)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT, "vulkan: %d render targets", count);
+    xgdi_native_texture *t0 = targets[0].texture;
+    for (int i = 0; i < count; i++) {
+        xgdi_native_texture *t = targets[i].texture;
+        if (t == NULL || !t->desc.render_target || targets[i].face < 0 || targets[i].face >= t->faces ||
+            t->desc.width != t0->desc.width || t->desc.height != t0->desc.height ||
+            t->samples != t0->samples)
+            return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                             "vulkan: render target %d cannot be bound with the others", i);
+    }
+    xvk_end_rendering(r);
+    memset(r->targets, 0, sizeof r->targets);
+    for (int i = 0; i < count; i++) r->targets[i] = targets[i];
+    r->target_count = count;
+    return XGD_OK;
+}
+
+xgd_result xvk_clear(xgdi_renderer *base, unsigned options, const float color[4], float depth,
+                     int stencil)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0 == NULL) return XGD_OK;
+    VkClearColorValue cv;
+    memset(&cv, 0, sizeof cv);
+    memcpy(cv.float32, color, sizeof cv.float32);
+    bool want_depth = (options & XGD_CLEAR_DEPTH_BUFFER) && t0->depth_view != VK_NULL_HANDLE;
+    bool want_stencil = (options & XGD_CLEAR_STENCIL) && t0->depth_view != VK_NULL_HANDLE && t0->has_stencil;
+    if (r->rendering) {
+        VkClearAttachment ca[XVK_MAX_TARGETS + 1];
+        uint32_t n = 0;
+        if (options & XGD_CLEAR_TARGET)
+            for (int i = 0; i < r->target_count; i++) {
+                ca[n].aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+                ca[n].colorAttachment = (uint32_t)i;
+                ca[n].clearValue.color = cv;
+                n++;
+            }
+        if (want_depth || want_stencil) {
+            ca[n].aspectMask = (want_depth ? VK_IMAGE_ASPECT_DEPTH_BIT : 0) |
+                               (want_stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+            ca[n].colorAttachment = 0;
+            ca[n].clearValue.depthStencil.depth = depth;
+            ca[n].clearValue.depthStencil.stencil = (uint32_t)stencil & 0xffu;
+            n++;
+        }
+        if (n == 0) return XGD_OK;
+        VkClearRect rc = { { { 0, 0 }, { (uint32_t)t0->desc.width, (uint32_t)t0->desc.height } }, 0, 1 };
+        vkCmdClearAttachments(r->frames[r->frame_index].cmd, n, ca, 1, &rc);
+        return XGD_OK;
+    }
+    /* Not rendering: the clear becomes the next pass's load operation. */
+    if (options & XGD_CLEAR_TARGET)
+        for (int i = 0; i < r->target_count; i++) {
+            r->clear_color_pending[i] = true;
+            r->clear_color[i] = cv;
+        }
+    if (want_depth) {
+        r->clear_depth_pending = true;
+        r->clear_depth = depth;
+    }
+    if (want_stencil) {
+        r->clear_stencil_pending = true;
+        r->clear_stencil = (uint32_t)stencil & 0xffu;
+    }
+    return XGD_OK;
+}
+
+/* ---- samplers ---- */
+
+static VkSamplerAddressMode address_of(xgd_texture_address_mode m)
+{
+    switch (m) {
+    case XGD_ADDRESS_CLAMP: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    case XGD_ADDRESS_MIRROR: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+    default: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    }
+}
+
+static VkSampler get_sampler(xvk_renderer *r, const xgd_sampler_desc *s, bool filterable)
+{
+    xgd_sampler_desc key;
+    memset(&key, 0, sizeof key);
+    key.filter = filterable ? s->filter : XGD_FILTER_POINT;
+    key.address_u = s->address_u;
+    key.address_v = s->address_v;
+    key.address_w = s->address_w;
+    key.max_mip_level = s->max_mip_level;
+    key.mip_map_level_of_detail_bias = s->mip_map_level_of_detail_bias;
+    for (size_t i = 0; i < r->sampler_count; i++)
+        if (memcmp(&r->samplers[i].desc, &key, sizeof key) == 0) return r->samplers[i].sampler;
+    bool min_l = true, mag_l = true, mip_l = true;
+    switch (key.filter) {
+    case XGD_FILTER_POINT: min_l = mag_l = mip_l = false; break;
+    case XGD_FILTER_LINEAR_MIP_POINT: mip_l = false; break;
+    case XGD_FILTER_POINT_MIP_LINEAR: min_l = mag_l = false; break;
+    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR: mag_l = false; break;
+    case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT: mag_l = mip_l = false; break;
+    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR: min_l = false; break;
+    case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT: min_l = mip_l = false; break;
+    default: break; /* Linear; Anisotropic filters as Linear, like the software reference */
+    }
+    float bias = key.mip_map_level_of_detail_bias;
+    float maxb = r->props.limits.maxSamplerLodBias;
+    if (bias > maxb) bias = maxb;
+    if (bias < -maxb) bias = -maxb;
+    VkSamplerCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                               .magFilter = mag_l ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+                               .minFilter = min_l ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+                               .mipmapMode = mip_l ? VK_SAMPLER_MIPMAP_MODE_LINEAR
+                                                   : VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                               .addressModeU = address_of(key.address_u),
+                               .addressModeV = address_of(key.address_v),
+                               .addressModeW = address_of(key.address_w),
+                               .mipLodBias = bias,
+                               .minLod = (float)(key.max_mip_level > 0 ? key.max_mip_level : 0),
+                               .maxLod = VK_LOD_CLAMP_NONE };
+    VkSampler smp;
+    if (xvk_check(r, vkCreateSampler(r->dev, &ci, NULL, &smp), "vkCreateSampler") != XGD_OK)
+        return VK_NULL_HANDLE;
+    if (r->sampler_count == r->sampler_capacity) {
+        size_t cap = r->sampler_capacity ? r->sampler_capacity * 2 : 16;
+        xvk_sampler_entry *ns = realloc(r->samplers, cap * sizeof *ns);
+        if (ns == NULL) {
+            vkDestroySampler(r->dev, smp, NULL);
+            xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+            return VK_NULL_HANDLE;
+        }
+        r->samplers = ns;
+        r->sampler_capacity = cap;
+    }
+    r->samplers[r->sampler_count].desc = key;
+    r->samplers[r->sampler_count].sampler = smp;
+    r->sampler_count++;
+    return smp;
+}
+
+/* ---- pipelines ---- */
+
+static VkBlendFactor blend_of(xgd_blend b)
+{
+    switch (b) {
+    case XGD_BLEND_ZERO: return VK_BLEND_FACTOR_ZERO;
+    case XGD_BLEND_SOURCE_COLOR: return VK_BLEND_FACTOR_SRC_COLOR;
+    case XGD_BLEND_INVERSE_SOURCE_COLOR: return VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR;
+    case XGD_BLEND_SOURCE_ALPHA: return VK_BLEND_FACTOR_SRC_ALPHA;
+    case XGD_BLEND_INVERSE_SOURCE_ALPHA: return VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    case XGD_BLEND_DESTINATION_COLOR: return VK_BLEND_FACTOR_DST_COLOR;
+    case XGD_BLEND_INVERSE_DESTINATION_COLOR: return VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR;
+    case XGD_BLEND_DESTINATION_ALPHA: return VK_BLEND_FACTOR_DST_ALPHA;
+    case XGD_BLEND_INVERSE_DESTINATION_ALPHA: return VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA;
+    case XGD_BLEND_BLEND_FACTOR: return VK_BLEND_FACTOR_CONSTANT_COLOR;
+    case XGD_BLEND_INVERSE_BLEND_FACTOR: return VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR;
+    case XGD_BLEND_SOURCE_ALPHA_SATURATION: return VK_BLEND_FACTOR_SRC_ALPHA_SATURATE;
+    default: return VK_BLEND_FACTOR_ONE;
+    }
+}
+
+static VkBlendOp blend_op_of(xgd_blend_function f)
+{
+    switch (f) {
+    case XGD_BLEND_FUNCTION_SUBTRACT: return VK_BLEND_OP_SUBTRACT;
+    case XGD_BLEND_FUNCTION_REVERSE_SUBTRACT: return VK_BLEND_OP_REVERSE_SUBTRACT;
+    case XGD_BLEND_FUNCTION_MIN: return VK_BLEND_OP_MIN;
+    case XGD_BLEND_FUNCTION_MAX: return VK_BLEND_OP_MAX;
+    default: return VK_BLEND_OP_ADD;
+    }
+}
+
+static VkCompareOp compare_of(xgd_compare_function f)
+{
+    switch (f) {
+    case XGD_COMPARE_NEVER: return VK_COMPARE_OP_NEVER;
+    case XGD_COMPARE_LESS: return VK_COMPARE_OP_LESS;
+    case XGD_COMPARE_LESS_EQUAL: return VK_COMPARE_OP_LESS_OR_EQUAL;
+    case XGD_COMPARE_EQUAL: return VK_COMPARE_OP_EQUAL;
+    case XGD_COMPARE_GREATER_EQUAL: return VK_COMPARE_OP_GREATER_OR_EQUAL;
+    case XGD_COMPARE_GREATER: return VK_COMPARE_OP_GREATER;
+    case XGD_COMPARE_NOT_EQUAL: return VK_COMPARE_OP_NOT_EQUAL;
+    default: return VK_COMPARE_OP_ALWAYS;
+    }
+}
+
+static VkStencilOp stencil_of(xgd_stencil_operation o)
+{
+    switch (o) {
+    case XGD_STENCIL_OP_ZERO: return VK_STENCIL_OP_ZERO;
+    case XGD_STENCIL_OP_REPLACE: return VK_STENCIL_OP_REPLACE;
+    case XGD_STENCIL_OP_INCREMENT: return VK_STENCIL_OP_INCREMENT_AND_WRAP;
+    case XGD_STENCIL_OP_DECREMENT: return VK_STENCIL_OP_DECREMENT_AND_WRAP;
+    case XGD_STENCIL_OP_INCREMENT_SATURATION: return VK_STENCIL_OP_INCREMENT_AND_CLAMP;
+    case XGD_STENCIL_OP_DECREMENT_SATURATION: return VK_STENCIL_OP_DECREMENT_AND_CLAMP;
+    case XGD_STENCIL_OP_INVERT: return VK_STENCIL_OP_INVERT;
+    default: return VK_STENCIL_OP_KEEP;
+    }
+}
+
+static VkFormat attribute_format(xgd_vertex_element_format f)
+{
+    switch (f) {
+    case XGD_VERTEX_FORMAT_SINGLE: return VK_FORMAT_R32_SFLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR2: return VK_FORMAT_R32G32_SFLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR3: return VK_FORMAT_R32G32B32_SFLOAT;
+    case XGD_VERTEX_FORMAT_VECTOR4: return VK_FORMAT_R32G32B32A32_SFLOAT;
+    case XGD_VERTEX_FORMAT_COLOR: return VK_FORMAT_R8G8B8A8_UNORM;
+    case XGD_VERTEX_FORMAT_BYTE4: return VK_FORMAT_R8G8B8A8_USCALED;
+    case XGD_VERTEX_FORMAT_SHORT2: return VK_FORMAT_R16G16_SSCALED;
+    case XGD_VERTEX_FORMAT_SHORT4: return VK_FORMAT_R16G16B16A16_SSCALED;
+    case XGD_VERTEX_FORMAT_NORMALIZED_SHORT2: return VK_FORMAT_R16G16_SNORM;
+    case XGD_VERTEX_FORMAT_NORMALIZED_SHORT4: return VK_FORMAT_R16G16B16A16_SNORM;
+    case XGD_VERTEX_FORMAT_HALF_VECTOR2: return VK_FORMAT_R16G16_SFLOAT;
+    case XGD_VERTEX_FORMAT_HALF_VECTOR4: return VK_FORMAT_R16G16B16A16_SFLOAT;
+    default: return VK_FORMAT_R32G32B32A32_SFLOAT;
+    }
+}
+
+/* The vertex inputs of a program in SPIR-V location order (shaders/README.md). */
+static int program_inputs(xgdi_program p, uint32_t variant, xgd_vertex_element_usage out[4])
+{
+    int n = 0;
+    out[n++] = XGD_VERTEX_USAGE_POSITION;
+    if (p == XGDI_PROGRAM_SPRITE) {
+        out[n++] = XGD_VERTEX_USAGE_COLOR;
+        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
+    } else if (p == XGDI_PROGRAM_MRT) {
+        out[n++] = XGD_VERTEX_USAGE_COLOR;
+    } else {
+        if (variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
+        if (variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;
+        if (variant & XGDI_BASIC_TEXTURE) out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
+    }
+    return n;
+}
+
+static const xgd_vertex_element *find_element(const xgdi_vertex_layout *l, xgd_vertex_element_usage u)
+{
+    for (int i = 0; i < l->count && i < 16; i++)
+        if (l->elements[i].usage == u && l->elements[i].usage_index == 0) return &l->elements[i];
+    return NULL;
+}
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t variant, VkShaderModule *vs,
+                                 VkShaderModule *fs)
+{
+    if (p == XGDI_PROGRAM_SPRITE) {
+        *vs = r->sprite_vs;
+        *fs = r->sprite_fs;
+        return XGD_OK;
+    }
+    if (p == XGDI_PROGRAM_MRT) {
+        *vs = r->mrt_vs;
+        *fs = r->mrt_fs;
+        return XGD_OK;
+    }
+    variant &= XGDI_BASIC_VARIANT_COUNT - 1;
+    if (r->basic_vs[variant] == VK_NULL_HANDLE) {
+        xgd_result res = make_module(r, xvk_spv_basic_vert[variant], xvk_spv_basic_vert_size[variant],
+                                     &r->basic_vs[variant]);
+        if (res != XGD_OK) return res;
+    }
+    if (r->basic_fs[variant] == VK_NULL_HANDLE) {
+        xgd_result res = make_module(r, xvk_spv_basic_frag[variant], xvk_spv_basic_frag_size[variant],
+                                     &r->basic_fs[variant]);
+        if (res != XGD_OK) return res;
+    }
+    *vs = r->basic_vs[variant];
+    *fs = r->basic_fs[variant];
+    return XGD_OK;
+}
+
+static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const xgdi_vertex_layout *lay)
+{
+    VkShaderModule vs, fs;
+    if (shader_modules(r, (xgdi_program)k->program, k->variant, &vs, &fs) != XGD_OK) return VK_NULL_HANDLE;
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+          .module = vs, .pName = "main" },
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+          .module = fs, .pName = "main" },
+    };
+    xgd_vertex_element_usage inputs[4];
+    int ni = program_inputs((xgdi_program)k->program, k->variant, inputs);
+    VkVertexInputAttributeDescription attrs[4];
+    bool need_defaults = false;
+    for (int i = 0; i < ni; i++) {
+        const xgd_vertex_element *e = find_element(lay, inputs[i]);
+        attrs[i].location = (uint32_t)i;
+        if (e != NULL) {
+            attrs[i].binding = 0;
+            attrs[i].format = attribute_format(e->format);
+            attrs[i].offset = (uint32_t)e->offset;
+        } else {
+            attrs[i].binding = 1;
+            attrs[i].format = VK_FORMAT_R32G32B32A32_SFLOAT;
+            attrs[i].offset = 0;
+            need_defaults = true;
+        }
+    }
+    VkVertexInputBindingDescription binds[2] = {
+        { 0, (uint32_t)lay->stride, VK_VERTEX_INPUT_RATE_VERTEX },
+        { 1, 0, VK_VERTEX_INPUT_RATE_VERTEX },
+    };
+    VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                                                .vertexBindingDescriptionCount = need_defaults ? 2u : 1u,
+                                                .pVertexBindingDescriptions = binds,
+                                                .vertexAttributeDescriptionCount = (uint32_t)ni,
+                                                .pVertexAttributeDescriptions = attrs };
+    VkPipelineInputAssemblyStateCreateInfo ia = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                  .topology = (VkPrimitiveTopology)k->topology };
+    VkPipelineViewportStateCreateInfo vp = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                             .viewportCount = 1, .scissorCount = 1 };
+    bool lines = k->topology == VK_PRIMITIVE_TOPOLOGY_LINE_LIST ||
+                 k->topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP || k->fill;
+    VkPipelineRasterizationLineStateCreateInfoEXT ls = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT,
+        .lineRasterizationMode = VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT };
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .pNext = lines && r->has_line_rasterization ? &ls : NULL,
+        .polygonMode = k->fill ? VK_POLYGON_MODE_LINE : VK_POLYGON_MODE_FILL,
+        .cullMode = k->cull,
+        /* with the negative-height viewport, XNA's clockwise-on-screen triangles have negative
+           area in framebuffer coordinates: VK_FRONT_FACE_CLOCKWISE */
+        .frontFace = VK_FRONT_FACE_CLOCKWISE,
+        .depthBiasEnable = k->bias_units != 0 || k->bias_slope != 0.0f,
+        .depthBiasConstantFactor = (float)k->bias_units,
+        .depthBiasSlopeFactor = k->bias_slope,
+        .lineWidth = 1.0f };
+    VkSampleMask mask = k->sample_mask;
+    VkPipelineMultisampleStateCreateInfo ms = { .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                .rasterizationSamples = (VkSampleCountFlagBits)k->samples,
+                                                .pSampleMask = &mask };
+    VkStencilOpState front = { stencil_of(k->sfront[1]), stencil_of(k->sfront[2]), stencil_of(k->sfront[3]),
+                               compare_of(k->sfront[0]), k->sread, k->swrite, 0 };
+    VkStencilOpState back = { stencil_of(k->sback[1]), stencil_of(k->sback[2]), stencil_of(k->sback[3]),
+                              compare_of(k->sback[0]), k->sread, k->swrite, 0 };
+    VkPipelineDepthStencilStateCreateInfo ds = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                                                 .depthTestEnable = k->depth_test != 0,
+                                                 .depthWriteEnable = k->depth_write != 0,
+                                                 .depthCompareOp = compare_of(k->depth_func),
+                                                 .stencilTestEnable = k->stencil_on != 0,
+                                                 .front = front, .back = back };
+    VkPipelineColorBlendAttachmentState att[XVK_MAX_TARGETS];
+    memset(att, 0, sizeof att);
+    VkFormat fmts[XVK_MAX_TARGETS];
+    for (uint32_t i = 0; i < k->color_count; i++) {
+        const uint32_t *b = k->blend[i];
+        att[i].blendEnable = b[0] != 0;
+        att[i].srcColorBlendFactor = blend_of((xgd_blend)b[1]);
+        att[i].dstColorBlendFactor = blend_of((xgd_blend)b[2]);
+        att[i].colorBlendOp = blend_op_of((xgd_blend_function)b[3]);
+        att[i].srcAlphaBlendFactor = blend_of((xgd_blend)b[4]);
+        att[i].dstAlphaBlendFactor = blend_of((xgd_blend)b[5]);
+        att[i].alphaBlendOp = blend_op_of((xgd_blend_function)b[6]);
+        att[i].colorWriteMask = b[7];
+        fmts[i] = (VkFormat)k->color_formats[i];
+    }
+    VkPipelineColorBlendStateCreateInfo cb = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                               .attachmentCount = k->color_count, .pAttachments = att };
+    VkDynamicState dyn[4] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                              VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_STENCIL_REFERENCE };
+    VkPipelineDynamicStateCreateInfo dy = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                            .dynamicStateCount = 4, .pDynamicStates = dyn };
+    VkFormat depth = (VkFormat)k->depth_format;
+    bool stencil_fmt = depth == VK_FORMAT_D24_UNORM_S8_UINT || depth == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    VkPipelineRenderingCreateInfo rn = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                         .colorAttachmentCount = k->color_count,
+                                         .pColorAttachmentFormats = fmts,
+                                         .depthAttachmentFormat = depth,
+                                         .stencilAttachmentFormat = stencil_fmt ? depth : VK_FORMAT_UNDEFINED };
+    VkGraphicsPipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &rn,
+                                        .stageCount = 2, .pStages = stages, .pVertexInputState = &vi,
+                                        .pInputAssemblyState = &ia, .pViewportState = &vp,
+                                        .pRasterizationState = &rs, .pMultisampleState = &ms,
+                                        .pDepthStencilState = &ds, .pColorBlendState = &cb,
+                                        .pDynamicState = &dy, .layout = r->pipeline_layout };
+    VkPipeline p;
+    if (xvk_check(r, vkCreateGraphicsPipelines(r->dev, r->pipeline_cache, 1, &ci, NULL, &p),
+                  "vkCreateGraphicsPipelines") != XGD_OK)
+        return VK_NULL_HANDLE;
+    r->counters.pipelines_created++;
+    return p;
+}
+
+static bool pipelines_grow(xvk_renderer *r)
+{
+    size_t cap = r->pipeline_capacity ? r->pipeline_capacity * 2 : 64;
+    xvk_pipeline_entry *n = calloc(cap, sizeof *n);
+    if (n == NULL) return false;
+    for (size_t i = 0; i < r->pipeline_capacity; i++) {
+        xvk_pipeline_entry *e = &r->pipelines[i];
+        if (!e->pipeline) continue;
+        size_t j = (size_t)e->hash & (cap - 1);
+        while (n[j].pipeline) j = (j + 1) & (cap - 1);
+        n[j] = *e;
+    }
+    free(r->pipelines);
+    r->pipelines = n;
+    r->pipeline_capacity = cap;
+    return true;
+}
+
+static VkPipeline get_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const xgdi_vertex_layout *lay)
+{
+    uint64_t h = hash_bytes(k, sizeof *k);
+    if (r->pipeline_capacity > 0) {
+        size_t j = (size_t)h & (r->pipeline_capacity - 1);
+        while (r->pipelines[j].pipeline) {
+            if (r->pipelines[j].hash == h && memcmp(&r->pipelines[j].key, k, sizeof *k) == 0)
+                return r->pipelines[j].pipeline;
+            j = (j + 1) & (r->pipeline_capacity - 1);
+        }
+    }
+    if ((r->pipeline_count + 1) * 2 > r->pipeline_capacity && !pipelines_grow(r)) {
+        xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        return VK_NULL_HANDLE;
+    }
+    VkPipeline p = create_pipeline(r, k, lay);
+    if (p == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+    size_t j = (size_t)h & (r->pipeline_capacity - 1);
+    while (r->pipelines[j].pipeline) j = (j + 1) & (r->pipeline_capacity - 1);
+    r->pipelines[j].key = *k;
+    r->pipelines[j].hash = h;
+    r->pipelines[j].pipeline = p;
+    r->pipeline_count++;
+    return p;
+}
+
+static uint32_t write_mask_of(unsigned m)
+{
+    if (m == 0) return 15;
+    if (m & XGD_COLOR_WRITE_NONE) return 0;
+    return m & 15; /* xgd's RGBA bits are Vulkan's R, G, B, A bits */
+}
+
+static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
+{
+    const xgdi_draw_state *st = d->state;
+    memset(k, 0, sizeof *k);
+    k->program = (uint32_t)st->program;
+    k->variant = st->program == XGDI_PROGRAM_BASIC ? st->variant & (XGDI_BASIC_VARIANT_COUNT - 1) : 0;
+    k->layout_hash = st->layout->hash;
+    switch (d->type) {
+    case XGD_PRIMITIVE_TRIANGLE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; break;
+    case XGD_PRIMITIVE_LINE_LIST: k->topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; break;
+    case XGD_PRIMITIVE_LINE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; break;
+    default: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST; break;
+    }
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    k->color_count = (uint32_t)r->target_count;
+    k->samples = (uint32_t)t0->samples;
+    k->sample_mask = 0xffffffffu;
+    const xgd_blend_state_desc *bs = st->blend;
+    if (bs != NULL && bs->multisample_mask != 0) k->sample_mask = (uint32_t)bs->multisample_mask;
+    /* the XNA stock programs write target 0 only; the EXT MRT program writes every target */
+    uint32_t outputs = st->program == XGDI_PROGRAM_MRT ? k->color_count : 1;
+    for (int i = 0; i < r->target_count; i++) {
+        xgdi_native_texture *t = r->targets[i].texture;
+        k->color_formats[i] = (uint32_t)t->format;
+        uint32_t *b = k->blend[i];
+        const xgd_target_blend_desc *tb = bs != NULL ? (bs->independent_blend ? &bs->target[i] : &bs->target[0])
+                                                     : NULL;
+        uint32_t cs = XGD_BLEND_ONE, cd = XGD_BLEND_ZERO, cf = XGD_BLEND_FUNCTION_ADD;
+        uint32_t as = XGD_BLEND_ONE, ad = XGD_BLEND_ZERO, af = XGD_BLEND_FUNCTION_ADD;
+        if (tb != NULL) {
+            if (tb->color_source_blend) cs = tb->color_source_blend;
+            if (tb->color_destination_blend) cd = tb->color_destination_blend;
+            if (tb->color_blend_function) cf = tb->color_blend_function;
+            if (tb->alpha_source_blend) as = tb->alpha_source_blend;
+            if (tb->alpha_destination_blend) ad = tb->alpha_destination_blend;
+            if (tb->alpha_blend_function) af = tb->alpha_blend_function;
+        }
+        bool enabled = !(cs == XGD_BLEND_ONE && cd == XGD_BLEND_ZERO && as == XGD_BLEND_ONE &&
+                         ad == XGD_BLEND_ZERO && cf == XGD_BLEND_FUNCTION_ADD && af == XGD_BLEND_FUNCTION_ADD);
+        if (!r->support[t->desc.format].blendable) enabled = false;
+        b[0] = enabled;
+        if (enabled) {
+            b[1] = cs;
+            b[2] = cd;
+            b[3] = cf;
+            b[4] = as;
+            b[5] = ad;
+            b[6] = af;
+        }
+        b[7] = (uint32_t)i < outputs ? write_mask_of(bs != NULL ? bs->target[i].color_write_channels : 15) : 0;
+    }
+    const xgd_depth_stencil_desc *ds = st->depth_stencil;
+    bool has_depth = t0->depth_view != VK_NULL_HANDLE;
+    k->depth_format = has_depth ? (uint32_t)t0->depth_vk : VK_FORMAT_UNDEFINED;
+    if (ds != NULL && has_depth) {
+        k->depth_test = !ds->depth_buffer_disable;
+        k->depth_write = k->depth_test && !ds->depth_write_disable;
+        k->depth_func = ds->depth_function ? ds->depth_function : XGD_COMPARE_LESS_EQUAL;
+    }
+    /* stencil exists only on a Depth24Stencil8 target (D24 shares the Vulkan format) */
+    if (ds != NULL && has_depth && t0->desc.depth_format == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8 &&
+        ds->stencil_enable) {
+        k->stencil_on = 1;
+        unsigned rm = (unsigned)ds->stencil_mask, wm = (unsigned)ds->stencil_write_mask;
+        if (!ds->stencil_masks_explicit) {
+            if (rm == 0) rm = 0xff;
+            if (wm == 0) wm = 0xff;
+        }
+        k->sread = rm & 0xffu;
+        k->swrite = wm & 0xffu;
+        k->sfront[0] = ds->stencil_function ? ds->stencil_function : XGD_COMPARE_ALWAYS;
+        k->sfront[1] = ds->stencil_fail ? ds->stencil_fail : XGD_STENCIL_OP_KEEP;
+        k->sfront[2] = ds->stencil_pass ? ds->stencil_pass : XGD_STENCIL_OP_KEEP;
+        k->sfront[3] = ds->stencil_depth_fail ? ds->stencil_depth_fail : XGD_STENCIL_OP_KEEP;
+        if (ds->two_sided_stencil) {
+            k->sback[0] = ds->ccw_stencil_function ? ds->ccw_stencil_function : XGD_COMPARE_ALWAYS;
+            k->sback[1] = ds->ccw_stencil_fail ? ds->ccw_stencil_fail : XGD_STENCIL_OP_KEEP;
+            k->sback[2] = ds->ccw_stencil_pass ? ds->ccw_stencil_pass : XGD_STENCIL_OP_KEEP;
+            k->sback[3] = ds->ccw_stencil_depth_fail ? ds->ccw_stencil_depth_fail : XGD_STENCIL_OP_KEEP;
+        } else {
+            memcpy(k->sback, k->sfront, sizeof k->sback);
+        }
+    }
+    const xgd_rasterizer_desc *rs = st->rasterizer;
+    xgd_cull_mode cull = rs != NULL && rs->cull_mode ? rs->cull_mode : XGD_CULL_COUNTER_CLOCKWISE_FACE;
+    k->cull = cull == XGD_CULL_NONE ? VK_CULL_MODE_NONE
+              : cull == XGD_CULL_CLOCKWISE_FACE ? VK_CULL_MODE_FRONT_BIT
+                                                : VK_CULL_MODE_BACK_BIT;
+    k->fill = rs != NULL && rs->fill_mode == XGD_FILL_WIREFRAME;
+    if (rs != NULL && has_depth) {
+        /* spec 002: XNA's float bias in units of the bound depth format */
+        k->bias_units = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format,
+                                              t0->depth_vk == VK_FORMAT_D32_SFLOAT_S8_UINT);
+        k->bias_slope = rs->slope_scale_depth_bias;
+        /* Measured (DepthBiasMapping): llvmpipe offsets 24-bit depth by twice the units it is
+           given (its D16 path is exact), so lavapipe gets half; other drivers get spec 002's
+           count as is. */
+        if (r->bias_d24_halved && t0->depth_vk == VK_FORMAT_D24_UNORM_S8_UINT) k->bias_units /= 2;
+    }
+}
+
+/* ---- draws ---- */
+
+static size_t element_size(xgd_vertex_element_format f)
+{
+    static const unsigned char sizes[XGD_VERTEX_FORMAT_COUNT] = { 4, 8, 12, 16, 4, 4, 4, 8, 4, 8, 4, 8 };
+    return (unsigned)f < XGD_VERTEX_FORMAT_COUNT ? sizes[f] : 16;
+}
+
+static int vertices_for(xgd_primitive_type t, int prims)
+{
+    switch (t) {
+    case XGD_PRIMITIVE_TRIANGLE_STRIP: return prims + 2;
+    case XGD_PRIMITIVE_LINE_LIST: return prims * 2;
+    case XGD_PRIMITIVE_LINE_STRIP: return prims + 1;
+    default: return prims * 3;
+    }
+}
+
+xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    const xgdi_draw_state *st = d->state;
+    if (st == NULL || st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 ||
+        d->primitive_count <= 0)
+        return XGD_OK;
+    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
+                         : st->program == XGDI_PROGRAM_MRT  ? sizeof(xgdi_mrt_constants)
+                                                              : sizeof(xgdi_basic_constants);
+    if (st->constants_size < need_consts)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: constants of %zu bytes, program needs %zu", st->constants_size, need_consts);
+    xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0 == NULL) return XGD_OK;
+    int count = vertices_for(d->type, d->primitive_count);
+    if (count > d->vertex_count) count = d->vertex_count;
+    if (count <= 0) return XGD_OK;
+    const xgdi_vertex_layout *lay = st->layout;
+    size_t stride = (size_t)lay->stride;
+
+    /* 1. ring data: user vertices and indices */
+    uint64_t fence_before = base->submitted_fence;
+    VkBuffer vbuf, ibuf = VK_NULL_HANDLE;
+    VkDeviceSize voff, ioff = 0;
+    if (d->vertex_buffer != NULL) {
+        if (d->vertex_offset >= d->vertex_buffer->size) return XGD_OK;
+        vbuf = d->vertex_buffer->buffer;
+        voff = d->vertex_offset;
+    } else {
+        if (d->user_vertices == NULL || d->user_vertex_count <= 0) return XGD_OK;
+        size_t vneed = 0;
+        for (int i = 0; i < lay->count && i < 16; i++) {
+            size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
+            if (end > vneed) vneed = end;
+        }
+        size_t bytes = (size_t)d->user_vertex_count * stride;
+        if (vneed > stride) bytes += vneed - stride;
+        void *p;
+        /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the
+           draw names its first vertex: one vertex-buffer bind per frame, not per draw */
+        if (!xvk_ring_alloc(r, bytes + stride, 16, &voff, &p)) return xgd_device_last_result(base->device);
+        VkDeviceSize pad = stride > 0 ? (stride - voff % stride) % stride : 0;
+        memcpy((uint8_t *)p + pad, d->user_vertices, bytes);
+        voff += pad;
+        vbuf = r->ring.buffer;
+    }
+    int32_t first = 0;
+    if (vbuf == r->ring.buffer && stride > 0) {
+        first = (int32_t)(voff / stride);
+        voff = 0;
+    }
+    VkIndexType itype = d->index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16;
+    if (d->index_size != 0) {
+        if (d->index_buffer != NULL) {
+            if (d->index_offset >= d->index_buffer->size) return XGD_OK;
+            size_t avail = (d->index_buffer->size - d->index_offset) / (size_t)d->index_size;
+            if ((size_t)count > avail) count = (int)avail;
+            ibuf = d->index_buffer->buffer;
+            ioff = d->index_offset;
+        } else {
+            if (d->user_indices == NULL) return XGD_OK;
+            size_t bytes = (size_t)count * (size_t)d->index_size;
+            void *p;
+            if (!xvk_ring_alloc(r, bytes, 4, &ioff, &p)) return xgd_device_last_result(base->device);
+            memcpy(p, d->user_indices, bytes);
+            ibuf = r->ring.buffer;
+        }
+        if (count <= 0) return XGD_OK;
+    }
+
+    /* 2. constants, uploaded only when they changed since the last draw of this frame */
+    if (base->submitted_fence != fence_before) xvk_reset_bindings(r);
+    VkDeviceSize coff = r->last_constants_offset;
+    bool new_constants = r->last_constants_size != need_consts ||
+                         memcmp(r->last_constants, st->constants, need_consts) != 0;
+    if (new_constants) {
+        void *p;
+        VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
+        if (!xvk_ring_alloc(r, need_consts, align < 16 ? 16 : align, &coff, &p))
+            return xgd_device_last_result(base->device);
+        memcpy(p, st->constants, need_consts);
+        memcpy(r->last_constants, st->constants, need_consts);
+        r->last_constants_size = need_consts;
+        r->last_constants_offset = coff;
+    }
+
+    /* 3. pipeline */
+    xvk_pipeline_key key;
+    build_key(r, d, &key);
+    VkPipeline pipe = get_pipeline(r, &key, lay);
+    if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+
+    /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
+    bool samples_tex = st->program == XGDI_PROGRAM_SPRITE ||
+                       (st->program == XGDI_PROGRAM_BASIC && (st->variant & XGDI_BASIC_TEXTURE));
+    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0] : r->dummy_texture;
+    static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
+                                                      XGD_ADDRESS_WRAP, 4, 0, 0.0f };
+    const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
+    VkSampler smp = get_sampler(r, sd, r->support[tex->desc.format].filterable);
+    if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+
+    /* 4. record */
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (!r->rendering && !begin_rendering(r, cmd)) return XGD_OK;
+    if (pipe != r->bound_pipeline) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        r->bound_pipeline = pipe;
+        r->counters.pipeline_binds++;
+    }
+    if (!r->descriptors_valid || coff != r->bound_constants || tex->view != r->bound_view ||
+        smp != r->bound_sampler) {
+        VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
+        VkDescriptorImageInfo ii = { VK_NULL_HANDLE, tex->view, VK_IMAGE_LAYOUT_GENERAL };
+        VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
+        VkWriteDescriptorSet w[3] = {
+            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
+              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
+            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii },
+            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
+        };
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
+        r->bound_constants = coff;
+        r->bound_view = tex->view;
+        r->bound_sampler = smp;
+        r->descriptors_valid = true;
+        r->counters.descriptor_pushes++;
+    } else {
+        r->counters.descriptor_skips++;
+    }
+    /* viewport: D3D clip conventions in the stock HLSL, so y is flipped with a negative height
+       (Vulkan 1.1): y = vp.y + (1 - ndc.y) * vp.h / 2 as in the software renderer */
+    const xgd_viewport *v = &st->viewport;
+    VkViewport vv = { (float)v->x, (float)(v->y + v->height), (float)v->width, -(float)v->height,
+                      v->min_depth, v->max_depth };
+    VkRect2D sc = { { 0, 0 }, { (uint32_t)t0->desc.width, (uint32_t)t0->desc.height } };
+    if (st->rasterizer != NULL && st->rasterizer->scissor_test_enable) {
+        int x0 = st->scissor.x, y0 = st->scissor.y;
+        int x1 = x0 + st->scissor.width, y1 = y0 + st->scissor.height;
+        if (x0 < 0) x0 = 0;
+        if (y0 < 0) y0 = 0;
+        if (x1 > t0->desc.width) x1 = t0->desc.width;
+        if (y1 > t0->desc.height) y1 = t0->desc.height;
+        if (x1 < x0) x1 = x0;
+        if (y1 < y0) y1 = y0;
+        sc.offset.x = x0;
+        sc.offset.y = y0;
+        sc.extent.width = (uint32_t)(x1 - x0); /* zero extent: nothing drawn (CLIPS_ALL) */
+        sc.extent.height = (uint32_t)(y1 - y0);
+    }
+    float bf[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+    if (st->blend != NULL) {
+        xgd_color f = st->blend->blend_factor;
+        if (!st->blend->use_blend_factor && f.r == 0 && f.g == 0 && f.b == 0 && f.a == 0)
+            f = (xgd_color){ 255, 255, 255, 255 }; /* XNA's default BlendFactor is White */
+        bf[0] = f.r / 255.0f;
+        bf[1] = f.g / 255.0f;
+        bf[2] = f.b / 255.0f;
+        bf[3] = f.a / 255.0f;
+    }
+    uint32_t sref = st->depth_stencil != NULL ? (uint32_t)st->depth_stencil->reference_stencil & 0xffu : 0;
+    if (!r->viewport_valid || memcmp(&vv, &r->bound_viewport, sizeof vv) != 0) {
+        vkCmdSetViewport(cmd, 0, 1, &vv);
+        r->bound_viewport = vv;
+    }
+    if (!r->viewport_valid || memcmp(&sc, &r->bound_scissor, sizeof sc) != 0) {
+        vkCmdSetScissor(cmd, 0, 1, &sc);
+        r->bound_scissor = sc;
+    }
+    if (!r->viewport_valid || memcmp(bf, r->bound_blend, sizeof bf) != 0) {
+        vkCmdSetBlendConstants(cmd, bf);
+        memcpy(r->bound_blend, bf, sizeof bf);
+    }
+    if (!r->viewport_valid || sref != r->bound_stencil_ref) {
+        vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, sref);
+        r->bound_stencil_ref = sref;
+    }
+    r->viewport_valid = true;
+    if (!r->vb_valid || vbuf != r->bound_vb || voff != r->bound_vb_offset) {
+        VkBuffer vbs[2] = { vbuf, r->defaults_buffer };
+        VkDeviceSize vos[2] = { voff, 0 };
+        vkCmdBindVertexBuffers(cmd, 0, 2, vbs, vos);
+        r->bound_vb = vbuf;
+        r->bound_vb_offset = voff;
+        r->vb_valid = true;
+    }
+    if (d->index_size != 0) {
+        vkCmdBindIndexBuffer(cmd, ibuf, ioff, itype);
+        vkCmdDrawIndexed(cmd, (uint32_t)count, 1, 0, d->base_vertex + first, 0);
+    } else {
+        vkCmdDraw(cmd, (uint32_t)count, 1, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
+    }
+    for (int i = 0; i < r->target_count; i++)
+        if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+    return XGD_OK;
+}

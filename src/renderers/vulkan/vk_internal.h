@@ -1,0 +1,307 @@
+/*
+ * vk_internal.h - private structures of the Vulkan renderer (src/renderers/vulkan).
+ *
+ * Model, in short (issue 4):
+ *  - one graphics queue; two frame slots, each with a command pool/buffer and the timeline
+ *    value its last submission signals; r->base.submitted_fence is the timeline's value, so
+ *    completed_fence() is one vkGetSemaphoreCounterValue and the CPU waits only when a slot
+ *    it is about to reuse has not finished;
+ *  - every image lives in VK_IMAGE_LAYOUT_GENERAL after creation, and hazards between
+ *    transfers, rendering and sampling are ordered by one global memory barrier emitted lazily
+ *    (r->hazard) before the next operation that touches memory;
+ *  - rendering is dynamic rendering begun lazily at the first draw after a binding change, with
+ *    VK_ATTACHMENT_LOAD_OP_CLEAR when the last thing core did to an attachment was a whole
+ *    clear (DiscardContents costs no load);
+ *  - per-draw data (constants, user vertices and indices) and uploads go through one
+ *    persistently mapped ring; descriptors are pushed (VK_KHR_push_descriptor) only when the
+ *    constants, texture or sampler changed since the last draw, so nothing is allocated per
+ *    draw in steady state.
+ */
+#ifndef XGD_VK_INTERNAL_H
+#define XGD_VK_INTERNAL_H
+
+#include "renderer.h"
+#include "format.h"
+#include "vk_mem.h"
+
+#include <vulkan/vulkan.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XVK_FRAMES 2
+#define XVK_MAX_TARGETS 4
+#define XVK_RING_SIZE (32u << 20)
+#define XVK_BLOCK_SIZE (64u << 20)
+
+typedef struct xvk_renderer xvk_renderer;
+
+/* ---- memory (vk_mem.c) ---- */
+
+typedef struct xvk_block {
+    VkDeviceMemory memory;
+    void *mapped;              /* host-visible blocks stay mapped */
+    xvk_range_heap heap;
+    uint32_t type;
+} xvk_block;
+
+typedef struct xvk_alloc {
+    VkDeviceMemory memory;
+    VkDeviceSize offset;
+    void *mapped;              /* NULL unless host visible */
+    xvk_block *block;          /* NULL for a dedicated allocation */
+    uint64_t taken_offset, taken_size;
+} xvk_alloc;
+
+typedef struct xvk_memory {
+    VkPhysicalDeviceMemoryProperties props;
+    xvk_block **blocks;
+    size_t block_count, block_capacity;
+    uint64_t live_allocations, dedicated_allocations, blocks_created;
+} xvk_memory;
+
+xgd_result xvk_mem_alloc(xvk_renderer *r, const VkMemoryRequirements *req,
+                         VkMemoryPropertyFlags want, xvk_alloc *out);
+void xvk_mem_free(xvk_renderer *r, xvk_alloc *a);
+void xvk_mem_destroy_all(xvk_renderer *r);
+
+/* ---- resources ---- */
+
+struct xgdi_native_texture {
+    xgdi_texture_desc desc;
+    int faces, layers;
+    VkFormat format;
+    VkImage image;             /* sampleable (single-sampled) image: all faces and levels */
+    xvk_alloc mem;
+    VkImageView view;          /* sampled view (2D or cube, identity or format swizzle) */
+    VkImageView *rt_views;     /* render targets: one colour view per face of level 0 */
+    /* multisampled render targets: a faces-layer 2D array image drawn into, resolved into
+       `image` at finalisation (issue 4: a multisampled cube is a six-layer array) */
+    VkImage ms_image;
+    xvk_alloc ms_mem;
+    VkImageView *ms_views;     /* one per face */
+    bool ms_dirty[6];
+    /* depth/stencil: one attachment shared by every face (XNA gives a target one) */
+    VkImage depth_image;
+    xvk_alloc depth_mem;
+    VkImageView depth_view;
+    VkFormat depth_vk;
+    bool has_stencil;
+    int samples;
+    bool is_dxt;
+    uint64_t last_use;         /* fence value of the last frame that referenced it */
+};
+
+struct xgdi_native_buffer {
+    xgdi_buffer_kind kind;
+    size_t size;
+    VkBuffer buffer;
+    xvk_alloc mem;
+    uint8_t *shadow;           /* CPU copy: downloads never wait (the GPU never writes buffers) */
+};
+
+/* ---- pipelines ---- */
+
+typedef struct xvk_pipeline_key {
+    uint32_t program, variant;
+    uint64_t layout_hash;
+    uint32_t topology;
+    uint32_t color_count;
+    uint32_t color_formats[XVK_MAX_TARGETS];
+    uint32_t depth_format;
+    uint32_t samples;
+    uint32_t sample_mask;
+    /* blend per target: enable, 6 factors/ops, write mask */
+    uint32_t blend[XVK_MAX_TARGETS][8];
+    /* depth-stencil */
+    uint32_t depth_test, depth_write, depth_func;
+    uint32_t stencil_on, sread, swrite;
+    uint32_t sfront[4], sback[4];
+    /* raster */
+    uint32_t cull, fill;
+    int32_t bias_units;
+    float bias_slope;
+} xvk_pipeline_key;
+
+typedef struct xvk_pipeline_entry {
+    xvk_pipeline_key key;
+    uint64_t hash;
+    VkPipeline pipeline;
+} xvk_pipeline_entry;
+
+typedef struct xvk_sampler_entry {
+    xgd_sampler_desc desc;
+    VkSampler sampler;
+} xvk_sampler_entry;
+
+/* ---- frames ---- */
+
+typedef struct xvk_frame {
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    uint64_t fence;            /* timeline value its last submission signals (0: never) */
+} xvk_frame;
+
+typedef struct xvk_ring_mark {
+    uint64_t fence;
+    uint64_t head;
+} xvk_ring_mark;
+
+typedef struct xvk_ring {
+    VkBuffer buffer;
+    xvk_alloc mem;
+    uint8_t *mapped;
+    uint64_t size;
+    uint64_t head, tail;       /* monotonic byte counters; position = counter % size */
+    xvk_ring_mark *marks;      /* one per submission that used the ring, oldest first */
+    size_t mark_count, mark_capacity;
+} xvk_ring;
+
+typedef struct xvk_counters {
+    uint64_t descriptor_pushes, descriptor_skips;
+    uint64_t pipelines_created, pipeline_binds;
+    uint64_t ring_wraps, ring_waits, slot_waits;
+    uint64_t render_passes, barriers;
+} xvk_counters;
+
+/* ---- the renderer ---- */
+
+struct xvk_renderer {
+    xgdi_renderer base;
+    bool debug, validation;
+    xgd_graphics_profile profile;
+    char adapter_name[256];
+
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkPhysicalDeviceProperties props;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkSemaphore timeline;
+    bool lost;
+    bool has_line_rasterization;
+    bool has_4444;
+    bool bias_d24_halved;      /* driver quirk, see build_key */
+
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor;
+    PFN_vkSetDebugUtilsObjectNameEXT set_name;
+
+    xvk_memory memory;
+    xvk_frame frames[XVK_FRAMES];
+    int frame_index;
+    bool recording;            /* the open frame's command buffer has begun */
+    xvk_ring ring;
+
+    /* format facts */
+    VkFormat surface_vk[XGD_SURFACE_FORMAT_COUNT];
+    VkComponentMapping surface_swizzle[XGD_SURFACE_FORMAT_COUNT];
+    xgd_format_support support[XGD_SURFACE_FORMAT_COUNT];
+    VkFormat depth_vk[XGD_DEPTH_FORMAT_COUNT];
+    int max_samples;
+
+    /* shaders and layouts */
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipeline_layout;
+    VkShaderModule sprite_vs, sprite_fs, mrt_vs, mrt_fs;
+    VkShaderModule basic_vs[XGDI_BASIC_VARIANT_COUNT], basic_fs[XGDI_BASIC_VARIANT_COUNT];
+    VkPipelineCache pipeline_cache;
+    xvk_pipeline_entry *pipelines; /* open addressing, capacity a power of two */
+    size_t pipeline_count, pipeline_capacity;
+    xvk_sampler_entry *samplers;
+    size_t sampler_count, sampler_capacity;
+
+    /* the back buffer and the bound set */
+    xgdi_native_texture *back_buffer;
+    xgdi_target targets[XVK_MAX_TARGETS];
+    int target_count;
+    /* rendering state of the open frame */
+    bool rendering;
+    bool hazard;               /* a write happened since the last global barrier */
+    bool clear_color_pending[XVK_MAX_TARGETS];
+    VkClearColorValue clear_color[XVK_MAX_TARGETS];
+    bool clear_depth_pending, clear_stencil_pending;
+    float clear_depth;
+    uint32_t clear_stencil;
+    /* what is bound in the open command buffer (reset per frame) */
+    VkPipeline bound_pipeline;
+    VkImageView bound_view;
+    VkSampler bound_sampler;
+    VkDeviceSize bound_constants;
+    bool descriptors_valid;
+    uint8_t last_constants[sizeof(xgdi_basic_constants)];
+    size_t last_constants_size;
+    VkDeviceSize last_constants_offset;
+    bool viewport_valid;
+    bool vb_valid;
+    VkBuffer bound_vb;
+    VkDeviceSize bound_vb_offset;
+    VkViewport bound_viewport;
+    VkRect2D bound_scissor;
+    float bound_blend[4];
+    uint32_t bound_stencil_ref;
+
+    /* stand-ins: a 1x1 (0,0,0,1) texture for an unbound slot, and (0,0,0,1) for a vertex
+       attribute the layout lacks (read through a zero-stride binding) */
+    xgdi_native_texture *dummy_texture;
+    VkBuffer defaults_buffer;
+    xvk_alloc defaults_mem;
+
+    xvk_counters counters;
+};
+
+static inline xvk_renderer *xvk_cast(xgdi_renderer *r) { return (xvk_renderer *)r; }
+
+/* ---- vk_device.c ---- */
+/* Turns a VkResult into an xgd_result (device loss enters the lost state) with a message. */
+xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
+/* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
+VkCommandBuffer xvk_cmd(xvk_renderer *r);
+/* Emits the global barrier if a write happened since the last one. */
+void xvk_barrier(xvk_renderer *r, VkCommandBuffer cmd);
+/* Submits the open frame and waits until it completed (readbacks). */
+xgd_result xvk_submit_and_wait(xvk_renderer *r);
+void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const char *name);
+/* Ring space for `size` bytes aligned to `align`; may submit and wait when the ring is full.
+   Returns false (reported) when it cannot. */
+bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize *offset,
+                    void **ptr);
+/* Retires a callback at the open frame's fence. */
+void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
+
+/* ---- vk_texture.c ---- */
+xgd_result xvk_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                              xgdi_native_texture **out);
+void xvk_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t);
+void xvk_texture_free_now(xvk_renderer *r, xgdi_native_texture *t);
+xgd_result xvk_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                              const xgd_rect *rect, const void *data, size_t row_pitch);
+xgd_result xvk_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                const xgd_rect *rect, void *data, size_t row_pitch);
+xgd_result xvk_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+/* Resolves a face's samples into the sampleable image if draws wrote them since. */
+void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face);
+xgd_result xvk_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size, bool dynamic,
+                             xgdi_native_buffer **out);
+void xvk_buffer_destroy(xgdi_renderer *r, xgdi_native_buffer *b);
+xgd_result xvk_buffer_upload(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                             const void *data, size_t size, xgd_set_data_options options);
+xgd_result xvk_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                               void *data, size_t size);
+void xvk_classify_formats(xvk_renderer *r);
+
+/* ---- vk_draw.c ---- */
+xgd_result xvk_pipelines_init(xvk_renderer *r);
+void xvk_pipelines_destroy(xvk_renderer *r);
+/* Ends dynamic rendering if active, and carries out pending clears that no draw consumed. */
+void xvk_end_rendering(xvk_renderer *r);
+/* Forgets what is bound (a new command buffer). */
+void xvk_reset_bindings(xvk_renderer *r);
+xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count);
+xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
+                     int stencil);
+xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
+
+#endif /* XGD_VK_INTERNAL_H */

@@ -1,0 +1,612 @@
+/*
+ * vk_texture.c - textures, render targets and buffers of the Vulkan renderer: format
+ * classification, creation, uploads through the ring, synchronous downloads through staging
+ * memory, MSAA resolve and mip generation at finalisation (spec 000/001).
+ */
+#include "vk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- formats ---- */
+
+static const VkComponentMapping identity_swizzle = {
+    VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+    VK_COMPONENT_SWIZZLE_IDENTITY };
+
+static bool vk_format_has(xvk_renderer *r, VkFormat f, VkFormatFeatureFlags want)
+{
+    VkFormatProperties p;
+    vkGetPhysicalDeviceFormatProperties(r->phys, f, &p);
+    return (p.optimalTilingFeatures & want) == want;
+}
+
+static bool vk_format_multisample(xvk_renderer *r, VkFormat f, VkImageUsageFlags usage, int samples)
+{
+    VkImageFormatProperties ip;
+    if (vkGetPhysicalDeviceImageFormatProperties(r->phys, f, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                 usage, 0, &ip) != VK_SUCCESS)
+        return false;
+    return (ip.sampleCounts & (VkSampleCountFlags)samples) != 0;
+}
+
+void xvk_classify_formats(xvk_renderer *r)
+{
+    /* Bit layouts from xgd.h against Vulkan's packed names (most significant field first):
+       Bgr565 (r 11-15, g 5-10, b 0-4) = R5G6B5_UNORM_PACK16; Bgra5551 (a 15, r 10-14, g 5-9,
+       b 0-4) = A1R5G5B5_UNORM_PACK16; Bgra4444 (a 12-15, r 8-11, g 4-7, b 0-3) =
+       A4R4G4B4_UNORM_PACK16; Rgba1010102 (a 30-31, b 20-29, g 10-19, r 0-9) =
+       A2B10G10R10_UNORM_PACK32. */
+    static const VkFormat map[XGD_SURFACE_FORMAT_COUNT] = {
+        [XGD_SURFACE_FORMAT_COLOR] = VK_FORMAT_R8G8B8A8_UNORM,
+        [XGD_SURFACE_FORMAT_BGR565] = VK_FORMAT_R5G6B5_UNORM_PACK16,
+        [XGD_SURFACE_FORMAT_BGRA5551] = VK_FORMAT_A1R5G5B5_UNORM_PACK16,
+        [XGD_SURFACE_FORMAT_BGRA4444] = VK_FORMAT_A4R4G4B4_UNORM_PACK16,
+        [XGD_SURFACE_FORMAT_DXT1] = VK_FORMAT_BC1_RGBA_UNORM_BLOCK,
+        [XGD_SURFACE_FORMAT_DXT3] = VK_FORMAT_BC2_UNORM_BLOCK,
+        [XGD_SURFACE_FORMAT_DXT5] = VK_FORMAT_BC3_UNORM_BLOCK,
+        [XGD_SURFACE_FORMAT_NORMALIZED_BYTE2] = VK_FORMAT_R8G8_SNORM,
+        [XGD_SURFACE_FORMAT_NORMALIZED_BYTE4] = VK_FORMAT_R8G8B8A8_SNORM,
+        [XGD_SURFACE_FORMAT_RGBA1010102] = VK_FORMAT_A2B10G10R10_UNORM_PACK32,
+        [XGD_SURFACE_FORMAT_RG32] = VK_FORMAT_R16G16_UNORM,
+        [XGD_SURFACE_FORMAT_RGBA64] = VK_FORMAT_R16G16B16A16_UNORM,
+        [XGD_SURFACE_FORMAT_ALPHA8] = VK_FORMAT_R8_UNORM,
+        [XGD_SURFACE_FORMAT_SINGLE] = VK_FORMAT_R32_SFLOAT,
+        [XGD_SURFACE_FORMAT_VECTOR2] = VK_FORMAT_R32G32_SFLOAT,
+        [XGD_SURFACE_FORMAT_VECTOR4] = VK_FORMAT_R32G32B32A32_SFLOAT,
+        [XGD_SURFACE_FORMAT_HALF_SINGLE] = VK_FORMAT_R16_SFLOAT,
+        [XGD_SURFACE_FORMAT_HALF_VECTOR2] = VK_FORMAT_R16G16_SFLOAT,
+        [XGD_SURFACE_FORMAT_HALF_VECTOR4] = VK_FORMAT_R16G16B16A16_SFLOAT,
+        [XGD_SURFACE_FORMAT_HDR_BLENDABLE] = VK_FORMAT_R16G16B16A16_SFLOAT,
+    };
+    const VkFormatFeatureFlags tex = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                     VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    for (int f = XGD_SURFACE_FORMAT_COLOR; f < XGD_SURFACE_FORMAT_COUNT; f++) {
+        VkFormat vf = map[f];
+        r->surface_swizzle[f] = identity_swizzle;
+        xgd_format_support *s = &r->support[f];
+        memset(s, 0, sizeof *s);
+        if (!vk_format_has(r, vf, tex)) {
+            r->surface_vk[f] = VK_FORMAT_UNDEFINED;
+            continue;
+        }
+        r->surface_vk[f] = vf;
+        s->texture = true;
+        s->filterable = vk_format_has(r, vf, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+        if (f == XGD_SURFACE_FORMAT_ALPHA8) {
+            /* sampled as (0,0,0,a); a swizzled view cannot be an attachment, so no target */
+            r->surface_swizzle[f] = (VkComponentMapping){ VK_COMPONENT_SWIZZLE_ZERO,
+                                                          VK_COMPONENT_SWIZZLE_ZERO,
+                                                          VK_COMPONENT_SWIZZLE_ZERO,
+                                                          VK_COMPONENT_SWIZZLE_R };
+            continue;
+        }
+        bool dxt = f == XGD_SURFACE_FORMAT_DXT1 || f == XGD_SURFACE_FORMAT_DXT3 ||
+                   f == XGD_SURFACE_FORMAT_DXT5;
+        if (dxt) continue;
+        s->render_target = vk_format_has(r, vf, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT);
+        s->blendable = s->render_target &&
+                       vk_format_has(r, vf, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+        s->multisample = s->render_target &&
+                         vk_format_multisample(r, vf, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                                          VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 4);
+    }
+    /* depth: D24 has no Vulkan format of its own worth relying on; D24S8 is widely there, and
+       D32_SFLOAT_S8_UINT stands in where it is not */
+    const VkFormatFeatureFlags ds = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    r->depth_vk[XGD_DEPTH_FORMAT_NONE] = VK_FORMAT_UNDEFINED;
+    r->depth_vk[XGD_DEPTH_FORMAT_DEPTH16] = vk_format_has(r, VK_FORMAT_D16_UNORM, ds)
+                                                ? VK_FORMAT_D16_UNORM : VK_FORMAT_UNDEFINED;
+    VkFormat d24 = vk_format_has(r, VK_FORMAT_D24_UNORM_S8_UINT, ds) ? VK_FORMAT_D24_UNORM_S8_UINT
+                   : vk_format_has(r, VK_FORMAT_D32_SFLOAT_S8_UINT, ds) ? VK_FORMAT_D32_SFLOAT_S8_UINT
+                                                                        : VK_FORMAT_UNDEFINED;
+    r->depth_vk[XGD_DEPTH_FORMAT_DEPTH24] = d24;
+    r->depth_vk[XGD_DEPTH_FORMAT_DEPTH24_STENCIL8] = d24;
+    /* colour sample counts: the highest of 2/4/8 that colour and depth attachments share */
+    VkSampleCountFlags both = r->props.limits.framebufferColorSampleCounts &
+                              r->props.limits.framebufferDepthSampleCounts &
+                              r->props.limits.framebufferStencilSampleCounts;
+    r->max_samples = 1;
+    for (int s = 2; s <= 8; s *= 2)
+        if (both & (VkSampleCountFlags)s) r->max_samples = s;
+}
+
+/* The supported count nearest above the request (lavapipe: 1 and 4 only), else the highest. */
+static int pick_samples(xvk_renderer *r, int want)
+{
+    if (want <= 1) return 1;
+    VkSampleCountFlags both = r->props.limits.framebufferColorSampleCounts &
+                              r->props.limits.framebufferDepthSampleCounts;
+    for (int s = want; s <= 8; s *= 2)
+        if (both & (VkSampleCountFlags)s) return s;
+    return r->max_samples;
+}
+
+/* ---- images ---- */
+
+static xgd_result make_image(xvk_renderer *r, VkFormat format, int w, int h, int levels, int layers,
+                             bool cube, int samples, VkImageUsageFlags usage, VkImage *image,
+                             xvk_alloc *mem, const char *name)
+{
+    VkImageCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                             .flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
+                             .imageType = VK_IMAGE_TYPE_2D, .format = format,
+                             .extent = { (uint32_t)w, (uint32_t)h, 1 },
+                             .mipLevels = (uint32_t)levels, .arrayLayers = (uint32_t)layers,
+                             .samples = (VkSampleCountFlagBits)samples,
+                             .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+                             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
+    VkResult vr = vkCreateImage(r->dev, &ci, NULL, image);
+    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkCreateImage");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(r->dev, *image, &req);
+    xgd_result res = xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, mem);
+    if (res != XGD_OK) {
+        vkDestroyImage(r->dev, *image, NULL);
+        *image = VK_NULL_HANDLE;
+        return res;
+    }
+    vr = vkBindImageMemory(r->dev, *image, mem->memory, mem->offset);
+    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkBindImageMemory");
+    xvk_set_name(r, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)*image, name);
+    return XGD_OK;
+}
+
+static xgd_result make_view(xvk_renderer *r, VkImage image, VkImageViewType type, VkFormat format,
+                            VkComponentMapping swz, VkImageAspectFlags aspect, int base_level,
+                            int levels, int base_layer, int layers, VkImageView *out)
+{
+    VkImageViewCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image,
+                                 .viewType = type, .format = format, .components = swz,
+                                 .subresourceRange = { aspect, (uint32_t)base_level, (uint32_t)levels,
+                                                       (uint32_t)base_layer, (uint32_t)layers } };
+    return xvk_check(r, vkCreateImageView(r->dev, &vi, NULL, out), "vkCreateImageView");
+}
+
+/* UNDEFINED -> GENERAL for the whole image, and a defined start (zeros; software's calloc). */
+static void init_image(xvk_renderer *r, VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                       bool clear, bool depth)
+{
+    VkImageMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .srcAccessMask = 0,
+                               .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                               .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                               .subresourceRange = { aspect, 0, VK_REMAINING_MIP_LEVELS, 0,
+                                                     VK_REMAINING_ARRAY_LAYERS } };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         0, 0, NULL, 0, NULL, 1, &b);
+    if (clear) {
+        VkImageSubresourceRange range = b.subresourceRange;
+        if (depth) {
+            VkClearDepthStencilValue z = { 0.0f, 0 };
+            vkCmdClearDepthStencilImage(cmd, image, VK_IMAGE_LAYOUT_GENERAL, &z, 1, &range);
+        } else {
+            VkClearColorValue c;
+            memset(&c, 0, sizeof c);
+            vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_GENERAL, &c, 1, &range);
+        }
+        r->hazard = true;
+    }
+}
+
+void xvk_texture_free_now(xvk_renderer *r, xgdi_native_texture *t)
+{
+    if (t == NULL) return;
+    /* views before the images they borrow (framebuffer-like objects first, spec 001) */
+    if (t->rt_views != NULL)
+        for (int i = 0; i < t->faces; i++)
+            if (t->rt_views[i]) vkDestroyImageView(r->dev, t->rt_views[i], NULL);
+    if (t->ms_views != NULL)
+        for (int i = 0; i < t->faces; i++)
+            if (t->ms_views[i]) vkDestroyImageView(r->dev, t->ms_views[i], NULL);
+    if (t->depth_view) vkDestroyImageView(r->dev, t->depth_view, NULL);
+    if (t->view) vkDestroyImageView(r->dev, t->view, NULL);
+    if (t->image) vkDestroyImage(r->dev, t->image, NULL);
+    if (t->ms_image) vkDestroyImage(r->dev, t->ms_image, NULL);
+    if (t->depth_image) vkDestroyImage(r->dev, t->depth_image, NULL);
+    xvk_mem_free(r, &t->mem);
+    xvk_mem_free(r, &t->ms_mem);
+    xvk_mem_free(r, &t->depth_mem);
+    free(t->rt_views);
+    free(t->ms_views);
+    free(t);
+}
+
+xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc,
+                              xgdi_native_texture **out)
+{
+    xvk_renderer *r = xvk_cast(base);
+    *out = NULL;
+    if ((unsigned)desc->format >= XGD_SURFACE_FORMAT_COUNT ||
+        r->surface_vk[desc->format] == VK_FORMAT_UNDEFINED)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "vulkan: format %d is not supported",
+                         (int)desc->format);
+    if (desc->render_target && !r->support[desc->format].render_target)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                         "vulkan: format %d cannot be rendered to", (int)desc->format);
+    xvk_end_rendering(r); /* image barriers below cannot sit inside a rendering scope */
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    xgdi_native_texture *t = calloc(1, sizeof *t);
+    if (t == NULL) return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+    t->desc = *desc;
+    t->desc.debug_name = NULL;
+    t->faces = desc->cube ? 6 : 1;
+    t->layers = t->faces;
+    t->format = r->surface_vk[desc->format];
+    const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
+    t->is_dxt = fi != NULL && fi->block_size == 4;
+    t->samples = desc->render_target ? pick_samples(r, desc->samples) : 1;
+    const char *name = desc->debug_name ? desc->debug_name : "xgd texture";
+    VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                              VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (desc->render_target) usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    xgd_result res = make_image(r, t->format, desc->width, desc->height, desc->levels, t->layers,
+                                desc->cube, 1, usage, &t->image, &t->mem, name);
+    if (res == XGD_OK)
+        res = make_view(r, t->image, desc->cube ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D,
+                        t->format, r->surface_swizzle[desc->format], VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                        desc->levels, 0, t->layers, &t->view);
+    if (res == XGD_OK) init_image(r, cmd, t->image, VK_IMAGE_ASPECT_COLOR_BIT, !t->is_dxt, false);
+    if (res == XGD_OK && desc->render_target) {
+        t->rt_views = calloc((size_t)t->faces, sizeof *t->rt_views);
+        if (t->rt_views == NULL) res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        for (int f = 0; res == XGD_OK && f < t->faces; f++)
+            res = make_view(r, t->image, VK_IMAGE_VIEW_TYPE_2D, t->format, identity_swizzle,
+                            VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, f, 1, &t->rt_views[f]);
+        if (res == XGD_OK && t->samples > 1) {
+            res = make_image(r, t->format, desc->width, desc->height, 1, t->layers, false, t->samples,
+                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                             &t->ms_image, &t->ms_mem, name);
+            if (res == XGD_OK) {
+                t->ms_views = calloc((size_t)t->faces, sizeof *t->ms_views);
+                if (t->ms_views == NULL)
+                    res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+            }
+            for (int f = 0; res == XGD_OK && f < t->faces; f++)
+                res = make_view(r, t->ms_image, VK_IMAGE_VIEW_TYPE_2D, t->format, identity_swizzle,
+                                VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, f, 1, &t->ms_views[f]);
+            if (res == XGD_OK) init_image(r, cmd, t->ms_image, VK_IMAGE_ASPECT_COLOR_BIT, true, false);
+        }
+        if (res == XGD_OK && desc->depth_format != XGD_DEPTH_FORMAT_NONE &&
+            desc->depth_format != XGD_DEPTH_FORMAT_DEFAULT) {
+            t->depth_vk = r->depth_vk[desc->depth_format];
+            if (t->depth_vk == VK_FORMAT_UNDEFINED)
+                res = xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "vulkan: depth format %d",
+                                (int)desc->depth_format);
+            t->has_stencil = t->depth_vk != VK_FORMAT_D16_UNORM;
+            VkImageAspectFlags aspect = VK_IMAGE_ASPECT_DEPTH_BIT |
+                                        (t->has_stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+            if (res == XGD_OK)
+                res = make_image(r, t->depth_vk, desc->width, desc->height, 1, 1, false, t->samples,
+                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                 &t->depth_image, &t->depth_mem, name);
+            if (res == XGD_OK)
+                res = make_view(r, t->depth_image, VK_IMAGE_VIEW_TYPE_2D, t->depth_vk, identity_swizzle,
+                                aspect, 0, 1, 0, 1, &t->depth_view);
+            if (res == XGD_OK) init_image(r, cmd, t->depth_image, aspect, true, true);
+        }
+    }
+    if (res != XGD_OK) {
+        /* nothing recorded references the new objects except the layout barrier/clear, which
+           the frame will still execute: retire instead of freeing now */
+        xvk_texture_destroy(base, t);
+        return res;
+    }
+    r->hazard = true;
+    *out = t;
+    return XGD_OK;
+}
+
+static void retired_texture(xgdi_renderer *base, void *object)
+{
+    xvk_texture_free_now(xvk_cast(base), object);
+}
+
+void xvk_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
+{
+    if (t == NULL) return;
+    xvk_renderer *r = xvk_cast(base);
+    for (int i = 0; i < r->target_count; i++) {
+        if (r->targets[i].texture == t) {
+            xvk_end_rendering(r);
+            memset(r->targets, 0, sizeof r->targets);
+            r->targets[0].texture = r->back_buffer;
+            r->target_count = 1;
+            break;
+        }
+    }
+    if (r->bound_view == t->view) r->descriptors_valid = false;
+    xvk_retire(r, retired_texture, t);
+}
+
+/* ---- staging memory: the ring, or a temporary buffer for big transfers ---- */
+
+typedef struct xvk_temp_buffer {
+    VkBuffer buffer;
+    xvk_alloc mem;
+} xvk_temp_buffer;
+
+static void retired_temp(xgdi_renderer *base, void *object)
+{
+    xvk_renderer *r = xvk_cast(base);
+    xvk_temp_buffer *tb = object;
+    vkDestroyBuffer(r->dev, tb->buffer, NULL);
+    xvk_mem_free(r, &tb->mem);
+    free(tb);
+}
+
+static bool staging(xvk_renderer *r, uint64_t size, uint64_t align, VkBuffer *buffer,
+                    VkDeviceSize *offset, uint8_t **ptr)
+{
+    if (size <= r->ring.size / 4) {
+        void *p;
+        if (!xvk_ring_alloc(r, size, align, offset, &p)) return false;
+        *buffer = r->ring.buffer;
+        *ptr = p;
+        return true;
+    }
+    xvk_temp_buffer *tb = calloc(1, sizeof *tb);
+    if (tb == NULL) {
+        xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        return false;
+    }
+    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+                              .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
+    VkResult vr = vkCreateBuffer(r->dev, &bi, NULL, &tb->buffer);
+    if (vr != VK_SUCCESS) {
+        free(tb);
+        xvk_check(r, vr, "vkCreateBuffer (staging)");
+        return false;
+    }
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(r->dev, tb->buffer, &req);
+    if (xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                      &tb->mem) != XGD_OK ||
+        vkBindBufferMemory(r->dev, tb->buffer, tb->mem.memory, tb->mem.offset) != VK_SUCCESS) {
+        retired_temp(&r->base, tb);
+        return false;
+    }
+    *buffer = tb->buffer;
+    *offset = 0;
+    *ptr = tb->mem.mapped;
+    xvk_retire(r, retired_temp, tb);
+    return true;
+}
+
+/* ---- upload / download ---- */
+
+static bool rect_ok(const xgdi_native_texture *t, int level, const xgd_rect *rc)
+{
+    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
+    return rc->x >= 0 && rc->y >= 0 && rc->width > 0 && rc->height > 0 && rc->x + rc->width <= w &&
+           rc->y + rc->height <= h;
+}
+
+xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
+                              const xgd_rect *rect, const void *data, size_t row_pitch)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels || !rect_ok(t, level, rect))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: upload to face %d level %d outside the texture", face, level);
+    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
+    int bs = fi->block_size;
+    size_t es = (size_t)fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
+    int rows = (rect->height + bs - 1) / bs;
+    xvk_end_rendering(r);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(base->device);
+    const uint8_t *src = data;
+    for (int y = 0; y < rows; y++) memcpy(p + (size_t)y * row_bytes, src + (size_t)y * row_pitch, row_bytes);
+    xvk_barrier(r, cmd);
+    VkBufferImageCopy c = { .bufferOffset = off,
+                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
+                            .imageOffset = { rect->x, rect->y, 0 },
+                            .imageExtent = { (uint32_t)rect->width, (uint32_t)rect->height, 1 } };
+    vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+    r->hazard = true;
+    if (t->samples > 1 && level == 0) t->ms_dirty[face] = false;
+    return XGD_OK;
+}
+
+void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
+{
+    if (t->samples <= 1) return;
+    xvk_barrier(r, cmd);
+    VkImageResolve rs = { .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)face, 1 },
+                          .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)face, 1 },
+                          .extent = { (uint32_t)t->desc.width, (uint32_t)t->desc.height, 1 } };
+    vkCmdResolveImage(cmd, t->ms_image, VK_IMAGE_LAYOUT_GENERAL, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &rs);
+    r->hazard = true;
+    t->ms_dirty[face] = false;
+}
+
+xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
+                                const xgd_rect *rect, void *data, size_t row_pitch)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels || !rect_ok(t, level, rect))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: download from face %d level %d outside the texture", face, level);
+    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
+    int bs = fi->block_size;
+    size_t es = (size_t)fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
+    int rows = (rect->height + bs - 1) / bs;
+    xvk_end_rendering(r);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(base->device);
+    xvk_barrier(r, cmd);
+    VkBufferImageCopy c = { .bufferOffset = off,
+                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
+                            .imageOffset = { rect->x, rect->y, 0 },
+                            .imageExtent = { (uint32_t)rect->width, (uint32_t)rect->height, 1 } };
+    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                         0, NULL, 0, NULL);
+    xgd_result res = xvk_submit_and_wait(r);
+    if (res != XGD_OK) return res;
+    uint8_t *dst = data;
+    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * row_pitch, p + (size_t)y * row_bytes, row_bytes);
+    return XGD_OK;
+}
+
+/* Box-filtered mips by a blit chain: level n+1 from level n with linear filtering, which for
+   the 2:1 steps of a power-of-two chain is the 2x2 average the software renderer computes. */
+static void generate_mips(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
+{
+    bool linear = r->support[t->desc.format].filterable;
+    for (int l = 1; l < t->desc.levels; l++) {
+        r->hazard = true;
+        xvk_barrier(r, cmd);
+        VkImageBlit b = { .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(l - 1), (uint32_t)face, 1 },
+                          .srcOffsets = { { 0, 0, 0 },
+                                          { xgdi_mip_dim(t->desc.width, l - 1),
+                                            xgdi_mip_dim(t->desc.height, l - 1), 1 } },
+                          .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)l, (uint32_t)face, 1 },
+                          .dstOffsets = { { 0, 0, 0 },
+                                          { xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l), 1 } } };
+        vkCmdBlitImage(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &b,
+                       linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST);
+    }
+    r->hazard = true;
+}
+
+xgd_result xvk_texture_finalize(xgdi_renderer *base, xgdi_native_texture *t, int face)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (face < 0 || face >= t->faces)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT, "vulkan: finalize of face %d", face);
+    xvk_end_rendering(r);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    /* always, like the software renderer: results never depend on dirty tracking */
+    if (t->samples > 1) {
+        t->ms_dirty[face] = true;
+        xvk_texture_resolve(r, cmd, t, face);
+    }
+    if (t->desc.levels > 1 && !t->is_dxt) generate_mips(r, cmd, t, face);
+    return XGD_OK;
+}
+
+/* ---- buffers ---- */
+
+xgd_result xvk_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, size_t size, bool dynamic,
+                             xgdi_native_buffer **out)
+{
+    (void)dynamic;
+    xvk_renderer *r = xvk_cast(base);
+    *out = NULL;
+    xgdi_native_buffer *b = calloc(1, sizeof *b);
+    uint8_t *shadow = calloc(1, size > 0 ? size : 1);
+    if (b == NULL || shadow == NULL) {
+        free(b);
+        free(shadow);
+        return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+    }
+    b->kind = kind;
+    b->size = size;
+    b->shadow = shadow;
+    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                              .size = size > 0 ? size : 4,
+                              .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                       (kind == XGDI_BUFFER_INDEX ? VK_BUFFER_USAGE_INDEX_BUFFER_BIT
+                                                                  : VK_BUFFER_USAGE_VERTEX_BUFFER_BIT),
+                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
+    VkResult vr = vkCreateBuffer(r->dev, &bi, NULL, &b->buffer);
+    xgd_result res = xvk_check(r, vr, "vkCreateBuffer");
+    if (res == XGD_OK) {
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(r->dev, b->buffer, &req);
+        res = xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &b->mem);
+        if (res == XGD_OK)
+            res = xvk_check(r, vkBindBufferMemory(r->dev, b->buffer, b->mem.memory, b->mem.offset),
+                            "vkBindBufferMemory");
+    }
+    if (res != XGD_OK) {
+        if (b->buffer) vkDestroyBuffer(r->dev, b->buffer, NULL);
+        xvk_mem_free(r, &b->mem);
+        free(b->shadow);
+        free(b);
+        return res;
+    }
+    *out = b;
+    return XGD_OK;
+}
+
+static void retired_buffer(xgdi_renderer *base, void *object)
+{
+    xvk_renderer *r = xvk_cast(base);
+    xgdi_native_buffer *b = object;
+    vkDestroyBuffer(r->dev, b->buffer, NULL);
+    xvk_mem_free(r, &b->mem);
+    free(b->shadow);
+    free(b);
+}
+
+void xvk_buffer_destroy(xgdi_renderer *base, xgdi_native_buffer *b)
+{
+    if (b == NULL) return;
+    xvk_retire(xvk_cast(base), retired_buffer, b);
+}
+
+xgd_result xvk_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                             const void *data, size_t size, xgd_set_data_options options)
+{
+    /* Every option is recorded as a copy in command order, so NONE never disturbs draws
+       already recorded and DISCARD / NO_OVERWRITE are correct too (just not cheaper). */
+    (void)options;
+    xvk_renderer *r = xvk_cast(base);
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: buffer upload [%zu, +%zu) outside %zu bytes", offset, size, b->size);
+    if (size == 0) return XGD_OK;
+    xvk_end_rendering(r);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, size, 4, &buf, &off, &p)) return xgd_device_last_result(base->device);
+    memcpy(p, data, size);
+    memcpy(b->shadow + offset, data, size);
+    xvk_barrier(r, cmd);
+    VkBufferCopy c = { .srcOffset = off, .dstOffset = offset, .size = size };
+    vkCmdCopyBuffer(cmd, buf, b->buffer, 1, &c);
+    r->hazard = true;
+    return XGD_OK;
+}
+
+xgd_result xvk_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset, void *data,
+                               size_t size)
+{
+    if (offset > b->size || size > b->size - offset)
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: buffer download [%zu, +%zu) outside %zu bytes", offset, size, b->size);
+    if (size > 0) memcpy(data, b->shadow + offset, size);
+    return XGD_OK;
+}
