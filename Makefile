@@ -14,6 +14,11 @@ CMAKE_ARGS  ?=
 # Debian packages: the toolchain, pkg-config and libspng (PNG load/save); clang only for CI.
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 CI_DEPS     := $(DEPS) clang
+# .ci/check-dxbc.sh (committed DXBC -> SPIR-V -> spirv-val) and .ci/windows-cross.sh (mingw-w64)
+CI_DEPS     += vkd3d-compiler spirv-tools xxd mingw-w64
+# the Vulkan renderer: loader and headers, glslang (stock shaders at build time), lavapipe and
+# the Khronos validation layer (the vulkan conformance suite runs under it)
+CI_DEPS     += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 
 .PHONY: all deps ci-deps build demo test asan clang consumer clean
 

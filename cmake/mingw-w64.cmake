@@ -12,3 +12,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # C99/C11 printf (%zu) in the C runtime, matching the format checks.
 add_compile_definitions(__USE_MINGW_ANSI_STDIO=1)
+# pkg-config must not hand the build machine's Linux libraries (libspng, vkd3d) to the cross
+# build: only .pc files of the target's sysroot count (Debian ships no mingw libspng, so
+# XGD_PNG defaults to OFF here).
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/${XGD_MINGW_TRIPLE}/lib/pkgconfig")
+set(ENV{PKG_CONFIG_PATH} "")

@@ -5,7 +5,9 @@
 #include "format.h"
 
 #include <errno.h>
+#ifndef XGD_NO_PNG
 #include <spng.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,32 @@ static void set_err(char *err, size_t err_size, const char *fmt, ...)
     va_end(ap);
 }
 
+#ifdef XGD_NO_PNG
+/* Built without libspng (CMake -DXGD_PNG=OFF, e.g. mingw-w64, which Debian ships no libspng
+   for): PNG load and save are unsupported, by name. */
+xgd_result xgdi_png_decode(const void *data, size_t size, int *width, int *height, uint8_t **rgba,
+                           char *err, size_t err_size)
+{
+    (void)data;
+    (void)size;
+    (void)width;
+    (void)height;
+    (void)rgba;
+    set_err(err, err_size, "built without PNG support (XGD_PNG=OFF)");
+    return XGD_ERROR_NOT_SUPPORTED;
+}
+
+xgd_result xgdi_png_encode_file(const char *path, int width, int height, const uint8_t *rgba,
+                                char *err, size_t err_size)
+{
+    (void)path;
+    (void)width;
+    (void)height;
+    (void)rgba;
+    set_err(err, err_size, "built without PNG support (XGD_PNG=OFF)");
+    return XGD_ERROR_NOT_SUPPORTED;
+}
+#else
 static xgd_result spng_result(int rc)
 {
     return rc == SPNG_EMEM ? XGD_ERROR_OUT_OF_MEMORY : XGD_ERROR_INVALID_ARGUMENT;
@@ -137,3 +165,4 @@ xgd_result xgdi_png_encode_file(const char *path, int width, int height, const u
     free(png);
     return r;
 }
+#endif /* XGD_NO_PNG */

@@ -321,13 +321,17 @@ extern const xgdi_renderer_ops xgdi_d3d12_renderer_ops;
 
 /* Records code + formatted message on the device, sends it to the log callback, returns code. */
 xgd_result xgdi_fail(struct xgd_device *device, xgd_result code, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats (%zu): mingw checks plain printf as MS printf */
+    __attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* Sends a warning to the log callback without changing the last error. */
 void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats (%zu): mingw checks plain printf as MS printf */
+    __attribute__((format(gnu_printf, 2, 3)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;

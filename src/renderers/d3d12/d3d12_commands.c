@@ -177,6 +177,9 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     k->dsv = t0->has_dsv ? t0->depth_dxgi : DXGI_FORMAT_UNKNOWN;
     if (t0->has_dsv)
         k->depth_bias = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format, false);
+    /* spec 002: the picture must show the rule's count of the bound format's steps; a driver
+       that doubles the integer bias gets half (truncated toward zero, as the rule truncates) */
+    if (r->caps.depth_bias_doubled) k->depth_bias /= 2;
     k->slope_bias = t0->has_dsv ? rs->slope_scale_depth_bias : 0.0f;
     k->samples = t0->samples;
     k->topology = draw->type == XGD_PRIMITIVE_LINE_LIST || draw->type == XGD_PRIMITIVE_LINE_STRIP
@@ -339,6 +342,17 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     if (res != XGD_OK) return res;
     int32_t params[4] = { src_w, src_h, scale, 0 };
     memcpy(cb.cpu, params, sizeof params);
+    /* The blit reads no sampler, but every table of the root signature gets a valid
+       descriptor: vkd3d writes the whole descriptor set at the draw, and lavapipe dereferences
+       every sampler in the bound set, so a list whose first draw is a blit (finalisation
+       right after a submit) crashed in lavapipe's queue thread with an unset sampler table. */
+    static const xgd_sampler_desc point = { XGD_FILTER_POINT,
+                                            XGD_ADDRESS_CLAMP,
+                                            XGD_ADDRESS_CLAMP,
+                                            XGD_ADDRESS_CLAMP, 0, 0, 0.0f };
+    uint32_t sampler = 0;
+    res = d3d12_sampler_get(r, &point, &sampler);
+    if (res != XGD_OK) return res;
     if (r->heaps_dirty) d3d12_bind_heaps(r);
     d3d12_flush_barriers(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
@@ -346,6 +360,8 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
         list, 1, d3d12_gpu_heap_gpu(&r->view_heap, src));
+    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+        list, 2, d3d12_gpu_heap_gpu(&r->sampler_heap, sampler));
     ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &rtv, FALSE, NULL);
     D3D12_VIEWPORT vp = { 0, 0, (FLOAT)w, (FLOAT)h, 0, 1 };
     D3D12_RECT sc = { 0, 0, w, h };

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <dlfcn.h>
+#endif
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -317,11 +320,48 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
     return hr;
 }
 #else
+/*
+ * The Vulkan device vkd3d chose: its name becomes the adapter name, and Mesa's llvmpipe
+ * (lavapipe) is recognised because it offsets UNORM depth by 2 x units x r (gallium's polygon
+ * offset convention: llvmpipe's setup multiplies the Vulkan depthBiasConstantFactor by twice
+ * the format's minimum resolvable depth r = 1 / (2^n - 1)). vkd3d keeps DXGI_FORMAT_D24_UNORM_S8_UINT
+ * as VK_FORMAT_D24_UNORM_S8_UINT there (lavapipe supports it as a depth attachment), so this is
+ * not a float-storage difference; D16 doubles too. libvulkan is vkd3d's (loaded by it), so
+ * its entry point is looked up at run time instead of linking the loader.
+ */
+static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
+{
+    VkPhysicalDevice pd = vkd3d_get_vk_physical_device(dev);
+    VkInstance inst = vkd3d_instance_get_vk_instance(vkd3d_instance_from_device(dev));
+    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL || pd == VK_NULL_HANDLE || inst == VK_NULL_HANDLE) {
+        if (lib != NULL) dlclose(lib);
+        return;
+    }
+    PFN_vkGetInstanceProcAddr gipa = NULL;
+    PFN_vkGetPhysicalDeviceProperties props_fn = NULL;
+    void *sym = dlsym(lib, "vkGetInstanceProcAddr");
+    /* ISO C has no object-to-function pointer conversion; POSIX guarantees the bits agree */
+    if (sym != NULL) memcpy(&gipa, &sym, sizeof gipa);
+    if (gipa != NULL)
+        props_fn = (PFN_vkGetPhysicalDeviceProperties)gipa(inst, "vkGetPhysicalDeviceProperties");
+    if (props_fn != NULL) {
+        VkPhysicalDeviceProperties props;
+        props_fn(pd, &props);
+        /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
+        snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
+        r->caps.depth_bias_doubled = strstr(props.deviceName, "llvmpipe") != NULL;
+    }
+    dlclose(lib);
+}
+
 static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
 {
     /* vkd3d chooses the Vulkan physical device (VKD3D_VULKAN_DEVICE selects one). */
     snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d (Direct3D 12 on Vulkan)");
-    return D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)out);
+    HRESULT hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)out);
+    if (SUCCEEDED(hr)) d3d12_identify_vulkan_device(r, *out);
+    return hr;
 }
 #endif
 

@@ -274,6 +274,9 @@ typedef struct d3d12_capabilities {
     int root_signature_version;       /* 10 or 11 */
     bool debug_layer;
     char adapter[128];
+    /* The native rasterizer applies 2 x DepthBias x r for UNORM depth (Mesa llvmpipe under
+       vkd3d/lavapipe), so the renderer passes half the units spec 002 asks for. */
+    bool depth_bias_doubled;
 } d3d12_capabilities;
 
 struct d3d12_renderer {

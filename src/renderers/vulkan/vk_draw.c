@@ -194,6 +194,7 @@ xgd_result xvk_set_render_targets(xgdi_renderer *base, const xgdi_target *target
     memset(r->targets, 0, sizeof r->targets);
     for (int i = 0; i < count; i++) r->targets[i] = targets[i];
     r->target_count = count;
+    r->targets_gen++;
     return XGD_OK;
 }
 
@@ -751,8 +752,10 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     xvk_renderer *r = xvk_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = d->state;
-    if (st == NULL || st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 ||
-        d->primitive_count <= 0)
+    if (st == NULL) return XGD_OK;
+    /* core clears st->dirty after every accepted draw, early returns included: keep our own */
+    r->pending_dirty |= st->dirty;
+    if (st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
     size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
                          : st->program == XGDI_PROGRAM_MRT  ? sizeof(xgdi_mrt_constants)
@@ -835,10 +838,21 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     }
 
     /* 3. pipeline */
-    xvk_pipeline_key key;
-    build_key(r, d, &key);
-    VkPipeline pipe = get_pipeline(r, &key, lay);
-    if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+    /* the pipeline of the last draw serves again while nothing it depends on changed */
+    const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
+                              XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
+    VkPipeline pipe = r->last_pipeline;
+    if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits) || d->type != r->last_type ||
+        r->last_targets_gen != r->targets_gen) {
+        xvk_pipeline_key key;
+        build_key(r, d, &key);
+        pipe = get_pipeline(r, &key, lay);
+        if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+        r->last_pipeline = pipe;
+        r->last_type = d->type;
+        r->last_targets_gen = r->targets_gen;
+        r->pending_dirty &= ~key_bits;
+    }
 
     /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
     bool samples_tex = st->program == XGDI_PROGRAM_SPRITE ||
@@ -946,4 +960,106 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     for (int i = 0; i < r->target_count; i++)
         if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
     return XGD_OK;
+}
+
+/* ---- uploads into multisampled targets ---- */
+
+/*
+ * An upload writes the sampleable (resolved) image; the software reference also copies it into
+ * every sample, so later draws with PreserveContents blend over it and the next resolve keeps
+ * it. Vulkan cannot copy a single-sampled image into a multisampled one, so the stock sprite
+ * program draws the face over its samples: point sampling at pixel centres, opaque, colour
+ * white, which reproduces every texel exactly.
+ */
+void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
+{
+    if (t->samples <= 1 || t->ms_views == NULL) return;
+    xvk_end_rendering(r);
+    static const xgdi_vertex_layout layout = {
+        .stride = 24, .count = 3,
+        .elements = { { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+                      { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+                      { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 } },
+        .hash = 0x7876b5f11a5a3f01ull /* private: no core layout is built with it */ };
+    struct qv {
+        float pos[3];
+        uint8_t color[4];
+        float uv[2];
+    } quad[4] = { { { -1, 1, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+                  { { 1, 1, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+                  { { -1, -1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+                  { { 1, -1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
+    const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    VkDeviceSize voff, coff;
+    void *p;
+    if (!xvk_ring_alloc(r, sizeof quad, 16, &voff, &p)) return;
+    memcpy(p, quad, sizeof quad);
+    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
+    if (!xvk_ring_alloc(r, sizeof identity, align < 16 ? 16 : align, &coff, &p)) return;
+    memcpy(p, identity, sizeof identity);
+    xvk_pipeline_key k;
+    memset(&k, 0, sizeof k);
+    k.program = XGDI_PROGRAM_SPRITE;
+    k.layout_hash = layout.hash;
+    k.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    k.color_count = 1;
+    k.color_formats[0] = (uint32_t)t->format;
+    k.depth_format = VK_FORMAT_UNDEFINED;
+    k.samples = (uint32_t)t->samples;
+    k.sample_mask = 0xffffffffu;
+    k.blend[0][7] = 15;
+    k.cull = VK_CULL_MODE_NONE;
+    VkPipeline pipe = get_pipeline(r, &k, &layout);
+    static const xgd_sampler_desc point = { XGD_FILTER_POINT, XGD_ADDRESS_CLAMP, XGD_ADDRESS_CLAMP,
+                                            XGD_ADDRESS_CLAMP, 4, 0, 0.0f };
+    VkSampler smp = get_sampler(r, &point, false);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (pipe == VK_NULL_HANDLE || smp == VK_NULL_HANDLE || cmd == VK_NULL_HANDLE) return;
+    xgdi_target saved[XVK_MAX_TARGETS];
+    memcpy(saved, r->targets, sizeof saved);
+    int saved_count = r->target_count;
+    memset(r->targets, 0, sizeof r->targets);
+    r->targets[0].texture = t;
+    r->targets[0].face = face;
+    r->target_count = 1;
+    /* the depth attachment is not part of this pass */
+    VkRenderingAttachmentInfo ca = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                     .imageView = t->ms_views[face], .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .storeOp = VK_ATTACHMENT_STORE_OP_STORE };
+    VkRect2D full = { { 0, 0 }, { (uint32_t)t->desc.width, (uint32_t)t->desc.height } };
+    VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = full, .layerCount = 1,
+                           .colorAttachmentCount = 1, .pColorAttachments = &ca };
+    xvk_barrier(r, cmd);
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+    VkDescriptorBufferInfo bi = { r->ring.buffer, coff, sizeof identity };
+    VkDescriptorImageInfo ii = { VK_NULL_HANDLE, t->rt_views[face], VK_IMAGE_LAYOUT_GENERAL };
+    VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
+    VkWriteDescriptorSet w[3] = {
+        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
+          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
+        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
+          .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii },
+        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
+          .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
+    };
+    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
+    VkViewport vv = { 0, (float)t->desc.height, (float)t->desc.width, -(float)t->desc.height, 0, 1 };
+    vkCmdSetViewport(cmd, 0, 1, &vv);
+    vkCmdSetScissor(cmd, 0, 1, &full);
+    const float ones[4] = { 1, 1, 1, 1 };
+    vkCmdSetBlendConstants(cmd, ones);
+    vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
+    VkBuffer vbs[2] = { r->ring.buffer, r->defaults_buffer };
+    VkDeviceSize vos[2] = { voff, 0 };
+    vkCmdBindVertexBuffers(cmd, 0, 2, vbs, vos);
+    vkCmdDraw(cmd, 4, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    r->hazard = true;
+    memcpy(r->targets, saved, sizeof saved);
+    r->target_count = saved_count;
+    r->targets_gen++;
+    xvk_reset_bindings(r);
+    t->ms_dirty[face] = false;
 }

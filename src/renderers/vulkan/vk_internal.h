@@ -234,6 +234,10 @@ struct xvk_renderer {
     uint8_t last_constants[sizeof(xgdi_basic_constants)];
     size_t last_constants_size;
     VkDeviceSize last_constants_offset;
+    uint32_t pending_dirty;    /* draw-state dirty bits not yet applied to last_pipeline */
+    VkPipeline last_pipeline;
+    xgd_primitive_type last_type;
+    uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
     bool vb_valid;
     VkBuffer bound_vb;
@@ -303,5 +307,7 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
+/* Copies a multisampled target's sampleable face into all its samples (after an upload). */
+void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face);
 
 #endif /* XGD_VK_INTERNAL_H */

@@ -320,6 +320,7 @@ void xvk_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
             memset(r->targets, 0, sizeof r->targets);
             r->targets[0].texture = r->back_buffer;
             r->target_count = 1;
+            r->targets_gen++;
             break;
         }
     }
@@ -404,13 +405,15 @@ xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int f
     size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
     int rows = (rect->height + bs - 1) / bs;
     xvk_end_rendering(r);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    /* staging first: a full ring may submit the open frame, so the command buffer is fetched
+       only afterwards */
     VkBuffer buf;
     VkDeviceSize off;
     uint8_t *p;
     if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
         return xgd_device_last_result(base->device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     const uint8_t *src = data;
     for (int y = 0; y < rows; y++) memcpy(p + (size_t)y * row_bytes, src + (size_t)y * row_pitch, row_bytes);
     xvk_barrier(r, cmd);
@@ -420,7 +423,7 @@ xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int f
                             .imageExtent = { (uint32_t)rect->width, (uint32_t)rect->height, 1 } };
     vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
     r->hazard = true;
-    if (t->samples > 1 && level == 0) t->ms_dirty[face] = false;
+    if (t->samples > 1 && level == 0) xvk_refill_samples(r, t, face);
     return XGD_OK;
 }
 
@@ -449,14 +452,14 @@ xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int
     size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
     int rows = (rect->height + bs - 1) / bs;
     xvk_end_rendering(r);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
     VkBuffer buf;
     VkDeviceSize off;
     uint8_t *p;
     if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
         return xgd_device_last_result(base->device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
     xvk_barrier(r, cmd);
     VkBufferImageCopy c = { .bufferOffset = off,
                             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
@@ -586,12 +589,12 @@ xgd_result xvk_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t 
                          "vulkan: buffer upload [%zu, +%zu) outside %zu bytes", offset, size, b->size);
     if (size == 0) return XGD_OK;
     xvk_end_rendering(r);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     VkBuffer buf;
     VkDeviceSize off;
     uint8_t *p;
     if (!staging(r, size, 4, &buf, &off, &p)) return xgd_device_last_result(base->device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     memcpy(p, data, size);
     memcpy(b->shadow + offset, data, size);
     xvk_barrier(r, cmd);

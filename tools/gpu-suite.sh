@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the whole suite and the benches on the GPU machine (the `device` tool), from the
+# repository root, over a build folder made here. Usage (on that machine):
+#   bash tools/gpu-suite.sh BUILD_DIR OUT_DIR
+# Needs .gpu/ from ../shared/tools/gpu-bundle.sh plus libspng0's .deb in .gpu/.
+set -u
+B=${1:-build-gpu}; O=${2:-${OUT:-/tmp/out}}
+mkdir -p "$O"
+source .gpu/env.sh
+for f in .gpu/libspng0_*.deb; do dpkg -x "$f" /tmp/gpu; done
+export XGD_TEST_OUTPUT=/tmp/xgd-test-output
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+  echo "== unit tests (software)"
+  pass=0; fail=0
+  for t in $("$B/tests/xgd-tests" --list); do
+    if "$B/tests/xgd-tests" "$t" >/tmp/unit.log 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $t"; tail -5 /tmp/unit.log; fi
+  done
+  echo "unit: $pass passed, $fail failed"
+  echo "== conformance"
+  XGD_VK_VALIDATION=1 "$B/tools/xgd-conformance" --runner "$B/tests/xgd-tests" -j 8 --timeout 120 --html /tmp/report
+  echo "conformance exit: $?"
+} > "$O/suite.txt" 2>&1
+tar -C /tmp -czf "$O/report.tar.gz" report 2>/dev/null
+{
+  for r in vulkan d3d12 software; do "$B/bench/xgd-bench" --renderer "$r" --json "$O/bench-$r.json"; done
+  [ -x "$B/bench/vk-raw-bench" ] && for i in 1 2 3; do "$B/bench/vk-raw-bench" --draws 10000 --frames 7; done
+  [ -x "$B/bench/d3d12-raw-bench" ] && for i in 1 2 3; do "$B/bench/d3d12-raw-bench" --draws 10000 --frames 7; done
+} > "$O/bench.txt" 2>&1
+tail -40 "$O/suite.txt"; cat "$O/bench.txt" | grep -v "^$" | tail -40
