@@ -76,6 +76,20 @@ XGD_TEST(D3D12_DescriptorAllocator)
     d3d12_index_pool *views = &r->view_heap.pool;
     const xgd_color red = { 255, 0, 0, 255 };
 
+    /* renderer creation's depth-bias probe (xgdi_depth_bias_probe) freed its targets' indices
+       into the FIFO: hold textures that take them, so the ring then holds a's index alone */
+    settle(t, dev);
+    settle(t, dev);
+    enum { HOLD = 16 };
+    xgd_texture *hold[HOLD];
+    int held = 0;
+    while (views->free_count > 0 && held < HOLD) {
+        hold[held] = xgdt_solid_texture(t, dev, 1, 1, red);
+        REQUIRE(hold[held]);
+        held++;
+    }
+    CHECK_INT(views->free_count, 0);
+
     /* a freed slot is reissued once the fence that could still reference it has passed */
     xgd_texture *a = xgdt_solid_texture(t, dev, 1, 1, red);
     REQUIRE(a);
@@ -87,6 +101,7 @@ XGD_TEST(D3D12_DescriptorAllocator)
     REQUIRE(b);
     CHECK_INT(b->native->srv, a_index);
     xgd_texture_destroy(b);
+    for (int i = 0; i < held; i++) xgd_texture_destroy(hold[i]);
 
     /* 200 create/destroy cycles, one frame each: no growth, and the never-used cursor moves
        by at most the indices that can be pending behind two frames in flight (plus one) */

@@ -342,4 +342,15 @@ void xgdi_device_lost(struct xgd_device *device, const char *reason);
    16777215, 32-bit float 8388607; saturates at int32; NaN or an unknown format gives 0. */
 int32_t xgdi_depth_bias_units(float depth_bias, xgd_depth_format format, bool float32_depth);
 
+/* Depth-bias unit probe (src/core/depth_bias_probe.c). Vulkan lets a fixed-point format's r be
+   up to 2 x 2^-n, so a driver may move depth by two of the format's steps per integer unit;
+   GPU renderers measure it and divide spec 002's count by the factor (truncating toward zero).
+   xgdi_depth_bias_probe draws through r->ops into a 4x1 colour + `format` target (D16, D24 or
+   D24S8; the renderer must pass spec 002's count unscaled for `format` while probing), reads
+   it back, binds the back buffer again and returns 1 or 2, or 0 when it cannot conclude (the
+   caller then assumes 1 and warns). xgdi_depth_bias_factor_decide is the decision alone:
+   passed[] are its four columns (biases 0, -8, -18, -40 units, quad 12 steps behind). */
+int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format);
+int xgdi_depth_bias_factor_decide(const bool passed[4]);
+
 #endif /* XGD_RENDERER_H */

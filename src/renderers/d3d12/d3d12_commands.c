@@ -144,6 +144,9 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
         k->blend[i].alpha_destination_blend = b->alpha_destination_blend;
         k->blend[i].color_write_channels = b->color_write_channels;
     }
+    /* D3D rule (as the software renderer): MultiSampleMask applies to multisampled targets
+       only; single-sample targets draw with an all-ones SampleMask (set below, once the
+       target's sample count is known). */
     k->sample_mask = st->blend->multisample_mask;
     const xgd_depth_stencil_desc *ds = st->depth_stencil;
     k->ds.depth_buffer_disable = ds->depth_buffer_disable;
@@ -178,10 +181,13 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     if (t0->has_dsv)
         k->depth_bias = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format, false);
     /* spec 002: the picture must show the rule's count of the bound format's steps; a driver
-       that doubles the integer bias gets half (truncated toward zero, as the rule truncates) */
-    if (r->caps.depth_bias_doubled) k->depth_bias /= 2;
+       whose unit is f steps (measured: d3d12_measure_depth_bias) gets 1/f of it, truncated
+       toward zero as the rule truncates */
+    if (t0->has_dsv && r->caps.bias_factor[t0->desc.depth_format] > 1)
+        k->depth_bias /= r->caps.bias_factor[t0->desc.depth_format];
     k->slope_bias = t0->has_dsv ? rs->slope_scale_depth_bias : 0.0f;
     k->samples = t0->samples;
+    if (k->samples <= 1) k->sample_mask = -1;
     k->topology = draw->type == XGD_PRIMITIVE_LINE_LIST || draw->type == XGD_PRIMITIVE_LINE_STRIP
                       ? D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE
                       : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;

@@ -321,13 +321,9 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
 }
 #else
 /*
- * The Vulkan device vkd3d chose: its name becomes the adapter name, and Mesa's llvmpipe
- * (lavapipe) is recognised because it offsets UNORM depth by 2 x units x r (gallium's polygon
- * offset convention: llvmpipe's setup multiplies the Vulkan depthBiasConstantFactor by twice
- * the format's minimum resolvable depth r = 1 / (2^n - 1)). vkd3d keeps DXGI_FORMAT_D24_UNORM_S8_UINT
- * as VK_FORMAT_D24_UNORM_S8_UINT there (lavapipe supports it as a depth attachment), so this is
- * not a float-storage difference; D16 doubles too. libvulkan is vkd3d's (loaded by it), so
- * its entry point is looked up at run time instead of linking the loader.
+ * The Vulkan device vkd3d chose: its name becomes the adapter name (depth-bias behaviour is
+ * measured, not inferred from it: d3d12_measure_depth_bias). libvulkan is vkd3d's (loaded by
+ * it), so its entry point is looked up at run time instead of linking the loader.
  */
 static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
 {
@@ -350,7 +346,6 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
-        r->caps.depth_bias_doubled = strstr(props.deviceName, "llvmpipe") != NULL;
     }
     dlclose(lib);
 }
@@ -558,6 +553,33 @@ static xgd_result d3d12_create_defaults(d3d12_renderer *r)
     return XGD_OK;
 }
 
+/*
+ * Spec 002 counts DepthBias in steps of the bound format; the native unit may be two steps
+ * (Vulkan lets r be up to 2 x 2^-n, and vkd3d passes DepthBias through: llvmpipe and NVIDIA
+ * double D24). One small draw per format tells the factor; build_key divides by it.
+ */
+static void d3d12_measure_depth_bias(d3d12_renderer *r)
+{
+    static const xgd_depth_format fmts[3] = { XGD_DEPTH_FORMAT_DEPTH16, XGD_DEPTH_FORMAT_DEPTH24,
+                                              XGD_DEPTH_FORMAT_DEPTH24_STENCIL8 };
+    for (int i = 0; i < 3; i++) {
+        xgd_depth_format f = fmts[i];
+        if (!r->xcaps.depth_formats[f]) continue;
+        r->caps.bias_factor[f] = 1; /* spec 002's count unscaled while probing */
+        int factor = xgdi_depth_bias_probe(&r->base, f);
+        if (factor == 0) {
+            xgdi_warn(r->base.device,
+                      "d3d12: depth-bias probe for depth format %d was inconclusive; assuming "
+                      "one step per unit", (int)f);
+            factor = 1;
+        } else if (r->debug) {
+            xgdi_warn(r->base.device, "d3d12: info: depth format %d: one bias unit = %d step%s",
+                      (int)f, factor, factor == 1 ? "" : "s");
+        }
+        r->caps.bias_factor[f] = factor;
+    }
+}
+
 static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_renderer **out)
 {
     *out = NULL;
@@ -637,6 +659,7 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
             goto fail;
     }
     d3d12_bind_back_buffer(r);
+    d3d12_measure_depth_bias(r);
     if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) d3d12_descriptor_trace(r);
     *out = &r->base;
     return XGD_OK;

@@ -274,9 +274,10 @@ typedef struct d3d12_capabilities {
     int root_signature_version;       /* 10 or 11 */
     bool debug_layer;
     char adapter[128];
-    /* The native rasterizer applies 2 x DepthBias x r for UNORM depth (Mesa llvmpipe under
-       vkd3d/lavapipe), so the renderer passes half the units spec 002 asks for. */
-    bool depth_bias_doubled;
+    /* Steps of each depth format one integer DepthBias unit moves (1 or 2; 0 = not measured,
+       taken as 1): a driver may use r up to 2 x 2^-n (Vulkan under vkd3d), so the renderer
+       measures it at creation (xgdi_depth_bias_probe) and divides spec 002's count by it. */
+    int bias_factor[XGD_DEPTH_FORMAT_COUNT];
 } d3d12_capabilities;
 
 struct d3d12_renderer {

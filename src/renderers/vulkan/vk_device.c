@@ -219,10 +219,6 @@ static xgd_result pick_device(xvk_renderer *r)
     vkGetPhysicalDeviceProperties(r->phys, &r->props);
     snprintf(r->adapter_name, sizeof r->adapter_name, "%s", r->props.deviceName);
     vkGetPhysicalDeviceMemoryProperties(r->phys, &r->memory.props);
-    VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
-    VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &drv };
-    vkGetPhysicalDeviceProperties2(r->phys, &p2);
-    r->bias_d24_halved = drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     return XGD_OK;
 }
 
@@ -563,6 +559,38 @@ static void bind_back_buffer(xvk_renderer *r)
     r->targets_gen++;
 }
 
+/*
+ * Spec 002 counts depth bias in steps of the bound format, but Vulkan lets a fixed-point
+ * format's r be up to 2 x 2^-n, so a driver may move two steps per unit (llvmpipe and NVIDIA
+ * do for D24). One small draw per fixed-point format tells the factor; build_key divides by
+ * it. A float-backed format (D24 emulated on D32) keeps factor 1: its bias follows the
+ * float rule of spec 002 instead.
+ */
+static void measure_depth_bias(xvk_renderer *r)
+{
+    static const xgd_depth_format fmts[3] = { XGD_DEPTH_FORMAT_DEPTH16, XGD_DEPTH_FORMAT_DEPTH24,
+                                              XGD_DEPTH_FORMAT_DEPTH24_STENCIL8 };
+    for (int i = 0; i < 3; i++) {
+        xgd_depth_format f = fmts[i];
+        VkFormat vf = r->depth_vk[f];
+        if (vf != VK_FORMAT_D16_UNORM && vf != VK_FORMAT_D24_UNORM_S8_UINT &&
+            vf != VK_FORMAT_X8_D24_UNORM_PACK32)
+            continue;
+        r->bias_factor[f] = 1; /* spec 002's count unscaled while probing */
+        int factor = xgdi_depth_bias_probe(&r->base, f);
+        if (factor == 0) {
+            xgdi_warn(r->base.device,
+                      "vulkan: depth-bias probe for depth format %d was inconclusive; assuming "
+                      "one step per unit", (int)f);
+            factor = 1;
+        } else if (r->debug) {
+            xgdi_warn(r->base.device, "vulkan: info: depth format %d: one bias unit = %d step%s",
+                      (int)f, factor, factor == 1 ? "" : "s");
+        }
+        r->bias_factor[f] = factor;
+    }
+}
+
 static void xvk_destroy(xgdi_renderer *base);
 
 static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_renderer **out)
@@ -588,6 +616,7 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
         return res;
     }
     bind_back_buffer(r);
+    measure_depth_bias(r);
     *out = &r->base;
     return XGD_OK;
 }

@@ -646,7 +646,11 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     k->samples = (uint32_t)t0->samples;
     k->sample_mask = 0xffffffffu;
     const xgd_blend_state_desc *bs = st->blend;
-    if (bs != NULL && bs->multisample_mask != 0) k->sample_mask = (uint32_t)bs->multisample_mask;
+    /* D3D rule (as the software renderer): MultiSampleMask applies to multisampled targets
+       only; a single-sample target draws with an all-ones mask (the key stays all-ones too,
+       so one pipeline serves every mask there). */
+    if (bs != NULL && bs->multisample_mask != 0 && k->samples > 1)
+        k->sample_mask = (uint32_t)bs->multisample_mask;
     /* the XNA stock programs write target 0 only; the EXT MRT program writes every target */
     uint32_t outputs = st->program == XGDI_PROGRAM_MRT ? k->color_count : 1;
     for (int i = 0; i < r->target_count; i++) {
@@ -722,10 +726,10 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
         k->bias_units = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format,
                                               t0->depth_vk == VK_FORMAT_D32_SFLOAT_S8_UINT);
         k->bias_slope = rs->slope_scale_depth_bias;
-        /* Measured (DepthBiasMapping): llvmpipe offsets 24-bit depth by twice the units it is
-           given (its D16 path is exact), so lavapipe gets half; other drivers get spec 002's
-           count as is. */
-        if (r->bias_d24_halved && t0->depth_vk == VK_FORMAT_D24_UNORM_S8_UINT) k->bias_units /= 2;
+        /* the driver's measured steps per unit (vk_device.c measure_depth_bias): the picture
+           shows spec 002's count; C division truncates toward zero, as the rule does */
+        int factor = r->bias_factor[t0->desc.depth_format];
+        if (factor > 1) k->bias_units /= factor;
     }
 }
 

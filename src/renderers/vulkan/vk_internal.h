@@ -184,7 +184,9 @@ struct xvk_renderer {
     bool lost;
     bool has_line_rasterization;
     bool has_4444;
-    bool bias_d24_halved;      /* driver quirk, see build_key */
+    /* steps of each depth format one integer bias unit moves (1 or 2; 0 = not measured, taken
+       as 1), measured at creation by xgdi_depth_bias_probe; see build_key */
+    int bias_factor[XGD_DEPTH_FORMAT_COUNT];
 
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     PFN_vkSetDebugUtilsObjectNameEXT set_name;
