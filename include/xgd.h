@@ -519,6 +519,15 @@ typedef struct xgd_statistics {
     uint64_t sprite_batches;       /* SpriteBatch flushes that drew */
     uint64_t frames;               /* presents */
     uint64_t live_resources;
+    /* Descriptor counters, reported by the renderer (0 on renderers without descriptors, such
+       as software). live: descriptors (or pushed descriptor sets) that queued or executing work
+       may still read; peak: the largest live seen; pool_growths: times a descriptor pool or
+       heap had to grow because live demand exceeded it; recycles: descriptors returned for
+       reuse once the fence of the frame that used them passed (issue 4). */
+    uint64_t descriptors_live;
+    uint64_t descriptors_peak;
+    uint64_t descriptor_pool_growths;
+    uint64_t descriptor_recycles;
 } xgd_statistics;
 
 /* What a renderer can do with a format. */
@@ -1115,6 +1124,27 @@ XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *t
 /* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
  * run of equal textures). Results: INVALID_OPERATION (no begin), DEVICE_LOST. */
 XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
+
+/*
+ * Native capabilities: what the renderer's native API reports about the device (issue 5,
+ * "Capability detection readable through the device"). Filled by renderers that have such
+ * caps (d3d12: from ID3D12Device::CheckFeatureSupport); on the others (software, vulkan) every
+ * field is zero and the result is XGD_ERROR_NOT_SUPPORTED.
+ */
+typedef struct xgd_native_caps {
+    int feature_level;           /* D3D_FEATURE_LEVEL value: 0xb000 = 11_0 ... 0xc100 = 12_1 */
+    int shader_model;            /* D3D_SHADER_MODEL value: 0x50 = 5.0, 0x51 = 5.1, 0x60 = 6.0 */
+    int resource_binding_tier;   /* 1..3 */
+    int root_signature_version;  /* 10 = 1.0, 11 = 1.1 */
+    bool mesh_shaders;           /* a mesh shader tier above "not supported" */
+    bool ray_tracing;            /* a ray tracing tier above "not supported" */
+    bool conservative_raster;    /* a conservative rasterization tier above "not supported" */
+    bool debug_layer;            /* the runtime's debug layer is enabled (debug devices only) */
+} xgd_native_caps;
+
+/* Results: XGD_OK, NOT_SUPPORTED (the renderer has no native caps; *out zeroed),
+ * INVALID_ARGUMENT (out NULL), DEVICE_LOST (until xgd_device_restore_context). */
+XGD_API xgd_result xgd_device_get_native_caps(xgd_device *device, xgd_native_caps *out);
 
 #ifdef __cplusplus
 }

@@ -9,11 +9,11 @@
  */
 #include "harness.h"
 
+#include <string.h>
+
 #ifdef XGD_TEST_HAVE_D3D12
 #include "d3d12_internal.h"
 #include "internal.h"
-
-#include <string.h>
 
 static xgd_device *d3d12_test_device(xgdt_ctx *t)
 {
@@ -218,6 +218,269 @@ XGD_TEST(D3D12_FramesInFlight)
 
     xgd_sprite_batch_destroy(sb);
     xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+#endif
+}
+
+#ifdef XGD_TEST_HAVE_D3D12
+/* Draws `tex` into dest with point sampling, inside the open frame (no present, no readback). */
+static void sprite_into(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_texture *tex,
+                        xgd_rect dest)
+{
+    xgd_sprite_batch_begin_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    const xgd_sprite s = { .destination = dest, .color = XGD_COLOR_WHITE };
+    CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &s));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+}
+
+static void check_pixel(xgdt_ctx *t, xgd_device *dev, int x, int y, xgd_color want)
+{
+    uint8_t px[4] = { 1, 2, 3, 4 };
+    xgd_rect r = { x, y, 1, 1 };
+    CHECK_OK(xgd_get_back_buffer_data(dev, &r, px, sizeof px));
+    CHECK_INT(px[0], want.r);
+    CHECK_INT(px[1], want.g);
+    CHECK_INT(px[2], want.b);
+    CHECK_INT(px[3], want.a);
+}
+#endif
+
+/*
+ * ImmediateIsland (issue 5, frames in flight): a readback in the middle of a frame is a
+ * synchronous island on the immediate list. It first submits the open frame (which takes the
+ * next fence value), then signals its own value, one above, and waits for that value alone: one
+ * GPU wait, after which exactly the island's value has completed. Draws recorded afterwards
+ * land in the next slot, and fence values keep increasing.
+ */
+XGD_TEST(D3D12_ImmediateIsland)
+{
+#ifndef XGD_TEST_HAVE_D3D12
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    xgd_device *dev = d3d12_test_device(t);
+    if (dev == NULL) return;
+    d3d12_renderer *r = d3d12_of(dev);
+    REQUIRE(r != NULL);
+    const xgd_color red = { 255, 0, 0, 255 }, green = { 0, 255, 0, 255 },
+                    blue = { 0, 0, 255, 255 };
+    xgd_texture *tred = xgdt_solid_texture(t, dev, 2, 2, red);
+    xgd_texture *tgreen = xgdt_solid_texture(t, dev, 2, 2, green);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE(tred && tgreen);
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    /* everything so far has completed: the slot to be opened next has nothing to wait for */
+    settle(t, dev);
+    settle(t, dev);
+
+    CHECK_OK(xgd_clear_color(dev, blue));
+    sprite_into(t, dev, sb, tred, (xgd_rect){ 0, 0, 8, 16 });
+    int slot = r->slot;
+    uint64_t before = r->base.submitted_fence;
+    uint64_t waits = r->stats.gpu_waits, submits = r->stats.submits;
+    CHECK(d3d12_completed(r) == before); /* the open frame's work is not submitted yet */
+
+    /* the island: the readback sees the open frame's draw, so that frame went first */
+    check_pixel(t, dev, 0, 0, red);
+    uint64_t frame_value = r->frames[slot].fence;
+    CHECK_INT(frame_value, before + 1);
+    CHECK(r->slot != slot); /* the submitted frame's slot rotated */
+    /* frame submission (+1 value), then the island's own value (+1) */
+    uint64_t island_value = r->base.submitted_fence;
+    CHECK_INT(island_value, frame_value + 1);
+    CHECK_INT(r->stats.submits, submits + 1);
+    CHECK(d3d12_completed(r) == island_value); /* waited for it; nothing beyond was signalled */
+    /* one wait (the island's value), none for back-pressure (the next slot was idle) */
+    CHECK(r->stats.gpu_waits - waits <= 1);
+    check_pixel(t, dev, 12, 0, blue);
+    island_value = r->base.submitted_fence;
+
+    /* later draws still land, on top of what the frame left, in a newer frame */
+    int slot2 = r->slot;
+    sprite_into(t, dev, sb, tgreen, (xgd_rect){ 8, 0, 8, 16 });
+    CHECK_OK(xgd_present(dev));
+    CHECK(r->frames[slot2].fence > island_value);
+    check_pixel(t, dev, 0, 0, red);
+    check_pixel(t, dev, 12, 0, green);
+    CHECK(r->base.submitted_fence > r->frames[slot2].fence);
+
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tred);
+    xgd_texture_destroy(tgreen);
+    xgd_device_destroy(dev);
+#endif
+}
+
+#ifdef XGD_TEST_HAVE_D3D12
+typedef struct removal_log {
+    bool lost_logged, reason_logged;
+} removal_log;
+
+static void removal_log_fn(void *user, xgd_log_level level, xgd_result code, const char *message)
+{
+    removal_log *l = user;
+    (void)level;
+    if (code == XGD_ERROR_DEVICE_LOST && strstr(message, "device removed") != NULL) {
+        l->lost_logged = true;
+        /* DXGI_ERROR_DEVICE_REMOVED is both the failing call's result and the reason */
+        if (strstr(message, "reason 0x887a0005") != NULL) l->reason_logged = true;
+    }
+}
+#endif
+
+/*
+ * DeviceRemovedRecovery (spec 000 "Device recovery"): a native call that returns
+ * DXGI_ERROR_DEVICE_REMOVED (simulated through d3d12_debug_remove_device, on a healthy device)
+ * puts the device in the lost state with the removal reason logged; calls that need the
+ * renderer then report DEVICE_LOST; xgd_device_restore_context recreates the renderer and
+ * every registered resource, and a texture created before the loss draws its texels again.
+ */
+XGD_TEST(D3D12_DeviceRemovedRecovery)
+{
+#ifndef XGD_TEST_HAVE_D3D12
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    removal_log log = { false, false };
+    xgd_device_desc dd;
+    memset(&dd, 0, sizeof dd);
+    dd.renderer = XGD_RENDERER_D3D12;
+    dd.pp.headless = true;
+    dd.pp.back_buffer_width = 16;
+    dd.pp.back_buffer_height = 16;
+    dd.log = removal_log_fn;
+    dd.log_user = &log;
+    xgd_device *dev = NULL;
+    if (xgd_device_create(&dd, &dev) != XGD_OK) {
+        xgdt_not_supported(t, "no Direct3D 12 device here");
+        return;
+    }
+    const xgd_color c0 = { 200, 40, 10, 255 }, c1 = { 30, 60, 250, 255 };
+    const xgd_color blue = { 0, 0, 255, 255 };
+    /* a 2x2 texture of two colours, so recovery must bring back texels, not just a colour */
+    xgd_texture *tex = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &tex));
+    const uint8_t texels[16] = { c0.r, c0.g, c0.b, c0.a, c1.r, c1.g, c1.b, c1.a,
+                                 c1.r, c1.g, c1.b, c1.a, c0.r, c0.g, c0.b, c0.a };
+    REQUIRE_OK(xgd_texture_set_data(tex, 0, 0, NULL, texels, sizeof texels));
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    settle(t, dev);
+
+    d3d12_debug_remove_device(d3d12_of(dev));
+    CHECK_OK(xgd_clear_color(dev, blue)); /* recorded only: no native call fails yet */
+    CHECK_RESULT(xgd_present(dev), XGD_ERROR_DEVICE_LOST);
+    xgd_device_info info;
+    CHECK_OK(xgd_device_get_info(dev, &info));
+    CHECK(info.lost);
+    CHECK(log.lost_logged);
+    CHECK(log.reason_logged);
+    CHECK_RESULT(xgd_clear_color(dev, blue), XGD_ERROR_DEVICE_LOST);
+
+    CHECK_OK(xgd_device_restore_context(dev));
+    CHECK_OK(xgd_device_get_info(dev, &info));
+    CHECK(!info.lost);
+    CHECK_INT(info.last_recovery_failures, 0);
+    /* point sampling of the 2x2 texture over 16x16: each quadrant is one texel */
+    CHECK_OK(xgd_clear_color(dev, blue));
+    sprite_into(t, dev, sb, tex, (xgd_rect){ 0, 0, 16, 16 });
+    CHECK_OK(xgd_present(dev));
+    check_pixel(t, dev, 3, 3, c0);
+    check_pixel(t, dev, 12, 3, c1);
+    check_pixel(t, dev, 3, 12, c1);
+    check_pixel(t, dev, 12, 12, c0);
+
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+#endif
+}
+
+/*
+ * NativeCaps (issue 5, capability detection readable through the device): on d3d12 every field
+ * is what ID3D12Device::CheckFeatureSupport answers when asked here directly, the feature level
+ * is at least the 11_0 the renderer requires, and a device created without debug has no debug
+ * layer; the software renderer has no native caps (NOT_SUPPORTED, zeros); a lost device
+ * answers DEVICE_LOST until restored.
+ */
+XGD_TEST(D3D12_NativeCaps)
+{
+    xgd_native_caps caps;
+    /* software: no native caps */
+    {
+        xgd_device_desc sd;
+        memset(&sd, 0, sizeof sd);
+        sd.renderer = XGD_RENDERER_SOFTWARE;
+        sd.pp.headless = true;
+        sd.pp.back_buffer_width = sd.pp.back_buffer_height = 4;
+        xgd_device *sw = NULL;
+        REQUIRE_OK(xgd_device_create(&sd, &sw));
+        memset(&caps, 0xab, sizeof caps);
+        CHECK_RESULT(xgd_device_get_native_caps(sw, &caps), XGD_ERROR_NOT_SUPPORTED);
+        CHECK_INT(caps.feature_level, 0);
+        CHECK_INT(caps.shader_model, 0);
+        CHECK_INT(caps.resource_binding_tier, 0);
+        CHECK_INT(caps.root_signature_version, 0);
+        CHECK(!caps.mesh_shaders && !caps.ray_tracing && !caps.conservative_raster &&
+              !caps.debug_layer);
+        CHECK_RESULT(xgd_device_get_native_caps(sw, NULL), XGD_ERROR_INVALID_ARGUMENT);
+        xgd_device_destroy(sw);
+    }
+    CHECK_RESULT(xgd_device_get_native_caps(NULL, &caps), XGD_ERROR_INVALID_ARGUMENT);
+#ifndef XGD_TEST_HAVE_D3D12
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    xgd_device *dev = d3d12_test_device(t);
+    if (dev == NULL) return;
+    ID3D12Device *nd = d3d12_of(dev)->dev;
+    REQUIRE(nd != NULL);
+    memset(&caps, 0xab, sizeof caps);
+    REQUIRE_OK(xgd_device_get_native_caps(dev, &caps));
+
+    static const D3D_FEATURE_LEVEL levels[] = { D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_11_1,
+                                                D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_12_1 };
+    D3D12_FEATURE_DATA_FEATURE_LEVELS fl = { 4, levels, D3D_FEATURE_LEVEL_11_0 };
+    REQUIRE(SUCCEEDED(ID3D12Device_CheckFeatureSupport(nd, D3D12_FEATURE_FEATURE_LEVELS, &fl,
+                                                       sizeof fl)));
+    CHECK_INT(caps.feature_level, (int)fl.MaxSupportedFeatureLevel);
+    CHECK(caps.feature_level >= 0xb000); /* 11_0: the renderer refuses anything below */
+
+    D3D12_FEATURE_DATA_D3D12_OPTIONS o;
+    memset(&o, 0, sizeof o);
+    REQUIRE(SUCCEEDED(ID3D12Device_CheckFeatureSupport(nd, D3D12_FEATURE_D3D12_OPTIONS, &o,
+                                                       sizeof o)));
+    CHECK_INT(caps.resource_binding_tier, (int)o.ResourceBindingTier);
+    CHECK(caps.resource_binding_tier >= 1 && caps.resource_binding_tier <= 3);
+    CHECK(caps.conservative_raster ==
+          (o.ConservativeRasterizationTier != D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED));
+
+    D3D12_FEATURE_DATA_SHADER_MODEL sm = { D3D_SHADER_MODEL_5_1 };
+    int want_sm = 0x50; /* a runtime that cannot answer has 5.0 (feature level 11_0) */
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(nd, D3D12_FEATURE_SHADER_MODEL, &sm, sizeof sm)))
+        want_sm = (int)sm.HighestShaderModel;
+    CHECK_INT(caps.shader_model, want_sm);
+
+    D3D12_FEATURE_DATA_ROOT_SIGNATURE rs = { D3D_ROOT_SIGNATURE_VERSION_1_1 };
+    int want_rs = 10;
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(nd, D3D12_FEATURE_ROOT_SIGNATURE, &rs, sizeof rs)))
+        want_rs = rs.HighestVersion == D3D_ROOT_SIGNATURE_VERSION_1_1 ? 11 : 10;
+    CHECK_INT(caps.root_signature_version, want_rs);
+
+    D3D12_FEATURE_DATA_D3D12_OPTIONS5 o5;
+    memset(&o5, 0, sizeof o5);
+    bool rt = SUCCEEDED(ID3D12Device_CheckFeatureSupport(nd, D3D12_FEATURE_D3D12_OPTIONS5, &o5,
+                                                         sizeof o5)) &&
+              o5.RaytracingTier != D3D12_RAYTRACING_TIER_NOT_SUPPORTED;
+    CHECK(caps.ray_tracing == rt);
+    CHECK(!caps.debug_layer); /* the test device is not a debug device */
+
+    /* a lost device has no renderer to ask; a restored one answers again */
+    CHECK_OK(xgd_device_simulate_context_loss(dev));
+    CHECK_RESULT(xgd_device_get_native_caps(dev, &caps), XGD_ERROR_DEVICE_LOST);
+    CHECK_OK(xgd_device_restore_context(dev));
+    CHECK_OK(xgd_device_get_native_caps(dev, &caps));
+    CHECK_INT(caps.feature_level, (int)fl.MaxSupportedFeatureLevel);
     xgd_device_destroy(dev);
 #endif
 }

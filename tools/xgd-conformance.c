@@ -70,6 +70,8 @@ typedef struct options {
     int fixture_count;
     int jobs;
     double timeout_s;
+    int agree_tol;       /* --agreement: < 0 off */
+    long agree_cap;      /* pixels allowed beyond agree_tol per image; < 0: 0.5% of the image */
 } options;
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -515,6 +517,171 @@ static bool write_html(const options *o, const cell *cells)
     return ok;
 }
 
+/* ---- cross-renderer agreement (--agreement) ------------------------------------------------- */
+
+/*
+ * The rule: for every fixture and image label that both the software renderer (the reference)
+ * and another renderer saved while passing, the two actual images must have the same size and
+ *   - at most CAP pixels may have a channel that differs by more than TOL (rasterization and
+ *     rounding differences concentrate on edges: a pixel centre exactly on an edge, a filter
+ *     weight that rounds the other way), CAP defaulting to 0.5% of the image, rounded up;
+ *   - no pixel may differ by more than 4*TOL in any channel (a real disagreement, not rounding).
+ * Cells that failed, are known gaps (XFAIL) or are not supported are listed as skipped: their
+ * own matrix entry already reports them. A fixture whose difference is inherent to the
+ * renderer gets an entry in agreement_overrides with the reason, printed whenever it is used.
+ */
+typedef struct agreement_override {
+    const char *fixture;
+    const char *renderer;   /* NULL: every renderer */
+    const char *label;      /* NULL: every image of the fixture */
+    int tol, hard;          /* replace TOL and 4*TOL */
+    const char *reason;
+} agreement_override;
+
+static const agreement_override agreement_overrides[] = {
+    /* vkd3d's CheckFeatureSupport does not know B5G6R5, B5G5R5A1 and B4G4R4A4 ("Unhandled
+       format"), so the renderer reports them unsampleable and the fixture leaves those cells at
+       the clear colour, where software draws the texture: a capability gap, not a difference */
+    { "Sample_Formats", "d3d12", "Bgr565", 255, 255,
+      "format not sampleable on this d3d12 device (vkd3d lacks B5G6R5); the fixture skips it" },
+    { "Sample_Formats", "d3d12", "Bgra5551", 255, 255,
+      "format not sampleable on this d3d12 device (vkd3d lacks B5G5R5A1); the fixture skips it" },
+    { "Sample_Formats", "d3d12", "Bgra4444", 255, 255,
+      "format not sampleable on this d3d12 device (vkd3d lacks B4G4R4A4); the fixture skips it" },
+    { NULL, NULL, NULL, 0, 0, NULL }
+};
+
+typedef struct agreement_row {
+    int compared, agreed, skipped, excused;
+    int max_diff;
+    long beyond;            /* pixels beyond TOL, summed */
+    const char *worst_fixture;
+    char *worst_label;
+} agreement_row;
+
+static const agreement_override *find_override(const char *fixture, const char *renderer,
+                                               const char *label)
+{
+    for (size_t i = 0; agreement_overrides[i].fixture != NULL; i++) {
+        const agreement_override *a = &agreement_overrides[i];
+        if (strcmp(a->fixture, fixture) == 0 && (a->renderer == NULL || strcmp(a->renderer, renderer) == 0) &&
+            (a->label == NULL || strcmp(a->label, label) == 0))
+            return a;
+    }
+    return NULL;
+}
+
+static const image_pair *find_label(const cell *c, const char *label)
+{
+    for (int i = 0; i < c->image_count; i++)
+        if (strcmp(c->images[i].label, label) == 0 && c->images[i].actual != NULL) return &c->images[i];
+    return NULL;
+}
+
+/* Compares every shared image; prints the disagreements and the table. True when all agree. */
+static bool check_agreement(const options *o, const cell *cells, const char *img)
+{
+    int sw = -1;
+    for (int r = 0; r < o->renderer_count; r++)
+        if (strcmp(o->renderers[r], "software") == 0) sw = r;
+    if (sw < 0) {
+        fprintf(stderr, "xgd-conformance: --agreement needs the software renderer (the reference)\n");
+        return false;
+    }
+    agreement_row rows[XGD_RENDERER_COUNT + 1];
+    memset(rows, 0, sizeof rows);
+    bool ok = true;
+    long cap_given = o->agree_cap;
+    printf("\nagreement with software: TOL %d/255 per channel, at most %s pixels beyond TOL, "
+           "none beyond 4*TOL\n", o->agree_tol, cap_given >= 0 ? "CAP" : "0.5% of the");
+    if (cap_given >= 0) printf("  (CAP = %ld pixels per image)\n", cap_given);
+    for (int f = 0; f < o->fixture_count; f++) {
+        const cell *ref = &cells[f * o->renderer_count + sw];
+        for (int r = 0; r < o->renderer_count; r++) {
+            if (r == sw) continue;
+            const cell *c = &cells[f * o->renderer_count + r];
+            agreement_row *row = &rows[r];
+            for (int k = 0; k < c->image_count; k++) {
+                const image_pair *p = &c->images[k];
+                const image_pair *q = find_label(ref, p->label);
+                if (p->actual == NULL || q == NULL) continue;
+                if (c->status != CELL_PASS || ref->status != CELL_PASS) {
+                    row->skipped++;
+                    continue;
+                }
+                const agreement_override *ov = find_override(c->fixture, c->renderer, p->label);
+                int tol = ov ? ov->tol : o->agree_tol, hard = ov ? ov->hard : 4 * o->agree_tol;
+                char *pa = xprintf("%s/%s", img, p->actual), *pb = xprintf("%s/%s", img, q->actual);
+                int wa = 0, ha = 0, wb = 0, hb = 0;
+                uint8_t *a = NULL, *b = NULL;
+                bool loaded = xgd_image_load_png(pa, &wa, &ha, &a) == XGD_OK &&
+                              xgd_image_load_png(pb, &wb, &hb, &b) == XGD_OK;
+                row->compared++;
+                int maxd = 0;
+                long beyond = 0, pixels = (long)wa * ha;
+                bool agree = loaded && wa == wb && ha == hb;
+                if (agree) {
+                    for (long i = 0; i < pixels; i++) {
+                        int d = 0;
+                        for (int ch = 0; ch < 4; ch++) {
+                            int e = abs((int)a[i * 4 + ch] - (int)b[i * 4 + ch]);
+                            if (e > d) d = e;
+                        }
+                        if (d > maxd) maxd = d;
+                        beyond += d > tol;
+                    }
+                    long cap = cap_given >= 0 ? cap_given : (pixels * 5 + 999) / 1000;
+                    agree = beyond <= cap && maxd <= hard;
+                }
+                /* the table's worst image: largest difference, first one found on a tie;
+                   images excused by the override table are reported on their own line */
+                if (ov == NULL && (maxd > row->max_diff || row->worst_label == NULL)) {
+                    row->max_diff = maxd;
+                    row->worst_fixture = c->fixture;
+                    free(row->worst_label);
+                    row->worst_label = xstrdup(p->label);
+                }
+                if (ov == NULL) row->beyond += beyond;
+                else row->excused++;
+                if (ov != NULL)
+                    printf("  %s/%s [%s]: tolerance %d (hard %d) by table: %s\n", c->fixture,
+                           p->label, c->renderer, tol, hard, ov->reason);
+                if (agree) {
+                    row->agreed++;
+                } else {
+                    ok = false;
+                    if (!loaded)
+                        printf("  DISAGREE %s/%s [%s]: cannot read %s or %s\n", c->fixture, p->label,
+                               c->renderer, pa, pb);
+                    else if (wa != wb || ha != hb)
+                        printf("  DISAGREE %s/%s [%s]: %dx%d vs software %dx%d\n", c->fixture,
+                               p->label, c->renderer, wa, ha, wb, hb);
+                    else
+                        printf("  DISAGREE %s/%s [%s]: max diff %d, %ld of %ld pixels beyond %d\n",
+                               c->fixture, p->label, c->renderer, maxd, beyond, pixels, tol);
+                }
+                xgd_free(a);
+                xgd_free(b);
+                free(pa);
+                free(pb);
+            }
+        }
+    }
+    printf("\n%-10s %9s %7s %8s %8s %9s %14s  %s\n", "renderer", "compared", "agreed", "skipped",
+           "by table", "max diff", "pixels > TOL", "worst image");
+    for (int r = 0; r < o->renderer_count; r++) {
+        if (r == sw) continue;
+        agreement_row *row = &rows[r];
+        printf("%-10s %9d %7d %8d %8d %9d %14ld  %s%s%s\n", o->renderers[r], row->compared,
+               row->agreed, row->skipped, row->excused, row->max_diff, row->beyond,
+               row->worst_fixture ? row->worst_fixture : "-", row->worst_label ? "/" : "",
+               row->worst_label ? row->worst_label : "");
+        free(row->worst_label);
+    }
+    printf("agreement: %s\n", ok ? "all images agree" : "DISAGREEMENT (see above)");
+    return ok;
+}
+
 /* ---- main ------------------------------------------------------------------------------------ */
 
 static void usage(FILE *f)
@@ -528,6 +695,12 @@ static void usage(FILE *f)
             "  --html DIR         write DIR/index.html with actual and expected images\n"
             "  -j N               cells run in parallel (default: online CPUs)\n"
             "  --timeout SECONDS  per cell (default 300)\n"
+            "  --agreement TOL[:CAP]\n"
+            "                     also compare every image a passing renderer saved with the\n"
+            "                     software renderer's (the reference): per image, at most CAP\n"
+            "                     pixels (default 0.5%% of the image) may differ by more than\n"
+            "                     TOL/255 in a channel and none by more than 4*TOL; per-fixture\n"
+            "                     exceptions are a table in the tool, printed with their reason\n"
             "  FIXTURE...         only these fixtures (default: the whole inventory)\n"
             "exit: 0 when no cell failed, 1 otherwise, 2 on usage or setup errors\n");
 }
@@ -549,6 +722,8 @@ int main(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = cpus > 0 ? (int)cpus : 1;
     o.timeout_s = 300.0;
+    o.agree_tol = -1;
+    o.agree_cap = -1;
     char **only = xmalloc(sizeof *only * (size_t)argc);
     int only_count = 0;
 
@@ -566,6 +741,22 @@ int main(int argc, char **argv)
                 return 2;
             }
             if (o.renderer_count < XGD_RENDERER_COUNT) o.renderers[o.renderer_count++] = r;
+        } else if (strcmp(a, "--agreement") == 0 && has_value) {
+            char *end = NULL;
+            const char *v = argv[++i];
+            long tol = strtol(v, &end, 10);
+            long cap = -1;
+            if (end != v && *end == ':') {
+                const char *cv = end + 1;
+                cap = strtol(cv, &end, 10);
+                if (end == cv || cap < 0) end = (char *)"x";
+            }
+            if (end == v || *end != '\0' || tol < 0 || tol > 255) {
+                fprintf(stderr, "xgd-conformance: bad --agreement value '%s' (TOL[:CAP])\n", v);
+                return 2;
+            }
+            o.agree_tol = (int)tol;
+            o.agree_cap = cap;
         } else if (strcmp(a, "-j") == 0 && has_value) {
             o.jobs = atoi(argv[++i]);
         } else if (strcmp(a, "--timeout") == 0 && has_value) {
@@ -641,7 +832,7 @@ int main(int argc, char **argv)
     char *extra[3];
     int extra_count = 0;
     extra[extra_count++] = xprintf("XGD_TEST_OUTPUT=%s", img);
-    if (!temporary) extra[extra_count++] = xstrdup("XGD_TEST_SAVE_IMAGES=1");
+    if (!temporary || o.agree_tol >= 0) extra[extra_count++] = xstrdup("XGD_TEST_SAVE_IMAGES=1");
     char **envp = child_environment(extra, extra_count);
 
     printf("xgd-conformance: %d fixtures x %d renderer%s, runner %s\n\n", o.fixture_count,
@@ -653,6 +844,7 @@ int main(int argc, char **argv)
     bool failed = false;
     for (int i = 0; i < count; i++) failed |= cells[i].status == CELL_FAIL;
     if (!temporary && !write_html(&o, cells)) failed = true;
+    if (o.agree_tol >= 0 && !check_agreement(&o, cells, img)) failed = true;
 
     /* A temporary work folder goes; a report keeps its logs and images. */
     for (int i = 0; i < count; i++) {

@@ -469,6 +469,11 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     *out = device->stats;
     out->live_resources = device->resource_count;
+    out->descriptors_live = out->descriptors_peak = 0;
+    out->descriptor_pool_growths = out->descriptor_recycles = 0;
+    /* a lost device has no renderer: the renderer-reported counters read 0 then */
+    if (device->renderer != NULL && device->renderer->ops->get_statistics != NULL)
+        device->renderer->ops->get_statistics(device->renderer, out);
     return XGD_OK;
 }
 
@@ -634,4 +639,22 @@ int32_t xgdi_depth_bias_units(float depth_bias, xgd_depth_format format, bool fl
     if (v >= 2147483647.0) return INT32_MAX;
     if (v <= -2147483648.0) return INT32_MIN;
     return (int32_t)v; /* truncation, as the C++ static_cast it mirrors */
+}
+
+xgdi_texture_desc xgdi_back_buffer_desc(const xgd_presentation_parameters *pp, int max_samples)
+{
+    xgdi_texture_desc d;
+    memset(&d, 0, sizeof d);
+    d.render_target = true;
+    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
+    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
+    d.levels = 1;
+    d.format = XGD_SURFACE_FORMAT_COLOR;
+    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT
+                         ? XGD_DEPTH_FORMAT_DEPTH24
+                         : pp->depth_stencil_format;
+    d.samples = 1;
+    while (d.samples * 2 <= pp->multisample_count && d.samples * 2 <= max_samples) d.samples *= 2;
+    d.debug_name = "back buffer";
+    return d;
 }

@@ -298,6 +298,14 @@ typedef struct xgdi_renderer_ops {
     uint64_t (*completed_fence)(xgdi_renderer *r);
     /* Blocks until completed_fence() >= value. DEVICE_LOST if the device is gone. */
     xgd_result (*wait_fence)(xgdi_renderer *r, uint64_t value);
+
+    /* Optional (NULL allowed): fills the renderer-reported fields of *inout (the descriptor
+       counters); core has already filled the rest and leaves them to core. */
+    void (*get_statistics)(xgdi_renderer *r, xgd_statistics *inout);
+
+    /* Optional (NULL: XGD_ERROR_NOT_SUPPORTED): fills *out (zeroed by core) with what the native
+       API reports (xgd_device_get_native_caps). */
+    xgd_result (*get_native_caps)(xgdi_renderer *r, xgd_native_caps *out);
 } xgdi_renderer_ops;
 
 /* Every renderer's struct starts with this. */
@@ -337,6 +345,11 @@ void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
     ;
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
+
+/* The implicit back buffer every renderer creates (spec 002 "Back-buffer format"): the pp size,
+   stored as Color whatever pp asks, the pp depth format (DEFAULT = Depth24), and the pp sample
+   count rounded down to a power of two no higher than max_samples (1 = single-sampled). */
+xgdi_texture_desc xgdi_back_buffer_desc(const xgd_presentation_parameters *pp, int max_samples);
 
 /* XNA's float depth bias to integer units of a depth format (spec 002): D16 65535, D24/D24S8
    16777215, 32-bit float 8388607; saturates at int32; NaN or an unknown format gives 0. */

@@ -26,10 +26,12 @@ xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
     if (SUCCEEDED(hr)) return XGD_OK;
     if (d3d12_is_removed(hr) || r->lost) {
         /* Device recovery: log the removal reason the runtime gives, then enter lost. */
-        HRESULT reason = r->dev != NULL ? ID3D12Device_GetDeviceRemovedReason(r->dev) : hr;
+        HRESULT reason = r->simulated_removal ? hr
+                         : r->dev != NULL ? ID3D12Device_GetDeviceRemovedReason(r->dev) : hr;
         char msg[160];
+        /* through uint32_t: vkd3d's HRESULT is a signed int and would print sign-extended */
         snprintf(msg, sizeof msg, "d3d12: %s: device removed (hr 0x%08lx, reason 0x%08lx)", what,
-                 (unsigned long)hr, (unsigned long)reason);
+                 (unsigned long)(uint32_t)hr, (unsigned long)(uint32_t)reason);
         r->lost = true;
         xgdi_device_lost(r->base.device, msg);
         return XGD_ERROR_DEVICE_LOST;
@@ -39,6 +41,20 @@ xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
                          what);
     return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED, "d3d12: %s failed (hr 0x%08lx)",
                      what, (unsigned long)hr);
+}
+
+void d3d12_debug_remove_device(d3d12_renderer *r)
+{
+    r->remove_next_call = true;
+}
+
+/* The debug hook's substitution: true when the call about to be made must fail as removed. */
+static bool d3d12_hook_removed(d3d12_renderer *r)
+{
+    if (!r->remove_next_call) return false;
+    r->remove_next_call = false;
+    r->simulated_removal = true;
+    return true;
 }
 
 /* ---- fences ------------------------------------------------------------------------------ */
@@ -217,6 +233,8 @@ static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
     d3d12_frame *f = &r->frames[slot];
     xgd_result res = d3d12_wait(r, f->fence);
     if (res != XGD_OK) return res;
+    if (d3d12_hook_removed(r))
+        return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandAllocator::Reset");
     HRESULT hr = ID3D12CommandAllocator_Reset(f->allocator);
     if (FAILED(hr)) return d3d12_check(r, hr, "CommandAllocator::Reset");
     hr = ID3D12GraphicsCommandList_Reset(f->list, f->allocator, NULL);
@@ -234,6 +252,7 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     d3d12_flush_barriers(r);
     d3d12_frame *f = &r->frames[r->slot];
+    if (d3d12_hook_removed(r)) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
     HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
     if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)f->list };
@@ -267,6 +286,8 @@ xgd_result d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **
 
 xgd_result d3d12_immediate_end(d3d12_renderer *r)
 {
+    if (d3d12_hook_removed(r))
+        return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close(immediate)");
     HRESULT hr = ID3D12GraphicsCommandList_Close(r->imm_list);
     if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close(immediate)");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)r->imm_list };
@@ -443,20 +464,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
 static xgd_result d3d12_make_back_buffer(d3d12_renderer *r, const xgd_presentation_parameters *pp,
                                          xgdi_native_texture **out)
 {
-    xgdi_texture_desc d;
-    memset(&d, 0, sizeof d);
-    d.render_target = true;
-    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
-    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
-    d.levels = 1;
-    d.format = XGD_SURFACE_FORMAT_COLOR;
-    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT
-                         ? XGD_DEPTH_FORMAT_DEPTH24
-                         : pp->depth_stencil_format;
-    int ms = pp->multisample_count;
-    int max = r->xcaps.max_multisample_count;
-    d.samples = ms >= 8 && max >= 8 ? 8 : ms >= 4 && max >= 4 ? 4 : ms >= 2 && max >= 2 ? 2 : 1;
-    d.debug_name = "back buffer";
+    xgdi_texture_desc d = xgdi_back_buffer_desc(pp, r->xcaps.max_multisample_count);
     return d3d12_texture_alloc(r, &d, out);
 }
 
@@ -473,6 +481,10 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     if (r->dev != NULL && r->fence != NULL && !r->lost) {
         /* close the open list (it may hold recorded work) and wait for idle */
         if (d3d12_submit_frame(r) == XGD_OK) d3d12_wait(r, r->base.submitted_fence);
+    } else if (r->fence != NULL && r->lost) {
+        /* Work submitted before the loss may still run (a simulated removal leaves the device
+           healthy); a removed device's fence reads all ones, so this returns at once there. */
+        d3d12_wait(r, r->base.submitted_fence);
     }
     if (r->back_buffer != NULL) d3d12_texture_release(r, r->back_buffer);
     if (r->black != NULL) d3d12_texture_release(r, r->black);
@@ -707,6 +719,66 @@ static xgd_result d3d12_op_present(xgdi_renderer *base, int swap_interval)
     return d3d12_submit_frame(r);
 }
 
+/* Maps the four descriptor heaps' counters onto xgd_statistics (issue 4). live and recycles
+   are exact sums; peak is the sum of each heap's own high-water mark, an upper bound of the
+   combined peak since the heaps peak at different moments. */
+static void d3d12_op_get_statistics(xgdi_renderer *base, xgd_statistics *inout)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    const d3d12_index_pool *pools[4] = { &r->rtv_heap.pool, &r->dsv_heap.pool,
+                                         &r->view_heap.pool, &r->sampler_heap.pool };
+    uint64_t live = 0, peak = 0, recycles = 0;
+    for (int i = 0; i < 4; i++) {
+        live += pools[i]->live;
+        peak += pools[i]->peak;
+        recycles += pools[i]->recycles;
+    }
+    inout->descriptors_live = live;
+    inout->descriptors_peak = peak;
+    inout->descriptor_pool_growths = r->rtv_heap.growths + r->dsv_heap.growths +
+                                     r->view_heap.growths + r->sampler_heap.growths;
+    inout->descriptor_recycles = recycles;
+}
+
+/*
+ * D3D12_OPTIONS7 (mesh shader tier) postdates vkd3d 1.2's headers: its feature number and the
+ * leading field of its data are spelled here (the runtime answers E_INVALIDARG where it does
+ * not know the query, which reads as "not supported").
+ */
+#define D3D12X_FEATURE_OPTIONS7 ((D3D12_FEATURE)32)
+typedef struct d3d12_options7 {
+    int mesh_shader_tier;
+    int sampler_feedback_tier;
+} d3d12_options7;
+
+static xgd_result d3d12_op_get_native_caps(xgdi_renderer *base, xgd_native_caps *out)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    /* the levels, model and root-signature version were asked at creation (d3d12_query_caps) */
+    out->feature_level = (int)r->caps.feature_level;
+    out->shader_model = r->caps.shader_model;
+    out->resource_binding_tier = r->caps.resource_binding_tier;
+    out->root_signature_version = r->caps.root_signature_version;
+    out->debug_layer = r->caps.debug_layer;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS o;
+    memset(&o, 0, sizeof o);
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_D3D12_OPTIONS, &o,
+                                                   sizeof o)))
+        out->conservative_raster = o.ConservativeRasterizationTier !=
+                                   D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS5 o5;
+    memset(&o5, 0, sizeof o5);
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_D3D12_OPTIONS5, &o5,
+                                                   sizeof o5)))
+        out->ray_tracing = o5.RaytracingTier != D3D12_RAYTRACING_TIER_NOT_SUPPORTED;
+    d3d12_options7 o7;
+    memset(&o7, 0, sizeof o7);
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12X_FEATURE_OPTIONS7, &o7,
+                                                   sizeof o7)))
+        out->mesh_shaders = o7.mesh_shader_tier != 0; /* D3D12_MESH_SHADER_TIER_NOT_SUPPORTED */
+    return XGD_OK;
+}
+
 const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .name = "d3d12",
     .kind = XGD_RENDERER_D3D12,
@@ -731,4 +803,6 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .submit = d3d12_op_submit,
     .completed_fence = d3d12_op_completed_fence,
     .wait_fence = d3d12_op_wait_fence,
+    .get_statistics = d3d12_op_get_statistics,
+    .get_native_caps = d3d12_op_get_native_caps,
 };

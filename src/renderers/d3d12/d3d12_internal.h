@@ -320,6 +320,10 @@ struct d3d12_renderer {
     bool targets_dirty;
     ID3D12PipelineState *current_pso;
     d3d12_stats stats;
+    /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
+       having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal
+       reason a live device would not report. */
+    bool remove_next_call, simulated_removal;
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }
@@ -327,6 +331,11 @@ static inline ID3D12GraphicsCommandList *d3d12_list(d3d12_renderer *r)
 {
     return r->frames[r->slot].list;
 }
+
+/* Debug hook: the next native call on the submission path (closing, executing or signalling a
+   list, resetting a slot) fails as DXGI_ERROR_DEVICE_REMOVED without being made, so device
+   removal and recovery can be tested on a healthy device (issue 5, DeviceRemovedRecovery). */
+void d3d12_debug_remove_device(d3d12_renderer *r);
 
 /* HRESULT check: DEVICE_REMOVED/RESET/HUNG enter the lost state (spec: Device recovery). */
 xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);

@@ -11,19 +11,7 @@
 static xgd_result sw_make_back_buffer(sw_renderer *r, const xgd_presentation_parameters *pp,
                                       xgdi_native_texture **out)
 {
-    xgdi_texture_desc d;
-    memset(&d, 0, sizeof d);
-    d.render_target = true;
-    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
-    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
-    d.levels = 1;
-    d.format = XGD_SURFACE_FORMAT_COLOR; /* the back buffer is stored as Color */
-    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT
-                         ? XGD_DEPTH_FORMAT_DEPTH24
-                         : pp->depth_stencil_format;
-    int ms = pp->multisample_count;
-    d.samples = ms >= 8 ? 8 : ms >= 4 ? 4 : ms >= 2 ? 2 : 1;
-    d.debug_name = "back buffer";
+    xgdi_texture_desc d = xgdi_back_buffer_desc(pp, 8);
     return sw_texture_alloc(r, &d, out);
 }
 

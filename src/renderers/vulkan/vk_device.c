@@ -336,6 +336,21 @@ static void ring_collect(xvk_renderer *r, uint64_t completed)
     }
 }
 
+static void recycle_descriptors(xvk_renderer *r, xvk_frame *f)
+{
+    r->counters.descriptor_recycles += f->descriptors;
+    r->counters.descriptors_live -= f->descriptors;
+    f->descriptors = 0;
+}
+
+void xvk_note_descriptors(xvk_renderer *r, uint64_t n)
+{
+    r->frames[r->frame_index].descriptors += n;
+    r->counters.descriptors_live += n;
+    if (r->counters.descriptors_live > r->counters.descriptors_peak)
+        r->counters.descriptors_peak = r->counters.descriptors_live;
+}
+
 VkCommandBuffer xvk_cmd(xvk_renderer *r)
 {
     xvk_frame *f = &r->frames[r->frame_index];
@@ -351,6 +366,7 @@ VkCommandBuffer xvk_cmd(xvk_renderer *r)
         (void)xvk_check(r, vr, "vkResetCommandPool");
         return VK_NULL_HANDLE;
     }
+    recycle_descriptors(r, f);
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
     vr = vkBeginCommandBuffer(f->cmd, &bi);
@@ -445,6 +461,23 @@ static uint64_t xvk_completed_fence(xgdi_renderer *base)
     return xvk_completed(xvk_cast(base));
 }
 
+static void xvk_get_statistics(xgdi_renderer *base, xgd_statistics *inout)
+{
+    xvk_renderer *r = xvk_cast(base);
+    /* A closed slot whose fence has passed no longer feeds the GPU: its pushed descriptors are
+       free even though the pool reset that reclaims the memory waits for the slot's reuse. */
+    uint64_t done = r->lost ? UINT64_MAX : xvk_completed(r);
+    for (int i = 0; i < XVK_FRAMES; i++) {
+        xvk_frame *f = &r->frames[i];
+        bool open = r->recording && i == r->frame_index;
+        if (!open && f->fence <= done) recycle_descriptors(r, f);
+    }
+    inout->descriptors_live = r->counters.descriptors_live;
+    inout->descriptors_peak = r->counters.descriptors_peak;
+    inout->descriptor_pool_growths = 0;
+    inout->descriptor_recycles = r->counters.descriptor_recycles;
+}
+
 static xgd_result xvk_wait_fence(xgdi_renderer *base, uint64_t value)
 {
     xvk_renderer *r = xvk_cast(base);
@@ -537,17 +570,7 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
 static xgd_result make_back_buffer(xvk_renderer *r, const xgd_presentation_parameters *pp,
                                    xgdi_native_texture **out)
 {
-    xgdi_texture_desc d;
-    memset(&d, 0, sizeof d);
-    d.render_target = true;
-    d.width = pp->back_buffer_width > 0 ? pp->back_buffer_width : 800;
-    d.height = pp->back_buffer_height > 0 ? pp->back_buffer_height : 480;
-    d.levels = 1;
-    d.format = XGD_SURFACE_FORMAT_COLOR;
-    d.depth_format = pp->depth_stencil_format == XGD_DEPTH_FORMAT_DEFAULT ? XGD_DEPTH_FORMAT_DEPTH24
-                                                                          : pp->depth_stencil_format;
-    d.samples = pp->multisample_count > 1 ? pp->multisample_count : 1;
-    d.debug_name = "xgd back buffer";
+    xgdi_texture_desc d = xgdi_back_buffer_desc(pp, r->max_samples);
     return xvk_texture_create(&r->base, &d, out);
 }
 
@@ -759,4 +782,5 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .submit = xvk_submit,
     .completed_fence = xvk_completed_fence,
     .wait_fence = xvk_wait_fence,
+    .get_statistics = xvk_get_statistics,
 };

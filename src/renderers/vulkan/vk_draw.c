@@ -721,6 +721,15 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
               : cull == XGD_CULL_CLOCKWISE_FACE ? VK_CULL_MODE_FRONT_BIT
                                                 : VK_CULL_MODE_BACK_BIT;
     k->fill = rs != NULL && rs->fill_mode == XGD_FILL_WIREFRAME;
+    if (rs != NULL && rs->multisample_antialias_disable && k->samples > 1 && !r->warned_aa_disable) {
+        /* XNA's MultiSampleAntiAlias=false puts every sample at the pixel centre (the software
+           renderer does); without VK_EXT_sample_locations this renderer keeps the standard
+           pattern, so multisampled edges stay antialiased: say so once per device */
+        r->warned_aa_disable = true;
+        xgdi_warn(r->base.device, "vulkan: multisample_antialias_disable is not honoured on '%s' "
+                  "(needs VK_EXT_sample_locations, not used); edges stay multisampled",
+                  r->adapter_name);
+    }
     if (rs != NULL && has_depth) {
         /* spec 002: XNA's float bias in units of the bound depth format */
         k->bias_units = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format,
@@ -896,6 +905,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         r->bound_sampler = smp;
         r->descriptors_valid = true;
         r->counters.descriptor_pushes++;
+        xvk_note_descriptors(r, 3);
     } else {
         r->counters.descriptor_skips++;
     }
@@ -1049,6 +1059,7 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
           .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
     };
     r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
+    xvk_note_descriptors(r, 3);
     VkViewport vv = { 0, (float)t->desc.height, (float)t->desc.width, -(float)t->desc.height, 0, 1 };
     vkCmdSetViewport(cmd, 0, 1, &vv);
     vkCmdSetScissor(cmd, 0, 1, &full);

@@ -141,6 +141,7 @@ typedef struct xvk_frame {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     uint64_t fence;            /* timeline value its last submission signals (0: never) */
+    uint64_t descriptors;      /* descriptors pushed into cmd since its pool was last reset */
 } xvk_frame;
 
 typedef struct xvk_ring_mark {
@@ -163,6 +164,11 @@ typedef struct xvk_counters {
     uint64_t pipelines_created, pipeline_binds;
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
+    /* descriptor accounting for xgd_statistics: pushed descriptors live in the command buffer's
+       memory until its slot's pool is reset after the fence passed, so "live" is what the
+       frame slots hold, and a "recycle" is a slot reset returning them; push descriptors have
+       no pool that could grow */
+    uint64_t descriptors_live, descriptors_peak, descriptor_recycles;
 } xvk_counters;
 
 /* ---- the renderer ---- */
@@ -233,6 +239,7 @@ struct xvk_renderer {
     VkSampler bound_sampler;
     VkDeviceSize bound_constants;
     bool descriptors_valid;
+    bool warned_aa_disable;    /* the MultiSampleAntiAlias=false gap was reported */
     uint8_t last_constants[sizeof(xgdi_basic_constants)];
     size_t last_constants_size;
     VkDeviceSize last_constants_offset;
@@ -265,6 +272,8 @@ static inline xvk_renderer *xvk_cast(xgdi_renderer *r) { return (xvk_renderer *)
 xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
 /* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
 VkCommandBuffer xvk_cmd(xvk_renderer *r);
+/* Accounts n descriptors just pushed into the open frame's command buffer. */
+void xvk_note_descriptors(xvk_renderer *r, uint64_t n);
 /* Emits the global barrier if a write happened since the last one. */
 void xvk_barrier(xvk_renderer *r, VkCommandBuffer cmd);
 /* Submits the open frame and waits until it completed (readbacks). */

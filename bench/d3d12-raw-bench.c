@@ -1,0 +1,551 @@
+/*
+ * d3d12-raw-bench - xgd's per-draw CPU cost on the Direct3D 12 renderer as a ratio of a raw
+ * Direct3D 12 loop that records the same draws directly (issue 5, "bench"); the Direct3D 12
+ * counterpart of bench/d3d12-raw-bench.c, with the same scene and output.
+ *
+ * Scene: N textured 8x8 quads per frame into a 640x480 RGBA8 off-screen target, one draw per
+ * quad, a texture change every draw (16 textures), the last frame checked at one pixel per
+ * texture.
+ *   raw   one command list per frame: the stock sprite shaders (the committed DXBC), xgd's root
+ *         signature (root CBV b0, SRV table t0, sampler table s0), the quad's four vertices
+ *         written into a persistently mapped upload buffer, one SetGraphicsRootDescriptorTable
+ *         (the texture) and one DrawInstanced per quad;
+ *   xgd   the same draws through the public API on the "d3d12" renderer: xgd_set_texture,
+ *         xgd_draw_user_primitives per quad, then xgd_present.
+ * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
+ * Each figure is the median of --frames frames after one warm-up frame. On Linux both run on
+ * vkd3d (VKD3D_VULKAN_DEVICE picks the Vulkan device for both).
+ *
+ * usage: d3d12-raw-bench [--draws N] [--frames F]
+ */
+#define _POSIX_C_SOURCE 200809L
+#ifndef COBJMACROS
+#define COBJMACROS
+#endif
+#define INITGUID
+
+#include "xgd.h"
+
+/* The system headers are not written for -Wpedantic (anonymous unions, zero-sized arrays). */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#ifdef _WIN32
+#include <windows.h>
+#include <d3d12.h>
+#else
+#include <vkd3d_utils.h>
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#include "../shaders/generated/dxbc/stock.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { W = 640, H = 480, TEX = 16, TS = 8, MAX_FRAMES = 64 };
+
+typedef struct vtx {
+    float pos[3];
+    uint8_t color[4];
+    float uv[2];
+} vtx;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define HR(expr)                                                                            \
+    do {                                                                                    \
+        HRESULT hr_ = (expr);                                                               \
+        if (FAILED(hr_)) {                                                                  \
+            fprintf(stderr, "d3d12-raw-bench:%d: %s failed (hr 0x%08lx)\n", __LINE__, #expr,  \
+                    (unsigned long)hr_);                                                    \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+#define XGD(expr)                                                                           \
+    do {                                                                                    \
+        xgd_result x_r_ = (expr);                                                           \
+        if (x_r_ != XGD_OK) {                                                               \
+            fprintf(stderr, "d3d12-raw-bench:%d: %s failed: %s\n", __LINE__, #expr,           \
+                    xgd_result_name(x_r_));                                                 \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+static void texture_color(int t, uint8_t c[4])
+{
+    c[0] = (uint8_t)(16 * t + 8);
+    c[1] = (uint8_t)(255 - 16 * t);
+    c[2] = (uint8_t)(t * 37 % 256);
+    c[3] = 255;
+}
+
+/* Where quad i lands (pixel units), a grid of 8x8 cells that wraps. */
+static void quad_pos(int i, int *x, int *y)
+{
+    int cells_x = W / TS, cells = cells_x * (H / TS);
+    int c = i % cells;
+    *x = (c % cells_x) * TS;
+    *y = (c / cells_x) * TS;
+}
+
+static void quad_vertices(int i, vtx v[4])
+{
+    int x, y;
+    quad_pos(i, &x, &y);
+    float x0 = (float)x, y0 = (float)y, x1 = x0 + TS, y1 = y0 + TS;
+    vtx q[4] = { { { x0, y0, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+                 { { x1, y0, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+                 { { x0, y1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+                 { { x1, y1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
+    memcpy(v, q, sizeof q);
+}
+
+static int check_pixels(const uint8_t *rgba, int draws, const char *who)
+{
+    /* the last quad drawn into each of the first TEX cells decides its colour */
+    int bad = 0, cells = (W / TS) * (H / TS);
+    for (int c = 0; c < TEX && c < draws; c++) {
+        int last = c;
+        while (last + cells < draws) last += cells;
+        uint8_t want[4];
+        texture_color(last % TEX, want);
+        int x, y;
+        quad_pos(c, &x, &y);
+        const uint8_t *p = rgba + ((size_t)(y + TS / 2) * W + (size_t)(x + TS / 2)) * 4;
+        if (memcmp(p, want, 4) != 0) bad++;
+    }
+    if (bad) fprintf(stderr, "d3d12-raw-bench: %s: %d of %d checked quads have the wrong colour\n", who, bad, TEX);
+    return bad;
+}
+
+/* ---- raw Direct3D 12 ----------------------------------------------------------------------- */
+
+typedef struct raw {
+    ID3D12Device *dev;
+    ID3D12CommandQueue *queue;
+    ID3D12CommandAllocator *alloc;
+    ID3D12GraphicsCommandList *list;
+    ID3D12Fence *fence;
+    uint64_t fence_value;
+    HANDLE event;
+} raw;
+
+static void raw_init(raw *g)
+{
+    /* vkd3d picks the Vulkan device as xgd's renderer does (VKD3D_VULKAN_DEVICE selects one);
+       feature level 11_0 is what xgd asks for */
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&g->dev));
+    D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };
+    HR(ID3D12Device_CreateCommandQueue(g->dev, &qd, &IID_ID3D12CommandQueue, (void **)&g->queue));
+    HR(ID3D12Device_CreateCommandAllocator(g->dev, D3D12_COMMAND_LIST_TYPE_DIRECT,
+                                           &IID_ID3D12CommandAllocator, (void **)&g->alloc));
+    /* a new list is open: setup records into it directly */
+    HR(ID3D12Device_CreateCommandList(g->dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, g->alloc, NULL,
+                                      &IID_ID3D12GraphicsCommandList, (void **)&g->list));
+    HR(ID3D12Device_CreateFence(g->dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&g->fence));
+#ifdef _WIN32
+    g->event = CreateEventA(NULL, FALSE, FALSE, NULL);
+#else
+    g->event = vkd3d_create_event();
+#endif
+    if (g->event == NULL) {
+        fprintf(stderr, "d3d12-raw-bench: cannot create an event\n");
+        exit(1);
+    }
+}
+
+static void raw_submit(raw *g)
+{
+    HR(ID3D12GraphicsCommandList_Close(g->list));
+    ID3D12CommandList *lists[1] = { (ID3D12CommandList *)g->list };
+    ID3D12CommandQueue_ExecuteCommandLists(g->queue, 1, lists);
+    HR(ID3D12CommandQueue_Signal(g->queue, g->fence, ++g->fence_value));
+}
+
+static void raw_wait(raw *g)
+{
+    if (ID3D12Fence_GetCompletedValue(g->fence) >= g->fence_value) return;
+    HR(ID3D12Fence_SetEventOnCompletion(g->fence, g->fence_value, g->event));
+#ifdef _WIN32
+    WaitForSingleObject(g->event, INFINITE);
+#else
+    vkd3d_wait_event(g->event, VKD3D_INFINITE);
+#endif
+}
+
+static ID3D12Resource *committed(const raw *g, D3D12_HEAP_TYPE heap, const D3D12_RESOURCE_DESC *rd,
+                                 D3D12_RESOURCE_STATES state, const D3D12_CLEAR_VALUE *clear)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = heap };
+    ID3D12Resource *res;
+    HR(ID3D12Device_CreateCommittedResource(g->dev, &hp, D3D12_HEAP_FLAG_NONE, rd, state, clear,
+                                            &IID_ID3D12Resource, (void **)&res));
+    return res;
+}
+
+static ID3D12Resource *buffer(const raw *g, D3D12_HEAP_TYPE heap, UINT64 size, D3D12_RESOURCE_STATES state,
+                              void **ptr)
+{
+    D3D12_RESOURCE_DESC rd = { .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+                               .DepthOrArraySize = 1, .MipLevels = 1, .Format = DXGI_FORMAT_UNKNOWN,
+                               .SampleDesc = { 1, 0 }, .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR };
+    ID3D12Resource *res = committed(g, heap, &rd, state, NULL);
+    D3D12_RANGE none = { 0, 0 };
+    HR(ID3D12Resource_Map(res, 0, &none, ptr));
+    return res;
+}
+
+static ID3D12Resource *image(const raw *g, int w, int h, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
+{
+    D3D12_RESOURCE_DESC rd = { .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D, .Width = (UINT64)w,
+                               .Height = (UINT)h, .DepthOrArraySize = 1, .MipLevels = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 },
+                               .Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN, .Flags = flags };
+    D3D12_CLEAR_VALUE cv = { .Format = DXGI_FORMAT_R8G8B8A8_UNORM };
+    return committed(g, D3D12_HEAP_TYPE_DEFAULT, &rd, state,
+                     (flags & D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET) ? &cv : NULL);
+}
+
+static void transition(ID3D12GraphicsCommandList *list, ID3D12Resource *res, D3D12_RESOURCE_STATES from,
+                       D3D12_RESOURCE_STATES to)
+{
+    D3D12_RESOURCE_BARRIER b = { .Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION };
+    b.Transition.pResource = res;
+    b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    b.Transition.StateBefore = from;
+    b.Transition.StateAfter = to;
+    ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &b);
+}
+
+static ID3D12DescriptorHeap *heap(const raw *g, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT n, bool visible)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC hd = { type, n,
+                                      visible ? D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE
+                                              : D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0 };
+    ID3D12DescriptorHeap *h;
+    HR(ID3D12Device_CreateDescriptorHeap(g->dev, &hd, &IID_ID3D12DescriptorHeap, (void **)&h));
+    return h;
+}
+
+/* Methods returning a struct go through lpVtbl with an out pointer (vkd3d and mingw-w64). */
+static D3D12_CPU_DESCRIPTOR_HANDLE cpu_start(ID3D12DescriptorHeap *h)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE c;
+    h->lpVtbl->GetCPUDescriptorHandleForHeapStart(h, &c);
+    return c;
+}
+
+static D3D12_GPU_DESCRIPTOR_HANDLE gpu_start(ID3D12DescriptorHeap *h)
+{
+    D3D12_GPU_DESCRIPTOR_HANDLE c;
+    h->lpVtbl->GetGPUDescriptorHandleForHeapStart(h, &c);
+    return c;
+}
+
+/* D3D12 row-pitch (256) and placement (512) alignments: each 8-row texture gets 2 KiB */
+enum { TEX_PITCH = 256, TEX_SLICE = TS * TEX_PITCH };
+
+static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
+{
+    raw g;
+    memset(&g, 0, sizeof g);
+    raw_init(&g);
+    ID3D12GraphicsCommandList *list = g.list;
+
+    /* setup: target, textures, staging, vertex and constant buffers */
+    ID3D12Resource *target = image(&g, W, H, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+                                   D3D12_RESOURCE_STATE_RENDER_TARGET);
+    void *sptr, *rptr, *vptr, *cptr;
+    ID3D12Resource *staging = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)TEX * TEX_SLICE,
+                                     D3D12_RESOURCE_STATE_GENERIC_READ, &sptr);
+    ID3D12Resource *readback = buffer(&g, D3D12_HEAP_TYPE_READBACK, (UINT64)W * H * 4,
+                                      D3D12_RESOURCE_STATE_COPY_DEST, &rptr);
+    ID3D12DescriptorHeap *srv_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, TEX, true);
+    ID3D12DescriptorHeap *smp_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 1, true);
+    ID3D12DescriptorHeap *rtv_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, false);
+    UINT srv_inc = ID3D12Device_GetDescriptorHandleIncrementSize(g.dev, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    ID3D12Resource *tex[TEX];
+    for (int t = 0; t < TEX; t++) {
+        tex[t] = image(&g, TS, TS, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+        uint8_t c[4];
+        texture_color(t, c);
+        for (int y = 0; y < TS; y++)
+            for (int x = 0; x < TS; x++)
+                memcpy((uint8_t *)sptr + (size_t)t * TEX_SLICE + (size_t)y * TEX_PITCH + (size_t)x * 4, c, 4);
+        D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = tex[t],
+                                            .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX };
+        D3D12_TEXTURE_COPY_LOCATION src = { .pResource = staging, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
+        src.PlacedFootprint.Offset = (UINT64)t * TEX_SLICE;
+        src.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){ DXGI_FORMAT_R8G8B8A8_UNORM, TS, TS, 1,
+                                                                       TEX_PITCH };
+        ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, NULL);
+        transition(list, tex[t], D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        D3D12_SHADER_RESOURCE_VIEW_DESC sd = { .Format = DXGI_FORMAT_R8G8B8A8_UNORM,
+                                               .ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2D,
+                                               .Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING };
+        sd.Texture2D.MipLevels = 1;
+        D3D12_CPU_DESCRIPTOR_HANDLE h = cpu_start(srv_heap);
+        h.ptr += (SIZE_T)t * srv_inc;
+        ID3D12Device_CreateShaderResourceView(g.dev, tex[t], &sd, h);
+    }
+    raw_submit(&g);
+    raw_wait(&g);
+    ID3D12Resource *vbuf = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)draws * 4 * sizeof(vtx),
+                                  D3D12_RESOURCE_STATE_GENERIC_READ, &vptr);
+    ID3D12Resource *cbuf = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ, &cptr);
+    /* clip = float4(pos, 1) * M: pixel space to clip space, y down (D3D's viewport has y down) */
+    const float m[16] = { 2.0f / W, 0, 0, 0, 0, -2.0f / H, 0, 0, 0, 0, 1, 0, -1, 1, 0, 1 };
+    memcpy(cptr, m, sizeof m);
+    D3D12_SAMPLER_DESC smp = { .Filter = D3D12_FILTER_MIN_MAG_MIP_POINT,
+                               .AddressU = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
+                               .AddressV = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
+                               .AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
+                               .ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER, .MaxLOD = 0 };
+    ID3D12Device_CreateSampler(g.dev, &smp, cpu_start(smp_heap));
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv = cpu_start(rtv_heap);
+    ID3D12Device_CreateRenderTargetView(g.dev, target, NULL, rtv);
+
+    /* root signature: root CBV b0, one-SRV table t0, one-sampler table s0 (as xgd's) */
+    D3D12_DESCRIPTOR_RANGE srv_range = { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 };
+    D3D12_DESCRIPTOR_RANGE smp_range = { D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, 0, 0, 0 };
+    D3D12_ROOT_PARAMETER params[3];
+    memset(params, 0, sizeof params);
+    params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    params[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    params[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[1].DescriptorTable.NumDescriptorRanges = 1;
+    params[1].DescriptorTable.pDescriptorRanges = &srv_range;
+    params[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    params[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[2].DescriptorTable.NumDescriptorRanges = 1;
+    params[2].DescriptorTable.pDescriptorRanges = &smp_range;
+    params[2].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    D3D12_ROOT_SIGNATURE_DESC rsd = { 3, params, 0, NULL,
+                                      D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
+    ID3DBlob *blob = NULL, *err = NULL;
+    HR(D3D12SerializeRootSignature(&rsd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err));
+    if (err != NULL) ID3D10Blob_Release(err);
+    ID3D12RootSignature *root;
+    HR(ID3D12Device_CreateRootSignature(g.dev, 0, ID3D10Blob_GetBufferPointer(blob),
+                                        ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
+                                        (void **)&root));
+    ID3D10Blob_Release(blob);
+
+    /* pipeline: the stock sprite shaders (the committed DXBC xgd uses) */
+    D3D12_INPUT_ELEMENT_DESC ie[3] = {
+        { "POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0 },
+        { "COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, 12, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0 },
+        { "TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0 } };
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC pd;
+    memset(&pd, 0, sizeof pd);
+    pd.pRootSignature = root;
+    pd.VS = (D3D12_SHADER_BYTECODE){ xgd_dxbc_sprite_vs, sizeof xgd_dxbc_sprite_vs };
+    pd.PS = (D3D12_SHADER_BYTECODE){ xgd_dxbc_sprite_ps, sizeof xgd_dxbc_sprite_ps };
+    pd.BlendState.RenderTarget[0].SrcBlend = D3D12_BLEND_ONE;
+    pd.BlendState.RenderTarget[0].DestBlend = D3D12_BLEND_ZERO;
+    pd.BlendState.RenderTarget[0].BlendOp = D3D12_BLEND_OP_ADD;
+    pd.BlendState.RenderTarget[0].SrcBlendAlpha = D3D12_BLEND_ONE;
+    pd.BlendState.RenderTarget[0].DestBlendAlpha = D3D12_BLEND_ZERO;
+    pd.BlendState.RenderTarget[0].BlendOpAlpha = D3D12_BLEND_OP_ADD;
+    pd.BlendState.RenderTarget[0].LogicOp = D3D12_LOGIC_OP_NOOP;
+    pd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    pd.SampleMask = UINT32_MAX;
+    pd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    pd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    pd.RasterizerState.DepthClipEnable = TRUE;
+    pd.InputLayout = (D3D12_INPUT_LAYOUT_DESC){ ie, 3 };
+    pd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    pd.NumRenderTargets = 1;
+    pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    pd.SampleDesc.Count = 1;
+    ID3D12PipelineState *pso;
+    HR(ID3D12Device_CreateGraphicsPipelineState(g.dev, &pd, &IID_ID3D12PipelineState, (void **)&pso));
+
+    D3D12_VIEWPORT vp = { 0, 0, W, H, 0, 1 };
+    D3D12_RECT sc = { 0, 0, W, H };
+    D3D12_VERTEX_BUFFER_VIEW vbv = { ID3D12Resource_GetGPUVirtualAddress(vbuf),
+                                     (UINT)((size_t)draws * 4 * sizeof(vtx)), sizeof(vtx) };
+    D3D12_GPU_DESCRIPTOR_HANDLE srv0 = gpu_start(srv_heap);
+    ID3D12DescriptorHeap *heaps[2] = { srv_heap, smp_heap };
+    const float black[4] = { 0, 0, 0, 0 };
+    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
+    for (int f = -1; f < frames; f++) {
+        double t0 = now_s();
+        HR(ID3D12CommandAllocator_Reset(g.alloc));
+        HR(ID3D12GraphicsCommandList_Reset(list, g.alloc, pso));
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(list, 2, heaps);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, root);
+        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0,
+                                                                    ID3D12Resource_GetGPUVirtualAddress(cbuf));
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, gpu_start(smp_heap));
+        ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+        ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+        ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &rtv, FALSE, NULL);
+        ID3D12GraphicsCommandList_ClearRenderTargetView(list, rtv, black, 0, NULL);
+        ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
+        ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 1, &vbv);
+        vtx *verts = vptr;
+        for (int i = 0; i < draws; i++) {
+            quad_vertices(i, &verts[i * 4]);
+            D3D12_GPU_DESCRIPTOR_HANDLE s = srv0;
+            s.ptr += (UINT64)(i % TEX) * srv_inc;
+            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 1, s);
+            ID3D12GraphicsCommandList_DrawInstanced(list, 4, 1, (UINT)(i * 4), 0);
+        }
+        if (f == frames - 1) {
+            transition(list, target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+            D3D12_TEXTURE_COPY_LOCATION src = { .pResource = target,
+                                                .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX };
+            D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = readback,
+                                                .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
+            dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){ DXGI_FORMAT_R8G8B8A8_UNORM, W, H, 1,
+                                                                           W * 4 };
+            ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, NULL);
+            transition(list, target, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        }
+        raw_submit(&g);
+        double t1 = now_s();
+        raw_wait(&g);
+        double t2 = now_s();
+        if (f >= 0) {
+            cpu[f] = t1 - t0;
+            wall[f] = t2 - t0;
+        }
+    }
+    *bad = check_pixels(rptr, draws, "raw");
+    *cpu_us = median(cpu, frames) * 1e6 / draws;
+    *wait_us = median(wall, frames) * 1e6 / draws;
+    ID3D12PipelineState_Release(pso);
+    ID3D12RootSignature_Release(root);
+    ID3D12Resource *res[5] = { target, staging, readback, vbuf, cbuf };
+    for (int i = 0; i < 5; i++) ID3D12Resource_Release(res[i]);
+    for (int t = 0; t < TEX; t++) ID3D12Resource_Release(tex[t]);
+    ID3D12DescriptorHeap_Release(srv_heap);
+    ID3D12DescriptorHeap_Release(smp_heap);
+    ID3D12DescriptorHeap_Release(rtv_heap);
+    ID3D12GraphicsCommandList_Release(g.list);
+    ID3D12CommandAllocator_Release(g.alloc);
+    ID3D12Fence_Release(g.fence);
+#ifdef _WIN32
+    CloseHandle(g.event);
+#else
+    vkd3d_destroy_event(g.event);
+#endif
+    ID3D12CommandQueue_Release(g.queue);
+    ID3D12Device_Release(g.dev);
+}
+
+/* ---- the same draws through xgd ------------------------------------------------------------ */
+
+static void run_xgd(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
+{
+    xgd_device_desc dd;
+    memset(&dd, 0, sizeof dd);
+    dd.renderer = XGD_RENDERER_D3D12;
+    dd.pp.back_buffer_width = W;
+    dd.pp.back_buffer_height = H;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    dd.pp.present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE;
+    dd.pp.headless = true;
+    xgd_device *dev;
+    XGD(xgd_device_create(&dd, &dev));
+    xgd_texture *tex[TEX];
+    for (int t = 0; t < TEX; t++) {
+        uint8_t c[4], px[TS * TS * 4];
+        texture_color(t, c);
+        for (int i = 0; i < TS * TS; i++) memcpy(px + i * 4, c, 4);
+        XGD(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex[t]));
+        XGD(xgd_texture_set_data(tex[t], 0, 0, NULL, px, sizeof px));
+    }
+    xgd_effect *fx;
+    XGD(xgd_sprite_effect_create(dev, &fx));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    XGD(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    XGD(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+    XGD(xgd_set_depth_stencil_state(dev, xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
+    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
+    uint8_t *pixels = malloc((size_t)W * H * 4);
+    uint8_t one[4];
+    if (!pixels) exit(1);
+    for (int f = -1; f < frames; f++) {
+        double t0 = now_s();
+        XGD(xgd_clear_color(dev, XGD_COLOR_BLACK));
+        XGD(xgd_effect_apply(fx));
+        for (int i = 0; i < draws; i++) {
+            vtx q[4];
+            quad_vertices(i, q);
+            XGD(xgd_set_texture(dev, 0, tex[i % TEX]));
+            XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
+        }
+        XGD(xgd_present(dev));
+        double t1 = now_s();
+        /* a one-pixel readback waits for the frame */
+        XGD(xgd_get_back_buffer_data(dev, &(xgd_rect){ 0, 0, 1, 1 }, one, sizeof one));
+        double t2 = now_s();
+        if (f >= 0) {
+            cpu[f] = t1 - t0;
+            wall[f] = t2 - t0;
+        }
+    }
+    XGD(xgd_get_back_buffer_data(dev, NULL, pixels, (size_t)W * H * 4));
+    *bad = check_pixels(pixels, draws, "xgd");
+    *cpu_us = median(cpu, frames) * 1e6 / draws;
+    *wait_us = median(wall, frames) * 1e6 / draws;
+    free(pixels);
+    xgd_effect_destroy(fx);
+    for (int t = 0; t < TEX; t++) xgd_texture_destroy(tex[t]);
+    xgd_device_destroy(dev);
+}
+
+int main(int argc, char **argv)
+{
+    int draws = 10000, frames = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--draws") == 0) draws = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--frames") == 0) frames = atoi(argv[i + 1]);
+    }
+    if (draws < 1 || frames < 1 || frames > MAX_FRAMES) {
+        fprintf(stderr, "usage: d3d12-raw-bench [--draws N >= 1] [--frames 1..%d]\n", MAX_FRAMES);
+        return 1;
+    }
+    double rc, rw, xc, xw;
+    int rbad, xbad;
+    run_raw(draws, frames, &rc, &rw, &rbad);
+    run_xgd(draws, frames, &xc, &xw, &xbad);
+    printf("d3d12-raw-bench: %d textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8, "
+           "median of %d frames\n", draws, W, H, frames);
+    printf("%-28s %12s %16s\n", "path", "cpu us/draw", "with wait us/draw");
+    printf("%-28s %12.3f %16.3f\n", "raw Direct3D 12", rc, rw);
+    printf("%-28s %12.3f %16.3f\n", "xgd d3d12 renderer", xc, xw);
+    printf("%-28s %12.2f %16.2f\n", "ratio xgd / raw", xc / rc, xw / rw);
+    printf("pixels: raw %s, xgd %s\n", rbad ? "WRONG" : "ok", xbad ? "WRONG" : "ok");
+    return rbad || xbad ? 1 : 0;
+}
