@@ -24,7 +24,7 @@ mkdir -p "$XGD_TEST_OUTPUT"
   done
   echo "unit: $pass passed, $fail failed, $skip not supported"
   echo "== conformance"
-  XGD_VK_VALIDATION=1 "$B/tools/xgd-conformance" --runner "$B/tests/xgd-tests" -j 8 --timeout 120 --html /tmp/report
+  XGD_VK_VALIDATION=1 "$B/tools/xgd-conformance" --runner "$B/tests/xgd-tests" -j 8 --timeout 120 --agreement 1 --html /tmp/report
   echo "conformance exit: $?"
 } > "$O/suite.txt" 2>&1
 tar -C /tmp -czf "$O/report.tar.gz" report 2>/dev/null
