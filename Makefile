@@ -11,14 +11,16 @@ BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS  ?=
 
-# Debian packages: the toolchain, pkg-config and libspng (PNG load/save); clang only for CI.
+# Debian packages. `make demo` / `make test` install what every renderer Linux can run needs:
+# the toolchain, pkg-config, libspng (PNG load/save); the Vulkan loader and headers, glslang
+# (stock shaders to SPIR-V at build time), lavapipe (a CPU Vulkan device) and the Khronos
+# validation layer (the vulkan suite runs under it); vkd3d (Direct3D 12 on Vulkan).
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
-CI_DEPS     := $(DEPS) clang
-# .ci/check-dxbc.sh (committed DXBC -> SPIR-V -> spirv-val) and .ci/windows-cross.sh (mingw-w64)
-CI_DEPS     += vkd3d-compiler spirv-tools xxd mingw-w64
-# the Vulkan renderer: loader and headers, glslang (stock shaders at build time), lavapipe and
-# the Khronos validation layer (the vulkan conformance suite runs under it)
-CI_DEPS     += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+DEPS        += libvkd3d-dev
+# CI adds clang (second compiler), and for .ci/check-dxbc.sh (committed DXBC -> SPIR-V ->
+# spirv-val) and .ci/windows-cross.sh: vkd3d-compiler, spirv-tools, xxd, mingw-w64.
+CI_DEPS     := $(DEPS) clang vkd3d-compiler spirv-tools xxd mingw-w64
 
 .PHONY: all deps ci-deps build demo test asan clang consumer clean
 

@@ -5,6 +5,7 @@
 #include "vk_internal.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,49 @@ void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const cha
                                          .objectType = type, .objectHandle = handle,
                                          .pObjectName = name };
     (void)r->set_name(r->dev, &ni);
+}
+
+/* Appends the name labels show for one bound target. */
+static size_t append_target_name(char *out, size_t cap, size_t at, const xvk_renderer *r,
+                                 const xgdi_target *tg)
+{
+    if (at >= cap) return at;
+    const xgdi_native_texture *t = tg->texture;
+    int n;
+    if (t == r->back_buffer)
+        n = snprintf(out + at, cap - at, "%sback buffer", at ? ", " : "");
+    else if (t->label[0] != '\0')
+        n = snprintf(out + at, cap - at, "%s%s", at ? ", " : "", t->label);
+    else
+        n = snprintf(out + at, cap - at, "%srender target %dx%d", at ? ", " : "", t->desc.width,
+                     t->desc.height);
+    if (n > 0 && t->faces > 1 && (size_t)n < cap - at) {
+        at += (size_t)n;
+        n = snprintf(out + at, cap - at, " face %d", tg->face);
+    }
+    return n > 0 ? at + (size_t)n : at;
+}
+
+void xvk_label_targets_now(xvk_renderer *r, VkCommandBuffer cmd)
+{
+    char text[256];
+    size_t at = 0;
+    text[0] = '\0';
+    for (int i = 0; i < r->target_count; i++)
+        at = append_target_name(text, sizeof text, at, r, &r->targets[i]);
+    VkDebugUtilsLabelEXT l = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = text };
+    r->cmd_begin_label(cmd, &l);
+}
+
+void xvk_label_insert_now(xvk_renderer *r, VkCommandBuffer cmd, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    VkDebugUtilsLabelEXT l = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = text };
+    r->cmd_insert_label(cmd, &l);
 }
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
@@ -140,6 +184,7 @@ static xgd_result create_instance(xvk_renderer *r)
         return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
                          "vulkan: vkCreateInstance failed (VkResult %d)", (int)vr);
     r->validation = layer;
+    r->debug_utils = utils;
     if (layer && utils) {
         PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
             vkGetInstanceProcAddr(r->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -279,6 +324,21 @@ static xgd_result create_device(xvk_renderer *r)
     if (r->messenger != VK_NULL_HANDLE || r->debug)
         r->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(r->instance,
                                                                               "vkSetDebugUtilsObjectNameEXT");
+    /* Loaded once, and only where they are wanted and exist: the three stay NULL together, so a
+       label is either fully balanced or never emitted. */
+    if (r->debug && r->debug_utils) {
+        PFN_vkCmdBeginDebugUtilsLabelEXT b = (PFN_vkCmdBeginDebugUtilsLabelEXT)
+            vkGetInstanceProcAddr(r->instance, "vkCmdBeginDebugUtilsLabelEXT");
+        PFN_vkCmdEndDebugUtilsLabelEXT e = (PFN_vkCmdEndDebugUtilsLabelEXT)
+            vkGetInstanceProcAddr(r->instance, "vkCmdEndDebugUtilsLabelEXT");
+        PFN_vkCmdInsertDebugUtilsLabelEXT i = (PFN_vkCmdInsertDebugUtilsLabelEXT)
+            vkGetInstanceProcAddr(r->instance, "vkCmdInsertDebugUtilsLabelEXT");
+        if (b != NULL && e != NULL && i != NULL) {
+            r->cmd_begin_label = b;
+            r->cmd_end_label = e;
+            r->cmd_insert_label = i;
+        }
+    }
     VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = 0 };
     VkSemaphoreCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };

@@ -157,6 +157,8 @@ static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
                            .pColorAttachments = ca, .pDepthAttachment = depth ? &da : NULL,
                            .pStencilAttachment = depth && t0->has_stencil ? &sa : NULL };
     xvk_barrier(r, cmd);
+    /* debug devices: one label per rendering segment, closed in xvk_end_rendering */
+    xvk_label_begin_targets(r, cmd);
     vkCmdBeginRendering(cmd, &ri);
     r->rendering = true;
     r->counters.render_passes++;
@@ -172,6 +174,7 @@ void xvk_end_rendering(xvk_renderer *r)
         if (cmd == VK_NULL_HANDLE || !begin_rendering(r, cmd)) return;
     }
     vkCmdEndRendering(r->frames[r->frame_index].cmd);
+    xvk_label_end(r, r->frames[r->frame_index].cmd);
     r->rendering = false;
     r->hazard = true;
 }
@@ -210,6 +213,15 @@ xgd_result xvk_clear(xgdi_renderer *base, unsigned options, const float color[4]
     memcpy(cv.float32, color, sizeof cv.float32);
     bool want_depth = (options & XGD_CLEAR_DEPTH_BUFFER) && t0->depth_view != VK_NULL_HANDLE;
     bool want_stencil = (options & XGD_CLEAR_STENCIL) && t0->depth_view != VK_NULL_HANDLE && t0->has_stencil;
+    if (r->cmd_insert_label != NULL) {
+        /* marks where the application cleared, also when the clear becomes a load operation */
+        VkCommandBuffer lc = xvk_cmd(r);
+        if (lc != VK_NULL_HANDLE)
+            xvk_label_insertf(r, lc, "clear%s%s%s (%.3g, %.3g, %.3g, %.3g)",
+                              options & XGD_CLEAR_TARGET ? " target" : "",
+                              want_depth ? " depth" : "", want_stencil ? " stencil" : "",
+                              (double)color[0], (double)color[1], (double)color[2], (double)color[3]);
+    }
     if (r->rendering) {
         VkClearAttachment ca[XVK_MAX_TARGETS + 1];
         uint32_t n = 0;
@@ -1045,6 +1057,8 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = full, .layerCount = 1,
                            .colorAttachmentCount = 1, .pColorAttachments = &ca };
     xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "refill samples from the resolved face %d", face);
+    xvk_label_begin_targets(r, cmd);
     vkCmdBeginRendering(cmd, &ri);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
     VkDescriptorBufferInfo bi = { r->ring.buffer, coff, sizeof identity };
@@ -1071,6 +1085,7 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     vkCmdBindVertexBuffers(cmd, 0, 2, vbs, vos);
     vkCmdDraw(cmd, 4, 1, 0, 0);
     vkCmdEndRendering(cmd);
+    xvk_label_end(r, cmd);
     r->hazard = true;
     memcpy(r->targets, saved, sizeof saved);
     r->target_count = saved_count;

@@ -91,6 +91,7 @@ struct xgdi_native_texture {
     int samples;
     bool is_dxt;
     uint64_t last_use;         /* fence value of the last frame that referenced it */
+    char label[64];            /* debug devices: the name command-buffer labels show */
 };
 
 struct xgdi_native_buffer {
@@ -196,6 +197,12 @@ struct xvk_renderer {
 
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     PFN_vkSetDebugUtilsObjectNameEXT set_name;
+    /* command-buffer labels: loaded only for debug devices with VK_EXT_debug_utils enabled, so
+       a release device pays one NULL test per labelled operation */
+    bool debug_utils;          /* VK_EXT_debug_utils is enabled on the instance */
+    PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin_label;
+    PFN_vkCmdEndDebugUtilsLabelEXT cmd_end_label;
+    PFN_vkCmdInsertDebugUtilsLabelEXT cmd_insert_label;
 
     xvk_memory memory;
     xvk_frame frames[XVK_FRAMES];
@@ -285,6 +292,21 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
                     void **ptr);
 /* Retires a callback at the open frame's fence. */
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
+
+/* Debug labels (VK_EXT_debug_utils): the macros cost one NULL test unless the device is a debug
+   one. xvk_label_begin_targets opens a label naming the bound set ("back buffer", or the targets'
+   debug names or "render target WxH"); xvk_label_end closes it. */
+void xvk_label_targets_now(xvk_renderer *r, VkCommandBuffer cmd);
+void xvk_label_insert_now(xvk_renderer *r, VkCommandBuffer cmd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define xvk_label_begin_targets(r, cmd) \
+    ((r)->cmd_begin_label != NULL ? xvk_label_targets_now((r), (cmd)) : (void)0)
+#define xvk_label_insertf(r, cmd, ...) \
+    ((r)->cmd_insert_label != NULL ? xvk_label_insert_now((r), (cmd), __VA_ARGS__) : (void)0)
+static inline void xvk_label_end(xvk_renderer *r, VkCommandBuffer cmd)
+{
+    if (r->cmd_end_label != NULL) r->cmd_end_label(cmd);
+}
 
 /* ---- vk_texture.c ---- */
 xgd_result xvk_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,

@@ -5,6 +5,7 @@
  */
 #include "vk_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,9 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     t->is_dxt = fi != NULL && fi->block_size == 4;
     t->samples = desc->render_target ? pick_samples(r, desc->samples) : 1;
     const char *name = desc->debug_name ? desc->debug_name : "xgd texture";
+    /* labels outlive desc->debug_name (not ours to keep): debug devices keep a copy */
+    if (r->cmd_begin_label != NULL && desc->debug_name != NULL)
+        (void)snprintf(t->label, sizeof t->label, "%s", desc->debug_name);
     VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (desc->render_target) usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
@@ -417,6 +421,9 @@ xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int f
     const uint8_t *src = data;
     for (int y = 0; y < rows; y++) memcpy(p + (size_t)y * row_bytes, src + (size_t)y * row_pitch, row_bytes);
     xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "upload %s face %d level %d (%d,%d %dx%d)",
+                      t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
+                      face, level, rect->x, rect->y, rect->width, rect->height);
     VkBufferImageCopy c = { .bufferOffset = off,
                             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
                             .imageOffset = { rect->x, rect->y, 0 },
@@ -431,6 +438,7 @@ void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_textu
 {
     if (t->samples <= 1) return;
     xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "resolve %s face %d", t->label[0] ? t->label : "render target", face);
     VkImageResolve rs = { .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)face, 1 },
                           .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)face, 1 },
                           .extent = { (uint32_t)t->desc.width, (uint32_t)t->desc.height, 1 } };
@@ -461,6 +469,9 @@ xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
     xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "read back %s face %d level %d (%d,%d %dx%d)",
+                      t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
+                      face, level, rect->x, rect->y, rect->width, rect->height);
     VkBufferImageCopy c = { .bufferOffset = off,
                             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
                             .imageOffset = { rect->x, rect->y, 0 },
@@ -483,6 +494,8 @@ xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int
 static void generate_mips(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
 {
     bool linear = r->support[t->desc.format].filterable;
+    xvk_label_insertf(r, cmd, "generate %d mip levels of %s face %d", t->desc.levels - 1,
+                      t->label[0] ? t->label : "texture", face);
     for (int l = 1; l < t->desc.levels; l++) {
         r->hazard = true;
         xvk_barrier(r, cmd);
