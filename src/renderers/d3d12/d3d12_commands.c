@@ -65,6 +65,8 @@ static void bind_targets(d3d12_renderer *r)
         dsv = d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
     }
     if (r->targets_dirty) {
+        /* debug devices: each binding of a set opens the event of its rendering segment */
+        d3d12_event_targets(r);
         ID3D12GraphicsCommandList_OMSetRenderTargets(d3d12_list(r), (UINT)r->target_count, rtvs,
                                                      FALSE, has_depth ? &dsv : NULL);
         r->targets_dirty = false;
@@ -88,6 +90,11 @@ xgd_result d3d12_op_clear(xgdi_renderer *base, unsigned options, const float col
     bind_targets(r);
     d3d12_flush_barriers(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
+    d3d12_marker(r, list, "clear%s%s%s (%.3g, %.3g, %.3g, %.3g)",
+                 options & XGD_CLEAR_TARGET ? " target" : "",
+                 options & XGD_CLEAR_DEPTH_BUFFER ? " depth" : "",
+                 options & XGD_CLEAR_STENCIL ? " stencil" : "", (double)color[0],
+                 (double)color[1], (double)color[2], (double)color[3]);
     if (options & XGD_CLEAR_TARGET) {
         for (int i = 0; i < r->target_count; i++)
             ID3D12GraphicsCommandList_ClearRenderTargetView(list, target_rtv(r, &r->targets[i]),
@@ -361,6 +368,8 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     if (res != XGD_OK) return res;
     if (r->heaps_dirty) d3d12_bind_heaps(r);
     d3d12_flush_barriers(r);
+    /* the blit binds its own target: the frame's segment event ends here */
+    d3d12_event_end(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     ID3D12GraphicsCommandList_SetPipelineState(list, pso);
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
@@ -385,6 +394,8 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
 xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
+    d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
+                 t->label[0] ? t->label : "texture", face);
     for (int l = 1; l < t->desc.levels; l++) {
         d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
         d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
@@ -401,6 +412,8 @@ xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int fa
 /* Copies a face's level 0 into every sample of its multisampled image. */
 xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
+    d3d12_marker(r, d3d12_list(r), "refill samples of %s face %d",
+                 t->label[0] ? t->label : "render target", face);
     d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
                      D3D12_RESOURCE_STATE_RENDER_TARGET);

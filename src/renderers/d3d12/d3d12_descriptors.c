@@ -68,6 +68,11 @@ static xgd_result d3d12_new_heap(d3d12_renderer *r, D3D12_DESCRIPTOR_HEAP_TYPE t
                                              : D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0 };
     HRESULT hr = ID3D12Device_CreateDescriptorHeap(r->dev, &d, &IID_ID3D12DescriptorHeap,
                                                    (void **)out);
+    if (SUCCEEDED(hr)) {
+        static const char *const kinds[] = { "CBV/SRV/UAV", "sampler", "RTV", "DSV" };
+        d3d12_set_name(r, *out, "xgd %s heap (%u%s)", (unsigned)type < 4 ? kinds[type] : "?",
+                       (unsigned)n, visible ? ", shader visible" : "");
+    }
     return d3d12_check(r, hr, "CreateDescriptorHeap");
 }
 

@@ -6,6 +6,7 @@
 #define INITGUID
 #include "d3d12_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,7 @@ static xgd_result d3d12_create_upload(d3d12_renderer *r, size_t size, d3d12_uplo
                                                       D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
                                                       &IID_ID3D12Resource, (void **)&out->res);
     if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(upload)");
+    d3d12_set_name(r, out->res, "xgd upload chunk (%lu bytes)", (unsigned long)size);
     D3D12_RANGE none = { 0, 0 };
     void *p = NULL;
     hr = ID3D12Resource_Map(out->res, 0, &none, &p);
@@ -198,6 +200,110 @@ void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object)
     }
 }
 
+/* ---- debug names and events -------------------------------------------------------------- */
+
+/* UTF-8 to the platform's WCHAR (UTF-16 on Windows, wchar_t under vkd3d); anything malformed
+   becomes '?'. Returns the characters written, excluding the terminator. */
+static size_t widen(WCHAR *out, size_t cap, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0;
+    while (*p != 0 && n + 2 < cap) {
+        uint32_t c = *p++;
+        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+        if (more > 0) c &= 0x3Fu >> more;
+        for (int i = 0; i < more; i++) {
+            if ((*p & 0xC0) != 0x80) { more = -1; break; }
+            c = (c << 6) | (*p++ & 0x3Fu);
+        }
+        if (more < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = '?';
+        if (sizeof(WCHAR) == 2 && c > 0xFFFF) {
+            c -= 0x10000;
+            out[n++] = (WCHAR)(0xD800 + (c >> 10));
+            c = 0xDC00 + (c & 0x3FF);
+        }
+        out[n++] = (WCHAR)c;
+    }
+    out[n] = 0;
+    return n;
+}
+
+void d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...)
+{
+    char text[256];
+    WCHAR wide[256];
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    widen(wide, sizeof wide / sizeof wide[0], text);
+    /* vkd3d 1.2 may implement it as a stub; a failure only loses a name */
+    if (object->lpVtbl->SetName != NULL) (void)ID3D12Object_SetName(object, wide);
+}
+
+/* PIX convention: metadata 0 is a NUL-terminated wide string, size in bytes with the NUL. */
+#define D3D12X_EVENT_UNICODE 0u
+
+static void begin_event(ID3D12GraphicsCommandList *list, const char *text)
+{
+    WCHAR wide[256];
+    size_t n = widen(wide, sizeof wide / sizeof wide[0], text);
+    if (list->lpVtbl->BeginEvent != NULL)
+        ID3D12GraphicsCommandList_BeginEvent(list, D3D12X_EVENT_UNICODE, wide,
+                                             (UINT)((n + 1) * sizeof(WCHAR)));
+}
+
+void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...)
+{
+    char text[256];
+    WCHAR wide[256];
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t n = widen(wide, sizeof wide / sizeof wide[0], text);
+    if (list->lpVtbl->SetMarker != NULL)
+        ID3D12GraphicsCommandList_SetMarker(list, D3D12X_EVENT_UNICODE, wide,
+                                            (UINT)((n + 1) * sizeof(WCHAR)));
+}
+
+void d3d12_event_end_now(d3d12_renderer *r)
+{
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    if (list->lpVtbl->EndEvent != NULL) ID3D12GraphicsCommandList_EndEvent(list);
+    r->event_open = false;
+}
+
+void d3d12_event_targets_now(d3d12_renderer *r)
+{
+    d3d12_event_end(r);
+    char text[256];
+    size_t at = 0;
+    text[0] = '\0';
+    for (int i = 0; i < r->target_count && at < sizeof text; i++) {
+        const xgdi_target *tg = &r->targets[i];
+        const xgdi_native_texture *t = tg->texture;
+        const char *sep = i ? ", " : "";
+        int n;
+        if (t == r->back_buffer)
+            n = snprintf(text + at, sizeof text - at, "%sback buffer", sep);
+        else if (t->label[0] != '\0')
+            n = snprintf(text + at, sizeof text - at, "%s%s", sep, t->label);
+        else
+            n = snprintf(text + at, sizeof text - at, "%srender target %dx%d", sep,
+                         t->desc.width, t->desc.height);
+        if (n < 0) break;
+        at += (size_t)n;
+        if (t->faces > 1 && at < sizeof text) {
+            n = snprintf(text + at, sizeof text - at, " face %d", tg->face);
+            if (n < 0) break;
+            at += (size_t)n;
+        }
+    }
+    begin_event(d3d12_list(r), text);
+    r->event_open = true;
+}
+
 /* ---- frames -------------------------------------------------------------------------------- */
 
 void d3d12_bind_heaps(d3d12_renderer *r)
@@ -242,6 +348,7 @@ static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
     d3d12_linear_reset(&f->constants);
     d3d12_linear_reset(&f->ring);
     r->slot = slot;
+    r->event_open = false; /* a reset list holds no event (also after a failed close) */
     d3d12_bind_heaps(r);
     d3d12_collect(r);
     return XGD_OK;
@@ -251,6 +358,7 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
 {
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     d3d12_flush_barriers(r);
+    d3d12_event_end(r); /* events stay balanced within one list */
     d3d12_frame *f = &r->frames[r->slot];
     if (d3d12_hook_removed(r)) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
     HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
@@ -534,6 +642,13 @@ static xgd_result d3d12_create_lists(d3d12_renderer *r)
         hr = ID3D12Device_CreateCommandList(r->dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, *a, NULL,
                                             &IID_ID3D12GraphicsCommandList, (void **)l);
         if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommandList");
+        if (i < D3D12X_FRAMES) {
+            d3d12_set_name(r, *a, "xgd frame %d allocator", i);
+            d3d12_set_name(r, *l, "xgd frame %d list", i);
+        } else {
+            d3d12_set_name(r, *a, "xgd immediate allocator");
+            d3d12_set_name(r, *l, "xgd immediate list");
+        }
         /* a new list is open; close it so reset/reopen follows one path */
         hr = ID3D12GraphicsCommandList_Close(*l);
         if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
@@ -556,6 +671,7 @@ static xgd_result d3d12_create_defaults(d3d12_renderer *r)
                                                       D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
                                                       &IID_ID3D12Resource, (void **)&r->defaults);
     if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(defaults)");
+    d3d12_set_name(r, r->defaults, "xgd default vertex attributes");
     void *p = NULL;
     D3D12_RANGE none = { 0, 0 };
     hr = ID3D12Resource_Map(r->defaults, 0, &none, &p);
@@ -629,9 +745,11 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
     hr = ID3D12Device_CreateCommandQueue(r->dev, &qd, &IID_ID3D12CommandQueue,
                                          (void **)&r->queue);
     if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateCommandQueue"); goto fail; }
+    d3d12_set_name(r, r->queue, "xgd direct queue");
     hr = ID3D12Device_CreateFence(r->dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence,
                                   (void **)&r->fence);
     if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateFence"); goto fail; }
+    d3d12_set_name(r, r->fence, "xgd frame fence");
 #ifdef _WIN32
     r->event = CreateEventA(NULL, FALSE, FALSE, NULL);
 #else

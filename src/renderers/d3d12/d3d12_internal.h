@@ -153,6 +153,7 @@ struct xgdi_native_texture {
     uint32_t dsv;
     bool has_srv, has_dsv;
     bool ms_dirty[6];
+    char label[64];                   /* debug devices: the name events and markers show */
 };
 
 struct xgdi_native_buffer {
@@ -324,6 +325,7 @@ struct d3d12_renderer {
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal
        reason a live device would not report. */
     bool remove_next_call, simulated_removal;
+    bool event_open;                  /* debug: a rendering-segment event is open on the list */
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }
@@ -350,6 +352,28 @@ uint64_t d3d12_completed(d3d12_renderer *r);
 /* Keeps a native object alive until the open frame's fence passes. */
 void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object);
 void d3d12_bind_heaps(d3d12_renderer *r);
+
+/* Debug names and PIX-style events (debug devices only; otherwise one test of r->debug).
+   d3d12_set_name names any ID3D12Object (cast); d3d12_event_targets closes the open segment
+   event and opens one naming the bound set; d3d12_event_end closes it (before a list closes or
+   its targets change); d3d12_marker sets a one-off marker on `list`. */
+#if defined(__MINGW32__)
+#define D3D12X_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__)
+#define D3D12X_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define D3D12X_PRINTF(f, a)
+#endif
+void d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...) D3D12X_PRINTF(2, 3);
+void d3d12_event_targets_now(d3d12_renderer *r);
+void d3d12_event_end_now(d3d12_renderer *r);
+void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...) D3D12X_PRINTF(2, 3);
+#define d3d12_set_name(r, object, ...) \
+    ((r)->debug && (object) != NULL ? d3d12_set_name_now((ID3D12Object *)(object), __VA_ARGS__) \
+                                    : (void)0)
+#define d3d12_event_targets(r) ((r)->debug ? d3d12_event_targets_now(r) : (void)0)
+#define d3d12_event_end(r) ((r)->event_open ? d3d12_event_end_now(r) : (void)0)
+#define d3d12_marker(r, list, ...) ((r)->debug ? d3d12_marker_now((list), __VA_ARGS__) : (void)0)
 
 /* ---- commands (d3d12_commands.c) ---------------------------------------------------------- */
 xgd_result d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count);

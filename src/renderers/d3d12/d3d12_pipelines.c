@@ -40,6 +40,7 @@ xgd_result d3d12_pipelines_init(d3d12_renderer *r)
                                           ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
                                           (void **)&r->root);
     ID3D10Blob_Release(blob);
+    if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
     return d3d12_check(r, hr, "CreateRootSignature");
 }
 
@@ -291,6 +292,10 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     d.SampleDesc.Count = (UINT)k->samples;
     HRESULT hr = ID3D12Device_CreateGraphicsPipelineState(r->dev, &d, &IID_ID3D12PipelineState,
                                                           (void **)out);
+    if (SUCCEEDED(hr))
+        d3d12_set_name(r, *out, "xgd %s pso (program %u variant %u, %d targets, %dx)",
+                       k->mode == 1 ? "blit" : "draw", (unsigned)k->program,
+                       (unsigned)k->variant, k->rt_count, k->samples);
     return d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }
 

@@ -5,6 +5,7 @@
  */
 #include "d3d12_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,6 +297,16 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
                                                 d3d12_cpu_chain_handle(&r->dsv_heap, t->dsv));
         }
     }
+    if (r->debug) {
+        /* labels outlive desc->debug_name (not ours to keep): debug devices keep a copy */
+        if (desc->debug_name != NULL)
+            (void)snprintf(t->label, sizeof t->label, "%s", desc->debug_name);
+        const char *name = t->label[0] ? t->label
+                         : desc->render_target ? "xgd render target" : "xgd texture";
+        d3d12_set_name(r, t->res, "%s", name);
+        d3d12_set_name(r, t->ms, "%s (multisampled)", name);
+        d3d12_set_name(r, t->depth, "%s (depth)", name);
+    }
     r->stats.textures_created++;
     *out = t;
     return XGD_OK;
@@ -413,12 +424,16 @@ xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int
                                                       D3D12_RESOURCE_STATE_COPY_DEST, NULL,
                                                       &IID_ID3D12Resource, (void **)&rb);
     if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    d3d12_set_name(r, rb, "xgd readback");
     ID3D12GraphicsCommandList *list = NULL;
     xgd_result res = d3d12_immediate_begin(r, &list);
     if (res != XGD_OK) {
         ID3D12Resource_Release(rb);
         return res;
     }
+    d3d12_marker(r, list, "read back %s face %d level %d (%d,%d %dx%d)",
+                 t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture", face,
+                 level, rect->x, rect->y, rect->width, rect->height);
     UINT sub = subresource(t, face, level);
     D3D12_RESOURCE_STATES before = t->states[sub];
     d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
@@ -487,6 +502,9 @@ xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int 
                      D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
     d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     d3d12_flush_barriers(r);
+    d3d12_marker(r, d3d12_list(r), "resolve %s face %d",
+                 t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "render target",
+                 face);
     /* the MS array slice of the face resolves into the face's level 0 (2D or cube) */
     ID3D12GraphicsCommandList_ResolveSubresource(d3d12_list(r), t->res, subresource(t, face, 0),
                                                  t->ms, (UINT)face, t->dxgi);
@@ -536,6 +554,8 @@ xgd_result d3d12_op_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, si
         free(b);
         return d3d12_check(r, hr, "CreateCommittedResource(buffer)");
     }
+    d3d12_set_name(r, b->res, "xgd %s buffer (%lu bytes)",
+                   kind == XGDI_BUFFER_INDEX ? "index" : "vertex", (unsigned long)size);
     b->state = D3D12_RESOURCE_STATE_COMMON;
     r->stats.buffers_created++;
     *out = b;
@@ -610,6 +630,8 @@ xgd_result d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, 
         D3D12_RESOURCE_STATES before = b->state;
         d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
         flush_barriers_to(r, list);
+        d3d12_marker(r, list, "read back buffer bytes %lu..%lu", (unsigned long)offset,
+                     (unsigned long)(offset + size));
         ID3D12GraphicsCommandList_CopyBufferRegion(list, rb, 0, b->res, offset, size);
         if (before != D3D12_RESOURCE_STATE_COMMON)
             d3d12_transition(r, b->res, 0, &b->state, before);
