@@ -213,10 +213,6 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 
     d3d12_frame *f = &r->frames[r->slot];
     /* everything that can fail (allocation) happens before recording */
-    d3d12_alloc cb;
-    res = d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
-    if (res != XGD_OK) return res;
-    memcpy(cb.cpu, st->constants, st->constants_size);
     uint32_t sampler = 0;
     const xgd_sampler_desc *sd = st->samplers[0];
     xgd_sampler_desc linear_wrap;
@@ -266,6 +262,20 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         }
     }
 
+    /* Constants equal to the bound CBV's are neither uploaded nor rebound: the CBV stays set
+       until d3d12_bind_heaps (list open, which also resets the ring; heap change, which sets
+       the root signature again) or a blit clears draw_state_valid. Nothing recorded between
+       here and the bind below can run either, other than the heaps_dirty bind tested here. */
+    bool same_constants = r->draw_state_valid && !r->heaps_dirty && st->constants_size != 0 &&
+                          r->last_constants_size == st->constants_size &&
+                          memcmp(r->last_constants, st->constants, st->constants_size) == 0;
+    d3d12_alloc cb;
+    memset(&cb, 0, sizeof cb);
+    if (!same_constants) {
+        res = d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
+        if (res != XGD_OK) return res;
+        memcpy(cb.cpu, st->constants, st->constants_size);
+    }
     if (r->heaps_dirty) d3d12_bind_heaps(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     /* resource states: targets for output, the sampled texture for reading, buffers */
@@ -284,15 +294,29 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         ID3D12GraphicsCommandList_SetPipelineState(list, pso);
         r->current_pso = pso;
     }
-    ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
+    bool valid = r->draw_state_valid;
+    if (!same_constants) {
+        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
+        r->last_constants_size = 0;
+        if (st->constants_size <= sizeof r->last_constants) {
+            memcpy(r->last_constants, st->constants, st->constants_size);
+            r->last_constants_size = st->constants_size;
+        }
+    }
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
         list, 1, d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
-    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-        list, 2, d3d12_gpu_heap_gpu(&r->sampler_heap, sampler));
+    D3D12_GPU_DESCRIPTOR_HANDLE sampler_table = d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
+    if (!valid || sampler_table.ptr != r->last_sampler_table) {
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, sampler_table);
+        r->last_sampler_table = sampler_table.ptr;
+    }
     D3D12_VIEWPORT vp = { (FLOAT)st->viewport.x, (FLOAT)st->viewport.y,
                           (FLOAT)st->viewport.width, (FLOAT)st->viewport.height,
                           st->viewport.min_depth, st->viewport.max_depth };
-    ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+    if (!valid || memcmp(&vp, &r->last_viewport, sizeof vp) != 0) {
+        ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+        r->last_viewport = vp;
+    }
     xgdi_native_texture *t0 = r->targets[0].texture;
     D3D12_RECT sc = { 0, 0, t0->desc.width, t0->desc.height };
     if (st->rasterizer->scissor_test_enable) {
@@ -301,16 +325,40 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         sc.right = st->scissor.x + st->scissor.width;
         sc.bottom = st->scissor.y + st->scissor.height;
     }
-    ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+    if (!valid || memcmp(&sc, &r->last_scissor, sizeof sc) != 0) {
+        ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+        r->last_scissor = sc;
+    }
     /* stencil reference and blend factor are list state, not pipeline state */
-    ID3D12GraphicsCommandList_OMSetStencilRef(list, (UINT)(st->depth_stencil->reference_stencil & 0xff));
+    UINT stencil_ref = (UINT)(st->depth_stencil->reference_stencil & 0xff);
+    if (!valid || stencil_ref != r->last_stencil_ref) {
+        ID3D12GraphicsCommandList_OMSetStencilRef(list, stencil_ref);
+        r->last_stencil_ref = stencil_ref;
+    }
     xgd_color bf = st->blend->blend_factor;
     FLOAT factor[4] = { bf.r / 255.0f, bf.g / 255.0f, bf.b / 255.0f, bf.a / 255.0f };
-    ID3D12GraphicsCommandList_OMSetBlendFactor(list, factor);
-    ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, topology(draw->type));
-    ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 2, vbv);
-    if (draw->index_size != 0) {
+    if (!valid || memcmp(factor, r->last_blend_factor, sizeof factor) != 0) {
+        ID3D12GraphicsCommandList_OMSetBlendFactor(list, factor);
+        memcpy(r->last_blend_factor, factor, sizeof factor);
+    }
+    D3D12_PRIMITIVE_TOPOLOGY topo = topology(draw->type);
+    if (!valid || topo != r->last_topology) {
+        ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, topo);
+        r->last_topology = topo;
+    }
+    if (!valid || memcmp(vbv, r->last_vbv, sizeof vbv) != 0) {
+        ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 2, vbv);
+        memcpy(r->last_vbv, vbv, sizeof vbv);
+    }
+    /* an unindexed draw leaves the recorded index buffer as it was, so last_ibv stays valid */
+    if (draw->index_size != 0 && (!valid || memcmp(&ibv, &r->last_ibv, sizeof ibv) != 0)) {
         ID3D12GraphicsCommandList_IASetIndexBuffer(list, &ibv);
+        r->last_ibv = ibv;
+    } else if (!valid) {
+        memset(&r->last_ibv, 0, sizeof r->last_ibv);
+    }
+    r->draw_state_valid = true;
+    if (draw->index_size != 0) {
         ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, 1, 0,
                                                        draw->base_vertex, 0);
     } else {
@@ -387,6 +435,7 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     /* the frame's own bindings must be re-recorded before its next draw */
     r->current_pso = NULL;
     r->targets_dirty = true;
+    r->draw_state_valid = false;
     return XGD_OK;
 }
 

@@ -314,6 +314,7 @@ void d3d12_bind_heaps(d3d12_renderer *r)
     r->heaps_dirty = false;
     r->targets_dirty = true;
     r->current_pso = NULL;
+    r->draw_state_valid = false;
 }
 
 static void d3d12_collect(d3d12_renderer *r)

@@ -320,6 +320,24 @@ struct d3d12_renderer {
     int target_count;
     bool targets_dirty;
     ID3D12PipelineState *current_pso;
+    size_t pso_last;                  /* psos[] index of the last lookup: consecutive draws
+                                         usually share a key, so it is compared before hashing */
+    /* Fixed-function list state last recorded by d3d12_op_draw, so an unchanged value is not
+       re-recorded per draw. Valid only while draw_state_valid; d3d12_bind_heaps (list open,
+       heap growth) and blit (which records its own) clear it. */
+    bool draw_state_valid;
+    D3D12_VIEWPORT last_viewport;
+    D3D12_RECT last_scissor;
+    UINT last_stencil_ref;
+    FLOAT last_blend_factor[4];
+    D3D12_PRIMITIVE_TOPOLOGY last_topology;
+    D3D12_VERTEX_BUFFER_VIEW last_vbv[2];
+    D3D12_INDEX_BUFFER_VIEW last_ibv;
+    UINT64 last_sampler_table;
+    /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too
+       slow to read back); size 0 when the constants did not fit */
+    size_t last_constants_size;
+    unsigned char last_constants[512];
     d3d12_stats stats;
     /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal

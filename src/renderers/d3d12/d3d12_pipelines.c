@@ -301,9 +301,15 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
 
 xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out)
 {
+    if (r->pso_last < r->pso_count &&
+        memcmp(&r->psos[r->pso_last].key, key, sizeof *key) == 0) {
+        *out = r->psos[r->pso_last].pso;
+        return XGD_OK;
+    }
     uint64_t h = key_hash(key);
     for (size_t i = 0; i < r->pso_count; i++) {
         if (r->psos[i].hash == h && memcmp(&r->psos[i].key, key, sizeof *key) == 0) {
+            r->pso_last = i;
             *out = r->psos[i].pso;
             return XGD_OK;
         }
@@ -323,6 +329,7 @@ xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12Pipe
     e->hash = h;
     e->key = *key;
     e->pso = pso;
+    r->pso_last = r->pso_count - 1;
     *out = pso;
     return XGD_OK;
 }
