@@ -528,7 +528,27 @@ typedef struct xgd_statistics {
     uint64_t descriptors_peak;
     uint64_t descriptor_pool_growths;
     uint64_t descriptor_recycles;
+    uint64_t triangles;            /* triangles drawn (TriangleList/TriangleStrip primitives) */
 } xgd_statistics;
+
+/* One frame's counters (spec 003 "RHI Statistics": draw calls, triangles, buffer and texture
+ * creations, reset at the start of each frame). A frame runs from one successful Present to
+ * the next; the device starts a new one by itself at each Present, so the last frame's numbers
+ * stay readable while the next is recorded. Compute dispatches, which the spec also counts,
+ * are not listed: xgd records no compute work (mip generation is a draw per level). */
+typedef struct xgd_frame_statistics {
+    uint64_t frame;                /* index of the frame: 0 for the first (counts Presents) */
+    uint64_t draw_calls;
+    uint64_t primitives;
+    uint64_t triangles;
+    uint64_t clears;
+    uint64_t target_changes;
+    uint64_t resolves;
+    uint64_t mip_generations;
+    uint64_t buffers_created;
+    uint64_t textures_created;
+    uint64_t sprite_batches;
+} xgd_frame_statistics;
 
 /* What a renderer can do with a format. */
 typedef struct xgd_format_support {
@@ -557,7 +577,18 @@ XGD_API const char *xgd_device_last_error(const xgd_device *device);
 /* The code of the last failure on this device (XGD_OK if none). */
 XGD_API xgd_result xgd_device_last_result(const xgd_device *device);
 XGD_API xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out);
+/* Cumulative counters since creation or the last xgd_device_reset_statistics, plus gauges
+ * (live resources, descriptors). Results: OK, INVALID_ARGUMENT (out NULL), OBJECT_DISPOSED. */
 XGD_API xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out);
+/* Per-frame counters. current true: the frame being recorded (since the last Present);
+ * false: the last completed frame (the one the last successful Present ended; all zero with
+ * frame 0 before the first Present). Results as xgd_device_get_statistics. */
+XGD_API xgd_result xgd_device_get_frame_statistics(xgd_device *device, bool current,
+                                                   xgd_frame_statistics *out);
+/* Sets every cumulative counter and the current frame's counters to zero (the spec's
+ * ResetStatistics); gauges (live resources, descriptor live/peak) and the last completed
+ * frame's numbers are not counters and stay. Results: OK, OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_device_reset_statistics(xgd_device *device);
 XGD_API xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format,
                                           xgd_format_support *out);
 /* Names of the renderers compiled into this library, NULL-terminated. */

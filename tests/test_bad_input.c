@@ -84,6 +84,7 @@ typedef struct bad_ctx {
 
     xgd_device_info info;
     xgd_statistics stats;
+    xgd_frame_statistics fstats;
     xgd_format_support support;
     xgd_texture_info tinfo;
     xgd_blend_state_desc bsd_out;
@@ -155,6 +156,12 @@ static void bind_five(bad_ctx *c)
     X(device_get_statistics, null_device, (xgd_device_get_statistics(NULL, &c->stats)), A,       \
       NOHOOK, NOHOOK)                                                                            \
     X(device_get_statistics, null_out, (xgd_device_get_statistics(c->dev, NULL)), A, NOHOOK,     \
+      NOHOOK)                                                                                    \
+    X(device_get_frame_statistics, null_device,                                                  \
+      (xgd_device_get_frame_statistics(NULL, true, &c->fstats)), A, NOHOOK, NOHOOK)              \
+    X(device_get_frame_statistics, null_out, (xgd_device_get_frame_statistics(c->dev, false,     \
+      NULL)), A, NOHOOK, NOHOOK)                                                                 \
+    X(device_reset_statistics, null_device, (xgd_device_reset_statistics(NULL)), A, NOHOOK,      \
       NOHOOK)                                                                                    \
     X(device_query_format, null_device,                                                          \
       (xgd_device_query_format(NULL, XGD_SURFACE_FORMAT_COLOR, &c->support)), A, NOHOOK, NOHOOK) \

@@ -477,6 +477,49 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
     return XGD_OK;
 }
 
+xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device)
+{
+    const xgd_statistics *s = &device->stats, *b = &device->frame_base;
+    return (xgd_frame_statistics){
+        .frame = s->frames,
+        .draw_calls = s->draw_calls - b->draw_calls,
+        .primitives = s->primitives - b->primitives,
+        .triangles = s->triangles - b->triangles,
+        .clears = s->clears - b->clears,
+        .target_changes = s->target_changes - b->target_changes,
+        .resolves = s->resolves - b->resolves,
+        .mip_generations = s->mip_generations - b->mip_generations,
+        .buffers_created = s->buffers_created - b->buffers_created,
+        .textures_created = s->textures_created - b->textures_created,
+        .sprite_batches = s->sprite_batches - b->sprite_batches,
+    };
+}
+
+xgd_result xgd_device_get_frame_statistics(xgd_device *device, bool current,
+                                           xgd_frame_statistics *out)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (current) {
+        *out = xgdi_frame_statistics(device);
+    } else {
+        *out = device->last_frame;
+    }
+    return XGD_OK;
+}
+
+xgd_result xgd_device_reset_statistics(xgd_device *device)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    /* Counters only; live_resources and the descriptor gauges are computed when read. The
+     * frame index is a counter of Presents and restarts too, like the spec's ResetStatistics. */
+    memset(&device->stats, 0, sizeof device->stats);
+    memset(&device->frame_base, 0, sizeof device->frame_base);
+    return XGD_OK;
+}
+
 xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format,
                                    xgd_format_support *out)
 {

@@ -169,6 +169,9 @@ static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_lay
     dev->draw_state.dirty = 0;
     dev->stats.draw_calls++;
     dev->stats.primitives += (uint64_t)draw->primitive_count;
+    if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST ||
+        draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+        dev->stats.triangles += (uint64_t)draw->primitive_count;
     return XGD_OK;
 }
 

@@ -268,7 +268,10 @@ xgd_result xgd_present(xgd_device *device)
                          "a render target is bound; call xgd_set_render_target(dev, NULL) first");
     r = device->ops->present(device->renderer, xgdi_swap_interval(device));
     if (r != XGD_OK) return r;
+    /* Spec 003: statistics are per frame, reset at the start of each one. */
+    device->last_frame = xgdi_frame_statistics(device);
     device->stats.frames++;
+    device->frame_base = device->stats;
     return XGD_OK;
 }
 

@@ -222,6 +222,10 @@ struct xgd_device {
     xgd_vertex_declaration *stock_declarations[4];
 
     xgd_statistics stats;
+    /* Per-frame statistics: the cumulative counters as they were when the current frame began
+       (the current frame's numbers are stats minus frame_base), and the last completed frame. */
+    xgd_statistics frame_base;
+    xgd_frame_statistics last_frame;
     int last_recovery_failures;
 
     /* added by core-A (device.c) */
@@ -291,6 +295,8 @@ void xgdi_raise_event(xgd_device *dev, xgd_device_event event);
 /* Checks a device without requiring the renderer (getters and pure public state): like
  * xgdi_check_device but a lost device is accepted. */
 xgd_result xgdi_check_device_alive(xgd_device *device);
+/* The current frame's counters: device->stats minus device->frame_base (device.c). */
+xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device);
 /* The profile's limits combined with the renderer's caps. */
 int xgdi_max_texture_size(const xgd_device *dev);
 int xgdi_max_render_targets(const xgd_device *dev);
