@@ -444,6 +444,13 @@ int main(int argc, char **argv)
     printf("xgd-demo: %s renderer (%s), %dx%d, %d frame%s, %.1f ms/frame\n",
            info.renderer_name, info.adapter_name ? info.adapter_name : "?", width, height, frames,
            frames == 1 ? "" : "s", ms / frames);
+    xgd_frame_statistics fs;
+    CHECK(xgd_device_get_frame_statistics(d.dev, false, &fs));
+    printf("xgd-demo: last frame: %llu draws, %llu triangles, %llu clears, %llu target changes, "
+           "%llu resolves, %llu mip generations\n",
+           (unsigned long long)fs.draw_calls, (unsigned long long)fs.triangles,
+           (unsigned long long)fs.clears, (unsigned long long)fs.target_changes,
+           (unsigned long long)fs.resolves, (unsigned long long)fs.mip_generations);
     printf("%s\n", out);
 
     teardown(&d);
