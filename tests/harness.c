@@ -80,7 +80,9 @@ static void keep_log(void *user, xgd_log_level level, xgd_result code, const cha
     (void)code;
     /* Warnings go to the output for context but do not replace the error a CHECK reports. */
     if (level != XGD_LOG_ERROR) {
-        if (message != NULL && strncmp(message, "vulkan validation:", 18) == 0) g_validation_count++;
+        if (message != NULL && (strncmp(message, "vulkan validation:", 18) == 0 ||
+                                strncmp(message, "d3d12 debug layer:", 18) == 0))
+            g_validation_count++;
         fprintf(stdout, "  [xgd %s] %s\n", level == XGD_LOG_WARNING ? "warning" : "info",
                 message ? message : "");
         return;

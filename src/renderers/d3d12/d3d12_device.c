@@ -372,6 +372,7 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
     r->base.submitted_fence = value;
     f->fence = value;
     r->stats.submits++;
+    if (r->debug) d3d12_debug_drain(r);
     return d3d12_open_slot(r, (r->slot + 1) % D3D12X_FRAMES);
 }
 
@@ -405,6 +406,7 @@ xgd_result d3d12_immediate_end(d3d12_renderer *r)
     hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
     if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(immediate)");
     r->base.submitted_fence = value;
+    if (r->debug) d3d12_debug_drain(r);
     /* the open frame's fence value must stay above everything submitted before it */
     return d3d12_wait(r, value);
 }
@@ -627,6 +629,7 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     if (r->event != NULL) vkd3d_destroy_event(r->event);
 #endif
     if (r->queue != NULL) ID3D12CommandQueue_Release(r->queue);
+    d3d12_debug_release(r);
     if (r->dev != NULL) ID3D12Device_Release(r->dev);
     free(r);
 }
@@ -717,21 +720,13 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
     r->base.ops = &xgdi_d3d12_renderer_ops;
     r->base.device = info->device;
-    r->debug = info->debug;
+    /* XGD_D3D12_DEBUG=1 turns debug mode on without a code change (as XGD_VK_VALIDATION=1
+       does for Vulkan): names, event markers, debug layer and info queue. */
+    const char *debug_env = getenv("XGD_D3D12_DEBUG");
+    r->debug = info->debug || (debug_env != NULL && debug_env[0] == '1');
     r->profile = info->profile;
 
-    if (info->debug) {
-        /* vkd3d's D3D12GetDebugInterface is a stub: report the missing layer, don't fail. */
-        ID3D12Debug *dbg = NULL;
-        if (SUCCEEDED(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&dbg)) && dbg != NULL) {
-            ID3D12Debug_EnableDebugLayer(dbg);
-            ID3D12Debug_Release(dbg);
-            r->caps.debug_layer = true;
-        } else {
-            xgdi_warn(info->device, "d3d12: no debug layer available (vkd3d: use VKD3D_DEBUG "
-                                    "and the Vulkan validation layer)");
-        }
-    }
+    if (r->debug) d3d12_debug_enable_layer(r);
     HRESULT hr = d3d12_create_device(r, &r->dev);
     if (FAILED(hr)) {
         xgd_result res = xgdi_fail(info->device, XGD_ERROR_NOT_SUPPORTED,
@@ -740,6 +735,7 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         free(r);
         return res;
     }
+    if (r->debug) d3d12_debug_attach_info_queue(r);
     xgd_result res = XGD_OK;
     D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0,
                                     D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };

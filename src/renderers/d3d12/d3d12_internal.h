@@ -286,6 +286,9 @@ struct d3d12_renderer {
     bool debug, lost;
     xgd_graphics_profile profile;
     ID3D12Device *dev;
+#ifdef _WIN32
+    ID3D12InfoQueue *info_queue;      /* debug devices with the debug layer (d3d12_debug.c) */
+#endif
     ID3D12CommandQueue *queue;
     ID3D12Fence *fence;
     HANDLE event;
@@ -383,6 +386,13 @@ void d3d12_bind_heaps(d3d12_renderer *r);
 #define D3D12X_PRINTF(f, a)
 #endif
 void d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...) D3D12X_PRINTF(2, 3);
+/* The runtime's debug layer and info queue (d3d12_debug.c; debug devices only): enable the
+   layer before the device is created, attach the filtered info queue after; drain forwards
+   stored messages to the log after each submission; release drains and drops the queue. */
+void d3d12_debug_enable_layer(d3d12_renderer *r);
+void d3d12_debug_attach_info_queue(d3d12_renderer *r);
+void d3d12_debug_drain(d3d12_renderer *r);
+void d3d12_debug_release(d3d12_renderer *r);
 void d3d12_event_targets_now(d3d12_renderer *r);
 void d3d12_event_end_now(d3d12_renderer *r);
 void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...) D3D12X_PRINTF(2, 3);
