@@ -28,7 +28,8 @@ static bool g_registration_failed;
 /* Per-test state that does not fit in xgdt_ctx (the header is the contract). */
 static char g_last_message[1024];
 static int g_log_count;
-/* Vulkan validation-layer messages seen during the current test (issue 4: any fails it). */
+/* Vulkan validation-layer and D3D12 info-queue messages seen during the current test (issues
+   4 and 5: any fails it). */
 static int g_validation_count;
 static int g_failures_before_not_supported = -1;
 
@@ -363,7 +364,7 @@ static int run_one(const xgdt_entry *e, xgd_renderer_kind kind, const char *rend
     fflush(stdout);
     e->fn(&ctx);
     if (g_validation_count > 0)
-        xgdt_fail_at(&ctx, __FILE__, __LINE__, "%d Vulkan validation message%s (see the warnings above)",
+        xgdt_fail_at(&ctx, __FILE__, __LINE__, "%d validation / debug-layer message%s (see the warnings above)",
                      g_validation_count, g_validation_count == 1 ? "" : "s");
 
     int rc;
