@@ -8,51 +8,23 @@
  *   raw   one command buffer per frame: dynamic rendering, the stock sprite shaders, the quad's
  *         four vertices written into a persistently mapped buffer, one push-descriptor update
  *         (constants, texture, sampler) and one vkCmdDraw per quad;
- *   xgd   the same draws through the public API on the "vulkan" renderer: xgd_set_texture,
- *         xgd_draw_user_primitives per quad, then xgd_present.
+ *   xgd   the same draws through the public API on the "vulkan" renderer (bench_common.c,
+ *         which also holds the scene, the timing and the report).
  * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
  * Each figure is the median of --frames frames after one warm-up frame.
  *
  * usage: vk-raw-bench [--draws N] [--frames F]
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "xgd.h"
 #include "xvk_spirv.h"
 
 #include <vulkan/vulkan.h>
 
+#include "bench_common.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-enum { W = 640, H = 480, TEX = 16, TS = 8, MAX_FRAMES = 64 };
-
-typedef struct vtx {
-    float pos[3];
-    uint8_t color[4];
-    float uv[2];
-} vtx;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 #define VK(expr)                                                                            \
     do {                                                                                    \
@@ -62,45 +34,6 @@ static double median(double *v, int n)
             exit(1);                                                                        \
         }                                                                                   \
     } while (0)
-
-#define XGD(expr)                                                                           \
-    do {                                                                                    \
-        xgd_result x_r_ = (expr);                                                           \
-        if (x_r_ != XGD_OK) {                                                               \
-            fprintf(stderr, "vk-raw-bench:%d: %s failed: %s\n", __LINE__, #expr,           \
-                    xgd_result_name(x_r_));                                                 \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
-
-static void texture_color(int t, uint8_t c[4])
-{
-    c[0] = (uint8_t)(16 * t + 8);
-    c[1] = (uint8_t)(255 - 16 * t);
-    c[2] = (uint8_t)(t * 37 % 256);
-    c[3] = 255;
-}
-
-/* Where quad i lands (pixel units), a grid of 8x8 cells that wraps. */
-static void quad_pos(int i, int *x, int *y)
-{
-    int cells_x = W / TS, cells = cells_x * (H / TS);
-    int c = i % cells;
-    *x = (c % cells_x) * TS;
-    *y = (c / cells_x) * TS;
-}
-
-static void quad_vertices(int i, vtx v[4])
-{
-    int x, y;
-    quad_pos(i, &x, &y);
-    float x0 = (float)x, y0 = (float)y, x1 = x0 + TS, y1 = y0 + TS;
-    vtx q[4] = { { { x0, y0, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
-                 { { x1, y0, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
-                 { { x0, y1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
-                 { { x1, y1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
-    memcpy(v, q, sizeof q);
-}
 
 /* ---- raw Vulkan ---------------------------------------------------------------------------- */
 
@@ -247,25 +180,7 @@ static VkBuffer host_buffer(const raw *g, VkDeviceSize size, VkBufferUsageFlags 
     return b;
 }
 
-static int check_pixels(const uint8_t *rgba, int draws, const char *who)
-{
-    /* the last quad drawn into each of the first TEX cells decides its colour */
-    int bad = 0, cells = (W / TS) * (H / TS);
-    for (int c = 0; c < TEX && c < draws; c++) {
-        int last = c;
-        while (last + cells < draws) last += cells;
-        uint8_t want[4];
-        texture_color(last % TEX, want);
-        int x, y;
-        quad_pos(c, &x, &y);
-        const uint8_t *p = rgba + ((size_t)(y + TS / 2) * W + (size_t)(x + TS / 2)) * 4;
-        if (memcmp(p, want, 4) != 0) bad++;
-    }
-    if (bad) fprintf(stderr, "vk-raw-bench: %s: %d of %d checked quads have the wrong colour\n", who, bad, TEX);
-    return bad;
-}
-
-static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
+static void run_raw(int draws, int frames, bench_path *p)
 {
     raw g;
     memset(&g, 0, sizeof g);
@@ -303,7 +218,7 @@ static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int 
         tex[t] = image_general(&g, cmd, TS, TS, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                &texmem[t], &texview[t]);
         uint8_t c[4];
-        texture_color(t, c);
+        bench_texture_color(t, c);
         for (int i = 0; i < TS * TS; i++) memcpy((uint8_t *)sptr + (size_t)(t * TS * TS + i) * 4, c, 4);
         barrier_all(cmd);
         VkBufferImageCopy bc = { .bufferOffset = (VkDeviceSize)t * TS * TS * 4,
@@ -381,9 +296,8 @@ static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int 
     VkPipeline pipe;
     VK(vkCreateGraphicsPipelines(g.dev, VK_NULL_HANDLE, 1, &gpi, NULL, &pipe));
 
-    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
     for (int f = -1; f < frames; f++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         VK(vkResetCommandBuffer(cmd, 0));
         VK(vkBeginCommandBuffer(cmd, &cbi));
         barrier_all(cmd);
@@ -399,7 +313,7 @@ static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int 
         vkCmdBindVertexBuffers(cmd, 0, 1, &vbuf, &zero);
         vtx *verts = vptr;
         for (int i = 0; i < draws; i++) {
-            quad_vertices(i, &verts[i * 4]);
+            bench_quad_vertices(i, &verts[i * 4]);
             VkDescriptorBufferInfo dbi = { cbuf, 0, 64 };
             VkDescriptorImageInfo dii = { VK_NULL_HANDLE, texview[i % TEX], VK_IMAGE_LAYOUT_GENERAL };
             VkDescriptorImageInfo dsi = { sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
@@ -420,18 +334,13 @@ static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int 
         if (f == frames - 1) vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_GENERAL, staging, 1, &rb);
         VK(vkEndCommandBuffer(cmd));
         VK(vkQueueSubmit(g.queue, 1, &si, fence));
-        double t1 = now_s();
+        double t1 = bench_now_s();
         VK(vkWaitForFences(g.dev, 1, &fence, VK_TRUE, UINT64_MAX));
         VK(vkResetFences(g.dev, 1, &fence));
-        double t2 = now_s();
-        if (f >= 0) {
-            cpu[f] = t1 - t0;
-            wall[f] = t2 - t0;
-        }
+        double t2 = bench_now_s();
+        bench_path_frame(p, f, t0, t1, t2);
     }
-    *bad = check_pixels(sptr, draws, "raw");
-    *cpu_us = median(cpu, frames) * 1e6 / draws;
-    *wait_us = median(wall, frames) * 1e6 / draws;
+    bench_path_finish(p, sptr, draws, frames, "raw");
     VK(vkDeviceWaitIdle(g.dev));
     vkDestroyPipeline(g.dev, pipe, NULL);
     vkDestroyShaderModule(g.dev, vs, NULL);
@@ -459,89 +368,9 @@ static void run_raw(int draws, int frames, double *cpu_us, double *wait_us, int 
     vkDestroyInstance(g.inst, NULL);
 }
 
-/* ---- the same draws through xgd ------------------------------------------------------------ */
-
-static void run_xgd(int draws, int frames, double *cpu_us, double *wait_us, int *bad)
-{
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
-    dd.renderer = XGD_RENDERER_VULKAN;
-    dd.pp.back_buffer_width = W;
-    dd.pp.back_buffer_height = H;
-    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    dd.pp.present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE;
-    dd.pp.headless = true;
-    xgd_device *dev;
-    XGD(xgd_device_create(&dd, &dev));
-    xgd_texture *tex[TEX];
-    for (int t = 0; t < TEX; t++) {
-        uint8_t c[4], px[TS * TS * 4];
-        texture_color(t, c);
-        for (int i = 0; i < TS * TS; i++) memcpy(px + i * 4, c, 4);
-        XGD(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex[t]));
-        XGD(xgd_texture_set_data(tex[t], 0, 0, NULL, px, sizeof px));
-    }
-    xgd_effect *fx;
-    XGD(xgd_sprite_effect_create(dev, &fx));
-    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
-    XGD(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
-    XGD(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
-    XGD(xgd_set_depth_stencil_state(dev, xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
-    double cpu[MAX_FRAMES], wall[MAX_FRAMES];
-    uint8_t *pixels = malloc((size_t)W * H * 4);
-    uint8_t one[4];
-    if (!pixels) exit(1);
-    for (int f = -1; f < frames; f++) {
-        double t0 = now_s();
-        XGD(xgd_clear_color(dev, XGD_COLOR_BLACK));
-        XGD(xgd_effect_apply(fx));
-        for (int i = 0; i < draws; i++) {
-            vtx q[4];
-            quad_vertices(i, q);
-            XGD(xgd_set_texture(dev, 0, tex[i % TEX]));
-            XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
-        }
-        XGD(xgd_present(dev));
-        double t1 = now_s();
-        /* a one-pixel readback waits for the frame */
-        XGD(xgd_get_back_buffer_data(dev, &(xgd_rect){ 0, 0, 1, 1 }, one, sizeof one));
-        double t2 = now_s();
-        if (f >= 0) {
-            cpu[f] = t1 - t0;
-            wall[f] = t2 - t0;
-        }
-    }
-    XGD(xgd_get_back_buffer_data(dev, NULL, pixels, (size_t)W * H * 4));
-    *bad = check_pixels(pixels, draws, "xgd");
-    *cpu_us = median(cpu, frames) * 1e6 / draws;
-    *wait_us = median(wall, frames) * 1e6 / draws;
-    free(pixels);
-    xgd_effect_destroy(fx);
-    for (int t = 0; t < TEX; t++) xgd_texture_destroy(tex[t]);
-    xgd_device_destroy(dev);
-}
-
 int main(int argc, char **argv)
 {
-    int draws = 10000, frames = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--draws") == 0) draws = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--frames") == 0) frames = atoi(argv[i + 1]);
-    }
-    if (draws < 1 || frames < 1 || frames > MAX_FRAMES) {
-        fprintf(stderr, "usage: vk-raw-bench [--draws N >= 1] [--frames 1..%d]\n", MAX_FRAMES);
-        return 1;
-    }
-    double rc, rw, xc, xw;
-    int rbad, xbad;
-    run_raw(draws, frames, &rc, &rw, &rbad);
-    run_xgd(draws, frames, &xc, &xw, &xbad);
-    printf("vk-raw-bench: %d textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8, "
-           "median of %d frames\n", draws, W, H, frames);
-    printf("%-28s %12s %16s\n", "path", "cpu us/draw", "with wait us/draw");
-    printf("%-28s %12.3f %16.3f\n", "raw Vulkan (push descriptors)", rc, rw);
-    printf("%-28s %12.3f %16.3f\n", "xgd vulkan renderer", xc, xw);
-    printf("%-28s %12.2f %16.2f\n", "ratio xgd / raw", xc / rc, xw / rw);
-    printf("pixels: raw %s, xgd %s\n", rbad ? "WRONG" : "ok", xbad ? "WRONG" : "ok");
-    return rbad || xbad ? 1 : 0;
+    static const bench_desc desc = { "vk-raw-bench", XGD_RENDERER_VULKAN, "raw Vulkan (push descriptors)",
+                                     "xgd vulkan renderer", run_raw };
+    return bench_main(argc, argv, &desc);
 }

@@ -1,0 +1,56 @@
+/*
+ * bench_common.h - what vk-raw-bench and d3d12-raw-bench share: the scene (N textured 8x8 quads
+ * per frame into a 640x480 RGBA8 target, one draw per quad, a texture change every draw, 16
+ * textures), its pixel check, the per-frame timing and medians, the same draws through xgd, and
+ * main (arguments and the report). Each bench supplies only its raw-API loop (bench_desc.run_raw).
+ */
+#ifndef XGD_BENCH_COMMON_H
+#define XGD_BENCH_COMMON_H
+
+#include "xgd.h"
+
+#include <stdint.h>
+
+/* target size, texture count, quad (and texture) size in pixels, most --frames */
+enum { W = 640, H = 480, TEX = 16, TS = 8, MAX_FRAMES = 64 };
+
+/* The quads' vertex (xgd's XGD_VERTEX_POSITION_COLOR_TEXTURE layout). */
+typedef struct vtx {
+    float pos[3];
+    uint8_t color[4];
+    float uv[2];
+} vtx;
+
+/* One path's figures: per-frame seconds, then the per-draw medians and the pixel check. */
+typedef struct bench_path {
+    double cpu[MAX_FRAMES];  /* recording + submission */
+    double wall[MAX_FRAMES]; /* the same, plus waiting for the frame to finish */
+    double cpu_us, wait_us;  /* medians per draw, microseconds (bench_path_finish) */
+    int bad;                 /* checked quads with the wrong colour (bench_path_finish) */
+} bench_path;
+
+typedef struct bench_desc {
+    const char *name;                  /* program name, in messages and the report */
+    xgd_renderer_kind renderer;        /* the renderer the xgd path runs on */
+    const char *raw_label, *xgd_label; /* the report's row names */
+    /* Draws `draws` quads a frame for one warm-up frame and then `frames` frames, recording
+       each with bench_path_frame, and ends with bench_path_finish on the last frame's pixels. */
+    void (*run_raw)(int draws, int frames, bench_path *p);
+} bench_desc;
+
+double bench_now_s(void);
+/* texture t's colour (every texel) */
+void bench_texture_color(int t, uint8_t c[4]);
+/* quad i's four vertices (triangle strip), pixel units, a grid of 8x8 cells that wraps */
+void bench_quad_vertices(int i, vtx v[4]);
+/* frame f's times from its start t0, end of submission t1 and end of waiting t2; the warm-up
+   frame (f < 0) is not kept */
+void bench_path_frame(bench_path *p, int f, double t0, double t1, double t2);
+/* the medians per draw, and the pixel check of the last frame's W x H RGBA8 pixels */
+void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames, const char *who);
+
+/* Parses [--draws N] [--frames F], runs d->run_raw then the xgd path, prints the report;
+   returns main's exit status. */
+int bench_main(int argc, char **argv, const bench_desc *d);
+
+#endif
