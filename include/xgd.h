@@ -4,8 +4,9 @@
  * OVERVIEW
  *
  * xgd gives a C program the graphics programming model of XNA 4.0: a GraphicsDevice with a
- * back buffer, Texture2D / TextureCube, RenderTarget2D / RenderTargetCube, vertex and index
- * buffers, immutable state objects, the stock SpriteEffect and BasicEffect, SpriteBatch, Clear,
+ * back buffer, Texture2D / TextureCube / Texture3D, RenderTarget2D / RenderTargetCube, vertex
+ * and index buffers, immutable state objects, the stock SpriteEffect and BasicEffect (plus the
+ * EXT MrtEffect and VolumeEffect), SpriteBatch, Clear,
  * Viewport, ScissorRectangle, Present and back-buffer readback, with the same rules on every
  * renderer (software reference rasterizer today; Vulkan and Direct3D 12 next).
  *
@@ -423,7 +424,8 @@ typedef enum xgd_log_level {
 /* ------------------------------------------------------------------------------------------ */
 
 typedef struct xgd_device xgd_device;
-typedef struct xgd_texture xgd_texture;     /* Texture2D, TextureCube, RenderTarget2D/Cube */
+typedef struct xgd_texture xgd_texture;     /* Texture2D, TextureCube, RenderTarget2D/Cube,
+                                               Texture3D */
 typedef struct xgd_vertex_declaration xgd_vertex_declaration;
 typedef struct xgd_vertex_buffer xgd_vertex_buffer;
 typedef struct xgd_index_buffer xgd_index_buffer;
@@ -431,7 +433,8 @@ typedef struct xgd_blend_state xgd_blend_state;
 typedef struct xgd_depth_stencil_state xgd_depth_stencil_state;
 typedef struct xgd_rasterizer_state xgd_rasterizer_state;
 typedef struct xgd_sampler_state xgd_sampler_state;
-typedef struct xgd_effect xgd_effect;       /* SpriteEffect, BasicEffect, MrtEffect (EXT) */
+typedef struct xgd_effect xgd_effect;       /* SpriteEffect, BasicEffect, MrtEffect and
+                                               VolumeEffect (EXT) */
 typedef struct xgd_sprite_batch xgd_sprite_batch;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -557,6 +560,8 @@ typedef struct xgd_format_support {
     bool render_target;  /* can be rendered to */
     bool blendable;      /* render target blending works */
     bool multisample;    /* render target with multisample count > 1 */
+    bool volume;         /* a Texture3D can be created, uploaded and sampled (always false
+                            under Reach, which has no volume textures) */
 } xgd_format_support;
 
 /*
@@ -625,7 +630,8 @@ typedef enum xgd_texture_kind {
     XGD_TEXTURE_2D = 0,
     XGD_TEXTURE_CUBE,
     XGD_RENDER_TARGET_2D,
-    XGD_RENDER_TARGET_CUBE
+    XGD_RENDER_TARGET_CUBE,
+    XGD_TEXTURE_3D               /* Texture3D (HiDef only; xgd_texture3d_create) */
 } xgd_texture_kind;
 
 typedef struct xgd_texture2d_desc {
@@ -639,6 +645,21 @@ typedef struct xgd_texture_cube_desc {
     bool mipmap;
     xgd_surface_format format;   /* default Color */
 } xgd_texture_cube_desc;
+
+/* XNA Texture3D (a volume texture). HiDef only: XNA's Reach profile has no volume textures. */
+typedef struct xgd_texture3d_desc {
+    int width, height, depth;    /* required: 1..256 each (XNA HiDef's volume texture limit) */
+    bool mipmap;                 /* default false: one level; true: the full chain down to
+                                    1x1x1, each dimension halving on its own (clamped at 1) */
+    xgd_surface_format format;   /* default Color; must be one the renderer reports with
+                                    xgd_format_support.volume */
+} xgd_texture3d_desc;
+
+/* A region of one level of a Texture3D: XNA SetData(level, left, top, right, bottom, front,
+ * back, ...). right, bottom and back are exclusive. */
+typedef struct xgd_box {
+    int left, top, front, right, bottom, back;
+} xgd_box;
 
 typedef struct xgd_render_target_desc {
     int width, height;           /* required; for cube targets width is the size, height is
@@ -661,6 +682,7 @@ typedef struct xgd_texture_info {
     xgd_render_target_usage usage;
     bool content_lost;           /* render target lost its pixels (recovery); cleared on bind */
     bool has_cpu_shadow;         /* a CPU copy exists for context recovery */
+    int depth;                   /* level 0 depth of a Texture3D; 1 for every other texture */
 } xgd_texture_info;
 
 XGD_API xgd_result xgd_texture2d_create(xgd_device *device, const xgd_texture2d_desc *desc,
@@ -695,7 +717,8 @@ XGD_API int xgd_surface_format_element_size(xgd_surface_format format);
  * otherwise inside the level and, for DXT formats, aligned to 4 (or reaching the level edge).
  * data: tightly packed rows in the texture's format; size must equal xgd_surface_format_size
  * of the rectangle. Results: INVALID_ARGUMENT, OBJECT_DISPOSED, INVALID_OPERATION (a render
- * target that is bound; a partial write after the CPU shadow was dropped), DEVICE_LOST.
+ * target that is bound; a partial write after the CPU shadow was dropped; a Texture3D, which
+ * takes xgd_texture3d_set_data), DEVICE_LOST.
  */
 XGD_API xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_face face,
                                         const xgd_rect *rect, const void *data, size_t size);
@@ -703,7 +726,37 @@ XGD_API xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cub
  * image. Results as set_data; NOT_SUPPORTED when the renderer cannot read the format back. */
 XGD_API xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_face face,
                                         const xgd_rect *rect, void *data, size_t size);
-/* Saves level 0 (face 0) as an RGBA PNG. Non-Color formats are converted. */
+
+/*
+ * XNA Texture3D: creates a volume texture. Defaults as Texture2D (format Color, one level
+ * unless mipmap). A Texture3D is never a render target; it is sampled through the EXT
+ * VolumeEffect (xgd_volume_effect_create). CPU shadow and context recovery as Texture2D: a
+ * restored Texture3D has its texels back. xgd_texture_set_data / get_data refuse it
+ * (INVALID_OPERATION); use xgd_texture3d_set_data / get_data.
+ * Results: INVALID_ARGUMENT (NULL desc or out, a dimension outside 1..256, unknown format, a
+ * DXT width or height not a multiple of 4), NOT_SUPPORTED (Reach profile; a format the
+ * renderer cannot use for volume textures, see xgd_format_support.volume), OUT_OF_MEMORY,
+ * DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *desc,
+                                        xgd_texture **out);
+/*
+ * XNA Texture3D.SetData(level, left, top, right, bottom, front, back, data, ...): writes the
+ * box of one level (box NULL: the whole level). The box must lie inside the level and, for DXT
+ * formats, have left/top aligned to 4 and right/bottom aligned to 4 or at the level edge.
+ * data: tightly packed rows (block rows for DXT), then slices front to back; size must equal
+ * xgd_surface_format_size(width, height) * (back - front) exactly.
+ * Results: INVALID_ARGUMENT (NULL texture/data, level, box, size), INVALID_OPERATION (not a
+ * Texture3D; a partial write of level 0 after the CPU shadow was dropped), OBJECT_DISPOSED,
+ * DEVICE_LOST.
+ */
+XGD_API xgd_result xgd_texture3d_set_data(xgd_texture *texture, int level, const xgd_box *box,
+                                          const void *data, size_t size);
+/* Reads the box of one level, same layout and results as xgd_texture3d_set_data. */
+XGD_API xgd_result xgd_texture3d_get_data(xgd_texture *texture, int level, const xgd_box *box,
+                                          void *data, size_t size);
+/* Saves level 0 (face 0) as an RGBA PNG. Non-Color formats are converted. A Texture3D is
+ * refused (INVALID_OPERATION). */
 XGD_API xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path);
 
 /* Writes an 8-bit RGBA image (rows of width*4 bytes) as PNG. Returns IO or INVALID_ARGUMENT. */
@@ -1041,6 +1094,70 @@ XGD_API xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_prim
                                                     xgd_vertex_declaration *decl);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Occlusion queries                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * XNA OcclusionQuery: counts what the draws between begin and end let through.
+ *
+ *     xgd_occlusion_query *q;
+ *     xgd_occlusion_query_create(dev, &q);
+ *     xgd_occlusion_query_begin(q);
+ *     ... draw a bounding box with colour and depth writes off ...
+ *     xgd_occlusion_query_end(q);
+ *     ... later (a frame later avoids the wait) ...
+ *     bool done;
+ *     uint64_t n;
+ *     if (xgd_occlusion_query_is_complete(q, &done) == XGD_OK && done)
+ *         xgd_occlusion_query_get_pixel_count(q, false, &n);   // n == 0: hidden
+ *
+ * What is counted: the samples that passed the depth and stencil tests (inside the viewport
+ * and, when enabled, the scissor rectangle) in the draws between begin and end. Without
+ * multisampling a sample is a pixel (XNA's PixelCount); on a multisampled target every covered
+ * sample counts, so a fully covered pixel of a 4x target counts 4 (what Direct3D 11/12 and
+ * Vulkan count). Colour write masks and blending do not matter; clears are not counted. The
+ * count is exact on every renderer (Vulkan: precise occlusion queries).
+ *
+ * Rules:
+ *   - At most one occlusion query is active (between begin and end) per device.
+ *   - Begin on an ended query starts it again; its previous result is discarded.
+ *   - The query stays active across SetRenderTargets, Present, back-buffer and texture
+ *     readbacks and every other call; the count covers all draws in between.
+ *   - The result of a query that was never ended, or is active, cannot be asked for.
+ *   - HiDef only: the Reach profile has no occlusion queries (XNA 4.0 profile table).
+ *   - Device loss: results pending at the loss are gone. While lost the calls below return
+ *     XGD_ERROR_DEVICE_LOST; after xgd_device_restore_context every query is as if never
+ *     begun (an active one is no longer active).
+ */
+typedef struct xgd_occlusion_query xgd_occlusion_query;
+
+/* Results: INVALID_ARGUMENT (device or out NULL), NOT_SUPPORTED (Reach profile, or a renderer
+ * or native device that cannot count precisely; the message names what is missing),
+ * OBJECT_DISPOSED, DEVICE_LOST, OUT_OF_MEMORY. On failure *out is NULL. */
+XGD_API xgd_result xgd_occlusion_query_create(xgd_device *device, xgd_occlusion_query **out);
+/* Destroys the query; an active one is ended first (the device has no active query then).
+ * NULL and disposed queries are accepted. */
+XGD_API void xgd_occlusion_query_destroy(xgd_occlusion_query *query);
+/* XNA OcclusionQuery.Begin: starts counting from zero. Results: INVALID_ARGUMENT (NULL),
+ * OBJECT_DISPOSED, INVALID_OPERATION (this or another query of the device is active),
+ * DEVICE_LOST. */
+XGD_API xgd_result xgd_occlusion_query_begin(xgd_occlusion_query *query);
+/* XNA OcclusionQuery.End. Results: INVALID_ARGUMENT, OBJECT_DISPOSED, INVALID_OPERATION (the
+ * query is not active), DEVICE_LOST. */
+XGD_API xgd_result xgd_occlusion_query_end(xgd_occlusion_query *query);
+/* XNA OcclusionQuery.IsComplete: *out true once the count is available. Like Direct3D 9's
+ * D3DGETDATA_FLUSH, a query whose end is still in unsubmitted work gets that work submitted
+ * (without waiting), so polling always makes progress. Results: INVALID_ARGUMENT (NULL query
+ * or out), OBJECT_DISPOSED, INVALID_OPERATION (never ended since creation or restore, or
+ * active), DEVICE_LOST. */
+XGD_API xgd_result xgd_occlusion_query_is_complete(xgd_occlusion_query *query, bool *out);
+/* XNA OcclusionQuery.PixelCount: the samples counted (see above). wait false: the count if it
+ * is available, else INVALID_OPERATION ("not complete"); wait true: submits what is needed
+ * and blocks until it is. Results: as is_complete; on failure *out is unchanged. */
+XGD_API xgd_result xgd_occlusion_query_get_pixel_count(xgd_occlusion_query *query, bool wait,
+                                                       uint64_t *out);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Stock effects                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -1112,6 +1229,31 @@ XGD_API xgd_result xgd_mrt_effect_create(xgd_device *device, xgd_effect **out);
 XGD_API xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 colors[4]);
 /* NULL restores the identity. Results as set_colors. */
 XGD_API xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m);
+
+/*
+ * VolumeEffect (EXT: not part of XNA). XNA samples a Texture3D only from custom effects
+ * (tex3D in HLSL), and xgd has no custom shaders, so this stock extension effect does it:
+ *   clip position = float4(Position0, 1) * Matrix             (default identity)
+ *   colour        = tex3D(sampler slot 0, TextureCoordinate0.xyz) * Color (default (1,1,1,1))
+ * TextureCoordinate0 is read as float3 (u, v, w); a two-component element gives w = 0. The
+ * sampler state of slot 0 applies on all three axes (address_w included; Linear filters
+ * trilinearly across slices, and between mip levels as its mip filter says). The effect's
+ * texture is bound to slot 0 at apply; no texture samples (0,0,0,1). The vertex declaration
+ * must hold Position0 and TextureCoordinate0, and the texture in slot 0 at draw time must be
+ * a Texture3D (INVALID_OPERATION otherwise; equally BasicEffect and SpriteEffect draws refuse
+ * a Texture3D in slot 0, and xgd_sprite_batch_draw refuses it as an argument). Apply with
+ * xgd_effect_apply like the others.
+ */
+XGD_API xgd_result xgd_volume_effect_create(xgd_device *device, xgd_effect **out);
+/* NULL restores the identity. Results: INVALID_ARGUMENT (not a VolumeEffect, non-finite
+ * entries), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m);
+/* The Texture3D sampled (slot 0); NULL unbinds. Results: INVALID_ARGUMENT (not a VolumeEffect,
+ * a texture that is not a Texture3D), OBJECT_DISPOSED, INVALID_OPERATION (another device's
+ * texture). */
+XGD_API xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *texture);
+/* Multiplier of the sampled colour (rgba, finite). Results as set_matrix. */
+XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 color);
 
 /* ------------------------------------------------------------------------------------------ */
 /* SpriteBatch                                                                                 */

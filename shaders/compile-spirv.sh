@@ -8,6 +8,7 @@
 #   sprite.vert.spv, sprite.frag.spv
 #   basic_NN.vert.spv, basic_NN.frag.spv for NN = 00..31, the XGDI_BASIC_* variant number
 #   mrt.vert.spv, mrt.frag.spv (EXT MrtEffect, XGDI_PROGRAM_MRT: outputs SV_Target0..3)
+#   volume.vert.spv, volume.frag.spv (EXT VolumeEffect, XGDI_PROGRAM_VOLUME: a Texture3D at t0)
 # Descriptor bindings (set 0): cbuffer b0 -> binding 0, texture t0 -> binding 1,
 # sampler s0 -> binding 2 (shifted here so the HLSL keeps plain D3D registers).
 set -eu
@@ -38,6 +39,8 @@ compile "$here/sprite.hlsl" vert VSMain "$out/sprite.vert.spv"
 compile "$here/sprite.hlsl" frag PSMain "$out/sprite.frag.spv"
 compile "$here/mrt.hlsl" vert VSMain "$out/mrt.vert.spv"
 compile "$here/mrt.hlsl" frag PSMain "$out/mrt.frag.spv"
+compile "$here/volume.hlsl" vert VSMain "$out/volume.vert.spv"
+compile "$here/volume.hlsl" frag PSMain "$out/volume.frag.spv"
 
 v=0
 count=0
@@ -57,4 +60,4 @@ while [ $v -lt 32 ]; do
     count=$((count + 1))
     v=$((v + 1))
 done
-echo "compile-spirv.sh: sprite + mrt + $count BasicEffect variants -> $out"
+echo "compile-spirv.sh: sprite + mrt + volume + $count BasicEffect variants -> $out"

@@ -18,11 +18,14 @@ typedef struct bad_ctx {
     xgd_device *dev;    /* the device under test: effect applied, vertex buffer bound */
     xgd_device *other;  /* owner of the foreign objects */
     xgd_device *fresh;  /* nothing applied or bound */
+    xgd_device *reach;  /* Reach profile: no occlusion queries */
 
     xgd_device_desc dd;
     xgd_presentation_parameters pp_zero, pp_depth, pp_huge;
     xgd_texture2d_desc td, td_zero, td_neg, td_fmt;
     xgd_texture_cube_desc cd, cd_zero, cd_fmt;
+    xgd_texture3d_desc t3d, t3d_zero, t3d_big, t3d_fmt;
+    xgd_vector4 color_nan;
     xgd_render_target_desc rd, rd_zero, rd_depth, rd_usage, rd_msaa, rd_fmt;
     xgd_blend_state_desc bsd_blend, bsd_func;
     xgd_depth_stencil_desc dsd_cmp;
@@ -37,6 +40,8 @@ typedef struct bad_ctx {
     xgd_matrix identity, zero_matrix, inverted;
 
     xgd_texture *tex, *rt, *rt_small, *cube, *cube_rt;
+    xgd_texture *vol;               /* a 4x4x2 Texture3D */
+    xgd_effect *volume_fx;          /* EXT VolumeEffect */
     xgd_vertex_declaration *decl;
     xgd_vertex_buffer *vb, *vb_wo;
     xgd_index_buffer *ib;
@@ -46,6 +51,8 @@ typedef struct bad_ctx {
     xgd_sampler_state *ss;
     xgd_effect *basic, *sprite_fx;
     xgd_sprite_batch *sb;
+    /* occlusion queries: ended with a result / never begun / begun and ended by row hooks */
+    xgd_occlusion_query *query, *query_new, *query_busy;
 
     /* objects of `other` */
     xgd_texture *f_tex, *f_rt;
@@ -68,6 +75,7 @@ typedef struct bad_ctx {
     xgd_sampler_state *s_ss;
     xgd_effect *s_fx;
     xgd_sprite_batch *s_sb;
+    xgd_occlusion_query *s_query;
 
     /* where failed creates write (must stay NULL) */
     xgd_device *o_dev;
@@ -81,6 +89,7 @@ typedef struct bad_ctx {
     xgd_sampler_state *o_ss;
     xgd_effect *o_fx;
     xgd_sprite_batch *o_sb;
+    xgd_occlusion_query *o_query;
 
     xgd_device_info info;
     xgd_statistics stats;
@@ -97,6 +106,8 @@ typedef struct bad_ctx {
     xgd_render_target_binding bind[5], bind_out[4];
     int count_out, w_out, h_out;
     uint8_t *rgba_out;
+    bool done_out;
+    uint64_t pixels_out;
     uint8_t buf[4096];
     xgd_vertex_position_color tri[3];
     uint16_t idx[3];
@@ -110,6 +121,8 @@ static void bind_rt(bad_ctx *c) { xgd_set_render_target(c->dev, c->rt); }
 static void unbind_rt(bad_ctx *c) { xgd_set_render_target(c->dev, NULL); }
 static void begin_batch(bad_ctx *c) { xgd_sprite_batch_begin(c->sb, NULL); }
 static void end_batch(bad_ctx *c) { xgd_sprite_batch_end(c->sb); }
+static void begin_busy(bad_ctx *c) { xgd_occlusion_query_begin(c->query_busy); }
+static void end_busy(bad_ctx *c) { xgd_occlusion_query_end(c->query_busy); }
 static void set_bindings(bad_ctx *c, xgd_texture *a, xgd_texture *b)
 {
     memset(c->bind, 0, sizeof c->bind);
@@ -286,6 +299,57 @@ static void bind_five(bad_ctx *c)
     X(texture_save_png, disposed, (xgd_texture_save_png(c->s_tex, c->bad_dir_path)), DI, NOHOOK, \
       NOHOOK)                                                                                    \
     X(texture_save_png, unwritable_path, (xgd_texture_save_png(c->tex, c->bad_dir_path)), IO,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture_save_png, texture3d, (xgd_texture_save_png(c->vol, c->bad_dir_path)), OP, NOHOOK,  \
+      NOHOOK)                                                                                    \
+    X(texture_set_data, texture3d, (xgd_texture_set_data(c->vol, 0, 0, NULL, c->buf, 64)), OP,   \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture_get_data, texture3d, (xgd_texture_get_data(c->vol, 0, 0, NULL, c->buf, 64)), OP,   \
+      NOHOOK, NOHOOK)                                                                            \
+    /* Texture3D */                                                                              \
+    X(texture3d_create, null_device, (xgd_texture3d_create(NULL, &c->t3d, &c->o_tex)), A,        \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_create, null_desc, (xgd_texture3d_create(c->dev, NULL, &c->o_tex)), A, NOHOOK,   \
+      NOHOOK)                                                                                    \
+    X(texture3d_create, null_out, (xgd_texture3d_create(c->dev, &c->t3d, NULL)), A, NOHOOK,      \
+      NOHOOK)                                                                                    \
+    X(texture3d_create, zero_depth, (xgd_texture3d_create(c->dev, &c->t3d_zero, &c->o_tex)), A,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_create, over_hidef_volume_limit,                                                 \
+      (xgd_texture3d_create(c->dev, &c->t3d_big, &c->o_tex)), A, NOHOOK, NOHOOK)                 \
+    X(texture3d_create, unknown_format, (xgd_texture3d_create(c->dev, &c->t3d_fmt, &c->o_tex)),  \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(texture3d_set_data, null_texture, (xgd_texture3d_set_data(NULL, 0, NULL, c->buf, 128)), A, \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_set_data, null_data, (xgd_texture3d_set_data(c->vol, 0, NULL, NULL, 128)), A,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_set_data, wrong_size, (xgd_texture3d_set_data(c->vol, 0, NULL, c->buf, 64)), A,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_set_data, negative_level, (xgd_texture3d_set_data(c->vol, -1, NULL, c->buf,      \
+      128)), A, NOHOOK, NOHOOK)                                                                  \
+    X(texture3d_set_data, box_outside, (xgd_texture3d_set_data(c->vol, 0,                        \
+      &(xgd_box){ 0, 0, 1, 2, 2, 3 }, c->buf, 32)), A, NOHOOK, NOHOOK)                           \
+    X(texture3d_set_data, empty_box, (xgd_texture3d_set_data(c->vol, 0,                          \
+      &(xgd_box){ 1, 1, 1, 1, 2, 2 }, c->buf, 0)), A, NOHOOK, NOHOOK)                            \
+    X(texture3d_set_data, texture2d, (xgd_texture3d_set_data(c->tex, 0, NULL, c->buf, 64)), OP,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_set_data, cube, (xgd_texture3d_set_data(c->cube, 0, NULL, c->buf, 64)), OP,      \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_set_data, disposed, (xgd_texture3d_set_data(c->s_tex, 0, NULL, c->buf, 64)), DI, \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_get_data, null_texture, (xgd_texture3d_get_data(NULL, 0, NULL, c->buf, 128)), A, \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_get_data, null_data, (xgd_texture3d_get_data(c->vol, 0, NULL, NULL, 128)), A,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_get_data, wrong_size, (xgd_texture3d_get_data(c->vol, 0, NULL, c->buf, 129)), A, \
+      NOHOOK, NOHOOK)                                                                            \
+    X(texture3d_get_data, level_past_chain, (xgd_texture3d_get_data(c->vol, 1, NULL, c->buf,     \
+      4)), A, NOHOOK, NOHOOK)                                                                    \
+    X(texture3d_get_data, box_outside, (xgd_texture3d_get_data(c->vol, 0,                        \
+      &(xgd_box){ 3, 0, 0, 5, 1, 1 }, c->buf, 8)), A, NOHOOK, NOHOOK)                            \
+    X(texture3d_get_data, render_target, (xgd_texture3d_get_data(c->rt, 0, NULL, c->buf, 64)),   \
+      OP, NOHOOK, NOHOOK)                                                                        \
+    X(texture3d_get_data, disposed, (xgd_texture3d_get_data(c->s_tex, 0, NULL, c->buf, 64)), DI, \
       NOHOOK, NOHOOK)                                                                            \
     X(surface_format_size, unknown_format, (xgd_surface_format_size(XGD_SURFACE_FORMAT_COUNT,   \
       4, 4)), 0, NOHOOK, NOHOOK)                                                                 \
@@ -633,6 +697,36 @@ static void bind_five(bad_ctx *c)
       A, NOHOOK, NOHOOK)                                                                         \
     X(sprite_effect_set_matrix, basic_effect, (xgd_sprite_effect_set_matrix(c->basic,            \
       &c->identity)), A, NOHOOK, NOHOOK)                                                         \
+    /* VolumeEffect (EXT) */                                                                     \
+    X(volume_effect_create, null_device, (xgd_volume_effect_create(NULL, &c->o_fx)), A, NOHOOK,  \
+      NOHOOK)                                                                                    \
+    X(volume_effect_create, null_out, (xgd_volume_effect_create(c->dev, NULL)), A, NOHOOK,       \
+      NOHOOK)                                                                                    \
+    X(volume_effect_set_matrix, null_effect, (xgd_volume_effect_set_matrix(NULL,                 \
+      &c->identity)), A, NOHOOK, NOHOOK)                                                         \
+    X(volume_effect_set_matrix, basic_effect, (xgd_volume_effect_set_matrix(c->basic,            \
+      &c->identity)), A, NOHOOK, NOHOOK)                                                         \
+    X(volume_effect_set_matrix, disposed, (xgd_volume_effect_set_matrix(c->s_fx, NULL)), DI,     \
+      NOHOOK, NOHOOK)                                                                            \
+    X(volume_effect_set_texture, null_effect, (xgd_volume_effect_set_texture(NULL, c->vol)), A,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(volume_effect_set_texture, texture2d, (xgd_volume_effect_set_texture(c->volume_fx,         \
+      c->tex)), A, NOHOOK, NOHOOK)                                                               \
+    X(volume_effect_set_texture, render_target, (xgd_volume_effect_set_texture(c->volume_fx,     \
+      c->rt)), A, NOHOOK, NOHOOK)                                                                \
+    X(volume_effect_set_texture, disposed_texture, (xgd_volume_effect_set_texture(c->volume_fx,  \
+      c->s_tex)), DI, NOHOOK, NOHOOK)                                                            \
+    X(volume_effect_set_texture, foreign_texture, (xgd_volume_effect_set_texture(c->volume_fx,   \
+      c->f_tex)), OP, NOHOOK, NOHOOK)                                                            \
+    X(volume_effect_set_texture, sprite_effect, (xgd_volume_effect_set_texture(c->sprite_fx,     \
+      c->vol)), A, NOHOOK, NOHOOK)                                                               \
+    X(volume_effect_set_color, null_effect, (xgd_volume_effect_set_color(NULL,                   \
+      (xgd_vector4){ 1, 1, 1, 1 })), A, NOHOOK, NOHOOK)                                          \
+    X(volume_effect_set_color, non_finite, (xgd_volume_effect_set_color(c->volume_fx,            \
+      c->color_nan)), A, NOHOOK, NOHOOK)                                                         \
+    X(basic_effect_set_texture, texture3d, (xgd_basic_effect_set_texture(c->basic, c->vol)), A,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(set_render_target, texture3d, (xgd_set_render_target(c->dev, c->vol)), OP, NOHOOK, NOHOOK) \
     /* SpriteBatch */                                                                            \
     X(sprite_batch_create, null_device, (xgd_sprite_batch_create(NULL, &c->o_sb)), A, NOHOOK,    \
       NOHOOK)                                                                                    \
@@ -658,6 +752,48 @@ static void bind_five(bad_ctx *c)
     X(sprite_batch_end, without_begin, (xgd_sprite_batch_end(c->sb)), OP, NOHOOK, NOHOOK)        \
     X(sprite_batch_end, null_batch, (xgd_sprite_batch_end(NULL)), A, NOHOOK, NOHOOK)             \
     X(sprite_batch_end, disposed, (xgd_sprite_batch_end(c->s_sb)), DI, NOHOOK, NOHOOK)           \
+    /* occlusion queries */                                                                      \
+    X(occlusion_query_create, null_device, (xgd_occlusion_query_create(NULL, &c->o_query)), A,   \
+      NOHOOK, NOHOOK)                                                                            \
+    X(occlusion_query_create, null_out, (xgd_occlusion_query_create(c->dev, NULL)), A, NOHOOK,   \
+      NOHOOK)                                                                                    \
+    X(occlusion_query_create, reach_profile, (xgd_occlusion_query_create(c->reach,               \
+      &c->o_query)), NS, NOHOOK, NOHOOK)                                                         \
+    X(occlusion_query_begin, null_query, (xgd_occlusion_query_begin(NULL)), A, NOHOOK, NOHOOK)   \
+    X(occlusion_query_begin, disposed, (xgd_occlusion_query_begin(c->s_query)), DI, NOHOOK,      \
+      NOHOOK)                                                                                    \
+    X(occlusion_query_begin, already_active, (xgd_occlusion_query_begin(c->query_busy)), OP,     \
+      begin_busy, end_busy)                                                                      \
+    X(occlusion_query_begin, another_active, (xgd_occlusion_query_begin(c->query)), OP,          \
+      begin_busy, end_busy)                                                                      \
+    X(occlusion_query_end, null_query, (xgd_occlusion_query_end(NULL)), A, NOHOOK, NOHOOK)       \
+    X(occlusion_query_end, disposed, (xgd_occlusion_query_end(c->s_query)), DI, NOHOOK, NOHOOK)  \
+    X(occlusion_query_end, never_begun, (xgd_occlusion_query_end(c->query_new)), OP, NOHOOK,     \
+      NOHOOK)                                                                                    \
+    X(occlusion_query_end, already_ended, (xgd_occlusion_query_end(c->query)), OP, NOHOOK,       \
+      NOHOOK)                                                                                    \
+    X(occlusion_query_end, another_active, (xgd_occlusion_query_end(c->query)), OP, begin_busy,  \
+      end_busy)                                                                                  \
+    X(occlusion_query_is_complete, null_query, (xgd_occlusion_query_is_complete(NULL,            \
+      &c->done_out)), A, NOHOOK, NOHOOK)                                                         \
+    X(occlusion_query_is_complete, null_out, (xgd_occlusion_query_is_complete(c->query, NULL)),  \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(occlusion_query_is_complete, disposed, (xgd_occlusion_query_is_complete(c->s_query,        \
+      &c->done_out)), DI, NOHOOK, NOHOOK)                                                        \
+    X(occlusion_query_is_complete, never_ended, (xgd_occlusion_query_is_complete(c->query_new,   \
+      &c->done_out)), OP, NOHOOK, NOHOOK)                                                        \
+    X(occlusion_query_is_complete, active, (xgd_occlusion_query_is_complete(c->query_busy,       \
+      &c->done_out)), OP, begin_busy, end_busy)                                                  \
+    X(occlusion_query_get_pixel_count, null_query, (xgd_occlusion_query_get_pixel_count(NULL,    \
+      true, &c->pixels_out)), A, NOHOOK, NOHOOK)                                                 \
+    X(occlusion_query_get_pixel_count, null_out, (xgd_occlusion_query_get_pixel_count(c->query,  \
+      true, NULL)), A, NOHOOK, NOHOOK)                                                           \
+    X(occlusion_query_get_pixel_count, disposed, (xgd_occlusion_query_get_pixel_count(           \
+      c->s_query, true, &c->pixels_out)), DI, NOHOOK, NOHOOK)                                    \
+    X(occlusion_query_get_pixel_count, never_ended, (xgd_occlusion_query_get_pixel_count(        \
+      c->query_new, true, &c->pixels_out)), OP, NOHOOK, NOHOOK)                                  \
+    X(occlusion_query_get_pixel_count, active, (xgd_occlusion_query_get_pixel_count(             \
+      c->query_busy, false, &c->pixels_out)), OP, begin_busy, end_busy)                          \
     /* math */                                                                                   \
     X(matrix_invert, singular, (!xgd_matrix_invert(&c->zero_matrix, &c->inverted) &&             \
       memcmp(&c->inverted, &c->identity, sizeof c->identity) == 0), TRUE_, NOHOOK, NOHOOK)
@@ -739,7 +875,16 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
     ok &= xgd_basic_effect_create(gone, &c->s_fx) == XGD_OK;
     /* a missing SpriteBatch skips its rows (reported once) instead of hiding every other row */
     xgd_sprite_batch_create(gone, &c->s_sb);
+    ok &= xgd_occlusion_query_create(gone, &c->s_query) == XGD_OK;
     xgd_device_destroy(gone); /* the s_ objects are shells from here on */
+    c->reach = xgdt_device(t, &(xgd_device_desc){ .profile = XGD_GRAPHICS_PROFILE_REACH });
+    ok &= c->reach != NULL;
+    /* query: ended with a result (0: nothing drawn) that failed calls must leave alone */
+    ok &= xgd_occlusion_query_create(c->dev, &c->query) == XGD_OK &&
+          xgd_occlusion_query_begin(c->query) == XGD_OK &&
+          xgd_occlusion_query_end(c->query) == XGD_OK;
+    ok &= xgd_occlusion_query_create(c->dev, &c->query_new) == XGD_OK;
+    ok &= xgd_occlusion_query_create(c->dev, &c->query_busy) == XGD_OK;
 
     ok &= xgd_render_target2d_create(c->dev, &(xgd_render_target_desc){ .width = 2, .height = 4 },
                                      &c->rt_small) == XGD_OK;
@@ -747,6 +892,9 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
           XGD_OK;
     ok &= xgd_render_target_cube_create(c->dev, &(xgd_render_target_desc){ .width = 4 },
                                         &c->cube_rt) == XGD_OK;
+    ok &= xgd_texture3d_create(c->dev, &(xgd_texture3d_desc){ .width = 4, .height = 4,
+                                                              .depth = 2 }, &c->vol) == XGD_OK;
+    ok &= xgd_volume_effect_create(c->dev, &c->volume_fx) == XGD_OK;
     ok &= xgd_vertex_buffer_create(c->dev, &(xgd_vertex_buffer_desc){ .declaration = c->decl,
                                    .vertex_count = 3, .write_only = true }, &c->vb_wo) == XGD_OK;
     ok &= xgd_basic_effect_create(c->dev, &c->basic) == XGD_OK;
@@ -785,6 +933,12 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
     c->cd = (xgd_texture_cube_desc){ .size = 4 };
     c->cd_zero = (xgd_texture_cube_desc){ .size = 0 };
     c->cd_fmt = (xgd_texture_cube_desc){ .size = 4, .format = (xgd_surface_format)77 };
+    c->t3d = (xgd_texture3d_desc){ .width = 4, .height = 4, .depth = 2 };
+    c->t3d_zero = (xgd_texture3d_desc){ .width = 4, .height = 4, .depth = 0 };
+    c->t3d_big = (xgd_texture3d_desc){ .width = 4, .height = 4, .depth = 257 };
+    c->t3d_fmt = (xgd_texture3d_desc){ .width = 4, .height = 4, .depth = 2,
+                                       .format = XGD_SURFACE_FORMAT_COUNT };
+    c->color_nan = (xgd_vector4){ 1, NAN, 1, 1 };
     c->rd = (xgd_render_target_desc){ .width = 4, .height = 4 };
     c->rd_zero = (xgd_render_target_desc){ .width = 0, .height = 4 };
     c->rd_depth = c->rd;
@@ -840,7 +994,7 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
 static void ctx_free(bad_ctx *c)
 {
     xgd_texture *texs[] = { c->tex, c->rt, c->rt_small, c->cube, c->cube_rt, c->f_tex, c->f_rt,
-                            c->s_tex, c->s_rt };
+                            c->s_tex, c->s_rt, c->vol };
     for (size_t i = 0; i < sizeof texs / sizeof texs[0]; i++) xgd_texture_destroy(texs[i]);
     xgd_vertex_buffer_destroy(c->vb);
     xgd_vertex_buffer_destroy(c->vb_wo);
@@ -866,12 +1020,18 @@ static void ctx_free(bad_ctx *c)
     xgd_sampler_state_destroy(c->s_ss);
     xgd_effect_destroy(c->basic);
     xgd_effect_destroy(c->sprite_fx);
+    xgd_effect_destroy(c->volume_fx);
     xgd_effect_destroy(c->s_fx);
     xgd_sprite_batch_destroy(c->sb);
     xgd_sprite_batch_destroy(c->s_sb);
+    xgd_occlusion_query_destroy(c->query);
+    xgd_occlusion_query_destroy(c->query_new);
+    xgd_occlusion_query_destroy(c->query_busy);
+    xgd_occlusion_query_destroy(c->s_query);
     xgd_device_destroy(c->dev);
     xgd_device_destroy(c->other);
     xgd_device_destroy(c->fresh);
+    xgd_device_destroy(c->reach);
 }
 
 /* ---- the public state a failed call must leave alone ---------------------------------------- */
@@ -884,6 +1044,8 @@ typedef struct bad_snap {
     xgd_texture *targets[4];
     int faces[4];
     bool bound;
+    xgd_result query_r, query_new_r;   /* occlusion queries: result read / never ended */
+    uint64_t query_count;
 } bad_snap;
 
 static void take(bad_ctx *c, bad_snap *s)
@@ -904,6 +1066,9 @@ static void take(bad_ctx *c, bad_snap *s)
     memset(&info, 0, sizeof info);
     xgd_device_get_info(c->dev, &info);
     s->bound = info.render_target_bound;
+    s->query_r = xgd_occlusion_query_get_pixel_count(c->query, false, &s->query_count);
+    bool done = false;
+    s->query_new_r = xgd_occlusion_query_is_complete(c->query_new, &done);
 }
 
 static const char *diff(const bad_snap *a, const bad_snap *b)
@@ -930,13 +1095,16 @@ static const char *diff(const bad_snap *a, const bad_snap *b)
     for (int i = 0; i < 4; i++)
         if (a->targets[i] != b->targets[i] || a->faces[i] != b->faces[i]) return "render targets";
     if (a->bound != b->bound) return "render_target_bound";
+    if (a->query_r != b->query_r || a->query_count != b->query_count)
+        return "the ended occlusion query's result";
+    if (a->query_new_r != b->query_new_r) return "the never-begun occlusion query's state";
     return NULL;
 }
 
 static void release_outputs(xgdt_ctx *t, const bad_row *row, bad_ctx *c)
 {
     bool leaked = c->o_dev || c->o_tex || c->o_decl || c->o_vb || c->o_ib || c->o_bs ||
-                  c->o_dss || c->o_rs || c->o_ss || c->o_fx || c->o_sb;
+                  c->o_dss || c->o_rs || c->o_ss || c->o_fx || c->o_sb || c->o_query;
     if (leaked)
         xgdt_fail_at(t, __FILE__, __LINE__, "%s/%s: a failed create returned an object",
                      row->entry, row->kase);
@@ -950,6 +1118,8 @@ static void release_outputs(xgdt_ctx *t, const bad_row *row, bad_ctx *c)
     xgd_sampler_state_destroy(c->o_ss);
     xgd_effect_destroy(c->o_fx);
     xgd_sprite_batch_destroy(c->o_sb);
+    xgd_occlusion_query_destroy(c->o_query);
+    c->o_query = NULL;
     xgd_device_destroy(c->o_dev);
     c->o_dev = NULL;
     c->o_tex = NULL;
@@ -1030,6 +1200,7 @@ XGD_TEST(bad_input_void_entry_points)
     xgd_sampler_state_destroy(NULL);
     xgd_effect_destroy(NULL);
     xgd_sprite_batch_destroy(NULL);
+    xgd_occlusion_query_destroy(NULL);
     xgd_device_destroy(NULL);
     xgd_free(NULL);
     /* device-owned objects: destroy is a no-op */

@@ -533,6 +533,8 @@ xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format
     /* The caps say what the renderer can do; the profile removes HiDef-only formats under Reach
      * (XNA 4.0 profile table). */
     if (xgdi_profile_allows_format(device, format)) *out = device->caps.formats[format];
+    /* XNA's Reach profile has no volume textures (xgd_texture3d_create refuses them). */
+    if (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH) out->volume = false;
     return XGD_OK;
 }
 

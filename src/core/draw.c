@@ -60,6 +60,8 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
             missing = "TextureCoordinate0";
     } else if (dev->program == XGDI_PROGRAM_MRT) {
         if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
+    } else if (dev->program == XGDI_PROGRAM_VOLUME) {
+        if (!layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE)) missing = "TextureCoordinate0";
     } else {
         if ((dev->variant & XGDI_BASIC_VERTEX_COLOR) && !layout_has(l, XGD_VERTEX_USAGE_COLOR))
             missing = "Color0";
@@ -104,6 +106,20 @@ static xgd_result check_common(xgd_device *dev)
             return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                              "the texture in slot %d has no storage (its recovery failed)", i);
     }
+    /* The texture kind the program samples from slot 0 (renderer.h, XGDI_PROGRAM_VOLUME): a
+     * shader's Texture2D cannot read a Texture3D nor its Texture3D a 2D texture (Direct3D
+     * leaves such a mismatch undefined), so the draw is refused before a renderer sees it. */
+    bool samples = dev->program == XGDI_PROGRAM_SPRITE || dev->program == XGDI_PROGRAM_VOLUME ||
+                   (dev->program == XGDI_PROGRAM_BASIC && (dev->variant & XGDI_BASIC_TEXTURE));
+    const xgd_texture *t0 = dev->textures[0];
+    if (samples && t0 != NULL &&
+        (t0->kind == XGD_TEXTURE_3D) != (dev->program == XGDI_PROGRAM_VOLUME))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         dev->program == XGDI_PROGRAM_VOLUME
+                             ? "the VolumeEffect samples a Texture3D, but texture slot 0 holds a "
+                               "2D or cube texture"
+                             : "texture slot 0 holds a Texture3D, which only the VolumeEffect "
+                               "can sample");
     return XGD_OK;
 }
 
@@ -395,7 +411,8 @@ xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_ty
 
 /* EffectPass.Apply: the constants are copied (later parameter changes need another apply) and
  * the effect's texture goes to slot 0, as XNA's effects set Textures[0]. A BasicEffect with
- * its texture variant binds even a NULL texture, like XNA setting a null parameter. */
+ * its texture variant (and the VolumeEffect) binds even a NULL texture, like XNA setting a
+ * null parameter. */
 xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
                               const void *constants, size_t size, xgd_texture *texture)
 {
@@ -418,7 +435,7 @@ xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t
     device->variant = variant;
     device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
     device->program_texture = texture;
-    bool bind = texture != NULL ||
+    bool bind = texture != NULL || program == XGDI_PROGRAM_VOLUME ||
                 (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
     if (bind && device->textures[0] != texture) {
         device->textures[0] = texture;

@@ -69,6 +69,15 @@ static xgd_result w_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int
     return real_ops(r)->texture_upload(r, t, face, level, rect, data, row_pitch);
 }
 
+/* Texture3D uploads count as texture_upload faults too (one op name for every texel upload). */
+static xgd_result w_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                          const xgd_box *box, const void *data, size_t row_pitch,
+                                          size_t slice_pitch)
+{
+    if (fires(r->device, XGDI_FAULT_TEXTURE_UPLOAD)) return injected(r->device, XGDI_FAULT_TEXTURE_UPLOAD);
+    return real_ops(r)->texture_upload_volume(r, t, level, box, data, row_pitch, slice_pitch);
+}
+
 static xgd_result w_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face,
                                      int level, const xgd_rect *rect, void *data,
                                      size_t row_pitch)
@@ -136,6 +145,8 @@ static void wrap(xgd_device *dev)
     dev->debug_ops.get_caps = w_get_caps;
     dev->debug_ops.texture_create = w_texture_create;
     dev->debug_ops.texture_upload = w_texture_upload;
+    if (ops->texture_upload_volume != NULL)
+        dev->debug_ops.texture_upload_volume = w_texture_upload_volume;
     if (ops->texture_download != NULL) dev->debug_ops.texture_download = w_texture_download;
     dev->debug_ops.set_render_targets = w_set_render_targets;
     dev->debug_ops.clear = w_clear;

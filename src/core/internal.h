@@ -34,6 +34,7 @@ typedef enum xgdi_resource_type {
     XGDI_RES_SAMPLER_STATE,
     XGDI_RES_EFFECT,
     XGDI_RES_SPRITE_BATCH,
+    XGDI_RES_OCCLUSION_QUERY,          /* added by queries (query.c) */
     XGDI_RES_TYPE_COUNT
 } xgdi_resource_type;
 
@@ -97,13 +98,15 @@ struct xgd_texture {
     xgdi_resource res;
     xgd_texture_kind kind;
     int width, height, levels;
+    int depth;                         /* Texture3D level-0 depth; 1 for every other kind */
     xgd_surface_format format;         /* applied */
     xgd_depth_format depth_format;     /* applied; NONE for plain textures */
     int samples;                       /* applied; 0 for plain textures and single-sampled RTs */
     xgd_render_target_usage usage;
     bool content_lost;
     /* CPU shadow for context recovery: every face and level, tightly packed face-major then
-       level. NULL for render targets (GPU-only content, spec 001) and once dropped. */
+       level (a Texture3D level: its slices front to back). NULL for render targets (GPU-only
+       content, spec 001) and once dropped. */
     uint8_t *shadow;
     bool shadow_dropped;               /* recovery disabled: partial set_data is refused */
     xgdi_native_texture *native;
@@ -208,6 +211,7 @@ struct xgd_device {
         xgdi_sprite_constants sprite;
         xgdi_basic_constants basic;
         xgdi_mrt_constants mrt;        /* added for the EXT MrtEffect */
+        xgdi_volume_constants volume;  /* added for the EXT VolumeEffect */
     } constants;
     size_t constants_size;
     xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
@@ -245,6 +249,10 @@ struct xgd_device {
     xgdi_slot *slots;
     uint32_t slot_count, slot_capacity;
     uint32_t slot_free;                /* free-list head index + 1; 0 when empty */
+
+    /* added by queries (query.c): the one occlusion query between begin and end, or NULL
+       (Vulkan allows one active query of a type per command buffer; XNA one per device) */
+    struct xgd_occlusion_query *active_query;
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */

@@ -25,6 +25,7 @@
 typedef struct xgdi_renderer xgdi_renderer;
 typedef struct xgdi_native_texture xgdi_native_texture; /* defined by each renderer */
 typedef struct xgdi_native_buffer xgdi_native_buffer;   /* defined by each renderer */
+typedef struct xgdi_native_query xgdi_native_query;     /* defined by each renderer */
 
 /* ---- shared retirement (src/core/retire.c) ------------------------------------------------ */
 
@@ -52,6 +53,26 @@ size_t xgdi_retire_collect(xgdi_retire_queue *q, xgdi_renderer *r, uint64_t comp
 void xgdi_retire_flush_all(xgdi_retire_queue *q, xgdi_renderer *r);
 void xgdi_retire_free(xgdi_retire_queue *q);
 
+/* Fence-stamped index free list (retire.c): an index given back with a fence value is handed
+ * out again only once completed_fence() >= that value, so native slots the GPU may still write
+ * (query-heap slots) are never reused early. FIFO; growth is amortised. */
+typedef struct xgdi_fenced_index {
+    uint32_t index;
+    uint64_t fence;
+} xgdi_fenced_index;
+typedef struct xgdi_fenced_indices {
+    xgdi_fenced_index *items;    /* ring: head, count, capacity */
+    size_t head, count, capacity;
+    uint32_t next_unused;        /* indices below it have been handed out at least once */
+} xgdi_fenced_indices;
+/* A given-back index whose fence <= completed, else a never-used one below `limit`; false when
+ * neither exists (the caller grows its storage, raising limit, and asks again). */
+bool xgdi_fenced_take(xgdi_fenced_indices *p, uint64_t completed, uint32_t limit, uint32_t *index);
+/* OUT_OF_MEMORY only when the list cannot grow; the index is then never reissued (a leak of
+ * one slot, never a reuse). */
+xgd_result xgdi_fenced_give(xgdi_fenced_indices *p, uint32_t index, uint64_t fence);
+void xgdi_fenced_free(xgdi_fenced_indices *p);
+
 /* ---- what a renderer can do --------------------------------------------------------------- */
 
 typedef struct xgdi_caps {
@@ -77,6 +98,11 @@ typedef struct xgdi_texture_desc {
     xgd_depth_format depth_format; /* NONE or an attachment format (render targets only) */
     int samples;                /* 1, 2, 4, 8 ... (render targets only; 1 = single-sampled) */
     const char *debug_name;     /* may be NULL */
+    /* Texture3D (XGD_TEXTURE_3D): a volume of `depth` slices at level 0, each level halving
+       width, height and depth on their own (xgdi_mip_dim). Never cube, never render_target.
+       Its texels move through texture_upload_volume / texture_download_volume only. */
+    bool volume;
+    int depth;                  /* level-0 depth of a volume; 0 or 1 for every other texture */
 } xgdi_texture_desc;
 
 typedef enum xgdi_buffer_kind {
@@ -97,6 +123,7 @@ typedef enum xgdi_program {
     XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
     XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
     XGDI_PROGRAM_MRT,          /* EXT MrtEffect: pos * matrix; target i = COLOR0 * colors[i] */
+    XGDI_PROGRAM_VOLUME,       /* EXT VolumeEffect: pos * matrix; tex3D(TEXCOORD0.xyz) * color */
     XGDI_PROGRAM_COUNT
 } xgdi_program;
 
@@ -115,6 +142,26 @@ typedef enum xgdi_program {
  *               already resolved for independent_blend) and colour-write mask, so a pipeline
  *               key must hold all four masks. Depth/stencil are those of target 0.
  * The software renderer's C version is in src/renderers/software/sw_shader.c.
+ */
+
+/*
+ * XGDI_PROGRAM_VOLUME (added for Texture3D; GPU renderers: read this).
+ * Not an XNA effect: XNA samples a Texture3D only from custom effects (tex3D), and xgd has no
+ * custom shaders, so this stock extension (xgd_volume_effect_create) stands in.
+ *   source      shaders/volume.hlsl, entry points VSMain / PSMain, no variants (variant 0);
+ *               compile-spirv.sh emits volume.vert.spv and volume.frag.spv, compile-dxbc.sh
+ *               volume_vs.h and volume_ps.h.
+ *   constants   xgdi_volume_constants (below) in cbuffer b0 / binding 0.
+ *   texture     slot 0 as a 3D texture (Texture3D t0 / binding 1, a VK_IMAGE_VIEW_TYPE_3D
+ *               or D3D12_SRV_DIMENSION_TEXTURE3D view) with the sampler of slot 0 (s0 /
+ *               binding 2), address_w included. Core guarantees that a draw with this program
+ *               has a Texture3D or nothing in slot 0 (nothing samples (0,0,0,1): a renderer
+ *               keeps a 1x1x1 stand-in for it), and that the 2D programs never see a
+ *               Texture3D in slot 0.
+ *   inputs      POSITION0 (read as float3, w = 1) and TEXCOORD0 read as float3 (u, v, w);
+ *               core refuses a draw whose declaration lacks either.
+ *   output      SV_Target0 = Texture.Sample(uvw) * color, render target 0 only.
+ * The software renderer's C version is in src/renderers/software/sw_shader.c / sw_sample.c.
  */
 
 /* BasicEffect variant bits (each renderer builds or selects the matching shader). */
@@ -160,6 +207,12 @@ typedef struct xgdi_mrt_constants {
     float colors[4][4];              /* rgba per render-target slot */
 } xgdi_mrt_constants;
 
+/* XGDI_PROGRAM_VOLUME: clip = float4(pos, 1) * matrix; colour = tex3D(uvw) * color. */
+typedef struct xgdi_volume_constants {
+    float matrix[16];                /* VolumeEffect matrix (default identity) */
+    float color[4];                  /* VolumeEffect colour (default (1,1,1,1)) */
+} xgdi_volume_constants;
+
 /* ---- draws -------------------------------------------------------------------------------- */
 
 typedef struct xgdi_vertex_layout {
@@ -201,7 +254,7 @@ typedef struct xgdi_draw_state {
     xgd_rect scissor;
     xgdi_program program;
     uint32_t variant;
-    const void *constants;      /* xgdi_sprite_, xgdi_basic_ or xgdi_mrt_constants */
+    const void *constants;      /* xgdi_sprite_, xgdi_basic_, xgdi_mrt_ or xgdi_volume_constants */
     size_t constants_size;
     xgdi_native_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
     const xgd_sampler_desc *samplers[XGDI_MAX_TEXTURE_SLOTS];
@@ -262,6 +315,19 @@ typedef struct xgdi_renderer_ops {
     /* Synchronous read of the sampleable image (a multisampled target's resolved image). */
     xgd_result (*texture_download)(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                    const xgd_rect *rect, void *data, size_t row_pitch);
+    /* Texture3D texels (desc.volume textures only; core never passes a volume to
+       texture_upload / texture_download, nor a 2D or cube texture here). box: inside `level`,
+       right/bottom/back exclusive, DXT boxes 4-aligned (or reaching the level edge) in x and
+       y. data: rows row_pitch bytes apart (block rows for DXT), slices slice_pitch bytes
+       apart, front to back. Upload records like texture_upload (draws already recorded keep
+       the old texels); download is synchronous. NULL: the renderer has no volume textures
+       (its caps then report no format with .volume). */
+    xgd_result (*texture_upload_volume)(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                        const xgd_box *box, const void *data, size_t row_pitch,
+                                        size_t slice_pitch);
+    xgd_result (*texture_download_volume)(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                          const xgd_box *box, void *data, size_t row_pitch,
+                                          size_t slice_pitch);
     /* Finalisation of a render target leaving a binding (spec 000/001): resolve the MSAA
        image of `face` into the sampleable image, then regenerate that face's mip chain when
        levels > 1. Core calls it for every outgoing target before set_render_targets. */
@@ -306,6 +372,33 @@ typedef struct xgdi_renderer_ops {
     /* Optional (NULL: XGD_ERROR_NOT_SUPPORTED): fills *out (zeroed by core) with what the native
        API reports (xgd_device_get_native_caps). */
     xgd_result (*get_native_caps)(xgdi_renderer *r, xgd_native_caps *out);
+
+    /* Occlusion queries (optional as a group: a renderer without query_create makes
+       xgd_occlusion_query_create return NOT_SUPPORTED by name). Core (src/core/query.c) owns
+       every rule: at most one query is active per device, begin is only called on an inactive
+       query, end only on the active one, query_result only on an ended one. A query counts the
+       samples that pass the depth and stencil tests (after scissor and viewport) of the draws
+       between begin and end; internal draws of the renderer (blits) must not count, clears
+       do not.
+       query_create: a new, never-begun query. NOT_SUPPORTED (with the missing feature named)
+         where the native device cannot count precisely.
+       query_destroy: frees it; core ends an active query first. Native slots the GPU may
+         still write are recycled by fence (xgdi_fenced_give), never reused early. Never fails.
+       query_begin: discards the previous result and starts counting from zero. The count must
+         survive submissions of the open frame while active (present, synchronous readbacks,
+         fences): a GPU renderer ends its native query in the list it closes, begins a fresh
+         native slot in the next one, and sums the segments.
+       query_end: stops counting.
+       query_result: whether the count of the last begin/end is available, and then *samples.
+         flush: submit the open frame if the end is still in it (D3D9 D3DGETDATA_FLUSH),
+         without waiting; wait: submit if needed and block until it is available. *done false
+         (and XGD_OK) when it is not yet available. */
+    xgd_result (*query_create)(xgdi_renderer *r, xgdi_native_query **out);
+    void (*query_destroy)(xgdi_renderer *r, xgdi_native_query *q);
+    xgd_result (*query_begin)(xgdi_renderer *r, xgdi_native_query *q);
+    xgd_result (*query_end)(xgdi_renderer *r, xgdi_native_query *q);
+    xgd_result (*query_result)(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
+                               bool *done, uint64_t *samples);
 } xgdi_renderer_ops;
 
 /* Every renderer's struct starts with this. */
@@ -343,6 +436,11 @@ void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* For query_result (query.c): whether work recorded into the frame of fence value `fence` has
+   completed. flush or wait submit the open frame first when that frame is still open; wait
+   then blocks until it completes. Renderer failures are returned as they are. */
+xgd_result xgdi_fence_ready(xgdi_renderer *r, uint64_t fence, bool flush, bool wait,
+                            bool *ready);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
 

@@ -19,7 +19,8 @@ static const char *type_name(xgdi_resource_type type)
 {
     static const char *const names[XGDI_RES_TYPE_COUNT] = {
         "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
-        "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch"
+        "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch",
+        "occlusion query"
     };
     return (unsigned)type < XGDI_RES_TYPE_COUNT ? names[type] : "object";
 }

@@ -5,6 +5,9 @@
  *
  * Callbacks may push new entries onto the queue they are being collected from (freeing one
  * object can retire another); such entries are appended and seen by the same pass.
+ *
+ * Also the fence-stamped index free list (xgdi_fenced_indices) renderers recycle native slots
+ * with (occlusion-query heap slots), by the same rule: reused only once their fence passed.
  */
 #include "renderer.h"
 
@@ -60,4 +63,49 @@ void xgdi_retire_free(xgdi_retire_queue *q)
     q->items = NULL;
     q->count = 0;
     q->capacity = 0;
+}
+
+/* ---- fence-stamped index free list ------------------------------------------------------------ */
+
+bool xgdi_fenced_take(xgdi_fenced_indices *p, uint64_t completed, uint32_t limit, uint32_t *index)
+{
+    /* Only the oldest entry is looked at: entries are usually given back in fence order, and
+       when they are not, a younger ready entry simply waits its turn (never an early reuse). */
+    if (p->count > 0 && p->items[p->head].fence <= completed) {
+        *index = p->items[p->head].index;
+        p->head = (p->head + 1) % p->capacity;
+        p->count--;
+        return true;
+    }
+    if (p->next_unused < limit) {
+        *index = p->next_unused++;
+        return true;
+    }
+    return false;
+}
+
+xgd_result xgdi_fenced_give(xgdi_fenced_indices *p, uint32_t index, uint64_t fence)
+{
+    if (p->count == p->capacity) {
+        size_t cap = p->capacity ? p->capacity * 2 : 16;
+        if (cap < p->capacity || cap > SIZE_MAX / sizeof *p->items) return XGD_ERROR_OUT_OF_MEMORY;
+        xgdi_fenced_index *items = malloc(cap * sizeof *items);
+        if (items == NULL) return XGD_ERROR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < p->count; i++) items[i] = p->items[(p->head + i) % p->capacity];
+        free(p->items);
+        p->items = items;
+        p->head = 0;
+        p->capacity = cap;
+    }
+    p->items[(p->head + p->count) % p->capacity] = (xgdi_fenced_index){ index, fence };
+    p->count++;
+    return XGD_OK;
+}
+
+void xgdi_fenced_free(xgdi_fenced_indices *p)
+{
+    free(p->items);
+    p->items = NULL;
+    p->head = p->count = p->capacity = 0;
+    p->next_unused = 0;
 }

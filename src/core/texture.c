@@ -1,7 +1,8 @@
 /*
  * texture.c - Texture2D, TextureCube, RenderTarget2D/Cube: construction and validation, the CPU
  * shadow, set_data/get_data, destroy (including a bound target), PNG load and save.
- * Spec 001 "Textures and render targets".
+ * Spec 001 "Textures and render targets". Texture3D (XNA's volume texture) shares the
+ * construction, shadow and recovery paths; its data calls are xgd_texture3d_set_data/get_data.
  */
 #include "internal.h"
 
@@ -21,6 +22,8 @@ static bool is_cube(const xgd_texture *t)
     return t->kind == XGD_TEXTURE_CUBE || t->kind == XGD_RENDER_TARGET_CUBE;
 }
 
+static bool is_volume(const xgd_texture *t) { return t->kind == XGD_TEXTURE_3D; }
+
 static int face_count(const xgd_texture *t) { return is_cube(t) ? 6 : 1; }
 
 void xgdi_texture_size(const xgd_texture *t, int *width, int *height)
@@ -29,11 +32,13 @@ void xgdi_texture_size(const xgd_texture *t, int *width, int *height)
     *height = is_cube(t) ? t->width : t->height;
 }
 
+/* A Texture3D level holds its slices (depth 1 for every other kind). */
 static size_t level_bytes(const xgd_texture *t, int level)
 {
     int w, h;
     xgdi_texture_size(t, &w, &h);
-    return xgdi_format_rect_size(t->format, xgdi_mip_dim(w, level), xgdi_mip_dim(h, level));
+    return xgdi_format_rect_size(t->format, xgdi_mip_dim(w, level), xgdi_mip_dim(h, level)) *
+           (size_t)xgdi_mip_dim(t->depth, level);
 }
 
 static size_t face_bytes(const xgd_texture *t)
@@ -68,6 +73,8 @@ static xgd_result create_native(xgd_device *dev, xgd_texture *t)
         .depth_format = is_render_target(t) ? t->depth_format : XGD_DEPTH_FORMAT_NONE,
         .samples = t->samples > 1 ? t->samples : 1,
         .debug_name = NULL,
+        .volume = is_volume(t),
+        .depth = t->depth,
     };
     xgdi_native_texture *n = NULL;
     xgd_result r = dev->ops->texture_create(dev->renderer, &d, &n);
@@ -82,6 +89,13 @@ static xgd_result upload_level(xgd_device *dev, xgd_texture *t, int face, int le
     int w, h;
     xgdi_texture_size(t, &w, &h);
     xgd_rect rect = { 0, 0, xgdi_mip_dim(w, level), xgdi_mip_dim(h, level) };
+    if (is_volume(t)) {
+        xgd_box box = { 0, 0, 0, rect.width, rect.height, xgdi_mip_dim(t->depth, level) };
+        size_t row = xgdi_format_row_size(t->format, rect.width);
+        return dev->ops->texture_upload_volume(dev->renderer, t->native, level, &box, data, row,
+                                               xgdi_format_rect_size(t->format, rect.width,
+                                                                     rect.height));
+    }
     return dev->ops->texture_upload(dev->renderer, t->native, face, level, &rect, data,
                                     xgdi_format_row_size(t->format, rect.width));
 }
@@ -127,6 +141,7 @@ static xgd_result tex_recreate_native(xgdi_resource *res)
     /* The restarted renderer was probed again (spec 000 packed formats): a format it can no
      * longer store is a recovery failure, not a texture with corrupt texels. */
     if (is_render_target(t) ? !dev->caps.formats[t->format].render_target
+        : is_volume(t)      ? !dev->caps.formats[t->format].volume
                             : !dev->caps.formats[t->format].texture)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "format %s is no longer available after the restore",
@@ -159,6 +174,7 @@ static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_
     xgd_texture *t = calloc(1, sizeof *t);
     if (t == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     *t = *proto;
+    if (t->depth < 1) t->depth = 1; /* every kind but Texture3D */
     /* Spec 001: the CPU shadow is a context-loss copy, kept unless recovery is disabled;
      * render targets keep none (GPU-only content). */
     if (!is_render_target(t)) {
@@ -260,6 +276,53 @@ xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_de
     if (r != XGD_OK) return r;
     xgd_texture proto = { .kind = XGD_TEXTURE_CUBE, .width = desc->size, .height = desc->size,
                           .levels = desc->mipmap ? xgdi_full_mip_count(desc->size, desc->size) : 1,
+                          .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
+    return create_texture(device, &proto, out);
+}
+
+/* XNA HiDef's volume texture limit: 256 texels along each axis. */
+#define XGDI_MAX_VOLUME_SIZE 256
+
+/* XNA Texture3D construction: HiDef only, 1..256 per dimension, a format the renderer can use
+ * for volume textures. Reach is refused first: XNA throws NotSupportedException for any
+ * Texture3D under Reach, whatever its size or format. */
+xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *desc,
+                                xgd_texture **out)
+{
+    xgd_result r = check_create_args(device, desc, out);
+    if (r != XGD_OK) return r;
+    if (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH)
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                         "the Reach profile has no volume textures (Texture3D needs HiDef)");
+    int w = desc->width, h = desc->height, d = desc->depth;
+    if (w <= 0 || h <= 0 || d <= 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "Texture3D size %dx%dx%d must be positive", w, h, d);
+    if (w > XGDI_MAX_VOLUME_SIZE || h > XGDI_MAX_VOLUME_SIZE || d > XGDI_MAX_VOLUME_SIZE)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "Texture3D size %dx%dx%d exceeds HiDef's volume limit of %d per "
+                         "dimension", w, h, d, XGDI_MAX_VOLUME_SIZE);
+    xgd_surface_format format = desc->format;
+    if ((unsigned)format >= XGD_SURFACE_FORMAT_COUNT)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d",
+                         (int)format);
+    if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;
+    const xgdi_format_info *fi = xgdi_format_info_of(format);
+    if (fi == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d",
+                         (int)format);
+    /* What the renderer reports it can do with volumes (xgd_format_support.volume): DXT and
+     * the float formats only where its native API can. */
+    if (!device->caps.formats[format].volume)
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                         "renderer '%s' cannot use format %s for volume textures",
+                         device->ops->name, fi->name);
+    if (fi->block_size == 4 && (w % 4 != 0 || h % 4 != 0))
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "%s Texture3D size %dx%d must be a multiple of 4", fi->name, w, h);
+    int biggest = w > d ? w : d;
+    xgd_texture proto = { .kind = XGD_TEXTURE_3D, .width = w, .height = h, .depth = d,
+                          .levels = desc->mipmap ? xgdi_full_mip_count(biggest, h) : 1,
                           .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
     return create_texture(device, &proto, out);
 }
@@ -401,6 +464,7 @@ xgd_result xgd_texture_get_info(const xgd_texture *texture, xgd_texture_info *ou
     out->usage = texture->usage;
     out->content_lost = texture->content_lost;
     out->has_cpu_shadow = texture->shadow != NULL;
+    out->depth = texture->depth;
     return XGD_OK;
 }
 
@@ -424,6 +488,11 @@ static xgd_result check_data_call(xgd_texture *t, int level, xgd_cube_map_face f
     xgd_device *dev = xgdi_resource_device(&t->res);
     r = xgdi_check_device(dev);
     if (r != XGD_OK) return r;
+    /* XNA's Texture3D has no SetData(level, face, rect, ...): a volume's texels are reached
+     * through its own box calls only. */
+    if (is_volume(t))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the texture is a Texture3D; use xgd_texture3d_set_data / get_data");
     if (level < 0 || level >= t->levels)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "level %d is outside 0..%d", level,
                          t->levels - 1);
@@ -546,6 +615,125 @@ xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_fa
                          dev->ops->name);
     return dev->ops->texture_download(dev->renderer, texture->native, (int)face, level, &rc, data,
                                       xgdi_format_row_size(texture->format, rc.width));
+}
+
+/* ---- Texture3D set_data / get_data ---------------------------------------------------------- */
+
+/* Validates a Texture3D data call (XNA SetData(level, left, top, right, bottom, front, back)):
+ * fills *box with the region used and *dev. */
+static xgd_result check_box_call(xgd_texture *t, int level, const xgd_box *box_in,
+                                 const void *data, size_t size, xgd_device **dev_out,
+                                 xgd_box *box)
+{
+    if (t == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
+    xgd_result r = xgdi_check_resource(NULL, &t->res, XGDI_RES_TEXTURE, "texture");
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&t->res);
+    r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (!is_volume(t))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the texture is not a Texture3D; use xgd_texture_set_data / get_data");
+    if (level < 0 || level >= t->levels)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "level %d is outside 0..%d", level,
+                         t->levels - 1);
+    int lw = xgdi_mip_dim(t->width, level), lh = xgdi_mip_dim(t->height, level);
+    int ld = xgdi_mip_dim(t->depth, level);
+    if (box_in == NULL) {
+        *box = (xgd_box){ 0, 0, 0, lw, lh, ld };
+    } else {
+        *box = *box_in;
+        /* right/bottom/back are exclusive: a box is non-empty and inside the level */
+        if (box->left < 0 || box->top < 0 || box->front < 0 || box->right <= box->left ||
+            box->bottom <= box->top || box->back <= box->front || box->right > lw ||
+            box->bottom > lh || box->back > ld)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "box (left %d, top %d, front %d, right %d, bottom %d, back %d) is "
+                             "not inside level %d (%dx%dx%d)",
+                             box->left, box->top, box->front, box->right, box->bottom, box->back,
+                             level, lw, lh, ld);
+        /* as Texture2D rects: DXT regions cover whole 4x4 blocks of every slice */
+        const xgdi_format_info *fi = xgdi_format_info_of(t->format);
+        if (fi->block_size == 4 &&
+            (box->left % 4 != 0 || box->top % 4 != 0 || (box->right % 4 != 0 && box->right != lw) ||
+             (box->bottom % 4 != 0 && box->bottom != lh)))
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "box of a %s texture must be aligned to 4 or reach the level edge",
+                             fi->name);
+    }
+    if (data == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "data is NULL");
+    size_t need = xgdi_format_rect_size(t->format, box->right - box->left, box->bottom - box->top) *
+                  (size_t)(box->back - box->front);
+    if (size != need)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %zu does not match %zu bytes",
+                         size, need);
+    *dev_out = dev;
+    return XGD_OK;
+}
+
+/* Copies a box between packed box data (rows, then slices) and a shadow level. */
+static void copy_box(const xgd_texture *t, uint8_t *level_base, int level, const xgd_box *box,
+                     uint8_t *box_data, bool to_level)
+{
+    int lw = xgdi_mip_dim(t->width, level), lh = xgdi_mip_dim(t->height, level);
+    size_t level_slice = xgdi_format_rect_size(t->format, lw, lh);
+    xgd_rect rect = { box->left, box->top, box->right - box->left, box->bottom - box->top };
+    size_t box_slice = xgdi_format_rect_size(t->format, rect.width, rect.height);
+    for (int z = box->front; z < box->back; z++)
+        copy_rect(t, level_base + (size_t)z * level_slice, lw, &rect,
+                  box_data + (size_t)(z - box->front) * box_slice, to_level);
+}
+
+/* Same shadow and recovery rules as xgd_texture_set_data on a Texture2D (spec 001): the
+ * renderer first, then the CPU shadow, so a failed upload changes nothing. */
+xgd_result xgd_texture3d_set_data(xgd_texture *texture, int level, const xgd_box *box,
+                                  const void *data, size_t size)
+{
+    xgd_device *dev = NULL;
+    xgd_box bx;
+    xgd_result r = check_box_call(texture, level, box, data, size, &dev, &bx);
+    if (r != XGD_OK) return r;
+    int lw = xgdi_mip_dim(texture->width, level), lh = xgdi_mip_dim(texture->height, level);
+    int ld = xgdi_mip_dim(texture->depth, level);
+    bool full = bx.left == 0 && bx.top == 0 && bx.front == 0 && bx.right == lw &&
+                bx.bottom == lh && bx.back == ld;
+    if (!full && level == 0 && texture->shadow_dropped)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "partial set_data on level 0 needs the CPU shadow, which was dropped "
+                         "because context recovery is disabled");
+    if (dev->ops->texture_upload_volume == NULL)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' has no volume textures",
+                         dev->ops->name);
+    int bw = bx.right - bx.left, bh = bx.bottom - bx.top;
+    r = dev->ops->texture_upload_volume(dev->renderer, texture->native, level, &bx, data,
+                                        xgdi_format_row_size(texture->format, bw),
+                                        xgdi_format_rect_size(texture->format, bw, bh));
+    if (r != XGD_OK) return r;
+    if (texture->shadow != NULL)
+        copy_box(texture, texture->shadow + shadow_offset(texture, 0, level), level, &bx,
+                 (uint8_t *)(uintptr_t)data, true);
+    return XGD_OK;
+}
+
+xgd_result xgd_texture3d_get_data(xgd_texture *texture, int level, const xgd_box *box,
+                                  void *data, size_t size)
+{
+    xgd_device *dev = NULL;
+    xgd_box bx;
+    xgd_result r = check_box_call(texture, level, box, data, size, &dev, &bx);
+    if (r != XGD_OK) return r;
+    if (texture->shadow != NULL) {
+        copy_box(texture, texture->shadow + shadow_offset(texture, 0, level), level, &bx, data,
+                 false);
+        return XGD_OK;
+    }
+    if (dev->ops->texture_download_volume == NULL)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' cannot read textures back",
+                         dev->ops->name);
+    int bw = bx.right - bx.left, bh = bx.bottom - bx.top;
+    return dev->ops->texture_download_volume(dev->renderer, texture->native, level, &bx, data,
+                                             xgdi_format_row_size(texture->format, bw),
+                                             xgdi_format_rect_size(texture->format, bw, bh));
 }
 
 /* ---- PNG ------------------------------------------------------------------------------------ */

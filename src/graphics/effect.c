@@ -1,6 +1,7 @@
 /*
  * effect.c - the stock effects: BasicEffect and SpriteEffect, plus the EXT MrtEffect (xgd.h;
- * constants xgdi_mrt_constants: matrix, then one colour per render-target slot).
+ * constants xgdi_mrt_constants: matrix, then one colour per render-target slot) and the EXT
+ * VolumeEffect (constants xgdi_volume_constants: matrix, colour; its Texture3D in slot 0).
  *
  * An effect keeps its parameters; xgd_effect_apply turns them into the program constants of
  * renderer.h (xgdi_basic_constants / xgdi_sprite_constants) the way XNA's EffectHelpers do,
@@ -40,22 +41,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT } effect_kind;
+typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT, EFFECT_VOLUME } effect_kind;
 
 struct xgd_effect {
     xgdi_resource res;
     effect_kind kind;
     xgd_basic_effect_params basic;
-    xgd_texture *texture;             /* BasicEffect.Texture */
+    xgd_texture *texture;             /* BasicEffect.Texture; the VolumeEffect's Texture3D */
     xgdi_ref texture_ref;             /* followed only while this still resolves to it */
     bool sprite_matrix_set;
     xgd_matrix sprite_matrix;         /* SpriteEffect.MatrixTransform when set */
     xgd_matrix mrt_matrix;            /* MrtEffect (EXT) */
     xgd_vector4 mrt_colors[4];
+    xgd_matrix volume_matrix;         /* VolumeEffect (EXT) */
+    xgd_vector4 volume_color;
     union {
         xgdi_basic_constants basic;
         xgdi_sprite_constants sprite;
         xgdi_mrt_constants mrt;
+        xgdi_volume_constants volume;
     } constants;                      /* scratch for apply: no allocation per apply */
 };
 
@@ -92,6 +96,8 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     e->sprite_matrix = xgd_matrix_identity();
     e->mrt_matrix = xgd_matrix_identity();
     for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
+    e->volume_matrix = xgd_matrix_identity();
+    e->volume_color = (xgd_vector4){ 1, 1, 1, 1 };
     r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
     if (r != XGD_OK) {
         free(e);
@@ -116,6 +122,11 @@ xgd_result xgd_mrt_effect_create(xgd_device *device, xgd_effect **out)
     return create_effect(device, EFFECT_MRT, out);
 }
 
+xgd_result xgd_volume_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_effect(device, EFFECT_VOLUME, out);
+}
+
 /* The device keeps a copy of the applied constants, so an applied effect can go. */
 void xgd_effect_destroy(xgd_effect *effect)
 {
@@ -134,9 +145,10 @@ static xgd_result check_effect(const xgd_effect *effect, effect_kind kind)
     if (effect->kind != kind)
         return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
                          "the effect is not a %s",
-                         kind == EFFECT_BASIC   ? "BasicEffect"
-                         : kind == EFFECT_MRT ? "MrtEffect"
-                                              : "SpriteEffect");
+                         kind == EFFECT_BASIC    ? "BasicEffect"
+                         : kind == EFFECT_MRT    ? "MrtEffect"
+                         : kind == EFFECT_VOLUME ? "VolumeEffect"
+                                                 : "SpriteEffect");
     return XGD_OK;
 }
 
@@ -227,7 +239,7 @@ xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix 
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.projection);
 }
 
-/* BasicEffect.Texture is a Texture2D: cube textures are refused. */
+/* BasicEffect.Texture is a Texture2D: cube and volume textures are refused. */
 xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture)
 {
     xgd_result r = check_effect(effect, EFFECT_BASIC);
@@ -236,7 +248,8 @@ xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture
     if (texture != NULL) {
         r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
         if (r != XGD_OK) return r;
-        if (texture->kind == XGD_TEXTURE_CUBE || texture->kind == XGD_RENDER_TARGET_CUBE)
+        if (texture->kind == XGD_TEXTURE_CUBE || texture->kind == XGD_RENDER_TARGET_CUBE ||
+            texture->kind == XGD_TEXTURE_3D)
             return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
                              "BasicEffect.Texture must be a 2D texture");
     }
@@ -308,6 +321,49 @@ xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
         return XGD_OK;
     }
     return set_matrix(effect, m, &effect->mrt_matrix);
+}
+
+/* ---- VolumeEffect (EXT) -------------------------------------------------------------------- */
+
+xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
+{
+    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    if (r != XGD_OK) return r;
+    if (m == NULL) {
+        effect->volume_matrix = xgd_matrix_identity();
+        return XGD_OK;
+    }
+    return set_matrix(effect, m, &effect->volume_matrix);
+}
+
+/* The VolumeEffect samples a Texture3D only: every other kind is refused here, as
+ * BasicEffect.Texture refuses what is not 2D. */
+xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *texture)
+{
+    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    if (r != XGD_OK) return r;
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (texture != NULL) {
+        r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
+        if (r != XGD_OK) return r;
+        if (texture->kind != XGD_TEXTURE_3D)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "the VolumeEffect's texture must be a Texture3D");
+    }
+    effect->texture = texture;
+    effect->texture_ref = texture != NULL ? xgdi_ref_make(&texture->res) : (xgdi_ref){ 0, 0 };
+    return XGD_OK;
+}
+
+xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c)
+{
+    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    if (r != XGD_OK) return r;
+    if (!(isfinite(c.x) && isfinite(c.y) && isfinite(c.z) && isfinite(c.w)))
+        return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
+                         "VolumeEffect colour has non-finite components");
+    effect->volume_color = c;
+    return XGD_OK;
 }
 
 /* ---- apply --------------------------------------------------------------------------------- */
@@ -437,6 +493,25 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
             k->colors[i][3] = effect->mrt_colors[i].w;
         }
         return xgdi_apply_program(dev, XGDI_PROGRAM_MRT, 0, k, sizeof *k, NULL);
+    }
+
+    if (effect->kind == EFFECT_VOLUME) {
+        xgd_texture *tex = NULL;
+        if (effect->texture != NULL) {
+            /* weak reference, as BasicEffect.Texture below */
+            xgdi_resource *res = xgdi_ref_get(dev, effect->texture_ref);
+            if (res == NULL)
+                return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+                                 "the VolumeEffect's texture is disposed");
+            tex = (xgd_texture *)(void *)res;
+        }
+        xgdi_volume_constants *k = &effect->constants.volume;
+        memcpy(k->matrix, effect->volume_matrix.m, sizeof k->matrix);
+        k->color[0] = effect->volume_color.x;
+        k->color[1] = effect->volume_color.y;
+        k->color[2] = effect->volume_color.z;
+        k->color[3] = effect->volume_color.w;
+        return xgdi_apply_program(dev, XGDI_PROGRAM_VOLUME, 0, k, sizeof *k, tex);
     }
 
     const xgd_basic_effect_params *p = &effect->basic;

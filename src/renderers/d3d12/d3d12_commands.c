@@ -205,6 +205,14 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = draw->state;
+    /* slot 0's texture; core guarantees its kind matches the program (a Texture3D or nothing
+       for the volume program, never a Texture3D for the others) */
+    xgdi_native_texture *tex = st->textures[0] != NULL              ? st->textures[0]
+                               : st->program == XGDI_PROGRAM_VOLUME ? r->black_volume
+                                                                    : r->black;
+    if (tex == NULL)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                         "d3d12: the device has no volume textures");
     d3d12_pso_key key;
     fill_key(r, draw, &key);
     ID3D12PipelineState *pso = NULL;
@@ -280,7 +288,6 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     /* resource states: targets for output, the sampled texture for reading, buffers */
     bind_targets(r);
-    xgdi_native_texture *tex = st->textures[0] != NULL ? st->textures[0] : r->black;
     d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     if (draw->vertex_buffer != NULL)
         d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
@@ -418,6 +425,8 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     d3d12_flush_barriers(r);
     /* the blit binds its own target: the frame's segment event ends here */
     d3d12_event_end(r);
+    /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
+    d3d12_query_suspend(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     ID3D12GraphicsCommandList_SetPipelineState(list, pso);
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
@@ -432,6 +441,7 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
     ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     ID3D12GraphicsCommandList_DrawInstanced(list, 3, 1, 0, 0);
+    d3d12_query_resume(r);
     /* the frame's own bindings must be re-recorded before its next draw */
     r->current_pso = NULL;
     r->targets_dirty = true;

@@ -352,6 +352,8 @@ static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
     r->event_open = false; /* a reset list holds no event (also after a failed close) */
     d3d12_bind_heaps(r);
     d3d12_collect(r);
+    /* an occlusion query active across the submission continues in a fresh slot */
+    d3d12_query_resume(r);
     return XGD_OK;
 }
 
@@ -360,6 +362,8 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     d3d12_flush_barriers(r);
     d3d12_event_end(r); /* events stay balanced within one list */
+    /* a query must end in the list it began in: the active one's segment ends here */
+    d3d12_query_suspend(r);
     d3d12_frame *f = &r->frames[r->slot];
     if (d3d12_hook_removed(r)) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
     HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
@@ -537,6 +541,9 @@ static void d3d12_query_caps(d3d12_renderer *r)
         x->formats[f].filterable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
         x->formats[f].render_target = (fs.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET) != 0;
         x->formats[f].blendable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_BLENDABLE) != 0;
+        /* Texture3D: the runtime's TEXTURE3D bit (sampled like the 2D formats) */
+        x->formats[f].volume = (fs.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE3D) != 0 &&
+                               (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
         bool ms = (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET) != 0 &&
                   (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE) != 0;
         if (ms) {
@@ -599,8 +606,10 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     }
     if (r->back_buffer != NULL) d3d12_texture_release(r, r->back_buffer);
     if (r->black != NULL) d3d12_texture_release(r, r->black);
+    if (r->black_volume != NULL) d3d12_texture_release(r, r->black_volume);
     xgdi_retire_flush_all(&r->base.retired, &r->base);
     xgdi_retire_free(&r->base.retired);
+    d3d12_query_heaps_free(r);
     for (size_t i = 0; i < r->retired_heap_count; i++)
         ID3D12DescriptorHeap_Release(r->retired_heaps[i]);
     free(r->retired_heaps);
@@ -784,6 +793,16 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         if ((res = d3d12_op_texture_upload(&r->base, r->black, 0, 0, &one, opaque_black, 4)) !=
             XGD_OK)
             goto fail;
+        /* the VolumeEffect's stand-in needs a TEXTURE3D SRV (a 2D one cannot fill t0) */
+        if (r->xcaps.formats[XGD_SURFACE_FORMAT_COLOR].volume) {
+            bd.volume = true;
+            bd.depth = 1;
+            if ((res = d3d12_texture_alloc(r, &bd, &r->black_volume)) != XGD_OK) goto fail;
+            xgd_box cell = { 0, 0, 0, 1, 1, 1 };
+            if ((res = d3d12_op_texture_upload_volume(&r->base, r->black_volume, 0, &cell,
+                                                      opaque_black, 4, 4)) != XGD_OK)
+                goto fail;
+        }
     }
     d3d12_bind_back_buffer(r);
     d3d12_measure_depth_bias(r);
@@ -905,6 +924,8 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .texture_destroy = d3d12_op_texture_destroy,
     .texture_upload = d3d12_op_texture_upload,
     .texture_download = d3d12_op_texture_download,
+    .texture_upload_volume = d3d12_op_texture_upload_volume,
+    .texture_download_volume = d3d12_op_texture_download_volume,
     .texture_finalize = d3d12_op_texture_finalize,
     .buffer_create = d3d12_op_buffer_create,
     .buffer_destroy = d3d12_op_buffer_destroy,
@@ -920,4 +941,9 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .wait_fence = d3d12_op_wait_fence,
     .get_statistics = d3d12_op_get_statistics,
     .get_native_caps = d3d12_op_get_native_caps,
+    .query_create = d3d12_op_query_create,
+    .query_destroy = d3d12_op_query_destroy,
+    .query_begin = d3d12_op_query_begin,
+    .query_end = d3d12_op_query_end,
+    .query_result = d3d12_op_query_result,
 };

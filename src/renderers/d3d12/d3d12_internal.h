@@ -139,14 +139,15 @@ struct xgdi_native_texture {
     int faces;
     const xgdi_format_info *fi;
     DXGI_FORMAT dxgi;
-    ID3D12Resource *res;              /* sampleable image: faces * levels subresources */
+    ID3D12Resource *res;              /* sampleable image: faces * levels subresources (a
+                                         volume: a TEXTURE3D resource, one per level) */
     ID3D12Resource *ms;               /* multisampled colour (samples > 1): faces slices */
     ID3D12Resource *depth;            /* one depth/stencil shared by all faces */
     DXGI_FORMAT depth_dxgi;
     int samples;
     D3D12_RESOURCE_STATES *states;    /* per subresource of res */
     D3D12_RESOURCE_STATES ms_state, depth_state;
-    uint32_t srv;                     /* whole-resource SRV (2D or cube) */
+    uint32_t srv;                     /* whole-resource SRV (2D, cube or 3D) */
     uint32_t *level_srv;              /* render targets with mips: one per (face, level) */
     uint32_t *rtv;                    /* render targets: per (face, level) of res */
     uint32_t ms_rtv[6];
@@ -189,6 +190,12 @@ xgd_result d3d12_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, i
                                      int level, const xgd_rect *rect, void *data,
                                      size_t row_pitch);
 xgd_result d3d12_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                          const xgd_box *box, const void *data,
+                                          size_t row_pitch, size_t slice_pitch);
+xgd_result d3d12_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                            const xgd_box *box, void *data, size_t row_pitch,
+                                            size_t slice_pitch);
 xgd_result d3d12_op_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
                                   bool dynamic, xgdi_native_buffer **out);
 void d3d12_op_buffer_destroy(xgdi_renderer *r, xgdi_native_buffer *b);
@@ -319,6 +326,8 @@ struct d3d12_renderer {
 
     xgdi_native_texture *back_buffer;
     xgdi_native_texture *black;       /* sampled by an unbound slot: (0,0,0,1) */
+    xgdi_native_texture *black_volume; /* the same, 1x1x1, for the VolumeEffect's Texture3D
+                                          slot (NULL when the device has no volume textures) */
     xgdi_target targets[D3D12X_MAX_TARGETS];
     int target_count;
     bool targets_dirty;
@@ -347,6 +356,12 @@ struct d3d12_renderer {
        reason a live device would not report. */
     bool remove_next_call, simulated_removal;
     bool event_open;                  /* debug: a rendering-segment event is open on the list */
+    /* occlusion queries (d3d12_queries.c): slots of D3D12X_QUERY_CHUNK-query heaps, each with
+       a readback buffer the results are resolved into; recycled by fence */
+    struct d3d12_query_chunk *query_chunks;
+    uint32_t query_chunk_count;
+    xgdi_fenced_indices query_slots;
+    xgdi_native_query *active_query;
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }
@@ -411,6 +426,23 @@ xgd_result d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
 xgd_result d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
 xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
 xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);
+
+/* ---- occlusion queries (d3d12_queries.c) -------------------------------------------------- */
+#define D3D12X_QUERY_CHUNK 64
+xgd_result d3d12_op_query_create(xgdi_renderer *r, xgdi_native_query **out);
+void d3d12_op_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result d3d12_op_query_begin(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result d3d12_op_query_end(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result d3d12_op_query_result(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
+                                 bool *done, uint64_t *samples);
+/* The active query's segment in the frame list: suspend ends (and resolves) it and reserves
+   the next slot; resume begins that slot. No-ops without an active query. d3d12_submit_frame
+   suspends before closing a list and d3d12_open_slot resumes in the new one; blits bracket
+   their draw so internal draws are not counted. */
+void d3d12_query_suspend(d3d12_renderer *r);
+void d3d12_query_resume(d3d12_renderer *r);
+/* Teardown after the device went idle. */
+void d3d12_query_heaps_free(d3d12_renderer *r);
 
 /* ---- shaders (d3d12_shaders.c) ------------------------------------------------------------ */
 typedef struct d3d12_bytecode {

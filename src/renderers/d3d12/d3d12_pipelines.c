@@ -162,6 +162,8 @@ static int program_inputs(const d3d12_pso_key *k, xgd_vertex_element_usage *out)
         out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
     } else if (k->program == XGDI_PROGRAM_MRT) {
         out[n++] = XGD_VERTEX_USAGE_COLOR;
+    } else if (k->program == XGDI_PROGRAM_VOLUME) {
+        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE; /* read as float3 (uvw) */
     } else {
         if (k->variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
         if (k->variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;

@@ -124,6 +124,23 @@ static xgd_result make_resource(d3d12_renderer *r, int w, int h, int array, int 
     return d3d12_check(r, hr, "CreateCommittedResource(texture)");
 }
 
+/* A Texture3D: one TEXTURE3D resource, `levels` subresources. */
+static xgd_result make_volume_resource(d3d12_renderer *r, int w, int h, int depth, int levels,
+                                       DXGI_FORMAT fmt, ID3D12Resource **out)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE3D, .Width = (UINT64)w, .Height = (UINT)h,
+        .DepthOrArraySize = (UINT16)depth, .MipLevels = (UINT16)levels, .Format = fmt,
+        .SampleDesc = { 1, 0 }, .Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN,
+        .Flags = D3D12_RESOURCE_FLAG_NONE
+    };
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COMMON, NULL,
+                                                      &IID_ID3D12Resource, (void **)out);
+    return d3d12_check(r, hr, "CreateCommittedResource(volume texture)");
+}
+
 static void free_view(d3d12_renderer *r, uint32_t *idx)
 {
     d3d12_gpu_heap_release(r, &r->view_heap, *idx);
@@ -175,9 +192,14 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
     *out = NULL;
     const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
     DXGI_FORMAT fmt = d3d12_dxgi_format(desc->format);
+    int depth = desc->volume && desc->depth > 1 ? desc->depth : 1;
     if (fi == NULL || fmt == DXGI_FORMAT_UNKNOWN || desc->width < 1 || desc->height < 1 ||
         desc->levels < 1 || desc->width > D3D12X_MAX_TEXTURE_SIZE ||
-        desc->height > D3D12X_MAX_TEXTURE_SIZE)
+        desc->height > D3D12X_MAX_TEXTURE_SIZE ||
+        (desc->volume && (desc->cube || desc->render_target ||
+                          desc->width > D3D12_REQ_TEXTURE3D_U_V_OR_W_DIMENSION ||
+                          desc->height > D3D12_REQ_TEXTURE3D_U_V_OR_W_DIMENSION ||
+                          depth > D3D12_REQ_TEXTURE3D_U_V_OR_W_DIMENSION)))
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
                          "d3d12: bad texture description (%dx%d, %d levels, format %d)",
                          desc->width, desc->height, desc->levels, (int)desc->format);
@@ -201,17 +223,24 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
     for (int i = 0; i < subs; i++) t->states[i] = D3D12_RESOURCE_STATE_COMMON;
     t->ms_state = t->depth_state = D3D12_RESOURCE_STATE_COMMON;
 
-    res = make_resource(r, desc->width, desc->height, t->faces, desc->levels, fmt, 1,
-                        desc->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET
-                                            : D3D12_RESOURCE_FLAG_NONE,
-                        NULL, &t->res);
+    if (desc->volume)
+        res = make_volume_resource(r, desc->width, desc->height, depth, desc->levels, fmt,
+                                   &t->res);
+    else
+        res = make_resource(r, desc->width, desc->height, t->faces, desc->levels, fmt, 1,
+                            desc->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET
+                                                : D3D12_RESOURCE_FLAG_NONE,
+                            NULL, &t->res);
     if (res != XGD_OK) goto fail;
 
     D3D12_SHADER_RESOURCE_VIEW_DESC sd;
     memset(&sd, 0, sizeof sd);
     sd.Format = fmt;
     sd.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
-    if (desc->cube) {
+    if (desc->volume) {
+        sd.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE3D;
+        sd.Texture3D.MipLevels = (UINT)desc->levels;
+    } else if (desc->cube) {
         sd.ViewDimension = D3D12_SRV_DIMENSION_TEXTURECUBE;
         sd.TextureCube.MipLevels = (UINT)desc->levels;
     } else {
@@ -493,6 +522,155 @@ xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t
         if (res != XGD_OK) return res;
     }
     return d3d12_read_subresource(r, t, face, level, rect, data, row_pitch);
+}
+
+/* ---- volumes (Texture3D) ------------------------------------------------------------------ */
+
+static bool box_ok(const xgdi_native_texture *t, int level, const xgd_box *b)
+{
+    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
+    int d = xgdi_mip_dim(t->desc.depth > 1 ? t->desc.depth : 1, level);
+    return t->desc.volume && level >= 0 && level < t->desc.levels && b->left >= 0 &&
+           b->top >= 0 && b->front >= 0 && b->right > b->left && b->bottom > b->top &&
+           b->back > b->front && b->right <= w && b->bottom <= h && b->back <= d;
+}
+
+/* A placed footprint of a box: whole blocks wide and high, one slice every pitch * rows. */
+static void volume_footprint(const xgdi_native_texture *t, const xgd_box *b, size_t pitch,
+                             D3D12_SUBRESOURCE_FOOTPRINT *fp)
+{
+    int bs = t->fi->block_size;
+    int w = b->right - b->left, rows = (b->bottom - b->top + bs - 1) / bs;
+    fp->Format = t->dxgi;
+    fp->Width = (UINT)(((w + bs - 1) / bs) * bs);
+    fp->Height = (UINT)(rows * bs);
+    fp->Depth = (UINT)(b->back - b->front);
+    fp->RowPitch = (UINT)pitch;
+}
+
+xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
+                                          const xgd_box *box, const void *data,
+                                          size_t row_pitch, size_t slice_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (!box_ok(t, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: volume upload to level %d outside the texture", level);
+    int bs = t->fi->block_size;
+    int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
+    int rows = (h + bs - 1) / bs;
+    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
+                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
+    size_t slice = pitch * (size_t)rows;
+    d3d12_alloc a;
+    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, slice * (size_t)slices,
+                                        D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
+    if (res != XGD_OK) return res;
+    const uint8_t *src = data;
+    for (int z = 0; z < slices; z++)
+        for (int y = 0; y < rows; y++)
+            memcpy(a.cpu + (size_t)z * slice + (size_t)y * pitch,
+                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
+    D3D12_TEXTURE_COPY_LOCATION dst, from;
+    memset(&dst, 0, sizeof dst);
+    memset(&from, 0, sizeof from);
+    dst.pResource = t->res;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    dst.SubresourceIndex = subresource(t, 0, level);
+    from.pResource = a.res;
+    from.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    from.PlacedFootprint.Offset = a.offset;
+    volume_footprint(t, box, pitch, &from.PlacedFootprint.Footprint);
+    /* the source box in the footprint: the region's real size (clipped at a DXT level edge as
+       texture_upload does), front/back the slices */
+    D3D12_BOX bx = { 0, 0, 0, (UINT)w, (UINT)h, (UINT)slices };
+    d3d12_texture_transition(r, t, 0, level, D3D12_RESOURCE_STATE_COPY_DEST);
+    d3d12_flush_barriers(r);
+    d3d12_marker(r, d3d12_list(r), "upload %s level %d box (%d,%d,%d)-(%d,%d,%d)",
+                 t->label[0] ? t->label : "volume texture", level, box->left, box->top,
+                 box->front, box->right, box->bottom, box->back);
+    ID3D12GraphicsCommandList_CopyTextureRegion(d3d12_list(r), &dst, (UINT)box->left,
+                                                (UINT)box->top, (UINT)box->front, &from, &bx);
+    return XGD_OK;
+}
+
+xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t,
+                                            int level, const xgd_box *box, void *data,
+                                            size_t row_pitch, size_t slice_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (!box_ok(t, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: volume download from level %d outside the texture", level);
+    int bs = t->fi->block_size;
+    int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
+    int rows = (h + bs - 1) / bs;
+    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
+                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
+    size_t slice = pitch * (size_t)rows, size = slice * (size_t)slices;
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    ID3D12Resource *rb = NULL;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+                                                      &IID_ID3D12Resource, (void **)&rb);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    d3d12_set_name(r, rb, "xgd volume readback");
+    ID3D12GraphicsCommandList *list = NULL;
+    xgd_result res = d3d12_immediate_begin(r, &list);
+    if (res != XGD_OK) {
+        ID3D12Resource_Release(rb);
+        return res;
+    }
+    d3d12_marker(r, list, "read back %s level %d box (%d,%d,%d)-(%d,%d,%d)",
+                 t->label[0] ? t->label : "volume texture", level, box->left, box->top,
+                 box->front, box->right, box->bottom, box->back);
+    UINT sub = subresource(t, 0, level);
+    D3D12_RESOURCE_STATES before = t->states[sub];
+    d3d12_texture_transition(r, t, 0, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    flush_barriers_to(r, list);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    memset(&dst, 0, sizeof dst);
+    memset(&src, 0, sizeof src);
+    src.pResource = t->res;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.SubresourceIndex = sub;
+    dst.pResource = rb;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    volume_footprint(t, box, pitch, &dst.PlacedFootprint.Footprint);
+    D3D12_BOX bx = { (UINT)box->left, (UINT)box->top, (UINT)box->front, (UINT)box->right,
+                     (UINT)box->bottom, (UINT)box->back };
+    ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, &bx);
+    /* readback returns the source to its tracked state */
+    if (before != D3D12_RESOURCE_STATE_COMMON) d3d12_texture_transition(r, t, 0, level, before);
+    flush_barriers_to(r, list);
+    res = d3d12_immediate_end(r);
+    if (res == XGD_OK) {
+        void *p = NULL;
+        D3D12_RANGE all = { 0, size };
+        hr = ID3D12Resource_Map(rb, 0, &all, &p);
+        if (FAILED(hr)) {
+            res = d3d12_check(r, hr, "Map(readback)");
+        } else {
+            uint8_t *out = data;
+            for (int z = 0; z < slices; z++)
+                for (int y = 0; y < rows; y++)
+                    memcpy(out + (size_t)z * slice_pitch + (size_t)y * row_pitch,
+                           (uint8_t *)p + (size_t)z * slice + (size_t)y * pitch, row_bytes);
+            D3D12_RANGE none = { 0, 0 };
+            ID3D12Resource_Unmap(rb, 0, &none);
+        }
+    }
+    ID3D12Resource_Release(rb);
+    return res;
 }
 
 xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face)

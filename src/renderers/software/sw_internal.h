@@ -28,16 +28,19 @@
  * allocate) and refilled lazily after any write. */
 typedef struct sw_image {
     int width, height;
+    int depth;                 /* slices: a volume level's depth, 1 for every 2D image */
     size_t row_pitch;          /* bytes per texel row (per block row for DXT) */
+    size_t slice_pitch;        /* bytes per slice (volumes; rows * row_pitch) */
     uint8_t *texels;
-    uint8_t *rgba8;            /* Color: == texels; DXT: decoded cache; else NULL */
+    uint8_t *rgba8;            /* Color: == texels; DXT: decoded cache; else NULL (caches
+                                  hold every slice, texel (x, y, z) at (z * h + y) * w + x) */
     float *rgbaf;              /* other formats: decoded cache */
     bool cache_valid;
 } sw_image;
 
 struct xgdi_native_texture {
     xgdi_texture_desc desc;
-    int faces;                 /* 1 or 6 */
+    int faces;                 /* 1 or 6 (a volume: 1, its levels hold the slices) */
     const xgdi_format_info *fi;
     bool is_color;             /* XGD_SURFACE_FORMAT_COLOR: RGBA8 fast paths */
     bool is_dxt;
@@ -77,7 +80,15 @@ typedef struct sw_renderer {
     size_t verts_capacity;
     uint32_t *vmap;            /* indexed draws: index position -> shaded vertex in verts */
     size_t vmap_capacity;
+    /* the active occlusion query's counter (samples that passed depth and stencil), NULL when
+       no query is active: the rasterizer adds to it, at the cost of one test per pixel */
+    uint64_t *occlusion;
 } sw_renderer;
+
+/* An occlusion query: results are immediate, since every draw executes before it returns. */
+struct xgdi_native_query {
+    uint64_t samples;
+};
 
 static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
 
@@ -111,6 +122,13 @@ void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float 
                        const float *deriv, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
    normalised coordinates, or NULL (level of detail 0). */
+/* Samples a volume texture at (u, v, w) (XGDI_PROGRAM_VOLUME): the 2D rules on all three axes
+   (address_w on w; linear = trilinear across slices; the level of detail from the 3D
+   gradients). deriv: du/dx, dv/dx, du/dy, dv/dy, dw/dx, dw/dy (2D's four, then w's), or NULL. */
+void sw_sample_3d_with(const xgdi_native_texture *t, const sw_sampler *s, const float uvw[3],
+                       const float *deriv, float out[4]);
+void sw_sample_3d(const xgdi_native_texture *t, const xgd_sampler_desc *s, const float uvw[3],
+                  const float *deriv, float out[4]);
 void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float u, float v,
                   const float *deriv, float out[4]);
 /* Samples a cube texture along direction (x, y, z) with Direct3D's major-axis face rules. */
@@ -128,6 +146,8 @@ typedef struct sw_program {
     const void *constants;
     int varyings;             /* floats in sw_vertex.v used */
     int uv_varying;           /* index of TEXCOORD0 (u, v) in the varyings, -1 if not sampled */
+    int uv_count;             /* texture coordinates at uv_varying: 2, or 3 (u, v, w) for the
+                                 volume program; derivatives as sw_sample_3d_with lays them */
     const xgdi_native_texture *texture;   /* slot 0 */
     const xgd_sampler_desc *sampler;      /* slot 0 */
     sw_sampler samp;                      /* sampler, decoded (when texture != NULL) */
@@ -141,7 +161,8 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st);
 /* Vertex stage: fetches the attributes of one vertex through the layout and shades it. A NULL
    vertex (out of range) reads as all attributes missing. */
 void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out);
-/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d.
+/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d
+   (six entries, as sw_sample_3d_with, for the volume program).
    For XGDI_PROGRAM_MRT this is the output of render target 0. */
 void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4]);
 /* XGDI_PROGRAM_MRT: the output of render-target slot `target` (0..3). */
@@ -158,6 +179,12 @@ xgd_result sw_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int fa
 xgd_result sw_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                   const xgd_rect *rect, void *data, size_t row_pitch);
 xgd_result sw_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+xgd_result sw_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                       const xgd_box *box, const void *data, size_t row_pitch,
+                                       size_t slice_pitch);
+xgd_result sw_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                         const xgd_box *box, void *data, size_t row_pitch,
+                                         size_t slice_pitch);
 
 /* ---- sw_raster.c ---- */
 xgd_result sw_draw(sw_renderer *r, const xgdi_draw *draw);

@@ -114,6 +114,7 @@ typedef struct sw_ctx {
     /* per primitive */
     bool front;
     double prim_bias;
+    uint64_t *occlusion;      /* the active occlusion query's counter, or NULL */
 } sw_ctx;
 
 static float sw_lut8[256];
@@ -299,6 +300,13 @@ static void sw_write_target(const sw_ctx *c, const sw_rt_view *t, size_t pix, un
     }
 }
 
+static inline unsigned sw_popcount(unsigned m)
+{
+    unsigned n = 0;
+    for (; m != 0; m &= m - 1) n++;
+    return n;
+}
+
 /* One pixel: depth/stencil per sample, shade once, write every covered sample. zs holds the
    depth of each sample (before bias). */
 static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, const float *vary,
@@ -309,6 +317,9 @@ static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, c
         mask = sw_depth_stencil(c, pix, mask, zs);
         if (mask == 0) return;
     }
+    /* occlusion queries count the samples that passed depth and stencil, whatever the colour
+       writes do (D3D11/12, Vulkan: samples; a pixel when single-sampled) */
+    if (c->occlusion != NULL) *c->occlusion += sw_popcount(mask);
     if (c->out_count == 0) return;
     float color[4];
     if (c->prog.id == XGDI_PROGRAM_MRT) {
@@ -422,15 +433,18 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
         zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
     }
     float vary[SW_MAX_VARYINGS];
-    float deriv[4];
+    /* d/dx then d/dy of u and v at 0..3; of w (volume program) at 4 and 5 */
+    float deriv[6] = { 0, 0, 0, 0, 0, 0 };
+    static const int dxi[3] = { 0, 1, 4 }, dyi[3] = { 2, 3, 5 };
+    int nuv = c->prog.uv_count;
     double zs[SW_MAX_SAMPLES];
     const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
     if (uvi >= 0 && affine) {
         /* constant over an affine triangle: computed once */
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < nuv; k++) {
             int j = uvi + k;
-            deriv[k] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
-            deriv[2 + k] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
+            deriv[dxi[k]] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
+            deriv[dyi[k]] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
         }
     }
     const float *dp = uvi >= 0 ? deriv : NULL;
@@ -489,7 +503,7 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
                 }
                 for (int k = 0; k < nv; k++) vary[k] = w0 * a0[k] + w1 * a1[k] + w2 * a2[k];
                 if (uvi >= 0 && !affine) {
-                    for (int k = 0; k < 2; k++) {
+                    for (int k = 0; k < nuv; k++) {
                         int j = uvi + k;
                         /* a = N / D with N = sum l_i a_i iw_i, D = sum l_i iw_i */
                         double dNx = dldx[0] * a0[j] * v[0]->iw + dldx[1] * a1[j] * v[1]->iw +
@@ -499,8 +513,8 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
                         double dDx = dldx[0] * v[0]->iw + dldx[1] * v[1]->iw + dldx[2] * v[2]->iw;
                         double dDy = dldy[0] * v[0]->iw + dldy[1] * v[1]->iw + dldy[2] * v[2]->iw;
                         double iq = q != 0.0 ? 1.0 / q : 0.0;
-                        deriv[k] = (float)((dNx - vary[j] * dDx) * iq);
-                        deriv[2 + k] = (float)((dNy - vary[j] * dDy) * iq);
+                        deriv[dxi[k]] = (float)((dNx - vary[j] * dDx) * iq);
+                        deriv[dyi[k]] = (float)((dNy - vary[j] * dDy) * iq);
                     }
                 }
                 sw_pixel(c, (int)x, (int)y, mask, zs, vary, dp);
@@ -536,7 +550,7 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
     int nv = c->nvary;
     float vary[SW_MAX_VARYINGS];
     double zs[SW_MAX_SAMPLES];
-    float deriv[4] = { 0, 0, 0, 0 };
+    float deriv[6] = { 0, 0, 0, 0, 0, 0 }; /* layout as in sw_raster_triangle */
     const float *dp = NULL;
     int uvi = c->prog.needs_lod ? c->prog.uv_varying : -1;
     if (uvi >= 0) {
@@ -545,6 +559,8 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
         float dv = (float)((b->a[uvi + 1] - a->a[uvi + 1]) / dmaj);
         deriv[xmajor ? 0 : 2] = du;
         deriv[xmajor ? 1 : 3] = dv;
+        if (c->prog.uv_count == 3)
+            deriv[xmajor ? 4 : 5] = (float)((b->a[uvi + 2] - a->a[uvi + 2]) / dmaj);
         dp = deriv;
     }
     for (int64_t i = i0; i <= i1; i++) {
@@ -777,6 +793,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     sw_init_lut8();
     memset(c, 0, sizeof *c);
     c->r = r;
+    c->occlusion = r->occlusion;
     sw_program_setup(&c->prog, st);
     c->nvary = c->prog.varyings;
     xgdi_native_texture *t0 = r->targets[0].texture;
@@ -962,9 +979,10 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     if (st == NULL || st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 ||
         d->primitive_count <= 0)
         return XGD_OK;
-    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
-                         : st->program == XGDI_PROGRAM_MRT  ? sizeof(xgdi_mrt_constants)
-                                                              : sizeof(xgdi_basic_constants);
+    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE   ? sizeof(xgdi_sprite_constants)
+                         : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
+                         : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
+                                                                : sizeof(xgdi_basic_constants);
     if (st->constants_size < need_consts)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
                          "software: constants of %zu bytes, program needs %zu",

@@ -71,6 +71,7 @@ static void sw_get_caps(xgdi_renderer *base, xgdi_caps *out)
         out->formats[f].render_target = !dxt;
         out->formats[f].blendable = !dxt;
         out->formats[f].multisample = !dxt;
+        out->formats[f].volume = true; /* every format, DXT included: volumes are slices */
     }
     out->depth_formats[XGD_DEPTH_FORMAT_NONE] = true;
     out->depth_formats[XGD_DEPTH_FORMAT_DEPTH16] = true;
@@ -236,6 +237,48 @@ static xgd_result sw_wait_fence(xgdi_renderer *base, uint64_t value)
     return XGD_OK;
 }
 
+/* ---- occlusion queries: the rasterizer counts into the active query (sw_raster.c) ---- */
+
+static xgd_result sw_query_create(xgdi_renderer *base, xgdi_native_query **out)
+{
+    xgdi_native_query *q = calloc(1, sizeof *q);
+    if (q == NULL) return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "software: out of memory");
+    *out = q;
+    return XGD_OK;
+}
+
+static void sw_query_destroy(xgdi_renderer *base, xgdi_native_query *q)
+{
+    sw_renderer *r = sw_cast(base);
+    if (r->occlusion == &q->samples) r->occlusion = NULL;
+    free(q);
+}
+
+static xgd_result sw_query_begin(xgdi_renderer *base, xgdi_native_query *q)
+{
+    q->samples = 0;
+    sw_cast(base)->occlusion = &q->samples;
+    return XGD_OK;
+}
+
+static xgd_result sw_query_end(xgdi_renderer *base, xgdi_native_query *q)
+{
+    sw_renderer *r = sw_cast(base);
+    if (r->occlusion == &q->samples) r->occlusion = NULL;
+    return XGD_OK;
+}
+
+static xgd_result sw_query_result(xgdi_renderer *base, xgdi_native_query *q, bool flush,
+                                  bool wait, bool *done, uint64_t *samples)
+{
+    (void)base;
+    (void)flush;
+    (void)wait;
+    *done = true; /* draws executed before they returned */
+    *samples = q->samples;
+    return XGD_OK;
+}
+
 const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .name = "software",
     .kind = XGD_RENDERER_SOFTWARE,
@@ -248,6 +291,8 @@ const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .texture_upload = sw_op_texture_upload,
     .texture_download = sw_op_texture_download,
     .texture_finalize = sw_op_texture_finalize,
+    .texture_upload_volume = sw_op_texture_upload_volume,
+    .texture_download_volume = sw_op_texture_download_volume,
     .buffer_create = sw_buffer_create,
     .buffer_destroy = sw_buffer_destroy,
     .buffer_upload = sw_buffer_upload,
@@ -260,4 +305,9 @@ const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .submit = sw_submit,
     .completed_fence = sw_completed_fence,
     .wait_fence = sw_wait_fence,
+    .query_create = sw_query_create,
+    .query_destroy = sw_query_destroy,
+    .query_begin = sw_query_begin,
+    .query_end = sw_query_end,
+    .query_result = sw_query_result,
 };

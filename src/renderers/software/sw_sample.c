@@ -11,6 +11,9 @@
  *   affine mappings, the limit of 2x2 quad differences under perspective).
  *   Cube maps: Direct3D's major-axis face selection, faces +X,-X,+Y,-Y,+Z,-Z, clamp inside a
  *   face (no seamless filtering).
+ *   Volumes (Texture3D): the same rules along w with address_w; linear is trilinear (the 2x2x2
+ *   texels around u * w - 0.5, v * h - 0.5, w * d - 0.5), and rho takes the w gradient too:
+ *   rho = max(|(du/dx, dv/dx, dw/dx)|, |(du/dy, dv/dy, dw/dy)|) in texels.
  */
 #include "sw_internal.h"
 
@@ -250,4 +253,94 @@ void sw_sample_cube(const xgdi_native_texture *t, const xgd_sampler_desc *s, con
     int face = sw_cube_face(dir, &u, &v);
     if (face >= t->faces) face = 0;
     sw_sample_face(t, face, &f, u, v, lod, XGD_ADDRESS_CLAMP, XGD_ADDRESS_CLAMP, out);
+}
+
+/* ---- volumes ---- */
+
+/* Texel (x, y, z) of a volume level's decoded copy; a 2D image is a volume of depth 1. */
+static inline void sw_fetch3(const sw_image *img, int x, int y, int z, float out[4])
+{
+    sw_fetch(img, x, y + z * img->height, out);
+}
+
+static void sw_sample_level3(const sw_image *img, bool linear, const float uvw[3],
+                             const xgd_sampler_desc *s, float out[4])
+{
+    int n[3] = { img->width, img->height, img->depth };
+    xgd_texture_address_mode am[3] = { s->address_u, s->address_v, s->address_w };
+    if (!linear) {
+        int i[3];
+        for (int a = 0; a < 3; a++) {
+            i[a] = sw_ifloor(sw_safe_coord(uvw[a] * (float)n[a]));
+            if (i[a] < 0 || i[a] >= n[a]) i[a] = sw_address(i[a], n[a], am[a]);
+        }
+        sw_fetch3(img, i[0], i[1], i[2], out);
+        return;
+    }
+    int lo[3], hi[3];
+    float frac[3];
+    for (int a = 0; a < 3; a++) {
+        float f = sw_safe_coord(uvw[a] * (float)n[a] - 0.5f);
+        int i0 = sw_ifloor(f);
+        frac[a] = f - (float)i0;
+        lo[a] = i0 >= 0 && i0 < n[a] ? i0 : sw_address(i0, n[a], am[a]);
+        hi[a] = i0 + 1 >= 0 && i0 + 1 < n[a] ? i0 + 1 : sw_address(i0 + 1, n[a], am[a]);
+    }
+    for (int c = 0; c < 4; c++) out[c] = 0.0f;
+    for (int k = 0; k < 8; k++) {
+        int bx = k & 1, by = (k >> 1) & 1, bz = (k >> 2) & 1;
+        float wgt = (bx ? frac[0] : 1.0f - frac[0]) * (by ? frac[1] : 1.0f - frac[1]) *
+                    (bz ? frac[2] : 1.0f - frac[2]);
+        if (wgt == 0.0f) continue;
+        float tx[4];
+        sw_fetch3(img, bx ? hi[0] : lo[0], by ? hi[1] : lo[1], bz ? hi[2] : lo[2], tx);
+        for (int c = 0; c < 4; c++) out[c] += tx[c] * wgt;
+    }
+}
+
+void sw_sample_3d_with(const xgdi_native_texture *t, const sw_sampler *f, const float uvw[3],
+                       const float *deriv, float out[4])
+{
+    const xgd_sampler_desc *s = f->desc;
+    float lod = 0.0f;
+    if (deriv != NULL) {
+        float w = (float)t->desc.width, h = (float)t->desc.height;
+        float d = (float)(t->desc.depth > 1 ? t->desc.depth : 1);
+        float ux = deriv[0] * w, vx = deriv[1] * h, wx = deriv[4] * d;
+        float uy = deriv[2] * w, vy = deriv[3] * h, wy = deriv[5] * d;
+        float rx = ux * ux + vx * vx + wx * wx, ry = uy * uy + vy * vy + wy * wy;
+        float rho2 = rx > ry ? rx : ry;
+        lod = rho2 > 0.0f ? 0.5f * log2f(rho2) : -1000.0f;
+    }
+    /* level choice exactly as sw_sample_face (2D) */
+    lod += s->mip_map_level_of_detail_bias;
+    bool linear = lod > 0.0f ? f->min_linear : f->mag_linear;
+    int levels = t->desc.levels;
+    float lo = (float)(s->max_mip_level < 0 ? 0 : s->max_mip_level);
+    float hi = (float)(levels - 1);
+    if (lo > hi) lo = hi;
+    if (!(lod >= lo)) lod = lo;
+    if (lod > hi) lod = hi;
+    if (!f->mip_linear || levels == 1) {
+        int l = (int)floorf(lod + 0.5f);
+        if (l > levels - 1) l = levels - 1;
+        sw_sample_level3(&t->images[l], linear, uvw, s, out);
+        return;
+    }
+    int l0 = (int)floorf(lod);
+    float fr = lod - (float)l0;
+    sw_sample_level3(&t->images[l0], linear, uvw, s, out);
+    if (fr > 0.0f && l0 + 1 < levels) {
+        float o2[4];
+        sw_sample_level3(&t->images[l0 + 1], linear, uvw, s, o2);
+        for (int c = 0; c < 4; c++) out[c] += (o2[c] - out[c]) * fr;
+    }
+}
+
+void sw_sample_3d(const xgdi_native_texture *t, const xgd_sampler_desc *s, const float uvw[3],
+                  const float *deriv, float out[4])
+{
+    sw_sampler f;
+    sw_sampler_init(&f, s);
+    sw_sample_3d_with(t, &f, uvw, deriv, out);
 }

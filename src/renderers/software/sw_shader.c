@@ -8,6 +8,7 @@
  *   basic:           0-3 diffuse, 4-6 specular (vertex lighting), 7 fog factor, 8-9 uv
  *   basic per-pixel: 0-3 diffuse, 4-6 world position, 7 fog factor, 8-9 uv, 10-12 world normal
  *   mrt (EXT, shaders/mrt.hlsl): 0-3 colour; target i = colour * colors[i]
+ *   volume (EXT, shaders/volume.hlsl): 0-2 uvw; colour = tex3D(uvw) * color
  */
 #include "sw_internal.h"
 
@@ -110,7 +111,13 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st)
     p->texcoord = sw_find(st->layout, XGD_VERTEX_USAGE_TEXTURE_COORDINATE);
     p->normal = sw_find(st->layout, XGD_VERTEX_USAGE_NORMAL);
     bool samples;
-    if (p->id == XGDI_PROGRAM_SPRITE) {
+    p->uv_count = 2;
+    if (p->id == XGDI_PROGRAM_VOLUME) {
+        p->varyings = 3;
+        p->uv_varying = 0;
+        p->uv_count = 3;
+        samples = true;
+    } else if (p->id == XGDI_PROGRAM_SPRITE) {
         p->varyings = 6;
         p->uv_varying = 4;
         samples = true;
@@ -225,6 +232,15 @@ void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
         memcpy(out->v, col, sizeof col);
         return;
     }
+    if (p->id == XGDI_PROGRAM_VOLUME) {
+        /* TEXCOORD0 read as float3: a two-component element gives w = 0 */
+        const xgdi_volume_constants *k = p->constants;
+        sw_mul4(pos, k->matrix, out->clip);
+        out->v[0] = uv[0];
+        out->v[1] = uv[1];
+        out->v[2] = uv[2];
+        return;
+    }
     const xgdi_basic_constants *k = p->constants;
     uint32_t var = p->variant;
     sw_mul4(pos, k->world_view_proj, out->clip);
@@ -307,6 +323,14 @@ void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, 
 {
     if (p->id == XGDI_PROGRAM_MRT) {
         sw_pixel_shade_mrt(p, v, 0, out);
+        return;
+    }
+    if (p->id == XGDI_PROGRAM_VOLUME) {
+        const xgdi_volume_constants *k = p->constants;
+        float t[4] = { 0.0f, 0.0f, 0.0f, 1.0f }; /* no texture: (0,0,0,1) as an unbound slot */
+        if (p->texture != NULL)
+            sw_sample_3d_with(p->texture, &p->samp, v, p->needs_lod ? uv_deriv : NULL, t);
+        for (int c = 0; c < 4; c++) out[c] = t[c] * k->color[c];
         return;
     }
     if (p->id == XGDI_PROGRAM_SPRITE) {

@@ -48,8 +48,10 @@ xgd_result sw_texture_alloc(sw_renderer *r, const xgdi_texture_desc *desc,
 {
     *out = NULL;
     const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
+    int depth = desc->volume && desc->depth > 1 ? desc->depth : 1;
     if (fi == NULL || desc->width < 1 || desc->height < 1 || desc->levels < 1 ||
-        desc->width > SW_MAX_TEXTURE_SIZE || desc->height > SW_MAX_TEXTURE_SIZE)
+        desc->width > SW_MAX_TEXTURE_SIZE || desc->height > SW_MAX_TEXTURE_SIZE ||
+        depth > SW_MAX_TEXTURE_SIZE || (desc->volume && (desc->cube || desc->render_target)))
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
                          "software: bad texture description (%dx%d, %d levels, format %d)",
                          desc->width, desc->height, desc->levels, (int)desc->format);
@@ -69,13 +71,15 @@ xgd_result sw_texture_alloc(sw_renderer *r, const xgdi_texture_desc *desc,
             sw_image *img = sw_texture_image(t, f, l);
             img->width = xgdi_mip_dim(desc->width, l);
             img->height = xgdi_mip_dim(desc->height, l);
+            img->depth = xgdi_mip_dim(depth, l);
             img->row_pitch = xgdi_format_row_size(desc->format, img->width);
-            size_t bytes = xgdi_format_rect_size(desc->format, img->width, img->height);
+            img->slice_pitch = xgdi_format_rect_size(desc->format, img->width, img->height);
+            size_t bytes = img->slice_pitch * (size_t)img->depth;
             img->texels = calloc(1, bytes);
             if (img->texels == NULL) goto oom;
             /* The decoded sampling copy is allocated here, with the texture, so that running
                out of memory is reported by create and draws never allocate (or fail). */
-            size_t n = (size_t)img->width * (size_t)img->height;
+            size_t n = (size_t)img->width * (size_t)img->height * (size_t)img->depth;
             if (t->is_color) img->rgba8 = img->texels;
             else if (t->is_dxt) img->rgba8 = malloc(n * 4);
             else img->rgbaf = malloc(n * 4 * sizeof(float));
@@ -115,13 +119,20 @@ void sw_image_ensure_decoded(const xgdi_native_texture *t, sw_image *img)
 {
     if (img->cache_valid) return;
     xgd_surface_format f = t->desc.format;
-    /* The caches exist since sw_texture_alloc: decoding never allocates. */
-    if (t->is_dxt) {
-        xgdi_dxt_decode_image(f, img->texels, img->width, img->height, img->rgba8);
-    } else {
-        for (int y = 0; y < img->height; y++)
-            xgdi_format_decode_row(f, img->texels + (size_t)y * img->row_pitch, img->width,
-                                   img->rgbaf + (size_t)y * (size_t)img->width * 4);
+    /* The caches exist since sw_texture_alloc: decoding never allocates. A volume's slices
+       follow each other in both the texels and the cache. */
+    size_t slice_texels = (size_t)img->width * (size_t)img->height;
+    for (int z = 0; z < img->depth; z++) {
+        const uint8_t *src = img->texels + (size_t)z * img->slice_pitch;
+        if (t->is_dxt) {
+            xgdi_dxt_decode_image(f, src, img->width, img->height,
+                                  img->rgba8 + (size_t)z * slice_texels * 4);
+        } else {
+            float *dst = img->rgbaf + (size_t)z * slice_texels * 4;
+            for (int y = 0; y < img->height; y++)
+                xgdi_format_decode_row(f, src + (size_t)y * img->row_pitch, img->width,
+                                       dst + (size_t)y * (size_t)img->width * 4);
+        }
     }
     img->cache_valid = true;
 }
@@ -303,5 +314,59 @@ xgd_result sw_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int 
        renderer happened to track; this is what the GPU renderers do as well. */
     sw_texture_resolve(t, face);
     sw_texture_generate_mips(t, face);
+    return XGD_OK;
+}
+
+/* ---- volumes (Texture3D) ---- */
+
+static bool sw_box_ok(const sw_image *img, const xgd_box *b)
+{
+    return b->left >= 0 && b->top >= 0 && b->front >= 0 && b->right > b->left &&
+           b->bottom > b->top && b->back > b->front && b->right <= img->width &&
+           b->bottom <= img->height && b->back <= img->depth;
+}
+
+/* Copies a box between the caller's rows/slices and a level's texels (block rows for DXT). */
+static void sw_copy_box(const xgdi_native_texture *t, sw_image *img, const xgd_box *b,
+                        uint8_t *data, size_t row_pitch, size_t slice_pitch, bool upload)
+{
+    int bs = t->fi->block_size;
+    size_t es = (size_t)t->fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, b->right - b->left);
+    int rows = (b->bottom - b->top + bs - 1) / bs;
+    for (int z = b->front; z < b->back; z++) {
+        uint8_t *lv = img->texels + (size_t)z * img->slice_pitch +
+                      (size_t)(b->top / bs) * img->row_pitch + (size_t)(b->left / bs) * es;
+        uint8_t *us = data + (size_t)(z - b->front) * slice_pitch;
+        for (int y = 0; y < rows; y++) {
+            if (upload) memcpy(lv + (size_t)y * img->row_pitch, us + (size_t)y * row_pitch, row_bytes);
+            else memcpy(us + (size_t)y * row_pitch, lv + (size_t)y * img->row_pitch, row_bytes);
+        }
+    }
+}
+
+xgd_result sw_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                       const xgd_box *box, const void *data, size_t row_pitch,
+                                       size_t slice_pitch)
+{
+    if (!t->desc.volume || level < 0 || level >= t->desc.levels ||
+        !sw_box_ok(sw_texture_image(t, 0, level), box))
+        return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: volume upload to level %d outside the texture", level);
+    sw_image *img = sw_texture_image(t, 0, level);
+    sw_copy_box(t, img, box, (uint8_t *)(uintptr_t)data, row_pitch, slice_pitch, true);
+    sw_invalidate(t, img);
+    return XGD_OK;
+}
+
+xgd_result sw_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                         const xgd_box *box, void *data, size_t row_pitch,
+                                         size_t slice_pitch)
+{
+    if (!t->desc.volume || level < 0 || level >= t->desc.levels ||
+        !sw_box_ok(sw_texture_image(t, 0, level), box))
+        return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "software: volume download from level %d outside the texture", level);
+    sw_copy_box(t, sw_texture_image(t, 0, level), box, data, row_pitch, slice_pitch, false);
     return XGD_OK;
 }

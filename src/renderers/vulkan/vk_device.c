@@ -292,6 +292,9 @@ static xgd_result create_device(xvk_renderer *r)
     en.independentBlend = have.independentBlend;
     en.robustBufferAccess = have.robustBufferAccess; /* out-of-range vertices read as missing */
     en.textureCompressionBC = have.textureCompressionBC;
+    /* exact occlusion counts (vk_query.c); without it query creation says NOT_SUPPORTED */
+    en.occlusionQueryPrecise = have.occlusionQueryPrecise;
+    r->occlusion_precise = have.occlusionQueryPrecise == VK_TRUE;
     VkPhysicalDeviceLineRasterizationFeaturesEXT line_en = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT,
         .bresenhamLines = VK_TRUE };
@@ -438,6 +441,8 @@ VkCommandBuffer xvk_cmd(xvk_renderer *r)
     xvk_reset_bindings(r);
     /* whatever the previous submission wrote is ordered before this buffer's work */
     r->hazard = true;
+    /* an occlusion query active across the submission continues in a fresh slot */
+    xvk_query_resume(r, f->cmd);
     return f->cmd;
 }
 
@@ -460,6 +465,9 @@ static xgd_result xvk_submit(xgdi_renderer *base)
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     xvk_end_rendering(r);
+    /* no query may stay active in a submitted command buffer: the active one's segment ends
+       here (vk_query.c) */
+    xvk_query_suspend(r, cmd);
     VkResult vr = vkEndCommandBuffer(cmd);
     r->recording = false;
     if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkEndCommandBuffer");
@@ -729,8 +737,10 @@ static void xvk_destroy(xgdi_renderer *base)
         xgdi_retire_flush_all(&base->retired, base);
         if (r->back_buffer != NULL) xvk_texture_free_now(r, r->back_buffer);
         if (r->dummy_texture != NULL) xvk_texture_free_now(r, r->dummy_texture);
+        if (r->dummy_volume != NULL) xvk_texture_free_now(r, r->dummy_volume);
         xgdi_retire_flush_all(&base->retired, base);
         xvk_pipelines_destroy(r);
+        xvk_query_pools_destroy(r);
         if (r->defaults_buffer) vkDestroyBuffer(r->dev, r->defaults_buffer, NULL);
         xvk_mem_free(r, &r->defaults_mem);
         if (r->ring.buffer) vkDestroyBuffer(r->dev, r->ring.buffer, NULL);
@@ -829,6 +839,8 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .texture_destroy = xvk_texture_destroy,
     .texture_upload = xvk_texture_upload,
     .texture_download = xvk_texture_download,
+    .texture_upload_volume = xvk_texture_upload_volume,
+    .texture_download_volume = xvk_texture_download_volume,
     .texture_finalize = xvk_texture_finalize,
     .buffer_create = xvk_buffer_create,
     .buffer_destroy = xvk_buffer_destroy,
@@ -843,4 +855,9 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .completed_fence = xvk_completed_fence,
     .wait_fence = xvk_wait_fence,
     .get_statistics = xvk_get_statistics,
+    .query_create = xvk_query_create,
+    .query_destroy = xvk_query_destroy,
+    .query_begin = xvk_query_begin,
+    .query_end = xvk_query_end,
+    .query_result = xvk_query_result,
 };

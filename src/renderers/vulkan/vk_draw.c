@@ -43,6 +43,8 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     if (res == XGD_OK) res = make_module(r, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag, &r->sprite_fs);
     if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_vert, sizeof xvk_spv_mrt_vert, &r->mrt_vs);
     if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_frag, sizeof xvk_spv_mrt_frag, &r->mrt_fs);
+    if (res == XGD_OK) res = make_module(r, xvk_spv_volume_vert, sizeof xvk_spv_volume_vert, &r->volume_vs);
+    if (res == XGD_OK) res = make_module(r, xvk_spv_volume_frag, sizeof xvk_spv_volume_frag, &r->volume_fs);
     /* BasicEffect variants are created when first drawn */
     if (res != XGD_OK) return res;
 
@@ -71,7 +73,17 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     if (res != XGD_OK) return res;
     const uint8_t black[4] = { 0, 0, 0, 255 };
     xgd_rect rc = { 0, 0, 1, 1 };
-    return xvk_texture_upload(&r->base, r->dummy_texture, 0, 0, &rc, black, 4);
+    res = xvk_texture_upload(&r->base, r->dummy_texture, 0, 0, &rc, black, 4);
+    if (res != XGD_OK) return res;
+    /* and for the VolumeEffect's Texture3D slot: a 1x1x1 volume (a 3D view is needed there) */
+    if (!r->support[XGD_SURFACE_FORMAT_COLOR].volume) return XGD_OK;
+    d.volume = true;
+    d.depth = 1;
+    d.debug_name = "xgd unbound-slot volume";
+    res = xvk_texture_create(&r->base, &d, &r->dummy_volume);
+    if (res != XGD_OK) return res;
+    xgd_box one = { 0, 0, 0, 1, 1, 1 };
+    return xvk_texture_upload_volume(&r->base, r->dummy_volume, 0, &one, black, 4, 4);
 }
 
 void xvk_pipelines_destroy(xvk_renderer *r)
@@ -83,8 +95,9 @@ void xvk_pipelines_destroy(xvk_renderer *r)
     for (size_t i = 0; i < r->sampler_count; i++) vkDestroySampler(r->dev, r->samplers[i].sampler, NULL);
     free(r->samplers);
     r->samplers = NULL;
-    VkShaderModule *mods[4] = { &r->sprite_vs, &r->sprite_fs, &r->mrt_vs, &r->mrt_fs };
-    for (int i = 0; i < 4; i++)
+    VkShaderModule *mods[6] = { &r->sprite_vs, &r->sprite_fs, &r->mrt_vs, &r->mrt_fs,
+                                &r->volume_vs, &r->volume_fs };
+    for (int i = 0; i < 6; i++)
         if (*mods[i]) vkDestroyShaderModule(r->dev, *mods[i], NULL);
     for (int v = 0; v < XGDI_BASIC_VARIANT_COUNT; v++) {
         if (r->basic_vs[v]) vkDestroyShaderModule(r->dev, r->basic_vs[v], NULL);
@@ -420,6 +433,8 @@ static int program_inputs(xgdi_program p, uint32_t variant, xgd_vertex_element_u
         out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
     } else if (p == XGDI_PROGRAM_MRT) {
         out[n++] = XGD_VERTEX_USAGE_COLOR;
+    } else if (p == XGDI_PROGRAM_VOLUME) {
+        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE; /* read as float3 (uvw) */
     } else {
         if (variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
         if (variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;
@@ -457,6 +472,11 @@ static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t varia
     if (p == XGDI_PROGRAM_MRT) {
         *vs = r->mrt_vs;
         *fs = r->mrt_fs;
+        return XGD_OK;
+    }
+    if (p == XGDI_PROGRAM_VOLUME) {
+        *vs = r->volume_vs;
+        *fs = r->volume_fs;
         return XGD_OK;
     }
     variant &= XGDI_BASIC_VARIANT_COUNT - 1;
@@ -782,9 +802,10 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     r->pending_dirty |= st->dirty;
     if (st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
-    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
-                         : st->program == XGDI_PROGRAM_MRT  ? sizeof(xgdi_mrt_constants)
-                                                              : sizeof(xgdi_basic_constants);
+    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE   ? sizeof(xgdi_sprite_constants)
+                         : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
+                         : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
+                                                                : sizeof(xgdi_basic_constants);
     if (st->constants_size < need_consts)
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "vulkan: constants of %zu bytes, program needs %zu", st->constants_size, need_consts);
@@ -880,9 +901,15 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     }
 
     /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
-    bool samples_tex = st->program == XGDI_PROGRAM_SPRITE ||
+    bool samples_tex = st->program == XGDI_PROGRAM_SPRITE || st->program == XGDI_PROGRAM_VOLUME ||
                        (st->program == XGDI_PROGRAM_BASIC && (st->variant & XGDI_BASIC_TEXTURE));
-    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0] : r->dummy_texture;
+    /* core guarantees the kind matches (a Texture3D for the volume program, 2D otherwise) */
+    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
+                               : st->program == XGDI_PROGRAM_VOLUME   ? r->dummy_volume
+                                                                      : r->dummy_texture;
+    if (tex == NULL)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                         "vulkan: the device has no volume textures");
     static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
                                                       XGD_ADDRESS_WRAP, 4, 0, 0.0f };
     const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
@@ -1057,6 +1084,8 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = full, .layerCount = 1,
                            .colorAttachmentCount = 1, .pColorAttachments = &ca };
     xvk_barrier(r, cmd);
+    /* an internal draw: an active occlusion query must not count it (vk_query.c) */
+    xvk_query_suspend(r, cmd);
     xvk_label_insertf(r, cmd, "refill samples from the resolved face %d", face);
     xvk_label_begin_targets(r, cmd);
     vkCmdBeginRendering(cmd, &ri);
@@ -1086,6 +1115,7 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     vkCmdDraw(cmd, 4, 1, 0, 0);
     vkCmdEndRendering(cmd);
     xvk_label_end(r, cmd);
+    xvk_query_resume(r, cmd);
     r->hazard = true;
     memcpy(r->targets, saved, sizeof saved);
     r->target_count = saved_count;

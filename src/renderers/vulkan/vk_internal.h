@@ -72,9 +72,10 @@ struct xgdi_native_texture {
     xgdi_texture_desc desc;
     int faces, layers;
     VkFormat format;
-    VkImage image;             /* sampleable (single-sampled) image: all faces and levels */
+    VkImage image;             /* sampleable (single-sampled) image: all faces and levels (a
+                                  volume: a VK_IMAGE_TYPE_3D image, desc.depth slices) */
     xvk_alloc mem;
-    VkImageView view;          /* sampled view (2D or cube, identity or format swizzle) */
+    VkImageView view;          /* sampled view (2D, cube or 3D; identity or format swizzle) */
     VkImageView *rt_views;     /* render targets: one colour view per face of level 0 */
     /* multisampled render targets: a faces-layer 2D array image drawn into, resolved into
        `image` at finalisation (issue 4: a multisampled cube is a six-layer array) */
@@ -220,7 +221,7 @@ struct xvk_renderer {
     /* shaders and layouts */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
-    VkShaderModule sprite_vs, sprite_fs, mrt_vs, mrt_fs;
+    VkShaderModule sprite_vs, sprite_fs, mrt_vs, mrt_fs, volume_vs, volume_fs;
     VkShaderModule basic_vs[XGDI_BASIC_VARIANT_COUNT], basic_fs[XGDI_BASIC_VARIANT_COUNT];
     VkPipelineCache pipeline_cache;
     xvk_pipeline_entry *pipelines; /* open addressing, capacity a power of two */
@@ -266,13 +267,40 @@ struct xvk_renderer {
     /* stand-ins: a 1x1 (0,0,0,1) texture for an unbound slot, and (0,0,0,1) for a vertex
        attribute the layout lacks (read through a zero-stride binding) */
     xgdi_native_texture *dummy_texture;
+    xgdi_native_texture *dummy_volume; /* 1x1x1 (0,0,0,1): the VolumeEffect without a texture */
     VkBuffer defaults_buffer;
     xvk_alloc defaults_mem;
 
     xvk_counters counters;
+
+    /* occlusion queries (vk_query.c): slots of XVK_QUERY_POOL_SIZE-query pools, recycled by
+       fence; the active query, whose native query is ended in every command buffer that is
+       submitted while it is active and begun again in the next one */
+    bool occlusion_precise;    /* the occlusionQueryPrecise feature is enabled */
+    VkQueryPool *query_pools;
+    uint32_t query_pool_count;
+    xgdi_fenced_indices query_slots;
+    xgdi_native_query *active_query;
 };
 
 static inline xvk_renderer *xvk_cast(xgdi_renderer *r) { return (xvk_renderer *)r; }
+
+/* ---- vk_query.c ---- */
+#define XVK_QUERY_POOL_SIZE 64
+xgd_result xvk_query_create(xgdi_renderer *r, xgdi_native_query **out);
+void xvk_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xvk_query_begin(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xvk_query_end(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xvk_query_result(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
+                            bool *done, uint64_t *samples);
+/* The active query's native segment around work that must not count or must not stay open:
+   suspend ends it in `cmd` (outside rendering) and reserves the slot of the next segment;
+   resume begins that segment in `cmd` (outside rendering). Both do nothing without an active
+   query. xvk_submit suspends before ending a command buffer, xvk_cmd resumes in a new one. */
+void xvk_query_suspend(xvk_renderer *r, VkCommandBuffer cmd);
+void xvk_query_resume(xvk_renderer *r, VkCommandBuffer cmd);
+/* Teardown after the device went idle. */
+void xvk_query_pools_destroy(xvk_renderer *r);
 
 /* ---- vk_device.c ---- */
 /* Turns a VkResult into an xgd_result (device loss enters the lost state) with a message. */
@@ -318,6 +346,12 @@ xgd_result xvk_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face
 xgd_result xvk_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                 const xgd_rect *rect, void *data, size_t row_pitch);
 xgd_result xvk_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+xgd_result xvk_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                     const xgd_box *box, const void *data, size_t row_pitch,
+                                     size_t slice_pitch);
+xgd_result xvk_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                       const xgd_box *box, void *data, size_t row_pitch,
+                                       size_t slice_pitch);
 /* Resolves a face's samples into the sampleable image if draws wrote them since. */
 void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face);
 xgd_result xvk_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size, bool dynamic,

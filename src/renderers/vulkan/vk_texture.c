@@ -31,6 +31,22 @@ static bool vk_format_multisample(xvk_renderer *r, VkFormat f, VkImageUsageFlags
     return (ip.sampleCounts & (VkSampleCountFlags)samples) != 0;
 }
 
+/* Texture3D support (xgd_format_support.volume): a sampled, copyable VK_IMAGE_TYPE_3D image
+   of the format as large as XNA HiDef allows (256 per dimension) with its full mip chain.
+   Format features alone do not say it: block-compressed 3D images are optional. */
+static bool vk_format_volume(xvk_renderer *r, VkFormat f)
+{
+    VkImageFormatProperties ip;
+    if (vkGetPhysicalDeviceImageFormatProperties(r->phys, f, VK_IMAGE_TYPE_3D, VK_IMAGE_TILING_OPTIMAL,
+                                                 VK_IMAGE_USAGE_SAMPLED_BIT |
+                                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                 0, &ip) != VK_SUCCESS)
+        return false;
+    return ip.maxExtent.width >= 256 && ip.maxExtent.height >= 256 && ip.maxExtent.depth >= 256 &&
+           ip.maxMipLevels >= 9;
+}
+
 void xvk_classify_formats(xvk_renderer *r)
 {
     /* Bit layouts from xgd.h against Vulkan's packed names (most significant field first):
@@ -75,6 +91,7 @@ void xvk_classify_formats(xvk_renderer *r)
         r->surface_vk[f] = vf;
         s->texture = true;
         s->filterable = vk_format_has(r, vf, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+        s->volume = vk_format_volume(r, vf);
         if (f == XGD_SURFACE_FORMAT_ALPHA8) {
             /* sampled as (0,0,0,a); a swizzled view cannot be an attachment, so no target */
             r->surface_swizzle[f] = (VkComponentMapping){ VK_COMPONENT_SWIZZLE_ZERO,
@@ -126,14 +143,17 @@ static int pick_samples(xvk_renderer *r, int want)
 
 /* ---- images ---- */
 
-static xgd_result make_image(xvk_renderer *r, VkFormat format, int w, int h, int levels, int layers,
-                             bool cube, int samples, VkImageUsageFlags usage, VkImage *image,
-                             xvk_alloc *mem, const char *name)
+/* A 2D image (depth 0), or a VK_IMAGE_TYPE_3D image of `depth` slices (depth >= 1). */
+static xgd_result make_image_typed(xvk_renderer *r, VkFormat format, int w, int h, int depth,
+                                   int levels, int layers, bool cube, int samples,
+                                   VkImageUsageFlags usage, VkImage *image, xvk_alloc *mem,
+                                   const char *name)
 {
     VkImageCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
                              .flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
-                             .imageType = VK_IMAGE_TYPE_2D, .format = format,
-                             .extent = { (uint32_t)w, (uint32_t)h, 1 },
+                             .imageType = depth > 0 ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D,
+                             .format = format,
+                             .extent = { (uint32_t)w, (uint32_t)h, depth > 0 ? (uint32_t)depth : 1u },
                              .mipLevels = (uint32_t)levels, .arrayLayers = (uint32_t)layers,
                              .samples = (VkSampleCountFlagBits)samples,
                              .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage,
@@ -153,6 +173,14 @@ static xgd_result make_image(xvk_renderer *r, VkFormat format, int w, int h, int
     if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkBindImageMemory");
     xvk_set_name(r, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)*image, name);
     return XGD_OK;
+}
+
+static xgd_result make_image(xvk_renderer *r, VkFormat format, int w, int h, int levels, int layers,
+                             bool cube, int samples, VkImageUsageFlags usage, VkImage *image,
+                             xvk_alloc *mem, const char *name)
+{
+    return make_image_typed(r, format, w, h, 0, levels, layers, cube, samples, usage, image, mem,
+                            name);
 }
 
 static xgd_result make_view(xvk_renderer *r, VkImage image, VkImageViewType type, VkFormat format,
@@ -230,6 +258,9 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     if (desc->render_target && !r->support[desc->format].render_target)
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
                          "vulkan: format %d cannot be rendered to", (int)desc->format);
+    if (desc->volume && (!r->support[desc->format].volume || desc->cube || desc->render_target))
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                         "vulkan: format %d cannot be a volume texture", (int)desc->format);
     xvk_end_rendering(r); /* image barriers below cannot sit inside a rendering scope */
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
@@ -250,12 +281,15 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (desc->render_target) usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-    xgd_result res = make_image(r, t->format, desc->width, desc->height, desc->levels, t->layers,
-                                desc->cube, 1, usage, &t->image, &t->mem, name);
+    int depth = desc->volume ? (desc->depth > 1 ? desc->depth : 1) : 0;
+    xgd_result res = make_image_typed(r, t->format, desc->width, desc->height, depth, desc->levels,
+                                      t->layers, desc->cube, 1, usage, &t->image, &t->mem, name);
+    VkImageViewType vt = desc->volume ? VK_IMAGE_VIEW_TYPE_3D
+                         : desc->cube ? VK_IMAGE_VIEW_TYPE_CUBE
+                                      : VK_IMAGE_VIEW_TYPE_2D;
     if (res == XGD_OK)
-        res = make_view(r, t->image, desc->cube ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D,
-                        t->format, r->surface_swizzle[desc->format], VK_IMAGE_ASPECT_COLOR_BIT, 0,
-                        desc->levels, 0, t->layers, &t->view);
+        res = make_view(r, t->image, vt, t->format, r->surface_swizzle[desc->format],
+                        VK_IMAGE_ASPECT_COLOR_BIT, 0, desc->levels, 0, t->layers, &t->view);
     if (res == XGD_OK) init_image(r, cmd, t->image, VK_IMAGE_ASPECT_COLOR_BIT, !t->is_dxt, false);
     if (res == XGD_OK && desc->render_target) {
         t->rt_views = calloc((size_t)t->faces, sizeof *t->rt_views);
@@ -486,6 +520,109 @@ xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int
     if (res != XGD_OK) return res;
     uint8_t *dst = data;
     for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * row_pitch, p + (size_t)y * row_bytes, row_bytes);
+    return XGD_OK;
+}
+
+/* ---- volumes (Texture3D): a box of one level, copied through the same staging paths ---- */
+
+static bool box_ok(const xgdi_native_texture *t, int level, const xgd_box *b)
+{
+    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
+    int d = xgdi_mip_dim(t->desc.depth > 1 ? t->desc.depth : 1, level);
+    return t->desc.volume && level >= 0 && level < t->desc.levels && b->left >= 0 && b->top >= 0 &&
+           b->front >= 0 && b->right > b->left && b->bottom > b->top && b->back > b->front &&
+           b->right <= w && b->bottom <= h && b->back <= d;
+}
+
+/* The region of a box: x/y/z offset and extent (texels; DXT edges as the level clips them). */
+static VkBufferImageCopy box_copy(const xgd_box *b, int level, VkDeviceSize offset)
+{
+    VkBufferImageCopy c = { .bufferOffset = offset,
+                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, 0, 1 },
+                            .imageOffset = { b->left, b->top, b->front },
+                            .imageExtent = { (uint32_t)(b->right - b->left), (uint32_t)(b->bottom - b->top),
+                                             (uint32_t)(b->back - b->front) } };
+    return c;
+}
+
+xgd_result xvk_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
+                                     const xgd_box *box, const void *data, size_t row_pitch,
+                                     size_t slice_pitch)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (!box_ok(t, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: volume upload to level %d outside the texture", level);
+    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
+    int bs = fi->block_size;
+    size_t es = (size_t)fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
+    size_t slice_bytes = row_bytes * (size_t)rows;
+    xvk_end_rendering(r);
+    /* staging first (it may submit the open frame), then the command buffer */
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(base->device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    const uint8_t *src = data;
+    for (int z = 0; z < slices; z++)
+        for (int y = 0; y < rows; y++)
+            memcpy(p + (size_t)z * slice_bytes + (size_t)y * row_bytes,
+                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
+    xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "upload %s level %d box (%d,%d,%d)-(%d,%d,%d)",
+                      t->label[0] ? t->label : "volume texture", level, box->left, box->top,
+                      box->front, box->right, box->bottom, box->back);
+    VkBufferImageCopy c = box_copy(box, level, off);
+    vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+    r->hazard = true;
+    return XGD_OK;
+}
+
+xgd_result xvk_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
+                                       const xgd_box *box, void *data, size_t row_pitch,
+                                       size_t slice_pitch)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (!box_ok(t, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: volume download from level %d outside the texture", level);
+    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
+    int bs = fi->block_size;
+    size_t es = (size_t)fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
+    size_t slice_bytes = row_bytes * (size_t)rows;
+    xvk_end_rendering(r);
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(base->device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    xvk_barrier(r, cmd);
+    xvk_label_insertf(r, cmd, "read back %s level %d box (%d,%d,%d)-(%d,%d,%d)",
+                      t->label[0] ? t->label : "volume texture", level, box->left, box->top,
+                      box->front, box->right, box->bottom, box->back);
+    VkBufferImageCopy c = box_copy(box, level, off);
+    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                         0, NULL, 0, NULL);
+    xgd_result res = xvk_submit_and_wait(r);
+    if (res != XGD_OK) return res;
+    uint8_t *dst = data;
+    for (int z = 0; z < slices; z++)
+        for (int y = 0; y < rows; y++)
+            memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
+                   p + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
     return XGD_OK;
 }
 
