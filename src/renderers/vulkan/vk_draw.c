@@ -99,9 +99,15 @@ void xvk_pipelines_destroy(xvk_renderer *r)
                                 &r->volume_vs, &r->volume_fs };
     for (int i = 0; i < 6; i++)
         if (*mods[i]) vkDestroyShaderModule(r->dev, *mods[i], NULL);
+    /* variants with byte-identical SPIR-V share one module (basic_module): destroy each once */
     for (int v = 0; v < XGDI_BASIC_VARIANT_COUNT; v++) {
+        for (int w = v + 1; w < XGDI_BASIC_VARIANT_COUNT; w++) {
+            if (r->basic_vs[w] == r->basic_vs[v]) r->basic_vs[w] = VK_NULL_HANDLE;
+            if (r->basic_fs[w] == r->basic_fs[v]) r->basic_fs[w] = VK_NULL_HANDLE;
+        }
         if (r->basic_vs[v]) vkDestroyShaderModule(r->dev, r->basic_vs[v], NULL);
         if (r->basic_fs[v]) vkDestroyShaderModule(r->dev, r->basic_fs[v], NULL);
+        r->basic_vs[v] = r->basic_fs[v] = VK_NULL_HANDLE;
     }
     if (r->pipeline_cache) vkDestroyPipelineCache(r->dev, r->pipeline_cache, NULL);
     if (r->pipeline_layout) vkDestroyPipelineLayout(r->dev, r->pipeline_layout, NULL);
@@ -461,6 +467,22 @@ static uint64_t hash_bytes(const void *p, size_t n)
     return h;
 }
 
+/* BasicEffect modules are made on first use. embed-spirv.cmake points variants whose SPIR-V
+ * is byte-identical (a stage that does not see a variant bit) at one array, so a variant whose
+ * array already has a module shares it: 12 fragment and 24 vertex modules at most, not 64. */
+static xgd_result basic_module(xvk_renderer *r, const uint32_t *const *code, const size_t *size,
+                               VkShaderModule *modules, uint32_t variant)
+{
+    if (modules[variant] != VK_NULL_HANDLE) return XGD_OK;
+    for (uint32_t w = 0; w < XGDI_BASIC_VARIANT_COUNT; w++) {
+        if (modules[w] != VK_NULL_HANDLE && code[w] == code[variant]) {
+            modules[variant] = modules[w];
+            return XGD_OK;
+        }
+    }
+    return make_module(r, code[variant], size[variant], &modules[variant]);
+}
+
 static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t variant, VkShaderModule *vs,
                                  VkShaderModule *fs)
 {
@@ -480,16 +502,10 @@ static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t varia
         return XGD_OK;
     }
     variant &= XGDI_BASIC_VARIANT_COUNT - 1;
-    if (r->basic_vs[variant] == VK_NULL_HANDLE) {
-        xgd_result res = make_module(r, xvk_spv_basic_vert[variant], xvk_spv_basic_vert_size[variant],
-                                     &r->basic_vs[variant]);
-        if (res != XGD_OK) return res;
-    }
-    if (r->basic_fs[variant] == VK_NULL_HANDLE) {
-        xgd_result res = make_module(r, xvk_spv_basic_frag[variant], xvk_spv_basic_frag_size[variant],
-                                     &r->basic_fs[variant]);
-        if (res != XGD_OK) return res;
-    }
+    xgd_result res = basic_module(r, xvk_spv_basic_vert, xvk_spv_basic_vert_size, r->basic_vs, variant);
+    if (res == XGD_OK)
+        res = basic_module(r, xvk_spv_basic_frag, xvk_spv_basic_frag_size, r->basic_fs, variant);
+    if (res != XGD_OK) return res;
     *vs = r->basic_vs[variant];
     *fs = r->basic_fs[variant];
     return XGD_OK;
