@@ -476,7 +476,11 @@ typedef struct xgd_device_desc {
                                       "d3d12") if set, else the first compiled GPU renderer that
                                       starts, else software */
     bool debug;                    /* validation layers and debug names where the renderer has
-                                      them */
+                                      them (also XGD_VK_VALIDATION=1, XGD_D3D12_DEBUG=1). On
+                                      Windows the D3D12 debug layer is process-wide: a debug
+                                      device created while a non-debug D3D12 device lives
+                                      makes the runtime remove the older one, so create
+                                      debug devices first or only. */
     bool disable_context_recovery; /* drop textures' CPU shadows (SetContextRecoveryEnabled
                                       (false)): saves memory, textures lose content on loss */
     xgd_log_fn log;                /* optional: every error and warning */

@@ -123,3 +123,61 @@ XGD_FIXTURE(multisample_antialias_disable)
     xgd_texture_destroy(rt);
     xgd_device_destroy(dev);
 }
+
+/* One cycle that makes a GPU renderer recycle descriptors: N textures drawn, destroyed, their
+ * frames passed, then N new ones drawn (Vulkan recycles a slot's pushed descriptors once its
+ * fence passed; D3D12 hands the freed heap indices out again). */
+static void descriptor_cycle(xgdt_ctx *t, xgd_device *dev, xgd_effect *fx, int w, int h)
+{
+    enum { N = 6 };
+    const xgd_color white = { 255, 255, 255, 255 };
+    for (int round = 0; round < 2; round++) {
+        xgd_texture *tex[N];
+        for (int i = 0; i < N; i++) {
+            tex[i] = xgdt_solid_texture(t, dev, 2, 2, fx_rgba(30 * i, 9, 200, 255));
+            if (tex[i] == NULL) return;
+        }
+        for (int i = 0; i < N; i++) {
+            CHECK_OK(xgd_basic_effect_set_texture(fx, tex[i]));
+            CHECK_OK(xgd_effect_apply(fx));
+            CHECK_OK(fx_tex_rect(dev, w, h, (float)i, 0, (float)i + 1, 1, 0, 0, 1, 1, white));
+        }
+        CHECK_OK(xgd_basic_effect_set_texture(fx, NULL));
+        for (int i = 0; i < N; i++) xgd_texture_destroy(tex[i]);
+        for (int f = 0; f < 4; f++) CHECK_OK(xgd_present(dev));
+    }
+}
+
+/* xgd_device_reset_statistics restarts the renderer-reported cumulative counters too
+ * (descriptor_pool_growths, descriptor_recycles), and counting resumes after it. */
+XGD_FIXTURE(statistics_reset_descriptor_counters)
+{
+    enum { W = 8, H = 8 };
+    if (t->renderer == XGD_RENDERER_SOFTWARE) {
+        xgdt_not_supported(t, "the software renderer has no descriptors; its descriptor "
+                              "counters are always 0");
+        return;
+    }
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *first = xgdt_solid_texture(t, dev, 2, 2, fx_rgba(1, 2, 3, 255));
+    REQUIRE(first);
+    xgd_effect *fx = fx_texture_effect(t, dev, first);
+    REQUIRE(fx);
+    descriptor_cycle(t, dev, fx, W, H);
+    xgd_statistics s;
+    REQUIRE_OK(xgd_device_get_statistics(dev, &s));
+    CHECK_MSG(s.descriptor_recycles > 0, "no descriptor recycled after a destroy/present cycle");
+    REQUIRE_OK(xgd_device_reset_statistics(dev));
+    REQUIRE_OK(xgd_device_get_statistics(dev, &s));
+    CHECK_INT(s.descriptor_recycles, 0);
+    CHECK_INT(s.descriptor_pool_growths, 0);
+    CHECK_INT(s.draw_calls, 0);
+    descriptor_cycle(t, dev, fx, W, H);
+    REQUIRE_OK(xgd_device_get_statistics(dev, &s));
+    CHECK_MSG(s.descriptor_recycles > 0, "descriptor recycles did not count again after the reset");
+    CHECK_INT(s.draw_calls, 12);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(first);
+    xgd_device_destroy(dev);
+}

@@ -474,6 +474,11 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
     /* a lost device has no renderer: the renderer-reported counters read 0 then */
     if (device->renderer != NULL && device->renderer->ops->get_statistics != NULL)
         device->renderer->ops->get_statistics(device->renderer, out);
+    /* growths and recycles are counters: they restart at xgd_device_reset_statistics */
+    if (out->descriptor_pool_growths >= device->descriptor_growths_base)
+        out->descriptor_pool_growths -= device->descriptor_growths_base;
+    if (out->descriptor_recycles >= device->descriptor_recycles_base)
+        out->descriptor_recycles -= device->descriptor_recycles_base;
     return XGD_OK;
 }
 
@@ -517,6 +522,13 @@ xgd_result xgd_device_reset_statistics(xgd_device *device)
      * frame index is a counter of Presents and restarts too, like the spec's ResetStatistics. */
     memset(&device->stats, 0, sizeof device->stats);
     memset(&device->frame_base, 0, sizeof device->frame_base);
+    /* The renderer keeps its own cumulative descriptor counters: remember where they stand. */
+    xgd_statistics native;
+    memset(&native, 0, sizeof native);
+    if (device->renderer != NULL && device->renderer->ops->get_statistics != NULL)
+        device->renderer->ops->get_statistics(device->renderer, &native);
+    device->descriptor_growths_base = native.descriptor_pool_growths;
+    device->descriptor_recycles_base = native.descriptor_recycles;
     return XGD_OK;
 }
 
@@ -652,6 +664,7 @@ xgd_result xgd_device_restore_context(xgd_device *device)
         return r;
     }
     device->lost = false;
+    device->descriptor_growths_base = device->descriptor_recycles_base = 0;
     /* The new renderer is probed like a new device's before resources come back (spec 000). */
     xgdi_probe_packed_formats(device);
     device->last_recovery_failures = xgdi_registry_recreate_native(device);

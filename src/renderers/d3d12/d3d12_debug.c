@@ -10,6 +10,11 @@
  * off for every severity: a break without a debugger attached would end the host process, and
  * xgd never ends its host. vkd3d (Linux) has a stub debug interface and no info queue; both
  * are reported once as warnings, never as failures.
+ *
+ * The runtime's EnableDebugLayer is process-wide and must precede device creation: a debug
+ * device created while a non-debug D3D12 device is alive makes the runtime remove the older
+ * device (Microsoft's documentation of ID3D12Debug::EnableDebugLayer). xgd.h says so at
+ * xgd_device_desc.debug; create debug devices first or only.
  */
 #include "d3d12_internal.h"
 

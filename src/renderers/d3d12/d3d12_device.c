@@ -25,6 +25,9 @@ static bool d3d12_is_removed(HRESULT hr)
 xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
 {
     if (SUCCEEDED(hr)) return XGD_OK;
+    /* the info queue's messages usually say why a call failed or the device was removed:
+       log them before the failure */
+    if (r->debug) d3d12_debug_drain(r);
     if (d3d12_is_removed(hr) || r->lost) {
         /* Device recovery: log the removal reason the runtime gives, then enter lost. */
         HRESULT reason = r->simulated_removal ? hr
