@@ -652,7 +652,8 @@ typedef struct xgd_texture_cube_desc {
 
 /* XNA Texture3D (a volume texture). HiDef only: XNA's Reach profile has no volume textures. */
 typedef struct xgd_texture3d_desc {
-    int width, height, depth;    /* required: 1..256 each (XNA HiDef's volume texture limit) */
+    int width, height, depth;    /* required: 1..256 each (XNA HiDef's volume texture limit;
+                                    above 256 is NOT_SUPPORTED, below 1 INVALID_ARGUMENT) */
     bool mipmap;                 /* default false: one level; true: the full chain down to
                                     1x1x1, each dimension halving on its own (clamped at 1) */
     xgd_surface_format format;   /* default Color; must be one the renderer reports with
@@ -722,7 +723,8 @@ XGD_API int xgd_surface_format_element_size(xgd_surface_format format);
  * data: tightly packed rows in the texture's format; size must equal xgd_surface_format_size
  * of the rectangle. Results: INVALID_ARGUMENT, OBJECT_DISPOSED, INVALID_OPERATION (a render
  * target that is bound; a partial write after the CPU shadow was dropped; a Texture3D, which
- * takes xgd_texture3d_set_data), DEVICE_LOST.
+ * takes xgd_texture3d_set_data; a texture with no storage because its recreation failed at the
+ * last xgd_device_restore_context), DEVICE_LOST.
  */
 XGD_API xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_face face,
                                         const xgd_rect *rect, const void *data, size_t size);
@@ -737,9 +739,10 @@ XGD_API xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cub
  * VolumeEffect (xgd_volume_effect_create). CPU shadow and context recovery as Texture2D: a
  * restored Texture3D has its texels back. xgd_texture_set_data / get_data refuse it
  * (INVALID_OPERATION); use xgd_texture3d_set_data / get_data.
- * Results: INVALID_ARGUMENT (NULL desc or out, a dimension outside 1..256, unknown format, a
- * DXT width or height not a multiple of 4), NOT_SUPPORTED (Reach profile; a format the
- * renderer cannot use for volume textures, see xgd_format_support.volume), OUT_OF_MEMORY,
+ * Results: INVALID_ARGUMENT (NULL desc or out, a dimension below 1, unknown format, a DXT
+ * width or height not a multiple of 4), NOT_SUPPORTED (Reach profile; a dimension above 256,
+ * HiDef's volume limit, as XNA's NotSupportedException for a size beyond the profile; a format
+ * the renderer cannot use for volume textures, see xgd_format_support.volume), OUT_OF_MEMORY,
  * DEVICE_LOST.
  */
 XGD_API xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *desc,
@@ -751,8 +754,8 @@ XGD_API xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_
  * data: tightly packed rows (block rows for DXT), then slices front to back; size must equal
  * xgd_surface_format_size(width, height) * (back - front) exactly.
  * Results: INVALID_ARGUMENT (NULL texture/data, level, box, size), INVALID_OPERATION (not a
- * Texture3D; a partial write of level 0 after the CPU shadow was dropped), OBJECT_DISPOSED,
- * DEVICE_LOST.
+ * Texture3D; a partial write of level 0 after the CPU shadow was dropped; no storage because
+ * its recreation failed at the last xgd_device_restore_context), OBJECT_DISPOSED, DEVICE_LOST.
  */
 XGD_API xgd_result xgd_texture3d_set_data(xgd_texture *texture, int level, const xgd_box *box,
                                           const void *data, size_t size);

@@ -12,6 +12,7 @@
  * Target sizes are powers of two so that pixel coordinates reach the renderer exactly.
  */
 #include "fixture_util.h"
+#include "internal.h" /* the debug fault hook (src/core/fault.c) */
 
 #include <stdio.h>
 
@@ -601,4 +602,104 @@ XGD_FIXTURE(Query_Lifetime)
     CHECK_RESULT(xgd_occlusion_query_is_complete(b, &done), XGD_ERROR_OBJECT_DISPOSED);
     xgd_occlusion_query_destroy(b);
     xgd_effect_destroy(fx);
+}
+
+/* More queries pending at once than one native chunk holds (the GPU renderers keep 64 queries
+ * per Vulkan query pool / D3D12 query heap): 130 queries ended in one frame, query i over a
+ * rectangle of i + 1 pixels, then all read. Slots 0..129 span three chunks, so the slot's
+ * chunk (slot / 64), its index in the chunk (slot % 64) and the readback offset in that chunk
+ * are all exercised; two queries sharing a native slot, or a count read from the wrong one,
+ * show as a wrong count. */
+XGD_FIXTURE(Query_ManyPending)
+{
+    enum { W = 256, H = 8, N = 130 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_occlusion_query *q[N];
+    memset(q, 0, sizeof q);
+    if (fx == NULL) goto done;
+    for (int i = 0; i < N; i++)
+        if ((q[i] = new_query(t, dev)) == NULL) goto done;
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(xgd_occlusion_query_begin(q[i]));
+        CHECK_OK(fx_rect(dev, W, H, 0, (float)(i % H), (float)(i + 1), (float)(i % H + 1), 0.5f,
+                         RED));
+        CHECK_OK(xgd_occlusion_query_end(q[i]));
+    }
+    for (int i = 0; i < N; i++) {
+        int64_t expected = rect_pixels(0, i % H, i + 1, i % H + 1, W, H);
+        int64_t got = COUNT(q[i]);
+        CHECK_MSG(got == expected, "query %d: %lld samples, expected %lld", i, (long long)got,
+                  (long long)expected);
+    }
+done:
+    for (int i = 0; i < N; i++) xgd_occlusion_query_destroy(q[i]);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+/* A submission that fails while a result is asked for (is_complete and get_pixel_count submit
+ * the open frame, D3DGETDATA_FLUSH) returns its code, leaves *out alone and leaves the query
+ * ended without a result: asking again works, and so does beginning it again. The failure is
+ * injected by core's fault hook, which wraps dev->ops: it fires only if core submits through
+ * the device's table. */
+XGD_FIXTURE(Query_SubmitFailure)
+{
+    enum { W = 64, H = 32 };
+    if (t->renderer == XGD_RENDERER_SOFTWARE) {
+        xgdt_not_supported(t, "the software renderer counts as it draws: a result never needs "
+                              "a submission");
+        return;
+    }
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_occlusion_query *q = new_query(t, dev);
+    if (q == NULL || fx == NULL) goto done;
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+
+    /* is_complete */
+    CHECK_OK(xgd_occlusion_query_begin(q));
+    CHECK_OK(fx_rect(dev, W, H, 0, 0, 10, 10, 0.5f, RED));
+    CHECK_OK(xgd_occlusion_query_end(q));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SUBMIT, 1, XGD_ERROR_OUT_OF_MEMORY));
+    bool done = true;
+    CHECK_RESULT(xgd_occlusion_query_is_complete(q, &done), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK(strstr(xgd_device_last_error(dev), "submit failed (injected debug fault)") != NULL);
+    CHECK(done); /* untouched */
+    CHECK_INT(COUNT(q), 100);
+
+    /* get_pixel_count, waiting */
+    CHECK_OK(xgd_occlusion_query_begin(q));
+    CHECK_OK(fx_rect(dev, W, H, 0, 0, 5, 5, 0.5f, GREEN));
+    CHECK_OK(xgd_occlusion_query_end(q));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SUBMIT, 1, XGD_ERROR_OUT_OF_MEMORY));
+    uint64_t n = 77;
+    CHECK_RESULT(xgd_occlusion_query_get_pixel_count(q, true, &n), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK(strstr(xgd_device_last_error(dev), "submit failed (injected debug fault)") != NULL);
+    CHECK_INT(n, 77);
+    /* still ended (not "never ended", not active) and without a result: polling completes */
+    done = false;
+    for (long i = 0; i < 100000000L && !done; i++) {
+        xgd_result r = xgd_occlusion_query_is_complete(q, &done);
+        if (r != XGD_OK) {
+            CHECK_OK(r);
+            break;
+        }
+    }
+    CHECK(done);
+    CHECK_OK(xgd_occlusion_query_get_pixel_count(q, false, &n));
+    CHECK_INT(n, 25);
+
+    /* and it begins again */
+    CHECK_OK(xgd_occlusion_query_begin(q));
+    CHECK_OK(fx_rect(dev, W, H, 0, 0, 3, 3, 0.5f, BLUE));
+    CHECK_OK(xgd_occlusion_query_end(q));
+    CHECK_INT(COUNT(q), 9);
+done:
+    xgd_occlusion_query_destroy(q);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
 }

@@ -450,11 +450,45 @@ XGD_FIXTURE(Volume_PointSlices)
     xgd_device_destroy(dev);
 }
 
+/* Trilinear filtering by the rule (Direct3D 11.3 "Linear Sample Addressing"), Clamp on every
+ * axis: per axis a = coord * size - 0.5, texels floor(a) and floor(a) + 1 (clamped into the
+ * volume) weighted 1 - frac(a) and frac(a); the result is the sum of the eight weighted texels
+ * (out in 0..1 per channel). */
+static void vx_trilinear_ref(const uint8_t *tx, const int n[3], const float uvw[3], double out[4])
+{
+    int lo[3], hi[3];
+    double fr[3];
+    for (int a = 0; a < 3; a++) {
+        double c = (double)uvw[a] * n[a] - 0.5;
+        double i0 = floor(c);
+        fr[a] = c - i0;
+        lo[a] = (int)i0 < 0 ? 0 : (int)i0 > n[a] - 1 ? n[a] - 1 : (int)i0;
+        hi[a] = (int)i0 + 1 < 0 ? 0 : (int)i0 + 1 > n[a] - 1 ? n[a] - 1 : (int)i0 + 1;
+    }
+    for (int c = 0; c < 4; c++) out[c] = 0.0;
+    for (int k = 0; k < 8; k++) {
+        int b[3] = { k & 1, (k >> 1) & 1, (k >> 2) & 1 };
+        double wgt = 1.0;
+        int idx[3];
+        for (int a = 0; a < 3; a++) {
+            wgt *= b[a] ? fr[a] : 1.0 - fr[a];
+            idx[a] = b[a] ? hi[a] : lo[a];
+        }
+        const uint8_t *s = tx + (((size_t)idx[2] * (size_t)n[1] + (size_t)idx[1]) * (size_t)n[0] +
+                                 (size_t)idx[0]) * 4;
+        for (int c = 0; c < 4; c++) out[c] += wgt * s[c] / 255.0;
+    }
+}
+
 /*
  * Linear filtering is trilinear. A 2x2x4 volume whose slices are each one colour S[z]: at w
  * halfway between two slice centres ((z + 1) / 4) the result is 0.5 * (S[z] + S[z + 1]), at a
  * slice centre it is S[z]. A 2x2x2 volume of eight distinct texels sampled at its centre gives
- * their average (weights 1/8 each).
+ * their average (weights 1/8 each). Those weights are all 1/2 or 1, which a filter that swaps
+ * frac and 1 - frac on an axis also produces, so a third pass samples a 2x2x4 volume of 16
+ * distinct texels off-centre on every axis: u, v in {0.375, 0.625} (a = 0.25 or 0.75) and
+ * w = (z + 0.75) / 4 or (z + 0.25) / 4 (frac 0.25 or 0.75), i.e. weights 1/4 and 3/4 that
+ * differ from their swap, the expected colour being vx_trilinear_ref's weighted sum.
  */
 XGD_FIXTURE(Volume_LinearSlices)
 {
@@ -513,9 +547,38 @@ XGD_FIXTURE(Volume_LinearSlices)
     /* within 1/255: rounding of an exact half and the GPU's filter precision */
     fx_expect_back_buffer(t, dev, "trilinear", e, W, H, 1);
     free(e);
+
+    /* off-centre: 16 distinct texels, 4x4-pixel quads, columns by w, rows by (u, v) */
+    uint8_t odd[2 * 2 * 4 * 4];
+    vx_color_pattern(odd, 16, 11);
+    xgd_texture *offc = vx_texture(t, dev, 2, 2, 4, false, XGD_SURFACE_FORMAT_COLOR);
+    REQUIRE(offc);
+    CHECK_OK(xgd_texture3d_set_data(offc, 0, NULL, odd, sizeof odd));
+    CHECK_OK(xgd_volume_effect_set_texture(fx, offc));
+    CHECK_OK(xgd_effect_apply(fx));
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    e = fx_image(W, H, BLACK);
+    REQUIRE(e);
+    const float ws[6] = { 0.75f / 4, 1.75f / 4, 2.75f / 4, 1.25f / 4, 2.25f / 4, 3.25f / 4 };
+    const float uvs[2][2] = { { 0.625f, 0.375f }, { 0.375f, 0.625f } };
+    const int n[3] = { 2, 2, 4 };
+    for (int row = 0; row < 2; row++)
+        for (int col = 0; col < 6; col++) {
+            float px = (float)(col * 4), py = (float)(row * 4);
+            const float uvw[3] = { uvs[row][0], uvs[row][1], ws[col] };
+            CHECK_OK(vx_quad(dev, decl, W, H, px, py, px + 4, py + 4, uvw[0], uvw[1], uvw[2]));
+            double ref[4];
+            vx_trilinear_ref(odd, n, uvw, ref);
+            fx_fill(e, W, H, (int)px, (int)py, (int)px + 4, (int)py + 4,
+                    fx_rgba(fx_q8(ref[0]), fx_q8(ref[1]), fx_q8(ref[2]), fx_q8(ref[3])));
+        }
+    /* within 1/255: the GPU's filter precision (weights of 1/4 and 3/4 are exact) */
+    fx_expect_back_buffer(t, dev, "trilinear_off_centre", e, W, H, 1);
+    free(e);
     xgd_sampler_state_destroy(ss);
     xgd_effect_destroy(fx);
     xgd_vertex_declaration_destroy(decl);
+    xgd_texture_destroy(offc);
     xgd_texture_destroy(corner);
     xgd_texture_destroy(slices);
     xgd_device_destroy(dev);
@@ -591,6 +654,14 @@ static const xgd_color MIPC[4] = { { 255, 0, 0, 255 }, { 0, 255, 0, 255 }, { 0, 
  * with one uvw per quad (no gradient) the level is max_mip_level; by geometry, a quad showing
  * the whole volume's u and v range over 4x4 pixels has rho 2 (level 1) and over 2x2 pixels
  * rho 4 (level 2).
+ * That cube cannot tell which size scales the w gradient, so a second pass uses a 4x4x16 volume
+ * (levels 4x4x16, 2x2x8, 1x1x4, 1x1x2, 1x1x1, one colour each) with u, v constant and w running
+ * 0..1 across a quad of P pixels: the LOD rule (D3D 11.3 "LOD Calculations", isotropic:
+ * lambda = log2(rho), rho = max over x and y of |(du, dv, dw) * (width, height, depth)|) gives
+ * rho = 16 / P, so P = 16, 8, 4, 2 select levels 0, 1, 2, 3 with lambda an exact integer
+ * (point mips round lambda, whose nearest .5 boundary is half a level away); w running down a
+ * 4-pixel-tall quad instead selects level 2 through the y gradient. Scaling dw by the width
+ * (4) would give levels 0, 0, 0, 1, and ignoring it level 0 throughout.
  */
 XGD_FIXTURE(Volume_MipLevels)
 {
@@ -638,10 +709,47 @@ XGD_FIXTURE(Volume_MipLevels)
     fx_fill(e, W, H, 24, 0, 26, 2, MIPC[2]);
     fx_expect_back_buffer(t, dev, "mips", e, W, H, 0);
     free(e);
+
+    /* 4x4x16: the w gradient scaled by the depth */
+    static const xgd_color DEEPC[5] = { { 255, 0, 0, 255 }, { 0, 255, 0, 255 }, { 0, 0, 255, 255 },
+                                        { 255, 255, 0, 255 }, { 255, 0, 255, 255 } };
+    xgd_texture *deep = vx_texture(t, dev, 4, 4, 16, true, XGD_SURFACE_FORMAT_COLOR);
+    REQUIRE(deep);
+    CHECK_OK(xgd_texture_get_info(deep, &info));
+    CHECK_INT(info.level_count, 5);
+    for (int l = 0; l < 5; l++) {
+        int lw = vx_mip(4, l), ld = vx_mip(16, l);
+        uint8_t *img = fx_image(lw, lw * ld, DEEPC[l]);
+        REQUIRE(img);
+        CHECK_OK(xgd_texture3d_set_data(deep, l, NULL, img, (size_t)lw * lw * ld * 4));
+        free(img);
+    }
+    CHECK_OK(xgd_volume_effect_set_texture(fx, deep));
+    CHECK_OK(xgd_effect_apply(fx));
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    e = fx_image(W, H, BLACK);
+    REQUIRE(e);
+    /* w 0..1 left to right over P = 16, 8, 4, 2 pixels (u = 0.3, v = 0.6 everywhere) */
+    const float across[4][3] = { { 0.3f, 0.6f, 0 }, { 0.3f, 0.6f, 1 }, { 0.3f, 0.6f, 1 },
+                                 { 0.3f, 0.6f, 0 } };
+    const int x0s[4] = { 0, 16, 24, 28 }, ps[4] = { 16, 8, 4, 2 };
+    for (int i = 0; i < 4; i++) {
+        CHECK_OK(vx_quad4(dev, decl, W, H, (float)x0s[i], 0, (float)(x0s[i] + ps[i]), 4, across));
+        int level = (int)floor(log2(16.0 / ps[i]) + 0.5);
+        fx_fill(e, W, H, x0s[i], 0, x0s[i] + ps[i], 4, DEEPC[level]);
+    }
+    /* w 0..1 top to bottom over 4 pixels: rho = 16 / 4 from the y gradient, level 2 */
+    const float down[4][3] = { { 0.3f, 0.6f, 0 }, { 0.3f, 0.6f, 0 }, { 0.3f, 0.6f, 1 },
+                               { 0.3f, 0.6f, 1 } };
+    CHECK_OK(vx_quad4(dev, decl, W, H, 0, 4, 4, 8, down));
+    fx_fill(e, W, H, 0, 4, 4, 8, DEEPC[2]);
+    fx_expect_back_buffer(t, dev, "mips_depth", e, W, H, 0);
+    free(e);
     xgd_set_sampler_state(dev, 0, NULL);
     xgd_sampler_state_destroy(ss);
     xgd_effect_destroy(fx);
     xgd_vertex_declaration_destroy(decl);
+    xgd_texture_destroy(deep);
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
@@ -809,5 +917,78 @@ XGD_FIXTURE(Volume_Restore)
     xgd_effect_destroy(fx);
     xgd_vertex_declaration_destroy(decl);
     xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
+
+/*
+ * A Texture3D left in slot 0 by a VolumeEffect draw stays bound under programs that do not
+ * sample slot 0 (an untextured BasicEffect, vertex-coloured or diffuse-only, and the MrtEffect):
+ * core lets those draws through (they read no texture, so slot 0's kind cannot mismatch), and
+ * each renderer must not put the volume where the program's 2D texture would be (a renderer
+ * binds slot 0 only when the program samples it, else its stand-in). Each quad shows its own
+ * colour: the volume's texel, the vertex colour, the diffuse colour, the MRT output.
+ */
+XGD_FIXTURE(Volume_SlotZeroUnderUntexturedPrograms)
+{
+    enum { W = 16, H = 4 };
+    xgd_device *dev = vx_device(t, W, H, true);
+    REQUIRE(dev);
+    if (!vx_supported(t, dev)) {
+        xgd_device_destroy(dev);
+        return;
+    }
+    const xgd_color vol_c = { 30, 160, 220, 255 }, vc = { 250, 40, 10, 255 },
+                    mrt_c = { 20, 240, 60, 255 };
+    uint8_t tx[2 * 2 * 2 * 4];
+    for (int i = 0; i < 8; i++) fx_put(tx, 1, 0, i, vol_c);
+    xgd_texture *vol = vx_texture(t, dev, 2, 2, 2, false, XGD_SURFACE_FORMAT_COLOR);
+    REQUIRE(vol);
+    CHECK_OK(xgd_texture3d_set_data(vol, 0, NULL, tx, sizeof tx));
+    xgd_vertex_declaration *decl = vx_decl(t, dev);
+    REQUIRE(decl);
+    xgd_effect *vfx = vx_effect(t, dev, vol);
+    REQUIRE(vfx);
+    xgd_sampler_state *ss = vx_sampler(t, dev, XGD_FILTER_POINT, XGD_ADDRESS_CLAMP, 0);
+    REQUIRE(ss);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint8_t *e = fx_image(W, H, BLACK);
+    REQUIRE(e);
+    CHECK_OK(vx_quad(dev, decl, W, H, 0, 0, 4, 4, 0.5f, 0.5f, 0.5f));
+    fx_fill(e, W, H, 0, 0, 4, 4, vol_c);
+
+    /* untextured BasicEffect, vertex colours; the volume is still (and again) in slot 0 */
+    xgd_effect *bfx = fx_effect(t, dev);
+    REQUIRE(bfx);
+    CHECK_OK(xgd_set_texture(dev, 0, vol));
+    CHECK_OK(fx_rect(dev, W, H, 4, 0, 8, 4, 0.0f, vc));
+    fx_fill(e, W, H, 4, 0, 8, 4, vc);
+    /* untextured, no vertex colours: the diffuse colour alone (variant 0) */
+    xgd_basic_effect_params p;
+    xgd_basic_effect_get(bfx, &p);
+    p.vertex_color_enabled = false;
+    p.diffuse_color = (xgd_vector3){ 0.5f, 0.25f, 1.0f };
+    CHECK_OK(xgd_basic_effect_set(bfx, &p));
+    CHECK_OK(xgd_effect_apply(bfx));
+    CHECK_OK(xgd_set_texture(dev, 0, vol));
+    CHECK_OK(fx_rect(dev, W, H, 8, 0, 12, 4, 0.0f, vc));
+    fx_fill(e, W, H, 8, 0, 12, 4, fx_rgba(fx_q8(0.5), fx_q8(0.25), 255, 255));
+    /* MrtEffect: target 0 = vertex colour * colors[0] (default white) */
+    xgd_effect *mfx = NULL;
+    CHECK_OK(xgd_mrt_effect_create(dev, &mfx));
+    if (mfx) {
+        CHECK_OK(xgd_effect_apply(mfx));
+        CHECK_OK(xgd_set_texture(dev, 0, vol));
+        CHECK_OK(fx_rect(dev, W, H, 12, 0, 16, 4, 0.0f, mrt_c));
+        fx_fill(e, W, H, 12, 0, 16, 4, mrt_c);
+    }
+    fx_expect_back_buffer(t, dev, "slot0_untextured", e, W, H, 1);
+    free(e);
+    xgd_effect_destroy(mfx);
+    xgd_effect_destroy(bfx);
+    xgd_set_sampler_state(dev, 0, NULL);
+    xgd_sampler_state_destroy(ss);
+    xgd_effect_destroy(vfx);
+    xgd_vertex_declaration_destroy(decl);
+    xgd_texture_destroy(vol);
     xgd_device_destroy(dev);
 }

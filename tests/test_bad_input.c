@@ -316,7 +316,7 @@ static void bind_five(bad_ctx *c)
     X(texture3d_create, zero_depth, (xgd_texture3d_create(c->dev, &c->t3d_zero, &c->o_tex)), A,  \
       NOHOOK, NOHOOK)                                                                            \
     X(texture3d_create, over_hidef_volume_limit,                                                 \
-      (xgd_texture3d_create(c->dev, &c->t3d_big, &c->o_tex)), A, NOHOOK, NOHOOK)                 \
+      (xgd_texture3d_create(c->dev, &c->t3d_big, &c->o_tex)), NS, NOHOOK, NOHOOK)                \
     X(texture3d_create, unknown_format, (xgd_texture3d_create(c->dev, &c->t3d_fmt, &c->o_tex)),  \
       A, NOHOOK, NOHOOK)                                                                         \
     X(texture3d_set_data, null_texture, (xgd_texture3d_set_data(NULL, 0, NULL, c->buf, 128)), A, \

@@ -484,3 +484,78 @@ XGD_TEST(D3D12_NativeCaps)
     xgd_device_destroy(dev);
 #endif
 }
+
+/*
+ * Slot 0 is bound only for a program that samples it (renderer.h xgdi_program_samples_texture,
+ * as the Vulkan renderer does): a Texture3D left in slot 0 under an untextured BasicEffect or
+ * the MrtEffect must not have its TEXTURE3D SRV put in the 2D programs' t0; the stand-in is
+ * bound instead. Pixels cannot show it (those shaders declare no t0), the resource states can:
+ * a texture bound for sampling is transitioned to PIXEL_SHADER_RESOURCE, one not bound is left
+ * as its upload left it. A textured draw of a 2D texture still binds it.
+ */
+XGD_TEST(D3D12_UnsampledSlotZero)
+{
+#ifndef XGD_TEST_HAVE_D3D12
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    xgd_device *dev = d3d12_test_device(t);
+    if (dev == NULL) return;
+    xgd_format_support fs;
+    CHECK_OK(xgd_device_query_format(dev, XGD_SURFACE_FORMAT_COLOR, &fs));
+    if (!fs.volume) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the Direct3D 12 device reports no Color volumes");
+        return;
+    }
+    xgd_texture *vol = NULL, *tex2 = NULL;
+    REQUIRE_OK(xgd_texture3d_create(dev, &(xgd_texture3d_desc){ .width = 2, .height = 2,
+                                                                .depth = 2 }, &vol));
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &tex2));
+    uint8_t texels[2 * 2 * 2 * 4];
+    memset(texels, 0x80, sizeof texels);
+    CHECK_OK(xgd_texture3d_set_data(vol, 0, NULL, texels, sizeof texels));
+    CHECK_OK(xgd_texture_set_data(tex2, 0, 0, NULL, texels, 16));
+    xgd_effect *basic = NULL, *mrt = NULL;
+    REQUIRE_OK(xgd_basic_effect_create(dev, &basic));
+    REQUIRE_OK(xgd_mrt_effect_create(dev, &mrt));
+    const xgd_vertex_position_color tri[3] = {
+        { { -1, 1, 0 }, XGD_COLOR_WHITE }, { { 1, 1, 0 }, XGD_COLOR_WHITE },
+        { { -1, -1, 0 }, XGD_COLOR_WHITE },
+    };
+    xgd_vertex_declaration *pc = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    xgd_effect *fx[2] = { basic, mrt };
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(xgd_effect_apply(fx[i]));
+        CHECK_OK(xgd_set_texture(dev, 0, vol));
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 1, pc));
+        CHECK_MSG(vol->native->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE,
+                  "effect %d samples nothing, but the Texture3D in slot 0 was bound for it", i);
+    }
+    /* the rule is "the program samples", not "a Texture3D": a 2D texture under an untextured
+     * program is not bound either, and is once the program samples it */
+    CHECK_OK(xgd_effect_apply(basic));
+    CHECK_OK(xgd_set_texture(dev, 0, tex2));
+    CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 1, pc));
+    CHECK(tex2->native->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    xgd_basic_effect_params p;
+    xgd_basic_effect_get(basic, &p);
+    p.texture_enabled = true;
+    CHECK_OK(xgd_basic_effect_set(basic, &p));
+    CHECK_OK(xgd_basic_effect_set_texture(basic, tex2));
+    CHECK_OK(xgd_effect_apply(basic));
+    const xgd_vertex_position_color_texture ttri[3] = {
+        { { -1, 1, 0 }, XGD_COLOR_WHITE, { 0, 0 } }, { { 1, 1, 0 }, XGD_COLOR_WHITE, { 1, 0 } },
+        { { -1, -1, 0 }, XGD_COLOR_WHITE, { 0, 1 } },
+    };
+    CHECK_OK(xgd_draw_user_primitives(
+        dev, XGD_PRIMITIVE_TRIANGLE_LIST, ttri, 0, 1,
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+    CHECK(tex2->native->states[0] == D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    CHECK_OK(xgd_present(dev));
+    xgd_effect_destroy(mrt);
+    xgd_effect_destroy(basic);
+    xgd_texture_destroy(tex2);
+    xgd_texture_destroy(vol);
+    xgd_device_destroy(dev);
+#endif
+}

@@ -350,3 +350,199 @@ XGD_TEST(query_fenced_index_recycling)
     CHECK_INT(i, 200);
     xgdi_fenced_free(&p);
 }
+
+/* ---- the shared segment mechanism (src/core/query_segments.c) on a scripted renderer ------- */
+
+/* A pretend GPU renderer: chunks of 4 slots, a count per slot that "draws" add to while the
+ * slot is begun, a fence the test completes by hand, and submissions that end the active
+ * query's segment and begin the next one as a real renderer's list change does. */
+enum { FAKE_CHUNK = 4, FAKE_SLOTS = 64 };
+typedef struct fake_gpu {
+    xgdi_renderer base;
+    xgdi_query_slots slots;
+    uint64_t completed;
+    uint32_t chunks_allowed;       /* add_chunk fails from this chunk on */
+    uint64_t count[FAKE_SLOTS];
+    int open;                      /* the begun slot, or -1 */
+    int begins;
+} fake_gpu;
+
+static fake_gpu *fake_of(xgdi_renderer *r) { return (fake_gpu *)r; }
+
+static xgd_result fake_add_chunk(xgdi_renderer *r, uint32_t chunk)
+{
+    if (chunk >= fake_of(r)->chunks_allowed || (chunk + 1) * FAKE_CHUNK > FAKE_SLOTS)
+        return xgdi_fail(r->device, XGD_ERROR_OUT_OF_MEMORY, "fake: no chunk %u", chunk);
+    return XGD_OK;
+}
+static xgd_result fake_list(xgdi_renderer *r, void **list)
+{
+    *list = r;
+    return XGD_OK;
+}
+static void fake_begin(xgdi_renderer *r, void *list, uint32_t chunk, uint32_t index)
+{
+    fake_gpu *f = fake_of(r);
+    (void)list;
+    f->open = (int)(chunk * FAKE_CHUNK + index);
+    f->count[f->open] = 0;
+    f->begins++;
+}
+static void fake_end(xgdi_renderer *r, void *list, uint32_t chunk, uint32_t index)
+{
+    (void)list;
+    (void)chunk;
+    (void)index;
+    fake_of(r)->open = -1;
+}
+static xgd_result fake_read(xgdi_renderer *r, uint32_t chunk, uint32_t index, uint64_t *samples)
+{
+    *samples = fake_of(r)->count[chunk * FAKE_CHUNK + index];
+    return XGD_OK;
+}
+static const xgdi_query_native_ops fake_native = { fake_add_chunk, fake_list, fake_begin,
+                                                   fake_end, fake_read };
+
+static xgd_result fake_submit(xgdi_renderer *r)
+{
+    fake_gpu *f = fake_of(r);
+    xgdi_query_slots_suspend(&f->slots, f);
+    r->submitted_fence++;
+    xgdi_query_slots_resume(&f->slots, f);
+    return XGD_OK;
+}
+static uint64_t fake_completed(xgdi_renderer *r) { return fake_of(r)->completed; }
+static xgd_result fake_wait(xgdi_renderer *r, uint64_t value)
+{
+    if (fake_of(r)->completed < value) fake_of(r)->completed = value;
+    return XGD_OK;
+}
+static void fake_draw(fake_gpu *f, uint64_t n)
+{
+    if (f->open >= 0) f->count[f->open] += n;
+}
+
+/* Segments across submissions sum; results wait for the last segment's fence; chunks grow
+ * on demand; slots come back only once their fence completed; a segment that cannot be
+ * reserved at a submission makes the result OUT_OF_MEMORY until the query begins again. */
+XGD_TEST(query_shared_segments)
+{
+    xgd_device *dev = xgdt_device(t, NULL);
+    REQUIRE(dev);
+    /* the table core calls through (dev->ops) is the fake's for the length of the test */
+    const xgdi_renderer_ops *real = dev->ops;
+    xgdi_renderer_ops ops = *real;
+    ops.name = "fake";
+    ops.submit = fake_submit;
+    ops.completed_fence = fake_completed;
+    ops.wait_fence = fake_wait;
+    dev->ops = &ops;
+    static fake_gpu f; /* large; zeroed */
+    memset(&f, 0, sizeof f);
+    f.base.ops = &ops;
+    f.base.device = dev;
+    f.open = -1;
+    f.chunks_allowed = 2;
+    xgdi_query_slots_init(&f.slots, &f.base, &fake_native, FAKE_CHUNK);
+    xgdi_query_segments q[6];
+    memset(q, 0, sizeof q);
+    for (int i = 0; i < 6; i++) REQUIRE_OK(xgdi_query_segments_init(&f.slots, &q[i]));
+
+    /* three segments: begin, two submissions, end */
+    bool done = true;
+    uint64_t n = 0;
+    CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[0]));
+    CHECK_INT(f.slots.chunk_count, 1);
+    fake_draw(&f, 3);
+    CHECK_OK(fake_submit(&f.base));
+    fake_draw(&f, 4);
+    CHECK_OK(fake_submit(&f.base));
+    fake_draw(&f, 5);
+    CHECK_OK(xgdi_query_segments_end(&f.slots, &q[0]));
+    fake_draw(&f, 100); /* after end: not counted */
+    CHECK_INT(q[0].count, 3);
+    CHECK_INT(f.begins, 3);
+    CHECK(f.slots.active == NULL);
+    /* the last segment is in the open frame: no flush, no result; flush submits */
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[0], false, false, &done, &n));
+    CHECK(!done);
+    CHECK_INT(f.base.submitted_fence, 2);
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[0], true, false, &done, &n));
+    CHECK(!done);
+    CHECK_INT(f.base.submitted_fence, 3);
+    f.completed = 2; /* the frame of the last segment (3) has not completed */
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[0], true, false, &done, &n));
+    CHECK(!done);
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[0], true, true, &done, &n));
+    CHECK(done);
+    CHECK_INT(n, 12);
+
+    /* slots 0..2 went to q[0] and slot 3 was reserved then given back at end (fence 0): four
+       more live queries need a second chunk */
+    for (int i = 1; i <= 4; i++) {
+        CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[i]));
+        fake_draw(&f, (uint64_t)i);
+        CHECK_OK(xgdi_query_segments_end(&f.slots, &q[i]));
+    }
+    CHECK_INT(f.slots.chunk_count, 2);
+    /* q[0] begun again: its old slots go back with fence 3, which has completed */
+    f.completed = 3;
+    CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[0]));
+    CHECK_OK(xgdi_query_segments_end(&f.slots, &q[0]));
+    CHECK_INT(f.slots.chunk_count, 2);
+    for (int i = 1; i <= 4; i++) {
+        CHECK_OK(xgdi_query_segments_result(&f.slots, &q[i], true, true, &done, &n));
+        CHECK(done);
+        CHECK_INT(n, (uint64_t)i);
+    }
+
+    /* no third chunk: fill every free slot, then a submission cannot reserve the next one */
+    f.completed = f.base.submitted_fence;
+    int filled = 0;
+    xgdi_query_segments extra[8];
+    memset(extra, 0, sizeof extra);
+    for (int i = 0; i < 8; i++) REQUIRE_OK(xgdi_query_segments_init(&f.slots, &extra[i]));
+    /* each begin needs one slot; stop at the first refusal (OUT_OF_MEMORY from add_chunk) */
+    for (; filled < 8; filled++) {
+        xgd_result r = xgdi_query_segments_begin(&f.slots, &extra[filled]);
+        if (r != XGD_OK) {
+            CHECK_RESULT(r, XGD_ERROR_OUT_OF_MEMORY);
+            CHECK(strstr(xgd_device_last_error(dev), "fake: no chunk 2") != NULL);
+            CHECK(extra[filled].count == 0 && f.slots.active == NULL);
+            break;
+        }
+        CHECK_OK(xgdi_query_segments_end(&f.slots, &extra[filled]));
+    }
+    CHECK_INT(filled, 2 * FAKE_CHUNK - 5); /* q[0] holds one slot, q[1..4] one each */
+    /* give one slot back so q[5] can begin, then have none for its next segment */
+    xgdi_query_segments_release(&f.slots, &extra[0]);
+    f.completed = f.base.submitted_fence + 1;
+    CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[5]));
+    fake_draw(&f, 7);
+    CHECK_OK(fake_submit(&f.base));
+    fake_draw(&f, 8); /* lost: no segment */
+    CHECK_OK(xgdi_query_segments_end(&f.slots, &q[5]));
+    CHECK(q[5].incomplete);
+    done = true;
+    CHECK_RESULT(xgdi_query_segments_result(&f.slots, &q[5], true, true, &done, &n),
+                 XGD_ERROR_OUT_OF_MEMORY);
+    CHECK(!done);
+    CHECK(strstr(xgd_device_last_error(dev), "fake: the occlusion query lost a segment") != NULL);
+    /* begun again it counts again (a begin takes its slot before giving the old ones back, so
+       one more slot is freed first) */
+    xgdi_query_segments_release(&f.slots, &extra[1]);
+    f.completed = f.base.submitted_fence + 1;
+    CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[5]));
+    CHECK(!q[5].incomplete);
+    fake_draw(&f, 9);
+    CHECK_OK(xgdi_query_segments_end(&f.slots, &q[5]));
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[5], true, true, &done, &n));
+    CHECK(done);
+    CHECK_INT(n, 9);
+
+    for (int i = 0; i < 8; i++) xgdi_query_segments_release(&f.slots, &extra[i]);
+    for (int i = 0; i < 6; i++) xgdi_query_segments_release(&f.slots, &q[i]);
+    xgdi_query_slots_free(&f.slots);
+    dev->ops = real;
+    xgd_device_destroy(dev);
+}

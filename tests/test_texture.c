@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "internal.h" /* xgdi_debug_fail_next: a restore whose texture recreation fails */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -539,6 +540,56 @@ XGD_TEST(texture_set_data_refusals)
     CHECK_MSG(memcmp(out, base, sizeof base) == 0, "a refused set_data changed level 0");
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
+}
+
+/* A texture whose recreation failed at a restore has no native part (every texture_create of
+ * the restore fails here): set_data / get_data answer INVALID_OPERATION, as a draw sampling it
+ * does (draw.c), instead of handing the renderer a NULL texture. With and without the CPU
+ * shadow (without one get_data would read from the renderer), for a Texture2D, a cube and a
+ * render target (a partial write of which first reads the level back). */
+XGD_TEST(texture_data_after_failed_recovery)
+{
+    for (int recovery = 1; recovery >= 0; recovery--) {
+        xgd_device *dev = make_device(t, XGD_GRAPHICS_PROFILE_HIDEF, recovery != 0);
+        REQUIRE(dev);
+        xgd_texture *tex[3] = { NULL, NULL, NULL };
+        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 8, .height = 4,
+                                        .mipmap = true }, &tex[0]));
+        REQUIRE_OK(xgd_texture_cube_create(dev, &(xgd_texture_cube_desc){ .size = 4 }, &tex[1]));
+        REQUIRE_OK(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = 8,
+                                              .height = 4 }, &tex[2]));
+        uint8_t base[8 * 4 * 4], got[sizeof base];
+        fill_pattern(XGD_SURFACE_FORMAT_COLOR, base, sizeof base, 3);
+        CHECK_OK(xgd_texture_set_data(tex[0], 0, 0, NULL, base, sizeof base));
+        CHECK_OK(xgd_device_simulate_context_loss(dev));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, -1,
+                                        XGD_ERROR_OUT_OF_MEMORY));
+        CHECK_OK(xgd_device_restore_context(dev));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, 0, XGD_OK));
+        xgd_device_info di;
+        CHECK_OK(xgd_device_get_info(dev, &di));
+        CHECK_INT(di.last_recovery_failures, 3);
+        for (int i = 0; i < 3; i++) {
+            size_t whole = i == 1 ? 4 * 4 * 4 : sizeof base;
+            CHECK_RESULT(xgd_texture_set_data(tex[i], 0, 0, NULL, base, whole),
+                         XGD_ERROR_INVALID_OPERATION);
+            CHECK_MSG(strstr(xgd_device_last_error(dev), "no storage") != NULL,
+                      "texture %d: message '%s'", i, xgd_device_last_error(dev));
+            CHECK_RESULT(xgd_texture_set_data(tex[i], 0, 0, &(xgd_rect){ 1, 1, 1, 1 }, base, 4),
+                         XGD_ERROR_INVALID_OPERATION);
+            CHECK_RESULT(xgd_texture_get_data(tex[i], 0, 0, NULL, got, whole),
+                         XGD_ERROR_INVALID_OPERATION);
+            CHECK_MSG(strstr(xgd_device_last_error(dev), "no storage") != NULL,
+                      "texture %d: message '%s'", i, xgd_device_last_error(dev));
+            /* argument errors still come first */
+            CHECK_RESULT(xgd_texture_get_data(tex[i], 0, 0, NULL, got, 3),
+                         XGD_ERROR_INVALID_ARGUMENT);
+        }
+        CHECK_RESULT(xgd_texture_save_png(tex[0], "/nonexistent-dir/x.png"),
+                     XGD_ERROR_INVALID_OPERATION);
+        for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
+        xgd_device_destroy(dev);
+    }
 }
 
 /* DXT rects are whole blocks: aligned to 4, or reaching the level's edge. */

@@ -92,8 +92,9 @@ XGD_TEST(texture3d_reach_refused)
     xgd_device_destroy(dev);
 }
 
-/* XNA HiDef's volume limit is 256 along each axis (INVALID_ARGUMENT beyond); sizes must be
- * positive; the format must be known; DXT widths and heights come in whole blocks. */
+/* XNA HiDef's volume limit is 256 along each axis (NOT_SUPPORTED beyond, as a Texture2D past
+ * its profile limit: XNA's NotSupportedException); sizes must be positive (INVALID_ARGUMENT);
+ * the format must be known; DXT widths and heights come in whole blocks. */
 XGD_TEST(texture3d_size_and_format_limits)
 {
     xgd_device *dev = make_device(t, XGD_GRAPHICS_PROFILE_HIDEF, true);
@@ -109,7 +110,7 @@ XGD_TEST(texture3d_size_and_format_limits)
         EXPECT_CREATE_FAILS(dev, (&(xgd_texture3d_desc){ .width = too_big[i][0],
                                                          .height = too_big[i][1],
                                                          .depth = too_big[i][2] }),
-                            XGD_ERROR_INVALID_ARGUMENT);
+                            XGD_ERROR_NOT_SUPPORTED);
     const int bad[4][3] = { { 0, 4, 4 }, { 4, 0, 4 }, { 4, 4, 0 }, { 4, -4, 4 } };
     for (int i = 0; i < 4; i++)
         EXPECT_CREATE_FAILS(dev, (&(xgd_texture3d_desc){ .width = bad[i][0],
@@ -311,6 +312,9 @@ XGD_TEST(texture3d_wrong_kind_calls)
     CHECK_RESULT(xgd_texture_set_data(vol, 0, 0, NULL, buf, 64), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_texture_get_data(vol, 0, 0, NULL, buf, 64), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_texture_save_png(vol, "/nonexistent-dir/x.png"), XGD_ERROR_INVALID_OPERATION);
+    /* save_png refuses the kind itself, before it allocates the level (not get_data later) */
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "PNG") != NULL,
+              "save_png did not refuse the Texture3D itself: '%s'", xgd_device_last_error(dev));
     xgd_texture *others[3] = { t2, cube, rt };
     for (int i = 0; i < 3; i++) {
         CHECK_RESULT(xgd_texture3d_set_data(others[i], 0, NULL, buf, 64),
@@ -545,6 +549,48 @@ XGD_TEST(texture3d_loss_and_restore)
     CHECK_MSG(zero, "a volume without a shadow did not come back zero-filled");
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
+}
+
+/* A volume whose recreation failed at a restore has no native part (every texture_create of
+ * the restore fails here): its box calls answer INVALID_OPERATION, as a draw sampling it does
+ * (draw.c), instead of handing the renderer a NULL texture, with and without the CPU shadow;
+ * info and destroy still work, and the failure is counted. */
+XGD_TEST(texture3d_data_after_failed_recovery)
+{
+    for (int recovery = 1; recovery >= 0; recovery--) {
+        xgd_device *dev = make_device(t, XGD_GRAPHICS_PROFILE_HIDEF, recovery != 0);
+        REQUIRE(dev);
+        xgd_texture *tex = make_volume(t, dev, 4, 2, 4, true);
+        REQUIRE(tex);
+        uint8_t l0[4 * 2 * 4 * 4], got[sizeof l0];
+        fill(l0, sizeof l0, 5);
+        CHECK_OK(xgd_texture3d_set_data(tex, 0, NULL, l0, sizeof l0));
+        CHECK_OK(xgd_device_simulate_context_loss(dev));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, -1,
+                                        XGD_ERROR_OUT_OF_MEMORY));
+        CHECK_OK(xgd_device_restore_context(dev));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, 0, XGD_OK));
+        xgd_device_info di;
+        CHECK_OK(xgd_device_get_info(dev, &di));
+        CHECK_INT(di.last_recovery_failures, 1);
+        CHECK_RESULT(xgd_texture3d_set_data(tex, 0, NULL, l0, sizeof l0),
+                     XGD_ERROR_INVALID_OPERATION);
+        CHECK_MSG(strstr(xgd_device_last_error(dev), "no storage") != NULL, "message: '%s'",
+                  xgd_device_last_error(dev));
+        CHECK_RESULT(xgd_texture3d_set_data(tex, 1, &(xgd_box){ 0, 0, 0, 1, 1, 1 }, l0, 4),
+                     XGD_ERROR_INVALID_OPERATION);
+        CHECK_RESULT(xgd_texture3d_get_data(tex, 0, NULL, got, sizeof got),
+                     XGD_ERROR_INVALID_OPERATION);
+        CHECK_MSG(strstr(xgd_device_last_error(dev), "no storage") != NULL, "message: '%s'",
+                  xgd_device_last_error(dev));
+        /* argument errors still come first */
+        CHECK_RESULT(xgd_texture3d_get_data(tex, 0, NULL, got, 3), XGD_ERROR_INVALID_ARGUMENT);
+        xgd_texture_info info;
+        CHECK_OK(xgd_texture_get_info(tex, &info));
+        CHECK_INT(info.depth, 4);
+        xgd_texture_destroy(tex);
+        xgd_device_destroy(dev);
+    }
 }
 
 /* Destroy and foreign devices as for other textures: NULL and double destroy are harmless, a

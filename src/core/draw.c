@@ -109,8 +109,7 @@ static xgd_result check_common(xgd_device *dev)
     /* The texture kind the program samples from slot 0 (renderer.h, XGDI_PROGRAM_VOLUME): a
      * shader's Texture2D cannot read a Texture3D nor its Texture3D a 2D texture (Direct3D
      * leaves such a mismatch undefined), so the draw is refused before a renderer sees it. */
-    bool samples = dev->program == XGDI_PROGRAM_SPRITE || dev->program == XGDI_PROGRAM_VOLUME ||
-                   (dev->program == XGDI_PROGRAM_BASIC && (dev->variant & XGDI_BASIC_TEXTURE));
+    bool samples = xgdi_program_samples_texture(dev->program, dev->variant);
     const xgd_texture *t0 = dev->textures[0];
     if (samples && t0 != NULL &&
         (t0->kind == XGD_TEXTURE_3D) != (dev->program == XGDI_PROGRAM_VOLUME))

@@ -15,7 +15,8 @@
 
 static const char *const fault_names[XGDI_FAULT_OP_COUNT] = {
     "set_render_targets", "texture_create", "texture_upload", "clear", "draw", "present",
-    "read_back_buffer", "corrupt_download", "no_back_buffer_readback", "reset_back_buffer"
+    "read_back_buffer", "corrupt_download", "no_back_buffer_readback", "reset_back_buffer",
+    "submit"
 };
 
 /* Faults armed with device NULL wait here for the next device created on this thread. */
@@ -126,6 +127,14 @@ static xgd_result w_reset_back_buffer(xgdi_renderer *r, const xgd_presentation_p
     return real_ops(r)->reset_back_buffer(r, pp);
 }
 
+/* Only core's submits pass here (query results, query_segments.c): a renderer submitting on
+ * its own (present, synchronous readbacks) calls its function directly. */
+static xgd_result w_submit(xgdi_renderer *r)
+{
+    if (fires(r->device, XGDI_FAULT_SUBMIT)) return injected(r->device, XGDI_FAULT_SUBMIT);
+    return real_ops(r)->submit(r);
+}
+
 static xgd_result w_present(xgdi_renderer *r, int swap_interval)
 {
     if (fires(r->device, XGDI_FAULT_PRESENT)) return injected(r->device, XGDI_FAULT_PRESENT);
@@ -154,6 +163,7 @@ static void wrap(xgd_device *dev)
     if (ops->read_back_buffer != NULL) dev->debug_ops.read_back_buffer = w_read_back_buffer;
     dev->debug_ops.present = w_present;
     dev->debug_ops.reset_back_buffer = w_reset_back_buffer;
+    if (ops->submit != NULL) dev->debug_ops.submit = w_submit;
     dev->debug_last_swap_interval = -1;
     dev->ops = &dev->debug_ops;
 }

@@ -166,6 +166,8 @@ typedef enum xgdi_fault_op {
     XGDI_FAULT_CORRUPT_DOWNLOAD,        /* texture_download succeeds with its first row inverted */
     XGDI_FAULT_NO_BACK_BUFFER_READBACK, /* the caps report no back-buffer readback */
     XGDI_FAULT_RESET_BACK_BUFFER,       /* added by fixes */
+    XGDI_FAULT_SUBMIT,                  /* core's submits (query results); renderer-internal
+                                           ones (present, readbacks) do not pass dev->ops */
     XGDI_FAULT_OP_COUNT
 } xgdi_fault_op;
 
@@ -344,7 +346,7 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
  * device NULL arms the next device created on this thread (its creation-time calls included).
  * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
  * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
- * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer).
+ * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer, submit).
  * INVALID_ARGUMENT for an unknown op. */
 xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code);
 /* The swap interval the renderer's present last received once the hook was armed on the

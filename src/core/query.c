@@ -222,22 +222,3 @@ xgd_result xgd_occlusion_query_get_pixel_count(xgd_occlusion_query *query, bool 
     *out = query->result;
     return XGD_OK;
 }
-
-/* ---- shared by the GPU renderers' query_result ------------------------------------------- */
-
-xgd_result xgdi_fence_ready(xgdi_renderer *r, uint64_t fence, bool flush, bool wait, bool *ready)
-{
-    *ready = false;
-    xgd_result res;
-    if (fence > r->submitted_fence) {
-        /* still in the open frame: nothing will ever complete it unless it is submitted */
-        if (!flush && !wait) return XGD_OK;
-        if ((res = r->ops->submit(r)) != XGD_OK) return res;
-    }
-    if (r->ops->completed_fence(r) < fence) {
-        if (!wait) return XGD_OK;
-        if ((res = r->ops->wait_fence(r, fence)) != XGD_OK) return res;
-    }
-    *ready = true;
-    return XGD_OK;
-}

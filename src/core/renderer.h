@@ -73,6 +73,75 @@ bool xgdi_fenced_take(xgdi_fenced_indices *p, uint64_t completed, uint32_t limit
 xgd_result xgdi_fenced_give(xgdi_fenced_indices *p, uint32_t index, uint64_t fence);
 void xgdi_fenced_free(xgdi_fenced_indices *p);
 
+/* ---- shared occlusion-query segments (src/core/query_segments.c) --------------------------- */
+
+/* The renderer-neutral half of a GPU renderer's query ops (renderer.h query_*). Native queries
+ * are slots of fixed-size chunks (Vulkan query pools, D3D12 query heaps) recycled through an
+ * xgdi_fenced_indices, so a slot is written again only once the frame that last wrote it has
+ * completed. A native query must begin and end in one command list while an xgd query must
+ * survive submissions, so an xgd query is a list of segments: the list being closed ends the
+ * active query's segment (xgdi_query_slots_suspend), the next one begins a fresh slot
+ * (xgdi_query_slots_resume), and the count is the sum of the segments. Internal draws (blits)
+ * are bracketed the same way so they are not counted. The next segment's slot and the room to
+ * record it are reserved when a segment ends, so resuming (on the draw path, when a list
+ * opens) neither allocates nor waits. The renderer supplies only the native calls. */
+typedef struct xgdi_query_native_ops {
+    /* Creates chunk number `chunk` (slots chunk * chunk_size onwards); fails by name,
+       changing nothing. */
+    xgd_result (*add_chunk)(xgdi_renderer *r, uint32_t chunk);
+    /* The command list a begin or end is recorded into, outside any render pass (opened if
+       none is being recorded); DEVICE_LOST once the device is lost. */
+    xgd_result (*list)(xgdi_renderer *r, void **list);
+    /* Records into `list` the start of a count from zero in slot `index` of chunk `chunk`
+       (resetting the slot where the API needs it) ... */
+    void (*begin)(xgdi_renderer *r, void *list, uint32_t chunk, uint32_t index);
+    /* ... and its end, after which the count is readable once the list's frame completed. */
+    void (*end)(xgdi_renderer *r, void *list, uint32_t chunk, uint32_t index);
+    /* The count of a slot whose frame has completed. */
+    xgd_result (*read)(xgdi_renderer *r, uint32_t chunk, uint32_t index, uint64_t *samples);
+} xgdi_query_native_ops;
+
+/* One native query: the segments of its current begin..end. */
+typedef struct xgdi_query_segments {
+    uint32_t *slots;            /* oldest first */
+    uint32_t count, capacity;
+    uint64_t fence;             /* fence value of the frame holding the last segment */
+    bool open;                  /* a segment is begun in the list being recorded */
+    bool has_next;              /* `next` is reserved for the segment after a suspension */
+    uint32_t next;
+    bool incomplete;            /* a segment could not be reserved: the count would be short */
+} xgdi_query_segments;
+
+/* A renderer's slots. Slot s is index s % chunk_size of chunk s / chunk_size. */
+typedef struct xgdi_query_slots {
+    xgdi_renderer *owner;
+    const xgdi_query_native_ops *ops;
+    uint32_t chunk_size;
+    uint32_t chunk_count;       /* chunks created (the renderer frees them at teardown) */
+    xgdi_fenced_indices free;
+    xgdi_query_segments *active; /* the query between begin and end, or NULL */
+} xgdi_query_slots;
+
+void xgdi_query_slots_init(xgdi_query_slots *s, xgdi_renderer *owner,
+                           const xgdi_query_native_ops *ops, uint32_t chunk_size);
+/* Teardown, after the device went idle and the renderer freed its chunks. */
+void xgdi_query_slots_free(xgdi_query_slots *s);
+/* The active query's segment around a submission or an internal draw: suspend ends it in
+   `list` (outside rendering) and reserves the next slot; resume begins that slot in `list`.
+   Both do nothing without an active query. */
+void xgdi_query_slots_suspend(xgdi_query_slots *s, void *list);
+void xgdi_query_slots_resume(xgdi_query_slots *s, void *list);
+/* query_create (q zeroed by the caller), query_destroy (frees q's storage, not q), query_begin,
+   query_end and query_result of renderer.h for one query, once the renderer checked that its
+   device is not lost. result submits and waits through the device's ops table (dev->ops), as
+   every core call does, so the debug fault hook (fault.c) sees those calls. */
+xgd_result xgdi_query_segments_init(xgdi_query_slots *s, xgdi_query_segments *q);
+void xgdi_query_segments_release(xgdi_query_slots *s, xgdi_query_segments *q);
+xgd_result xgdi_query_segments_begin(xgdi_query_slots *s, xgdi_query_segments *q);
+xgd_result xgdi_query_segments_end(xgdi_query_slots *s, xgdi_query_segments *q);
+xgd_result xgdi_query_segments_result(xgdi_query_slots *s, xgdi_query_segments *q, bool flush,
+                                      bool wait, bool *done, uint64_t *samples);
+
 /* ---- what a renderer can do --------------------------------------------------------------- */
 
 typedef struct xgdi_caps {
@@ -104,6 +173,21 @@ typedef struct xgdi_texture_desc {
     bool volume;
     int depth;                  /* level-0 depth of a volume; 0 or 1 for every other texture */
 } xgdi_texture_desc;
+
+/* The region a texture op moves, as one shape for every kind: a 2D or cube face's rect is the
+   box z 0..1 of that face; a volume's box has its own z range (face 0). */
+static inline xgd_box xgdi_box_of_rect(const xgd_rect *rect)
+{
+    xgd_box b = { rect->x, rect->y, 0, rect->x + rect->width, rect->y + rect->height, 1 };
+    return b;
+}
+
+/* Whether face, level and box (right/bottom/back exclusive) lie inside a texture of this desc.
+   Core validates every region before a renderer sees it (texture.c check_data_call /
+   check_box_call); this one check is what renderers use to refuse, rather than overrun, a
+   region that reached them some other way. */
+bool xgdi_texture_region_ok(const xgdi_texture_desc *desc, int face, int level,
+                            const xgd_box *box);
 
 typedef enum xgdi_buffer_kind {
     XGDI_BUFFER_VERTEX = 0,
@@ -173,6 +257,16 @@ enum {
     XGDI_BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
 };
 #define XGDI_BASIC_VARIANT_COUNT 32
+
+/* Whether a program samples slot 0's texture: the sprite and volume programs, and BasicEffect
+ * with XGDI_BASIC_TEXTURE. Core checks slot 0's kind against the program only for these, so a
+ * renderer binds slot 0's texture only for these and its stand-in otherwise (a Texture3D left
+ * in slot 0 may stay there under an untextured BasicEffect or the MrtEffect). */
+static inline bool xgdi_program_samples_texture(xgdi_program program, uint32_t variant)
+{
+    return program == XGDI_PROGRAM_SPRITE || program == XGDI_PROGRAM_VOLUME ||
+           (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
+}
 
 /*
  * Constant layouts, packed as HLSL cbuffers (16-byte rows) so GPU renderers upload them as-is
@@ -436,11 +530,6 @@ void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* For query_result (query.c): whether work recorded into the frame of fence value `fence` has
-   completed. flush or wait submit the open frame first when that frame is still open; wait
-   then blocks until it completes. Renderer failures are returned as they are. */
-xgd_result xgdi_fence_ready(xgdi_renderer *r, uint64_t fence, bool flush, bool wait,
-                            bool *ready);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
 

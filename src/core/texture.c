@@ -298,8 +298,10 @@ xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *de
     if (w <= 0 || h <= 0 || d <= 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
                          "Texture3D size %dx%dx%d must be positive", w, h, d);
+    /* As Texture2D past its profile limit: XNA throws NotSupportedException for a size
+     * beyond what the profile supports (sizes below 1 stay argument errors above). */
     if (w > XGDI_MAX_VOLUME_SIZE || h > XGDI_MAX_VOLUME_SIZE || d > XGDI_MAX_VOLUME_SIZE)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
                          "Texture3D size %dx%dx%d exceeds HiDef's volume limit of %d per "
                          "dimension", w, h, d, XGDI_MAX_VOLUME_SIZE);
     xgd_surface_format format = desc->format;
@@ -528,6 +530,11 @@ static xgd_result check_data_call(xgd_texture *t, int level, xgd_cube_map_face f
     if (is_render_target(t) && is_bound(dev, t))
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                          "the render target is bound; unbind it before accessing its data");
+    /* As draw.c's slot check: a texture whose recreation failed at the last restore has no
+     * native part, and no renderer op may be handed NULL (renderer.h). */
+    if (t->native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the texture has no storage (its recovery failed)");
     *dev_out = dev;
     return XGD_OK;
 }
@@ -619,6 +626,20 @@ xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_fa
 
 /* ---- Texture3D set_data / get_data ---------------------------------------------------------- */
 
+/* renderer.h: the one region check the renderers' upload/download guards share (core has
+ * already validated the region by the rules below, so it never fails for a call from here). */
+bool xgdi_texture_region_ok(const xgdi_texture_desc *desc, int face, int level,
+                            const xgd_box *box)
+{
+    int faces = desc->cube ? 6 : 1;
+    if (face < 0 || face >= faces || level < 0 || level >= desc->levels) return false;
+    int w = xgdi_mip_dim(desc->width, level), h = xgdi_mip_dim(desc->height, level);
+    int d = desc->volume ? xgdi_mip_dim(desc->depth > 1 ? desc->depth : 1, level) : 1;
+    return box->left >= 0 && box->top >= 0 && box->front >= 0 && box->right > box->left &&
+           box->bottom > box->top && box->back > box->front && box->right <= w &&
+           box->bottom <= h && box->back <= d;
+}
+
 /* Validates a Texture3D data call (XNA SetData(level, left, top, right, bottom, front, back)):
  * fills *box with the region used and *dev. */
 static xgd_result check_box_call(xgd_texture *t, int level, const xgd_box *box_in,
@@ -667,6 +688,10 @@ static xgd_result check_box_call(xgd_texture *t, int level, const xgd_box *box_i
     if (size != need)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %zu does not match %zu bytes",
                          size, need);
+    /* As check_data_call: a failed recovery left no native part to hand the renderer. */
+    if (t->native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the texture has no storage (its recovery failed)");
     *dev_out = dev;
     return XGD_OK;
 }
@@ -824,6 +849,10 @@ xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path)
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&texture->res);
     if (path == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "path is NULL");
+    /* Refused before anything is allocated: level 0 of a volume may be 256 slices deep. */
+    if (is_volume(texture))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "a Texture3D cannot be saved as a PNG (it has no single 2D level 0)");
     int w, h;
     xgdi_texture_size(texture, &w, &h);
     size_t bytes = level_bytes(texture, 0);

@@ -205,11 +205,14 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = draw->state;
-    /* slot 0's texture; core guarantees its kind matches the program (a Texture3D or nothing
-       for the volume program, never a Texture3D for the others) */
-    xgdi_native_texture *tex = st->textures[0] != NULL              ? st->textures[0]
-                               : st->program == XGDI_PROGRAM_VOLUME ? r->black_volume
-                                                                    : r->black;
+    /* slot 0's texture when the program samples it (core then guarantees its kind matches: a
+       Texture3D or nothing for the volume program, a 2D texture or nothing for the others);
+       otherwise the stand-in, as on Vulkan: a program that samples nothing may find a
+       Texture3D left in slot 0, whose TEXTURE3D SRV must not fill the 2D programs' t0 */
+    bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
+    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
+                               : st->program == XGDI_PROGRAM_VOLUME   ? r->black_volume
+                                                                      : r->black;
     if (tex == NULL)
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
                          "d3d12: the device has no volume textures");

@@ -499,6 +499,26 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
 }
 #endif
 
+/* Whether a TEXTURE3D of this format can really be created. The TEXTURE3D support bit alone is
+ * not enough under vkd3d: it derives the bit from the Vulkan format's sampled-image features,
+ * but 3D images of block-compressed formats are optional in Vulkan, so the bit can be set while
+ * CreateCommittedResource fails. A 4x4x4 single-level probe, released at once, settles it. */
+static bool d3d12_volume_creatable(d3d12_renderer *r, DXGI_FORMAT fmt)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE3D, .Width = 4, .Height = 4,
+        .DepthOrArraySize = 4, .MipLevels = 1, .Format = fmt, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN, .Flags = D3D12_RESOURCE_FLAG_NONE
+    };
+    ID3D12Resource *probe = NULL;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COMMON, NULL,
+                                                      &IID_ID3D12Resource, (void **)&probe);
+    if (probe != NULL) ID3D12Resource_Release(probe);
+    return SUCCEEDED(hr) && probe != NULL;
+}
+
 static void d3d12_query_caps(d3d12_renderer *r)
 {
     d3d12_capabilities *c = &r->caps;
@@ -544,9 +564,11 @@ static void d3d12_query_caps(d3d12_renderer *r)
         x->formats[f].filterable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
         x->formats[f].render_target = (fs.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET) != 0;
         x->formats[f].blendable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_BLENDABLE) != 0;
-        /* Texture3D: the runtime's TEXTURE3D bit (sampled like the 2D formats) */
+        /* Texture3D: the runtime's TEXTURE3D bit (sampled like the 2D formats), confirmed by
+         * creating one (d3d12_volume_creatable) */
         x->formats[f].volume = (fs.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE3D) != 0 &&
-                               (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
+                               (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0 &&
+                               d3d12_volume_creatable(r, d);
         bool ms = (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET) != 0 &&
                   (fs.Support1 & D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RESOLVE) != 0;
         if (ms) {
@@ -732,6 +754,7 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
     r->base.ops = &xgdi_d3d12_renderer_ops;
     r->base.device = info->device;
+    d3d12_query_init(r);
     /* XGD_D3D12_DEBUG=1 turns debug mode on without a code change (as XGD_VK_VALIDATION=1
        does for Vulkan): names, event markers, debug layer and info queue. */
     const char *debug_env = getenv("XGD_D3D12_DEBUG");

@@ -357,11 +357,10 @@ struct d3d12_renderer {
     bool remove_next_call, simulated_removal;
     bool event_open;                  /* debug: a rendering-segment event is open on the list */
     /* occlusion queries (d3d12_queries.c): slots of D3D12X_QUERY_CHUNK-query heaps, each with
-       a readback buffer the results are resolved into; recycled by fence */
-    struct d3d12_query_chunk *query_chunks;
-    uint32_t query_chunk_count;
-    xgdi_fenced_indices query_slots;
-    xgdi_native_query *active_query;
+       a readback buffer the results are resolved into; recycled by fence, and the active
+       query's segments (core's xgdi_query_slots) */
+    struct d3d12_query_chunk *query_chunks; /* queries.chunk_count of them */
+    xgdi_query_slots queries;
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }
@@ -429,6 +428,8 @@ xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int fac
 
 /* ---- occlusion queries (d3d12_queries.c) -------------------------------------------------- */
 #define D3D12X_QUERY_CHUNK 64
+/* At creation, before any query op. */
+void d3d12_query_init(d3d12_renderer *r);
 xgd_result d3d12_op_query_create(xgdi_renderer *r, xgdi_native_query **out);
 void d3d12_op_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
 xgd_result d3d12_op_query_begin(xgdi_renderer *r, xgdi_native_query *q);

@@ -376,168 +376,12 @@ void d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
     }
 }
 
-static bool rect_ok(const xgdi_native_texture *t, int level, const xgd_rect *rc)
-{
-    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
-    return rc->x >= 0 && rc->y >= 0 && rc->width > 0 && rc->height > 0 &&
-           rc->x + rc->width <= w && rc->y + rc->height <= h;
-}
+/* ---- upload / download: one box path for 2D, cube and volume textures --------------------- */
 
-xgd_result d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face,
-                                   int level, const xgd_rect *rect, const void *data,
-                                   size_t row_pitch)
-{
-    d3d12_renderer *r = d3d12_cast(base);
-    if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels ||
-        !rect_ok(t, level, rect))
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "d3d12: upload to face %d level %d outside the texture", face, level);
-    int bs = t->fi->block_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
-    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
-                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
-    d3d12_alloc a;
-    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, pitch * (size_t)rows,
-                                        D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
-    if (res != XGD_OK) return res;
-    const uint8_t *src = data;
-    for (int y = 0; y < rows; y++)
-        memcpy(a.cpu + (size_t)y * pitch, src + (size_t)y * row_pitch, row_bytes);
-
-    D3D12_TEXTURE_COPY_LOCATION dst, from;
-    memset(&dst, 0, sizeof dst);
-    memset(&from, 0, sizeof from);
-    dst.pResource = t->res;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    dst.SubresourceIndex = subresource(t, face, level);
-    from.pResource = a.res;
-    from.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    from.PlacedFootprint.Offset = a.offset;
-    from.PlacedFootprint.Footprint.Format = t->dxgi;
-    /* block formats: the footprint is whole blocks; the box clips to the level (a level
-       smaller than a block is copied as its real size) */
-    from.PlacedFootprint.Footprint.Width = (UINT)(((rect->width + bs - 1) / bs) * bs);
-    from.PlacedFootprint.Footprint.Height = (UINT)(rows * bs);
-    from.PlacedFootprint.Footprint.Depth = 1;
-    from.PlacedFootprint.Footprint.RowPitch = (UINT)pitch;
-    D3D12_BOX box = { 0, 0, 0, (UINT)rect->width, (UINT)rect->height, 1 };
-    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_DEST);
-    d3d12_flush_barriers(r);
-    ID3D12GraphicsCommandList_CopyTextureRegion(d3d12_list(r), &dst, (UINT)rect->x,
-                                                (UINT)rect->y, 0, &from, &box);
-    /* A multisampled target's samples follow its level 0 (as the software renderer), so a
-       later draw with PreserveContents blends over what was uploaded. */
-    if (t->samples > 1 && level == 0) return d3d12_fill_samples(r, t, face);
-    return XGD_OK;
-}
-
-xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
-                                  const xgd_rect *rect, void *data, size_t row_pitch)
-{
-    int bs = t->fi->block_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
-    size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
-                   ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
-    size_t size = pitch * (size_t)rows;
-    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
-    D3D12_RESOURCE_DESC rd = {
-        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
-        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
-        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
-    };
-    ID3D12Resource *rb = NULL;
-    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
-                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
-                                                      &IID_ID3D12Resource, (void **)&rb);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
-    d3d12_set_name(r, rb, "xgd readback");
-    ID3D12GraphicsCommandList *list = NULL;
-    xgd_result res = d3d12_immediate_begin(r, &list);
-    if (res != XGD_OK) {
-        ID3D12Resource_Release(rb);
-        return res;
-    }
-    d3d12_marker(r, list, "read back %s face %d level %d (%d,%d %dx%d)",
-                 t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture", face,
-                 level, rect->x, rect->y, rect->width, rect->height);
-    UINT sub = subresource(t, face, level);
-    D3D12_RESOURCE_STATES before = t->states[sub];
-    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    flush_barriers_to(r, list);
-    D3D12_TEXTURE_COPY_LOCATION dst, src;
-    memset(&dst, 0, sizeof dst);
-    memset(&src, 0, sizeof src);
-    src.pResource = t->res;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    src.SubresourceIndex = sub;
-    dst.pResource = rb;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint.Format = t->dxgi;
-    dst.PlacedFootprint.Footprint.Width = (UINT)(((rect->width + bs - 1) / bs) * bs);
-    dst.PlacedFootprint.Footprint.Height = (UINT)(rows * bs);
-    dst.PlacedFootprint.Footprint.Depth = 1;
-    dst.PlacedFootprint.Footprint.RowPitch = (UINT)pitch;
-    D3D12_BOX box = { (UINT)rect->x, (UINT)rect->y, 0, (UINT)(rect->x + rect->width),
-                      (UINT)(rect->y + rect->height), 1 };
-    ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, &box);
-    /* readback returns the source to its tracked state */
-    if (before != D3D12_RESOURCE_STATE_COMMON)
-        d3d12_texture_transition(r, t, face, level, before);
-    flush_barriers_to(r, list);
-    res = d3d12_immediate_end(r);
-    if (res == XGD_OK) {
-        void *p = NULL;
-        D3D12_RANGE all = { 0, size };
-        hr = ID3D12Resource_Map(rb, 0, &all, &p);
-        if (FAILED(hr)) {
-            res = d3d12_check(r, hr, "Map(readback)");
-        } else {
-            uint8_t *out = data;
-            for (int y = 0; y < rows; y++)
-                memcpy(out + (size_t)y * row_pitch, (uint8_t *)p + (size_t)y * pitch, row_bytes);
-            D3D12_RANGE none = { 0, 0 };
-            ID3D12Resource_Unmap(rb, 0, &none);
-        }
-    }
-    ID3D12Resource_Release(rb);
-    return res;
-}
-
-xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face,
-                                     int level, const xgd_rect *rect, void *data,
-                                     size_t row_pitch)
-{
-    d3d12_renderer *r = d3d12_cast(base);
-    if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels ||
-        !rect_ok(t, level, rect))
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "d3d12: download from face %d level %d outside the texture", face,
-                         level);
-    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) {
-        xgd_result res = d3d12_texture_resolve(r, t, face);
-        if (res != XGD_OK) return res;
-    }
-    return d3d12_read_subresource(r, t, face, level, rect, data, row_pitch);
-}
-
-/* ---- volumes (Texture3D) ------------------------------------------------------------------ */
-
-static bool box_ok(const xgdi_native_texture *t, int level, const xgd_box *b)
-{
-    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
-    int d = xgdi_mip_dim(t->desc.depth > 1 ? t->desc.depth : 1, level);
-    return t->desc.volume && level >= 0 && level < t->desc.levels && b->left >= 0 &&
-           b->top >= 0 && b->front >= 0 && b->right > b->left && b->bottom > b->top &&
-           b->back > b->front && b->right <= w && b->bottom <= h && b->back <= d;
-}
-
-/* A placed footprint of a box: whole blocks wide and high, one slice every pitch * rows. */
-static void volume_footprint(const xgdi_native_texture *t, const xgd_box *b, size_t pitch,
-                             D3D12_SUBRESOURCE_FOOTPRINT *fp)
+/* A placed footprint of a box: whole blocks wide and high, one slice every pitch * rows (a 2D
+   or cube face is the box z 0..1 of its subresource). */
+static void box_footprint(const xgdi_native_texture *t, const xgd_box *b, size_t pitch,
+                          D3D12_SUBRESOURCE_FOOTPRINT *fp)
 {
     int bs = t->fi->block_size;
     int w = b->right - b->left, rows = (b->bottom - b->top + bs - 1) / bs;
@@ -548,15 +392,25 @@ static void volume_footprint(const xgdi_native_texture *t, const xgd_box *b, siz
     fp->RowPitch = (UINT)pitch;
 }
 
-xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
-                                          const xgd_box *box, const void *data,
-                                          size_t row_pitch, size_t slice_pitch)
+static void box_marker(d3d12_renderer *r, ID3D12GraphicsCommandList *list, const char *verb,
+                       const xgdi_native_texture *t, int face, int level, const xgd_box *b)
 {
-    d3d12_renderer *r = d3d12_cast(base);
-    if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    if (!box_ok(t, level, box))
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "d3d12: volume upload to level %d outside the texture", level);
+    if (t->desc.volume)
+        d3d12_marker(r, list, "%s %s level %d box (%d,%d,%d)-(%d,%d,%d)", verb,
+                     t->label[0] ? t->label : "volume texture", level, b->left, b->top, b->front,
+                     b->right, b->bottom, b->back);
+    else
+        d3d12_marker(r, list, "%s %s face %d level %d (%d,%d %dx%d)", verb,
+                     t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
+                     face, level, b->left, b->top, b->right - b->left, b->bottom - b->top);
+}
+
+/* Records the copy of a box into face/level through the frame's upload ring: rows row_pitch
+   apart (block rows for DXT), slices slice_pitch apart. */
+static xgd_result upload_box(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                             const xgd_box *box, const uint8_t *src, size_t row_pitch,
+                             size_t slice_pitch)
+{
     int bs = t->fi->block_size;
     int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
     size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
@@ -568,7 +422,6 @@ xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_textu
     xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, slice * (size_t)slices,
                                         D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
     if (res != XGD_OK) return res;
-    const uint8_t *src = data;
     for (int z = 0; z < slices; z++)
         for (int y = 0; y < rows; y++)
             memcpy(a.cpu + (size_t)z * slice + (size_t)y * pitch,
@@ -578,33 +431,28 @@ xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_textu
     memset(&from, 0, sizeof from);
     dst.pResource = t->res;
     dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    dst.SubresourceIndex = subresource(t, 0, level);
+    dst.SubresourceIndex = subresource(t, face, level);
     from.pResource = a.res;
     from.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
     from.PlacedFootprint.Offset = a.offset;
-    volume_footprint(t, box, pitch, &from.PlacedFootprint.Footprint);
-    /* the source box in the footprint: the region's real size (clipped at a DXT level edge as
-       texture_upload does), front/back the slices */
+    box_footprint(t, box, pitch, &from.PlacedFootprint.Footprint);
+    /* block formats: the footprint is whole blocks; the source box is the region's real size
+       (a level smaller than a block is copied as its real size), front/back the slices */
     D3D12_BOX bx = { 0, 0, 0, (UINT)w, (UINT)h, (UINT)slices };
-    d3d12_texture_transition(r, t, 0, level, D3D12_RESOURCE_STATE_COPY_DEST);
+    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_DEST);
     d3d12_flush_barriers(r);
-    d3d12_marker(r, d3d12_list(r), "upload %s level %d box (%d,%d,%d)-(%d,%d,%d)",
-                 t->label[0] ? t->label : "volume texture", level, box->left, box->top,
-                 box->front, box->right, box->bottom, box->back);
+    box_marker(r, d3d12_list(r), "upload", t, face, level, box);
     ID3D12GraphicsCommandList_CopyTextureRegion(d3d12_list(r), &dst, (UINT)box->left,
                                                 (UINT)box->top, (UINT)box->front, &from, &bx);
     return XGD_OK;
 }
 
-xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t,
-                                            int level, const xgd_box *box, void *data,
-                                            size_t row_pitch, size_t slice_pitch)
+/* Synchronous read of a box of face/level through a readback buffer and an immediate list;
+   the source returns to its tracked state. */
+static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                               const xgd_box *box, uint8_t *out, size_t row_pitch,
+                               size_t slice_pitch)
 {
-    d3d12_renderer *r = d3d12_cast(base);
-    if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    if (!box_ok(t, level, box))
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "d3d12: volume download from level %d outside the texture", level);
     int bs = t->fi->block_size;
     int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
     size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
@@ -623,19 +471,17 @@ xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_tex
                                                       D3D12_RESOURCE_STATE_COPY_DEST, NULL,
                                                       &IID_ID3D12Resource, (void **)&rb);
     if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
-    d3d12_set_name(r, rb, "xgd volume readback");
+    d3d12_set_name(r, rb, t->desc.volume ? "xgd volume readback" : "xgd readback");
     ID3D12GraphicsCommandList *list = NULL;
     xgd_result res = d3d12_immediate_begin(r, &list);
     if (res != XGD_OK) {
         ID3D12Resource_Release(rb);
         return res;
     }
-    d3d12_marker(r, list, "read back %s level %d box (%d,%d,%d)-(%d,%d,%d)",
-                 t->label[0] ? t->label : "volume texture", level, box->left, box->top,
-                 box->front, box->right, box->bottom, box->back);
-    UINT sub = subresource(t, 0, level);
+    box_marker(r, list, "read back", t, face, level, box);
+    UINT sub = subresource(t, face, level);
     D3D12_RESOURCE_STATES before = t->states[sub];
-    d3d12_texture_transition(r, t, 0, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
     flush_barriers_to(r, list);
     D3D12_TEXTURE_COPY_LOCATION dst, src;
     memset(&dst, 0, sizeof dst);
@@ -645,12 +491,13 @@ xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_tex
     src.SubresourceIndex = sub;
     dst.pResource = rb;
     dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    volume_footprint(t, box, pitch, &dst.PlacedFootprint.Footprint);
+    box_footprint(t, box, pitch, &dst.PlacedFootprint.Footprint);
     D3D12_BOX bx = { (UINT)box->left, (UINT)box->top, (UINT)box->front, (UINT)box->right,
                      (UINT)box->bottom, (UINT)box->back };
     ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, &bx);
     /* readback returns the source to its tracked state */
-    if (before != D3D12_RESOURCE_STATE_COMMON) d3d12_texture_transition(r, t, 0, level, before);
+    if (before != D3D12_RESOURCE_STATE_COMMON)
+        d3d12_texture_transition(r, t, face, level, before);
     flush_barriers_to(r, list);
     res = d3d12_immediate_end(r);
     if (res == XGD_OK) {
@@ -660,7 +507,6 @@ xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_tex
         if (FAILED(hr)) {
             res = d3d12_check(r, hr, "Map(readback)");
         } else {
-            uint8_t *out = data;
             for (int z = 0; z < slices; z++)
                 for (int y = 0; y < rows; y++)
                     memcpy(out + (size_t)z * slice_pitch + (size_t)y * row_pitch,
@@ -671,6 +517,75 @@ xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_tex
     }
     ID3D12Resource_Release(rb);
     return res;
+}
+
+xgd_result d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                   int level, const xgd_rect *rect, const void *data,
+                                   size_t row_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: upload to face %d level %d outside the texture", face, level);
+    /* one slice: its pitch is never used */
+    xgd_result res = upload_box(r, t, face, level, &box, data, row_pitch, 0);
+    if (res != XGD_OK) return res;
+    /* A multisampled target's samples follow its level 0 (as the software renderer), so a
+       later draw with PreserveContents blends over what was uploaded. */
+    if (t->samples > 1 && level == 0) return d3d12_fill_samples(r, t, face);
+    return XGD_OK;
+}
+
+xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                  const xgd_rect *rect, void *data, size_t row_pitch)
+{
+    xgd_box box = xgdi_box_of_rect(rect);
+    return download_box(r, t, face, level, &box, data, row_pitch, 0);
+}
+
+xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                     int level, const xgd_rect *rect, void *data,
+                                     size_t row_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: download from face %d level %d outside the texture", face,
+                         level);
+    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) {
+        xgd_result res = d3d12_texture_resolve(r, t, face);
+        if (res != XGD_OK) return res;
+    }
+    return download_box(r, t, face, level, &box, data, row_pitch, 0);
+}
+
+/* Volumes (Texture3D): a box of one level (face 0), through the same path. */
+xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
+                                          const xgd_box *box, const void *data,
+                                          size_t row_pitch, size_t slice_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: volume upload to level %d outside the texture", level);
+    return upload_box(r, t, 0, level, box, data, row_pitch, slice_pitch);
+}
+
+xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t,
+                                            int level, const xgd_box *box, void *data,
+                                            size_t row_pitch, size_t slice_pitch)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "d3d12: volume download from level %d outside the texture", level);
+    return download_box(r, t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
 xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face)

@@ -242,30 +242,37 @@ void sw_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t)
     xgdi_retire_collect(&r->retired, r, r->ops->completed_fence(r));
 }
 
-static bool sw_rect_ok(const sw_image *img, const xgd_rect *rect)
+/* Copies a box between the caller's rows/slices and a level's texels (block rows for DXT); a
+   2D or cube face is the box z 0..1 of its image. */
+static void sw_copy_box(const xgdi_native_texture *t, sw_image *img, const xgd_box *b,
+                        uint8_t *data, size_t row_pitch, size_t slice_pitch, bool upload)
 {
-    return rect->x >= 0 && rect->y >= 0 && rect->width > 0 && rect->height > 0 &&
-           rect->x + rect->width <= img->width && rect->y + rect->height <= img->height;
+    int bs = t->fi->block_size;
+    size_t es = (size_t)t->fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, b->right - b->left);
+    int rows = (b->bottom - b->top + bs - 1) / bs;
+    for (int z = b->front; z < b->back; z++) {
+        uint8_t *lv = img->texels + (size_t)z * img->slice_pitch +
+                      (size_t)(b->top / bs) * img->row_pitch + (size_t)(b->left / bs) * es;
+        uint8_t *us = data + (size_t)(z - b->front) * slice_pitch;
+        for (int y = 0; y < rows; y++) {
+            if (upload) memcpy(lv + (size_t)y * img->row_pitch, us + (size_t)y * row_pitch, row_bytes);
+            else memcpy(us + (size_t)y * row_pitch, lv + (size_t)y * img->row_pitch, row_bytes);
+        }
+    }
 }
 
 xgd_result sw_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                 const xgd_rect *rect, const void *data, size_t row_pitch)
 {
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels)
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
         return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "software: upload to face %d level %d out of range", face, level);
+                         "software: upload to face %d level %d outside the texture", face, level);
     sw_image *img = sw_texture_image(t, face, level);
-    if (!sw_rect_ok(img, rect))
-        return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "software: upload rectangle outside level %d", level);
-    int bs = t->fi->block_size;
     size_t es = (size_t)t->fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
-    uint8_t *dst = img->texels + (size_t)(rect->y / bs) * img->row_pitch + (size_t)(rect->x / bs) * es;
-    const uint8_t *src = data;
-    for (int y = 0; y < rows; y++)
-        memcpy(dst + (size_t)y * img->row_pitch, src + (size_t)y * row_pitch, row_bytes);
+    /* one slice: its pitch is never used */
+    sw_copy_box(t, img, &box, (uint8_t *)(uintptr_t)data, row_pitch, 0, true);
     sw_invalidate(t, img);
     /* A multisampled target's samples follow its level 0, so later draws with PreserveContents
        blend over what was uploaded. */
@@ -286,22 +293,13 @@ xgd_result sw_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int fa
 xgd_result sw_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                   const xgd_rect *rect, void *data, size_t row_pitch)
 {
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels)
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
         return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "software: download from face %d level %d out of range", face, level);
-    sw_image *img = sw_texture_image(t, face, level);
-    if (!sw_rect_ok(img, rect))
-        return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "software: download rectangle outside level %d", level);
+                         "software: download from face %d level %d outside the texture", face,
+                         level);
     if (level == 0 && t->samples > 1 && t->ms_dirty[face]) sw_texture_resolve(t, face);
-    int bs = t->fi->block_size;
-    size_t es = (size_t)t->fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
-    const uint8_t *src = img->texels + (size_t)(rect->y / bs) * img->row_pitch + (size_t)(rect->x / bs) * es;
-    uint8_t *dst = data;
-    for (int y = 0; y < rows; y++)
-        memcpy(dst + (size_t)y * row_pitch, src + (size_t)y * img->row_pitch, row_bytes);
+    sw_copy_box(t, sw_texture_image(t, face, level), &box, data, row_pitch, 0, false);
     return XGD_OK;
 }
 
@@ -317,40 +315,13 @@ xgd_result sw_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int 
     return XGD_OK;
 }
 
-/* ---- volumes (Texture3D) ---- */
-
-static bool sw_box_ok(const sw_image *img, const xgd_box *b)
-{
-    return b->left >= 0 && b->top >= 0 && b->front >= 0 && b->right > b->left &&
-           b->bottom > b->top && b->back > b->front && b->right <= img->width &&
-           b->bottom <= img->height && b->back <= img->depth;
-}
-
-/* Copies a box between the caller's rows/slices and a level's texels (block rows for DXT). */
-static void sw_copy_box(const xgdi_native_texture *t, sw_image *img, const xgd_box *b,
-                        uint8_t *data, size_t row_pitch, size_t slice_pitch, bool upload)
-{
-    int bs = t->fi->block_size;
-    size_t es = (size_t)t->fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, b->right - b->left);
-    int rows = (b->bottom - b->top + bs - 1) / bs;
-    for (int z = b->front; z < b->back; z++) {
-        uint8_t *lv = img->texels + (size_t)z * img->slice_pitch +
-                      (size_t)(b->top / bs) * img->row_pitch + (size_t)(b->left / bs) * es;
-        uint8_t *us = data + (size_t)(z - b->front) * slice_pitch;
-        for (int y = 0; y < rows; y++) {
-            if (upload) memcpy(lv + (size_t)y * img->row_pitch, us + (size_t)y * row_pitch, row_bytes);
-            else memcpy(us + (size_t)y * row_pitch, lv + (size_t)y * img->row_pitch, row_bytes);
-        }
-    }
-}
+/* ---- volumes (Texture3D): a box of one level, through the same copy ---- */
 
 xgd_result sw_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
                                        const xgd_box *box, const void *data, size_t row_pitch,
                                        size_t slice_pitch)
 {
-    if (!t->desc.volume || level < 0 || level >= t->desc.levels ||
-        !sw_box_ok(sw_texture_image(t, 0, level), box))
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
         return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
                          "software: volume upload to level %d outside the texture", level);
     sw_image *img = sw_texture_image(t, 0, level);
@@ -363,8 +334,7 @@ xgd_result sw_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *
                                          const xgd_box *box, void *data, size_t row_pitch,
                                          size_t slice_pitch)
 {
-    if (!t->desc.volume || level < 0 || level >= t->desc.levels ||
-        !sw_box_ok(sw_texture_image(t, 0, level), box))
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
         return xgdi_fail(r->device, XGD_ERROR_INVALID_ARGUMENT,
                          "software: volume download from level %d outside the texture", level);
     sw_copy_box(t, sw_texture_image(t, 0, level), box, data, row_pitch, slice_pitch, false);

@@ -691,6 +691,7 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (r == NULL) return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
     r->base.ops = &xgdi_vulkan_renderer_ops;
     r->base.device = info->device;
+    xvk_query_init(r);
     r->debug = info->debug;
     r->profile = info->profile;
     xgd_result res = create_instance(r);

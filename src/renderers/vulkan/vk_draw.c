@@ -917,8 +917,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     }
 
     /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
-    bool samples_tex = st->program == XGDI_PROGRAM_SPRITE || st->program == XGDI_PROGRAM_VOLUME ||
-                       (st->program == XGDI_PROGRAM_BASIC && (st->variant & XGDI_BASIC_TEXTURE));
+    bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
     /* core guarantees the kind matches (a Texture3D for the volume program, 2D otherwise) */
     xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
                                : st->program == XGDI_PROGRAM_VOLUME   ? r->dummy_volume

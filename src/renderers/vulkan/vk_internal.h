@@ -274,19 +274,18 @@ struct xvk_renderer {
     xvk_counters counters;
 
     /* occlusion queries (vk_query.c): slots of XVK_QUERY_POOL_SIZE-query pools, recycled by
-       fence; the active query, whose native query is ended in every command buffer that is
-       submitted while it is active and begun again in the next one */
+       fence, and the active query's segments (core's xgdi_query_slots) */
     bool occlusion_precise;    /* the occlusionQueryPrecise feature is enabled */
-    VkQueryPool *query_pools;
-    uint32_t query_pool_count;
-    xgdi_fenced_indices query_slots;
-    xgdi_native_query *active_query;
+    VkQueryPool *query_pools;  /* queries.chunk_count of them */
+    xgdi_query_slots queries;
 };
 
 static inline xvk_renderer *xvk_cast(xgdi_renderer *r) { return (xvk_renderer *)r; }
 
 /* ---- vk_query.c ---- */
 #define XVK_QUERY_POOL_SIZE 64
+/* At creation, before any query op. */
+void xvk_query_init(xvk_renderer *r);
 xgd_result xvk_query_create(xgdi_renderer *r, xgdi_native_query **out);
 void xvk_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
 xgd_result xvk_query_begin(xgdi_renderer *r, xgdi_native_query *q);

@@ -421,51 +421,116 @@ static bool staging(xvk_renderer *r, uint64_t size, uint64_t align, VkBuffer *bu
     return true;
 }
 
-/* ---- upload / download ---- */
+/* ---- upload / download: one box path for 2D, cube and volume textures ---- */
 
-static bool rect_ok(const xgdi_native_texture *t, int level, const xgd_rect *rc)
+/* The copy of a box of one subresource: a 2D or cube face is array layer `face` with z 0..1,
+   a volume's box has its own z offset and depth (layer 0). Extents are texels (DXT edges as
+   the level clips them). */
+static VkBufferImageCopy box_copy(const xgd_box *b, int face, int level, VkDeviceSize offset)
 {
-    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
-    return rc->x >= 0 && rc->y >= 0 && rc->width > 0 && rc->height > 0 && rc->x + rc->width <= w &&
-           rc->y + rc->height <= h;
+    VkBufferImageCopy c = { .bufferOffset = offset,
+                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
+                            .imageOffset = { b->left, b->top, b->front },
+                            .imageExtent = { (uint32_t)(b->right - b->left), (uint32_t)(b->bottom - b->top),
+                                             (uint32_t)(b->back - b->front) } };
+    return c;
 }
 
-xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
-                              const xgd_rect *rect, const void *data, size_t row_pitch)
+static void box_label(xvk_renderer *r, VkCommandBuffer cmd, const char *verb,
+                      const xgdi_native_texture *t, int face, int level, const xgd_box *b)
 {
-    xvk_renderer *r = xvk_cast(base);
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels || !rect_ok(t, level, rect))
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "vulkan: upload to face %d level %d outside the texture", face, level);
+    if (t->desc.volume)
+        xvk_label_insertf(r, cmd, "%s %s level %d box (%d,%d,%d)-(%d,%d,%d)", verb,
+                          t->label[0] ? t->label : "volume texture", level, b->left, b->top,
+                          b->front, b->right, b->bottom, b->back);
+    else
+        xvk_label_insertf(r, cmd, "%s %s face %d level %d (%d,%d %dx%d)", verb,
+                          t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
+                          face, level, b->left, b->top, b->right - b->left, b->bottom - b->top);
+}
+
+/* Records the copy of a box into face/level through staging: rows row_pitch apart (block rows
+   for DXT), slices slice_pitch apart. A multisampled target's samples follow its level 0. */
+static xgd_result upload_box(xvk_renderer *r, xgdi_native_texture *t, int face, int level,
+                             const xgd_box *box, const uint8_t *src, size_t row_pitch,
+                             size_t slice_pitch)
+{
     const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
     int bs = fi->block_size;
     size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
+    size_t slice_bytes = row_bytes * (size_t)rows;
     xvk_end_rendering(r);
     /* staging first: a full ring may submit the open frame, so the command buffer is fetched
        only afterwards */
     VkBuffer buf;
     VkDeviceSize off;
     uint8_t *p;
-    if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
-        return xgd_device_last_result(base->device);
+    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(r->base.device);
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    const uint8_t *src = data;
-    for (int y = 0; y < rows; y++) memcpy(p + (size_t)y * row_bytes, src + (size_t)y * row_pitch, row_bytes);
+    for (int z = 0; z < slices; z++)
+        for (int y = 0; y < rows; y++)
+            memcpy(p + (size_t)z * slice_bytes + (size_t)y * row_bytes,
+                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
     xvk_barrier(r, cmd);
-    xvk_label_insertf(r, cmd, "upload %s face %d level %d (%d,%d %dx%d)",
-                      t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
-                      face, level, rect->x, rect->y, rect->width, rect->height);
-    VkBufferImageCopy c = { .bufferOffset = off,
-                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
-                            .imageOffset = { rect->x, rect->y, 0 },
-                            .imageExtent = { (uint32_t)rect->width, (uint32_t)rect->height, 1 } };
+    box_label(r, cmd, "upload", t, face, level, box);
+    VkBufferImageCopy c = box_copy(box, face, level, off);
     vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
     r->hazard = true;
     if (t->samples > 1 && level == 0) xvk_refill_samples(r, t, face);
     return XGD_OK;
+}
+
+/* Synchronous read of a box of face/level (a multisampled target's resolved image). */
+static xgd_result download_box(xvk_renderer *r, xgdi_native_texture *t, int face, int level,
+                               const xgd_box *box, uint8_t *dst, size_t row_pitch,
+                               size_t slice_pitch)
+{
+    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
+    int bs = fi->block_size;
+    size_t es = (size_t)fi->element_size;
+    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
+    size_t slice_bytes = row_bytes * (size_t)rows;
+    xvk_end_rendering(r);
+    VkBuffer buf;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+        return xgd_device_last_result(r->base.device);
+    VkCommandBuffer cmd = xvk_cmd(r);
+    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
+    xvk_barrier(r, cmd);
+    box_label(r, cmd, "read back", t, face, level, box);
+    VkBufferImageCopy c = box_copy(box, face, level, off);
+    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                         0, NULL, 0, NULL);
+    xgd_result res = xvk_submit_and_wait(r);
+    if (res != XGD_OK) return res;
+    for (int z = 0; z < slices; z++)
+        for (int y = 0; y < rows; y++)
+            memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
+                   p + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
+    return XGD_OK;
+}
+
+xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
+                              const xgd_rect *rect, const void *data, size_t row_pitch)
+{
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
+                         "vulkan: upload to face %d level %d outside the texture", face, level);
+    /* one slice: its pitch is never used */
+    return upload_box(xvk_cast(base), t, face, level, &box, data, row_pitch, 0);
 }
 
 void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
@@ -484,146 +549,32 @@ void xvk_texture_resolve(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_textu
 xgd_result xvk_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
                                 const xgd_rect *rect, void *data, size_t row_pitch)
 {
-    xvk_renderer *r = xvk_cast(base);
-    if (face < 0 || face >= t->faces || level < 0 || level >= t->desc.levels || !rect_ok(t, level, rect))
+    xgd_box box = xgdi_box_of_rect(rect);
+    if (!xgdi_texture_region_ok(&t->desc, face, level, &box))
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "vulkan: download from face %d level %d outside the texture", face, level);
-    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
-    int bs = fi->block_size;
-    size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, rect->width);
-    int rows = (rect->height + bs - 1) / bs;
-    xvk_end_rendering(r);
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, (uint64_t)row_bytes * (uint64_t)rows, es < 4 ? 4 : es, &buf, &off, &p))
-        return xgd_device_last_result(base->device);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
-    xvk_barrier(r, cmd);
-    xvk_label_insertf(r, cmd, "read back %s face %d level %d (%d,%d %dx%d)",
-                      t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "texture",
-                      face, level, rect->x, rect->y, rect->width, rect->height);
-    VkBufferImageCopy c = { .bufferOffset = off,
-                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, (uint32_t)face, 1 },
-                            .imageOffset = { rect->x, rect->y, 0 },
-                            .imageExtent = { (uint32_t)rect->width, (uint32_t)rect->height, 1 } };
-    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
-    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                           .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                         0, NULL, 0, NULL);
-    xgd_result res = xvk_submit_and_wait(r);
-    if (res != XGD_OK) return res;
-    uint8_t *dst = data;
-    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * row_pitch, p + (size_t)y * row_bytes, row_bytes);
-    return XGD_OK;
+    return download_box(xvk_cast(base), t, face, level, &box, data, row_pitch, 0);
 }
 
-/* ---- volumes (Texture3D): a box of one level, copied through the same staging paths ---- */
-
-static bool box_ok(const xgdi_native_texture *t, int level, const xgd_box *b)
-{
-    int w = xgdi_mip_dim(t->desc.width, level), h = xgdi_mip_dim(t->desc.height, level);
-    int d = xgdi_mip_dim(t->desc.depth > 1 ? t->desc.depth : 1, level);
-    return t->desc.volume && level >= 0 && level < t->desc.levels && b->left >= 0 && b->top >= 0 &&
-           b->front >= 0 && b->right > b->left && b->bottom > b->top && b->back > b->front &&
-           b->right <= w && b->bottom <= h && b->back <= d;
-}
-
-/* The region of a box: x/y/z offset and extent (texels; DXT edges as the level clips them). */
-static VkBufferImageCopy box_copy(const xgd_box *b, int level, VkDeviceSize offset)
-{
-    VkBufferImageCopy c = { .bufferOffset = offset,
-                            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)level, 0, 1 },
-                            .imageOffset = { b->left, b->top, b->front },
-                            .imageExtent = { (uint32_t)(b->right - b->left), (uint32_t)(b->bottom - b->top),
-                                             (uint32_t)(b->back - b->front) } };
-    return c;
-}
-
+/* Volumes (Texture3D): a box of one level of layer 0, through the same path. */
 xgd_result xvk_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
                                      const xgd_box *box, const void *data, size_t row_pitch,
                                      size_t slice_pitch)
 {
-    xvk_renderer *r = xvk_cast(base);
-    if (!box_ok(t, level, box))
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "vulkan: volume upload to level %d outside the texture", level);
-    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
-    int bs = fi->block_size;
-    size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
-    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
-    size_t slice_bytes = row_bytes * (size_t)rows;
-    xvk_end_rendering(r);
-    /* staging first (it may submit the open frame), then the command buffer */
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
-        return xgd_device_last_result(base->device);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    const uint8_t *src = data;
-    for (int z = 0; z < slices; z++)
-        for (int y = 0; y < rows; y++)
-            memcpy(p + (size_t)z * slice_bytes + (size_t)y * row_bytes,
-                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
-    xvk_barrier(r, cmd);
-    xvk_label_insertf(r, cmd, "upload %s level %d box (%d,%d,%d)-(%d,%d,%d)",
-                      t->label[0] ? t->label : "volume texture", level, box->left, box->top,
-                      box->front, box->right, box->bottom, box->back);
-    VkBufferImageCopy c = box_copy(box, level, off);
-    vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
-    r->hazard = true;
-    return XGD_OK;
+    return upload_box(xvk_cast(base), t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
 xgd_result xvk_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
                                        const xgd_box *box, void *data, size_t row_pitch,
                                        size_t slice_pitch)
 {
-    xvk_renderer *r = xvk_cast(base);
-    if (!box_ok(t, level, box))
+    if (!t->desc.volume || !xgdi_texture_region_ok(&t->desc, 0, level, box))
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "vulkan: volume download from level %d outside the texture", level);
-    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
-    int bs = fi->block_size;
-    size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
-    int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
-    size_t slice_bytes = row_bytes * (size_t)rows;
-    xvk_end_rendering(r);
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
-        return xgd_device_last_result(base->device);
-    VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    xvk_barrier(r, cmd);
-    xvk_label_insertf(r, cmd, "read back %s level %d box (%d,%d,%d)-(%d,%d,%d)",
-                      t->label[0] ? t->label : "volume texture", level, box->left, box->top,
-                      box->front, box->right, box->bottom, box->back);
-    VkBufferImageCopy c = box_copy(box, level, off);
-    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
-    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                           .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                         0, NULL, 0, NULL);
-    xgd_result res = xvk_submit_and_wait(r);
-    if (res != XGD_OK) return res;
-    uint8_t *dst = data;
-    for (int z = 0; z < slices; z++)
-        for (int y = 0; y < rows; y++)
-            memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
-                   p + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
-    return XGD_OK;
+    return download_box(xvk_cast(base), t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
 /* Box-filtered mips by a blit chain: level n+1 from level n with linear filtering, which for
