@@ -74,21 +74,33 @@ uint64_t d3d12_completed(d3d12_renderer *r)
     return v;
 }
 
+/* Waits for the fence. The fence is the truth and the event only a wake-up: after every wake-up
+ * the fence is read again, so a stale signal left from an earlier wait cannot end this one
+ * early. On Windows the wait runs in slices of a second, so a lost wake-up costs one slice
+ * rather than the host; vkd3d 1.2's vkd3d_wait_event implements only untimed waits (a timed
+ * one returns VKD3D_WAIT_FAILED with "Timed wait not implemented yet"), so there it waits
+ * untimed. A removed device reads all ones from the fence and ends the wait. */
 xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
 {
     if (d3d12_completed(r) >= value) return XGD_OK;
     r->stats.gpu_waits++;
+    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
+    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
+    while (d3d12_completed(r) < value && !r->lost) {
 #ifdef _WIN32
-    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
-    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
-    if (WaitForSingleObject(r->event, INFINITE) != WAIT_OBJECT_0)
-        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+        DWORD w = WaitForSingleObject(r->event, 1000);
+        bool ok = w == WAIT_OBJECT_0 || w == WAIT_TIMEOUT;
+        if (w == WAIT_TIMEOUT && d3d12_completed(r) >= value && !r->missed_event_warned) {
+            r->missed_event_warned = true;
+            xgdi_warn(r->base.device, "d3d12: fence value %llu completed but its event did not "
+                                      "fire; waits re-read the fence each second",
+                      (unsigned long long)value);
+        }
 #else
-    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
-    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
-    if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
-        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+        bool ok = vkd3d_wait_event(r->event, VKD3D_INFINITE) == VKD3D_WAIT_OBJECT_0;
 #endif
+        if (!ok) return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+    }
     if (r->lost) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
     return XGD_OK;
 }
