@@ -14,6 +14,7 @@
 
 #include "xgd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -263,8 +264,41 @@ static void note_image(cell *c, const char *path)
     *slot = xstrdup(base);
 }
 
+/* What a hung cell's threads are blocked in, from Linux's /proc (comm:wchan per thread, e.g.
+ * "xgd-tests:futex_wait_queue vkd3d_fence:do_poll"), so a timeout in the report says where it
+ * hung; "" elsewhere. Read before the cell is killed. */
+static char *describe_threads(pid_t pid)
+{
+    char path[64], out[1024] = "";
+    size_t used = 0;
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
+    if (dir == NULL) return xstrdup("");
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+        if (e->d_name[0] == '.') continue;
+        char comm[64] = "?", wchan[64] = "?", file[384];
+        FILE *f;
+        snprintf(file, sizeof file, "%s/%s/comm", path, e->d_name);
+        if ((f = fopen(file, "r")) != NULL) {
+            if (fgets(comm, sizeof comm, f) != NULL) comm[strcspn(comm, "\n")] = 0;
+            fclose(f);
+        }
+        snprintf(file, sizeof file, "%s/%s/wchan", path, e->d_name);
+        if ((f = fopen(file, "r")) != NULL) {
+            if (fgets(wchan, sizeof wchan, f) == NULL) snprintf(wchan, sizeof wchan, "?");
+            fclose(f);
+        }
+        int n = snprintf(out + used, sizeof out - used, "%s%s:%s", used ? " " : "", comm, wchan);
+        if (n < 0 || (size_t)n >= sizeof out - used) break;
+        used += (size_t)n;
+    }
+    closedir(dir);
+    return xstrdup(out);
+}
+
 /* Reads a finished cell's log and exit status into its result. */
-static void finish_cell(cell *c, int status, bool timed_out, double timeout_s)
+static void finish_cell(cell *c, int status, bool timed_out, double timeout_s,
+                        const char *threads)
 {
     char *text = read_text(c->log_path);
     char *first_failure = NULL, *xfail = NULL, *ns = NULL;
@@ -281,7 +315,9 @@ static void finish_cell(cell *c, int status, bool timed_out, double timeout_s)
     }
     if (timed_out) {
         c->status = CELL_FAIL;
-        c->reason = xprintf("timed out after %.0f s", timeout_s);
+        c->reason = threads != NULL && threads[0]
+                        ? xprintf("timed out after %.0f s; threads: %s", timeout_s, threads)
+                        : xprintf("timed out after %.0f s", timeout_s);
     } else if (WIFSIGNALED(status)) {
         c->status = CELL_FAIL;
         c->reason = xprintf("crashed (signal %d)", WTERMSIG(status));
@@ -325,7 +361,7 @@ static void run_cells(const options *o, cell *cells, int count, char **envp)
         if (pid > 0) {
             for (int i = 0; i < next; i++) {
                 if (cells[i].pid != pid) continue;
-                finish_cell(&cells[i], status, false, o->timeout_s);
+                finish_cell(&cells[i], status, false, o->timeout_s, NULL);
                 cells[i].pid = 0;
             }
             running--;
@@ -336,9 +372,11 @@ static void run_cells(const options *o, cell *cells, int count, char **envp)
         /* A hung cell is killed so that one renderer's deadlock cannot stall the report. */
         for (int i = 0; i < next; i++) {
             if (cells[i].pid <= 0 || seconds_since(&cells[i].started) < o->timeout_s) continue;
+            char *threads = describe_threads(cells[i].pid);
             kill(cells[i].pid, SIGKILL);
             waitpid(cells[i].pid, &status, 0);
-            finish_cell(&cells[i], status, true, o->timeout_s);
+            finish_cell(&cells[i], status, true, o->timeout_s, threads);
+            free(threads);
             cells[i].pid = 0;
             running--;
             done++;
