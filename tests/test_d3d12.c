@@ -7,11 +7,16 @@
  * in one frame are disjoint). They read the renderer's own counters (src/renderers/d3d12), so
  * they build only with that renderer and skip when no D3D12 device can be created.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_cond_timedwait (D3D12_FenceFallsBack) */
+
 #include "harness.h"
 
 #include <string.h>
 
 #ifdef XGD_TEST_HAVE_D3D12
+#include <pthread.h>
+#include <time.h>
+
 #include "d3d12_internal.h"
 #include "internal.h"
 
@@ -556,6 +561,93 @@ XGD_TEST(D3D12_UnsampledSlotZero)
     xgd_effect_destroy(basic);
     xgd_texture_destroy(tex2);
     xgd_texture_destroy(vol);
+    xgd_device_destroy(dev);
+#endif
+}
+
+/*
+ * D3D12_FenceFallsBack: vkd3d 1.2's fence worker applies completed values with
+ * ID3D12Fence::Signal one by one, so when the later of two submissions completes between its
+ * polls the fence reads K and then K-1 again (until the next completion), and the signal of K
+ * has already run the event check. The renderer must neither report completion going
+ * backwards nor wait forever for K. The race is reproduced with a CPU-side Signal(K-1), which
+ * D3D12 allows, after K passed but before the renderer read it (completed_max put back).
+ * A watchdog signals K after 10 s so that a failure ends the test instead of hanging it.
+ */
+#ifdef XGD_TEST_HAVE_D3D12
+
+typedef struct fence_watchdog {
+    ID3D12Fence *fence;
+    uint64_t value;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done, rescued;
+} fence_watchdog;
+
+static void *fence_watchdog_main(void *arg)
+{
+    fence_watchdog *w = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&w->lock);
+    while (!w->done) {
+        if (pthread_cond_timedwait(&w->cond, &w->lock, &until) != 0) break;
+    }
+    if (!w->done) {
+        w->rescued = true;
+        ID3D12Fence_Signal(w->fence, w->value);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+#endif
+
+XGD_TEST(D3D12_FenceFallsBack)
+{
+#ifndef XGD_TEST_HAVE_D3D12
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    xgd_device *dev = d3d12_test_device(t);
+    if (dev == NULL) return;
+    d3d12_renderer *r = d3d12_of(dev);
+    REQUIRE(r != NULL);
+    const xgd_color grey = { 90, 91, 92, 255 }, teal = { 0, 128, 128, 255 };
+    CHECK_OK(xgd_clear_color(dev, grey));
+    settle(t, dev);
+    uint64_t k = r->base.submitted_fence;
+    REQUIRE(k >= 2);
+    REQUIRE(d3d12_completed(r) == k);
+
+    /* completion read after the fall-back never goes below what was read before */
+    REQUIRE(SUCCEEDED(ID3D12Fence_Signal(r->fence, k - 1)));
+    CHECK_INT(d3d12_completed(r), k);
+
+    /* the race before the renderer read K: waiting for K must still end */
+    r->completed_max = k - 1;
+    fence_watchdog w = { .fence = r->fence, .value = k };
+    pthread_mutex_init(&w.lock, NULL);
+    pthread_cond_init(&w.cond, NULL);
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, fence_watchdog_main, &w) == 0);
+    xgd_result res = d3d12_wait(r, k);
+    pthread_mutex_lock(&w.lock);
+    w.done = true;
+    pthread_cond_signal(&w.cond);
+    pthread_mutex_unlock(&w.lock);
+    pthread_join(thread, NULL);
+    CHECK_INT(res, XGD_OK);
+    CHECK_MSG(!w.rescued, "d3d12_wait(%llu) hung after the fence fell back to %llu (the "
+                          "watchdog had to signal it)",
+              (unsigned long long)k, (unsigned long long)(k - 1));
+    CHECK(d3d12_completed(r) >= k);
+    pthread_mutex_destroy(&w.lock);
+    pthread_cond_destroy(&w.cond);
+
+    /* the device goes on: a clear and a readback after the episode */
+    check_pixel(t, dev, 3, 3, grey);
+    CHECK_OK(xgd_clear_color(dev, teal));
+    check_pixel(t, dev, 3, 3, teal);
     xgd_device_destroy(dev);
 #endif
 }

@@ -63,6 +63,12 @@ static bool d3d12_hook_removed(d3d12_renderer *r)
 
 /* ---- fences ------------------------------------------------------------------------------ */
 
+/* The completed fence value, never decreasing. vkd3d 1.2's fence worker polls the VkFences of
+ * pending signals one after another and applies each value it finds done with
+ * ID3D12Fence::Signal, which stores the value as given: when the later of two submissions
+ * completes between the worker's two polls, the fence reads value+1 and then falls back to
+ * value, until the next completion. Everything before a completed value is complete (one
+ * queue), so the largest value ever read is the truth. */
 uint64_t d3d12_completed(d3d12_renderer *r)
 {
     if (r->fence == NULL) return r->base.submitted_fence;
@@ -71,37 +77,52 @@ uint64_t d3d12_completed(d3d12_renderer *r)
         r->lost = true;
         return r->base.submitted_fence;
     }
-    return v;
+    if (v > r->completed_max) r->completed_max = v;
+    return r->completed_max;
 }
 
-/* Waits for the fence. The fence is the truth and the event only a wake-up: after every wake-up
- * the fence is read again, so a stale signal left from an earlier wait cannot end this one
- * early. On Windows the wait runs in slices of a second, so a lost wake-up costs one slice
- * rather than the host; vkd3d 1.2's vkd3d_wait_event implements only untimed waits (a timed
- * one returns VKD3D_WAIT_FAILED with "Timed wait not implemented yet"), so there it waits
- * untimed. A removed device reads all ones from the fence and ends the wait. */
+/* Waits until `value` is complete. The same vkd3d race can leave the fence reading a value
+ * below `value` after the signal of `value` already ran and found no event registered; an
+ * event registered then would wait for a signal that never comes. So after registering, the
+ * newest submitted value is signalled once more on the queue: its completion (which implies
+ * `value`'s) runs the event check again. Windows runtimes do not need it and it costs one
+ * queue signal per blocking wait. The event fires once per registration, so its firing is
+ * trusted even if the fence is seen falling back afterwards. On Windows the wait runs in
+ * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits
+ * (a timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet"). */
 xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
 {
     if (d3d12_completed(r) >= value) return XGD_OK;
+    /* A value no submission will signal would block forever: report it instead of hanging
+       the host (an internal ordering error, never expected). */
+    if (value > r->base.submitted_fence)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
+                         "d3d12: internal error: wait for fence value %llu, only %llu submitted",
+                         (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     r->stats.gpu_waits++;
     HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
     if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
-    while (d3d12_completed(r) < value && !r->lost) {
+    hr = ID3D12CommandQueue_Signal(r->queue, r->fence, r->base.submitted_fence);
+    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(wait)");
 #ifdef _WIN32
+    for (;;) {
         DWORD w = WaitForSingleObject(r->event, 1000);
-        bool ok = w == WAIT_OBJECT_0 || w == WAIT_TIMEOUT;
-        if (w == WAIT_TIMEOUT && d3d12_completed(r) >= value && !r->missed_event_warned) {
-            r->missed_event_warned = true;
-            xgdi_warn(r->base.device, "d3d12: fence value %llu completed but its event did not "
-                                      "fire; waits re-read the fence each second",
-                      (unsigned long long)value);
+        if (w == WAIT_OBJECT_0) break;
+        if (w != WAIT_TIMEOUT) return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+        if (d3d12_completed(r) >= value || r->lost) {
+            /* done without the wake-up: take the signal still owed so that it cannot end a
+               later wait early */
+            WaitForSingleObject(r->event, r->lost ? 0 : INFINITE);
+            break;
         }
-#else
-        bool ok = vkd3d_wait_event(r->event, VKD3D_INFINITE) == VKD3D_WAIT_OBJECT_0;
-#endif
-        if (!ok) return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
     }
+#else
+    if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
+        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+#endif
+    (void)d3d12_completed(r); /* notices a removal (all ones) */
     if (r->lost) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
+    if (value > r->completed_max) r->completed_max = value;
     return XGD_OK;
 }
 

@@ -291,7 +291,7 @@ typedef struct d3d12_capabilities {
 struct d3d12_renderer {
     xgdi_renderer base;
     bool debug, lost;
-    bool missed_event_warned;         /* d3d12_wait saw a completed fence whose event was lost */
+    uint64_t completed_max;           /* largest completed fence value read (d3d12_completed) */
     xgd_graphics_profile profile;
     ID3D12Device *dev;
 #ifdef _WIN32

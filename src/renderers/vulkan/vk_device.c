@@ -380,6 +380,12 @@ static uint64_t xvk_completed(xvk_renderer *r)
 static xgd_result xvk_wait_value(xvk_renderer *r, uint64_t value)
 {
     if (value == 0 || r->lost) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
+    /* A value no submission will signal would block forever: report it instead of hanging
+       the host (an internal ordering error, never expected). */
+    if (value > r->base.submitted_fence)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
+                         "vulkan: internal error: wait for fence value %llu, only %llu submitted",
+                         (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
                                .pSemaphores = &r->timeline, .pValues = &value };
     return xvk_check(r, vkWaitSemaphores(r->dev, &wi, UINT64_MAX), "vkWaitSemaphores");
