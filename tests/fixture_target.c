@@ -215,6 +215,47 @@ XGD_FIXTURE(RenderTarget_MipGeneration)
     xgd_device_destroy(dev);
 }
 
+/* Odd sizes: level n+1 is floor(w/2) x floor(h/2) and texel (x, y) averages texels (2x + i,
+ * 2y + j) of level n, so an odd last column or row of level n is left out (the box rule of
+ * sw_texture.c and blit.hlsl; a scaled linear blit over the whole level would weigh it in).
+ * 13x7 -> 6x3 -> 3x1 -> 1x1, with a bright last column and row and columns that change every
+ * texel, so any renderer that filters differently shows it at some level. */
+XGD_FIXTURE(RenderTarget_MipGenerationOddSize)
+{
+    enum { W = 13, H = 7 };
+    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_texture *rt = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, true);
+    REQUIRE(fx && rt);
+    xgd_texture_info info;
+    CHECK_OK(xgd_texture_get_info(rt, &info));
+    CHECK_INT(info.level_count, 4);
+    uint8_t *e = fx_image(W, H, BLACK);
+    REQUIRE(e);
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    for (int x = 0; x < W - 1; x++) {
+        const xgd_color c = fx_rgba(17 * x, 255 - 19 * x, (x % 3) * 100, 255);
+        CHECK_OK(fx_rect(dev, W, H, (float)x, 0, (float)x + 1, (float)(H - 1), 0, c));
+        fx_fill(e, W, H, x, 0, x + 1, H - 1, c);
+    }
+    const xgd_color last_col = fx_rgba(255, 255, 255, 255), last_row = fx_rgba(250, 0, 250, 255);
+    const xgd_color spot = fx_rgba(0, 0, 0, 255);
+    CHECK_OK(fx_rect(dev, W, H, (float)(W - 1), 0, (float)W, (float)H, 0, last_col));
+    fx_fill(e, W, H, W - 1, 0, W, H, last_col);
+    CHECK_OK(fx_rect(dev, W, H, 0, (float)(H - 1), (float)(W - 1), (float)H, 0, last_row));
+    fx_fill(e, W, H, 0, H - 1, W - 1, H, last_row);
+    CHECK_OK(fx_rect(dev, W, H, 3, 1, 6, 4, 0, spot));
+    fx_fill(e, W, H, 3, 1, 6, 4, spot);
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "odd_level0", e, W, H, 0);
+    expect_mips(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, e, W, H, info.level_count, "odd");
+    free(e);
+    xgd_texture_destroy(rt);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
 static xgd_texture *cube_target(xgdt_ctx *t, xgd_device *dev, int size, xgd_render_target_usage usage, bool mipmap)
 {
     xgd_render_target_desc d;

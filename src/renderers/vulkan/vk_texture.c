@@ -577,8 +577,18 @@ xgd_result xvk_texture_download_volume(xgdi_renderer *base, xgdi_native_texture 
     return download_box(xvk_cast(base), t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
-/* Box-filtered mips by a blit chain: level n+1 from level n with linear filtering, which for
-   the 2:1 steps of a power-of-two chain is the 2x2 average the software renderer computes. */
+/* Box-filtered mips by a blit chain: level n+1 (floor(w/2) x floor(h/2)) from level n with
+   linear filtering. The source region is the even-sized 2w' x 2h' corner (w' when a side is
+   already 1), so every step scales by exactly 2 (or 1) and each destination texel is the 2x2
+   average of texels (2x + i, 2y + j): the box rule of the software renderer and blit.hlsl,
+   which leave an odd last column or row out. A blit over the whole odd level would weigh it
+   in (RenderTarget_MipGenerationOddSize). */
+static int even_source(int size, int level)
+{
+    int src = xgdi_mip_dim(size, level - 1), dst = xgdi_mip_dim(size, level);
+    return src == 1 ? 1 : 2 * dst;
+}
+
 static void generate_mips(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
 {
     bool linear = r->support[t->desc.format].filterable;
@@ -589,8 +599,7 @@ static void generate_mips(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_text
         xvk_barrier(r, cmd);
         VkImageBlit b = { .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(l - 1), (uint32_t)face, 1 },
                           .srcOffsets = { { 0, 0, 0 },
-                                          { xgdi_mip_dim(t->desc.width, l - 1),
-                                            xgdi_mip_dim(t->desc.height, l - 1), 1 } },
+                                          { even_source(t->desc.width, l), even_source(t->desc.height, l), 1 } },
                           .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)l, (uint32_t)face, 1 },
                           .dstOffsets = { { 0, 0, 0 },
                                           { xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l), 1 } } };
