@@ -540,6 +540,30 @@ XGD_TEST(query_shared_segments)
     CHECK(done);
     CHECK_INT(n, 9);
 
+    /* a query left active across 40 submissions whose frames complete keeps only the segments
+       in flight (the others are read into `folded` and their slots given back), and its count
+       is still the sum of every segment: 1 + 2 + ... + 40 */
+    for (int i = 0; i < 8; i++) xgdi_query_segments_release(&f.slots, &extra[i]);
+    for (int i = 1; i < 6; i++) xgdi_query_segments_release(&f.slots, &q[i]);
+    for (int i = 1; i < 6; i++) REQUIRE_OK(xgdi_query_segments_init(&f.slots, &q[i]));
+    f.completed = f.base.submitted_fence;
+    uint32_t chunks = f.slots.chunk_count;
+    CHECK_OK(xgdi_query_segments_begin(&f.slots, &q[1]));
+    uint32_t most = 0;
+    for (uint64_t k = 1; k <= 40; k++) {
+        fake_draw(&f, k);
+        CHECK_OK(fake_submit(&f.base));
+        f.completed = f.base.submitted_fence; /* the frame just submitted has completed */
+        if (q[1].count > most) most = q[1].count;
+    }
+    CHECK_MSG(most <= 2, "an active query held %u segments (expected at most 2)", most);
+    CHECK_INT(f.slots.chunk_count, chunks);
+    CHECK_OK(xgdi_query_segments_end(&f.slots, &q[1]));
+    CHECK_OK(xgdi_query_segments_result(&f.slots, &q[1], true, true, &done, &n));
+    CHECK(done);
+    CHECK_INT(n, 40 * 41 / 2);
+    memset(extra, 0, sizeof extra);
+
     for (int i = 0; i < 8; i++) xgdi_query_segments_release(&f.slots, &extra[i]);
     for (int i = 0; i < 6; i++) xgdi_query_segments_release(&f.slots, &q[i]);
     xgdi_query_slots_free(&f.slots);

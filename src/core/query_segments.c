@@ -65,12 +65,14 @@ static bool reserve_segments(xgdi_query_slots *s, xgdi_query_segments *q, uint32
     uint32_t cap = q->capacity != 0 ? q->capacity * 2 : 4;
     while (cap < q->count + more) cap *= 2;
     uint32_t *slots = realloc(q->slots, cap * sizeof *slots);
-    if (slots == NULL) {
+    if (slots != NULL) q->slots = slots;
+    uint64_t *fences = slots != NULL ? realloc(q->slot_fences, cap * sizeof *fences) : NULL;
+    if (fences != NULL) q->slot_fences = fences;
+    if (slots == NULL || fences == NULL) {
         xgdi_fail(s->owner->device, XGD_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                   renderer_name(s));
         return false;
     }
-    q->slots = slots;
     q->capacity = cap;
     return true;
 }
@@ -80,6 +82,7 @@ static void release_slots(xgdi_query_slots *s, xgdi_query_segments *q)
 {
     for (uint32_t i = 0; i < q->count; i++) give_slot(s, q->slots[i], q->fence);
     q->count = 0;
+    q->folded = 0;
     if (q->has_next) give_slot(s, q->next, 0); /* reserved, never recorded */
     q->has_next = false;
 }
@@ -92,6 +95,7 @@ static uint32_t slot_index(const xgdi_query_slots *s, uint32_t slot) { return sl
 static void record_begin(xgdi_query_slots *s, xgdi_query_segments *q, uint32_t slot, void *list)
 {
     s->ops->begin(s->owner, list, slot_chunk(s, slot), slot_index(s, slot));
+    q->slot_fences[q->count] = s->owner->submitted_fence + 1;
     q->slots[q->count++] = slot;
     q->open = true;
     q->fence = s->owner->submitted_fence + 1; /* the open frame (renderer.h) */
@@ -103,6 +107,32 @@ static void record_end(xgdi_query_slots *s, xgdi_query_segments *q, void *list)
     s->ops->end(s->owner, list, slot_chunk(s, slot), slot_index(s, slot));
     q->open = false;
     q->fence = s->owner->submitted_fence + 1;
+    q->slot_fences[q->count - 1] = q->fence;
+}
+
+/* Reads the closed segments whose frame has completed into q->folded and gives their slots
+   back, so a query left active across many submissions holds only the segments still in
+   flight. Runs at submissions (suspend), never per draw; a segment whose read fails stays. */
+static void fold_completed(xgdi_query_slots *s, xgdi_query_segments *q)
+{
+    uint64_t done = dev_ops(s)->completed_fence(s->owner);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < q->count; i++) {
+        bool closed = i + 1 < q->count || !q->open;
+        uint64_t v = 0;
+        uint32_t slot = q->slots[i];
+        /* a segment of the frame being closed has not been submitted, whatever the fence says */
+        if (closed && q->slot_fences[i] <= done && q->slot_fences[i] <= s->owner->submitted_fence &&
+            s->ops->read(s->owner, slot_chunk(s, slot), slot_index(s, slot), &v) == XGD_OK) {
+            q->folded += v;
+            give_slot(s, slot, q->slot_fences[i]);
+            continue;
+        }
+        q->slots[kept] = slot;
+        q->slot_fences[kept] = q->slot_fences[i];
+        kept++;
+    }
+    q->count = kept;
 }
 
 xgd_result xgdi_query_segments_init(xgdi_query_slots *s, xgdi_query_segments *q)
@@ -121,6 +151,7 @@ void xgdi_query_segments_release(xgdi_query_slots *s, xgdi_query_segments *q)
     }
     release_slots(s, q);
     free(q->slots);
+    free(q->slot_fences);
     memset(q, 0, sizeof *q);
 }
 
@@ -163,6 +194,7 @@ void xgdi_query_slots_suspend(xgdi_query_slots *s, void *list)
     xgdi_query_segments *q = s->active;
     if (q == NULL || !q->open) return;
     record_end(s, q, list);
+    fold_completed(s, q);
     if (q->has_next) return;
     if (!reserve_segments(s, q, 1) || take_slot(s, &q->next) != XGD_OK) {
         /* reported when the result is asked for: the count would miss what follows */
@@ -216,7 +248,7 @@ xgd_result xgdi_query_segments_result(xgdi_query_slots *s, xgdi_query_segments *
     xgd_result res = fence_ready(s, q->fence, flush, wait, &ready);
     if (res != XGD_OK || !ready) return res;
     /* every segment's frame has completed: each count is readable without waiting */
-    uint64_t sum = 0;
+    uint64_t sum = q->folded;
     for (uint32_t i = 0; i < q->count; i++) {
         uint64_t v = 0;
         uint32_t slot = q->slots[i];

@@ -104,7 +104,10 @@ typedef struct xgdi_query_native_ops {
 /* One native query: the segments of its current begin..end. */
 typedef struct xgdi_query_segments {
     uint32_t *slots;            /* oldest first */
+    uint64_t *slot_fences;      /* per segment: the fence of the frame that ended it */
     uint32_t count, capacity;
+    uint64_t folded;            /* counts of segments already read and given back (a query
+                                   active across many submissions keeps few slots) */
     uint64_t fence;             /* fence value of the frame holding the last segment */
     bool open;                  /* a segment is begun in the list being recorded */
     bool has_next;              /* `next` is reserved for the segment after a suspension */
@@ -178,7 +181,11 @@ typedef struct xgdi_texture_desc {
    box z 0..1 of that face; a volume's box has its own z range (face 0). */
 static inline xgd_box xgdi_box_of_rect(const xgd_rect *rect)
 {
-    xgd_box b = { rect->x, rect->y, 0, rect->x + rect->width, rect->y + rect->height, 1 };
+    /* saturating, so a rect that skipped core's validation cannot overflow here; the region
+       check then refuses it */
+    long long r = (long long)rect->x + rect->width, btm = (long long)rect->y + rect->height;
+    xgd_box b = { rect->x, rect->y, 0, r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : (int)r,
+                  btm > INT32_MAX ? INT32_MAX : btm < INT32_MIN ? INT32_MIN : (int)btm, 1 };
     return b;
 }
 

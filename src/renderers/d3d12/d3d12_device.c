@@ -47,6 +47,21 @@ xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
                      what, (unsigned long)hr);
 }
 
+/* A list that could not be closed or signalled took the frame's recorded work with it
+   (draws, uploads, query segments), so public state no longer matches the device: enter the
+   lost state, from which xgd_device_restore_context rebuilds everything. */
+static xgd_result d3d12_submission_failed(d3d12_renderer *r, HRESULT hr, const char *what)
+{
+    xgd_result res = d3d12_check(r, hr, what);
+    if (r->lost) return res;
+    r->lost = true;
+    char msg[160];
+    snprintf(msg, sizeof msg, "d3d12: %s failed (hr 0x%08lx): the frame's work is lost", what,
+             (unsigned long)(uint32_t)hr);
+    xgdi_device_lost(r->base.device, msg);
+    return XGD_ERROR_DEVICE_LOST;
+}
+
 void d3d12_debug_remove_device(d3d12_renderer *r)
 {
     r->remove_next_call = true;
@@ -83,13 +98,14 @@ uint64_t d3d12_completed(d3d12_renderer *r)
 
 /* Waits until `value` is complete. The same vkd3d race can leave the fence reading a value
  * below `value` after the signal of `value` already ran and found no event registered; an
- * event registered then would wait for a signal that never comes. So after registering, the
- * newest submitted value is signalled once more on the queue: its completion (which implies
- * `value`'s) runs the event check again. Windows runtimes do not need it and it costs one
- * queue signal per blocking wait. The event fires once per registration, so its firing is
- * trusted even if the fence is seen falling back afterwards. On Windows the wait runs in
- * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits
- * (a timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet"). */
+ * event registered then would wait for a signal that never comes. So on vkd3d, after
+ * registering, the newest submitted value is signalled once more on the queue: its completion
+ * (which implies `value`'s) runs the event check again. A wake-up is only a reason to read the
+ * fence again, never proof: a registration left by a failed call can fire late, and the fence
+ * can be read falling back just after the signal that woke us; either way the loop registers
+ * and re-signals again, so it neither returns early nor hangs. On Windows the wait runs in
+ * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits (a
+ * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet"). */
 xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
 {
     if (d3d12_completed(r) >= value) return XGD_OK;
@@ -100,29 +116,21 @@ xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
                          "d3d12: internal error: wait for fence value %llu, only %llu submitted",
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     r->stats.gpu_waits++;
-    HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
-    if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
-    hr = ID3D12CommandQueue_Signal(r->queue, r->fence, r->base.submitted_fence);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(wait)");
+    while (d3d12_completed(r) < value && !r->lost) {
+        HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
+        if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
 #ifdef _WIN32
-    for (;;) {
         DWORD w = WaitForSingleObject(r->event, 1000);
-        if (w == WAIT_OBJECT_0) break;
-        if (w != WAIT_TIMEOUT) return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
-        if (d3d12_completed(r) >= value || r->lost) {
-            /* done without the wake-up: take the signal still owed so that it cannot end a
-               later wait early */
-            WaitForSingleObject(r->event, r->lost ? 0 : INFINITE);
-            break;
-        }
-    }
+        if (w != WAIT_OBJECT_0 && w != WAIT_TIMEOUT)
+            return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
 #else
-    if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
-        return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+        hr = ID3D12CommandQueue_Signal(r->queue, r->fence, r->base.submitted_fence);
+        if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(wait)");
+        if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
+            return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
 #endif
-    (void)d3d12_completed(r); /* notices a removal (all ones) */
+    }
     if (r->lost) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
-    if (value > r->completed_max) r->completed_max = value;
     return XGD_OK;
 }
 
@@ -403,12 +411,12 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
     d3d12_frame *f = &r->frames[r->slot];
     if (d3d12_hook_removed(r)) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
     HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
+    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandList::Close");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)f->list };
     ID3D12CommandQueue_ExecuteCommandLists(r->queue, 1, lists);
     uint64_t value = r->base.submitted_fence + 1;
     hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal");
+    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandQueue::Signal");
     r->base.submitted_fence = value;
     f->fence = value;
     r->stats.submits++;
@@ -439,12 +447,12 @@ xgd_result d3d12_immediate_end(d3d12_renderer *r)
     if (d3d12_hook_removed(r))
         return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close(immediate)");
     HRESULT hr = ID3D12GraphicsCommandList_Close(r->imm_list);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close(immediate)");
+    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandList::Close(immediate)");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)r->imm_list };
     ID3D12CommandQueue_ExecuteCommandLists(r->queue, 1, lists);
     uint64_t value = r->base.submitted_fence + 1;
     hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(immediate)");
+    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandQueue::Signal(immediate)");
     r->base.submitted_fence = value;
     if (r->debug) d3d12_debug_drain(r);
     /* the open frame's fence value must stay above everything submitted before it */

@@ -12,6 +12,24 @@
 
 static const char *const validation_layer = "VK_LAYER_KHRONOS_validation";
 
+/* A submission that failed took the frame's recorded work with it (draws, uploads, query
+   segments), so public state no longer matches the device: enter the lost state, from which
+   xgd_device_restore_context rebuilds everything, rather than go on with missing work. */
+static xgd_result xvk_submission_failed(xvk_renderer *r, VkResult vr, const char *what)
+{
+    if (vr == VK_SUCCESS) return XGD_OK;
+    xgd_result res = xvk_check(r, vr, what);
+    if (!r->lost) {
+        r->lost = true;
+        char msg[160];
+        snprintf(msg, sizeof msg, "vulkan: %s failed (VkResult %d): the frame's work is lost", what,
+                 (int)vr);
+        xgdi_device_lost(r->base.device, msg);
+    }
+    (void)res;
+    return XGD_ERROR_DEVICE_LOST;
+}
+
 xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what)
 {
     if (vr == VK_SUCCESS) return XGD_OK;
@@ -476,7 +494,7 @@ static xgd_result xvk_submit(xgdi_renderer *base)
     xvk_query_suspend(r, cmd);
     VkResult vr = vkEndCommandBuffer(cmd);
     r->recording = false;
-    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkEndCommandBuffer");
+    if (vr != VK_SUCCESS) return xvk_submission_failed(r, vr, "vkEndCommandBuffer");
     uint64_t value = base->submitted_fence + 1;
     VkTimelineSemaphoreSubmitInfo ts = { .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                          .signalSemaphoreValueCount = 1,
@@ -485,7 +503,7 @@ static xgd_result xvk_submit(xgdi_renderer *base)
                         .commandBufferCount = 1, .pCommandBuffers = &cmd,
                         .signalSemaphoreCount = 1, .pSignalSemaphores = &r->timeline };
     vr = vkQueueSubmit(r->queue, 1, &si, VK_NULL_HANDLE);
-    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkQueueSubmit");
+    if (vr != VK_SUCCESS) return xvk_submission_failed(r, vr, "vkQueueSubmit");
     base->submitted_fence = value;
     /* ring offsets cached for the closed frame (constants) must not serve the next one */
     xvk_reset_bindings(r);
