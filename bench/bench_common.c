@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench_common.h"
+#include "bench_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,24 +29,7 @@ static const char *bench_name = "bench";
         }                                                                                   \
     } while (0)
 
-double bench_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+double bench_now_s(void) { return bench_clock_s(); }
 
 void bench_texture_color(int t, uint8_t c[4])
 {
@@ -104,8 +88,8 @@ void bench_path_frame(bench_path *p, int f, double t0, double t1, double t2)
 void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames, const char *who)
 {
     p->bad = check_pixels(rgba, draws, who);
-    p->cpu_us = median(p->cpu, frames) * 1e6 / draws;
-    p->wait_us = median(p->wall, frames) * 1e6 / draws;
+    p->cpu_us = bench_median(p->cpu, frames) * 1e6 / draws;
+    p->wait_us = bench_median(p->wall, frames) * 1e6 / draws;
 }
 
 /* ---- the same draws through xgd ------------------------------------------------------------ */

@@ -17,6 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "xgd.h"
+#include "bench_time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,25 +38,6 @@ static xgd_device *g_dev;
             exit(1);                                                                       \
         }                                                                                  \
     } while (0)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* A deterministic sequence so every run draws the same scene. */
 static uint32_t next_random(uint32_t *state)
@@ -97,7 +79,7 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls)
     xgd_statistics s0, s1;
     CHECK(xgd_clear_color(b->dev, XGD_COLOR_BLACK));
     CHECK(xgd_device_get_statistics(b->dev, &s0));
-    double t0 = now_s();
+    double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
     for (int i = 0; i < b->sprites; i++) {
         float x = (float)(next_random(&seed) % (uint32_t)(b->width > 16 ? b->width - 16 : 1));
@@ -106,7 +88,7 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls)
             .position = { x, y }, .color = XGD_COLOR_WHITE }));
     }
     CHECK(xgd_sprite_batch_end(b->batch));
-    double t1 = now_s();
+    double t1 = bench_clock_s();
     CHECK(xgd_device_get_statistics(b->dev, &s1));
     *draw_calls = s1.draw_calls - s0.draw_calls;
     CHECK(xgd_present(b->dev));
@@ -129,10 +111,10 @@ static double time_draws(bench *b, xgd_effect *flat, xgd_vertex_declaration *dec
     CHECK(xgd_set_rasterizer_state(
         b->dev, xgd_rasterizer_state_preset(b->dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
     CHECK(xgd_effect_apply(flat));
-    double t0 = now_s();
+    double t0 = bench_clock_s();
     for (int i = 0; i < b->draws; i++)
         CHECK(xgd_draw_user_primitives(b->dev, XGD_PRIMITIVE_TRIANGLE_STRIP, quad, 0, 2, decl));
-    double t1 = now_s();
+    double t1 = bench_clock_s();
     CHECK(xgd_present(b->dev));
     return t1 - t0;
 }
@@ -141,10 +123,10 @@ static double time_readback(bench *b, uint8_t *buf, size_t size)
 {
     CHECK(xgd_clear_color(b->dev, (xgd_color){ 1, 2, 3, 255 }));
     CHECK(xgd_present(b->dev));
-    double t0 = now_s();
+    double t0 = bench_clock_s();
     for (int i = 0; i < b->readbacks; i++)
         CHECK(xgd_get_back_buffer_data(b->dev, NULL, buf, size));
-    double t1 = now_s();
+    double t1 = bench_clock_s();
     return t1 - t0;
 }
 
@@ -257,10 +239,10 @@ int main(int argc, char **argv)
         draw[r] = time_draws(&b, flat, decl);
         readt[r] = time_readback(&b, rb, rb_size);
     }
-    double sprites_one = b.sprites / median(one, b.repeat);
-    double sprites_many = b.sprites / median(many, b.repeat);
-    double us_per_draw = median(draw, b.repeat) * 1e6 / b.draws;
-    double readback_mbs = (double)rb_size * b.readbacks / 1e6 / median(readt, b.repeat);
+    double sprites_one = b.sprites / bench_median(one, b.repeat);
+    double sprites_many = b.sprites / bench_median(many, b.repeat);
+    double us_per_draw = bench_median(draw, b.repeat) * 1e6 / b.draws;
+    double readback_mbs = (double)rb_size * b.readbacks / 1e6 / bench_median(readt, b.repeat);
 
     printf("xgd-bench: %s renderer (%s), %dx%d, %d sprites, %d draws, %d readbacks, "
            "median of %d\n",
