@@ -43,6 +43,33 @@ static xgd_result injected(xgd_device *dev, xgdi_fault_op op)
 }
 
 /* ---- the intercepting entries ---------------------------------------------------------------- */
+/* The "any operation" mode (xgdi_debug_fail_any): every fallible renderer call core makes
+ * counts once, in call order, and the n-th fails whatever its kind. A DEVICE_LOST fault enters
+ * the lost state as a renderer's own native loss does (xgdi_device_lost), so a program sees
+ * what a real loss at that call would give it. */
+static bool any_fires(xgd_device *dev)
+{
+    dev->debug_op_calls++;
+    return dev->debug_any_count > 0 && --dev->debug_any_count == 0;
+}
+
+static xgd_result any_injected(xgd_device *dev, const char *op)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "renderer '%s': %s failed (injected debug fault, operation %llu)",
+             dev->debug_real_ops->name, op, (unsigned long long)dev->debug_op_calls);
+    if (dev->debug_any_code == XGD_ERROR_DEVICE_LOST) {
+        xgdi_device_lost(dev, msg);
+        return XGD_ERROR_DEVICE_LOST;
+    }
+    return xgdi_fail(dev, dev->debug_any_code, "%s", msg);
+}
+
+#define ANY_FAULT(r, op)                                                                      \
+    do {                                                                                      \
+        if (any_fires((r)->device)) return any_injected((r)->device, op);                    \
+    } while (0)
+
 
 static void apply_caps_faults(xgd_device *dev, xgdi_caps *caps)
 {
@@ -59,6 +86,7 @@ static void w_get_caps(xgdi_renderer *r, xgdi_caps *out)
 static xgd_result w_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
                                    xgdi_native_texture **out)
 {
+    ANY_FAULT(r, "texture_create");
     if (fires(r->device, XGDI_FAULT_TEXTURE_CREATE)) return injected(r->device, XGDI_FAULT_TEXTURE_CREATE);
     return real_ops(r)->texture_create(r, desc, out);
 }
@@ -66,6 +94,7 @@ static xgd_result w_texture_create(xgdi_renderer *r, const xgdi_texture_desc *de
 static xgd_result w_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
                                    const xgd_rect *rect, const void *data, size_t row_pitch)
 {
+    ANY_FAULT(r, "texture_upload");
     if (fires(r->device, XGDI_FAULT_TEXTURE_UPLOAD)) return injected(r->device, XGDI_FAULT_TEXTURE_UPLOAD);
     return real_ops(r)->texture_upload(r, t, face, level, rect, data, row_pitch);
 }
@@ -75,6 +104,7 @@ static xgd_result w_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture 
                                           const xgd_box *box, const void *data, size_t row_pitch,
                                           size_t slice_pitch)
 {
+    ANY_FAULT(r, "texture_upload_volume");
     if (fires(r->device, XGDI_FAULT_TEXTURE_UPLOAD)) return injected(r->device, XGDI_FAULT_TEXTURE_UPLOAD);
     return real_ops(r)->texture_upload_volume(r, t, level, box, data, row_pitch, slice_pitch);
 }
@@ -83,6 +113,7 @@ static xgd_result w_texture_download(xgdi_renderer *r, xgdi_native_texture *t, i
                                      int level, const xgd_rect *rect, void *data,
                                      size_t row_pitch)
 {
+    ANY_FAULT(r, "texture_download");
     xgd_result res = real_ops(r)->texture_download(r, t, face, level, rect, data, row_pitch);
     /* The first row is the only one known to lie inside the caller's buffer whatever the
      * format's block height; inverting it is enough to make any comparison fail. */
@@ -95,6 +126,7 @@ static xgd_result w_texture_download(xgdi_renderer *r, xgdi_native_texture *t, i
 
 static xgd_result w_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count)
 {
+    ANY_FAULT(r, "set_render_targets");
     if (fires(r->device, XGDI_FAULT_SET_RENDER_TARGETS))
         return injected(r->device, XGDI_FAULT_SET_RENDER_TARGETS);
     return real_ops(r)->set_render_targets(r, targets, count);
@@ -103,18 +135,21 @@ static xgd_result w_set_render_targets(xgdi_renderer *r, const xgdi_target *targ
 static xgd_result w_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                           int stencil)
 {
+    ANY_FAULT(r, "clear");
     if (fires(r->device, XGDI_FAULT_CLEAR)) return injected(r->device, XGDI_FAULT_CLEAR);
     return real_ops(r)->clear(r, options, color, depth, stencil);
 }
 
 static xgd_result w_draw(xgdi_renderer *r, const xgdi_draw *draw)
 {
+    ANY_FAULT(r, "draw");
     if (fires(r->device, XGDI_FAULT_DRAW)) return injected(r->device, XGDI_FAULT_DRAW);
     return real_ops(r)->draw(r, draw);
 }
 
 static xgd_result w_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba)
 {
+    ANY_FAULT(r, "read_back_buffer");
     if (fires(r->device, XGDI_FAULT_READ_BACK_BUFFER))
         return injected(r->device, XGDI_FAULT_READ_BACK_BUFFER);
     return real_ops(r)->read_back_buffer(r, rect, rgba);
@@ -122,6 +157,7 @@ static xgd_result w_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, voi
 
 static xgd_result w_reset_back_buffer(xgdi_renderer *r, const xgd_presentation_parameters *pp)
 {
+    ANY_FAULT(r, "reset_back_buffer");
     if (fires(r->device, XGDI_FAULT_RESET_BACK_BUFFER))
         return injected(r->device, XGDI_FAULT_RESET_BACK_BUFFER);
     return real_ops(r)->reset_back_buffer(r, pp);
@@ -131,16 +167,85 @@ static xgd_result w_reset_back_buffer(xgdi_renderer *r, const xgd_presentation_p
  * its own (present, synchronous readbacks) calls its function directly. */
 static xgd_result w_submit(xgdi_renderer *r)
 {
+    ANY_FAULT(r, "submit");
     if (fires(r->device, XGDI_FAULT_SUBMIT)) return injected(r->device, XGDI_FAULT_SUBMIT);
     return real_ops(r)->submit(r);
 }
 
 static xgd_result w_present(xgdi_renderer *r, int swap_interval)
 {
+    ANY_FAULT(r, "present");
     if (fires(r->device, XGDI_FAULT_PRESENT)) return injected(r->device, XGDI_FAULT_PRESENT);
     xgd_result res = real_ops(r)->present(r, swap_interval);
     if (res == XGD_OK) r->device->debug_last_swap_interval = swap_interval;
     return res;
+}
+
+/* Calls that only the "any operation" mode intercepts. */
+static xgd_result w_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                            const xgd_box *box, void *data, size_t row_pitch,
+                                            size_t slice_pitch)
+{
+    ANY_FAULT(r, "texture_download_volume");
+    return real_ops(r)->texture_download_volume(r, t, level, box, data, row_pitch, slice_pitch);
+}
+
+static xgd_result w_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face)
+{
+    ANY_FAULT(r, "texture_finalize");
+    return real_ops(r)->texture_finalize(r, t, face);
+}
+
+static xgd_result w_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
+                                  bool dynamic, xgdi_native_buffer **out)
+{
+    ANY_FAULT(r, "buffer_create");
+    return real_ops(r)->buffer_create(r, kind, size, dynamic, out);
+}
+
+static xgd_result w_buffer_upload(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                  const void *data, size_t size, xgd_set_data_options options)
+{
+    ANY_FAULT(r, "buffer_upload");
+    return real_ops(r)->buffer_upload(r, b, offset, data, size, options);
+}
+
+static xgd_result w_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                    void *data, size_t size)
+{
+    ANY_FAULT(r, "buffer_download");
+    return real_ops(r)->buffer_download(r, b, offset, data, size);
+}
+
+static xgd_result w_wait_fence(xgdi_renderer *r, uint64_t value)
+{
+    ANY_FAULT(r, "wait_fence");
+    return real_ops(r)->wait_fence(r, value);
+}
+
+static xgd_result w_query_create(xgdi_renderer *r, xgdi_native_query **out)
+{
+    ANY_FAULT(r, "query_create");
+    return real_ops(r)->query_create(r, out);
+}
+
+static xgd_result w_query_begin(xgdi_renderer *r, xgdi_native_query *q)
+{
+    ANY_FAULT(r, "query_begin");
+    return real_ops(r)->query_begin(r, q);
+}
+
+static xgd_result w_query_end(xgdi_renderer *r, xgdi_native_query *q)
+{
+    ANY_FAULT(r, "query_end");
+    return real_ops(r)->query_end(r, q);
+}
+
+static xgd_result w_query_result(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
+                                 bool *done, uint64_t *samples)
+{
+    ANY_FAULT(r, "query_result");
+    return real_ops(r)->query_result(r, q, flush, wait, done, samples);
 }
 
 /* ---- arming ---------------------------------------------------------------------------------- */
@@ -164,6 +269,19 @@ static void wrap(xgd_device *dev)
     dev->debug_ops.present = w_present;
     dev->debug_ops.reset_back_buffer = w_reset_back_buffer;
     if (ops->submit != NULL) dev->debug_ops.submit = w_submit;
+    if (ops->texture_download_volume != NULL)
+        dev->debug_ops.texture_download_volume = w_texture_download_volume;
+    if (ops->texture_finalize != NULL) dev->debug_ops.texture_finalize = w_texture_finalize;
+    dev->debug_ops.buffer_create = w_buffer_create;
+    dev->debug_ops.buffer_upload = w_buffer_upload;
+    if (ops->buffer_download != NULL) dev->debug_ops.buffer_download = w_buffer_download;
+    if (ops->wait_fence != NULL) dev->debug_ops.wait_fence = w_wait_fence;
+    if (ops->query_create != NULL) {
+        dev->debug_ops.query_create = w_query_create;
+        dev->debug_ops.query_begin = w_query_begin;
+        dev->debug_ops.query_end = w_query_end;
+        dev->debug_ops.query_result = w_query_result;
+    }
     dev->debug_last_swap_interval = -1;
     dev->ops = &dev->debug_ops;
 }
@@ -198,6 +316,22 @@ xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, x
     device->debug_fault_code[op] = code;
     if (op == XGDI_FAULT_NO_BACK_BUFFER_READBACK) refresh_caps(device);
     return XGD_OK;
+}
+
+xgd_result xgdi_debug_fail_any(xgd_device *device, int nth, xgd_result code)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    wrap(device);
+    device->debug_any_count = nth > 0 ? nth : 0;
+    device->debug_any_code = code == XGD_OK ? XGD_ERROR_OUT_OF_MEMORY : code;
+    device->debug_op_calls = 0;
+    return XGD_OK;
+}
+
+uint64_t xgdi_debug_op_calls(const xgd_device *device)
+{
+    return device != NULL ? device->debug_op_calls : 0;
 }
 
 int xgdi_debug_last_swap_interval(const xgd_device *device)

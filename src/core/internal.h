@@ -249,6 +249,10 @@ struct xgd_device {
     int debug_fault_count[XGDI_FAULT_OP_COUNT];   /* 0 off, n > 0 the n-th next call, < 0 all */
     xgd_result debug_fault_code[XGDI_FAULT_OP_COUNT];
     int debug_last_swap_interval;      /* what present() last received (-1 before the first) */
+    /* the "any operation" mode (xgdi_debug_fail_any) */
+    int debug_any_count;               /* 0 off, n > 0 the n-th next fallible call fails */
+    xgd_result debug_any_code;
+    uint64_t debug_op_calls;           /* fallible renderer calls seen since it was armed */
 
     /* added by fixes: weak-reference slots of registered resources (resource.c) */
     xgdi_slot *slots;
@@ -352,6 +356,14 @@ xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, x
 /* The swap interval the renderer's present last received once the hook was armed on the
  * device (arm any op with nth 0 to start recording); -1 if none. */
 int xgdi_debug_last_swap_interval(const xgd_device *device);
+/* Arms the "any operation" mode: every fallible renderer call core makes through the device's
+ * ops table (creations, uploads, downloads, finalisation, target changes, clears, draws,
+ * readbacks, present, submit, fence waits, queries) counts once, and the nth from now fails
+ * with code (OK means OUT_OF_MEMORY) whatever its kind; nth 0 only counts. DEVICE_LOST also
+ * enters the lost state, as a renderer reporting a native loss does. Restarts the count. */
+xgd_result xgdi_debug_fail_any(xgd_device *device, int nth, xgd_result code);
+/* Fallible renderer calls counted since xgdi_debug_fail_any last armed the device. */
+uint64_t xgdi_debug_op_calls(const xgd_device *device);
 /* Device creation: applies faults armed for the next device and by XGD_DEBUG_FAIL. */
 void xgdi_debug_install_pending(xgd_device *dev);
 /* Spec 000 device creation: a renderer that cannot store Bgra4444, Bgr565 or Bgra5551 texels
