@@ -235,6 +235,21 @@ void xvk_texture_free_now(xvk_renderer *r, xgdi_native_texture *t)
             if (t->ms_views[i]) vkDestroyImageView(r->dev, t->ms_views[i], NULL);
     if (t->depth_view) vkDestroyImageView(r->dev, t->depth_view, NULL);
     if (t->view) vkDestroyImageView(r->dev, t->view, NULL);
+    /* A debug name outlives its object in the validation layer unless it is cleared (the
+       layer keys names by handle and drops one only when it is set to NULL), so named images
+       are unnamed before they go: a device that churns images would otherwise grow the
+       layer's table by a name per image. */
+    if (r->set_name != NULL) {
+        const VkImage named[3] = { t->image, t->ms_image, t->depth_image };
+        for (int i = 0; i < 3; i++) {
+            if (named[i] == VK_NULL_HANDLE) continue;
+            VkDebugUtilsObjectNameInfoEXT ni = {
+                .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                .objectType = VK_OBJECT_TYPE_IMAGE, .objectHandle = (uint64_t)(uintptr_t)named[i],
+                .pObjectName = NULL };
+            (void)r->set_name(r->dev, &ni);
+        }
+    }
     if (t->image) vkDestroyImage(r->dev, t->image, NULL);
     if (t->ms_image) vkDestroyImage(r->dev, t->ms_image, NULL);
     if (t->depth_image) vkDestroyImage(r->dev, t->depth_image, NULL);
