@@ -205,9 +205,9 @@ static bool setup(sweep *s)
     SETUP(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = W, .height = H,
               .preferred_depth_format = XGD_DEPTH_FORMAT_DEPTH24,
               .usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS }, &s->rt_a));
-    if (s->mrt)
+    if (s->mrt) /* mipmapped: unbinding it regenerates its chain */
         SETUP(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = W, .height = H,
-                  .usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS }, &s->rt_b));
+                  .mipmap = true, .usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS }, &s->rt_b));
     SETUP(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = W, .height = H,
               .preferred_multisample_count = s->msaa,
               .usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS }, &s->rt_ms));
@@ -338,6 +338,37 @@ static void check_target(sweep *s, xgd_texture *rt, const char *name, const uint
     else same_image(s, name, got, want, W, H);
 }
 
+/* The mip levels of a target whose level-0 image is `want`, as far as every 2^l x 2^l block of
+ * level 0 is one colour (then any averaging filter gives that colour exactly). */
+static void check_target_mips(sweep *s, xgd_texture *rt, const char *name, const uint8_t *want)
+{
+    xgd_texture_info ti;
+    if (xgd_texture_get_info(rt, &ti) != XGD_OK) {
+        SWEEP_FAIL(s, "%s: get_info failed", name);
+        return;
+    }
+    for (int l = 1; l < ti.level_count && !s->broken; l++) {
+        const int lw = W >> l, lh = H >> l, b = 1 << l;
+        uint8_t exp[W * H * 4], got[W * H * 4];
+        bool uniform = true;
+        for (int y = 0; y < lh && uniform; y++)
+            for (int x = 0; x < lw && uniform; x++) {
+                const uint8_t *c = want + ((size_t)(y * b) * W + (size_t)(x * b)) * 4;
+                for (int j = 0; j < b && uniform; j++)
+                    for (int i = 0; i < b; i++)
+                        if (memcmp(c, want + ((size_t)(y * b + j) * W + (size_t)(x * b + i)) * 4, 4) != 0)
+                            uniform = false;
+                memcpy(exp + ((size_t)y * (size_t)lw + (size_t)x) * 4, c, 4);
+            }
+        if (!uniform) return;
+        char what[64];
+        snprintf(what, sizeof what, "%s level %d", name, l);
+        xgd_result r = xgd_texture_get_data(rt, l, 0, NULL, got, (size_t)lw * (size_t)lh * 4);
+        if (r != XGD_OK) SWEEP_FAIL(s, "%s get_data returned %s", what, xgd_result_name(r));
+        else same_image(s, what, got, exp, lw, lh);
+    }
+}
+
 static void check_all(sweep *s)
 {
     xgd_device *dev = s->dev;
@@ -369,6 +400,7 @@ static void check_all(sweep *s)
         fx_fill(ms, W, H, R1[0], R1[1], R1[2], R1[3], QUAD1[f]);
         check_target(s, s->rt_a, "target a", a);
         if (s->mrt && !s->broken) check_target(s, s->rt_b, "target b (MRT slot 1)", b);
+        if (s->mrt && !s->broken) check_target_mips(s, s->rt_b, "target b (MRT slot 1)", b);
         if (!s->broken) check_target(s, s->rt_ms, "multisampled target", ms);
         if (!s->broken) {
             uint8_t got[W * H * 4];
