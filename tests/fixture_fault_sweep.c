@@ -373,6 +373,10 @@ static void check_all(sweep *s)
 {
     xgd_device *dev = s->dev;
     const int f = FRAMES - 1;
+    if (dev->lost || dev->renderer == NULL) {
+        SWEEP_FAIL(s, "the device is lost after the scene");
+        return;
+    }
     for (int l = 0; l < TEX_LEVELS && !s->broken; l++)
         check_texture(s, s->tex, "texture2d", 0, l, TEX >> l, TEX >> l, s->tex_data[l]);
     for (int face = 0; face < 6 && !s->broken; face++)
