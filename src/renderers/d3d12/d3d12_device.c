@@ -12,6 +12,7 @@
 #include <string.h>
 #ifndef _WIN32
 #include <dlfcn.h>
+#include <pthread.h>
 #endif
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -530,11 +531,85 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
     dlclose(lib);
 }
 
+/*
+ * One vkd3d instance per process, shared by every device. vkd3d-utils' D3D12CreateDevice
+ * creates a vkd3d instance, and so a VkInstance, for each device; some drivers allow a process
+ * only a few dozen vkCreateInstance calls in its life (NVIDIA 580 refuses the 30th with
+ * VK_ERROR_INCOMPATIBLE_DRIVER, even when every earlier instance was destroyed), so a program
+ * that creates devices one after another would stop getting any. The instance is created on
+ * first use under a lock (a failure is not remembered: the next device tries again) and this
+ * file keeps one reference to it for the rest of the process; each device holds its own
+ * reference too (vkd3d_create_device takes one). Its creation parameters are those of
+ * D3D12CreateDevice (vkd3d-utils 1.2), so a device behaves as one made there: the events
+ * vkd3d signals are vkd3d-utils' events, the surface extensions are asked for (optional xcb
+ * surface, required swap chain on the device) and the API version is 1.0.
+ */
+static pthread_mutex_t d3d12_instance_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vkd3d_instance *d3d12_instance;
+static unsigned d3d12_instance_creations;
+
+unsigned xgdi_d3d12_instance_creations(void)
+{
+    pthread_mutex_lock(&d3d12_instance_lock);
+    unsigned n = d3d12_instance_creations;
+    pthread_mutex_unlock(&d3d12_instance_lock);
+    return n;
+}
+
+static HRESULT d3d12_shared_instance(struct vkd3d_instance **out)
+{
+    static const char *const instance_extensions[] = { "VK_KHR_surface" };
+    static const char *const optional_instance_extensions[] = { "VK_KHR_xcb_surface" };
+    HRESULT hr = S_OK;
+    pthread_mutex_lock(&d3d12_instance_lock);
+    if (d3d12_instance == NULL) {
+        struct vkd3d_application_info app = {
+            .type = VKD3D_STRUCTURE_TYPE_APPLICATION_INFO,
+            .application_name = "xgd",
+            .api_version = VKD3D_API_VERSION_1_0,
+        };
+        struct vkd3d_optional_instance_extensions_info optional = {
+            .type = VKD3D_STRUCTURE_TYPE_OPTIONAL_INSTANCE_EXTENSIONS_INFO,
+            .next = &app,
+            .extensions = optional_instance_extensions,
+            .extension_count = 1,
+        };
+        struct vkd3d_instance_create_info info = {
+            .type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+            .next = &optional,
+            .pfn_signal_event = vkd3d_signal_event,
+            .wchar_size = sizeof(WCHAR),
+            .instance_extensions = instance_extensions,
+            .instance_extension_count = 1,
+        };
+        struct vkd3d_instance *created = NULL;
+        hr = vkd3d_create_instance(&info, &created);
+        if (SUCCEEDED(hr)) {
+            d3d12_instance = created;
+            d3d12_instance_creations++;
+        }
+    }
+    *out = d3d12_instance;
+    pthread_mutex_unlock(&d3d12_instance_lock);
+    return hr;
+}
+
 static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
 {
     /* vkd3d chooses the Vulkan physical device (VKD3D_VULKAN_DEVICE selects one). */
     snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d (Direct3D 12 on Vulkan)");
-    HRESULT hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)out);
+    static const char *const device_extensions[] = { "VK_KHR_swapchain" };
+    struct vkd3d_instance *instance = NULL;
+    HRESULT hr = d3d12_shared_instance(&instance);
+    if (FAILED(hr)) return hr;
+    struct vkd3d_device_create_info info = {
+        .type = VKD3D_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .minimum_feature_level = D3D_FEATURE_LEVEL_11_0,
+        .instance = instance,
+        .device_extensions = device_extensions,
+        .device_extension_count = 1,
+    };
+    hr = vkd3d_create_device(&info, &IID_ID3D12Device, (void **)out);
     if (SUCCEEDED(hr)) d3d12_identify_vulkan_device(r, *out);
     return hr;
 }

@@ -375,6 +375,12 @@ static inline ID3D12GraphicsCommandList *d3d12_list(d3d12_renderer *r)
    removal and recovery can be tested on a healthy device (issue 5, DeviceRemovedRecovery). */
 void xgdi_d3d12_debug_remove_device(d3d12_renderer *r);
 
+#ifndef _WIN32
+/* vkd3d instances this process has created: devices share one (d3d12_device.c), so this is at
+   most 1 however many devices came and went. */
+unsigned xgdi_d3d12_instance_creations(void);
+#endif
+
 /* HRESULT check: DEVICE_REMOVED/RESET/HUNG enter the lost state (spec: Device recovery). */
 xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
 xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
