@@ -344,6 +344,7 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
 /* Arms a fault: the nth next call of op (nth > 0), or every call (nth < 0), fails with code as if
  * the renderer had failed natively (the message names the injected fault); nth 0 disarms.
  * device NULL arms the next device created on this thread (its creation-time calls included).
+ * In a library built with XGD_FAULT_INJECTION=ON (test builds; off by default),
  * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
  * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
  * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer, submit).
@@ -352,7 +353,8 @@ xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, x
 /* The swap interval the renderer's present last received once the hook was armed on the
  * device (arm any op with nth 0 to start recording); -1 if none. */
 int xgdi_debug_last_swap_interval(const xgd_device *device);
-/* Device creation: applies faults armed for the next device and by XGD_DEBUG_FAIL. */
+/* Device creation: applies faults armed for the next device and (XGD_FAULT_INJECTION builds)
+ * by XGD_DEBUG_FAIL. */
 void xgdi_debug_install_pending(xgd_device *dev);
 /* Spec 000 device creation: a renderer that cannot store Bgra4444, Bgr565 or Bgra5551 texels
  * loses that format (caps cleared, a warning) instead of corrupting it. Uploads a pattern that
