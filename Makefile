@@ -61,7 +61,7 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 
 asan: deps
-	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DXGD_SANITIZE=ON $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DXGD_SANITIZE=ON -DXGD_FAULT_INJECTION=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j2
 

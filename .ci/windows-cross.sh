@@ -42,14 +42,24 @@ $cc $flags -DXGD_STATIC -o "$out/xgd-consumer-static.exe" "$root/tests/consumer/
 $cc $flags -o "$out/xgd-consumer.exe" "$root/tests/consumer/main.c" \
     "$out/build/libxgd.dll.a"
 
+# Only xgd_* is global in libxgd.a and exported from libxgd.dll (COMDAT names excepted: see
+# check-symbols.sh).
+NM=$triple-nm OBJDUMP=$triple-objdump sh "$root/.ci/check-symbols.sh" "$out/build"
+
 cat > "$out/d3d12-headless.c" <<'EOF'
-/* Creates a headless Direct3D 12 device through the public API, clears and reads back. */
+/* Creates a headless Direct3D 12 device through the public API, clears and reads back. It
+ * also defines the Direct3D 12 interface IDs itself (INITGUID), as a program using Direct3D 12
+ * next to xgd does, so the static link proves that they do not collide with xgd's. */
+#define INITGUID
+#include <windows.h>
+#include <d3d12.h>
 #include <xgd.h>
 
 #include <stdio.h>
 
 int main(void)
 {
+    if (IID_ID3D12Device.Data1 != 0x189819f1u) return 1; /* its own definition */
     xgd_device_desc dd = { .renderer = XGD_RENDERER_D3D12,
                            .pp = { .back_buffer_width = 8, .back_buffer_height = 8,
                                    .headless = true } };

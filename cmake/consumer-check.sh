@@ -25,6 +25,13 @@ echo "== find_package(xgd) consumer"
 "$cmake_bin" --build "$work/find" >"$work/find-build.log"
 "$work/find/xgd-consumer"
 "$work/find/xgd-consumer-static"
+# With vkd3d on this machine the consumer project also builds a program that uses vkd3d
+# itself (its own INITGUID interface IDs) with the static library: it must exist and run.
+if pkg-config --exists libvkd3d libvkd3d-utils 2>/dev/null; then
+    [ -x "$work/find/xgd-consumer-vkd3d" ] || {
+        echo "the vkd3d consumer was not built (see $work/find-build.log)" >&2; exit 1; }
+    "$work/find/xgd-consumer-vkd3d"
+fi
 
 echo "== pkg-config consumer"
 pc=$(find "$prefix" -name xgd.pc -print -quit)

@@ -46,6 +46,10 @@
  * (xgd_device_last_error) and passed to the optional log callback. A failed call changes no
  * public state. The library never aborts or exits its host. Failures that have no device
  * (xgd_device_create) keep their message for xgd_device_last_error(NULL), per thread.
+ * Injected failures (tests of error paths) exist only in a library built with the CMake option
+ * XGD_FAULT_INJECTION=ON, which is off by default: there the XGD_DEBUG_FAIL environment
+ * variable ("op:nth,...", README) makes renderer operations of every new device fail; any other
+ * build ignores it.
  *
  * CONVENTIONS
  *

@@ -216,8 +216,8 @@ XGD_TEST(D3D12_FramesInFlight)
     /* two updates in one frame (as a vertex and an index update) get disjoint ring ranges */
     d3d12_linear *ring = &r->frames[r->slot].ring;
     d3d12_alloc v, ix;
-    REQUIRE_OK(d3d12_linear_alloc(r, ring, 96, 16, &v));
-    REQUIRE_OK(d3d12_linear_alloc(r, ring, 36, 16, &ix));
+    REQUIRE_OK(xgdi_d3d12_linear_alloc(r, ring, 96, 16, &v));
+    REQUIRE_OK(xgdi_d3d12_linear_alloc(r, ring, 36, 16, &ix));
     CHECK(v.gpu + 96 <= ix.gpu || ix.gpu + 36 <= v.gpu);
     CHECK(v.cpu + 96 <= ix.cpu || ix.cpu + 36 <= v.cpu);
 
@@ -285,7 +285,7 @@ XGD_TEST(D3D12_ImmediateIsland)
     int slot = r->slot;
     uint64_t before = r->base.submitted_fence;
     uint64_t waits = r->stats.gpu_waits, submits = r->stats.submits;
-    CHECK(d3d12_completed(r) == before); /* the open frame's work is not submitted yet */
+    CHECK(xgdi_d3d12_completed(r) == before); /* the open frame's work is not submitted yet */
 
     /* the island: the readback sees the open frame's draw, so that frame went first */
     check_pixel(t, dev, 0, 0, red);
@@ -296,7 +296,7 @@ XGD_TEST(D3D12_ImmediateIsland)
     uint64_t island_value = r->base.submitted_fence;
     CHECK_INT(island_value, frame_value + 1);
     CHECK_INT(r->stats.submits, submits + 1);
-    CHECK(d3d12_completed(r) == island_value); /* waited for it; nothing beyond was signalled */
+    CHECK(xgdi_d3d12_completed(r) == island_value); /* waited for it; nothing beyond was signalled */
     /* one wait (the island's value), none for back-pressure (the next slot was idle) */
     CHECK(r->stats.gpu_waits - waits <= 1);
     check_pixel(t, dev, 12, 0, blue);
@@ -337,7 +337,7 @@ static void removal_log_fn(void *user, xgd_log_level level, xgd_result code, con
 
 /*
  * DeviceRemovedRecovery (spec 000 "Device recovery"): a native call that returns
- * DXGI_ERROR_DEVICE_REMOVED (simulated through d3d12_debug_remove_device, on a healthy device)
+ * DXGI_ERROR_DEVICE_REMOVED (simulated through xgdi_d3d12_debug_remove_device, on a healthy device)
  * puts the device in the lost state with the removal reason logged; calls that need the
  * renderer then report DEVICE_LOST; xgd_device_restore_context recreates the renderer and
  * every registered resource, and a texture created before the loss draws its texels again.
@@ -373,7 +373,7 @@ XGD_TEST(D3D12_DeviceRemovedRecovery)
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     settle(t, dev);
 
-    d3d12_debug_remove_device(d3d12_of(dev));
+    xgdi_d3d12_debug_remove_device(d3d12_of(dev));
     CHECK_OK(xgd_clear_color(dev, blue)); /* recorded only: no native call fails yet */
     CHECK_RESULT(xgd_present(dev), XGD_ERROR_DEVICE_LOST);
     xgd_device_info info;
@@ -617,11 +617,11 @@ XGD_TEST(D3D12_FenceFallsBack)
     settle(t, dev);
     uint64_t k = r->base.submitted_fence;
     REQUIRE(k >= 2);
-    REQUIRE(d3d12_completed(r) == k);
+    REQUIRE(xgdi_d3d12_completed(r) == k);
 
     /* completion read after the fall-back never goes below what was read before */
     REQUIRE(SUCCEEDED(ID3D12Fence_Signal(r->fence, k - 1)));
-    CHECK_INT(d3d12_completed(r), k);
+    CHECK_INT(xgdi_d3d12_completed(r), k);
 
     /* the race before the renderer read K: waiting for K must still end */
     r->completed_max = k - 1;
@@ -630,17 +630,17 @@ XGD_TEST(D3D12_FenceFallsBack)
     pthread_cond_init(&w.cond, NULL);
     pthread_t thread;
     REQUIRE(pthread_create(&thread, NULL, fence_watchdog_main, &w) == 0);
-    xgd_result res = d3d12_wait(r, k);
+    xgd_result res = xgdi_d3d12_wait(r, k);
     pthread_mutex_lock(&w.lock);
     w.done = true;
     pthread_cond_signal(&w.cond);
     pthread_mutex_unlock(&w.lock);
     pthread_join(thread, NULL);
     CHECK_INT(res, XGD_OK);
-    CHECK_MSG(!w.rescued, "d3d12_wait(%llu) hung after the fence fell back to %llu (the "
+    CHECK_MSG(!w.rescued, "xgdi_d3d12_wait(%llu) hung after the fence fell back to %llu (the "
                           "watchdog had to signal it)",
               (unsigned long long)k, (unsigned long long)(k - 1));
-    CHECK(d3d12_completed(r) >= k);
+    CHECK(xgdi_d3d12_completed(r) >= k);
     pthread_mutex_destroy(&w.lock);
     pthread_cond_destroy(&w.cond);
 

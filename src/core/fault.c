@@ -339,7 +339,11 @@ int xgdi_debug_last_swap_interval(const xgd_device *device)
     return device != NULL && device->debug_real_ops != NULL ? device->debug_last_swap_interval : -1;
 }
 
-/* XGD_DEBUG_FAIL="op:nth,..." (nth defaults to 1); unknown names are reported as warnings. */
+#ifdef XGD_FAULT_INJECTION
+/* XGD_DEBUG_FAIL="op:nth,..." (nth defaults to 1); unknown names are reported as warnings.
+ * Compiled only with the CMake option XGD_FAULT_INJECTION=ON (test builds): a library built
+ * for release must not start failing calls because of a variable in its host's environment.
+ * The arming calls above (xgdi_debug_fail_next) work in every build. */
 static void arm_from_env(xgd_device *dev)
 {
     const char *env = getenv("XGD_DEBUG_FAIL");
@@ -365,6 +369,7 @@ static void arm_from_env(xgd_device *dev)
         item = next;
     }
 }
+#endif
 
 void xgdi_debug_install_pending(xgd_device *dev)
 {
@@ -376,7 +381,9 @@ void xgdi_debug_install_pending(xgd_device *dev)
         }
         pending_any = false;
     }
+#ifdef XGD_FAULT_INJECTION
     arm_from_env(dev);
+#endif
 }
 
 /* ---- packed-format probe (spec 000 device creation) ---------------------------------------- */

@@ -348,6 +348,7 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
 /* Arms a fault: the nth next call of op (nth > 0), or every call (nth < 0), fails with code as if
  * the renderer had failed natively (the message names the injected fault); nth 0 disarms.
  * device NULL arms the next device created on this thread (its creation-time calls included).
+ * In a library built with XGD_FAULT_INJECTION=ON (test builds; off by default),
  * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
  * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
  * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer, submit).
@@ -364,7 +365,8 @@ int xgdi_debug_last_swap_interval(const xgd_device *device);
 xgd_result xgdi_debug_fail_any(xgd_device *device, int nth, xgd_result code);
 /* Fallible renderer calls counted since xgdi_debug_fail_any last armed the device. */
 uint64_t xgdi_debug_op_calls(const xgd_device *device);
-/* Device creation: applies faults armed for the next device and by XGD_DEBUG_FAIL. */
+/* Device creation: applies faults armed for the next device and (XGD_FAULT_INJECTION builds)
+ * by XGD_DEBUG_FAIL. */
 void xgdi_debug_install_pending(xgd_device *dev);
 /* Spec 000 device creation: a renderer that cannot store Bgra4444, Bgr565 or Bgra5551 texels
  * loses that format (caps cleared, a warning) instead of corrupting it. Uploads a pattern that

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-xgd_result d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets, int count)
+xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets, int count)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (count <= 0 || targets == NULL) {
@@ -39,8 +39,8 @@ xgd_result d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_target *t
 static D3D12_CPU_DESCRIPTOR_HANDLE target_rtv(d3d12_renderer *r, const xgdi_target *tg)
 {
     xgdi_native_texture *t = tg->texture;
-    if (t->samples > 1) return d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[tg->face]);
-    return d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[tg->face * t->desc.levels]);
+    if (t->samples > 1) return xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[tg->face]);
+    return xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[tg->face * t->desc.levels]);
 }
 
 /* Transitions the bound set for output and records OMSetRenderTargets when it changed. */
@@ -51,18 +51,18 @@ static void bind_targets(d3d12_renderer *r)
         xgdi_target *tg = &r->targets[i];
         xgdi_native_texture *t = tg->texture;
         if (t->samples > 1)
-            d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
-                             D3D12_RESOURCE_STATE_RENDER_TARGET);
+            xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                                  D3D12_RESOURCE_STATE_RENDER_TARGET);
         else
-            d3d12_texture_transition(r, t, tg->face, 0, D3D12_RESOURCE_STATE_RENDER_TARGET);
+            xgdi_d3d12_texture_transition(r, t, tg->face, 0, D3D12_RESOURCE_STATE_RENDER_TARGET);
         rtvs[i] = target_rtv(r, tg);
     }
     xgdi_native_texture *t0 = r->targets[0].texture;
     D3D12_CPU_DESCRIPTOR_HANDLE dsv;
     bool has_depth = t0->has_dsv;
     if (has_depth) {
-        d3d12_transition(r, t0->depth, 0, &t0->depth_state, D3D12_RESOURCE_STATE_DEPTH_WRITE);
-        dsv = d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
+        xgdi_d3d12_transition(r, t0->depth, 0, &t0->depth_state, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        dsv = xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
     }
     if (r->targets_dirty) {
         /* debug devices: each binding of a set opens the event of its rendering segment */
@@ -81,14 +81,14 @@ static void mark_written(d3d12_renderer *r)
     }
 }
 
-xgd_result d3d12_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
-                          float depth, int stencil)
+xgd_result xgdi_d3d12_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
+                               float depth, int stencil)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    if (r->heaps_dirty) d3d12_bind_heaps(r);
+    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     bind_targets(r);
-    d3d12_flush_barriers(r);
+    xgdi_d3d12_flush_barriers(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     d3d12_marker(r, list, "clear%s%s%s (%.3g, %.3g, %.3g, %.3g)",
                  options & XGD_CLEAR_TARGET ? " target" : "",
@@ -108,7 +108,7 @@ xgd_result d3d12_op_clear(xgdi_renderer *base, unsigned options, const float col
         flags |= D3D12_CLEAR_FLAG_STENCIL;
     if (flags != 0 && t0->has_dsv)
         ID3D12GraphicsCommandList_ClearDepthStencilView(
-            list, d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv), flags,
+            list, xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv), flags,
             depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth, (UINT8)stencil, 0, NULL);
     return XGD_OK;
 }
@@ -200,7 +200,7 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
                       : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
 }
 
-xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
+xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -219,7 +219,7 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_pso_key key;
     fill_key(r, draw, &key);
     ID3D12PipelineState *pso = NULL;
-    xgd_result res = d3d12_pso_get(r, &key, &pso);
+    xgd_result res = xgdi_d3d12_pso_get(r, &key, &pso);
     if (res != XGD_OK) return res;
 
     d3d12_frame *f = &r->frames[r->slot];
@@ -234,7 +234,7 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         linear_wrap.max_anisotropy = 4;
         sd = &linear_wrap;
     }
-    if ((res = d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
+    if ((res = xgdi_d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
 
     D3D12_VERTEX_BUFFER_VIEW vbv[2];
     memset(vbv, 0, sizeof vbv);
@@ -246,7 +246,7 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     } else if (draw->user_vertices != NULL) {
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
-        if ((res = d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
+        if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
         memcpy(a.cpu, draw->user_vertices, bytes);
         vbv[0].BufferLocation = a.gpu;
         vbv[0].SizeInBytes = (UINT)bytes;
@@ -266,7 +266,7 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         } else {
             size_t bytes = (size_t)draw->vertex_count * (size_t)draw->index_size;
             d3d12_alloc a;
-            if ((res = d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
+            if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
             memcpy(a.cpu, draw->user_indices, bytes);
             ibv.BufferLocation = a.gpu;
             ibv.SizeInBytes = (UINT)bytes;
@@ -274,7 +274,7 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     }
 
     /* Constants equal to the bound CBV's are neither uploaded nor rebound: the CBV stays set
-       until d3d12_bind_heaps (list open, which also resets the ring; heap change, which sets
+       until xgdi_d3d12_bind_heaps (list open, which also resets the ring; heap change, which sets
        the root signature again) or a blit clears draw_state_valid. Nothing recorded between
        here and the bind below can run either, other than the heaps_dirty bind tested here. */
     bool same_constants = r->draw_state_valid && !r->heaps_dirty && st->constants_size != 0 &&
@@ -283,22 +283,22 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_alloc cb;
     memset(&cb, 0, sizeof cb);
     if (!same_constants) {
-        res = d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
+        res = xgdi_d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
         if (res != XGD_OK) return res;
         memcpy(cb.cpu, st->constants, st->constants_size);
     }
-    if (r->heaps_dirty) d3d12_bind_heaps(r);
+    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     /* resource states: targets for output, the sampled texture for reading, buffers */
     bind_targets(r);
-    d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    xgdi_d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     if (draw->vertex_buffer != NULL)
-        d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
-                         D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
+        xgdi_d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
+                              D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
     if (draw->index_size != 0 && draw->index_buffer != NULL)
-        d3d12_transition(r, draw->index_buffer->res, 0, &draw->index_buffer->state,
-                         D3D12_RESOURCE_STATE_INDEX_BUFFER);
-    d3d12_flush_barriers(r);
+        xgdi_d3d12_transition(r, draw->index_buffer->res, 0, &draw->index_buffer->state,
+                              D3D12_RESOURCE_STATE_INDEX_BUFFER);
+    xgdi_d3d12_flush_barriers(r);
 
     if (pso != r->current_pso) {
         ID3D12GraphicsCommandList_SetPipelineState(list, pso);
@@ -314,8 +314,8 @@ xgd_result d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         }
     }
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-        list, 1, d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
-    D3D12_GPU_DESCRIPTOR_HANDLE sampler_table = d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
+        list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
+    D3D12_GPU_DESCRIPTOR_HANDLE sampler_table = xgdi_d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
     if (!valid || sampler_table.ptr != r->last_sampler_table) {
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, sampler_table);
         r->last_sampler_table = sampler_table.ptr;
@@ -406,10 +406,10 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
         key.blend[i].color_write_channels = XGD_COLOR_WRITE_ALL;
     }
     ID3D12PipelineState *pso = NULL;
-    xgd_result res = d3d12_pso_get(r, &key, &pso);
+    xgd_result res = xgdi_d3d12_pso_get(r, &key, &pso);
     if (res != XGD_OK) return res;
     d3d12_alloc cb;
-    res = d3d12_linear_alloc(r, &r->frames[r->slot].constants, 16, D3D12X_CBV_ALIGN, &cb);
+    res = xgdi_d3d12_linear_alloc(r, &r->frames[r->slot].constants, 16, D3D12X_CBV_ALIGN, &cb);
     if (res != XGD_OK) return res;
     int32_t params[4] = { src_w, src_h, scale, 0 };
     memcpy(cb.cpu, params, sizeof params);
@@ -422,21 +422,21 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
                                             XGD_ADDRESS_CLAMP,
                                             XGD_ADDRESS_CLAMP, 0, 0, 0.0f };
     uint32_t sampler = 0;
-    res = d3d12_sampler_get(r, &point, &sampler);
+    res = xgdi_d3d12_sampler_get(r, &point, &sampler);
     if (res != XGD_OK) return res;
-    if (r->heaps_dirty) d3d12_bind_heaps(r);
-    d3d12_flush_barriers(r);
+    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
+    xgdi_d3d12_flush_barriers(r);
     /* the blit binds its own target: the frame's segment event ends here */
     d3d12_event_end(r);
     /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
-    d3d12_query_suspend(r);
+    xgdi_d3d12_query_suspend(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     ID3D12GraphicsCommandList_SetPipelineState(list, pso);
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-        list, 1, d3d12_gpu_heap_gpu(&r->view_heap, src));
+        list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, src));
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-        list, 2, d3d12_gpu_heap_gpu(&r->sampler_heap, sampler));
+        list, 2, xgdi_d3d12_gpu_heap_gpu(&r->sampler_heap, sampler));
     ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &rtv, FALSE, NULL);
     D3D12_VIEWPORT vp = { 0, 0, (FLOAT)w, (FLOAT)h, 0, 1 };
     D3D12_RECT sc = { 0, 0, w, h };
@@ -444,7 +444,7 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
     ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     ID3D12GraphicsCommandList_DrawInstanced(list, 3, 1, 0, 0);
-    d3d12_query_resume(r);
+    xgdi_d3d12_query_resume(r);
     /* the frame's own bindings must be re-recorded before its next draw */
     r->current_pso = NULL;
     r->targets_dirty = true;
@@ -453,18 +453,18 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
 }
 
 /* Mip generation on the GPU: one draw per level, each reading the level above (box filter). */
-xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
+xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
     d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
                  t->label[0] ? t->label : "texture", face);
     for (int l = 1; l < t->desc.levels; l++) {
-        d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-        d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        xgdi_d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        xgdi_d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
         int i = face * t->desc.levels + l;
         xgd_result res = blit(r, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
                               xgdi_mip_dim(t->desc.height, l - 1), 2,
-                              d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]), t->dxgi, 1,
+                              xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]), t->dxgi, 1,
                               xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l));
         if (res != XGD_OK) return res;
     }
@@ -472,21 +472,21 @@ xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int fa
 }
 
 /* Copies a face's level 0 into every sample of its multisampled image. */
-xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face)
+xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     d3d12_marker(r, d3d12_list(r), "refill samples of %s face %d",
                  t->label[0] ? t->label : "render target", face);
-    d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-    d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
-                     D3D12_RESOURCE_STATE_RENDER_TARGET);
+    xgdi_d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                          D3D12_RESOURCE_STATE_RENDER_TARGET);
     xgd_result res = blit(r, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
-                          1, d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[face]), t->dxgi,
+                          1, xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[face]), t->dxgi,
                           t->samples, t->desc.width, t->desc.height);
     if (res == XGD_OK) t->ms_dirty[face] = false;
     return res;
 }
 
-xgd_result d3d12_op_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, void *rgba)
+xgd_result xgdi_d3d12_op_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, void *rgba)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -498,8 +498,8 @@ xgd_result d3d12_op_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, 
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "d3d12: readback rectangle outside the back buffer");
     if (bb->samples > 1 && bb->ms_dirty[0]) {
-        xgd_result res = d3d12_texture_resolve(r, bb, 0);
+        xgd_result res = xgdi_d3d12_texture_resolve(r, bb, 0);
         if (res != XGD_OK) return res;
     }
-    return d3d12_read_subresource(r, bb, 0, 0, rect, rgba, (size_t)rect->width * 4);
+    return xgdi_d3d12_read_subresource(r, bb, 0, 0, rect, rgba, (size_t)rect->width * 4);
 }

@@ -20,7 +20,7 @@
 
 #include <stdlib.h>
 
-void d3d12_debug_enable_layer(d3d12_renderer *r)
+void xgdi_d3d12_debug_enable_layer(d3d12_renderer *r)
 {
     ID3D12Debug *dbg = NULL;
     if (SUCCEEDED(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&dbg)) && dbg != NULL) {
@@ -35,7 +35,7 @@ void d3d12_debug_enable_layer(d3d12_renderer *r)
 
 #ifdef _WIN32
 
-void d3d12_debug_attach_info_queue(d3d12_renderer *r)
+void xgdi_d3d12_debug_attach_info_queue(d3d12_renderer *r)
 {
     ID3D12InfoQueue *q = NULL;
     if (FAILED(ID3D12Device_QueryInterface(r->dev, &IID_ID3D12InfoQueue, (void **)&q)) ||
@@ -68,7 +68,7 @@ void d3d12_debug_attach_info_queue(d3d12_renderer *r)
     r->info_queue = q;
 }
 
-void d3d12_debug_drain(d3d12_renderer *r)
+void xgdi_d3d12_debug_drain(d3d12_renderer *r)
 {
     ID3D12InfoQueue *q = r->info_queue;
     if (q == NULL) return;
@@ -90,10 +90,10 @@ void d3d12_debug_drain(d3d12_renderer *r)
     ID3D12InfoQueue_ClearStoredMessages(q);
 }
 
-void d3d12_debug_release(d3d12_renderer *r)
+void xgdi_d3d12_debug_release(d3d12_renderer *r)
 {
     if (r->info_queue != NULL) {
-        d3d12_debug_drain(r);
+        xgdi_d3d12_debug_drain(r);
         ID3D12InfoQueue_Release(r->info_queue);
         r->info_queue = NULL;
     }
@@ -101,14 +101,14 @@ void d3d12_debug_release(d3d12_renderer *r)
 
 #else /* vkd3d */
 
-void d3d12_debug_attach_info_queue(d3d12_renderer *r)
+void xgdi_d3d12_debug_attach_info_queue(d3d12_renderer *r)
 {
     /* vkd3d 1.2 implements no ID3D12InfoQueue (its headers do not declare one). */
     xgdi_warn(r->base.device, "d3d12: vkd3d has no info queue; its own messages go to "
                               "VKD3D_DEBUG and the Vulkan validation layer");
 }
 
-void d3d12_debug_drain(d3d12_renderer *r) { (void)r; }
-void d3d12_debug_release(d3d12_renderer *r) { (void)r; }
+void xgdi_d3d12_debug_drain(d3d12_renderer *r) { (void)r; }
+void xgdi_d3d12_debug_release(d3d12_renderer *r) { (void)r; }
 
 #endif

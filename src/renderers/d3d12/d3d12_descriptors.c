@@ -19,7 +19,7 @@ static bool pool_take_free(d3d12_renderer *r, d3d12_index_pool *p, uint32_t *ind
 {
     if (p->free_count == 0) return false;
     d3d12_free_index *f = &p->free[p->free_head];
-    if (f->fence > d3d12_completed(r)) return false;
+    if (f->fence > xgdi_d3d12_completed(r)) return false;
     *index = f->index;
     p->free_head = (p->free_head + 1) % p->free_capacity;
     p->free_count--;
@@ -73,13 +73,13 @@ static xgd_result d3d12_new_heap(d3d12_renderer *r, D3D12_DESCRIPTOR_HEAP_TYPE t
         d3d12_set_name(r, *out, "xgd %s heap (%u%s)", (unsigned)type < 4 ? kinds[type] : "?",
                        (unsigned)n, visible ? ", shader visible" : "");
     }
-    return d3d12_check(r, hr, "CreateDescriptorHeap");
+    return xgdi_d3d12_check(r, hr, "CreateDescriptorHeap");
 }
 
 /* ---- RTV / DSV block chains --------------------------------------------------------------- */
 
-xgd_result d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
-                                D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t first_block)
+xgd_result xgdi_d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
+                                     D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t first_block)
 {
     memset(c, 0, sizeof *c);
     c->type = type;
@@ -88,7 +88,7 @@ xgd_result d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
     return XGD_OK;
 }
 
-void d3d12_cpu_chain_free(d3d12_cpu_heap_chain *c)
+void xgdi_d3d12_cpu_chain_free(d3d12_cpu_heap_chain *c)
 {
     for (int i = 0; i < c->block_count; i++) ID3D12DescriptorHeap_Release(c->blocks[i]);
     pool_free(&c->pool);
@@ -109,7 +109,7 @@ static void chain_locate(const d3d12_cpu_heap_chain *c, uint32_t index, int *blo
     *off = index - start;
 }
 
-xgd_result d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t *index)
+xgd_result xgdi_d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t *index)
 {
     if (pool_take_free(r, &c->pool, index)) {
         pool_count_live(&c->pool);
@@ -133,12 +133,12 @@ xgd_result d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uin
     return XGD_OK;
 }
 
-void d3d12_cpu_chain_release(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t index)
+void xgdi_d3d12_cpu_chain_release(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t index)
 {
     pool_push_free(r, &c->pool, index);
 }
 
-D3D12_CPU_DESCRIPTOR_HANDLE d3d12_cpu_chain_handle(const d3d12_cpu_heap_chain *c, uint32_t index)
+D3D12_CPU_DESCRIPTOR_HANDLE xgdi_d3d12_cpu_chain_handle(const d3d12_cpu_heap_chain *c, uint32_t index)
 {
     int b;
     uint32_t off;
@@ -157,9 +157,9 @@ static void gpu_heap_handles(d3d12_gpu_heap *h)
     h->visible->lpVtbl->GetGPUDescriptorHandleForHeapStart(h->visible, &h->visible_gpu);
 }
 
-xgd_result d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
-                               D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t capacity,
-                               uint32_t max_capacity)
+xgd_result xgdi_d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
+                                    D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t capacity,
+                                    uint32_t max_capacity)
 {
     memset(h, 0, sizeof *h);
     h->type = type;
@@ -174,7 +174,7 @@ xgd_result d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
     return XGD_OK;
 }
 
-void d3d12_gpu_heap_free(d3d12_gpu_heap *h)
+void xgdi_d3d12_gpu_heap_free(d3d12_gpu_heap *h)
 {
     if (h->staging != NULL) ID3D12DescriptorHeap_Release(h->staging);
     if (h->visible != NULL) ID3D12DescriptorHeap_Release(h->visible);
@@ -227,7 +227,7 @@ static xgd_result gpu_heap_grow(d3d12_renderer *r, d3d12_gpu_heap *h)
        referenced by recorded or submitted work until the open frame's fence passes. */
     ID3D12DescriptorHeap_Release(h->staging);
     if (retire_heap(r, h->visible) != XGD_OK) {
-        d3d12_wait(r, r->base.submitted_fence);
+        xgdi_d3d12_wait(r, r->base.submitted_fence);
         ID3D12DescriptorHeap_Release(h->visible);
     }
     h->staging = st;
@@ -241,7 +241,7 @@ static xgd_result gpu_heap_grow(d3d12_renderer *r, d3d12_gpu_heap *h)
     return XGD_OK;
 }
 
-xgd_result d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *index)
+xgd_result xgdi_d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *index)
 {
     if (pool_take_free(r, &h->pool, index)) {
         pool_count_live(&h->pool);
@@ -256,27 +256,27 @@ xgd_result d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *
     return XGD_OK;
 }
 
-void d3d12_gpu_heap_release(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index)
+void xgdi_d3d12_gpu_heap_release(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index)
 {
     pool_push_free(r, &h->pool, index);
 }
 
-D3D12_CPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_staging(const d3d12_gpu_heap *h, uint32_t index)
+D3D12_CPU_DESCRIPTOR_HANDLE xgdi_d3d12_gpu_heap_staging(const d3d12_gpu_heap *h, uint32_t index)
 {
     D3D12_CPU_DESCRIPTOR_HANDLE c = h->staging_cpu;
     c.ptr += (SIZE_T)index * h->increment;
     return c;
 }
 
-void d3d12_gpu_heap_publish(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index)
+void xgdi_d3d12_gpu_heap_publish(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index)
 {
     D3D12_CPU_DESCRIPTOR_HANDLE dst = h->visible_cpu;
     dst.ptr += (SIZE_T)index * h->increment;
-    ID3D12Device_CopyDescriptorsSimple(r->dev, 1, dst, d3d12_gpu_heap_staging(h, index), h->type);
+    ID3D12Device_CopyDescriptorsSimple(r->dev, 1, dst, xgdi_d3d12_gpu_heap_staging(h, index), h->type);
     h->publishes++;
 }
 
-D3D12_GPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_gpu(const d3d12_gpu_heap *h, uint32_t index)
+D3D12_GPU_DESCRIPTOR_HANDLE xgdi_d3d12_gpu_heap_gpu(const d3d12_gpu_heap *h, uint32_t index)
 {
     D3D12_GPU_DESCRIPTOR_HANDLE g = h->visible_gpu;
     g.ptr += (UINT64)index * h->increment;
@@ -313,7 +313,7 @@ static D3D12_TEXTURE_ADDRESS_MODE d3d12_address(xgd_texture_address_mode m)
     }
 }
 
-xgd_result d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, uint32_t *index)
+xgd_result xgdi_d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, uint32_t *index)
 {
     for (size_t i = 0; i < r->sampler_count; i++) {
         if (memcmp(&r->samplers[i].desc, desc, sizeof *desc) == 0) {
@@ -330,7 +330,7 @@ xgd_result d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, ui
         r->sampler_capacity = nc;
     }
     uint32_t idx;
-    xgd_result res = d3d12_gpu_heap_alloc(r, &r->sampler_heap, &idx);
+    xgd_result res = xgdi_d3d12_gpu_heap_alloc(r, &r->sampler_heap, &idx);
     if (res != XGD_OK) return res;
     D3D12_SAMPLER_DESC sd;
     memset(&sd, 0, sizeof sd);
@@ -345,8 +345,8 @@ xgd_result d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, ui
     /* XNA MaxMipLevel is the most detailed level sampled: D3D's MinLOD. */
     sd.MinLOD = (FLOAT)desc->max_mip_level;
     sd.MaxLOD = D3D12_FLOAT32_MAX;
-    ID3D12Device_CreateSampler(r->dev, &sd, d3d12_gpu_heap_staging(&r->sampler_heap, idx));
-    d3d12_gpu_heap_publish(r, &r->sampler_heap, idx);
+    ID3D12Device_CreateSampler(r->dev, &sd, xgdi_d3d12_gpu_heap_staging(&r->sampler_heap, idx));
+    xgdi_d3d12_gpu_heap_publish(r, &r->sampler_heap, idx);
     r->samplers[r->sampler_count].desc = *desc;
     r->samplers[r->sampler_count].index = idx;
     r->sampler_count++;
@@ -375,9 +375,9 @@ static void trace_pool(const char *name, const d3d12_index_pool *p, uint64_t gro
             (unsigned long long)publishes, (unsigned long long)copies);
 }
 
-void d3d12_descriptor_trace(d3d12_renderer *r)
+void xgdi_d3d12_descriptor_trace(d3d12_renderer *r)
 {
-    uint64_t done = d3d12_completed(r);
+    uint64_t done = xgdi_d3d12_completed(r);
     trace_pool("rtv", &r->rtv_heap.pool, r->rtv_heap.growths, (uint64_t)r->rtv_heap.block_count,
                0, 0, 0, done);
     trace_pool("dsv", &r->dsv_heap.pool, r->dsv_heap.growths, (uint64_t)r->dsv_heap.block_count,

@@ -12,6 +12,7 @@
 #include <string.h>
 #ifndef _WIN32
 #include <dlfcn.h>
+#include <pthread.h>
 #endif
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -22,12 +23,12 @@ static bool d3d12_is_removed(HRESULT hr)
            hr == DXGI_ERROR_DEVICE_HUNG;
 }
 
-xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
+xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
 {
     if (SUCCEEDED(hr)) return XGD_OK;
     /* the info queue's messages usually say why a call failed or the device was removed:
        log them before the failure */
-    if (r->debug) d3d12_debug_drain(r);
+    if (r->debug) xgdi_d3d12_debug_drain(r);
     if (d3d12_is_removed(hr) || r->lost) {
         /* Device recovery: log the removal reason the runtime gives, then enter lost. */
         HRESULT reason = r->simulated_removal ? hr
@@ -52,7 +53,7 @@ xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what)
    lost state, from which xgd_device_restore_context rebuilds everything. */
 static xgd_result d3d12_submission_failed(d3d12_renderer *r, HRESULT hr, const char *what)
 {
-    xgd_result res = d3d12_check(r, hr, what);
+    xgd_result res = xgdi_d3d12_check(r, hr, what);
     if (r->lost) return res;
     r->lost = true;
     char msg[160];
@@ -62,7 +63,7 @@ static xgd_result d3d12_submission_failed(d3d12_renderer *r, HRESULT hr, const c
     return XGD_ERROR_DEVICE_LOST;
 }
 
-void d3d12_debug_remove_device(d3d12_renderer *r)
+void xgdi_d3d12_debug_remove_device(d3d12_renderer *r)
 {
     r->remove_next_call = true;
 }
@@ -84,7 +85,7 @@ static bool d3d12_hook_removed(d3d12_renderer *r)
  * completes between the worker's two polls, the fence reads value+1 and then falls back to
  * value, until the next completion. Everything before a completed value is complete (one
  * queue), so the largest value ever read is the truth. */
-uint64_t d3d12_completed(d3d12_renderer *r)
+uint64_t xgdi_d3d12_completed(d3d12_renderer *r)
 {
     if (r->fence == NULL) return r->base.submitted_fence;
     uint64_t v = ID3D12Fence_GetCompletedValue(r->fence);
@@ -106,9 +107,9 @@ uint64_t d3d12_completed(d3d12_renderer *r)
  * and re-signals again, so it neither returns early nor hangs. On Windows the wait runs in
  * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits (a
  * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet"). */
-xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
+xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value)
 {
-    if (d3d12_completed(r) >= value) return XGD_OK;
+    if (xgdi_d3d12_completed(r) >= value) return XGD_OK;
     /* A value no submission will signal would block forever: report it instead of hanging
        the host (an internal ordering error, never expected). */
     if (value > r->base.submitted_fence)
@@ -116,21 +117,21 @@ xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value)
                          "d3d12: internal error: wait for fence value %llu, only %llu submitted",
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     r->stats.gpu_waits++;
-    while (d3d12_completed(r) < value && !r->lost) {
+    while (xgdi_d3d12_completed(r) < value && !r->lost) {
         HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
-        if (FAILED(hr)) return d3d12_check(r, hr, "SetEventOnCompletion");
+        if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "SetEventOnCompletion");
 #ifdef _WIN32
         DWORD w = WaitForSingleObject(r->event, 1000);
         if (w != WAIT_OBJECT_0 && w != WAIT_TIMEOUT)
-            return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+            return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
 #else
         hr = ID3D12CommandQueue_Signal(r->queue, r->fence, r->base.submitted_fence);
-        if (FAILED(hr)) return d3d12_check(r, hr, "CommandQueue::Signal(wait)");
+        if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandQueue::Signal(wait)");
         if (vkd3d_wait_event(r->event, VKD3D_INFINITE) != VKD3D_WAIT_OBJECT_0)
-            return d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
+            return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_HUNG, "fence wait");
 #endif
     }
-    if (r->lost) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
+    if (r->lost) return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
     return XGD_OK;
 }
 
@@ -148,7 +149,7 @@ static xgd_result d3d12_create_upload(d3d12_renderer *r, size_t size, d3d12_uplo
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
                                                       &IID_ID3D12Resource, (void **)&out->res);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(upload)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(upload)");
     d3d12_set_name(r, out->res, "xgd upload chunk (%lu bytes)", (unsigned long)size);
     D3D12_RANGE none = { 0, 0 };
     void *p = NULL;
@@ -156,7 +157,7 @@ static xgd_result d3d12_create_upload(d3d12_renderer *r, size_t size, d3d12_uplo
     if (FAILED(hr)) {
         ID3D12Resource_Release(out->res);
         out->res = NULL;
-        return d3d12_check(r, hr, "Map(upload)");
+        return xgdi_d3d12_check(r, hr, "Map(upload)");
     }
     out->cpu = p;
     out->gpu = ID3D12Resource_GetGPUVirtualAddress(out->res);
@@ -164,8 +165,8 @@ static xgd_result d3d12_create_upload(d3d12_renderer *r, size_t size, d3d12_uplo
     return XGD_OK;
 }
 
-xgd_result d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
-                              d3d12_alloc *out)
+xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
+                                   d3d12_alloc *out)
 {
     if (size == 0) size = 1;
     for (;;) {
@@ -232,12 +233,12 @@ static void d3d12_retired_unknown_free(xgdi_renderer *r, void *object)
     IUnknown_Release((IUnknown *)object);
 }
 
-void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object)
+void xgdi_d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object)
 {
     if (object == NULL) return;
     if (xgdi_retire_push(&r->base.retired, r->base.submitted_fence + 1,
                          d3d12_retired_unknown_free, object) != XGD_OK) {
-        d3d12_wait(r, r->base.submitted_fence);
+        xgdi_d3d12_wait(r, r->base.submitted_fence);
         IUnknown_Release(object); /* recorded work of the open frame is not submitted: keep
                                      it correct by submitting first is the caller's job; the
                                      queue failing to grow is out-of-memory territory */
@@ -272,7 +273,7 @@ static size_t widen(WCHAR *out, size_t cap, const char *s)
     return n;
 }
 
-void d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...)
+void xgdi_d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...)
 {
     char text[256];
     WCHAR wide[256];
@@ -297,7 +298,7 @@ static void begin_event(ID3D12GraphicsCommandList *list, const char *text)
                                              (UINT)((n + 1) * sizeof(WCHAR)));
 }
 
-void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...)
+void xgdi_d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...)
 {
     char text[256];
     WCHAR wide[256];
@@ -311,14 +312,14 @@ void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...)
                                             (UINT)((n + 1) * sizeof(WCHAR)));
 }
 
-void d3d12_event_end_now(d3d12_renderer *r)
+void xgdi_d3d12_event_end_now(d3d12_renderer *r)
 {
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     if (list->lpVtbl->EndEvent != NULL) ID3D12GraphicsCommandList_EndEvent(list);
     r->event_open = false;
 }
 
-void d3d12_event_targets_now(d3d12_renderer *r)
+void xgdi_d3d12_event_targets_now(d3d12_renderer *r)
 {
     d3d12_event_end(r);
     char text[256];
@@ -350,7 +351,7 @@ void d3d12_event_targets_now(d3d12_renderer *r)
 
 /* ---- frames -------------------------------------------------------------------------------- */
 
-void d3d12_bind_heaps(d3d12_renderer *r)
+void xgdi_d3d12_bind_heaps(d3d12_renderer *r)
 {
     ID3D12DescriptorHeap *heaps[2] = { r->view_heap.visible, r->sampler_heap.visible };
     ID3D12GraphicsCommandList_SetDescriptorHeaps(d3d12_list(r), 2, heaps);
@@ -363,7 +364,7 @@ void d3d12_bind_heaps(d3d12_renderer *r)
 
 static void d3d12_collect(d3d12_renderer *r)
 {
-    uint64_t done = d3d12_completed(r);
+    uint64_t done = xgdi_d3d12_completed(r);
     xgdi_retire_collect(&r->base.retired, &r->base, done);
     size_t k = 0;
     for (size_t i = 0; i < r->retired_heap_count; i++) {
@@ -382,34 +383,34 @@ static void d3d12_collect(d3d12_renderer *r)
 static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
 {
     d3d12_frame *f = &r->frames[slot];
-    xgd_result res = d3d12_wait(r, f->fence);
+    xgd_result res = xgdi_d3d12_wait(r, f->fence);
     if (res != XGD_OK) return res;
     if (d3d12_hook_removed(r))
-        return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandAllocator::Reset");
+        return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandAllocator::Reset");
     HRESULT hr = ID3D12CommandAllocator_Reset(f->allocator);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandAllocator::Reset");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandAllocator::Reset");
     hr = ID3D12GraphicsCommandList_Reset(f->list, f->allocator, NULL);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Reset");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandList::Reset");
     d3d12_linear_reset(&f->constants);
     d3d12_linear_reset(&f->ring);
     r->slot = slot;
     r->event_open = false; /* a reset list holds no event (also after a failed close) */
-    d3d12_bind_heaps(r);
+    xgdi_d3d12_bind_heaps(r);
     d3d12_collect(r);
     /* an occlusion query active across the submission continues in a fresh slot */
-    d3d12_query_resume(r);
+    xgdi_d3d12_query_resume(r);
     return XGD_OK;
 }
 
 static xgd_result d3d12_submit_frame(d3d12_renderer *r)
 {
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    d3d12_flush_barriers(r);
+    xgdi_d3d12_flush_barriers(r);
     d3d12_event_end(r); /* events stay balanced within one list */
     /* a query must end in the list it began in: the active one's segment ends here */
-    d3d12_query_suspend(r);
+    xgdi_d3d12_query_suspend(r);
     d3d12_frame *f = &r->frames[r->slot];
-    if (d3d12_hook_removed(r)) return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
+    if (d3d12_hook_removed(r)) return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close");
     HRESULT hr = ID3D12GraphicsCommandList_Close(f->list);
     if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandList::Close");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)f->list };
@@ -420,7 +421,7 @@ static xgd_result d3d12_submit_frame(d3d12_renderer *r)
     r->base.submitted_fence = value;
     f->fence = value;
     r->stats.submits++;
-    if (r->debug) d3d12_debug_drain(r);
+    if (r->debug) xgdi_d3d12_debug_drain(r);
     return d3d12_open_slot(r, (r->slot + 1) % D3D12X_FRAMES);
 }
 
@@ -429,23 +430,23 @@ static xgd_result d3d12_op_submit(xgdi_renderer *base)
     return d3d12_submit_frame(d3d12_cast(base));
 }
 
-xgd_result d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out)
+xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out)
 {
     xgd_result res = d3d12_submit_frame(r);
     if (res != XGD_OK) return res;
     /* the immediate allocator is idle: its last use was waited for in immediate_end */
     HRESULT hr = ID3D12CommandAllocator_Reset(r->imm_allocator);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandAllocator::Reset(immediate)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandAllocator::Reset(immediate)");
     hr = ID3D12GraphicsCommandList_Reset(r->imm_list, r->imm_allocator, NULL);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Reset(immediate)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandList::Reset(immediate)");
     *out = r->imm_list;
     return XGD_OK;
 }
 
-xgd_result d3d12_immediate_end(d3d12_renderer *r)
+xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r)
 {
     if (d3d12_hook_removed(r))
-        return d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close(immediate)");
+        return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close(immediate)");
     HRESULT hr = ID3D12GraphicsCommandList_Close(r->imm_list);
     if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandList::Close(immediate)");
     ID3D12CommandList *lists[1] = { (ID3D12CommandList *)r->imm_list };
@@ -454,21 +455,21 @@ xgd_result d3d12_immediate_end(d3d12_renderer *r)
     hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
     if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandQueue::Signal(immediate)");
     r->base.submitted_fence = value;
-    if (r->debug) d3d12_debug_drain(r);
+    if (r->debug) xgdi_d3d12_debug_drain(r);
     /* the open frame's fence value must stay above everything submitted before it */
-    return d3d12_wait(r, value);
+    return xgdi_d3d12_wait(r, value);
 }
 
 static uint64_t d3d12_op_completed_fence(xgdi_renderer *base)
 {
-    return d3d12_completed(d3d12_cast(base));
+    return xgdi_d3d12_completed(d3d12_cast(base));
 }
 
 static xgd_result d3d12_op_wait_fence(xgdi_renderer *base, uint64_t value)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    return d3d12_wait(r, value);
+    return xgdi_d3d12_wait(r, value);
 }
 
 /* ---- device ------------------------------------------------------------------------------- */
@@ -530,11 +531,85 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
     dlclose(lib);
 }
 
+/*
+ * One vkd3d instance per process, shared by every device. vkd3d-utils' D3D12CreateDevice
+ * creates a vkd3d instance, and so a VkInstance, for each device; some drivers allow a process
+ * only a few dozen vkCreateInstance calls in its life (NVIDIA 580 refuses the 30th with
+ * VK_ERROR_INCOMPATIBLE_DRIVER, even when every earlier instance was destroyed), so a program
+ * that creates devices one after another would stop getting any. The instance is created on
+ * first use under a lock (a failure is not remembered: the next device tries again) and this
+ * file keeps one reference to it for the rest of the process; each device holds its own
+ * reference too (vkd3d_create_device takes one). Its creation parameters are those of
+ * D3D12CreateDevice (vkd3d-utils 1.2), so a device behaves as one made there: the events
+ * vkd3d signals are vkd3d-utils' events, the surface extensions are asked for (optional xcb
+ * surface, required swap chain on the device) and the API version is 1.0.
+ */
+static pthread_mutex_t d3d12_instance_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vkd3d_instance *d3d12_instance;
+static unsigned d3d12_instance_creations;
+
+unsigned xgdi_d3d12_instance_creations(void)
+{
+    pthread_mutex_lock(&d3d12_instance_lock);
+    unsigned n = d3d12_instance_creations;
+    pthread_mutex_unlock(&d3d12_instance_lock);
+    return n;
+}
+
+static HRESULT d3d12_shared_instance(struct vkd3d_instance **out)
+{
+    static const char *const instance_extensions[] = { "VK_KHR_surface" };
+    static const char *const optional_instance_extensions[] = { "VK_KHR_xcb_surface" };
+    HRESULT hr = S_OK;
+    pthread_mutex_lock(&d3d12_instance_lock);
+    if (d3d12_instance == NULL) {
+        struct vkd3d_application_info app = {
+            .type = VKD3D_STRUCTURE_TYPE_APPLICATION_INFO,
+            .application_name = "xgd",
+            .api_version = VKD3D_API_VERSION_1_0,
+        };
+        struct vkd3d_optional_instance_extensions_info optional = {
+            .type = VKD3D_STRUCTURE_TYPE_OPTIONAL_INSTANCE_EXTENSIONS_INFO,
+            .next = &app,
+            .extensions = optional_instance_extensions,
+            .extension_count = 1,
+        };
+        struct vkd3d_instance_create_info info = {
+            .type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+            .next = &optional,
+            .pfn_signal_event = vkd3d_signal_event,
+            .wchar_size = sizeof(WCHAR),
+            .instance_extensions = instance_extensions,
+            .instance_extension_count = 1,
+        };
+        struct vkd3d_instance *created = NULL;
+        hr = vkd3d_create_instance(&info, &created);
+        if (SUCCEEDED(hr)) {
+            d3d12_instance = created;
+            d3d12_instance_creations++;
+        }
+    }
+    *out = d3d12_instance;
+    pthread_mutex_unlock(&d3d12_instance_lock);
+    return hr;
+}
+
 static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
 {
     /* vkd3d chooses the Vulkan physical device (VKD3D_VULKAN_DEVICE selects one). */
     snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d (Direct3D 12 on Vulkan)");
-    HRESULT hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)out);
+    static const char *const device_extensions[] = { "VK_KHR_swapchain" };
+    struct vkd3d_instance *instance = NULL;
+    HRESULT hr = d3d12_shared_instance(&instance);
+    if (FAILED(hr)) return hr;
+    struct vkd3d_device_create_info info = {
+        .type = VKD3D_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .minimum_feature_level = D3D_FEATURE_LEVEL_11_0,
+        .instance = instance,
+        .device_extensions = device_extensions,
+        .device_extension_count = 1,
+    };
+    hr = vkd3d_create_device(&info, &IID_ID3D12Device, (void **)out);
     if (SUCCEEDED(hr)) d3d12_identify_vulkan_device(r, *out);
     return hr;
 }
@@ -595,7 +670,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
     x->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL; /* an empty D3D12 scissor rect clips all */
     x->back_buffer_readback = true;
     for (int f = XGD_SURFACE_FORMAT_COLOR; f < XGD_SURFACE_FORMAT_COUNT; f++) {
-        DXGI_FORMAT d = d3d12_dxgi_format((xgd_surface_format)f);
+        DXGI_FORMAT d = xgdi_d3d12_dxgi_format((xgd_surface_format)f);
         D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { d, 0, 0 };
         if (d == DXGI_FORMAT_UNKNOWN ||
             FAILED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FORMAT_SUPPORT, &fs,
@@ -636,7 +711,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
     }
     x->depth_formats[XGD_DEPTH_FORMAT_NONE] = true;
     for (int f = XGD_DEPTH_FORMAT_DEPTH16; f < XGD_DEPTH_FORMAT_COUNT; f++) {
-        D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { d3d12_dxgi_depth_format((xgd_depth_format)f),
+        D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { xgdi_d3d12_dxgi_depth_format((xgd_depth_format)f),
                                                  0, 0 };
         x->depth_formats[f] =
             SUCCEEDED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FORMAT_SUPPORT, &fs,
@@ -649,7 +724,7 @@ static xgd_result d3d12_make_back_buffer(d3d12_renderer *r, const xgd_presentati
                                          xgdi_native_texture **out)
 {
     xgdi_texture_desc d = xgdi_back_buffer_desc(pp, r->xcaps.max_multisample_count);
-    return d3d12_texture_alloc(r, &d, out);
+    return xgdi_d3d12_texture_alloc(r, &d, out);
 }
 
 static void d3d12_bind_back_buffer(d3d12_renderer *r)
@@ -664,23 +739,23 @@ static void d3d12_destroy_all(d3d12_renderer *r)
 {
     if (r->dev != NULL && r->fence != NULL && !r->lost) {
         /* close the open list (it may hold recorded work) and wait for idle */
-        if (d3d12_submit_frame(r) == XGD_OK) d3d12_wait(r, r->base.submitted_fence);
+        if (d3d12_submit_frame(r) == XGD_OK) xgdi_d3d12_wait(r, r->base.submitted_fence);
     } else if (r->fence != NULL && r->lost) {
         /* Work submitted before the loss may still run (a simulated removal leaves the device
            healthy); a removed device's fence reads all ones, so this returns at once there. */
-        d3d12_wait(r, r->base.submitted_fence);
+        xgdi_d3d12_wait(r, r->base.submitted_fence);
     }
-    if (r->back_buffer != NULL) d3d12_texture_release(r, r->back_buffer);
-    if (r->black != NULL) d3d12_texture_release(r, r->black);
-    if (r->black_volume != NULL) d3d12_texture_release(r, r->black_volume);
+    if (r->back_buffer != NULL) xgdi_d3d12_texture_release(r, r->back_buffer);
+    if (r->black != NULL) xgdi_d3d12_texture_release(r, r->black);
+    if (r->black_volume != NULL) xgdi_d3d12_texture_release(r, r->black_volume);
     xgdi_retire_flush_all(&r->base.retired, &r->base);
     xgdi_retire_free(&r->base.retired);
-    d3d12_query_heaps_free(r);
+    xgdi_d3d12_query_heaps_free(r);
     for (size_t i = 0; i < r->retired_heap_count; i++)
         ID3D12DescriptorHeap_Release(r->retired_heaps[i]);
     free(r->retired_heaps);
     free(r->retired_heap_fence);
-    d3d12_pipelines_free(r);
+    xgdi_d3d12_pipelines_free(r);
     if (r->defaults != NULL) ID3D12Resource_Release(r->defaults);
     for (int i = 0; i < D3D12X_FRAMES; i++) {
         d3d12_frame *f = &r->frames[i];
@@ -691,10 +766,10 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     }
     if (r->imm_list != NULL) ID3D12GraphicsCommandList_Release(r->imm_list);
     if (r->imm_allocator != NULL) ID3D12CommandAllocator_Release(r->imm_allocator);
-    d3d12_cpu_chain_free(&r->rtv_heap);
-    d3d12_cpu_chain_free(&r->dsv_heap);
-    d3d12_gpu_heap_free(&r->view_heap);
-    d3d12_gpu_heap_free(&r->sampler_heap);
+    xgdi_d3d12_cpu_chain_free(&r->rtv_heap);
+    xgdi_d3d12_cpu_chain_free(&r->dsv_heap);
+    xgdi_d3d12_gpu_heap_free(&r->view_heap);
+    xgdi_d3d12_gpu_heap_free(&r->sampler_heap);
     free(r->samplers);
     free(r->barriers);
     if (r->fence != NULL) ID3D12Fence_Release(r->fence);
@@ -704,7 +779,7 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     if (r->event != NULL) vkd3d_destroy_event(r->event);
 #endif
     if (r->queue != NULL) ID3D12CommandQueue_Release(r->queue);
-    d3d12_debug_release(r);
+    xgdi_d3d12_debug_release(r);
     if (r->dev != NULL) ID3D12Device_Release(r->dev);
     free(r);
 }
@@ -717,10 +792,10 @@ static xgd_result d3d12_create_lists(d3d12_renderer *r)
         ID3D12GraphicsCommandList **l = i < D3D12X_FRAMES ? &r->frames[i].list : &r->imm_list;
         hr = ID3D12Device_CreateCommandAllocator(r->dev, D3D12_COMMAND_LIST_TYPE_DIRECT,
                                                  &IID_ID3D12CommandAllocator, (void **)a);
-        if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommandAllocator");
+        if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommandAllocator");
         hr = ID3D12Device_CreateCommandList(r->dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, *a, NULL,
                                             &IID_ID3D12GraphicsCommandList, (void **)l);
-        if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommandList");
+        if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommandList");
         if (i < D3D12X_FRAMES) {
             d3d12_set_name(r, *a, "xgd frame %d allocator", i);
             d3d12_set_name(r, *l, "xgd frame %d list", i);
@@ -730,7 +805,7 @@ static xgd_result d3d12_create_lists(d3d12_renderer *r)
         }
         /* a new list is open; close it so reset/reopen follows one path */
         hr = ID3D12GraphicsCommandList_Close(*l);
-        if (FAILED(hr)) return d3d12_check(r, hr, "CommandList::Close");
+        if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandList::Close");
     }
     return XGD_OK;
 }
@@ -749,12 +824,12 @@ static xgd_result d3d12_create_defaults(d3d12_renderer *r)
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_GENERIC_READ, NULL,
                                                       &IID_ID3D12Resource, (void **)&r->defaults);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(defaults)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(defaults)");
     d3d12_set_name(r, r->defaults, "xgd default vertex attributes");
     void *p = NULL;
     D3D12_RANGE none = { 0, 0 };
     hr = ID3D12Resource_Map(r->defaults, 0, &none, &p);
-    if (FAILED(hr)) return d3d12_check(r, hr, "Map(defaults)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "Map(defaults)");
     memcpy(p, values, sizeof values);
     ID3D12Resource_Unmap(r->defaults, 0, NULL);
     return XGD_OK;
@@ -795,14 +870,14 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
     r->base.ops = &xgdi_d3d12_renderer_ops;
     r->base.device = info->device;
-    d3d12_query_init(r);
+    xgdi_d3d12_query_init(r);
     /* XGD_D3D12_DEBUG=1 turns debug mode on without a code change (as XGD_VK_VALIDATION=1
        does for Vulkan): names, event markers, debug layer and info queue. */
     const char *debug_env = getenv("XGD_D3D12_DEBUG");
     r->debug = info->debug || (debug_env != NULL && debug_env[0] == '1');
     r->profile = info->profile;
 
-    if (r->debug) d3d12_debug_enable_layer(r);
+    if (r->debug) xgdi_d3d12_debug_enable_layer(r);
     HRESULT hr = d3d12_create_device(r, &r->dev);
     if (FAILED(hr)) {
         xgd_result res = xgdi_fail(info->device, XGD_ERROR_NOT_SUPPORTED,
@@ -811,17 +886,17 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         free(r);
         return res;
     }
-    if (r->debug) d3d12_debug_attach_info_queue(r);
+    if (r->debug) xgdi_d3d12_debug_attach_info_queue(r);
     xgd_result res = XGD_OK;
     D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0,
                                     D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };
     hr = ID3D12Device_CreateCommandQueue(r->dev, &qd, &IID_ID3D12CommandQueue,
                                          (void **)&r->queue);
-    if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateCommandQueue"); goto fail; }
+    if (FAILED(hr)) { res = xgdi_d3d12_check(r, hr, "CreateCommandQueue"); goto fail; }
     d3d12_set_name(r, r->queue, "xgd direct queue");
     hr = ID3D12Device_CreateFence(r->dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence,
                                   (void **)&r->fence);
-    if (FAILED(hr)) { res = d3d12_check(r, hr, "CreateFence"); goto fail; }
+    if (FAILED(hr)) { res = xgdi_d3d12_check(r, hr, "CreateFence"); goto fail; }
     d3d12_set_name(r, r->fence, "xgd frame fence");
 #ifdef _WIN32
     r->event = CreateEventA(NULL, FALSE, FALSE, NULL);
@@ -834,14 +909,14 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
     }
     d3d12_query_caps(r);
     if ((res = d3d12_create_lists(r)) != XGD_OK) goto fail;
-    if ((res = d3d12_cpu_chain_init(r, &r->rtv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 64)) != XGD_OK ||
-        (res = d3d12_cpu_chain_init(r, &r->dsv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 16)) != XGD_OK ||
-        (res = d3d12_gpu_heap_init(r, &r->view_heap, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 256,
-                                   D3D12X_VIEW_HEAP_MAX)) != XGD_OK ||
-        (res = d3d12_gpu_heap_init(r, &r->sampler_heap, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 64,
-                                   D3D12X_SAMPLER_HEAP_MAX)) != XGD_OK)
+    if ((res = xgdi_d3d12_cpu_chain_init(r, &r->rtv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 64)) != XGD_OK ||
+        (res = xgdi_d3d12_cpu_chain_init(r, &r->dsv_heap, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 16)) != XGD_OK ||
+        (res = xgdi_d3d12_gpu_heap_init(r, &r->view_heap, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 256,
+                                        D3D12X_VIEW_HEAP_MAX)) != XGD_OK ||
+        (res = xgdi_d3d12_gpu_heap_init(r, &r->sampler_heap, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 64,
+                                        D3D12X_SAMPLER_HEAP_MAX)) != XGD_OK)
         goto fail;
-    if ((res = d3d12_pipelines_init(r)) != XGD_OK) goto fail;
+    if ((res = xgdi_d3d12_pipelines_init(r)) != XGD_OK) goto fail;
     if ((res = d3d12_create_defaults(r)) != XGD_OK) goto fail;
     /* open slot 0 (its fence value 0 is complete) */
     r->slot = 0;
@@ -854,26 +929,26 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         bd.levels = 1;
         bd.format = XGD_SURFACE_FORMAT_COLOR;
         bd.samples = 1;
-        if ((res = d3d12_texture_alloc(r, &bd, &r->black)) != XGD_OK) goto fail;
+        if ((res = xgdi_d3d12_texture_alloc(r, &bd, &r->black)) != XGD_OK) goto fail;
         static const uint8_t opaque_black[4] = { 0, 0, 0, 255 };
         xgd_rect one = { 0, 0, 1, 1 };
-        if ((res = d3d12_op_texture_upload(&r->base, r->black, 0, 0, &one, opaque_black, 4)) !=
+        if ((res = xgdi_d3d12_op_texture_upload(&r->base, r->black, 0, 0, &one, opaque_black, 4)) !=
             XGD_OK)
             goto fail;
         /* the VolumeEffect's stand-in needs a TEXTURE3D SRV (a 2D one cannot fill t0) */
         if (r->xcaps.formats[XGD_SURFACE_FORMAT_COLOR].volume) {
             bd.volume = true;
             bd.depth = 1;
-            if ((res = d3d12_texture_alloc(r, &bd, &r->black_volume)) != XGD_OK) goto fail;
+            if ((res = xgdi_d3d12_texture_alloc(r, &bd, &r->black_volume)) != XGD_OK) goto fail;
             xgd_box cell = { 0, 0, 0, 1, 1, 1 };
-            if ((res = d3d12_op_texture_upload_volume(&r->base, r->black_volume, 0, &cell,
-                                                      opaque_black, 4, 4)) != XGD_OK)
+            if ((res = xgdi_d3d12_op_texture_upload_volume(&r->base, r->black_volume, 0, &cell,
+                                                           opaque_black, 4, 4)) != XGD_OK)
                 goto fail;
         }
     }
     d3d12_bind_back_buffer(r);
     d3d12_measure_depth_bias(r);
-    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) d3d12_descriptor_trace(r);
+    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) xgdi_d3d12_descriptor_trace(r);
     *out = &r->base;
     return XGD_OK;
 fail:
@@ -885,7 +960,7 @@ static void d3d12_op_destroy(xgdi_renderer *base)
 {
     if (base == NULL) return;
     d3d12_renderer *r = d3d12_cast(base);
-    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) d3d12_descriptor_trace(r);
+    if (getenv("XGD_D3D12_DESCRIPTOR_TRACE") != NULL) xgdi_d3d12_descriptor_trace(r);
     d3d12_destroy_all(r);
 }
 
@@ -901,7 +976,7 @@ static xgd_result d3d12_op_reset_back_buffer(xgdi_renderer *base,
     xgdi_native_texture *nb = NULL;
     xgd_result res = d3d12_make_back_buffer(r, pp, &nb);
     if (res != XGD_OK) return res; /* the old one stays */
-    d3d12_op_texture_destroy(base, r->back_buffer);
+    xgdi_d3d12_op_texture_destroy(base, r->back_buffer);
     r->back_buffer = nb;
     d3d12_bind_back_buffer(r);
     return XGD_OK;
@@ -914,7 +989,7 @@ static xgd_result d3d12_op_present(xgdi_renderer *base, int swap_interval)
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     xgdi_native_texture *bb = r->back_buffer;
     if (bb != NULL && bb->samples > 1 && bb->ms_dirty[0]) {
-        xgd_result res = d3d12_texture_resolve(r, bb, 0);
+        xgd_result res = xgdi_d3d12_texture_resolve(r, bb, 0);
         if (res != XGD_OK) return res;
     }
     return d3d12_submit_frame(r);
@@ -987,30 +1062,30 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .destroy = d3d12_op_destroy,
     .get_caps = d3d12_op_get_caps,
     .reset_back_buffer = d3d12_op_reset_back_buffer,
-    .texture_create = d3d12_op_texture_create,
-    .texture_destroy = d3d12_op_texture_destroy,
-    .texture_upload = d3d12_op_texture_upload,
-    .texture_download = d3d12_op_texture_download,
-    .texture_upload_volume = d3d12_op_texture_upload_volume,
-    .texture_download_volume = d3d12_op_texture_download_volume,
-    .texture_finalize = d3d12_op_texture_finalize,
-    .buffer_create = d3d12_op_buffer_create,
-    .buffer_destroy = d3d12_op_buffer_destroy,
-    .buffer_upload = d3d12_op_buffer_upload,
-    .buffer_download = d3d12_op_buffer_download,
-    .set_render_targets = d3d12_op_set_render_targets,
-    .clear = d3d12_op_clear,
-    .draw = d3d12_op_draw,
-    .read_back_buffer = d3d12_op_read_back_buffer,
+    .texture_create = xgdi_d3d12_op_texture_create,
+    .texture_destroy = xgdi_d3d12_op_texture_destroy,
+    .texture_upload = xgdi_d3d12_op_texture_upload,
+    .texture_download = xgdi_d3d12_op_texture_download,
+    .texture_upload_volume = xgdi_d3d12_op_texture_upload_volume,
+    .texture_download_volume = xgdi_d3d12_op_texture_download_volume,
+    .texture_finalize = xgdi_d3d12_op_texture_finalize,
+    .buffer_create = xgdi_d3d12_op_buffer_create,
+    .buffer_destroy = xgdi_d3d12_op_buffer_destroy,
+    .buffer_upload = xgdi_d3d12_op_buffer_upload,
+    .buffer_download = xgdi_d3d12_op_buffer_download,
+    .set_render_targets = xgdi_d3d12_op_set_render_targets,
+    .clear = xgdi_d3d12_op_clear,
+    .draw = xgdi_d3d12_op_draw,
+    .read_back_buffer = xgdi_d3d12_op_read_back_buffer,
     .present = d3d12_op_present,
     .submit = d3d12_op_submit,
     .completed_fence = d3d12_op_completed_fence,
     .wait_fence = d3d12_op_wait_fence,
     .get_statistics = d3d12_op_get_statistics,
     .get_native_caps = d3d12_op_get_native_caps,
-    .query_create = d3d12_op_query_create,
-    .query_destroy = d3d12_op_query_destroy,
-    .query_begin = d3d12_op_query_begin,
-    .query_end = d3d12_op_query_end,
-    .query_result = d3d12_op_query_result,
+    .query_create = xgdi_d3d12_op_query_create,
+    .query_destroy = xgdi_d3d12_op_query_destroy,
+    .query_begin = xgdi_d3d12_op_query_begin,
+    .query_end = xgdi_d3d12_op_query_end,
+    .query_result = xgdi_d3d12_op_query_result,
 };

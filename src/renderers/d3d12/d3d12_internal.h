@@ -111,26 +111,26 @@ typedef struct d3d12_sampler_entry {
     uint32_t index;
 } d3d12_sampler_entry;
 
-xgd_result d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
-                                D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t first_block);
-void d3d12_cpu_chain_free(d3d12_cpu_heap_chain *c);
-xgd_result d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t *index);
-void d3d12_cpu_chain_release(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t index);
-D3D12_CPU_DESCRIPTOR_HANDLE d3d12_cpu_chain_handle(const d3d12_cpu_heap_chain *c, uint32_t index);
+xgd_result xgdi_d3d12_cpu_chain_init(d3d12_renderer *r, d3d12_cpu_heap_chain *c,
+                                     D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t first_block);
+void xgdi_d3d12_cpu_chain_free(d3d12_cpu_heap_chain *c);
+xgd_result xgdi_d3d12_cpu_chain_alloc(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t *index);
+void xgdi_d3d12_cpu_chain_release(d3d12_renderer *r, d3d12_cpu_heap_chain *c, uint32_t index);
+D3D12_CPU_DESCRIPTOR_HANDLE xgdi_d3d12_cpu_chain_handle(const d3d12_cpu_heap_chain *c, uint32_t index);
 
-xgd_result d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
-                               D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t capacity,
-                               uint32_t max_capacity);
-void d3d12_gpu_heap_free(d3d12_gpu_heap *h);
-xgd_result d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *index);
-void d3d12_gpu_heap_release(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
+xgd_result xgdi_d3d12_gpu_heap_init(d3d12_renderer *r, d3d12_gpu_heap *h,
+                                    D3D12_DESCRIPTOR_HEAP_TYPE type, uint32_t capacity,
+                                    uint32_t max_capacity);
+void xgdi_d3d12_gpu_heap_free(d3d12_gpu_heap *h);
+xgd_result xgdi_d3d12_gpu_heap_alloc(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t *index);
+void xgdi_d3d12_gpu_heap_release(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
 /* Where to write a descriptor (staging), then publish() copies it into the visible heap. */
-D3D12_CPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_staging(const d3d12_gpu_heap *h, uint32_t index);
-void d3d12_gpu_heap_publish(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
-D3D12_GPU_DESCRIPTOR_HANDLE d3d12_gpu_heap_gpu(const d3d12_gpu_heap *h, uint32_t index);
+D3D12_CPU_DESCRIPTOR_HANDLE xgdi_d3d12_gpu_heap_staging(const d3d12_gpu_heap *h, uint32_t index);
+void xgdi_d3d12_gpu_heap_publish(d3d12_renderer *r, d3d12_gpu_heap *h, uint32_t index);
+D3D12_GPU_DESCRIPTOR_HANDLE xgdi_d3d12_gpu_heap_gpu(const d3d12_gpu_heap *h, uint32_t index);
 /* The sampler index of a desc, from the cache (identical descs allocate nothing). */
-xgd_result d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, uint32_t *index);
-void d3d12_descriptor_trace(d3d12_renderer *r);
+xgd_result xgdi_d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *desc, uint32_t *index);
+void xgdi_d3d12_descriptor_trace(d3d12_renderer *r);
 
 /* ---- resources (d3d12_resources.c) -------------------------------------------------------- */
 
@@ -165,44 +165,44 @@ struct xgdi_native_buffer {
     D3D12_RESOURCE_STATES state;
 };
 
-xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
-                               xgdi_native_texture **out);
-void d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t);
-void d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
-                      D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to);
-void d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
-                              D3D12_RESOURCE_STATES to);
-void d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
-                                  D3D12_RESOURCE_STATES to);
-void d3d12_flush_barriers(d3d12_renderer *r);
-xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face);
-DXGI_FORMAT d3d12_dxgi_format(xgd_surface_format f);
-DXGI_FORMAT d3d12_dxgi_depth_format(xgd_depth_format f);
-xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
-                                  const xgd_rect *rect, void *data, size_t row_pitch);
+xgd_result xgdi_d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
+                                    xgdi_native_texture **out);
+void xgdi_d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t);
+void xgdi_d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
+                           D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to);
+void xgdi_d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                   D3D12_RESOURCE_STATES to);
+void xgdi_d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
+                                       D3D12_RESOURCE_STATES to);
+void xgdi_d3d12_flush_barriers(d3d12_renderer *r);
+xgd_result xgdi_d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face);
+DXGI_FORMAT xgdi_d3d12_dxgi_format(xgd_surface_format f);
+DXGI_FORMAT xgdi_d3d12_dxgi_depth_format(xgd_depth_format f);
+xgd_result xgdi_d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                       const xgd_rect *rect, void *data, size_t row_pitch);
 
-xgd_result d3d12_op_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
-                                   xgdi_native_texture **out);
-void d3d12_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t);
-xgd_result d3d12_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
-                                   const xgd_rect *rect, const void *data, size_t row_pitch);
-xgd_result d3d12_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face,
-                                     int level, const xgd_rect *rect, void *data,
-                                     size_t row_pitch);
-xgd_result d3d12_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
-xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
-                                          const xgd_box *box, const void *data,
-                                          size_t row_pitch, size_t slice_pitch);
-xgd_result d3d12_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
-                                            const xgd_box *box, void *data, size_t row_pitch,
-                                            size_t slice_pitch);
-xgd_result d3d12_op_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
-                                  bool dynamic, xgdi_native_buffer **out);
-void d3d12_op_buffer_destroy(xgdi_renderer *r, xgdi_native_buffer *b);
-xgd_result d3d12_op_buffer_upload(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
-                                  const void *data, size_t size, xgd_set_data_options options);
-xgd_result d3d12_op_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
-                                    void *data, size_t size);
+xgd_result xgdi_d3d12_op_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
+                                        xgdi_native_texture **out);
+void xgdi_d3d12_op_texture_destroy(xgdi_renderer *r, xgdi_native_texture *t);
+xgd_result xgdi_d3d12_op_texture_upload(xgdi_renderer *r, xgdi_native_texture *t, int face, int level,
+                                        const xgd_rect *rect, const void *data, size_t row_pitch);
+xgd_result xgdi_d3d12_op_texture_download(xgdi_renderer *r, xgdi_native_texture *t, int face,
+                                          int level, const xgd_rect *rect, void *data,
+                                          size_t row_pitch);
+xgd_result xgdi_d3d12_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int face);
+xgd_result xgdi_d3d12_op_texture_upload_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                               const xgd_box *box, const void *data,
+                                               size_t row_pitch, size_t slice_pitch);
+xgd_result xgdi_d3d12_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *t, int level,
+                                                 const xgd_box *box, void *data, size_t row_pitch,
+                                                 size_t slice_pitch);
+xgd_result xgdi_d3d12_op_buffer_create(xgdi_renderer *r, xgdi_buffer_kind kind, size_t size,
+                                       bool dynamic, xgdi_native_buffer **out);
+void xgdi_d3d12_op_buffer_destroy(xgdi_renderer *r, xgdi_native_buffer *b);
+xgd_result xgdi_d3d12_op_buffer_upload(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                       const void *data, size_t size, xgd_set_data_options options);
+xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b, size_t offset,
+                                         void *data, size_t size);
 
 /* ---- pipelines (d3d12_pipelines.c) -------------------------------------------------------- */
 
@@ -233,9 +233,9 @@ typedef struct d3d12_pso_entry {
     ID3D12PipelineState *pso;
 } d3d12_pso_entry;
 
-xgd_result d3d12_pipelines_init(d3d12_renderer *r);
-void d3d12_pipelines_free(d3d12_renderer *r);
-xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
+xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r);
+void xgdi_d3d12_pipelines_free(d3d12_renderer *r);
+xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
 
 /* ---- frames and submission (d3d12_device.c) ------------------------------------------------ */
 
@@ -291,7 +291,7 @@ typedef struct d3d12_capabilities {
 struct d3d12_renderer {
     xgdi_renderer base;
     bool debug, lost;
-    uint64_t completed_max;           /* largest completed fence value read (d3d12_completed) */
+    uint64_t completed_max;           /* largest completed fence value read (xgdi_d3d12_completed) */
     xgd_graphics_profile profile;
     ID3D12Device *dev;
 #ifdef _WIN32
@@ -335,8 +335,8 @@ struct d3d12_renderer {
     ID3D12PipelineState *current_pso;
     size_t pso_last;                  /* psos[] index of the last lookup: consecutive draws
                                          usually share a key, so it is compared before hashing */
-    /* Fixed-function list state last recorded by d3d12_op_draw, so an unchanged value is not
-       re-recorded per draw. Valid only while draw_state_valid; d3d12_bind_heaps (list open,
+    /* Fixed-function list state last recorded by xgdi_d3d12_op_draw, so an unchanged value is not
+       re-recorded per draw. Valid only while draw_state_valid; xgdi_d3d12_bind_heaps (list open,
        heap growth) and blit (which records its own) clear it. */
     bool draw_state_valid;
     D3D12_VIEWPORT last_viewport;
@@ -373,21 +373,27 @@ static inline ID3D12GraphicsCommandList *d3d12_list(d3d12_renderer *r)
 /* Debug hook: the next native call on the submission path (closing, executing or signalling a
    list, resetting a slot) fails as DXGI_ERROR_DEVICE_REMOVED without being made, so device
    removal and recovery can be tested on a healthy device (issue 5, DeviceRemovedRecovery). */
-void d3d12_debug_remove_device(d3d12_renderer *r);
+void xgdi_d3d12_debug_remove_device(d3d12_renderer *r);
+
+#ifndef _WIN32
+/* vkd3d instances this process has created: devices share one (d3d12_device.c), so this is at
+   most 1 however many devices came and went. */
+unsigned xgdi_d3d12_instance_creations(void);
+#endif
 
 /* HRESULT check: DEVICE_REMOVED/RESET/HUNG enter the lost state (spec: Device recovery). */
-xgd_result d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
-xgd_result d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
-                              d3d12_alloc *out);
+xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
+xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
+                                   d3d12_alloc *out);
 /* The synchronous island: submits the open frame, then returns the immediate list, open. */
-xgd_result d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
+xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
 /* Closes, executes and waits for the immediate list. */
-xgd_result d3d12_immediate_end(d3d12_renderer *r);
-xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value);
-uint64_t d3d12_completed(d3d12_renderer *r);
+xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r);
+xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value);
+uint64_t xgdi_d3d12_completed(d3d12_renderer *r);
 /* Keeps a native object alive until the open frame's fence passes. */
-void d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object);
-void d3d12_bind_heaps(d3d12_renderer *r);
+void xgdi_d3d12_retire_unknown(d3d12_renderer *r, IUnknown *object);
+void xgdi_d3d12_bind_heaps(d3d12_renderer *r);
 
 /* Debug names and PIX-style events (debug devices only; otherwise one test of r->debug).
    d3d12_set_name names any ID3D12Object (cast); d3d12_event_targets closes the open segment
@@ -400,51 +406,51 @@ void d3d12_bind_heaps(d3d12_renderer *r);
 #else
 #define D3D12X_PRINTF(f, a)
 #endif
-void d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...) D3D12X_PRINTF(2, 3);
+void xgdi_d3d12_set_name_now(ID3D12Object *object, const char *fmt, ...) D3D12X_PRINTF(2, 3);
 /* The runtime's debug layer and info queue (d3d12_debug.c; debug devices only): enable the
    layer before the device is created, attach the filtered info queue after; drain forwards
    stored messages to the log after each submission; release drains and drops the queue. */
-void d3d12_debug_enable_layer(d3d12_renderer *r);
-void d3d12_debug_attach_info_queue(d3d12_renderer *r);
-void d3d12_debug_drain(d3d12_renderer *r);
-void d3d12_debug_release(d3d12_renderer *r);
-void d3d12_event_targets_now(d3d12_renderer *r);
-void d3d12_event_end_now(d3d12_renderer *r);
-void d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...) D3D12X_PRINTF(2, 3);
+void xgdi_d3d12_debug_enable_layer(d3d12_renderer *r);
+void xgdi_d3d12_debug_attach_info_queue(d3d12_renderer *r);
+void xgdi_d3d12_debug_drain(d3d12_renderer *r);
+void xgdi_d3d12_debug_release(d3d12_renderer *r);
+void xgdi_d3d12_event_targets_now(d3d12_renderer *r);
+void xgdi_d3d12_event_end_now(d3d12_renderer *r);
+void xgdi_d3d12_marker_now(ID3D12GraphicsCommandList *list, const char *fmt, ...) D3D12X_PRINTF(2, 3);
 #define d3d12_set_name(r, object, ...) \
-    ((r)->debug && (object) != NULL ? d3d12_set_name_now((ID3D12Object *)(object), __VA_ARGS__) \
+    ((r)->debug && (object) != NULL ? xgdi_d3d12_set_name_now((ID3D12Object *)(object), __VA_ARGS__) \
                                     : (void)0)
-#define d3d12_event_targets(r) ((r)->debug ? d3d12_event_targets_now(r) : (void)0)
-#define d3d12_event_end(r) ((r)->event_open ? d3d12_event_end_now(r) : (void)0)
-#define d3d12_marker(r, list, ...) ((r)->debug ? d3d12_marker_now((list), __VA_ARGS__) : (void)0)
+#define d3d12_event_targets(r) ((r)->debug ? xgdi_d3d12_event_targets_now(r) : (void)0)
+#define d3d12_event_end(r) ((r)->event_open ? xgdi_d3d12_event_end_now(r) : (void)0)
+#define d3d12_marker(r, list, ...) ((r)->debug ? xgdi_d3d12_marker_now((list), __VA_ARGS__) : (void)0)
 
 /* ---- commands (d3d12_commands.c) ---------------------------------------------------------- */
-xgd_result d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count);
-xgd_result d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
-                          int stencil);
-xgd_result d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
-xgd_result d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
-xgd_result d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
-xgd_result d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);
+xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, int count);
+xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
+                               int stencil);
+xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
+xgd_result xgdi_d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
+xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
+xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);
 
 /* ---- occlusion queries (d3d12_queries.c) -------------------------------------------------- */
 #define D3D12X_QUERY_CHUNK 64
 /* At creation, before any query op. */
-void d3d12_query_init(d3d12_renderer *r);
-xgd_result d3d12_op_query_create(xgdi_renderer *r, xgdi_native_query **out);
-void d3d12_op_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
-xgd_result d3d12_op_query_begin(xgdi_renderer *r, xgdi_native_query *q);
-xgd_result d3d12_op_query_end(xgdi_renderer *r, xgdi_native_query *q);
-xgd_result d3d12_op_query_result(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
-                                 bool *done, uint64_t *samples);
+void xgdi_d3d12_query_init(d3d12_renderer *r);
+xgd_result xgdi_d3d12_op_query_create(xgdi_renderer *r, xgdi_native_query **out);
+void xgdi_d3d12_op_query_destroy(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xgdi_d3d12_op_query_begin(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xgdi_d3d12_op_query_end(xgdi_renderer *r, xgdi_native_query *q);
+xgd_result xgdi_d3d12_op_query_result(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
+                                      bool *done, uint64_t *samples);
 /* The active query's segment in the frame list: suspend ends (and resolves) it and reserves
    the next slot; resume begins that slot. No-ops without an active query. d3d12_submit_frame
    suspends before closing a list and d3d12_open_slot resumes in the new one; blits bracket
    their draw so internal draws are not counted. */
-void d3d12_query_suspend(d3d12_renderer *r);
-void d3d12_query_resume(d3d12_renderer *r);
+void xgdi_d3d12_query_suspend(d3d12_renderer *r);
+void xgdi_d3d12_query_resume(d3d12_renderer *r);
 /* Teardown after the device went idle. */
-void d3d12_query_heaps_free(d3d12_renderer *r);
+void xgdi_d3d12_query_heaps_free(d3d12_renderer *r);
 
 /* ---- shaders (d3d12_shaders.c) ------------------------------------------------------------ */
 typedef struct d3d12_bytecode {
@@ -453,7 +459,7 @@ typedef struct d3d12_bytecode {
 } d3d12_bytecode;
 /* Stock program bytecode (DXBC, shader model 5.0); stage 0 vertex, 1 pixel. Empty when the
    variant was not generated. */
-d3d12_bytecode d3d12_shader(xgdi_program program, uint32_t variant, int stage);
-d3d12_bytecode d3d12_blit_shader(int stage);
+d3d12_bytecode xgdi_d3d12_shader(xgdi_program program, uint32_t variant, int stage);
+d3d12_bytecode xgdi_d3d12_blit_shader(int stage);
 
 #endif /* XGD_D3D12_INTERNAL_H */

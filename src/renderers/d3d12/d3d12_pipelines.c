@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-xgd_result d3d12_pipelines_init(d3d12_renderer *r)
+xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
 {
     D3D12_DESCRIPTOR_RANGE srv = { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 };
     D3D12_DESCRIPTOR_RANGE smp = { D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, 0, 0, 0 };
@@ -35,16 +35,16 @@ xgd_result d3d12_pipelines_init(d3d12_renderer *r)
     ID3DBlob *blob = NULL, *err = NULL;
     HRESULT hr = D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err);
     if (err != NULL) ID3D10Blob_Release(err);
-    if (FAILED(hr)) return d3d12_check(r, hr, "D3D12SerializeRootSignature");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "D3D12SerializeRootSignature");
     hr = ID3D12Device_CreateRootSignature(r->dev, 0, ID3D10Blob_GetBufferPointer(blob),
                                           ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
                                           (void **)&r->root);
     ID3D10Blob_Release(blob);
     if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
-    return d3d12_check(r, hr, "CreateRootSignature");
+    return xgdi_d3d12_check(r, hr, "CreateRootSignature");
 }
 
-void d3d12_pipelines_free(d3d12_renderer *r)
+void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
 {
     for (size_t i = 0; i < r->pso_count; i++) ID3D12PipelineState_Release(r->psos[i].pso);
     free(r->psos);
@@ -178,10 +178,10 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
     memset(&d, 0, sizeof d);
     d.pRootSignature = r->root;
-    d3d12_bytecode vs = k->mode == 1 ? d3d12_blit_shader(0)
-                                     : d3d12_shader((xgdi_program)k->program, k->variant, 0);
-    d3d12_bytecode ps = k->mode == 1 ? d3d12_blit_shader(1)
-                                     : d3d12_shader((xgdi_program)k->program, k->variant, 1);
+    d3d12_bytecode vs = k->mode == 1 ? xgdi_d3d12_blit_shader(0)
+                                     : xgdi_d3d12_shader((xgdi_program)k->program, k->variant, 0);
+    d3d12_bytecode ps = k->mode == 1 ? xgdi_d3d12_blit_shader(1)
+                                     : xgdi_d3d12_shader((xgdi_program)k->program, k->variant, 1);
     if (vs.data == NULL || ps.data == NULL)
         return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
                          "d3d12: no shader for program %u variant %u", (unsigned)k->program,
@@ -298,10 +298,10 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
         d3d12_set_name(r, *out, "xgd %s pso (program %u variant %u, %d targets, %dx)",
                        k->mode == 1 ? "blit" : "draw", (unsigned)k->program,
                        (unsigned)k->variant, k->rt_count, k->samples);
-    return d3d12_check(r, hr, "CreateGraphicsPipelineState");
+    return xgdi_d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }
 
-xgd_result d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out)
+xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out)
 {
     if (r->pso_last < r->pso_count &&
         memcmp(&r->psos[r->pso_last].key, key, sizeof *key) == 0) {

@@ -38,7 +38,7 @@ static xgd_result add_chunk(xgdi_renderer *base, uint32_t chunk)
     d3d12_query_chunk c = { NULL, NULL };
     D3D12_QUERY_HEAP_DESC qd = { D3D12_QUERY_HEAP_TYPE_OCCLUSION, D3D12X_QUERY_CHUNK, 0 };
     HRESULT hr = ID3D12Device_CreateQueryHeap(r->dev, &qd, &IID_ID3D12QueryHeap, (void **)&c.heap);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateQueryHeap(occlusion)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateQueryHeap(occlusion)");
     D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
     D3D12_RESOURCE_DESC rd = {
         .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = D3D12X_QUERY_CHUNK * sizeof(UINT64),
@@ -51,7 +51,7 @@ static xgd_result add_chunk(xgdi_renderer *base, uint32_t chunk)
                                               &IID_ID3D12Resource, (void **)&c.readback);
     if (FAILED(hr)) {
         ID3D12QueryHeap_Release(c.heap);
-        return d3d12_check(r, hr, "CreateCommittedResource(query readback)");
+        return xgdi_d3d12_check(r, hr, "CreateCommittedResource(query readback)");
     }
     d3d12_set_name(r, c.heap, "xgd occlusion queries %u", chunk);
     d3d12_set_name(r, c.readback, "xgd occlusion results %u", chunk);
@@ -95,7 +95,7 @@ static xgd_result read_slot(xgdi_renderer *base, uint32_t chunk, uint32_t index,
     D3D12_RANGE read = { offset, offset + sizeof(UINT64) };
     void *p = NULL;
     HRESULT hr = ID3D12Resource_Map(readback, 0, &read, &p);
-    if (FAILED(hr)) return d3d12_check(r, hr, "Map(query readback)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "Map(query readback)");
     UINT64 v;
     memcpy(&v, (const uint8_t *)p + offset, sizeof v);
     D3D12_RANGE none = { 0, 0 };
@@ -107,12 +107,12 @@ static xgd_result read_slot(xgdi_renderer *base, uint32_t chunk, uint32_t index,
 static const xgdi_query_native_ops native_ops = { add_chunk, query_list, record_begin,
                                                   record_end, read_slot };
 
-void d3d12_query_init(d3d12_renderer *r)
+void xgdi_d3d12_query_init(d3d12_renderer *r)
 {
     xgdi_query_slots_init(&r->queries, &r->base, &native_ops, D3D12X_QUERY_CHUNK);
 }
 
-xgd_result d3d12_op_query_create(xgdi_renderer *base, xgdi_native_query **out)
+xgd_result xgdi_d3d12_op_query_create(xgdi_renderer *base, xgdi_native_query **out)
 {
     d3d12_renderer *r = d3d12_cast(base);
     xgdi_native_query *q = calloc(1, sizeof *q);
@@ -126,39 +126,39 @@ xgd_result d3d12_op_query_create(xgdi_renderer *base, xgdi_native_query **out)
     return XGD_OK;
 }
 
-void d3d12_op_query_destroy(xgdi_renderer *base, xgdi_native_query *q)
+void xgdi_d3d12_op_query_destroy(xgdi_renderer *base, xgdi_native_query *q)
 {
     if (q == NULL) return;
     xgdi_query_segments_release(&d3d12_cast(base)->queries, &q->segments);
     free(q);
 }
 
-xgd_result d3d12_op_query_begin(xgdi_renderer *base, xgdi_native_query *q)
+xgd_result xgdi_d3d12_op_query_begin(xgdi_renderer *base, xgdi_native_query *q)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     return xgdi_query_segments_begin(&r->queries, &q->segments);
 }
 
-xgd_result d3d12_op_query_end(xgdi_renderer *base, xgdi_native_query *q)
+xgd_result xgdi_d3d12_op_query_end(xgdi_renderer *base, xgdi_native_query *q)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     return xgdi_query_segments_end(&r->queries, &q->segments);
 }
 
-void d3d12_query_suspend(d3d12_renderer *r)
+void xgdi_d3d12_query_suspend(d3d12_renderer *r)
 {
     xgdi_query_slots_suspend(&r->queries, d3d12_list(r));
 }
 
-void d3d12_query_resume(d3d12_renderer *r)
+void xgdi_d3d12_query_resume(d3d12_renderer *r)
 {
     xgdi_query_slots_resume(&r->queries, d3d12_list(r));
 }
 
-xgd_result d3d12_op_query_result(xgdi_renderer *base, xgdi_native_query *q, bool flush,
-                                 bool wait, bool *done, uint64_t *samples)
+xgd_result xgdi_d3d12_op_query_result(xgdi_renderer *base, xgdi_native_query *q, bool flush,
+                                      bool wait, bool *done, uint64_t *samples)
 {
     d3d12_renderer *r = d3d12_cast(base);
     *done = false;
@@ -166,7 +166,7 @@ xgd_result d3d12_op_query_result(xgdi_renderer *base, xgdi_native_query *q, bool
     return xgdi_query_segments_result(&r->queries, &q->segments, flush, wait, done, samples);
 }
 
-void d3d12_query_heaps_free(d3d12_renderer *r)
+void xgdi_d3d12_query_heaps_free(d3d12_renderer *r)
 {
     for (uint32_t i = 0; i < r->queries.chunk_count; i++) {
         if (r->query_chunks[i].heap != NULL) ID3D12QueryHeap_Release(r->query_chunks[i].heap);

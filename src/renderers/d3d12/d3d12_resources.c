@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-DXGI_FORMAT d3d12_dxgi_format(xgd_surface_format f)
+DXGI_FORMAT xgdi_d3d12_dxgi_format(xgd_surface_format f)
 {
     switch (f) {
     case XGD_SURFACE_FORMAT_COLOR: return DXGI_FORMAT_R8G8B8A8_UNORM;
@@ -36,7 +36,7 @@ DXGI_FORMAT d3d12_dxgi_format(xgd_surface_format f)
     }
 }
 
-DXGI_FORMAT d3d12_dxgi_depth_format(xgd_depth_format f)
+DXGI_FORMAT xgdi_d3d12_dxgi_depth_format(xgd_depth_format f)
 {
     switch (f) {
     case XGD_DEPTH_FORMAT_DEPTH16: return DXGI_FORMAT_D16_UNORM;
@@ -49,15 +49,15 @@ DXGI_FORMAT d3d12_dxgi_depth_format(xgd_depth_format f)
 
 /* ---- barriers ----------------------------------------------------------------------------- */
 
-void d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
-                      D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to)
+void xgdi_d3d12_transition(d3d12_renderer *r, ID3D12Resource *res, UINT sub,
+                           D3D12_RESOURCE_STATES *state, D3D12_RESOURCE_STATES to)
 {
     if (*state == to) return;
     if (r->barrier_count == r->barrier_capacity) {
         size_t nc = r->barrier_capacity ? r->barrier_capacity * 2 : 32;
         D3D12_RESOURCE_BARRIER *n = realloc(r->barriers, nc * sizeof *n);
         if (n == NULL) { /* flush what we have; the batch restarts empty */
-            d3d12_flush_barriers(r);
+            xgdi_d3d12_flush_barriers(r);
         } else {
             r->barriers = n;
             r->barrier_capacity = nc;
@@ -81,7 +81,7 @@ static void flush_barriers_to(d3d12_renderer *r, ID3D12GraphicsCommandList *list
     r->barrier_count = 0;
 }
 
-void d3d12_flush_barriers(d3d12_renderer *r)
+void xgdi_d3d12_flush_barriers(d3d12_renderer *r)
 {
     flush_barriers_to(r, d3d12_list(r));
 }
@@ -91,18 +91,18 @@ static UINT subresource(const xgdi_native_texture *t, int face, int level)
     return (UINT)(level + face * t->desc.levels);
 }
 
-void d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
-                              D3D12_RESOURCE_STATES to)
+void xgdi_d3d12_texture_transition(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                   D3D12_RESOURCE_STATES to)
 {
     UINT s = subresource(t, face, level);
-    d3d12_transition(r, t->res, s, &t->states[s], to);
+    xgdi_d3d12_transition(r, t->res, s, &t->states[s], to);
 }
 
-void d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
-                                  D3D12_RESOURCE_STATES to)
+void xgdi_d3d12_texture_transition_all(d3d12_renderer *r, xgdi_native_texture *t,
+                                       D3D12_RESOURCE_STATES to)
 {
     for (int f = 0; f < t->faces; f++)
-        for (int l = 0; l < t->desc.levels; l++) d3d12_texture_transition(r, t, f, l, to);
+        for (int l = 0; l < t->desc.levels; l++) xgdi_d3d12_texture_transition(r, t, f, l, to);
 }
 
 /* ---- textures ----------------------------------------------------------------------------- */
@@ -121,7 +121,7 @@ static xgd_result make_resource(d3d12_renderer *r, int w, int h, int array, int 
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_COMMON, clear,
                                                       &IID_ID3D12Resource, (void **)out);
-    return d3d12_check(r, hr, "CreateCommittedResource(texture)");
+    return xgdi_d3d12_check(r, hr, "CreateCommittedResource(texture)");
 }
 
 /* A Texture3D: one TEXTURE3D resource, `levels` subresources. */
@@ -138,12 +138,12 @@ static xgd_result make_volume_resource(d3d12_renderer *r, int w, int h, int dept
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_COMMON, NULL,
                                                       &IID_ID3D12Resource, (void **)out);
-    return d3d12_check(r, hr, "CreateCommittedResource(volume texture)");
+    return xgdi_d3d12_check(r, hr, "CreateCommittedResource(volume texture)");
 }
 
 static void free_view(d3d12_renderer *r, uint32_t *idx)
 {
-    d3d12_gpu_heap_release(r, &r->view_heap, *idx);
+    xgdi_d3d12_gpu_heap_release(r, &r->view_heap, *idx);
 }
 
 static void texture_free_now(d3d12_renderer *r, xgdi_native_texture *t)
@@ -157,12 +157,12 @@ static void texture_free_now(d3d12_renderer *r, xgdi_native_texture *t)
     }
     if (t->rtv != NULL) {
         for (int i = 0; i < subs; i++)
-            if (t->rtv[i] != UINT32_MAX) d3d12_cpu_chain_release(r, &r->rtv_heap, t->rtv[i]);
+            if (t->rtv[i] != UINT32_MAX) xgdi_d3d12_cpu_chain_release(r, &r->rtv_heap, t->rtv[i]);
         free(t->rtv);
     }
     for (int f = 0; f < 6; f++)
-        if (t->ms_rtv[f] != UINT32_MAX) d3d12_cpu_chain_release(r, &r->rtv_heap, t->ms_rtv[f]);
-    if (t->has_dsv) d3d12_cpu_chain_release(r, &r->dsv_heap, t->dsv);
+        if (t->ms_rtv[f] != UINT32_MAX) xgdi_d3d12_cpu_chain_release(r, &r->rtv_heap, t->ms_rtv[f]);
+    if (t->has_dsv) xgdi_d3d12_cpu_chain_release(r, &r->dsv_heap, t->dsv);
     if (t->res != NULL) ID3D12Resource_Release(t->res);
     if (t->ms != NULL) ID3D12Resource_Release(t->ms);
     if (t->depth != NULL) ID3D12Resource_Release(t->depth);
@@ -170,7 +170,7 @@ static void texture_free_now(d3d12_renderer *r, xgdi_native_texture *t)
     free(t);
 }
 
-void d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t)
+void xgdi_d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t)
 {
     texture_free_now(r, t);
 }
@@ -178,20 +178,20 @@ void d3d12_texture_release(d3d12_renderer *r, xgdi_native_texture *t)
 static xgd_result new_srv(d3d12_renderer *r, ID3D12Resource *res,
                           const D3D12_SHADER_RESOURCE_VIEW_DESC *d, uint32_t *out)
 {
-    xgd_result e = d3d12_gpu_heap_alloc(r, &r->view_heap, out);
+    xgd_result e = xgdi_d3d12_gpu_heap_alloc(r, &r->view_heap, out);
     if (e != XGD_OK) return e;
     ID3D12Device_CreateShaderResourceView(r->dev, res, d,
-                                          d3d12_gpu_heap_staging(&r->view_heap, *out));
-    d3d12_gpu_heap_publish(r, &r->view_heap, *out);
+                                          xgdi_d3d12_gpu_heap_staging(&r->view_heap, *out));
+    xgdi_d3d12_gpu_heap_publish(r, &r->view_heap, *out);
     return XGD_OK;
 }
 
-xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
-                               xgdi_native_texture **out)
+xgd_result xgdi_d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
+                                    xgdi_native_texture **out)
 {
     *out = NULL;
     const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
-    DXGI_FORMAT fmt = d3d12_dxgi_format(desc->format);
+    DXGI_FORMAT fmt = xgdi_d3d12_dxgi_format(desc->format);
     int depth = desc->volume && desc->depth > 1 ? desc->depth : 1;
     if (fi == NULL || fmt == DXGI_FORMAT_UNKNOWN || desc->width < 1 || desc->height < 1 ||
         desc->levels < 1 || desc->width > D3D12X_MAX_TEXTURE_SIZE ||
@@ -261,7 +261,7 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
         for (int f = 0; f < t->faces; f++) {
             for (int l = 0; l < desc->levels; l++) {
                 int i = f * desc->levels + l;
-                if ((res = d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->rtv[i])) != XGD_OK)
+                if ((res = xgdi_d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->rtv[i])) != XGD_OK)
                     goto fail;
                 D3D12_RENDER_TARGET_VIEW_DESC rd;
                 memset(&rd, 0, sizeof rd);
@@ -271,7 +271,7 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
                 rd.Texture2DArray.FirstArraySlice = (UINT)f;
                 rd.Texture2DArray.ArraySize = 1;
                 ID3D12Device_CreateRenderTargetView(r->dev, t->res, &rd,
-                                                    d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]));
+                                                    xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]));
                 /* one level of one face, for the blit shader (mips, sample fill) */
                 D3D12_SHADER_RESOURCE_VIEW_DESC ls;
                 memset(&ls, 0, sizeof ls);
@@ -291,7 +291,7 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
                                 D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, NULL, &t->ms);
             if (res != XGD_OK) goto fail;
             for (int f = 0; f < t->faces; f++) {
-                if ((res = d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->ms_rtv[f])) != XGD_OK)
+                if ((res = xgdi_d3d12_cpu_chain_alloc(r, &r->rtv_heap, &t->ms_rtv[f])) != XGD_OK)
                     goto fail;
                 D3D12_RENDER_TARGET_VIEW_DESC rd;
                 memset(&rd, 0, sizeof rd);
@@ -300,12 +300,12 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
                 rd.Texture2DMSArray.FirstArraySlice = (UINT)f;
                 rd.Texture2DMSArray.ArraySize = 1;
                 ID3D12Device_CreateRenderTargetView(
-                    r->dev, t->ms, &rd, d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[f]));
+                    r->dev, t->ms, &rd, xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[f]));
             }
         }
         if (desc->depth_format != XGD_DEPTH_FORMAT_NONE &&
             desc->depth_format != XGD_DEPTH_FORMAT_DEFAULT) {
-            t->depth_dxgi = d3d12_dxgi_depth_format(desc->depth_format);
+            t->depth_dxgi = xgdi_d3d12_dxgi_depth_format(desc->depth_format);
             D3D12_CLEAR_VALUE cv;
             memset(&cv, 0, sizeof cv);
             cv.Format = t->depth_dxgi;
@@ -315,7 +315,7 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
                                     D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE,
                                 &cv, &t->depth);
             if (res != XGD_OK) goto fail;
-            if ((res = d3d12_cpu_chain_alloc(r, &r->dsv_heap, &t->dsv)) != XGD_OK) goto fail;
+            if ((res = xgdi_d3d12_cpu_chain_alloc(r, &r->dsv_heap, &t->dsv)) != XGD_OK) goto fail;
             t->has_dsv = true;
             D3D12_DEPTH_STENCIL_VIEW_DESC dd;
             memset(&dd, 0, sizeof dd);
@@ -323,7 +323,7 @@ xgd_result d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *desc,
             dd.ViewDimension = t->samples > 1 ? D3D12_DSV_DIMENSION_TEXTURE2DMS
                                               : D3D12_DSV_DIMENSION_TEXTURE2D;
             ID3D12Device_CreateDepthStencilView(r->dev, t->depth, &dd,
-                                                d3d12_cpu_chain_handle(&r->dsv_heap, t->dsv));
+                                                xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t->dsv));
         }
     }
     if (r->debug) {
@@ -344,10 +344,10 @@ fail:
     return res;
 }
 
-xgd_result d3d12_op_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc,
-                                   xgdi_native_texture **out)
+xgd_result xgdi_d3d12_op_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc,
+                                        xgdi_native_texture **out)
 {
-    return d3d12_texture_alloc(d3d12_cast(base), desc, out);
+    return xgdi_d3d12_texture_alloc(d3d12_cast(base), desc, out);
 }
 
 static void retired_texture_free(xgdi_renderer *base, void *object)
@@ -355,7 +355,7 @@ static void retired_texture_free(xgdi_renderer *base, void *object)
     texture_free_now(d3d12_cast(base), object);
 }
 
-void d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
+void xgdi_d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
 {
     if (t == NULL) return;
     d3d12_renderer *r = d3d12_cast(base);
@@ -371,7 +371,7 @@ void d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
     /* Submitted or recorded work may still use it: free after the open frame's fence. */
     if (xgdi_retire_push(&base->retired, base->submitted_fence + 1, retired_texture_free, t) !=
         XGD_OK) {
-        if (base->ops->submit(base) == XGD_OK) d3d12_wait(r, base->submitted_fence);
+        if (base->ops->submit(base) == XGD_OK) xgdi_d3d12_wait(r, base->submitted_fence);
         texture_free_now(r, t);
     }
 }
@@ -419,8 +419,8 @@ static xgd_result upload_box(d3d12_renderer *r, xgdi_native_texture *t, int face
                    ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
     size_t slice = pitch * (size_t)rows;
     d3d12_alloc a;
-    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, slice * (size_t)slices,
-                                        D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
+    xgd_result res = xgdi_d3d12_linear_alloc(r, &r->frames[r->slot].ring, slice * (size_t)slices,
+                                             D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
     if (res != XGD_OK) return res;
     for (int z = 0; z < slices; z++)
         for (int y = 0; y < rows; y++)
@@ -439,8 +439,8 @@ static xgd_result upload_box(d3d12_renderer *r, xgdi_native_texture *t, int face
     /* block formats: the footprint is whole blocks; the source box is the region's real size
        (a level smaller than a block is copied as its real size), front/back the slices */
     D3D12_BOX bx = { 0, 0, 0, (UINT)w, (UINT)h, (UINT)slices };
-    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_DEST);
-    d3d12_flush_barriers(r);
+    xgdi_d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_DEST);
+    xgdi_d3d12_flush_barriers(r);
     box_marker(r, d3d12_list(r), "upload", t, face, level, box);
     ID3D12GraphicsCommandList_CopyTextureRegion(d3d12_list(r), &dst, (UINT)box->left,
                                                 (UINT)box->top, (UINT)box->front, &from, &bx);
@@ -470,10 +470,10 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_COPY_DEST, NULL,
                                                       &IID_ID3D12Resource, (void **)&rb);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(readback)");
     d3d12_set_name(r, rb, t->desc.volume ? "xgd volume readback" : "xgd readback");
     ID3D12GraphicsCommandList *list = NULL;
-    xgd_result res = d3d12_immediate_begin(r, &list);
+    xgd_result res = xgdi_d3d12_immediate_begin(r, &list);
     if (res != XGD_OK) {
         ID3D12Resource_Release(rb);
         return res;
@@ -481,7 +481,7 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     box_marker(r, list, "read back", t, face, level, box);
     UINT sub = subresource(t, face, level);
     D3D12_RESOURCE_STATES before = t->states[sub];
-    d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    xgdi_d3d12_texture_transition(r, t, face, level, D3D12_RESOURCE_STATE_COPY_SOURCE);
     flush_barriers_to(r, list);
     D3D12_TEXTURE_COPY_LOCATION dst, src;
     memset(&dst, 0, sizeof dst);
@@ -497,15 +497,15 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, &bx);
     /* readback returns the source to its tracked state */
     if (before != D3D12_RESOURCE_STATE_COMMON)
-        d3d12_texture_transition(r, t, face, level, before);
+        xgdi_d3d12_texture_transition(r, t, face, level, before);
     flush_barriers_to(r, list);
-    res = d3d12_immediate_end(r);
+    res = xgdi_d3d12_immediate_end(r);
     if (res == XGD_OK) {
         void *p = NULL;
         D3D12_RANGE all = { 0, size };
         hr = ID3D12Resource_Map(rb, 0, &all, &p);
         if (FAILED(hr)) {
-            res = d3d12_check(r, hr, "Map(readback)");
+            res = xgdi_d3d12_check(r, hr, "Map(readback)");
         } else {
             for (int z = 0; z < slices; z++)
                 for (int y = 0; y < rows; y++)
@@ -519,9 +519,9 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     return res;
 }
 
-xgd_result d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face,
-                                   int level, const xgd_rect *rect, const void *data,
-                                   size_t row_pitch)
+xgd_result xgdi_d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                        int level, const xgd_rect *rect, const void *data,
+                                        size_t row_pitch)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -534,20 +534,20 @@ xgd_result d3d12_op_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, 
     if (res != XGD_OK) return res;
     /* A multisampled target's samples follow its level 0 (as the software renderer), so a
        later draw with PreserveContents blends over what was uploaded. */
-    if (t->samples > 1 && level == 0) return d3d12_fill_samples(r, t, face);
+    if (t->samples > 1 && level == 0) return xgdi_d3d12_fill_samples(r, t, face);
     return XGD_OK;
 }
 
-xgd_result d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
-                                  const xgd_rect *rect, void *data, size_t row_pitch)
+xgd_result xgdi_d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
+                                       const xgd_rect *rect, void *data, size_t row_pitch)
 {
     xgd_box box = xgdi_box_of_rect(rect);
     return download_box(r, t, face, level, &box, data, row_pitch, 0);
 }
 
-xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face,
-                                     int level, const xgd_rect *rect, void *data,
-                                     size_t row_pitch)
+xgd_result xgdi_d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t, int face,
+                                          int level, const xgd_rect *rect, void *data,
+                                          size_t row_pitch)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -557,16 +557,16 @@ xgd_result d3d12_op_texture_download(xgdi_renderer *base, xgdi_native_texture *t
                          "d3d12: download from face %d level %d outside the texture", face,
                          level);
     if (level == 0 && t->samples > 1 && t->ms_dirty[face]) {
-        xgd_result res = d3d12_texture_resolve(r, t, face);
+        xgd_result res = xgdi_d3d12_texture_resolve(r, t, face);
         if (res != XGD_OK) return res;
     }
     return download_box(r, t, face, level, &box, data, row_pitch, 0);
 }
 
 /* Volumes (Texture3D): a box of one level (face 0), through the same path. */
-xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
-                                          const xgd_box *box, const void *data,
-                                          size_t row_pitch, size_t slice_pitch)
+xgd_result xgdi_d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_texture *t, int level,
+                                               const xgd_box *box, const void *data,
+                                               size_t row_pitch, size_t slice_pitch)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -576,9 +576,9 @@ xgd_result d3d12_op_texture_upload_volume(xgdi_renderer *base, xgdi_native_textu
     return upload_box(r, t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
-xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t,
-                                            int level, const xgd_box *box, void *data,
-                                            size_t row_pitch, size_t slice_pitch)
+xgd_result xgdi_d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_texture *t,
+                                                 int level, const xgd_box *box, void *data,
+                                                 size_t row_pitch, size_t slice_pitch)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -588,13 +588,13 @@ xgd_result d3d12_op_texture_download_volume(xgdi_renderer *base, xgdi_native_tex
     return download_box(r, t, 0, level, box, data, row_pitch, slice_pitch);
 }
 
-xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face)
+xgd_result xgdi_d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->samples <= 1) return XGD_OK;
-    d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
-                     D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-    d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST);
-    d3d12_flush_barriers(r);
+    xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
+                          D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    xgdi_d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    xgdi_d3d12_flush_barriers(r);
     d3d12_marker(r, d3d12_list(r), "resolve %s face %d",
                  t == r->back_buffer ? "back buffer" : t->label[0] ? t->label : "render target",
                  face);
@@ -605,7 +605,7 @@ xgd_result d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int 
     return XGD_OK;
 }
 
-xgd_result d3d12_op_texture_finalize(xgdi_renderer *base, xgdi_native_texture *t, int face)
+xgd_result xgdi_d3d12_op_texture_finalize(xgdi_renderer *base, xgdi_native_texture *t, int face)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -616,16 +616,16 @@ xgd_result d3d12_op_texture_finalize(xgdi_renderer *base, xgdi_native_texture *t
     xgd_result res = XGD_OK;
     if (t->samples > 1) {
         t->ms_dirty[face] = true;
-        res = d3d12_texture_resolve(r, t, face);
+        res = xgdi_d3d12_texture_resolve(r, t, face);
     }
-    if (res == XGD_OK && t->desc.levels > 1) res = d3d12_generate_mips(r, t, face);
+    if (res == XGD_OK && t->desc.levels > 1) res = xgdi_d3d12_generate_mips(r, t, face);
     return res;
 }
 
 /* ---- buffers ------------------------------------------------------------------------------ */
 
-xgd_result d3d12_op_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, size_t size,
-                                  bool dynamic, xgdi_native_buffer **out)
+xgd_result xgdi_d3d12_op_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, size_t size,
+                                       bool dynamic, xgdi_native_buffer **out)
 {
     d3d12_renderer *r = d3d12_cast(base);
     *out = NULL;
@@ -645,7 +645,7 @@ xgd_result d3d12_op_buffer_create(xgdi_renderer *base, xgdi_buffer_kind kind, si
                                                       &IID_ID3D12Resource, (void **)&b->res);
     if (FAILED(hr)) {
         free(b);
-        return d3d12_check(r, hr, "CreateCommittedResource(buffer)");
+        return xgdi_d3d12_check(r, hr, "CreateCommittedResource(buffer)");
     }
     d3d12_set_name(r, b->res, "xgd %s buffer (%lu bytes)",
                    kind == XGDI_BUFFER_INDEX ? "index" : "vertex", (unsigned long)size);
@@ -663,19 +663,19 @@ static void retired_buffer_free(xgdi_renderer *base, void *object)
     free(b);
 }
 
-void d3d12_op_buffer_destroy(xgdi_renderer *base, xgdi_native_buffer *b)
+void xgdi_d3d12_op_buffer_destroy(xgdi_renderer *base, xgdi_native_buffer *b)
 {
     if (b == NULL) return;
     if (xgdi_retire_push(&base->retired, base->submitted_fence + 1, retired_buffer_free, b) !=
         XGD_OK) {
         if (base->ops->submit(base) == XGD_OK)
-            d3d12_wait(d3d12_cast(base), base->submitted_fence);
+            xgdi_d3d12_wait(d3d12_cast(base), base->submitted_fence);
         retired_buffer_free(base, b);
     }
 }
 
-xgd_result d3d12_op_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
-                                  const void *data, size_t size, xgd_set_data_options options)
+xgd_result xgdi_d3d12_op_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                       const void *data, size_t size, xgd_set_data_options options)
 {
     (void)options; /* every option goes through the ring: recorded draws keep their data */
     d3d12_renderer *r = d3d12_cast(base);
@@ -686,18 +686,18 @@ xgd_result d3d12_op_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, si
                          (unsigned)size, (unsigned)b->size);
     if (size == 0) return XGD_OK;
     d3d12_alloc a;
-    xgd_result res = d3d12_linear_alloc(r, &r->frames[r->slot].ring, size, 16, &a);
+    xgd_result res = xgdi_d3d12_linear_alloc(r, &r->frames[r->slot].ring, size, 16, &a);
     if (res != XGD_OK) return res;
     memcpy(a.cpu, data, size);
-    d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_DEST);
-    d3d12_flush_barriers(r);
+    xgdi_d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_DEST);
+    xgdi_d3d12_flush_barriers(r);
     ID3D12GraphicsCommandList_CopyBufferRegion(d3d12_list(r), b->res, offset, a.res, a.offset,
                                                size);
     return XGD_OK;
 }
 
-xgd_result d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
-                                    void *data, size_t size)
+xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, size_t offset,
+                                         void *data, size_t size)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
@@ -716,27 +716,27 @@ xgd_result d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer *b, 
     HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
                                                       D3D12_RESOURCE_STATE_COPY_DEST, NULL,
                                                       &IID_ID3D12Resource, (void **)&rb);
-    if (FAILED(hr)) return d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(readback)");
     ID3D12GraphicsCommandList *list = NULL;
-    xgd_result res = d3d12_immediate_begin(r, &list);
+    xgd_result res = xgdi_d3d12_immediate_begin(r, &list);
     if (res == XGD_OK) {
         D3D12_RESOURCE_STATES before = b->state;
-        d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        xgdi_d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
         flush_barriers_to(r, list);
         d3d12_marker(r, list, "read back buffer bytes %lu..%lu", (unsigned long)offset,
                      (unsigned long)(offset + size));
         ID3D12GraphicsCommandList_CopyBufferRegion(list, rb, 0, b->res, offset, size);
         if (before != D3D12_RESOURCE_STATE_COMMON)
-            d3d12_transition(r, b->res, 0, &b->state, before);
+            xgdi_d3d12_transition(r, b->res, 0, &b->state, before);
         flush_barriers_to(r, list);
-        res = d3d12_immediate_end(r);
+        res = xgdi_d3d12_immediate_end(r);
     }
     if (res == XGD_OK) {
         void *p = NULL;
         D3D12_RANGE all = { 0, size };
         hr = ID3D12Resource_Map(rb, 0, &all, &p);
         if (FAILED(hr)) {
-            res = d3d12_check(r, hr, "Map(readback)");
+            res = xgdi_d3d12_check(r, hr, "Map(readback)");
         } else {
             memcpy(data, p, size);
             D3D12_RANGE none = { 0, 0 };

@@ -23,7 +23,7 @@ static const d3d12_bytecode mrt_blobs[2] = { BLOB(mrt_vs), BLOB(mrt_ps) };
 static const d3d12_bytecode blit_blobs[2] = { BLOB(blit_vs), BLOB(blit_ps) };
 static const d3d12_bytecode volume_blobs[2] = { BLOB(volume_vs), BLOB(volume_ps) };
 
-d3d12_bytecode d3d12_shader(xgdi_program program, uint32_t variant, int stage)
+d3d12_bytecode xgdi_d3d12_shader(xgdi_program program, uint32_t variant, int stage)
 {
     d3d12_bytecode none = { NULL, 0 };
     if (stage < 0 || stage > 1) return none;
@@ -37,7 +37,7 @@ d3d12_bytecode d3d12_shader(xgdi_program program, uint32_t variant, int stage)
     }
 }
 
-d3d12_bytecode d3d12_blit_shader(int stage)
+d3d12_bytecode xgdi_d3d12_blit_shader(int stage)
 {
     d3d12_bytecode none = { NULL, 0 };
     return stage == 0 || stage == 1 ? blit_blobs[stage] : none;
