@@ -2,11 +2,17 @@
 #   make demo   installs what is missing, builds, renders build/demo.png
 #   make test   installs what is missing, builds, runs the whole test suite
 # Also: make asan (ASan+UBSan build and suite), make clang (clang build and suite),
+#       make tsan (ThreadSanitizer build, the tests that use threads),
 #       make consumer (install + find_package/pkg-config consumers), make clean.
 
 BUILD       ?= build
 BUILD_ASAN  ?= build-asan
 BUILD_CLANG ?= build-clang
+BUILD_TSAN  ?= build-tsan
+# The tests `make tsan` runs (a ctest regex): the two-device, two-thread fixture on the software
+# renderer and the unit tests that start threads. Add `|^conformance\.(vulkan|d3d12)\.Threads_`
+# to check the GPU renderers too (slower; third-party reports suppressed by tests/tsan.supp).
+TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$
 BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS  ?=
@@ -22,7 +28,7 @@ DEPS        += libvkd3d-dev
 # spirv-val) and .ci/windows-cross.sh: vkd3d-compiler, spirv-tools, xxd, mingw-w64.
 CI_DEPS     := $(DEPS) clang vkd3d-compiler spirv-tools xxd mingw-w64
 
-.PHONY: all deps ci-deps build demo test asan clang consumer clean
+.PHONY: all deps ci-deps build demo test asan clang tsan consumer clean
 
 all: build
 
@@ -70,8 +76,14 @@ clang: ci-deps
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
 	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j2
 
+# ThreadSanitizer: any report fails its test (TSAN_OPTIONS set by CMake for ctest).
+tsan: deps
+	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DXGD_TSAN=ON -DXGD_BUILD_TOOLS=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_TSAN) -j $(JOBS) --target xgd-tests
+	ctest --test-dir $(BUILD_TSAN) --output-on-failure --no-tests=error -j2 -R '$(TSAN_TESTS)'
+
 consumer: build
 	bash cmake/consumer-check.sh $(BUILD) $(BUILD)/consumer-check
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN)

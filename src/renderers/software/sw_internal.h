@@ -116,8 +116,11 @@ typedef struct sw_sampler {
     const xgd_sampler_desc *desc;
     bool min_linear, mag_linear, mip_linear;
 } sw_sampler;
-/* Also makes sure the sampling tables exist, so the per-pixel path never checks. */
 void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
+/* An 8-bit unorm value v decoded to float: v / 255 (texel fetches of Color textures, the
+   destination of blending into Color targets). Constant: devices on different threads read it
+   concurrently, so nothing may fill it lazily. */
+extern const float xgdi_sw_unorm8[256];
 void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
                        const float *deriv, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in

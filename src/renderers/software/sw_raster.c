@@ -117,9 +117,6 @@ typedef struct sw_ctx {
     uint64_t *occlusion;      /* the active occlusion query's counter, or NULL */
 } sw_ctx;
 
-static float sw_lut8[256];
-static bool sw_lut8_ready;
-
 /* ---- output merger ---- */
 
 static inline bool sw_compare(xgd_compare_function f, double a, double b)
@@ -271,7 +268,8 @@ static void sw_write_target(const sw_ctx *c, const sw_rt_view *t, size_t pix, un
         for (int k = 0; k < c->samples; k++) {
             if (!(mask & (1u << k))) continue;
             uint8_t *q = p + (size_t)k * 4;
-            float d[4] = { sw_lut8[q[0]], sw_lut8[q[1]], sw_lut8[q[2]], sw_lut8[q[3]] };
+            float d[4] = { xgdi_sw_unorm8[q[0]], xgdi_sw_unorm8[q[1]], xgdi_sw_unorm8[q[2]],
+                           xgdi_sw_unorm8[q[3]] };
             float o[4];
             if (t->blend.enabled) sw_blend_px(&t->blend, s, d, c->blend_factor, o);
             else memcpy(o, s, sizeof o);
@@ -781,16 +779,8 @@ static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
     else v->base = sw_texture_image(t, face, 0)->texels;
 }
 
-static void sw_init_lut8(void)
-{
-    if (sw_lut8_ready) return;
-    for (int i = 0; i < 256; i++) sw_lut8[i] = (float)i / 255.0f;
-    sw_lut8_ready = true;
-}
-
 static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
 {
-    sw_init_lut8();
     memset(c, 0, sizeof *c);
     c->r = r;
     c->occlusion = r->occlusion;

@@ -19,15 +19,17 @@
 
 #include <math.h>
 
-static float sw_unorm8[256];
-static bool sw_unorm8_ready;
-
-static void sw_init_lut(void)
-{
-    if (sw_unorm8_ready) return;
-    for (int i = 0; i < 256; i++) sw_unorm8[i] = (float)i / 255.0f;
-    sw_unorm8_ready = true;
-}
+/* The same float division the decode rule states, done by the compiler (a constant
+   expression is evaluated with the run-time semantics, so every entry is (float)v / 255.0f). */
+#define SW_U8(v) ((float)(v) / 255.0f)
+#define SW_U8_4(v) SW_U8(v), SW_U8((v) + 1), SW_U8((v) + 2), SW_U8((v) + 3)
+#define SW_U8_16(v) SW_U8_4(v), SW_U8_4((v) + 4), SW_U8_4((v) + 8), SW_U8_4((v) + 12)
+#define SW_U8_64(v) SW_U8_16(v), SW_U8_16((v) + 16), SW_U8_16((v) + 32), SW_U8_16((v) + 48)
+const float xgdi_sw_unorm8[256] = { SW_U8_64(0), SW_U8_64(64), SW_U8_64(128), SW_U8_64(192) };
+#undef SW_U8_64
+#undef SW_U8_16
+#undef SW_U8_4
+#undef SW_U8
 
 static inline int sw_address(int i, int n, xgd_texture_address_mode m)
 {
@@ -60,10 +62,10 @@ static inline void sw_fetch(const sw_image *img, int x, int y, float out[4])
     size_t i = (size_t)y * (size_t)img->width + (size_t)x;
     if (img->rgba8 != NULL) {
         const uint8_t *p = img->rgba8 + i * 4;
-        out[0] = sw_unorm8[p[0]];
-        out[1] = sw_unorm8[p[1]];
-        out[2] = sw_unorm8[p[2]];
-        out[3] = sw_unorm8[p[3]];
+        out[0] = xgdi_sw_unorm8[p[0]];
+        out[1] = xgdi_sw_unorm8[p[1]];
+        out[2] = xgdi_sw_unorm8[p[2]];
+        out[3] = xgdi_sw_unorm8[p[3]];
     } else if (img->rgbaf != NULL && img->cache_valid) {
         const float *p = img->rgbaf + i * 4;
         out[0] = p[0];
@@ -124,8 +126,8 @@ static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
         const uint8_t *p01 = img->rgba8 + ((size_t)yb * (size_t)w + (size_t)xa) * 4;
         const uint8_t *p11 = img->rgba8 + ((size_t)yb * (size_t)w + (size_t)xb) * 4;
         for (int c = 0; c < 4; c++)
-            out[c] = sw_unorm8[p00[c]] * w00 + sw_unorm8[p10[c]] * w10 +
-                     sw_unorm8[p01[c]] * w01 + sw_unorm8[p11[c]] * w11;
+            out[c] = xgdi_sw_unorm8[p00[c]] * w00 + xgdi_sw_unorm8[p10[c]] * w10 +
+                     xgdi_sw_unorm8[p01[c]] * w01 + xgdi_sw_unorm8[p11[c]] * w11;
         return;
     }
     float t00[4], t10[4], t01[4], t11[4];
@@ -159,7 +161,6 @@ static void sw_filter_of(xgd_texture_filter f, sw_sampler *o)
 
 void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s)
 {
-    sw_init_lut();
     out->desc = s;
     sw_filter_of(s->filter, out);
 }
