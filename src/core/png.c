@@ -328,6 +328,10 @@ xgd_result xgdi_png_read_rgba(xgdi_png_reader *reader, uint8_t *rgba, size_t siz
      * its own). tRNS becomes alpha; no gamma correction: texels are used as stored, like XNA's
      * Texture2D.FromStream. */
     int rc = spng_decode_image(reader->ctx, rgba, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS);
+    /* The rest of the file up to IEND is read too (within the same chunk limits): the last
+     * image chunk's CRC follows its data, and a file that ends early is truncated even when
+     * the image data happened to be complete. */
+    if (rc == 0) rc = spng_decode_chunks(reader->ctx);
     if (rc != 0) return decode_failure(reader, rc, err, err_size);
     return XGD_OK;
 }
