@@ -822,7 +822,10 @@ xgd_result xgd_texture3d_get_data(xgd_texture *texture, int level, const xgd_box
 /* Texture2D.FromStream: the header is checked against the device's texture size limit and the
  * texture rules before anything image-sized is allocated; the image is then decoded row by row
  * into the one buffer that becomes the texture's CPU shadow (or is uploaded and freed when
- * recovery is off), so a load holds one image-sized buffer besides the renderer's storage. */
+ * recovery is off), so a load holds one image-sized buffer besides the renderer's storage.
+ * The image is decoded completely before the texture exists: a file that turns out damaged
+ * halfway then creates nothing (no texture, no statistics), which uploading bands of rows into
+ * an already created texture could not promise. */
 static xgd_result texture_from_png(xgd_device *device, xgdi_png_reader *png, xgd_result r,
                                    int w, int h, const char *err, const char *what,
                                    xgd_texture **out)
