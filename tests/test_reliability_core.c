@@ -624,7 +624,9 @@ static const struct {
  * The self-test runs one create, upload and readback per packed format the renderer claims.
  * A failure of any of those calls (injected at each one in turn) is an error of creation: the
  * injected code comes back with a message naming the self-test, no device, and nothing is
- * remembered: the next device has every packed format the renderer claims.
+ * remembered: the next device has every packed format the renderer claims. Only a round trip
+ * that ran and read back other texels (PackedFormatProbe), or a renderer answering
+ * NOT_SUPPORTED for the format, takes a format away.
  */
 XGD_TEST(packed_probe_step_failure_fails_creation)
 {
@@ -675,6 +677,18 @@ XGD_TEST(packed_probe_step_failure_fails_creation)
         }
     }
     printf("  %d self-test steps failed in turn (%d packed formats claimed)\n", runs, p);
+
+    /* NOT_SUPPORTED is not a failure of the test but the renderer's verdict on the format:
+     * creation succeeds and that format (the first claimed) alone becomes unavailable. */
+    REQUIRE_OK(xgdi_debug_fail_next(NULL, XGDI_FAULT_TEXTURE_CREATE, 1, XGD_ERROR_NOT_SUPPORTED));
+    xgd_device *dev = NULL;
+    REQUIRE_OK(xgd_device_create(&d, &dev));
+    bool now[3];
+    CHECK_INT(claimed_packed(t, dev, now), p - 1);
+    int first = claimed[0] ? 0 : claimed[1] ? 1 : 2;
+    CHECK_MSG(!now[first], "format %d refused by the renderer is still available",
+              (int)packed_formats[first]);
+    xgd_device_destroy(dev);
 }
 
 /*
