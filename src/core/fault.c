@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,10 @@ static bool fires(xgd_device *dev, xgdi_fault_op op)
 {
     int *n = &dev->debug_fault_count[op];
     if (*n == 0) return false;
+    if (*n < -1) { /* xgdi_debug_fail_after: a call still let through */
+        ++*n;
+        return false;
+    }
     if (*n < 0) return true;
     return --*n == 0;
 }
@@ -181,7 +186,9 @@ static void refresh_caps(xgd_device *dev)
     apply_caps_faults(dev, &dev->caps);
 }
 
-xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
+/* count as debug_fault_count holds it: 0 off, n > 0 the nth next call, -1 every call, -(k+1)
+ * every call after k that pass. */
+static xgd_result arm(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
 {
     if ((unsigned)op >= XGDI_FAULT_OP_COUNT)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown fault op %d", (int)op);
@@ -200,6 +207,18 @@ xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, x
     device->debug_fault_code[op] = code;
     if (op == XGDI_FAULT_NO_BACK_BUFFER_READBACK) refresh_caps(device);
     return XGD_OK;
+}
+
+xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
+{
+    return arm(device, op, nth < 0 ? -1 : nth, code);
+}
+
+xgd_result xgdi_debug_fail_after(xgd_device *device, xgdi_fault_op op, int skip, xgd_result code)
+{
+    if (skip < 0 || skip == INT_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "bad fault skip count %d", skip);
+    return arm(device, op, -(skip + 1), code);
 }
 
 int xgdi_debug_last_swap_interval(const xgd_device *device)
@@ -239,7 +258,7 @@ void xgdi_debug_install_pending(xgd_device *dev)
     if (pending_any) {
         for (int i = 0; i < XGDI_FAULT_OP_COUNT; i++) {
             if (pending_count[i] != 0)
-                xgdi_debug_fail_next(dev, (xgdi_fault_op)i, pending_count[i], pending_code[i]);
+                arm(dev, (xgdi_fault_op)i, pending_count[i], pending_code[i]);
             pending_count[i] = 0;
         }
         pending_any = false;

@@ -351,6 +351,10 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
  * texture_download).
  * INVALID_ARGUMENT for an unknown op. */
 xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code);
+/* Arms a fault that lets the next `skip` calls of op through and fails every later one (e.g.
+ * every resource recreation of a restore, after the calls of its packed-format self-test);
+ * disarm with xgdi_debug_fail_next(..., 0, ...). INVALID_ARGUMENT for a negative skip. */
+xgd_result xgdi_debug_fail_after(xgd_device *device, xgdi_fault_op op, int skip, xgd_result code);
 /* The swap interval the renderer's present last received once the hook was armed on the
  * device (arm any op with nth 0 to start recording); -1 if none. */
 int xgdi_debug_last_swap_interval(const xgd_device *device);
