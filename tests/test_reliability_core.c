@@ -386,8 +386,9 @@ static void check_texels(xgdt_ctx *t, xgd_texture *tex, const uint8_t *want, con
  * Every prefix of a valid file that ends before its IEND chunk's header does is
  * INVALID_ARGUMENT with a message that says "truncated"; a bad CRC in a critical chunk or a
  * bad Adler-32 is INVALID_ARGUMENT; a bad CRC in an ancillary chunk drops that chunk only. No
- * refusal creates a texture. The complete file decodes to exactly its texels, also after a context loss (the
- * decoded image is the CPU shadow) and on a device without recovery (uploaded, no shadow).
+ * refusal creates a texture. The complete file decodes to exactly its texels, also after a
+ * context loss (the decoded image is the CPU shadow) and on a device without recovery
+ * (uploaded, no shadow).
  */
 XGD_TEST(png_truncated_and_damaged)
 {
