@@ -577,8 +577,10 @@ typedef struct xgd_format_support {
  * desc: NULL means all defaults (which ask for a window: set pp.headless in this version).
  * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums), NOT_SUPPORTED (the
  * chosen renderer is not compiled in, a window was asked for), NO_SUITABLE_DEVICE (the
- * renderer could not start), OUT_OF_MEMORY. On failure *out is NULL and the message is in
- * xgd_device_last_error(NULL).
+ * renderer could not start), OUT_OF_MEMORY. A renderer whose packed-format self-test (a round
+ * trip of Bgra4444, Bgr565 and Bgra5551 texels) could not run fails creation with the failing
+ * step's code; only a test that ran and read back other texels makes a format unavailable.
+ * On failure *out is NULL and the message is in xgd_device_last_error(NULL).
  */
 XGD_API xgd_result xgd_device_create(const xgd_device_desc *desc, xgd_device **out);
 /* Disposes every live resource's native part, then the renderer, then the device. Objects
@@ -626,7 +628,9 @@ XGD_API xgd_result xgd_device_simulate_context_loss(xgd_device *device);
  * Recreates the renderer and every registered resource (DebugRestoreContext), raising
  * DEVICE_RESETTING then DEVICE_RESET. Textures get their contents back from their CPU shadow;
  * render targets report content lost. xgd_device_info.last_recovery_failures counts the
- * resources that failed to recreate.
+ * resources that failed to recreate. When the new renderer cannot start, or its packed-format
+ * self-test (see xgd_device_create) cannot run, the restore fails with that code, the device
+ * stays lost and the restore may be called again.
  */
 XGD_API xgd_result xgd_device_restore_context(xgd_device *device);
 
@@ -704,7 +708,13 @@ XGD_API xgd_result xgd_render_target2d_create(xgd_device *device,
 XGD_API xgd_result xgd_render_target_cube_create(xgd_device *device,
                                                  const xgd_render_target_desc *desc,
                                                  xgd_texture **out);
-/* Decodes a PNG (through libspng) into a Color Texture2D without mips. */
+/* Decodes a PNG (through libspng) into a Color Texture2D without mips. The header is checked
+ * first: a width or height above the device's texture size limit (xgd_device_info
+ * .max_texture_size) is NOT_SUPPORTED before any image-sized memory is allocated; the image
+ * is then decoded into the one buffer that becomes the texture's CPU shadow. Results:
+ * INVALID_ARGUMENT (not a PNG, damaged or truncated: the message says which), NOT_SUPPORTED
+ * (too large; ancillary chunks beyond the loader's limits of 16 MiB), IO (file), OUT_OF_MEMORY,
+ * DEVICE_LOST, OBJECT_DISPOSED. The file variant streams the file (it is never read whole). */
 XGD_API xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path,
                                                xgd_texture **out);
 XGD_API xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void *data,
@@ -716,7 +726,9 @@ XGD_API xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void 
  */
 XGD_API void xgd_texture_destroy(xgd_texture *texture);
 XGD_API xgd_result xgd_texture_get_info(const xgd_texture *texture, xgd_texture_info *out);
-/* Bytes that one level's rectangle occupies in the texture's format (blocks for DXT). */
+/* Bytes that one level's rectangle occupies in the texture's format (blocks for DXT).
+ * 0 when there is no such size: an unknown format, a width or height below 1, or a byte count
+ * too large for size_t (it never wraps around to a small number). */
 XGD_API size_t xgd_surface_format_size(xgd_surface_format format, int width, int height);
 /* Bytes per texel (per 4x4 block for DXT formats). 0 for an unknown format. */
 XGD_API int xgd_surface_format_element_size(xgd_surface_format format);
@@ -773,7 +785,9 @@ XGD_API xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path);
 /* Writes an 8-bit RGBA image (rows of width*4 bytes) as PNG. Returns IO or INVALID_ARGUMENT. */
 XGD_API xgd_result xgd_image_save_png(const char *path, int width, int height,
                                       const void *rgba);
-/* Decodes a PNG file into 8-bit RGBA; *rgba is malloc'd and freed with xgd_free. */
+/* Decodes a PNG file into 8-bit RGBA; *rgba is malloc'd and freed with xgd_free. Limits and
+ * results as xgd_texture2d_from_png_file, with 16384 per side (the largest texture any xgd
+ * renderer creates) in place of the device's limit. */
 XGD_API xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba);
 XGD_API void xgd_free(void *p);
 

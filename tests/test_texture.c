@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
-#include "internal.h" /* xgdi_debug_fail_next: a restore whose texture recreation fails */
+#include "internal.h" /* xgdi_debug_fail_*: a restore whose texture recreation fails */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -542,8 +542,23 @@ XGD_TEST(texture_set_data_refusals)
     xgd_device_destroy(dev);
 }
 
-/* A texture whose recreation failed at a restore has no native part (every texture_create of
- * the restore fails here): set_data / get_data answer INVALID_OPERATION, as a draw sampling it
+/* Textures the packed-format self-test of a restore creates before any resource comes back:
+ * one per packed format the renderer claims. */
+static int probe_texture_creates(xgd_device *dev)
+{
+    static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGRA4444,
+                                                  XGD_SURFACE_FORMAT_BGR565,
+                                                  XGD_SURFACE_FORMAT_BGRA5551 };
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        xgd_format_support fs;
+        if (xgd_device_query_format(dev, packed[i], &fs) == XGD_OK && fs.texture) n++;
+    }
+    return n;
+}
+
+/* A texture whose recreation failed at a restore has no native part (each resource's
+ * texture_create fails here): set_data / get_data answer INVALID_OPERATION, as a draw sampling it
  * does (draw.c), instead of handing the renderer a NULL texture. With and without the CPU
  * shadow (without one get_data would read from the renderer), for a Texture2D, a cube and a
  * render target (a partial write of which first reads the level back). */
@@ -561,9 +576,11 @@ XGD_TEST(texture_data_after_failed_recovery)
         uint8_t base[8 * 4 * 4], got[sizeof base];
         fill_pattern(XGD_SURFACE_FORMAT_COLOR, base, sizeof base, 3);
         CHECK_OK(xgd_texture_set_data(tex[0], 0, 0, NULL, base, sizeof base));
+        int probe_creates = probe_texture_creates(dev);
         CHECK_OK(xgd_device_simulate_context_loss(dev));
-        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, -1,
-                                        XGD_ERROR_OUT_OF_MEMORY));
+        /* Every resource's recreation fails; the self-test's creations before them pass. */
+        REQUIRE_OK(xgdi_debug_fail_after(dev, XGDI_FAULT_TEXTURE_CREATE, probe_creates,
+                                         XGD_ERROR_OUT_OF_MEMORY));
         CHECK_OK(xgd_device_restore_context(dev));
         REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, 0, XGD_OK));
         xgd_device_info di;

@@ -551,8 +551,23 @@ XGD_TEST(texture3d_loss_and_restore)
     xgd_device_destroy(dev);
 }
 
-/* A volume whose recreation failed at a restore has no native part (every texture_create of
- * the restore fails here): its box calls answer INVALID_OPERATION, as a draw sampling it does
+/* Textures the packed-format self-test of a restore creates before any resource comes back:
+ * one per packed format the renderer claims. */
+static int probe_texture_creates(xgd_device *dev)
+{
+    static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGRA4444,
+                                                  XGD_SURFACE_FORMAT_BGR565,
+                                                  XGD_SURFACE_FORMAT_BGRA5551 };
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        xgd_format_support fs;
+        if (xgd_device_query_format(dev, packed[i], &fs) == XGD_OK && fs.texture) n++;
+    }
+    return n;
+}
+
+/* A volume whose recreation failed at a restore has no native part (each resource's
+ * texture_create fails here): its box calls answer INVALID_OPERATION, as a draw sampling it does
  * (draw.c), instead of handing the renderer a NULL texture, with and without the CPU shadow;
  * info and destroy still work, and the failure is counted. */
 XGD_TEST(texture3d_data_after_failed_recovery)
@@ -565,9 +580,11 @@ XGD_TEST(texture3d_data_after_failed_recovery)
         uint8_t l0[4 * 2 * 4 * 4], got[sizeof l0];
         fill(l0, sizeof l0, 5);
         CHECK_OK(xgd_texture3d_set_data(tex, 0, NULL, l0, sizeof l0));
+        int probe_creates = probe_texture_creates(dev);
         CHECK_OK(xgd_device_simulate_context_loss(dev));
-        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, -1,
-                                        XGD_ERROR_OUT_OF_MEMORY));
+        /* Every resource's recreation fails; the self-test's creations before them pass. */
+        REQUIRE_OK(xgdi_debug_fail_after(dev, XGDI_FAULT_TEXTURE_CREATE, probe_creates,
+                                         XGD_ERROR_OUT_OF_MEMORY));
         CHECK_OK(xgd_device_restore_context(dev));
         REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, 0, XGD_OK));
         xgd_device_info di;

@@ -368,11 +368,13 @@ xgd_result xgd_index_buffer_create(xgd_device *device, const xgd_index_buffer_de
     if (desc->index_count <= 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "index_count %d must be > 0",
                          desc->index_count);
-    size_t elem = (size_t)index_bytes(es);
+    size_t elem = (size_t)index_bytes(es), bytes = 0;
+    /* As vertex buffers: a byte count that would wrap size_t (32-bit hosts) is refused. */
+    if (!xgdi_size_mul((size_t)desc->index_count, elem, &bytes) || bytes > SIZE_MAX / 2)
+        return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "index buffer too large");
     xgd_index_buffer *ib = calloc(1, sizeof *ib);
     if (ib == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
-    r = init_buffer(device, &ib->buf, XGDI_BUFFER_INDEX, (size_t)desc->index_count * elem,
-                    desc->dynamic, desc->write_only);
+    r = init_buffer(device, &ib->buf, XGDI_BUFFER_INDEX, bytes, desc->dynamic, desc->write_only);
     if (r != XGD_OK) {
         free(ib);
         return r;

@@ -397,7 +397,8 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     /* Debug faults armed for this device apply from here on (fault.c); then spec 000: packed
      * formats the renderer cannot store become unavailable. */
     xgdi_debug_install_pending(dev);
-    xgdi_probe_packed_formats(dev);
+    res = xgdi_probe_packed_formats(dev);
+    if (res != XGD_OK) return create_failed(dev, res);
 
     xgdi_reset_viewport_scissor(dev);
     res = xgdi_create_device_objects(dev);
@@ -663,10 +664,16 @@ xgd_result xgd_device_restore_context(xgd_device *device)
         }
         return r;
     }
+    /* The new renderer is probed like a new device's before resources come back (spec 000).
+     * A probe that could not run fails the restore: the device stays lost, with no renderer,
+     * and the restore may be tried again. */
+    r = xgdi_probe_packed_formats(device);
+    if (r != XGD_OK) {
+        stop_renderer(device);
+        return r;
+    }
     device->lost = false;
     device->descriptor_growths_base = device->descriptor_recycles_base = 0;
-    /* The new renderer is probed like a new device's before resources come back (spec 000). */
-    xgdi_probe_packed_formats(device);
     device->last_recovery_failures = xgdi_registry_recreate_native(device);
     if (xgdi_rebind_render_targets(device) != XGD_OK) {
         /* The set could not be bound again: the device is on its back buffer, say so. */

@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 static const char *const fault_names[XGDI_FAULT_OP_COUNT] = {
     "set_render_targets", "texture_create", "texture_upload", "clear", "draw", "present",
     "read_back_buffer", "corrupt_download", "no_back_buffer_readback", "reset_back_buffer",
-    "submit"
+    "submit", "texture_download"
 };
 
 /* Faults armed with device NULL wait here for the next device created on this thread. */
@@ -31,6 +32,10 @@ static bool fires(xgd_device *dev, xgdi_fault_op op)
 {
     int *n = &dev->debug_fault_count[op];
     if (*n == 0) return false;
+    if (*n < -1) { /* xgdi_debug_fail_after: a call still let through */
+        ++*n;
+        return false;
+    }
     if (*n < 0) return true;
     return --*n == 0;
 }
@@ -114,6 +119,8 @@ static xgd_result w_texture_download(xgdi_renderer *r, xgdi_native_texture *t, i
                                      size_t row_pitch)
 {
     ANY_FAULT(r, "texture_download");
+    if (fires(r->device, XGDI_FAULT_TEXTURE_DOWNLOAD))
+        return injected(r->device, XGDI_FAULT_TEXTURE_DOWNLOAD);
     xgd_result res = real_ops(r)->texture_download(r, t, face, level, rect, data, row_pitch);
     /* The first row is the only one known to lie inside the caller's buffer whatever the
      * format's block height; inverting it is enough to make any comparison fail. */
@@ -297,7 +304,9 @@ static void refresh_caps(xgd_device *dev)
     apply_caps_faults(dev, &dev->caps);
 }
 
-xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
+/* count as debug_fault_count holds it: 0 off, n > 0 the nth next call, -1 every call, -(k+1)
+ * every call after k that pass. */
+static xgd_result arm(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
 {
     if ((unsigned)op >= XGDI_FAULT_OP_COUNT)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown fault op %d", (int)op);
@@ -332,6 +341,18 @@ xgd_result xgdi_debug_fail_any(xgd_device *device, int nth, xgd_result code)
 uint64_t xgdi_debug_op_calls(const xgd_device *device)
 {
     return device != NULL ? device->debug_op_calls : 0;
+}
+
+xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code)
+{
+    return arm(device, op, nth < 0 ? -1 : nth, code);
+}
+
+xgd_result xgdi_debug_fail_after(xgd_device *device, xgdi_fault_op op, int skip, xgd_result code)
+{
+    if (skip < 0 || skip == INT_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "bad fault skip count %d", skip);
+    return arm(device, op, -(skip + 1), code);
 }
 
 int xgdi_debug_last_swap_interval(const xgd_device *device)
@@ -376,7 +397,7 @@ void xgdi_debug_install_pending(xgd_device *dev)
     if (pending_any) {
         for (int i = 0; i < XGDI_FAULT_OP_COUNT; i++) {
             if (pending_count[i] != 0)
-                xgdi_debug_fail_next(dev, (xgdi_fault_op)i, pending_count[i], pending_code[i]);
+                arm(dev, (xgdi_fault_op)i, pending_count[i], pending_code[i]);
             pending_count[i] = 0;
         }
         pending_any = false;
@@ -388,8 +409,12 @@ void xgdi_debug_install_pending(xgd_device *dev)
 
 /* ---- packed-format probe (spec 000 device creation) ---------------------------------------- */
 
-/* Why a format failed the round trip, or NULL when the renderer stores it exactly. */
-static const char *probe_one(xgd_device *dev, xgd_surface_format format)
+/* One run of the round trip. *verdict is NULL when the renderer stores the format exactly, or
+ * why it does not: texels read back differ, or the renderer refused the format by name
+ * (NOT_SUPPORTED). Any other failure of a step means the test did not run: that is returned
+ * (with *step naming it), and says nothing about the format. */
+static xgd_result probe_one(xgd_device *dev, xgd_surface_format format, const char **verdict,
+                            const char **step)
 {
     /* Eight 16-bit texels that together set and clear every bit of every channel, so a
      * renderer that widens, swizzles or drops bits cannot reproduce them. */
@@ -399,46 +424,78 @@ static const char *probe_one(xgd_device *dev, xgd_surface_format format)
     uint8_t up[PW * PH * 2], down[PW * PH * 2];
     memcpy(up, pattern, sizeof up);
     memset(down, 0xCC, sizeof down);
+    *verdict = NULL;
+    *step = NULL;
     xgdi_texture_desc d = { .width = PW, .height = PH, .levels = 1, .format = format,
                             .depth_format = XGD_DEPTH_FORMAT_NONE, .samples = 1,
                             .debug_name = "xgd packed-format probe" };
     xgdi_native_texture *n = NULL;
-    if (dev->ops->texture_create(dev->renderer, &d, &n) != XGD_OK || n == NULL)
-        return "the probe texture could not be created";
-    const char *why = NULL;
+    xgd_result r = dev->ops->texture_create(dev->renderer, &d, &n);
+    if (r == XGD_OK && n == NULL) r = xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                                                "the renderer returned no texture");
+    if (r != XGD_OK) {
+        *step = "creating the probe texture";
+        if (r != XGD_ERROR_NOT_SUPPORTED) return r;
+        *verdict = "the renderer refused to create a texture of the format";
+        return XGD_OK;
+    }
     xgd_rect rect = { 0, 0, PW, PH };
     size_t pitch = xgdi_format_row_size(format, PW);
-    if (dev->ops->texture_upload(dev->renderer, n, 0, 0, &rect, up, pitch) != XGD_OK)
-        why = "the probe upload failed";
-    else if (dev->ops->texture_download == NULL)
-        why = NULL; /* nothing to compare against: trust the renderer's caps */
-    else if (dev->ops->texture_download(dev->renderer, n, 0, 0, &rect, down, pitch) != XGD_OK)
-        why = "the probe readback failed";
-    else if (memcmp(up, down, sizeof up) != 0)
-        why = "texels read back differ from the texels uploaded";
+    r = dev->ops->texture_upload(dev->renderer, n, 0, 0, &rect, up, pitch);
+    if (r != XGD_OK) {
+        *step = "uploading the probe texels";
+    } else if (dev->ops->texture_download != NULL) { /* else nothing to compare: trust caps */
+        r = dev->ops->texture_download(dev->renderer, n, 0, 0, &rect, down, pitch);
+        if (r != XGD_OK) *step = "reading the probe texels back";
+        else if (memcmp(up, down, sizeof up) != 0)
+            *verdict = "texels read back differ from the texels uploaded";
+    }
     dev->ops->texture_destroy(dev->renderer, n);
-    return why;
+    if (r == XGD_ERROR_NOT_SUPPORTED) {
+        *verdict = "the renderer refused a step of the round trip as not supported";
+        r = XGD_OK;
+    }
+    return r;
 }
 
-void xgdi_probe_packed_formats(xgd_device *dev)
+xgd_result xgdi_probe_packed_formats(xgd_device *dev)
 {
     static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGRA4444,
                                                   XGD_SURFACE_FORMAT_BGR565,
                                                   XGD_SURFACE_FORMAT_BGRA5551 };
-    if (dev == NULL || dev->renderer == NULL) return;
-    /* The probe's own failures are not the caller's: keep the last error as it was. */
+    if (dev == NULL || dev->renderer == NULL) return XGD_OK;
+    /* A probe that ran keeps the caller's last error as it was; one that could not run is the
+     * caller's error (creation or restore fails, and may be tried again). */
     char saved[sizeof dev->last_error];
     memcpy(saved, dev->last_error, sizeof saved);
     xgd_result saved_result = dev->last_result;
+    bool unusable[3] = { false, false, false };
+    const char *why[3] = { NULL, NULL, NULL };
     for (int i = 0; i < 3; i++) {
         xgd_surface_format f = packed[i];
         if (!dev->caps.formats[f].texture) continue;
-        const char *why = probe_one(dev, f);
-        if (why == NULL) continue;
+        const char *step = NULL;
+        xgd_result r = probe_one(dev, f, &why[i], &step);
+        if (r != XGD_OK) {
+            char cause[sizeof dev->last_error];
+            memcpy(cause, dev->last_error, sizeof cause);
+            return xgdi_fail(dev, r,
+                             "the packed-format self-test of renderer '%s' could not run "
+                             "(%s %s failed: %s)",
+                             dev->ops->name, xgdi_format_info_of(f)->name, step,
+                             cause[0] != '\0' ? cause : xgd_result_name(r));
+        }
+        unusable[i] = why[i] != NULL;
+    }
+    /* Verdicts are published only once every format's test ran. */
+    for (int i = 0; i < 3; i++) {
+        if (!unusable[i]) continue;
+        xgd_surface_format f = packed[i];
         memset(&dev->caps.formats[f], 0, sizeof dev->caps.formats[f]);
         xgdi_warn(dev, "renderer '%s' cannot store %s texels (%s); the format is unavailable",
-                  dev->ops->name, xgdi_format_info_of(f)->name, why);
+                  dev->ops->name, xgdi_format_info_of(f)->name, why[i]);
     }
     memcpy(dev->last_error, saved, sizeof saved);
     dev->last_result = saved_result;
+    return XGD_OK;
 }

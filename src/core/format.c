@@ -48,7 +48,8 @@ size_t xgdi_format_row_size(xgd_surface_format format, int width)
     const xgdi_format_info *fi = xgdi_format_info_of(format);
     if (fi == NULL || width <= 0) return 0;
     size_t units = ((size_t)width + (size_t)fi->block_size - 1) / (size_t)fi->block_size;
-    return units * (size_t)fi->element_size;
+    size_t bytes;
+    return xgdi_size_mul(units, (size_t)fi->element_size, &bytes) ? bytes : 0;
 }
 
 size_t xgdi_format_rect_size(xgd_surface_format format, int width, int height)
@@ -56,7 +57,8 @@ size_t xgdi_format_rect_size(xgd_surface_format format, int width, int height)
     const xgdi_format_info *fi = xgdi_format_info_of(format);
     if (fi == NULL || width <= 0 || height <= 0) return 0;
     size_t rows = ((size_t)height + (size_t)fi->block_size - 1) / (size_t)fi->block_size;
-    return rows * xgdi_format_row_size(format, width);
+    size_t bytes;
+    return xgdi_size_mul(rows, xgdi_format_row_size(format, width), &bytes) ? bytes : 0;
 }
 
 int xgdi_mip_dim(int base, int level)
@@ -78,7 +80,8 @@ int xgdi_full_mip_count(int width, int height)
 }
 
 /* DEFAULT is documented as Color wherever a format is chosen, so the public size queries
- * accept it too. */
+ * accept it too. A rectangle whose byte count does not fit in size_t reports 0 (xgd.h), the
+ * same "no valid size" answer as a bad format or dimension, never a wrapped small number. */
 size_t xgd_surface_format_size(xgd_surface_format format, int width, int height)
 {
     if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;

@@ -22,10 +22,27 @@ typedef struct xgdi_format_info {
 
 /* NULL for DEFAULT/out-of-range values. */
 const xgdi_format_info *xgdi_format_info_of(xgd_surface_format format);
-/* Bytes of a width x height rectangle: rows of blocks for DXT (ceil(w/4) x ceil(h/4)). */
+/* Bytes of a width x height rectangle: rows of blocks for DXT (ceil(w/4) x ceil(h/4)). 0 for
+ * an unknown format, a dimension below 1, or a byte count that does not fit in size_t: callers
+ * that may see user-sized regions treat 0 as "cannot be addressed", never as an empty rect. */
 size_t xgdi_format_rect_size(xgd_surface_format format, int width, int height);
-/* Bytes of one row of a rect (one block row for DXT). */
+/* Bytes of one row of a rect (one block row for DXT); 0 under the same conditions. */
 size_t xgdi_format_row_size(xgd_surface_format format, int width);
+
+/* a * b and a + b that report wrap-around (false, *out untouched) instead of producing a small
+ * wrong size that a later allocation or copy would trust. */
+static inline bool xgdi_size_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > SIZE_MAX / b) return false;
+    *out = a * b;
+    return true;
+}
+static inline bool xgdi_size_add(size_t a, size_t b, size_t *out)
+{
+    if (a > SIZE_MAX - b) return false;
+    *out = a + b;
+    return true;
+}
 /* Dimension of mip level `level` of a base dimension: max(1, base >> level). */
 int xgdi_mip_dim(int base, int level);
 /* Levels of the full chain for w x h: floor(log2(max(w,h))) + 1. */
@@ -59,9 +76,33 @@ uint16_t xgdi_float_to_half(float f); /* round to nearest even; overflow to infi
 void xgdi_format_to_rgba8(xgd_surface_format format, const void *src, int width, int height,
                           uint8_t *rgba);
 
-/* PNG through libspng (src/core/png.c). *rgba is malloc'd. Messages go into err. */
+/* PNG through libspng (src/core/png.c). *rgba is malloc'd. Messages go into err.
+ * Decoding never allocates more than the declared image allows: the IHDR is read first and a
+ * side above the limit is refused (NOT_SUPPORTED) before anything image-sized is allocated;
+ * ancillary chunks are capped (NOT_SUPPORTED past the cap); a damaged file is INVALID_ARGUMENT
+ * (truncation named), a file that cannot be read IO. */
+/* The limit per side of the loaders that have no device (xgd_image_load_png, xgdi_png_decode):
+ * the largest texture any renderer of xgd creates. */
+#define XGDI_PNG_MAX_DIM 16384
+typedef struct xgdi_png_reader xgdi_png_reader;
+/* Opens a PNG and reads its header: *width x *height, each at most max_dim (1..65535). The
+ * memory reader borrows data until xgdi_png_close. */
+xgd_result xgdi_png_open_memory(const void *data, size_t size, int max_dim,
+                                xgdi_png_reader **out, int *width, int *height, char *err,
+                                size_t err_size);
+xgd_result xgdi_png_open_file(const char *path, int max_dim, xgdi_png_reader **out, int *width,
+                              int *height, char *err, size_t err_size);
+/* Decodes the image as 8-bit RGBA rows (width * 4 bytes) into rgba; size must be at least
+ * width * height * 4. Once per reader. */
+xgd_result xgdi_png_read_rgba(xgdi_png_reader *reader, uint8_t *rgba, size_t size, char *err,
+                              size_t err_size);
+void xgdi_png_close(xgdi_png_reader *reader);
+/* Open, allocate width * height * 4 and decode, limited to XGDI_PNG_MAX_DIM per side (decode)
+ * or max_dim (load_file). */
 xgd_result xgdi_png_decode(const void *data, size_t size, int *width, int *height, uint8_t **rgba,
                            char *err, size_t err_size);
+xgd_result xgdi_png_load_file(const char *path, int max_dim, int *width, int *height,
+                              uint8_t **rgba, char *err, size_t err_size);
 xgd_result xgdi_png_encode_file(const char *path, int width, int height, const uint8_t *rgba,
                                 char *err, size_t err_size);
 

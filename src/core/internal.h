@@ -168,6 +168,7 @@ typedef enum xgdi_fault_op {
     XGDI_FAULT_RESET_BACK_BUFFER,       /* added by fixes */
     XGDI_FAULT_SUBMIT,                  /* core's submits (query results); renderer-internal
                                            ones (present, readbacks) do not pass dev->ops */
+    XGDI_FAULT_TEXTURE_DOWNLOAD,        /* texture_download fails */
     XGDI_FAULT_OP_COUNT
 } xgdi_fault_op;
 
@@ -351,9 +352,14 @@ xgd_result xgdi_create_stock_declarations(xgd_device *dev);
  * In a library built with XGD_FAULT_INJECTION=ON (test builds; off by default),
  * XGD_DEBUG_FAIL="op:nth[,op:nth...]" in the environment arms every new device the same way
  * (op names: set_render_targets, texture_create, texture_upload, clear, draw, present,
- * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer, submit).
+ * read_back_buffer, corrupt_download, no_back_buffer_readback, reset_back_buffer, submit,
+ * texture_download).
  * INVALID_ARGUMENT for an unknown op. */
 xgd_result xgdi_debug_fail_next(xgd_device *device, xgdi_fault_op op, int nth, xgd_result code);
+/* Arms a fault that lets the next `skip` calls of op through and fails every later one (e.g.
+ * every resource recreation of a restore, after the calls of its packed-format self-test);
+ * disarm with xgdi_debug_fail_next(..., 0, ...). INVALID_ARGUMENT for a negative skip. */
+xgd_result xgdi_debug_fail_after(xgd_device *device, xgdi_fault_op op, int skip, xgd_result code);
 /* The swap interval the renderer's present last received once the hook was armed on the
  * device (arm any op with nth 0 to start recording); -1 if none. */
 int xgdi_debug_last_swap_interval(const xgd_device *device);
@@ -370,7 +376,10 @@ uint64_t xgdi_debug_op_calls(const xgd_device *device);
 void xgdi_debug_install_pending(xgd_device *dev);
 /* Spec 000 device creation: a renderer that cannot store Bgra4444, Bgr565 or Bgra5551 texels
  * loses that format (caps cleared, a warning) instead of corrupting it. Uploads a pattern that
- * uses every bit and reads it back; run after the renderer starts (creation and restore). */
-void xgdi_probe_packed_formats(xgd_device *dev);
+ * uses every bit and reads it back; run after the renderer starts (creation and restore). Only
+ * a round trip that ran and read back other texels (or a renderer refusing the format with
+ * NOT_SUPPORTED) takes a format away; a step that fails otherwise is returned with a message
+ * and the caps are left as the renderer reported them. */
+xgd_result xgdi_probe_packed_formats(xgd_device *dev);
 
 #endif /* XGD_INTERNAL_H */

@@ -10,27 +10,40 @@
 
 static bool is_cube_target(const xgd_texture *t) { return t->kind == XGD_RENDER_TARGET_CUBE; }
 
+/* Resolves and mip generations done while finalising an outgoing set. They reach the
+ * statistics only when the transition they belong to happens: a refused SetRenderTargets keeps
+ * the set bound, and its targets are finalised (and counted) again when it really leaves. */
+typedef struct finalize_count {
+    uint64_t resolves, mip_generations;
+} finalize_count;
+
 /* Spec 000: an outgoing target is finalised (MSAA resolve of the active face, then its mip
  * chain) before anything else is bound, for every MRT slot and for a cube's active face. */
-static xgd_result finalize_one(xgd_device *dev, xgd_texture *t, int face)
+static xgd_result finalize_one(xgd_device *dev, xgd_texture *t, int face, finalize_count *n)
 {
     if (t == NULL || t->native == NULL || (t->samples <= 1 && t->levels <= 1)) return XGD_OK;
     if (dev->ops->texture_finalize == NULL) return XGD_OK;
     xgd_result r = dev->ops->texture_finalize(dev->renderer, t->native, face);
     if (r != XGD_OK) return r;
-    if (t->samples > 1) dev->stats.resolves++;
-    if (t->levels > 1) dev->stats.mip_generations++;
+    if (t->samples > 1) n->resolves++;
+    if (t->levels > 1) n->mip_generations++;
     return XGD_OK;
 }
 
-static xgd_result finalize_outgoing(xgd_device *dev, const xgd_texture *skip)
+static xgd_result finalize_outgoing(xgd_device *dev, const xgd_texture *skip, finalize_count *n)
 {
     for (int i = 0; i < dev->binding_count; i++) {
         if (dev->bindings[i].target == skip) continue;
-        xgd_result r = finalize_one(dev, dev->bindings[i].target, dev->bindings[i].face);
+        xgd_result r = finalize_one(dev, dev->bindings[i].target, dev->bindings[i].face, n);
         if (r != XGD_OK) return r;
     }
     return XGD_OK;
+}
+
+static void count_finalized(xgd_device *dev, const finalize_count *n)
+{
+    dev->stats.resolves += n->resolves;
+    dev->stats.mip_generations += n->mip_generations;
 }
 
 static bool has_stencil(xgd_depth_format f) { return f == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8; }
@@ -69,11 +82,13 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
                          xgdi_max_render_targets(device));
 
     /* Step 3: the empty set returns to the back buffer. */
+    finalize_count finalized = { 0, 0 };
     if (count == 0) {
-        r = finalize_outgoing(device, NULL);
+        r = finalize_outgoing(device, NULL, &finalized);
         if (r != XGD_OK) return r;
         r = device->ops->set_render_targets(device->renderer, NULL, 0);
         if (r != XGD_OK) return r;
+        count_finalized(device, &finalized);
         memset(device->bindings, 0, sizeof device->bindings);
         device->binding_count = 0;
         device->render_target_bound = false;
@@ -134,10 +149,11 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
     }
 
     /* Step 6: finalise the outgoing set, bind natively, and publish only after success. */
-    r = finalize_outgoing(device, NULL);
+    r = finalize_outgoing(device, NULL, &finalized);
     if (r != XGD_OK) return r;
     r = device->ops->set_render_targets(device->renderer, targets, count);
     if (r != XGD_OK) return r;
+    count_finalized(device, &finalized);
     memset(device->bindings, 0, sizeof device->bindings);
     for (int i = 0; i < count; i++) {
         bindings[i].target->content_lost = false;
@@ -205,8 +221,11 @@ void xgdi_detach_destroyed_render_target(xgd_device *dev, xgd_texture *target)
         if (dev->bindings[i].target == target) bound = true;
     if (!bound) return;
     if (dev->renderer != NULL && !dev->lost) {
-        /* Errors are swallowed: this path cannot fail (the C++ original is noexcept). */
-        (void)finalize_outgoing(dev, target);
+        /* Errors are swallowed: this path cannot fail (the C++ original is noexcept). The
+         * set leaves whatever the renderer says, so what was finalised counts. */
+        finalize_count finalized = { 0, 0 };
+        (void)finalize_outgoing(dev, target, &finalized);
+        count_finalized(dev, &finalized);
         (void)dev->ops->set_render_targets(dev->renderer, NULL, 0);
     }
     memset(dev->bindings, 0, sizeof dev->bindings);

@@ -100,11 +100,14 @@ static xgd_result upload_level(xgd_device *dev, xgd_texture *t, int face, int le
                                     xgdi_format_row_size(t->format, rect.width));
 }
 
-/* Initial or recovered contents: the shadow when there is one, else a zero-filled level 0
- * (spec 001: ImageData starts with a zero-filled level 0). */
-static xgd_result upload_initial(xgd_device *dev, xgd_texture *t)
+/* Initial or recovered contents: the shadow when there is one, else level 0 of face 0 from
+ * `level0` when given (a texture made from an image), else a zero-filled level 0 (spec 001:
+ * ImageData starts with a zero-filled level 0). */
+static xgd_result upload_initial(xgd_device *dev, xgd_texture *t, const uint8_t *level0)
 {
     if (is_render_target(t)) return XGD_OK;
+    if (level0 != NULL && t->shadow == NULL && face_count(t) == 1)
+        return upload_level(dev, t, 0, 0, level0);
     if (t->shadow != NULL) {
         for (int f = 0; f < face_count(t); f++) {
             for (int l = 0; l < t->levels; l++) {
@@ -151,7 +154,7 @@ static xgd_result tex_recreate_native(xgdi_resource *res)
     /* Spec 000 "Device recovery": textures re-upload their CPU shadow; GPU-only content (render
      * targets, textures whose shadow was dropped) comes back lost. */
     if (is_render_target(t) || t->shadow == NULL) t->content_lost = true;
-    return upload_initial(dev, t);
+    return upload_initial(dev, t, NULL);
 }
 
 static void tex_on_device_destroyed(xgdi_resource *res)
@@ -169,34 +172,73 @@ static const xgdi_resource_vtable texture_vt = {
 
 /* ---- creation ------------------------------------------------------------------------------ */
 
-static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_texture **out)
+/* Bytes of every level of every face (the CPU shadow's size), or false when that does not fit
+ * in size_t. Every other size core computes for the texture (a level, a face, a region inside
+ * a level) is a part of this total, so once it fits none of them can wrap. */
+static bool texture_bytes(const xgd_texture *t, size_t *out)
+{
+    int w, h;
+    xgdi_texture_size(t, &w, &h);
+    size_t total = 0;
+    for (int l = 0; l < t->levels; l++) {
+        size_t rect = xgdi_format_rect_size(t->format, xgdi_mip_dim(w, l), xgdi_mip_dim(h, l));
+        size_t level;
+        if (rect == 0 || !xgdi_size_mul(rect, (size_t)xgdi_mip_dim(t->depth, l), &level) ||
+            !xgdi_size_add(total, level, &total))
+            return false;
+    }
+    return xgdi_size_mul(total, (size_t)face_count(t), out);
+}
+
+/* level0, when not NULL, is a malloc'd level 0 of a one-level, one-face texture that becomes
+ * its contents: it is taken over as the CPU shadow (no second copy of the image) or uploaded
+ * and freed when there is no shadow. It is freed on failure too. */
+static xgd_result create_texture_with(xgd_device *dev, const xgd_texture *proto, uint8_t *level0,
+                                      xgd_texture **out)
 {
     xgd_texture *t = calloc(1, sizeof *t);
-    if (t == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (t == NULL) {
+        free(level0);
+        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     *t = *proto;
     if (t->depth < 1) t->depth = 1; /* every kind but Texture3D */
+    size_t total = 0;
+    if (!texture_bytes(t, &total)) {
+        int depth = t->depth;
+        free(t);
+        free(level0);
+        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY,
+                         "a %dx%dx%d texture of %d levels does not fit in the address space",
+                         proto->width, proto->height, depth, proto->levels);
+    }
     /* Spec 001: the CPU shadow is a context-loss copy, kept unless recovery is disabled;
      * render targets keep none (GPU-only content). */
     if (!is_render_target(t)) {
         if (dev->desc.disable_context_recovery) {
             t->shadow_dropped = true;
+        } else if (level0 != NULL && t->levels == 1 && face_count(t) == 1) {
+            t->shadow = level0; /* exactly `total` bytes: one level of one face */
+            level0 = NULL;
         } else {
-            t->shadow = calloc(1, face_bytes(t) * (size_t)face_count(t));
+            t->shadow = calloc(1, total);
             if (t->shadow == NULL) {
                 free(t);
+                free(level0);
                 return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory for the CPU shadow");
             }
         }
     }
     xgd_result r = create_native(dev, t);
     if (r == XGD_OK) {
-        r = upload_initial(dev, t);
+        r = upload_initial(dev, t, level0);
         if (r != XGD_OK) dev->ops->texture_destroy(dev->renderer, t->native);
     }
     if (r == XGD_OK) {
         r = xgdi_resource_register(dev, &t->res, XGDI_RES_TEXTURE, &texture_vt);
         if (r != XGD_OK) dev->ops->texture_destroy(dev->renderer, t->native);
     }
+    free(level0);
     if (r != XGD_OK) {
         free(t->shadow);
         free(t);
@@ -205,6 +247,11 @@ static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_
     dev->stats.textures_created++;
     *out = t;
     return XGD_OK;
+}
+
+static xgd_result create_texture(xgd_device *dev, const xgd_texture *proto, xgd_texture **out)
+{
+    return create_texture_with(dev, proto, NULL, out);
 }
 
 static xgd_result check_create_args(xgd_device *dev, const void *desc, xgd_texture **out)
@@ -523,7 +570,12 @@ static xgd_result check_data_call(xgd_texture *t, int level, xgd_cube_map_face f
                              fi->name);
     }
     if (data == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "data is NULL");
+    /* The rect lies inside a level whose size was checked at creation (texture_bytes), so it
+     * has a size; 0 would mean it could not be addressed and must never match a size of 0. */
     size_t need = xgdi_format_rect_size(t->format, rect->width, rect->height);
+    if (need == 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "rect %dx%d has no addressable size",
+                         rect->width, rect->height);
     if (size != need)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %zu does not match %zu bytes",
                          size, need);
@@ -683,8 +735,12 @@ static xgd_result check_box_call(xgd_texture *t, int level, const xgd_box *box_i
                              fi->name);
     }
     if (data == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "data is NULL");
-    size_t need = xgdi_format_rect_size(t->format, box->right - box->left, box->bottom - box->top) *
-                  (size_t)(box->back - box->front);
+    size_t need = 0;
+    if (!xgdi_size_mul(xgdi_format_rect_size(t->format, box->right - box->left,
+                                             box->bottom - box->top),
+                       (size_t)(box->back - box->front), &need) ||
+        need == 0)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "the box has no addressable size");
     if (size != need)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %zu does not match %zu bytes",
                          size, need);
@@ -763,37 +819,35 @@ xgd_result xgd_texture3d_get_data(xgd_texture *texture, int level, const xgd_box
 
 /* ---- PNG ------------------------------------------------------------------------------------ */
 
-static xgd_result read_file(xgd_device *dev, const char *path, uint8_t **data, size_t *size)
+/* Texture2D.FromStream: the header is checked against the device's texture size limit and the
+ * texture rules before anything image-sized is allocated; the image is then decoded row by row
+ * into the one buffer that becomes the texture's CPU shadow (or is uploaded and freed when
+ * recovery is off), so a load holds one image-sized buffer besides the renderer's storage.
+ * The image is decoded completely before the texture exists: a file that turns out damaged
+ * halfway then creates nothing (no texture, no statistics), which uploading bands of rows into
+ * an already created texture could not promise. */
+static xgd_result texture_from_png(xgd_device *device, xgdi_png_reader *png, xgd_result r,
+                                   int w, int h, const char *err, const char *what,
+                                   xgd_texture **out)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return xgdi_fail(dev, XGD_ERROR_IO, "cannot open '%s'", path);
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, ncap);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) break;
+    char derr[256] = "";
+    if (r != XGD_OK) return xgdi_fail(device, r, "PNG decode%s: %s", what, err);
+    xgd_surface_format format = XGD_SURFACE_FORMAT_COLOR;
+    r = validate_texture(device, w, h, false, &format);
+    if (r != XGD_OK) return r;
+    size_t bytes = xgdi_format_rect_size(format, w, h);
+    uint8_t *rgba = bytes != 0 ? malloc(bytes) : NULL;
+    if (rgba == NULL)
+        return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d image", w,
+                         h);
+    r = xgdi_png_read_rgba(png, rgba, bytes, derr, sizeof derr);
+    if (r != XGD_OK) {
+        free(rgba);
+        return xgdi_fail(device, r, "PNG decode%s: %s", what, derr);
     }
-    bool err = ferror(f) != 0;
-    fclose(f);
-    if (err) {
-        free(buf);
-        return xgdi_fail(dev, XGD_ERROR_IO, "error reading '%s'", path);
-    }
-    *data = buf;
-    *size = len;
-    return XGD_OK;
+    xgd_texture proto = { .kind = XGD_TEXTURE_2D, .width = w, .height = h, .levels = 1,
+                          .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
+    return create_texture_with(device, &proto, rgba, out);
 }
 
 xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void *data, size_t size,
@@ -803,25 +857,15 @@ xgd_result xgd_texture2d_from_png_memory(xgd_device *device, const void *data, s
     xgd_result r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    *out = NULL;
     if (data == NULL || size == 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "PNG data is empty");
     int w = 0, h = 0;
-    uint8_t *rgba = NULL;
     char err[256] = "";
-    r = xgdi_png_decode(data, size, &w, &h, &rgba, err, sizeof err);
-    if (r != XGD_OK) return xgdi_fail(device, r, "PNG decode: %s", err);
-    xgd_texture *t = NULL;
-    r = xgd_texture2d_create(device, &(xgd_texture2d_desc){ .width = w, .height = h }, &t);
-    if (r == XGD_OK) {
-        r = xgd_texture_set_data(t, 0, 0, NULL, rgba, (size_t)w * (size_t)h * 4);
-        if (r != XGD_OK) {
-            xgd_texture_destroy(t);
-            t = NULL;
-        }
-    }
-    free(rgba);
-    *out = t;
+    xgdi_png_reader *png = NULL;
+    r = xgdi_png_open_memory(data, size, xgdi_max_texture_size(device), &png, &w, &h, err,
+                             sizeof err);
+    r = texture_from_png(device, png, r, w, h, err, "", out);
+    xgdi_png_close(png);
     return r;
 }
 
@@ -831,14 +875,14 @@ xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path, xgd
     xgd_result r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    *out = NULL;
     if (path == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "path is NULL");
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    r = read_file(device, path, &buf, &len);
-    if (r != XGD_OK) return r;
-    r = xgd_texture2d_from_png_memory(device, buf, len, out);
-    free(buf);
+    int w = 0, h = 0;
+    char err[256] = "", what[160];
+    snprintf(what, sizeof what, " '%s'", path);
+    xgdi_png_reader *png = NULL;
+    r = xgdi_png_open_file(path, xgdi_max_texture_size(device), &png, &w, &h, err, sizeof err);
+    r = texture_from_png(device, png, r, w, h, err, what, out);
+    xgdi_png_close(png);
     return r;
 }
 
@@ -856,22 +900,24 @@ xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path)
     int w, h;
     xgdi_texture_size(texture, &w, &h);
     size_t bytes = level_bytes(texture, 0);
+    /* A Color level already is the RGBA8 image: no second buffer for the conversion. */
+    bool color = texture->format == XGD_SURFACE_FORMAT_COLOR;
     uint8_t *lvl = malloc(bytes);
-    uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
+    uint8_t *rgba = color ? lvl : malloc((size_t)w * (size_t)h * 4);
     if (lvl == NULL || rgba == NULL) {
         free(lvl);
-        free(rgba);
+        if (!color) free(rgba);
         return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     r = xgd_texture_get_data(texture, 0, 0, NULL, lvl, bytes);
     if (r == XGD_OK) {
-        xgdi_format_to_rgba8(texture->format, lvl, w, h, rgba);
+        if (!color) xgdi_format_to_rgba8(texture->format, lvl, w, h, rgba);
         char err[256] = "";
         r = xgdi_png_encode_file(path, w, h, rgba, err, sizeof err);
         if (r != XGD_OK) r = xgdi_fail(dev, r, "PNG save '%s': %s", path, err);
     }
     free(lvl);
-    free(rgba);
+    if (!color) free(rgba);
     return r;
 }
 
@@ -890,13 +936,8 @@ xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t
     if (path == NULL || width == NULL || height == NULL || rgba == NULL)
         return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "xgd_image_load_png: bad arguments");
     *rgba = NULL;
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    xgd_result r = read_file(NULL, path, &buf, &len);
-    if (r != XGD_OK) return r;
     char err[256] = "";
-    r = xgdi_png_decode(buf, len, width, height, rgba, err, sizeof err);
-    free(buf);
+    xgd_result r = xgdi_png_load_file(path, XGDI_PNG_MAX_DIM, width, height, rgba, err, sizeof err);
     if (r != XGD_OK) return xgdi_fail(NULL, r, "PNG decode '%s': %s", path, err);
     return XGD_OK;
 }
