@@ -314,14 +314,17 @@ static void set_sentinel(void)
 }
 
 
-/* The snapshots' own readbacks must not consume a fault armed for the call under test: the
- * counts of core's fault hook are saved around them. */
+/* The snapshots' own readbacks must neither consume nor trip a fault armed for the call under
+ * test: the counts of core's fault hook are set aside (disarmed) while they run. */
 static int g_fault_saved[NDEV][XGDI_FAULT_OP_COUNT];
 
 static void faults_save(void)
 {
     for (int i = 0; i < NDEV; i++)
-        if (g_dev[i] != NULL) memcpy(g_fault_saved[i], g_dev[i]->debug_fault_count, sizeof g_fault_saved[i]);
+        if (g_dev[i] != NULL) {
+            memcpy(g_fault_saved[i], g_dev[i]->debug_fault_count, sizeof g_fault_saved[i]);
+            memset(g_dev[i]->debug_fault_count, 0, sizeof g_dev[i]->debug_fault_count);
+        }
 }
 
 static void faults_restore(void)
