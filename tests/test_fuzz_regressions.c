@@ -6,6 +6,9 @@
  *                                          clear fails changes nothing: the bindings, viewport,
  *                                          scissor and statistics stay, and the previous target
  *                                          is still the one drawn into
+ *   Fuzz_SpriteBatchEndAllOrNothing        SpriteBatch.End that cannot draw one of its runs (a
+ *                                          queued texture is the bound render target) draws
+ *                                          none of them
  */
 #include "fixture_util.h"
 #include "internal.h" /* the debug fault hook (src/core/fault.c) */
@@ -68,4 +71,57 @@ XGD_FIXTURE(Fuzz_DiscardClearFailureLeavesBinding)
     REQUIRE(e);
     fx_expect_texture(t, c, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "c_discarded", e, W, H, 0);
     free(e);
+}
+
+XGD_FIXTURE(Fuzz_SpriteBatchEndAllOrNothing)
+{
+    enum { W = 8, H = 8 };
+    const xgd_color GREY = { 128, 128, 128, 255 };
+    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *target = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0,
+                                    XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
+    REQUIRE(target);
+    xgd_texture *white = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &white));
+    const uint8_t texels[16] = { 255, 255, 255, 255, 255, 255, 255, 255,
+                                 255, 255, 255, 255, 255, 255, 255, 255 };
+    REQUIRE_OK(xgd_texture_set_data(white, 0, 0, NULL, texels, sizeof texels));
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+
+    REQUIRE_OK(xgd_set_render_target(dev, target));
+    CHECK_OK(xgd_clear_color(dev, GREY));
+    xgd_statistics s0;
+    REQUIRE_OK(xgd_device_get_statistics(dev, &s0));
+
+    /* Deferred: the white sprite's run comes first and could be drawn; the second run samples
+     * the bound target itself, which a draw refuses. */
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, white, &(xgd_sprite){ .position = { 0, 0 },
+                                                             .color = XGD_COLOR_WHITE }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, target, &(xgd_sprite){ .position = { 4, 4 },
+                                                              .color = XGD_COLOR_WHITE }));
+    CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_INVALID_OPERATION);
+
+    xgd_statistics s1;
+    CHECK_OK(xgd_device_get_statistics(dev, &s1));
+    CHECK_MSG(s1.draw_calls == s0.draw_calls && s1.primitives == s0.primitives &&
+                  s1.sprite_batches == s0.sprite_batches,
+              "a refused End drew: draw calls %llu -> %llu, primitives %llu -> %llu",
+              (unsigned long long)s0.draw_calls, (unsigned long long)s1.draw_calls,
+              (unsigned long long)s0.primitives, (unsigned long long)s1.primitives);
+    REQUIRE_OK(xgd_set_render_target(dev, NULL));
+    uint8_t *e = fx_image(W, H, GREY);
+    REQUIRE(e);
+    fx_expect_texture(t, target, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "target_untouched", e, W, H, 0);
+    free(e);
+
+    /* The batch ended: with the target unbound the same queue draws. */
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, white, &(xgd_sprite){ .position = { 0, 0 },
+                                                             .color = XGD_COLOR_WHITE }));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(white);
 }
