@@ -288,6 +288,7 @@ static struct {
     int errors;
     xgd_result code;
     bool empty;
+    char message[160];
 } g_log;
 
 static void on_log(void *user, xgd_log_level level, xgd_result code, const char *message)
@@ -297,6 +298,7 @@ static void on_log(void *user, xgd_log_level level, xgd_result code, const char 
     g_log.errors++;
     g_log.code = code;
     g_log.empty = message == NULL || message[0] == '\0';
+    snprintf(g_log.message, sizeof g_log.message, "%s", message != NULL ? message : "");
 }
 
 /* A message no call of this program produces: a device-less failure must replace it. */
@@ -362,7 +364,7 @@ static xgd_result after_call(xgd_result r)
 {
     if (g_verbose)
         fprintf(stderr, "  -> %s%s%s\n", xgd_result_name(r), r != XGD_OK ? ": " : "",
-                r == XGD_OK ? "" : g_log.errors > 0 ? "(logged)" : xgd_device_last_error(NULL));
+                r == XGD_OK ? "" : g_log.errors > 0 ? g_log.message : xgd_device_last_error(NULL));
     if (r == XGD_OK) return r;
     if (r < XGD_ERROR_IO || r > XGD_ERROR_INVALID_ARGUMENT)
         violation("failure code %d is not a named xgd_result", (int)r);
@@ -382,6 +384,12 @@ static xgd_result after_call(xgd_result r)
             violation("returned %s, xgd_device_last_result(NULL) says %s", xgd_result_name(r),
                       xgd_result_name(xgd_device_last_result(NULL)));
     }
+    /* SpriteBatch.End is several draws: a renderer failure at the k-th (an injected fault) comes
+     * after the runs before it were drawn, which no renderer can take back. Only that case is
+     * excused; a refusal that validation could have made must change nothing. */
+    if (strncmp(g_call, "xgd_sprite_batch_end", 20) == 0 && g_log.errors > 0 &&
+        strstr(g_log.message, "(injected debug fault)") != NULL)
+        return r;
     g_after.n = 0;
     faults_save();
     snap_stats(&g_after);
