@@ -23,7 +23,9 @@
  * handed to the library is allocated with the exact size the call is told, so AddressSanitizer
  * sees any read or write beyond what the caller promised.
  *
- * The renderer is the software one; XGD_FUZZ_RENDERER=vulkan (or d3d12) selects another.
+ * The renderer is the software one. XGD_FUZZ_RENDERER=vulkan (or d3d12) selects another in a
+ * build that has it, for runs by hand: every input creates a device, which takes lavapipe far
+ * longer than an input's budget (the committed corpus does not replay in 100 s), so CI does not.
  */
 #include "fuzz_common.h"
 #include "internal.h" /* xgdi_debug_fail_next: renderer failures on demand (src/core/fault.c) */
