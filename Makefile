@@ -3,7 +3,8 @@
 #   make test   installs what is missing, builds, runs the whole test suite
 # Also: make asan (ASan+UBSan build and suite), make clang (clang build and suite),
 #       make tsan (ThreadSanitizer build, the tests that use threads),
-#       make consumer (install + find_package/pkg-config consumers), make clean.
+#       make consumer (install + find_package/pkg-config consumers), make fuzz (libFuzzer
+#       targets in build-fuzz/, each run FUZZ_SECONDS from fuzz/corpus/), make clean.
 
 BUILD       ?= build
 BUILD_ASAN  ?= build-asan
@@ -13,6 +14,8 @@ BUILD_TSAN  ?= build-tsan
 # renderer and the unit tests that start threads. Add `|^conformance\.(vulkan|d3d12)\.Threads_`
 # to check the GPU renderers too (slower; third-party reports suppressed by tests/tsan.supp).
 TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$
+BUILD_FUZZ  ?= build-fuzz
+FUZZ_SECONDS ?= 120
 BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS  ?=
@@ -28,7 +31,7 @@ DEPS        += libvkd3d-dev
 # spirv-val) and .ci/windows-cross.sh: vkd3d-compiler, spirv-tools, xxd, mingw-w64.
 CI_DEPS     := $(DEPS) clang vkd3d-compiler spirv-tools xxd mingw-w64
 
-.PHONY: all deps ci-deps build demo test asan clang tsan consumer clean
+.PHONY: all deps ci-deps build demo test asan clang tsan consumer fuzz clean
 
 all: build
 
@@ -85,5 +88,12 @@ tsan: deps
 consumer: build
 	bash cmake/consumer-check.sh $(BUILD) $(BUILD)/consumer-check
 
+# libFuzzer (clang): the software renderer only, so each input runs in milliseconds.
+fuzz: ci-deps
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXGD_FUZZ=ON \
+	    -DXGD_BUILD_TESTS=OFF -DXGD_BUILD_TOOLS=OFF -DXGD_VULKAN=OFF -DXGD_D3D12=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	sh fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN) $(BUILD_FUZZ)

@@ -153,6 +153,25 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
     if (r != XGD_OK) return r;
     r = device->ops->set_render_targets(device->renderer, targets, count);
     if (r != XGD_OK) return r;
+
+    /* RenderTargetUsage: a DiscardContents first target clears colour to opaque black plus the
+     * depth and stencil planes that really exist; the first descriptor decides for the set. The
+     * clear is part of the transaction: it runs before anything is published, and when it fails
+     * the previous set is bound again natively, so the failed call changed nothing. */
+    if (first->usage == XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS) {
+        static const float black[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+        unsigned opts = XGD_CLEAR_TARGET;
+        if (first->depth_format != XGD_DEPTH_FORMAT_NONE) opts |= XGD_CLEAR_DEPTH_BUFFER;
+        if (has_stencil(first->depth_format)) opts |= XGD_CLEAR_STENCIL;
+        r = device->ops->clear(device->renderer, opts, black, 1.0f, 0);
+        if (r != XGD_OK) {
+            if (device->binding_count == 0)
+                (void)device->ops->set_render_targets(device->renderer, NULL, 0);
+            else
+                (void)xgdi_rebind_render_targets(device);
+            return r;
+        }
+    }
     count_finalized(device, &finalized);
     memset(device->bindings, 0, sizeof device->bindings);
     for (int i = 0; i < count; i++) {
@@ -165,17 +184,6 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
     device->stats.target_changes++;
     xgdi_reset_viewport_scissor(device);
     xgdi_invalidate_draw_state(device);
-
-    /* RenderTargetUsage: a DiscardContents first target clears colour to opaque black plus the
-     * depth and stencil planes that really exist; the first descriptor decides for the set. */
-    if (first->usage == XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS) {
-        static const float black[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-        unsigned opts = XGD_CLEAR_TARGET;
-        if (first->depth_format != XGD_DEPTH_FORMAT_NONE) opts |= XGD_CLEAR_DEPTH_BUFFER;
-        if (has_stencil(first->depth_format)) opts |= XGD_CLEAR_STENCIL;
-        r = device->ops->clear(device->renderer, opts, black, 1.0f, 0);
-        if (r != XGD_OK) return r;
-    }
     return XGD_OK;
 }
 

@@ -558,6 +558,28 @@ static xgd_result check_alive(const xgd_sprite_batch *b, xgd_device *dev)
     return XGD_OK;
 }
 
+/* What a draw of each run would refuse, checked for every queued texture before the first run
+ * is drawn: End draws the whole queue or, when one run cannot be drawn, nothing (a failed call
+ * changes no public state; XNA would have drawn the runs before the refused one). */
+static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *dev)
+{
+    for (uint32_t i = 0; i < b->distinct; i++) {
+        const xgd_texture *t = b->distinct_textures[i];
+        for (int j = 0; j < dev->binding_count; j++) {
+            if (dev->bindings[j].target == t)
+                return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
+                                 "a texture queued in the sprite batch is bound as render "
+                                 "target %d; unbind it before drawing it",
+                                 j);
+        }
+        if (t->native == NULL)
+            return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
+                             "a texture queued in the sprite batch has no storage (its "
+                             "recovery failed)");
+    }
+    return XGD_OK;
+}
+
 /* Order-preserving map of a float to 32 bits: ascending floats give ascending keys. */
 static uint32_t float_key(float f)
 {
@@ -634,6 +656,7 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
     batch->count = count; /* the helpers below read the queue */
     r = check_alive(batch, dev);
     if (r == XGD_OK) r = xgdi_check_device(dev);
+    if (r == XGD_OK) r = check_drawable(batch, dev);
     bool sorted = batch->sort_mode != XGD_SPRITE_SORT_DEFERRED && count > 1;
     if (r == XGD_OK && sorted) r = sort_queue(batch, dev);
     if (r == XGD_OK) r = set_states(batch, dev);
