@@ -383,7 +383,7 @@ static xgd_result create_device(xvk_renderer *r)
 
 /* ---- fences and frames ---- */
 
-static uint64_t xvk_completed(xvk_renderer *r)
+uint64_t xvk_completed(xvk_renderer *r)
 {
     uint64_t v = 0;
     if (r->dev == VK_NULL_HANDLE || r->timeline == VK_NULL_HANDLE) return r->base.submitted_fence;
@@ -747,12 +747,14 @@ static void xvk_destroy(xgdi_renderer *base)
         fprintf(stderr,
                 "xgd vulkan: descriptor pushes %llu (skipped %llu), pipelines %llu (binds %llu), "
                 "render passes %llu, barriers %llu, ring wraps %llu, ring waits %llu, slot waits %llu, "
+                "transfer buffers %llu (reused %llu), "
                 "memory blocks %llu, live allocations %llu, dedicated %llu\n",
                 (unsigned long long)c->descriptor_pushes, (unsigned long long)c->descriptor_skips,
                 (unsigned long long)c->pipelines_created, (unsigned long long)c->pipeline_binds,
                 (unsigned long long)c->render_passes, (unsigned long long)c->barriers,
                 (unsigned long long)c->ring_wraps, (unsigned long long)c->ring_waits,
-                (unsigned long long)c->slot_waits, (unsigned long long)r->memory.blocks_created,
+                (unsigned long long)c->slot_waits, (unsigned long long)c->big_created,
+                (unsigned long long)c->big_reused, (unsigned long long)r->memory.blocks_created,
                 (unsigned long long)r->memory.live_allocations,
                 (unsigned long long)r->memory.dedicated_allocations);
     }
@@ -768,6 +770,7 @@ static void xvk_destroy(xgdi_renderer *base)
         xvk_query_pools_destroy(r);
         if (r->defaults_buffer) vkDestroyBuffer(r->dev, r->defaults_buffer, NULL);
         xvk_mem_free(r, &r->defaults_mem);
+        xvk_spans_destroy(r);
         if (r->ring.buffer) vkDestroyBuffer(r->dev, r->ring.buffer, NULL);
         xvk_mem_free(r, &r->ring.mem);
         for (int i = 0; i < XVK_FRAMES; i++)
