@@ -27,6 +27,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -202,8 +203,9 @@ struct xvk_renderer {
     xgd_graphics_profile profile;
     char adapter_name[256];
 
-    VkInstance instance;
+    VkInstance instance;       /* the process's, shared (vk_device.c): never destroyed */
     VkDebugUtilsMessengerEXT messenger;
+    atomic_bool handles_ready; /* dev, queue and command buffers are set (messenger filter) */
     VkPhysicalDevice phys;
     VkPhysicalDeviceProperties props;
     VkDevice dev;
@@ -327,6 +329,8 @@ void xvk_query_resume(xvk_renderer *r, VkCommandBuffer cmd);
 void xvk_query_pools_destroy(xvk_renderer *r);
 
 /* ---- vk_device.c ---- */
+/* vkCreateInstance calls this process made (tests: instances are shared across devices). */
+uint64_t xvk_instance_creations(void);
 /* Turns a VkResult into an xgd_result (device loss enters the lost state) with a message. */
 xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
 /* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
