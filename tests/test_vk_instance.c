@@ -50,7 +50,8 @@ XGD_TEST(VkInstance_SharedAcrossDevices)
     xgdt_not_supported(t, "built without the Vulkan renderer");
 #else
     uint64_t before = xvk_instance_creations();
-    enum { N = 32 }; /* past NVIDIA's cap of 29 instances */
+    /* the counter shows the sharing at any N; Device_Churn goes past NVIDIA's cap of 29 */
+    enum { N = 10 };
     for (int i = 0; i < N; i++) {
         bool created;
         xgd_color c = { (uint8_t)(i * 6), 100, (uint8_t)(255 - i), 255 };
