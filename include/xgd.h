@@ -1098,7 +1098,8 @@ XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer)
  * Draw calls use the bound states, textures, render targets and the last applied effect
  * (xgd_effect_apply). Results: INVALID_OPERATION (no effect applied, no vertex/index buffer
  * bound, a bound render target also bound as a texture), INVALID_ARGUMENT (counts, ranges),
- * DEVICE_LOST.
+ * NOT_SUPPORTED (more primitives than the profile allows per draw: HiDef 1,048,575, Reach
+ * 65,535), DEVICE_LOST.
  */
 XGD_API xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type,
                                        int start_vertex, int primitive_count);

@@ -9,7 +9,6 @@
  */
 #include "internal.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,9 +32,14 @@ static xgd_result check_primitives(xgd_device *dev, xgd_primitive_type type, int
     if (primitive_count <= 0)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "primitive_count %d must be > 0",
                          primitive_count);
-    if (vertices_for(type, primitive_count) > INT_MAX)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "primitive_count %d is too large",
-                         primitive_count);
+    /* XNA 4.0's profiles cap one draw at MaxPrimitiveCount (HiDef 1,048,575, Reach 65,535) and
+       throw NotSupportedException beyond it, on every draw call and every renderer. */
+    int max = dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575;
+    if (primitive_count > max)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "primitive_count %d exceeds the %s profile's maximum of %d per draw",
+                         primitive_count,
+                         dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? "Reach" : "HiDef", max);
     return XGD_OK;
 }
 

@@ -1,10 +1,11 @@
 /*
- * vk_device.c - the Vulkan renderer's instance, device, frames in flight, upload ring,
+ * vk_device.c - the Vulkan renderer's shared instances, device, frames in flight, upload ring,
  * fences, caps, back buffer and ops table.
  */
 #include "vk_internal.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,38 @@ void xvk_label_insert_now(xvk_renderer *r, VkCommandBuffer cmd, const char *fmt,
     r->cmd_insert_label(cmd, &l);
 }
 
+/* Every messenger of a shared instance hears the messages of every device on it, on any
+   thread. A message naming a device-level dispatchable object (device, queue, command buffer)
+   belongs to the device that owns it; one naming none of them goes to every device. The
+   handles compared are read only once handles_ready says they are set (they do not change
+   afterwards): until then a message naming a device is another device's. */
+static bool message_is_ours(const xvk_renderer *r, const VkDebugUtilsMessengerCallbackDataEXT *data)
+{
+    bool ready = atomic_load_explicit(&r->handles_ready, memory_order_acquire);
+    bool named = false;
+    for (uint32_t i = 0; data != NULL && data->pObjects != NULL && i < data->objectCount; i++) {
+        uint64_t h = data->pObjects[i].objectHandle;
+        switch (data->pObjects[i].objectType) {
+        case VK_OBJECT_TYPE_DEVICE:
+            named = true;
+            if (ready && h == (uint64_t)(uintptr_t)r->dev) return true;
+            break;
+        case VK_OBJECT_TYPE_QUEUE:
+            named = true;
+            if (ready && h == (uint64_t)(uintptr_t)r->queue) return true;
+            break;
+        case VK_OBJECT_TYPE_COMMAND_BUFFER:
+            named = true;
+            for (int k = 0; ready && k < XVK_FRAMES; k++)
+                if (h == (uint64_t)(uintptr_t)r->frames[k].cmd) return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return !named;
+}
+
 static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
                                                      VkDebugUtilsMessageTypeFlagsEXT types,
                                                      const VkDebugUtilsMessengerCallbackDataEXT *data,
@@ -112,7 +145,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverity
     xvk_renderer *r = user;
     if (sev < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
     /* The harness counts these: a conformance run with validation fails on any of them. */
-    if (r != NULL && r->base.device != NULL)
+    if (r != NULL && r->base.device != NULL && message_is_ours(r, data))
         xgdi_warn(r->base.device, "vulkan validation: %s",
                   data != NULL && data->pMessage != NULL ? data->pMessage : "(no message)");
     return VK_FALSE;
@@ -165,6 +198,57 @@ static bool env_true(const char *name)
     return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
 }
 
+/*
+ * The process's instances: one per configuration (validation layer on or off, debug utils on
+ * or off), created by the first device that needs it and shared by every later device, never
+ * destroyed. Drivers may cap the instances a process can create (NVIDIA 580: the 30th
+ * vkCreateInstance returns VK_ERROR_INCOMPATIBLE_DRIVER even when every earlier instance was
+ * destroyed), so a program creating a device per test or tool run must not spend one per device.
+ * The table is static, so the instances stay reachable for leak checkers. Instance-level calls
+ * the renderer makes (enumerating physical devices, creating messengers, loading functions) are
+ * not externally synchronized in Vulkan, so devices on several threads share them freely; the
+ * lock covers only the lazy creation.
+ */
+static pthread_mutex_t instance_lock = PTHREAD_MUTEX_INITIALIZER;
+static VkInstance instances[2][2]; /* [validation layer][debug utils] */
+static uint64_t instance_creations;
+
+uint64_t xvk_instance_creations(void)
+{
+    pthread_mutex_lock(&instance_lock);
+    uint64_t n = instance_creations;
+    pthread_mutex_unlock(&instance_lock);
+    return n;
+}
+
+static VkResult shared_instance(bool layer, bool utils, VkInstance *out)
+{
+    pthread_mutex_lock(&instance_lock);
+    VkResult vr = VK_SUCCESS;
+    if (instances[layer][utils] == VK_NULL_HANDLE) {
+        const char *exts[1];
+        uint32_t next = 0;
+        if (utils) exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                                  .pApplicationName = "xgd", .pEngineName = "xgd",
+                                  .apiVersion = VK_API_VERSION_1_3 };
+        /* No messenger is chained here: one would belong to the instance, which outlives the
+           device being created; each device adds its own after creation. */
+        VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                    .pApplicationInfo = &app,
+                                    .enabledLayerCount = layer ? 1u : 0u,
+                                    .ppEnabledLayerNames = layer ? &validation_layer : NULL,
+                                    .enabledExtensionCount = next, .ppEnabledExtensionNames = exts };
+        VkInstance inst = VK_NULL_HANDLE;
+        vr = vkCreateInstance(&ci, NULL, &inst);
+        instance_creations++;
+        if (vr == VK_SUCCESS) instances[layer][utils] = inst;
+    }
+    *out = instances[layer][utils];
+    pthread_mutex_unlock(&instance_lock);
+    return vr;
+}
+
 static xgd_result create_instance(xvk_renderer *r)
 {
     bool want_validation = r->debug || env_true("XGD_VK_VALIDATION");
@@ -175,12 +259,20 @@ static xgd_result create_instance(xvk_renderer *r)
     if (want_validation && !layer)
         xgdi_warn(r->base.device, "vulkan validation: %s is not installed, nothing is validated",
                   validation_layer);
-    const char *exts[1];
-    uint32_t next = 0;
-    if (utils) exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                              .pApplicationName = "xgd", .pEngineName = "xgd",
-                              .apiVersion = VK_API_VERSION_1_3 };
+    VkResult vr = shared_instance(layer, utils, &r->instance);
+    if (vr != VK_SUCCESS)
+        return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
+                         "vulkan: vkCreateInstance failed (VkResult %d)", (int)vr);
+    r->validation = layer;
+    r->debug_utils = utils;
+    return XGD_OK;
+}
+
+/* This device's validation messages: a messenger of its own on the shared instance, created
+   before the device so that its creation is validated too (message_is_ours). */
+static void create_messenger(xvk_renderer *r)
+{
+    if (!r->validation || !r->debug_utils) return;
     VkDebugUtilsMessengerCreateInfoEXT mi = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
         .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
@@ -191,24 +283,9 @@ static xgd_result create_instance(xvk_renderer *r)
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
         .pfnUserCallback = debug_callback, .pUserData = r };
-    VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                .pNext = layer && utils ? &mi : NULL,
-                                .pApplicationInfo = &app,
-                                .enabledLayerCount = layer ? 1u : 0u,
-                                .ppEnabledLayerNames = layer ? &validation_layer : NULL,
-                                .enabledExtensionCount = next, .ppEnabledExtensionNames = exts };
-    VkResult vr = vkCreateInstance(&ci, NULL, &r->instance);
-    if (vr != VK_SUCCESS)
-        return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
-                         "vulkan: vkCreateInstance failed (VkResult %d)", (int)vr);
-    r->validation = layer;
-    r->debug_utils = utils;
-    if (layer && utils) {
-        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(r->instance, "vkCreateDebugUtilsMessengerEXT");
-        if (create != NULL) (void)create(r->instance, &mi, NULL, &r->messenger);
-    }
-    return XGD_OK;
+    PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+        vkGetInstanceProcAddr(r->instance, "vkCreateDebugUtilsMessengerEXT");
+    if (create != NULL) (void)create(r->instance, &mi, NULL, &r->messenger);
 }
 
 static int device_rank(const VkPhysicalDeviceProperties *p)
@@ -342,7 +419,7 @@ static xgd_result create_device(xvk_renderer *r)
     if (r->push_descriptor == NULL)
         return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
                          "vulkan: vkCmdPushDescriptorSetKHR missing");
-    if (r->messenger != VK_NULL_HANDLE || r->debug)
+    if ((r->validation && r->debug_utils) || r->debug)
         r->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(r->instance,
                                                                               "vkSetDebugUtilsObjectNameEXT");
     /* Loaded once, and only where they are wanted and exist: the three stay NULL together, so a
@@ -383,7 +460,7 @@ static xgd_result create_device(xvk_renderer *r)
 
 /* ---- fences and frames ---- */
 
-static uint64_t xvk_completed(xvk_renderer *r)
+uint64_t xvk_completed(xvk_renderer *r)
 {
     uint64_t v = 0;
     if (r->dev == VK_NULL_HANDLE || r->timeline == VK_NULL_HANDLE) return r->base.submitted_fence;
@@ -715,12 +792,16 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (r == NULL) return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
     r->base.ops = &xgdi_vulkan_renderer_ops;
     r->base.device = info->device;
+    atomic_init(&r->handles_ready, false);
     xvk_query_init(r);
     r->debug = info->debug;
     r->profile = info->profile;
     xgd_result res = create_instance(r);
+    if (res == XGD_OK) create_messenger(r);
     if (res == XGD_OK) res = pick_device(r);
     if (res == XGD_OK) res = create_device(r);
+    /* the device's handles are set: its messenger may compare them from now on */
+    if (res == XGD_OK) atomic_store_explicit(&r->handles_ready, true, memory_order_release);
     if (res == XGD_OK) res = ring_create(r);
     if (res == XGD_OK) {
         xvk_classify_formats(r);
@@ -747,12 +828,14 @@ static void xvk_destroy(xgdi_renderer *base)
         fprintf(stderr,
                 "xgd vulkan: descriptor pushes %llu (skipped %llu), pipelines %llu (binds %llu), "
                 "render passes %llu, barriers %llu, ring wraps %llu, ring waits %llu, slot waits %llu, "
+                "transfer buffers %llu (reused %llu), "
                 "memory blocks %llu, live allocations %llu, dedicated %llu\n",
                 (unsigned long long)c->descriptor_pushes, (unsigned long long)c->descriptor_skips,
                 (unsigned long long)c->pipelines_created, (unsigned long long)c->pipeline_binds,
                 (unsigned long long)c->render_passes, (unsigned long long)c->barriers,
                 (unsigned long long)c->ring_wraps, (unsigned long long)c->ring_waits,
-                (unsigned long long)c->slot_waits, (unsigned long long)r->memory.blocks_created,
+                (unsigned long long)c->slot_waits, (unsigned long long)c->big_created,
+                (unsigned long long)c->big_reused, (unsigned long long)r->memory.blocks_created,
                 (unsigned long long)r->memory.live_allocations,
                 (unsigned long long)r->memory.dedicated_allocations);
     }
@@ -768,6 +851,7 @@ static void xvk_destroy(xgdi_renderer *base)
         xvk_query_pools_destroy(r);
         if (r->defaults_buffer) vkDestroyBuffer(r->dev, r->defaults_buffer, NULL);
         xvk_mem_free(r, &r->defaults_mem);
+        xvk_spans_destroy(r);
         if (r->ring.buffer) vkDestroyBuffer(r->dev, r->ring.buffer, NULL);
         xvk_mem_free(r, &r->ring.mem);
         for (int i = 0; i < XVK_FRAMES; i++)
@@ -783,7 +867,7 @@ static void xvk_destroy(xgdi_renderer *base)
             vkGetInstanceProcAddr(r->instance, "vkDestroyDebugUtilsMessengerEXT");
         if (destroy != NULL) destroy(r->instance, r->messenger, NULL);
     }
-    if (r->instance != VK_NULL_HANDLE) vkDestroyInstance(r->instance, NULL);
+    /* the instance is the process's (shared_instance): never destroyed here */
     free(r);
 }
 

@@ -808,6 +808,12 @@ static int vertices_for(xgd_primitive_type t, int prims)
     }
 }
 
+/* Steps 2-4 of a draw whose vertices (and indices) are in place. */
+static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
+                              size_t need_consts, uint64_t fence_before, int count,
+                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
+                              VkDeviceSize ioff, VkIndexType itype);
+
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 {
     xvk_renderer *r = xvk_cast(base);
@@ -833,10 +839,13 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     const xgdi_vertex_layout *lay = st->layout;
     size_t stride = (size_t)lay->stride;
 
-    /* 1. ring data: user vertices and indices */
+    /* 1. user vertices and indices: ring space, or big buffers for big draws; both stay until
+       the draw is recorded (released below) */
     uint64_t fence_before = base->submitted_fence;
     VkBuffer vbuf, ibuf = VK_NULL_HANDLE;
     VkDeviceSize voff, ioff = 0;
+    xvk_span vspan = { 0 }, ispan = { 0 };
+    xgd_result res = XGD_OK;
     if (d->vertex_buffer != NULL) {
         if (d->vertex_offset >= d->vertex_buffer->size) return XGD_OK;
         vbuf = d->vertex_buffer->buffer;
@@ -850,14 +859,15 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         }
         size_t bytes = (size_t)d->user_vertex_count * stride;
         if (vneed > stride) bytes += vneed - stride;
-        void *p;
         /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the
            draw names its first vertex: one vertex-buffer bind per frame, not per draw */
-        if (!xvk_ring_alloc(r, bytes + stride, 16, &voff, &p)) return xgd_device_last_result(base->device);
+        if (!xvk_span_alloc(r, bytes + stride, 16, false, &vspan))
+            return xgd_device_last_result(base->device);
+        voff = vspan.offset;
         VkDeviceSize pad = stride > 0 ? (stride - voff % stride) % stride : 0;
-        memcpy((uint8_t *)p + pad, d->user_vertices, bytes);
+        memcpy(vspan.ptr + pad, d->user_vertices, bytes);
         voff += pad;
-        vbuf = r->ring.buffer;
+        vbuf = vspan.buffer;
     }
     int32_t first = 0;
     if (vbuf == r->ring.buffer && stride > 0) {
@@ -867,22 +877,43 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     VkIndexType itype = d->index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16;
     if (d->index_size != 0) {
         if (d->index_buffer != NULL) {
-            if (d->index_offset >= d->index_buffer->size) return XGD_OK;
-            size_t avail = (d->index_buffer->size - d->index_offset) / (size_t)d->index_size;
-            if ((size_t)count > avail) count = (int)avail;
-            ibuf = d->index_buffer->buffer;
-            ioff = d->index_offset;
+            if (d->index_offset >= d->index_buffer->size) count = 0;
+            else {
+                size_t avail = (d->index_buffer->size - d->index_offset) / (size_t)d->index_size;
+                if ((size_t)count > avail) count = (int)avail;
+                ibuf = d->index_buffer->buffer;
+                ioff = d->index_offset;
+            }
+        } else if (d->user_indices == NULL) {
+            count = 0;
         } else {
-            if (d->user_indices == NULL) return XGD_OK;
             size_t bytes = (size_t)count * (size_t)d->index_size;
-            void *p;
-            if (!xvk_ring_alloc(r, bytes, 4, &ioff, &p)) return xgd_device_last_result(base->device);
-            memcpy(p, d->user_indices, bytes);
-            ibuf = r->ring.buffer;
+            if (!xvk_span_alloc(r, bytes, 4, false, &ispan)) {
+                res = xgd_device_last_result(base->device);
+                count = 0;
+            } else {
+                memcpy(ispan.ptr, d->user_indices, bytes);
+                ibuf = ispan.buffer;
+                ioff = ispan.offset;
+            }
         }
-        if (count <= 0) return XGD_OK;
     }
+    if (count > 0)
+        res = record_draw(r, d, t0, need_consts, fence_before, count, vbuf, voff, first, ibuf,
+                          ioff, itype);
+    xvk_span_release(r, &ispan);
+    xvk_span_release(r, &vspan);
+    return res;
+}
 
+static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
+                              size_t need_consts, uint64_t fence_before, int count,
+                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
+                              VkDeviceSize ioff, VkIndexType itype)
+{
+    xgdi_renderer *base = &r->base;
+    const xgdi_draw_state *st = d->state;
+    const xgdi_vertex_layout *lay = st->layout;
     /* 2. constants, uploaded only when they changed since the last draw of this frame */
     if (base->submitted_fence != fence_before) xvk_reset_bindings(r);
     VkDeviceSize coff = r->last_constants_offset;

@@ -13,7 +13,8 @@
  *    VK_ATTACHMENT_LOAD_OP_CLEAR when the last thing core did to an attachment was a whole
  *    clear (DiscardContents costs no load);
  *  - per-draw data (constants, user vertices and indices) and uploads go through one
- *    persistently mapped ring; descriptors are pushed (VK_KHR_push_descriptor) only when the
+ *    persistently mapped ring (big ones through dedicated buffers reused by fence,
+ *    vk_transfer.c); descriptors are pushed (VK_KHR_push_descriptor) only when the
  *    constants, texture or sampler changed since the last draw, so nothing is allocated per
  *    draw in steady state.
  */
@@ -26,6 +27,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -161,11 +163,31 @@ typedef struct xvk_ring {
     size_t mark_count, mark_capacity;
 } xvk_ring;
 
+/* A dedicated host-visible buffer for one big transfer or draw (vk_transfer.c). */
+typedef struct xvk_big_buffer {
+    VkBuffer buffer;
+    xvk_alloc mem;             /* persistently mapped */
+    uint64_t size;
+    uint64_t fence;            /* last submission that may use it: reusable once it passed */
+    bool readback;             /* host-cached memory where the device has it (CPU reads) */
+} xvk_big_buffer;
+
+#define XVK_BIG_SPARES 4
+
+/* Host-visible memory for one transfer or draw: ring space, or a big buffer (vk_transfer.c). */
+typedef struct xvk_span {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    uint8_t *ptr;
+    xvk_big_buffer *big;       /* NULL for ring space */
+} xvk_span;
+
 typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
+    uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
     /* descriptor accounting for xgd_statistics: pushed descriptors live in the command buffer's
        memory until its slot's pool is reset after the fence passed, so "live" is what the
        frame slots hold, and a "recycle" is a slot reset returning them; push descriptors have
@@ -181,8 +203,9 @@ struct xvk_renderer {
     xgd_graphics_profile profile;
     char adapter_name[256];
 
-    VkInstance instance;
+    VkInstance instance;       /* the process's, shared (vk_device.c): never destroyed */
     VkDebugUtilsMessengerEXT messenger;
+    atomic_bool handles_ready; /* dev, queue and command buffers are set (messenger filter) */
     VkPhysicalDevice phys;
     VkPhysicalDeviceProperties props;
     VkDevice dev;
@@ -210,6 +233,10 @@ struct xvk_renderer {
     int frame_index;
     bool recording;            /* the open frame's command buffer has begun */
     xvk_ring ring;
+    /* released big transfer buffers, in flight or idle (vk_transfer.c) */
+    xvk_big_buffer *big_spares[XVK_BIG_SPARES];
+    int big_spare_count;
+    uint64_t big_spare_bytes;
 
     /* format facts */
     VkFormat surface_vk[XGD_SURFACE_FORMAT_COUNT];
@@ -302,6 +329,8 @@ void xvk_query_resume(xvk_renderer *r, VkCommandBuffer cmd);
 void xvk_query_pools_destroy(xvk_renderer *r);
 
 /* ---- vk_device.c ---- */
+/* vkCreateInstance calls this process made (tests: instances are shared across devices). */
+uint64_t xvk_instance_creations(void);
 /* Turns a VkResult into an xgd_result (device loss enters the lost state) with a message. */
 xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
 /* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
@@ -319,6 +348,20 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
                     void **ptr);
 /* Retires a callback at the open frame's fence. */
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
+/* The timeline value the device has completed. */
+uint64_t xvk_completed(xvk_renderer *r);
+
+/* ---- vk_transfer.c ---- */
+/* Host-visible memory for `size` bytes aligned to `align` that commands of the open frame
+   read or write: ring space up to a quarter of the ring, else a big buffer (offset 0;
+   `readback` asks for host-cached memory). May submit and wait while the ring is full, never
+   for idle. false (reported) when it cannot. */
+bool xvk_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, bool readback, xvk_span *out);
+/* Gives a span back once nothing will touch it any more: after recording the commands that use
+   it, or after copying a completed readback out of it. Clears *s. */
+void xvk_span_release(xvk_renderer *r, xvk_span *s);
+/* Teardown after the device went idle. */
+void xvk_spans_destroy(xvk_renderer *r);
 
 /* Debug labels (VK_EXT_debug_utils): the macros cost one NULL test unless the device is a debug
    one. xvk_label_begin_targets opens a label naming the bound set ("back buffer", or the targets'

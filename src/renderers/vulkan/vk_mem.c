@@ -7,6 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* AddressSanitizer builds poison the host-visible ranges the sub-allocator has taken back, so a
+   CPU access through a pointer into memory already released (a staging buffer read after its
+   retirement) is reported like a use after free; other builds pay nothing. */
+#if defined(__SANITIZE_ADDRESS__)
+#define XVK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XVK_ASAN 1
+#endif
+#endif
+#ifdef XVK_ASAN
+#include <sanitizer/asan_interface.h>
+#define xvk_poison(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define xvk_unpoison(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define xvk_poison(p, n) ((void)(p), (void)(n))
+#define xvk_unpoison(p, n) ((void)(p), (void)(n))
+#endif
+
 /* ---- range heap ---- */
 
 bool xvk_range_heap_init(xvk_range_heap *h, uint64_t size)
@@ -171,6 +190,7 @@ xgd_result xvk_mem_alloc(xvk_renderer *r, const VkMemoryRequirements *req,
         if (b->type != (uint32_t)type) continue;
         uint64_t off, to, ts;
         if (xvk_range_heap_alloc(&b->heap, req->size, align, &off, &to, &ts)) {
+            if (b->mapped != NULL) xvk_unpoison((uint8_t *)b->mapped + to, ts);
             out->memory = b->memory;
             out->offset = off;
             out->mapped = b->mapped ? (uint8_t *)b->mapped + off : NULL;
@@ -200,11 +220,13 @@ xgd_result xvk_mem_alloc(xvk_renderer *r, const VkMemoryRequirements *req,
         free(b);
         return res;
     }
+    if (b->mapped != NULL) xvk_poison(b->mapped, XVK_BLOCK_SIZE); /* nothing handed out yet */
     m->blocks[m->block_count++] = b;
     m->blocks_created++;
     uint64_t off, to, ts;
     if (!xvk_range_heap_alloc(&b->heap, req->size, align, &off, &to, &ts))
         return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: block allocation failed");
+    if (b->mapped != NULL) xvk_unpoison((uint8_t *)b->mapped + to, ts);
     out->memory = b->memory;
     out->offset = off;
     out->mapped = b->mapped ? (uint8_t *)b->mapped + off : NULL;
@@ -221,8 +243,9 @@ void xvk_mem_free(xvk_renderer *r, xvk_alloc *a)
     if (a->block == NULL) {
         vkFreeMemory(r->dev, a->memory, NULL);
         r->memory.dedicated_allocations--;
-    } else {
-        (void)xvk_range_heap_free(&a->block->heap, a->taken_offset, a->taken_size);
+    } else if (xvk_range_heap_free(&a->block->heap, a->taken_offset, a->taken_size) &&
+               a->block->mapped != NULL) {
+        xvk_poison((uint8_t *)a->block->mapped + a->taken_offset, a->taken_size);
     }
     r->memory.live_allocations--;
     memset(a, 0, sizeof *a);
@@ -232,6 +255,8 @@ void xvk_mem_destroy_all(xvk_renderer *r)
 {
     for (size_t i = 0; i < r->memory.block_count; i++) {
         xvk_block *b = r->memory.blocks[i];
+        /* the mapping goes away: its addresses may serve someone else next */
+        if (b->mapped != NULL) xvk_unpoison(b->mapped, XVK_BLOCK_SIZE);
         vkFreeMemory(r->dev, b->memory, NULL);
         xvk_range_heap_release(&b->heap);
         free(b);

@@ -1,7 +1,7 @@
 /*
  * vk_texture.c - textures, render targets and buffers of the Vulkan renderer: format
- * classification, creation, uploads through the ring, synchronous downloads through staging
- * memory, MSAA resolve and mip generation at finalisation (spec 000/001).
+ * classification, creation, uploads and synchronous downloads through spans (vk_transfer.c),
+ * MSAA resolve and mip generation at finalisation (spec 000/001).
  */
 #include "vk_internal.h"
 
@@ -381,61 +381,6 @@ void xvk_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
     xvk_retire(r, retired_texture, t);
 }
 
-/* ---- staging memory: the ring, or a temporary buffer for big transfers ---- */
-
-typedef struct xvk_temp_buffer {
-    VkBuffer buffer;
-    xvk_alloc mem;
-} xvk_temp_buffer;
-
-static void retired_temp(xgdi_renderer *base, void *object)
-{
-    xvk_renderer *r = xvk_cast(base);
-    xvk_temp_buffer *tb = object;
-    vkDestroyBuffer(r->dev, tb->buffer, NULL);
-    xvk_mem_free(r, &tb->mem);
-    free(tb);
-}
-
-static bool staging(xvk_renderer *r, uint64_t size, uint64_t align, VkBuffer *buffer,
-                    VkDeviceSize *offset, uint8_t **ptr)
-{
-    if (size <= r->ring.size / 4) {
-        void *p;
-        if (!xvk_ring_alloc(r, size, align, offset, &p)) return false;
-        *buffer = r->ring.buffer;
-        *ptr = p;
-        return true;
-    }
-    xvk_temp_buffer *tb = calloc(1, sizeof *tb);
-    if (tb == NULL) {
-        xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
-        return false;
-    }
-    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
-                              .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
-    VkResult vr = vkCreateBuffer(r->dev, &bi, NULL, &tb->buffer);
-    if (vr != VK_SUCCESS) {
-        free(tb);
-        xvk_check(r, vr, "vkCreateBuffer (staging)");
-        return false;
-    }
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(r->dev, tb->buffer, &req);
-    if (xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                      &tb->mem) != XGD_OK ||
-        vkBindBufferMemory(r->dev, tb->buffer, tb->mem.memory, tb->mem.offset) != VK_SUCCESS) {
-        retired_temp(&r->base, tb);
-        return false;
-    }
-    *buffer = tb->buffer;
-    *offset = 0;
-    *ptr = tb->mem.mapped;
-    xvk_retire(r, retired_temp, tb);
-    return true;
-}
-
 /* ---- upload / download: one box path for 2D, cube and volume textures ---- */
 
 /* The copy of a box of one subresource: a 2D or cube face is array layer `face` with z 0..1,
@@ -479,21 +424,24 @@ static xgd_result upload_box(xvk_renderer *r, xgdi_native_texture *t, int face, 
     xvk_end_rendering(r);
     /* staging first: a full ring may submit the open frame, so the command buffer is fetched
        only afterwards */
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+    xvk_span s;
+    if (!xvk_span_alloc(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, false, &s))
         return xgd_device_last_result(r->base.device);
     VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (cmd == VK_NULL_HANDLE) {
+        xvk_span_release(r, &s);
+        return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    }
     for (int z = 0; z < slices; z++)
         for (int y = 0; y < rows; y++)
-            memcpy(p + (size_t)z * slice_bytes + (size_t)y * row_bytes,
+            memcpy(s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes,
                    src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
     xvk_barrier(r, cmd);
     box_label(r, cmd, "upload", t, face, level, box);
-    VkBufferImageCopy c = box_copy(box, face, level, off);
-    vkCmdCopyBufferToImage(cmd, buf, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+    VkBufferImageCopy c = box_copy(box, face, level, s.offset);
+    vkCmdCopyBufferToImage(cmd, s.buffer, t->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+    /* recorded into the open frame: released at its fence */
+    xvk_span_release(r, &s);
     r->hazard = true;
     if (t->samples > 1 && level == 0) xvk_refill_samples(r, t, face);
     return XGD_OK;
@@ -511,30 +459,34 @@ static xgd_result download_box(xvk_renderer *r, xgdi_native_texture *t, int face
     int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
     size_t slice_bytes = row_bytes * (size_t)rows;
     xvk_end_rendering(r);
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, &buf, &off, &p))
+    xvk_span s;
+    if (!xvk_span_alloc(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, true, &s))
         return xgd_device_last_result(r->base.device);
     VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (cmd == VK_NULL_HANDLE) {
+        xvk_span_release(r, &s);
+        return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    }
     if (level == 0 && t->samples > 1 && t->ms_dirty[face]) xvk_texture_resolve(r, cmd, t, face);
     xvk_barrier(r, cmd);
     box_label(r, cmd, "read back", t, face, level, box);
-    VkBufferImageCopy c = box_copy(box, face, level, off);
-    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, buf, 1, &c);
+    VkBufferImageCopy c = box_copy(box, face, level, s.offset);
+    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_GENERAL, s.buffer, 1, &c);
     VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                            .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
                          0, NULL, 0, NULL);
+    /* The wait below also frees whatever was retired up to this submission; the span is not
+       among them (released only after the copy out of it), so its memory is still there. */
     xgd_result res = xvk_submit_and_wait(r);
-    if (res != XGD_OK) return res;
-    for (int z = 0; z < slices; z++)
-        for (int y = 0; y < rows; y++)
-            memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
-                   p + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
-    return XGD_OK;
+    if (res == XGD_OK)
+        for (int z = 0; z < slices; z++)
+            for (int y = 0; y < rows; y++)
+                memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
+                       s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
+    xvk_span_release(r, &s);
+    return res;
 }
 
 xgd_result xvk_texture_upload(xgdi_renderer *base, xgdi_native_texture *t, int face, int level,
@@ -714,17 +666,19 @@ xgd_result xvk_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t 
                          "vulkan: buffer upload [%zu, +%zu) outside %zu bytes", offset, size, b->size);
     if (size == 0) return XGD_OK;
     xvk_end_rendering(r);
-    VkBuffer buf;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (!staging(r, size, 4, &buf, &off, &p)) return xgd_device_last_result(base->device);
+    xvk_span s;
+    if (!xvk_span_alloc(r, size, 4, false, &s)) return xgd_device_last_result(base->device);
     VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
-    memcpy(p, data, size);
+    if (cmd == VK_NULL_HANDLE) {
+        xvk_span_release(r, &s);
+        return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    }
+    memcpy(s.ptr, data, size);
     memcpy(b->shadow + offset, data, size);
     xvk_barrier(r, cmd);
-    VkBufferCopy c = { .srcOffset = off, .dstOffset = offset, .size = size };
-    vkCmdCopyBuffer(cmd, buf, b->buffer, 1, &c);
+    VkBufferCopy c = { .srcOffset = s.offset, .dstOffset = offset, .size = size };
+    vkCmdCopyBuffer(cmd, s.buffer, b->buffer, 1, &c);
+    xvk_span_release(r, &s); /* recorded: released at the open frame's fence */
     r->hazard = true;
     return XGD_OK;
 }
