@@ -1017,12 +1017,13 @@ int main(int argc, char **argv)
 
     /* where the images compared by --agreement are */
     const char *images = img;
+    bool no_results = false;
     if (o.from_dir != NULL) {
         printf("xgd-conformance: %d fixtures x %d renderer%s, results saved in %s\n\n",
                o.fixture_count, o.renderer_count, o.renderer_count == 1 ? "" : "s", o.from_dir);
         fflush(stdout);
-        if (!load_results(&o, cells, count)) return 2;
-        if (!temporary) import_images(o.from_dir, img, cells, count);
+        no_results = !load_results(&o, cells, count);
+        if (!no_results && !temporary) import_images(o.from_dir, img, cells, count);
         images = o.from_dir;
     } else {
         printf("xgd-conformance: %d fixtures x %d renderer%s, runner %s\n\n", o.fixture_count,
@@ -1030,12 +1031,13 @@ int main(int argc, char **argv)
         fflush(stdout);
         run_cells(&o, cells, count, envp);
     }
-    print_matrix(&o, cells);
-
     bool failed = false;
-    for (int i = 0; i < count; i++) failed |= cells[i].status == CELL_FAIL;
-    if (!temporary && !write_html(&o, cells)) failed = true;
-    if (o.agree_tol >= 0 && !check_agreement(&o, cells, images)) failed = true;
+    if (!no_results) {
+        print_matrix(&o, cells);
+        for (int i = 0; i < count; i++) failed |= cells[i].status == CELL_FAIL;
+        if (!temporary && !write_html(&o, cells)) failed = true;
+        if (o.agree_tol >= 0 && !check_agreement(&o, cells, images)) failed = true;
+    }
 
     /* A temporary work folder goes; a report keeps its logs and images. */
     for (int i = 0; i < count; i++) {
@@ -1078,5 +1080,5 @@ int main(int argc, char **argv)
     free(img);
     free(work);
     free(only);
-    return failed ? 1 : 0;
+    return no_results ? 2 : failed ? 1 : 0;
 }
