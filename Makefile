@@ -31,7 +31,7 @@ DEPS        += libvkd3d-dev
 # spirv-val) and .ci/windows-cross.sh: vkd3d-compiler, spirv-tools, xxd, mingw-w64.
 CI_DEPS     := $(DEPS) clang vkd3d-compiler spirv-tools xxd mingw-w64
 
-.PHONY: all deps ci-deps build demo test asan clang tsan consumer fuzz clean
+.PHONY: all deps ci-deps build demo test asan asan-build clang clang-build tsan consumer fuzz clean
 
 all: build
 
@@ -69,14 +69,19 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 
-asan: deps
+# The *-build targets only build (CI times builds and suites apart).
+asan-build: deps
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DXGD_SANITIZE=ON -DXGD_FAULT_INJECTION=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
+
+asan: asan-build
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j2
 
-clang: ci-deps
+clang-build: ci-deps
 	CC=clang cmake -S . -B $(BUILD_CLANG) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
+
+clang: clang-build
 	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j2
 
 # ThreadSanitizer: any report fails its test (TSAN_OPTIONS set by CMake for ctest).

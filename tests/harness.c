@@ -33,6 +33,18 @@ static int g_log_count;
 static int g_validation_count;
 static int g_failures_before_not_supported = -1;
 
+/* XGD_TEST_RESULTS=1: each fixture leaves <out>/<fixture>.<renderer>.result (its status, the
+   reason and the images it saved), so xgd-conformance --from reads the suite's outcome instead
+   of running every cell again. The first failure's text is the reason of a failed cell. */
+static bool g_record_results;
+static char g_first_failure[512];
+static char **g_saved_images;
+static size_t g_saved_count, g_saved_capacity;
+static const char *g_running_fixture, *g_running_renderer;
+
+static void write_result(const char *fixture, const char *renderer, const char *status,
+                         const char *reason);
+
 void xgdt_register(const char *name, xgdt_fn fn, bool fixture, const char *file)
 {
     if (g_test_count == g_test_capacity) {
@@ -58,6 +70,14 @@ void xgdt_fail_at(xgdt_ctx *t, const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stdout);
     fflush(stdout);
+    if (g_first_failure[0] == '\0') {
+        int n = snprintf(g_first_failure, sizeof g_first_failure, "%s:%d: ", file, line);
+        if (n > 0 && (size_t)n < sizeof g_first_failure) {
+            va_start(ap, fmt);
+            vsnprintf(g_first_failure + n, sizeof g_first_failure - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
 }
 
 void xgdt_not_supported(xgdt_ctx *t, const char *reason)
@@ -163,6 +183,77 @@ static void make_dirs(const char *path)
     (void)mkdir(buf, 0777);
 }
 
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
+/* Remembers an image of the running fixture for its result file (file name only: the result
+   file lives in the same folder). */
+static void note_saved_image(const char *path)
+{
+    if (!g_record_results) return;
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    if (g_saved_count == g_saved_capacity) {
+        size_t cap = g_saved_capacity ? g_saved_capacity * 2 : 16;
+        char **grown = realloc(g_saved_images, cap * sizeof *grown);
+        if (!grown) return;
+        g_saved_images = grown;
+        g_saved_capacity = cap;
+    }
+    char *copy = malloc(strlen(base) + 1);
+    if (!copy) return;
+    strcpy(copy, base);
+    g_saved_images[g_saved_count++] = copy;
+    /* kept current while the fixture runs, so a cell that crashes later still names its
+       images (the agreement check counts them as skipped, not as missing) */
+    if (g_running_fixture != NULL)
+        write_result(g_running_fixture, g_running_renderer, "running", NULL);
+}
+
+static void forget_saved_images(void)
+{
+    for (size_t i = 0; i < g_saved_count; i++) free(g_saved_images[i]);
+    g_saved_count = 0;
+}
+
+/*
+ * <out>/<fixture>.<renderer>.result, one "key value" per line:
+ *   status pass|FAIL|XFAIL|n/s|running   ("running" stays when the cell crashed or was killed)
+ *   reason TEXT                          (XFAIL / not-supported reason, or the first failure)
+ *   image FILE                           (each PNG the fixture saved, in the same folder)
+ * Written to a temporary name and renamed, so a reader never sees half a file.
+ */
+static void write_result(const char *fixture, const char *renderer, const char *status,
+                         const char *reason)
+{
+    if (!g_record_results) return;
+    const char *dir = output_dir();
+    char path[2048], tmp[2100];
+    make_dirs(dir);
+    snprintf(path, sizeof path, "%s/%s.%s.result", dir, fixture, renderer);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stdout, "  could not write %s: %s\n", tmp, strerror(errno));
+        return;
+    }
+    fprintf(f, "status %s\n", status);
+    if (reason != NULL && reason[0] != '\0') {
+        fputs("reason ", f);
+        for (const char *c = reason; *c; c++) fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < g_saved_count; i++) fprintf(f, "image %s\n", g_saved_images[i]);
+    bool ok = fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stdout, "  could not write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+}
+
 static void save_image(xgdt_ctx *t, const char *label, const char *kind, const uint8_t *rgba,
                        int width, int height)
 {
@@ -172,9 +263,10 @@ static void save_image(xgdt_ctx *t, const char *label, const char *kind, const u
     snprintf(path, sizeof path, "%s/%s.%s.%s.%s.png", dir, t->name, t->renderer_name, label,
              kind);
     xgd_result r = xgd_image_save_png(path, width, height, rgba);
-    if (r == XGD_OK)
+    if (r == XGD_OK) {
         fprintf(stdout, "  wrote %s\n", path);
-    else
+        note_saved_image(path);
+    } else
         fprintf(stdout, "  could not write %s: %s\n", path, xgd_result_name(r));
 }
 
@@ -208,9 +300,9 @@ bool xgdt_compare_rgba(xgdt_ctx *t, const char *label, const uint8_t *actual,
     }
     if (bad == 0) {
         /* XGD_TEST_SAVE_IMAGES=1 keeps every comparison, so a report (xgd-conformance --html)
-           can show passing images too. */
-        const char *all = getenv("XGD_TEST_SAVE_IMAGES");
-        if (all && all[0] && strcmp(all, "0") != 0) {
+           can show passing images too; so does XGD_TEST_RESULTS=1, whose images the
+           cross-renderer agreement check compares. */
+        if (g_record_results || env_flag("XGD_TEST_SAVE_IMAGES")) {
             save_image(t, label, "actual", actual, width, height);
             save_image(t, label, "expected", expected, width, height);
             fflush(stdout);
@@ -221,6 +313,10 @@ bool xgdt_compare_rgba(xgdt_ctx *t, const char *label, const uint8_t *actual,
     const uint8_t *a = actual + ((size_t)first_y * (size_t)width + (size_t)first_x) * 4;
     const uint8_t *e = expected + ((size_t)first_y * (size_t)width + (size_t)first_x) * 4;
     t->failures++;
+    if (g_first_failure[0] == '\0')
+        snprintf(g_first_failure, sizeof g_first_failure,
+                 "image '%s' (%dx%d) differs: first bad pixel (%d, %d), tolerance %d, %ld pixels",
+                 label, width, height, first_x, first_y, tolerance, bad);
     fprintf(stdout,
             "%s [%s]: image '%s' (%dx%d) differs: first bad pixel (%d, %d) is (%u, %u, %u, %u), "
             "expected (%u, %u, %u, %u), tolerance %d; %ld of %ld pixels differ\n",
@@ -358,39 +454,59 @@ static int run_one(const xgdt_entry *e, xgd_renderer_kind kind, const char *rend
     g_log_count = 0;
     g_failures_before_not_supported = -1;
     g_validation_count = 0;
+    g_first_failure[0] = '\0';
+    forget_saved_images();
 
     fprintf(stdout, "RUN %s%s [%s] (%s)\n", e->fixture ? "fixture " : "", e->name,
             ctx.renderer_name, e->file);
     fflush(stdout);
+    if (e->fixture) {
+        g_running_fixture = e->name;
+        g_running_renderer = ctx.renderer_name;
+        write_result(e->name, ctx.renderer_name, "running", NULL);
+    }
     e->fn(&ctx);
+    g_running_fixture = NULL;
     if (g_validation_count > 0)
         xgdt_fail_at(&ctx, __FILE__, __LINE__, "%d validation / debug-layer message%s (see the warnings above)",
                      g_validation_count, g_validation_count == 1 ? "" : "s");
 
     int rc;
+    const char *status, *reason = NULL;
     /* Failures recorded after a test declared itself unsupported are the cascade of the
        missing feature (e.g. REQUIRE(dev) after xgdt_device found no GPU); earlier ones count. */
     if (ctx.not_supported && g_failures_before_not_supported == 0) {
         fprintf(stdout, "NOT SUPPORTED: %s\n", ctx.not_supported_reason);
         rc = EXIT_NOT_SUPPORTED;
+        status = "n/s";
+        reason = ctx.not_supported_reason;
     } else if (ctx.expected_failure) {
         if (ctx.failures > 0) {
             fprintf(stdout, "XFAIL: %s\n", ctx.expected_failure_reason);
             rc = EXIT_PASS;
+            status = "XFAIL";
+            reason = ctx.expected_failure_reason;
         } else {
             fprintf(stdout, "UNEXPECTED PASS: %s is registered as a known gap (%s); remove the "
                     "expected failure\n", e->name, ctx.expected_failure_reason);
             rc = EXIT_FAIL;
+            status = "FAIL";
+            reason = "unexpected pass of a registered known gap";
         }
     } else if (ctx.failures > 0) {
         fprintf(stdout, "FAIL %s [%s]: %d failure%s\n", e->name, ctx.renderer_name,
                 ctx.failures, ctx.failures == 1 ? "" : "s");
         rc = EXIT_FAIL;
+        status = "FAIL";
+        reason = g_first_failure[0] ? g_first_failure : "failed (see the log)";
     } else {
         fprintf(stdout, "PASS %s [%s]\n", e->name, ctx.renderer_name);
         rc = EXIT_PASS;
+        status = "pass";
     }
     fflush(stdout);
+    if (e->fixture) write_result(e->name, ctx.renderer_name, status, reason);
+    forget_saved_images();
     return rc;
 }
 
@@ -479,6 +595,7 @@ int main(int argc, char **argv)
         return EXIT_FAIL;
     }
     bool compiled = renderer_compiled(renderer_name);
+    g_record_results = env_flag("XGD_TEST_RESULTS");
 
     int passed = 0, failed = 0, skipped = 0;
     size_t total = first_name < argc ? (size_t)(argc - first_name) : g_test_count;
@@ -489,6 +606,8 @@ int main(int argc, char **argv)
         if (e->fixture && !compiled) {
             fprintf(stdout, "RUN fixture %s [%s]\nNOT SUPPORTED: renderer '%s' is not compiled "
                     "into this build\n", e->name, renderer_name, renderer_name);
+            forget_saved_images();
+            write_result(e->name, renderer_name, "n/s", "renderer not compiled into this build");
             rc = EXIT_NOT_SUPPORTED;
         } else {
             rc = run_one(e, kind, renderer_name);
@@ -504,6 +623,9 @@ int main(int argc, char **argv)
         fprintf(stdout, "%d passed, %d failed, %d not supported\n", passed, failed, skipped);
     free(g_tests);
     g_tests = NULL;
+    forget_saved_images();
+    free(g_saved_images);
+    g_saved_images = NULL;
 
     if (failed) return EXIT_FAIL;
     if (skipped && !passed) return EXIT_NOT_SUPPORTED;

@@ -126,6 +126,9 @@ int xgdt_log_count(void);
  * and writes <out>/<test>.<renderer>.<label>.actual.png / .expected.png, where <out> is
  * $XGD_TEST_OUTPUT or "test-output" in the working directory. Returns true on match.
  * With XGD_TEST_SAVE_IMAGES=1 in the environment the two PNGs are written on a match too.
+ * With XGD_TEST_RESULTS=1 (as ctest runs the conformance cells) they are written too, and each
+ * fixture leaves <out>/<fixture>.<renderer>.result (status, reason, the images it saved) for
+ * xgd-conformance --from, which builds its matrix, report and agreement check from them.
  */
 bool xgdt_compare_rgba(xgdt_ctx *t, const char *label, const uint8_t *actual,
                        const uint8_t *expected, int width, int height, int tolerance);

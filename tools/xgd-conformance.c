@@ -9,6 +9,11 @@
  * its contract (tests/harness.h): 0 pass (or "XFAIL: reason"), 1 failure, 77 "NOT SUPPORTED:
  * reason"; "  wrote PATH" names each image it saved (XGD_TEST_SAVE_IMAGES=1 saves passing
  * comparisons too).
+ *
+ * With --from DIR it runs nothing: ctest runs every cell once with XGD_TEST_RESULTS=1, each
+ * leaving DIR/<fixture>.<renderer>.result and its images, and the matrix, the report and the
+ * agreement check are built from those. A cell without a result, or with one older than the
+ * runner, is an error (exit 2): the suite has not run on this build.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -65,6 +70,7 @@ typedef struct cell {
 typedef struct options {
     const char *runner;
     const char *html_dir;
+    const char *from_dir;    /* --from: results the suite saved; no cell is run */
     const char *renderers[XGD_RENDERER_COUNT + 1];
     int renderer_count;
     char **fixtures;
@@ -386,6 +392,131 @@ static void run_cells(const options *o, cell *cells, int count, char **envp)
     }
 }
 
+/* ---- results the suite saved (--from) ------------------------------------------------------ */
+
+typedef enum saved_state { SAVED_OK, SAVED_MISSING, SAVED_STALE, SAVED_BAD } saved_state;
+
+/* Reads DIR/<fixture>.<renderer>.result (format: tests/harness.c, write_result) into the cell.
+ * A result older than the runner belongs to an earlier build and is refused. */
+static saved_state load_result(cell *c, const char *dir, const struct stat *runner)
+{
+    char *path = xprintf("%s/%s.%s.result", dir, c->fixture, c->renderer);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        free(path);
+        return SAVED_MISSING;
+    }
+    if (st.st_mtim.tv_sec < runner->st_mtim.tv_sec ||
+        (st.st_mtim.tv_sec == runner->st_mtim.tv_sec &&
+         st.st_mtim.tv_nsec < runner->st_mtim.tv_nsec)) {
+        free(path);
+        return SAVED_STALE;
+    }
+    char *text = read_text(path);
+    free(path);
+    const char *status = NULL, *reason = NULL;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "status ", 7) == 0) status = line + 7;
+        else if (strncmp(line, "reason ", 7) == 0) reason = line + 7;
+        else if (strncmp(line, "image ", 6) == 0) note_image(c, line + 6);
+    }
+    saved_state state = SAVED_OK;
+    if (status == NULL) {
+        state = SAVED_BAD;
+    } else if (strcmp(status, "pass") == 0) {
+        c->status = CELL_PASS;
+    } else if (strcmp(status, "XFAIL") == 0) {
+        c->status = CELL_XFAIL;
+    } else if (strcmp(status, "n/s") == 0) {
+        c->status = CELL_NOT_SUPPORTED;
+    } else if (strcmp(status, "running") == 0) {
+        c->status = CELL_FAIL;
+        reason = "did not finish (crashed, or killed at the ctest timeout; see its ctest log)";
+    } else {
+        c->status = CELL_FAIL;
+        if (reason == NULL) reason = "failed (see its ctest log)";
+    }
+    if (state == SAVED_OK && (reason != NULL || c->status == CELL_XFAIL ||
+                              c->status == CELL_NOT_SUPPORTED))
+        c->reason = xstrdup(reason != NULL ? reason : "(no reason given)");
+    free(text);
+    return state;
+}
+
+/* Every cell's saved result, or an error naming what is missing. */
+static bool load_results(const options *o, cell *cells, int count)
+{
+    struct stat runner;
+    if (stat(o->runner, &runner) != 0) {
+        fprintf(stderr, "xgd-conformance: cannot stat the runner %s: %s\n", o->runner,
+                strerror(errno));
+        return false;
+    }
+    int missing = 0, stale = 0, bad = 0;
+    for (int i = 0; i < count; i++) {
+        saved_state s = load_result(&cells[i], o->from_dir, &runner);
+        if (s == SAVED_OK) continue;
+        missing += s == SAVED_MISSING;
+        stale += s == SAVED_STALE;
+        bad += s == SAVED_BAD;
+        if (missing + stale + bad <= 10)
+            fprintf(stderr, "xgd-conformance: %s [%s]: %s: %s/%s.%s.result\n",
+                    cells[i].fixture, cells[i].renderer,
+                    s == SAVED_MISSING ? "no saved result"
+                    : s == SAVED_STALE ? "result older than the runner (an earlier build)"
+                                       : "unreadable result",
+                    o->from_dir, cells[i].fixture, cells[i].renderer);
+    }
+    if (missing + stale + bad == 0) return true;
+    fprintf(stderr,
+            "xgd-conformance: %d of %d cells have no usable saved result in %s (%d missing, "
+            "%d stale, %d unreadable); run the conformance cells of this build first, e.g.\n"
+            "  ctest --test-dir BUILD -R '^conformance\\.'   (they save with XGD_TEST_RESULTS=1)\n"
+            "or run the matrix here without --from\n",
+            missing + stale + bad, count, o->from_dir, missing, stale, bad);
+    return false;
+}
+
+/* The report shows the saved images from its own img/ folder: a hard link where possible,
+ * else a copy. */
+static bool copy_file(const char *from, const char *to)
+{
+    unlink(to);
+    if (link(from, to) == 0) return true;
+    FILE *in = fopen(from, "rb");
+    if (in == NULL) return false;
+    FILE *out = fopen(to, "wb");
+    if (out == NULL) {
+        fclose(in);
+        return false;
+    }
+    char buf[65536];
+    size_t n;
+    bool ok = true;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) ok &= fwrite(buf, 1, n, out) == n;
+    ok &= !ferror(in);
+    fclose(in);
+    ok &= fclose(out) == 0;
+    return ok;
+}
+
+static void import_images(const char *from, const char *img, const cell *cells, int count)
+{
+    for (int i = 0; i < count; i++) {
+        for (int k = 0; k < cells[i].image_count; k++) {
+            const char *names[2] = { cells[i].images[k].actual, cells[i].images[k].expected };
+            for (int j = 0; j < 2; j++) {
+                if (names[j] == NULL) continue;
+                char *a = xprintf("%s/%s", from, names[j]), *b = xprintf("%s/%s", img, names[j]);
+                if (!copy_file(a, b))
+                    fprintf(stderr, "xgd-conformance: cannot copy %s to %s\n", a, b);
+                free(a);
+                free(b);
+            }
+        }
+    }
+}
+
 /* ---- reports -------------------------------------------------------------------------------- */
 
 static const char *status_word(cell_status s)
@@ -532,7 +663,8 @@ static bool write_html(const options *o, const cell *cells)
                 fputs(": ", f);
                 html_escape(f, c->reason);
             }
-            fprintf(f, " <a href=\"logs/%s.%s.txt\">log</a>", c->fixture, c->renderer);
+            if (c->log_path != NULL)
+                fprintf(f, " <a href=\"logs/%s.%s.txt\">log</a>", c->fixture, c->renderer);
             if (c->image_count == 0 && c->status != CELL_NOT_SUPPORTED)
                 fputs("<br><i>no image comparison</i>", f);
             for (int i = 0; i < c->image_count; i++) {
@@ -726,13 +858,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: xgd-conformance [--runner PATH] [--renderer NAME]... [--html DIR] [-j N]\n"
-            "                       [--timeout SECONDS] [FIXTURE...]\n"
+            "                       [--timeout SECONDS] [--from DIR] [--agreement TOL[:CAP]]\n"
+            "                       [FIXTURE...]\n"
             "  --runner PATH      the xgd-tests runner (default: the one built with this tool,\n"
             "                     or $XGD_TESTS_RUNNER)\n"
             "  --renderer NAME    only this renderer (repeatable; default: every compiled one)\n"
             "  --html DIR         write DIR/index.html with actual and expected images\n"
             "  -j N               cells run in parallel (default: online CPUs)\n"
             "  --timeout SECONDS  per cell (default 300)\n"
+            "  --from DIR         run nothing: read the result and images each cell saved in\n"
+            "                     DIR when run with XGD_TEST_RESULTS=1 (as ctest runs them);\n"
+            "                     a missing result, or one older than the runner, is an error\n"
             "  --agreement TOL[:CAP]\n"
             "                     also compare every image a passing renderer saved with the\n"
             "                     software renderer's (the reference): per image, at most CAP\n"
@@ -740,7 +876,8 @@ static void usage(FILE *f)
             "                     TOL/255 in a channel and none by more than 4*TOL; per-fixture\n"
             "                     exceptions are a table in the tool, printed with their reason\n"
             "  FIXTURE...         only these fixtures (default: the whole inventory)\n"
-            "exit: 0 when no cell failed, 1 otherwise, 2 on usage or setup errors\n");
+            "exit: 0 when no cell failed, 1 otherwise, 2 on usage or setup errors (with --from:\n"
+            "      also when a cell has no usable saved result)\n");
 }
 
 static bool renderer_compiled(const char *name)
@@ -772,6 +909,8 @@ int main(int argc, char **argv)
             o.runner = argv[++i];
         } else if (strcmp(a, "--html") == 0 && has_value) {
             o.html_dir = argv[++i];
+        } else if (strcmp(a, "--from") == 0 && has_value) {
+            o.from_dir = argv[++i];
         } else if (strcmp(a, "--renderer") == 0 && has_value) {
             const char *r = argv[++i];
             if (!renderer_compiled(r)) {
@@ -864,32 +1003,49 @@ int main(int argc, char **argv)
             cell *c = &cells[f * o.renderer_count + r];
             c->fixture = o.fixtures[f];
             c->renderer = o.renderers[r];
-            c->log_path = xprintf("%s/%s.%s.txt", logs, c->fixture, c->renderer);
+            if (o.from_dir == NULL)
+                c->log_path = xprintf("%s/%s.%s.txt", logs, c->fixture, c->renderer);
         }
     }
     char *extra[3];
     int extra_count = 0;
     extra[extra_count++] = xprintf("XGD_TEST_OUTPUT=%s", img);
     if (!temporary || o.agree_tol >= 0) extra[extra_count++] = xstrdup("XGD_TEST_SAVE_IMAGES=1");
+    /* the cells' images and logs are this tool's; no result files among them */
+    extra[extra_count++] = xstrdup("XGD_TEST_RESULTS=0");
     char **envp = child_environment(extra, extra_count);
 
-    printf("xgd-conformance: %d fixtures x %d renderer%s, runner %s\n\n", o.fixture_count,
-           o.renderer_count, o.renderer_count == 1 ? "" : "s", o.runner);
-    fflush(stdout);
-    run_cells(&o, cells, count, envp);
-    print_matrix(&o, cells);
-
+    /* where the images compared by --agreement are */
+    const char *images = img;
+    bool no_results = false;
+    if (o.from_dir != NULL) {
+        printf("xgd-conformance: %d fixtures x %d renderer%s, results saved in %s\n\n",
+               o.fixture_count, o.renderer_count, o.renderer_count == 1 ? "" : "s", o.from_dir);
+        fflush(stdout);
+        no_results = !load_results(&o, cells, count);
+        if (!no_results && !temporary) import_images(o.from_dir, img, cells, count);
+        images = o.from_dir;
+    } else {
+        printf("xgd-conformance: %d fixtures x %d renderer%s, runner %s\n\n", o.fixture_count,
+               o.renderer_count, o.renderer_count == 1 ? "" : "s", o.runner);
+        fflush(stdout);
+        run_cells(&o, cells, count, envp);
+    }
     bool failed = false;
-    for (int i = 0; i < count; i++) failed |= cells[i].status == CELL_FAIL;
-    if (!temporary && !write_html(&o, cells)) failed = true;
-    if (o.agree_tol >= 0 && !check_agreement(&o, cells, img)) failed = true;
+    if (!no_results) {
+        print_matrix(&o, cells);
+        for (int i = 0; i < count; i++) failed |= cells[i].status == CELL_FAIL;
+        if (!temporary && !write_html(&o, cells)) failed = true;
+        if (o.agree_tol >= 0 && !check_agreement(&o, cells, images)) failed = true;
+    }
 
     /* A temporary work folder goes; a report keeps its logs and images. */
     for (int i = 0; i < count; i++) {
         cell *c = &cells[i];
-        if (temporary) unlink(c->log_path);
+        if (temporary && c->log_path != NULL) unlink(c->log_path);
         for (int k = 0; k < c->image_count; k++) {
-            if (temporary) {
+            /* saved results (--from) belong to the suite and stay */
+            if (temporary && o.from_dir == NULL) {
                 char *p;
                 if (c->images[k].actual) {
                     p = xprintf("%s/%s", img, c->images[k].actual);
@@ -924,5 +1080,5 @@ int main(int argc, char **argv)
     free(img);
     free(work);
     free(only);
-    return failed ? 1 : 0;
+    return no_results ? 2 : failed ? 1 : 0;
 }
