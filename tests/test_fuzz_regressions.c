@@ -24,7 +24,8 @@ XGD_FIXTURE(Fuzz_DiscardClearFailureLeavesBinding)
     xgd_texture *c = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0,
                                XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
     REQUIRE(a && c);
-    REQUIRE(fx_effect(t, dev));
+    xgd_effect *fx = fx_effect(t, dev);
+    REQUIRE(fx);
     REQUIRE_OK(xgd_set_render_target(dev, a));
     CHECK_OK(xgd_clear_color(dev, GREY));
     const xgd_viewport vp = { 1, 1, 6, 4, 0.0f, 1.0f };
@@ -71,6 +72,10 @@ XGD_FIXTURE(Fuzz_DiscardClearFailureLeavesBinding)
     REQUIRE(e);
     fx_expect_texture(t, c, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "c_discarded", e, W, H, 0);
     free(e);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(c);
+    xgd_texture_destroy(a);
+    xgd_device_destroy(dev);
 }
 
 XGD_FIXTURE(Fuzz_SpriteBatchEndAllOrNothing)
@@ -124,4 +129,6 @@ XGD_FIXTURE(Fuzz_SpriteBatchEndAllOrNothing)
     CHECK_OK(xgd_sprite_batch_end(sb));
     xgd_sprite_batch_destroy(sb);
     xgd_texture_destroy(white);
+    xgd_texture_destroy(target);
+    xgd_device_destroy(dev);
 }
