@@ -920,3 +920,124 @@ XGD_TEST(surface_format_size_never_wraps)
     CHECK_INT(xgd_surface_format_size(XGD_SURFACE_FORMAT_COLOR, 5, -1), 0);
     CHECK_INT(xgd_surface_format_size(XGD_SURFACE_FORMAT_COLOR, INT_MIN, INT_MIN), 0);
 }
+
+/* ---- failure paths inside failure paths ---------------------------------------------------- */
+
+/* A DiscardContents clear that fails, then a rebind of the previous set that fails too: the
+ * refused set must not stay bound natively behind a public binding of the previous one. The
+ * device falls back to the back buffer and says so, publicly and natively. */
+XGD_TEST(discard_clear_and_rebind_failure_binds_back_buffer)
+{
+    enum { BW = 16, BH = 16, W = 8, H = 8 };
+    xgd_device_desc dd;
+    memset(&dd, 0, sizeof dd);
+    dd.pp.back_buffer_width = BW;
+    dd.pp.back_buffer_height = BH;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev);
+    xgd_render_target_desc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.width = W;
+    rd.height = H;
+    rd.usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS;
+    xgd_texture *a = NULL, *c = NULL;
+    REQUIRE_OK(xgd_render_target2d_create(dev, &rd, &a));
+    rd.usage = XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS;
+    REQUIRE_OK(xgd_render_target2d_create(dev, &rd, &c));
+    REQUIRE_OK(xgd_set_render_target(dev, a));
+    const xgd_viewport vp = { 1, 1, 4, 4, 0.0f, 1.0f };
+    REQUIRE_OK(xgd_set_viewport(dev, &vp));
+
+    /* Renderer calls: bind c (succeeds), the discard clear (fails), rebind a (fails), then
+     * the back buffer (succeeds). */
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_CLEAR, 1, XGD_ERROR_OUT_OF_MEMORY));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SET_RENDER_TARGETS, 2,
+                                    XGD_ERROR_OUT_OF_MEMORY));
+    CHECK_RESULT(xgd_set_render_target(dev, c), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "could not be bound again") != NULL,
+              "message '%s' does not say the targets could not be bound again",
+              xgd_device_last_error(dev));
+    xgd_render_target_binding b[4];
+    int count = -1;
+    CHECK_OK(xgd_get_render_targets(dev, b, 4, &count));
+    CHECK_MSG(count == 0, "%d targets reported bound; the renderer is on the back buffer", count);
+    xgd_viewport got;
+    CHECK_OK(xgd_get_viewport(dev, &got));
+    CHECK_MSG(got.x == 0 && got.y == 0 && got.width == BW && got.height == BH,
+              "viewport (%d,%d %dx%d), expected the back buffer's", got.x, got.y, got.width,
+              got.height);
+    /* Natively too: a clear lands in the back buffer. */
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SET_RENDER_TARGETS, 0, XGD_OK));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }));
+    static uint8_t px[BW * BH * 4];
+    CHECK_OK(xgd_get_back_buffer_data(dev, NULL, px, sizeof px));
+    CHECK_MSG(px[0] == 10 && px[1] == 20 && px[2] == 30, "back buffer (%d,%d,%d) after the clear",
+              px[0], px[1], px[2]);
+    xgd_texture_destroy(c);
+    xgd_texture_destroy(a);
+    xgd_device_destroy(dev);
+}
+
+/* A restore whose self-test cannot run leaves the device lost with the format answers it had:
+ * a format the creation's self-test removed is not reported again from the new renderer's
+ * untested caps. */
+XGD_TEST(failed_restore_keeps_format_answers)
+{
+    /* The first probe read-back at creation comes back corrupted: that format is removed. */
+    REQUIRE_OK(xgdi_debug_fail_next(NULL, XGDI_FAULT_CORRUPT_DOWNLOAD, 1, XGD_OK));
+    xgd_device *dev = hidef_device(t, true);
+    REQUIRE(dev);
+    bool claimed[3];
+    int p = claimed_packed(t, dev, claimed);
+    xgd_device *ref = hidef_device(t, true);
+    REQUIRE(ref);
+    bool ref_claimed[3];
+    int p_ref = claimed_packed(t, ref, ref_claimed);
+    xgd_device_destroy(ref);
+    if (p_ref == 0) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the renderer claims no packed format, so there is no self-test");
+        return;
+    }
+    CHECK_MSG(p == p_ref - 1, "a corrupted probe read-back removed %d formats, expected 1",
+              p_ref - p);
+    REQUIRE_OK(xgd_device_simulate_context_loss(dev));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_TEXTURE_CREATE, 1, XGD_ERROR_OUT_OF_MEMORY));
+    CHECK_RESULT(xgd_device_restore_context(dev), XGD_ERROR_OUT_OF_MEMORY);
+    bool now[3];
+    int after = claimed_packed(t, dev, now);
+    CHECK_MSG(after == p, "a failed restore changed the packed formats reported: %d -> %d", p,
+              after);
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(now[i] == claimed[i], "format %d: %d before the failed restore, %d after",
+                  (int)packed_formats[i], claimed[i], now[i]);
+    xgd_device_destroy(dev);
+}
+
+/* A self-test step that fails without a message of its own (a loss reported while the device
+ * is already lost writes none) is not reported with an older, unrelated message. */
+XGD_TEST(self_test_failure_message_is_its_own)
+{
+    xgd_device *dev = hidef_device(t, true);
+    REQUIRE(dev);
+    bool claimed[3];
+    if (claimed_packed(t, dev, claimed) == 0) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the renderer claims no packed format, so there is no self-test");
+        return;
+    }
+    REQUIRE_OK(xgd_device_simulate_context_loss(dev));
+    /* A distinctive message of an earlier, unrelated failure. */
+    CHECK_RESULT(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }), XGD_ERROR_DEVICE_LOST);
+    char stale[512];
+    snprintf(stale, sizeof stale, "%s", xgd_device_last_error(dev));
+    REQUIRE(stale[0] != '\0');
+    REQUIRE_OK(xgdi_debug_fail_any(dev, 1, XGD_ERROR_DEVICE_LOST));
+    xgd_result r = xgd_device_restore_context(dev);
+    CHECK_MSG(r != XGD_OK, "the restore succeeded although its first renderer call failed");
+    CHECK_MSG(strstr(xgd_device_last_error(dev), stale) == NULL,
+              "the restore's message quotes an earlier failure: '%s'", xgd_device_last_error(dev));
+    REQUIRE_OK(xgdi_debug_fail_any(dev, 0, XGD_OK));
+    CHECK_OK(xgd_device_restore_context(dev));
+    xgd_device_destroy(dev);
+}

@@ -397,8 +397,13 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     /* Debug faults armed for this device apply from here on (fault.c); then spec 000: packed
      * formats the renderer cannot store become unavailable. */
     xgdi_debug_install_pending(dev);
+    /* No event may name a device the caller never receives: a loss reported during the
+     * self-test fails the creation instead. */
+    xgd_event_fn on_event = dev->desc.on_event;
+    dev->desc.on_event = NULL;
     res = xgdi_probe_packed_formats(dev);
     if (res != XGD_OK) return create_failed(dev, res);
+    dev->desc.on_event = on_event;
 
     xgdi_reset_viewport_scissor(dev);
     res = xgdi_create_device_objects(dev);
@@ -654,6 +659,11 @@ xgd_result xgd_device_restore_context(xgd_device *device)
     xgdi_raise_event(device, XGD_EVENT_DEVICE_RESETTING);
     /* A loss reported by a renderer left it alive (see xgdi_device_lost). */
     teardown_renderer(device);
+    /* A restore that fails after the renderer started must not leave the new renderer's
+     * untested caps (or its name) as the device's public answers. */
+    xgdi_caps saved_caps = device->caps;
+    char saved_adapter[sizeof device->adapter_name];
+    memcpy(saved_adapter, device->adapter_name, sizeof saved_adapter);
     r = start_renderer(device, device->ops);
     if (r != XGD_OK) {
         if (r != XGD_ERROR_OUT_OF_MEMORY) {
@@ -670,6 +680,8 @@ xgd_result xgd_device_restore_context(xgd_device *device)
     r = xgdi_probe_packed_formats(device);
     if (r != XGD_OK) {
         stop_renderer(device);
+        device->caps = saved_caps;
+        memcpy(device->adapter_name, saved_adapter, sizeof saved_adapter);
         return r;
     }
     device->lost = false;

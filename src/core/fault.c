@@ -430,6 +430,9 @@ static xgd_result probe_one(xgd_device *dev, xgd_surface_format format, const ch
                             .depth_format = XGD_DEPTH_FORMAT_NONE, .samples = 1,
                             .debug_name = "xgd packed-format probe" };
     xgdi_native_texture *n = NULL;
+    /* A failing step that writes no message of its own must not be reported with an older,
+     * unrelated one. */
+    dev->last_error[0] = '\0';
     xgd_result r = dev->ops->texture_create(dev->renderer, &d, &n);
     if (r == XGD_OK && n == NULL) r = xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                                                 "the renderer returned no texture");
@@ -441,10 +444,12 @@ static xgd_result probe_one(xgd_device *dev, xgd_surface_format format, const ch
     }
     xgd_rect rect = { 0, 0, PW, PH };
     size_t pitch = xgdi_format_row_size(format, PW);
+    dev->last_error[0] = '\0';
     r = dev->ops->texture_upload(dev->renderer, n, 0, 0, &rect, up, pitch);
     if (r != XGD_OK) {
         *step = "uploading the probe texels";
     } else if (dev->ops->texture_download != NULL) { /* else nothing to compare: trust caps */
+        dev->last_error[0] = '\0';
         r = dev->ops->texture_download(dev->renderer, n, 0, 0, &rect, down, pitch);
         if (r != XGD_OK) *step = "reading the probe texels back";
         else if (memcmp(up, down, sizeof up) != 0)

@@ -165,11 +165,28 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
         if (has_stencil(first->depth_format)) opts |= XGD_CLEAR_STENCIL;
         r = device->ops->clear(device->renderer, opts, black, 1.0f, 0);
         if (r != XGD_OK) {
-            if (device->binding_count == 0)
-                (void)device->ops->set_render_targets(device->renderer, NULL, 0);
-            else
-                (void)xgdi_rebind_render_targets(device);
-            return r;
+            char why[512];
+            memcpy(why, device->last_error, sizeof why);
+            xgd_result back = device->binding_count == 0
+                                  ? device->ops->set_render_targets(device->renderer, NULL, 0)
+                                  : xgdi_rebind_render_targets(device);
+            if (back == XGD_OK) return xgdi_fail(device, r, "%s", why);
+            /* The refused set is still bound natively. The back buffer is the state both
+             * sides can agree on; if even that bind fails, the renderer's state is unknown
+             * and the device is lost (a restore rebuilds it). */
+            if (device->ops->set_render_targets(device->renderer, NULL, 0) != XGD_OK) {
+                xgdi_device_lost(device, "the render targets could not be bound again after a "
+                                         "failed DiscardContents clear");
+                return XGD_ERROR_DEVICE_LOST;
+            }
+            memset(device->bindings, 0, sizeof device->bindings);
+            device->binding_count = 0;
+            device->render_target_bound = false;
+            device->bound_render_target_destroyed = false;
+            xgdi_reset_viewport_scissor(device);
+            xgdi_invalidate_draw_state(device);
+            return xgdi_fail(device, r, "%s (and the render targets could not be bound again: "
+                                        "the back buffer is bound)", why);
         }
     }
     count_finalized(device, &finalized);
