@@ -119,6 +119,7 @@ struct xgdi_png_reader {
     uint8_t head[24];    /* the first bytes (signature, IHDR length, type, width, height) */
     size_t head_len;
     bool io_error;       /* the file could not be read (as opposed to ending early) */
+    int io_errno;        /* errno of that read, kept before libspng's unwinding can change it */
 };
 
 static xgd_result spng_result(int rc)
@@ -148,7 +149,7 @@ static xgd_result decode_failure(const xgdi_png_reader *rd, int rc, char *err, s
     case SPNG_IO_ERROR:
     case SPNG_EIO:
         if (rd->io_error) {
-            set_err(err, err_size, "read error: %s", strerror(errno));
+            set_err(err, err_size, "read error: %s", strerror(rd->io_errno));
             return XGD_ERROR_IO;
         }
         set_err(err, err_size, "the PNG is truncated (%s)", spng_strerror(rc));
@@ -180,6 +181,7 @@ static int file_read(spng_ctx *ctx, void *user, void *dst, size_t len)
     if (n == len) return 0;
     if (ferror(rd->file)) {
         rd->io_error = true;
+        rd->io_errno = errno;
         return SPNG_IO_ERROR;
     }
     return SPNG_IO_EOF;
