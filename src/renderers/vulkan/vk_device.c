@@ -104,36 +104,73 @@ void xvk_label_insert_now(xvk_renderer *r, VkCommandBuffer cmd, const char *fmt,
     r->cmd_insert_label(cmd, &l);
 }
 
-/* Every messenger of a shared instance hears the messages of every device on it, on any
-   thread. A message naming a device-level dispatchable object (device, queue, command buffer)
-   belongs to the device that owns it; one naming none of them goes to every device. The
-   handles compared are read only once handles_ready says they are set (they do not change
-   afterwards): until then a message naming a device is another device's. */
-static bool message_is_ours(const xvk_renderer *r, const VkDebugUtilsMessengerCallbackDataEXT *data)
+/*
+ * Validation messages. Each shared instance has one messenger, made with the instance and kept
+ * for its life: vkCreate/DestroyDebugUtilsMessengerEXT must not run concurrently with any
+ * command on the instance or its children, so a per-device messenger would race with every
+ * other thread's device. The one callback sends each message to one device:
+ *  1. the live validated device owning a device, queue or command buffer the message names
+ *     (the registry below: devices join after vkCreateDevice and leave before any teardown,
+ *     so a later device at a reused address is never taken for a destroyed one);
+ *  2. else the device being created or destroyed on the calling thread (messages of its
+ *     vkCreateDevice, vkDestroyDevice and instance calls name no live device);
+ *  3. else, when the instance has exactly one live validated device, that one: the layer
+ *     reports on the thread making the call, and a thread creating or destroying a device
+ *     was caught by 2, so the call came from the only device (VUIDs naming only a buffer or
+ *     an image);
+ *  4. else no device: the message goes to stderr, once, so it is not lost.
+ * The lock is taken only while the layer reports, never on the draw path.
+ */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static xvk_renderer *registry; /* live validated devices of every instance */
+static _Thread_local xvk_renderer *tls_current; /* created or destroyed on this thread */
+
+void (*xvk_device_created_hook)(xvk_renderer *r);
+
+static void registry_add(xvk_renderer *r)
 {
-    bool ready = atomic_load_explicit(&r->handles_ready, memory_order_acquire);
-    bool named = false;
-    for (uint32_t i = 0; data != NULL && data->pObjects != NULL && i < data->objectCount; i++) {
-        uint64_t h = data->pObjects[i].objectHandle;
-        switch (data->pObjects[i].objectType) {
-        case VK_OBJECT_TYPE_DEVICE:
-            named = true;
-            if (ready && h == (uint64_t)(uintptr_t)r->dev) return true;
-            break;
-        case VK_OBJECT_TYPE_QUEUE:
-            named = true;
-            if (ready && h == (uint64_t)(uintptr_t)r->queue) return true;
-            break;
-        case VK_OBJECT_TYPE_COMMAND_BUFFER:
-            named = true;
-            for (int k = 0; ready && k < XVK_FRAMES; k++)
-                if (h == (uint64_t)(uintptr_t)r->frames[k].cmd) return true;
-            break;
-        default:
-            break;
-        }
+    pthread_mutex_lock(&registry_lock);
+    r->registry_next = registry;
+    registry = r;
+    r->registered = true;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static void registry_remove(xvk_renderer *r)
+{
+    pthread_mutex_lock(&registry_lock);
+    if (r->registered) {
+        xvk_renderer **p = &registry;
+        while (*p != NULL && *p != r) p = &(*p)->registry_next;
+        if (*p == r) *p = r->registry_next;
+        r->registered = false;
+        r->registry_next = NULL;
     }
-    return !named;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+/* Whether the object is r's device, queue or one of its command buffers. */
+static bool owns_object(const xvk_renderer *r, const VkDebugUtilsObjectNameInfoEXT *o)
+{
+    uint64_t h = o->objectHandle;
+    switch (o->objectType) {
+    case VK_OBJECT_TYPE_DEVICE:
+        return h == (uint64_t)(uintptr_t)r->dev;
+    case VK_OBJECT_TYPE_QUEUE:
+        return h == (uint64_t)(uintptr_t)r->queue;
+    case VK_OBJECT_TYPE_COMMAND_BUFFER:
+        for (int k = 0; k < XVK_FRAMES; k++)
+            if (h == (uint64_t)(uintptr_t)r->frames[k].cmd) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+static void report(xvk_renderer *r, const char *text)
+{
+    /* The harness counts these: a conformance run with validation fails on any of them. */
+    xgdi_warn(r->base.device, "vulkan validation: %s", text);
 }
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
@@ -142,12 +179,39 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverity
                                                      void *user)
 {
     (void)types;
-    xvk_renderer *r = user;
     if (sev < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
-    /* The harness counts these: a conformance run with validation fails on any of them. */
-    if (r != NULL && r->base.device != NULL && message_is_ours(r, data))
-        xgdi_warn(r->base.device, "vulkan validation: %s",
-                  data != NULL && data->pMessage != NULL ? data->pMessage : "(no message)");
+    /* user: the instance's slot in the table below (still empty during vkCreateInstance) */
+    VkInstance instance = user != NULL ? *(VkInstance *)user : VK_NULL_HANDLE;
+    const char *text = data != NULL && data->pMessage != NULL ? data->pMessage : "(no message)";
+    bool delivered = false;
+    pthread_mutex_lock(&registry_lock);
+    /* delivered under the lock, so the device cannot leave (and be freed) meanwhile */
+    for (xvk_renderer *r = registry; r != NULL && !delivered; r = r->registry_next)
+        for (uint32_t i = 0; data != NULL && data->pObjects != NULL && i < data->objectCount; i++) {
+            if (owns_object(r, &data->pObjects[i])) {
+                report(r, text);
+                delivered = true;
+                break;
+            }
+        }
+    pthread_mutex_unlock(&registry_lock);
+    if (delivered) return VK_FALSE;
+    if (tls_current != NULL) {
+        /* this thread's own device, alive for the whole call: no lock needed */
+        report(tls_current, text);
+        return VK_FALSE;
+    }
+    pthread_mutex_lock(&registry_lock);
+    xvk_renderer *only = NULL;
+    int count = 0;
+    for (xvk_renderer *r = registry; r != NULL; r = r->registry_next)
+        if (instance != VK_NULL_HANDLE && r->instance == instance) {
+            only = r;
+            count++;
+        }
+    if (count == 1) report(only, text);
+    pthread_mutex_unlock(&registry_lock);
+    if (count != 1) fprintf(stderr, "vulkan validation (no device): %s\n", text);
     return VK_FALSE;
 }
 
@@ -205,12 +269,14 @@ static bool env_true(const char *name)
  * vkCreateInstance returns VK_ERROR_INCOMPATIBLE_DRIVER even when every earlier instance was
  * destroyed), so a program creating a device per test or tool run must not spend one per device.
  * The table is static, so the instances stay reachable for leak checkers. Instance-level calls
- * the renderer makes (enumerating physical devices, creating messengers, loading functions) are
- * not externally synchronized in Vulkan, so devices on several threads share them freely; the
- * lock covers only the lazy creation.
+ * the renderer makes after creation (enumerating physical devices, loading functions) are not
+ * externally synchronized in Vulkan, so devices on several threads share them freely; the lock
+ * covers only the lazy creation. A validating instance gets its one messenger here, before any
+ * other thread can see the instance (debug_callback).
  */
 static pthread_mutex_t instance_lock = PTHREAD_MUTEX_INITIALIZER;
 static VkInstance instances[2][2]; /* [validation layer][debug utils] */
+static VkDebugUtilsMessengerEXT messengers[2][2];
 static uint64_t instance_creations;
 
 uint64_t xvk_instance_creations(void)
@@ -221,21 +287,31 @@ uint64_t xvk_instance_creations(void)
     return n;
 }
 
-static VkResult shared_instance(bool layer, bool utils, VkInstance *out)
+static VkResult shared_instance(bool layer, bool utils, VkInstance *out, bool *messenger)
 {
     pthread_mutex_lock(&instance_lock);
     VkResult vr = VK_SUCCESS;
     if (instances[layer][utils] == VK_NULL_HANDLE) {
+        VkDebugUtilsMessengerCreateInfoEXT mi = {
+            .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+            .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+            /* Correctness only: the performance class advises against the GENERAL layout this
+               renderer keeps every image in on purpose (one global barrier, no per-subresource
+               layout tracking) and against vertex outputs a variant's pixel shader ignores. */
+            .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+            .pfnUserCallback = debug_callback, .pUserData = &instances[layer][utils] };
+        bool validate = layer && utils;
         const char *exts[1];
         uint32_t next = 0;
         if (utils) exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                                   .pApplicationName = "xgd", .pEngineName = "xgd",
                                   .apiVersion = VK_API_VERSION_1_3 };
-        /* No messenger is chained here: one would belong to the instance, which outlives the
-           device being created; each device adds its own after creation. */
+        /* chained, it also reports vkCreateInstance (to the device being created) */
         VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                    .pApplicationInfo = &app,
+                                    .pNext = validate ? &mi : NULL, .pApplicationInfo = &app,
                                     .enabledLayerCount = layer ? 1u : 0u,
                                     .ppEnabledLayerNames = layer ? &validation_layer : NULL,
                                     .enabledExtensionCount = next, .ppEnabledExtensionNames = exts };
@@ -243,8 +319,15 @@ static VkResult shared_instance(bool layer, bool utils, VkInstance *out)
         vr = vkCreateInstance(&ci, NULL, &inst);
         instance_creations++;
         if (vr == VK_SUCCESS) instances[layer][utils] = inst;
+        PFN_vkCreateDebugUtilsMessengerEXT create = NULL;
+        if (vr == VK_SUCCESS && validate)
+            create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+                inst, "vkCreateDebugUtilsMessengerEXT");
+        if (create != NULL && create(inst, &mi, NULL, &messengers[layer][utils]) != VK_SUCCESS)
+            messengers[layer][utils] = VK_NULL_HANDLE;
     }
     *out = instances[layer][utils];
+    *messenger = messengers[layer][utils] != VK_NULL_HANDLE;
     pthread_mutex_unlock(&instance_lock);
     return vr;
 }
@@ -259,33 +342,18 @@ static xgd_result create_instance(xvk_renderer *r)
     if (want_validation && !layer)
         xgdi_warn(r->base.device, "vulkan validation: %s is not installed, nothing is validated",
                   validation_layer);
-    VkResult vr = shared_instance(layer, utils, &r->instance);
+    bool messenger = false;
+    VkResult vr = shared_instance(layer, utils, &r->instance, &messenger);
     if (vr != VK_SUCCESS)
         return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
                          "vulkan: vkCreateInstance failed (VkResult %d)", (int)vr);
+    if (layer && utils && !messenger)
+        xgdi_warn(r->base.device, "vulkan validation: no debug messenger could be created, "
+                  "nothing is reported");
     r->validation = layer;
     r->debug_utils = utils;
+    r->reports = layer && utils && messenger;
     return XGD_OK;
-}
-
-/* This device's validation messages: a messenger of its own on the shared instance, created
-   before the device so that its creation is validated too (message_is_ours). */
-static void create_messenger(xvk_renderer *r)
-{
-    if (!r->validation || !r->debug_utils) return;
-    VkDebugUtilsMessengerCreateInfoEXT mi = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        /* Correctness only: the performance class advises against the GENERAL layout this
-           renderer keeps every image in on purpose (one global barrier, no per-subresource
-           layout tracking) and against vertex outputs a variant's pixel shader ignores. */
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = debug_callback, .pUserData = r };
-    PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-        vkGetInstanceProcAddr(r->instance, "vkCreateDebugUtilsMessengerEXT");
-    if (create != NULL) (void)create(r->instance, &mi, NULL, &r->messenger);
 }
 
 static int device_rank(const VkPhysicalDeviceProperties *p)
@@ -414,6 +482,7 @@ static xgd_result create_device(xvk_renderer *r)
     if (vr != VK_SUCCESS)
         return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
                          "vulkan: vkCreateDevice failed on %s (VkResult %d)", r->adapter_name, (int)vr);
+    if (xvk_device_created_hook != NULL) xvk_device_created_hook(r);
     vkGetDeviceQueue(r->dev, r->queue_family, 0, &r->queue);
     r->push_descriptor = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(r->dev, "vkCmdPushDescriptorSetKHR");
     if (r->push_descriptor == NULL)
@@ -792,16 +861,17 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (r == NULL) return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
     r->base.ops = &xgdi_vulkan_renderer_ops;
     r->base.device = info->device;
-    atomic_init(&r->handles_ready, false);
     xvk_query_init(r);
     r->debug = info->debug;
     r->profile = info->profile;
+    /* until it returns, messages naming no live device on this thread are this device's */
+    xvk_renderer *outer = tls_current;
+    tls_current = r;
     xgd_result res = create_instance(r);
-    if (res == XGD_OK) create_messenger(r);
     if (res == XGD_OK) res = pick_device(r);
     if (res == XGD_OK) res = create_device(r);
-    /* the device's handles are set: its messenger may compare them from now on */
-    if (res == XGD_OK) atomic_store_explicit(&r->handles_ready, true, memory_order_release);
+    /* its device, queue and command buffers are set: messages naming them find it */
+    if (res == XGD_OK && r->reports) registry_add(r);
     if (res == XGD_OK) res = ring_create(r);
     if (res == XGD_OK) {
         xvk_classify_formats(r);
@@ -810,10 +880,12 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (res == XGD_OK) res = make_back_buffer(r, info->pp, &r->back_buffer);
     if (res != XGD_OK) {
         xvk_destroy(&r->base);
+        tls_current = outer;
         return res;
     }
     bind_back_buffer(r);
     measure_depth_bias(r);
+    tls_current = outer;
     *out = &r->base;
     return XGD_OK;
 }
@@ -839,6 +911,12 @@ static void xvk_destroy(xgdi_renderer *base)
                 (unsigned long long)r->memory.live_allocations,
                 (unsigned long long)r->memory.dedicated_allocations);
     }
+    /* Out of the registry before anything is torn down: a later device may reuse these
+       handles' addresses, and the teardown's messages (leaks at vkDestroyDevice) are this
+       thread's device in destruction. */
+    registry_remove(r);
+    xvk_renderer *outer = tls_current;
+    tls_current = r;
     if (r->dev != VK_NULL_HANDLE) {
         if (r->recording && !r->lost) (void)xvk_submit(base);
         (void)vkDeviceWaitIdle(r->dev);
@@ -862,12 +940,8 @@ static void xvk_destroy(xgdi_renderer *base)
     }
     xgdi_retire_free(&base->retired);
     free(r->ring.marks);
-    if (r->messenger != VK_NULL_HANDLE) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(r->instance, "vkDestroyDebugUtilsMessengerEXT");
-        if (destroy != NULL) destroy(r->instance, r->messenger, NULL);
-    }
-    /* the instance is the process's (shared_instance): never destroyed here */
+    /* the instance and its messenger are the process's (shared_instance): never destroyed */
+    tls_current = outer;
     free(r);
 }
 

@@ -204,8 +204,11 @@ struct xvk_renderer {
     char adapter_name[256];
 
     VkInstance instance;       /* the process's, shared (vk_device.c): never destroyed */
-    VkDebugUtilsMessengerEXT messenger;
-    atomic_bool handles_ready; /* dev, queue and command buffers are set (messenger filter) */
+    /* In its instance's registry of validated devices (vk_device.c) from after vkCreateDevice
+       until before vkDestroyDevice; both fields are guarded by the registry's lock. */
+    bool reports;    /* its instance has a messenger: it joins the registry */
+    bool registered;
+    xvk_renderer *registry_next;
     VkPhysicalDevice phys;
     VkPhysicalDeviceProperties props;
     VkDevice dev;
@@ -331,6 +334,9 @@ void xvk_query_pools_destroy(xvk_renderer *r);
 /* ---- vk_device.c ---- */
 /* vkCreateInstance calls this process made (tests: instances are shared across devices). */
 uint64_t xvk_instance_creations(void);
+/* Tests only: called on the creating thread right after vkCreateDevice succeeded, while the
+   renderer is its thread's device in creation (messages naming no device go to it). */
+extern void (*xvk_device_created_hook)(xvk_renderer *r);
 /* Turns a VkResult into an xgd_result (device loss enters the lost state) with a message. */
 xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
 /* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
