@@ -808,11 +808,61 @@ static int vertices_for(xgd_primitive_type t, int prims)
     }
 }
 
-/* Steps 2-4 of a draw whose vertices (and indices) are in place. */
+/* Steps 3-4 of a draw whose vertices, indices and constants are in place. */
 static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
-                              size_t need_consts, uint64_t fence_before, int count,
-                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
-                              VkDeviceSize ioff, VkIndexType itype);
+                              size_t need_consts, VkDeviceSize coff, int count, VkBuffer vbuf,
+                              VkDeviceSize voff, int32_t first, VkBuffer ibuf, VkDeviceSize ioff,
+                              VkIndexType itype);
+
+/* Copies the draw's user vertices into ring space or a big buffer. */
+static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkBuffer *vbuf,
+                           VkDeviceSize *voff, int32_t *first)
+{
+    const xgdi_vertex_layout *lay = d->state->layout;
+    size_t stride = (size_t)lay->stride;
+    size_t vneed = 0;
+    for (int i = 0; i < lay->count && i < 16; i++) {
+        size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
+        if (end > vneed) vneed = end;
+    }
+    size_t bytes = (size_t)d->user_vertex_count * stride;
+    if (vneed > stride) bytes += vneed - stride;
+    /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the draw
+       names its first vertex: one vertex-buffer bind per frame, not per draw */
+    if (!xvk_span_alloc(r, bytes + stride, 16, false, s)) return false;
+    VkDeviceSize off = s->offset;
+    VkDeviceSize pad = stride > 0 ? (stride - off % stride) % stride : 0;
+    memcpy(s->ptr + pad, d->user_vertices, bytes);
+    off += pad;
+    *vbuf = s->buffer;
+    *first = 0;
+    if (s->buffer == r->ring.buffer && stride > 0) {
+        *first = (int32_t)(off / stride);
+        off = 0;
+    }
+    *voff = off;
+    return true;
+}
+
+/* The constants in ring space, uploaded only when they changed since the last draw of this
+   frame (a submission forgets the last ones: xvk_reset_bindings). */
+static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t need_consts,
+                            VkDeviceSize *coff)
+{
+    if (r->last_constants_size == need_consts &&
+        memcmp(r->last_constants, st->constants, need_consts) == 0) {
+        *coff = r->last_constants_offset;
+        return true;
+    }
+    void *p;
+    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
+    if (!xvk_ring_alloc(r, need_consts, align < 16 ? 16 : align, coff, &p)) return false;
+    memcpy(p, st->constants, need_consts);
+    memcpy(r->last_constants, st->constants, need_consts);
+    r->last_constants_size = need_consts;
+    r->last_constants_offset = *coff;
+    return true;
+}
 
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 {
@@ -836,99 +886,101 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     int count = vertices_for(d->type, d->primitive_count);
     if (count > d->vertex_count) count = d->vertex_count;
     if (count <= 0) return XGD_OK;
-    const xgdi_vertex_layout *lay = st->layout;
-    size_t stride = (size_t)lay->stride;
 
-    /* 1. user vertices and indices: ring space, or big buffers for big draws; both stay until
-       the draw is recorded (released below) */
-    uint64_t fence_before = base->submitted_fence;
-    VkBuffer vbuf, ibuf = VK_NULL_HANDLE;
-    VkDeviceSize voff, ioff = 0;
-    xvk_span vspan = { 0 }, ispan = { 0 };
-    xgd_result res = XGD_OK;
-    if (d->vertex_buffer != NULL) {
+    VkBuffer vbuf = VK_NULL_HANDLE, ibuf = VK_NULL_HANDLE;
+    VkDeviceSize voff = 0, ioff = 0, coff = 0;
+    int32_t first = 0;
+    bool user_vertices = d->vertex_buffer == NULL, user_indices = false;
+    if (!user_vertices) {
         if (d->vertex_offset >= d->vertex_buffer->size) return XGD_OK;
         vbuf = d->vertex_buffer->buffer;
         voff = d->vertex_offset;
-    } else {
-        if (d->user_vertices == NULL || d->user_vertex_count <= 0) return XGD_OK;
-        size_t vneed = 0;
-        for (int i = 0; i < lay->count && i < 16; i++) {
-            size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
-            if (end > vneed) vneed = end;
-        }
-        size_t bytes = (size_t)d->user_vertex_count * stride;
-        if (vneed > stride) bytes += vneed - stride;
-        /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the
-           draw names its first vertex: one vertex-buffer bind per frame, not per draw */
-        if (!xvk_span_alloc(r, bytes + stride, 16, false, &vspan))
-            return xgd_device_last_result(base->device);
-        voff = vspan.offset;
-        VkDeviceSize pad = stride > 0 ? (stride - voff % stride) % stride : 0;
-        memcpy(vspan.ptr + pad, d->user_vertices, bytes);
-        voff += pad;
-        vbuf = vspan.buffer;
-    }
-    int32_t first = 0;
-    if (vbuf == r->ring.buffer && stride > 0) {
-        first = (int32_t)(voff / stride);
-        voff = 0;
+    } else if (d->user_vertices == NULL || d->user_vertex_count <= 0) {
+        return XGD_OK;
     }
     VkIndexType itype = d->index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16;
     if (d->index_size != 0) {
         if (d->index_buffer != NULL) {
-            if (d->index_offset >= d->index_buffer->size) count = 0;
-            else {
-                size_t avail = (d->index_buffer->size - d->index_offset) / (size_t)d->index_size;
-                if ((size_t)count > avail) count = (int)avail;
-                ibuf = d->index_buffer->buffer;
-                ioff = d->index_offset;
-            }
+            if (d->index_offset >= d->index_buffer->size) return XGD_OK;
+            size_t avail = (d->index_buffer->size - d->index_offset) / (size_t)d->index_size;
+            if ((size_t)count > avail) count = (int)avail;
+            ibuf = d->index_buffer->buffer;
+            ioff = d->index_offset;
         } else if (d->user_indices == NULL) {
-            count = 0;
+            return XGD_OK;
         } else {
-            size_t bytes = (size_t)count * (size_t)d->index_size;
-            if (!xvk_span_alloc(r, bytes, 4, false, &ispan)) {
-                res = xgd_device_last_result(base->device);
-                count = 0;
-            } else {
-                memcpy(ispan.ptr, d->user_indices, bytes);
-                ibuf = ispan.buffer;
-                ioff = ispan.offset;
-            }
+            user_indices = true;
         }
     }
-    if (count > 0)
-        res = record_draw(r, d, t0, need_consts, fence_before, count, vbuf, voff, first, ibuf,
-                          ioff, itype);
+
+    /* 1-2. user vertices and indices (ring space, or big buffers for big draws), then the
+       constants (ring space); the spans stay until the draw is recorded (released below).
+       Any of these allocations may submit the open frame: a full ring that the open frame
+       alone filled is submitted and waited for (xvk_ring_alloc), and a frame holding too much
+       of big buffers is submitted (xvk_span_alloc). That frees the frame's ring space when it
+       completes, including ring space this draw copied into before the submission but has not
+       recorded yet: the draw goes into the next frame, which could write over it. So what was
+       copied into ring space before the last submission is copied again. That cannot submit
+       once more: the ring then holds, since the submission, at most this draw's vertices,
+       indices and constants (each at most a quarter of the ring) and one wrap's waste. Big
+       buffers stay valid until released, whatever was submitted. */
+    xgd_result res = XGD_OK;
+    xvk_span vspan = { 0 }, ispan = { 0 };
+    bool v_placed = !user_vertices, i_placed = !user_indices;
+    uint64_t v_at = 0, i_at = 0;
+    for (int pass = 0;; pass++) {
+        if (pass == 3) {
+            res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,
+                            "vulkan: upload ring exhausted by one draw");
+            goto out;
+        }
+        if (!v_placed) {
+            if (!place_vertices(r, d, &vspan, &vbuf, &voff, &first)) goto fail;
+            v_placed = true;
+            v_at = base->submitted_fence;
+        }
+        if (!i_placed) {
+            size_t bytes = (size_t)count * (size_t)d->index_size;
+            if (!xvk_span_alloc(r, bytes, 4, false, &ispan)) goto fail;
+            memcpy(ispan.ptr, d->user_indices, bytes);
+            ibuf = ispan.buffer;
+            ioff = ispan.offset;
+            i_placed = true;
+            i_at = base->submitted_fence;
+        }
+        if (!place_constants(r, st, need_consts, &coff)) goto fail;
+        uint64_t now = base->submitted_fence;
+        bool again = false;
+        if (user_vertices && vspan.big == NULL && v_at != now) {
+            xvk_span_release(r, &vspan);
+            v_placed = false;
+            again = true;
+        }
+        if (user_indices && ispan.big == NULL && i_at != now) {
+            xvk_span_release(r, &ispan);
+            i_placed = false;
+            again = true;
+        }
+        if (!again) break;
+    }
+    res = record_draw(r, d, t0, need_consts, coff, count, vbuf, voff, first, ibuf, ioff, itype);
+    goto out;
+fail:
+    res = xgd_device_last_result(base->device);
+out:
     xvk_span_release(r, &ispan);
     xvk_span_release(r, &vspan);
     return res;
 }
 
 static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
-                              size_t need_consts, uint64_t fence_before, int count,
-                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
-                              VkDeviceSize ioff, VkIndexType itype)
+                              size_t need_consts, VkDeviceSize coff, int count, VkBuffer vbuf,
+                              VkDeviceSize voff, int32_t first, VkBuffer ibuf, VkDeviceSize ioff,
+                              VkIndexType itype)
 {
     xgdi_renderer *base = &r->base;
     const xgdi_draw_state *st = d->state;
     const xgdi_vertex_layout *lay = st->layout;
-    /* 2. constants, uploaded only when they changed since the last draw of this frame */
-    if (base->submitted_fence != fence_before) xvk_reset_bindings(r);
-    VkDeviceSize coff = r->last_constants_offset;
-    bool new_constants = r->last_constants_size != need_consts ||
-                         memcmp(r->last_constants, st->constants, need_consts) != 0;
-    if (new_constants) {
-        void *p;
-        VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
-        if (!xvk_ring_alloc(r, need_consts, align < 16 ? 16 : align, &coff, &p))
-            return xgd_device_last_result(base->device);
-        memcpy(p, st->constants, need_consts);
-        memcpy(r->last_constants, st->constants, need_consts);
-        r->last_constants_size = need_consts;
-        r->last_constants_offset = coff;
-    }
 
     /* 3. pipeline */
     /* the pipeline of the last draw serves again while nothing it depends on changed */
@@ -1089,13 +1141,17 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
                   { { -1, -1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
                   { { 1, -1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
     const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    /* one ring allocation for both: a second one could submit the open frame and free the
+       first before this pass is recorded (see xvk_draw) */
+    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
+    if (align < 16) align = 16;
+    VkDeviceSize coff_in = (sizeof quad + align - 1) / align * align;
     VkDeviceSize voff, coff;
     void *p;
-    if (!xvk_ring_alloc(r, sizeof quad, 16, &voff, &p)) return;
+    if (!xvk_ring_alloc(r, coff_in + sizeof identity, align, &voff, &p)) return;
     memcpy(p, quad, sizeof quad);
-    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
-    if (!xvk_ring_alloc(r, sizeof identity, align < 16 ? 16 : align, &coff, &p)) return;
-    memcpy(p, identity, sizeof identity);
+    memcpy((uint8_t *)p + coff_in, identity, sizeof identity);
+    coff = voff + coff_in;
     xvk_pipeline_key k;
     memset(&k, 0, sizeof k);
     k.program = XGDI_PROGRAM_SPRITE;

@@ -172,7 +172,15 @@ typedef struct xvk_big_buffer {
     bool readback;             /* host-cached memory where the device has it (CPU reads) */
 } xvk_big_buffer;
 
-#define XVK_BIG_SPARES 4
+/* Big buffers are sized in powers of two from XVK_BIG_MIN up. One open frame holds at most
+   XVK_BIG_FRAME_BYTES of them: beyond it the frame is submitted, so what it released becomes
+   reusable. Released buffers wait for reuse as spares, up to the buffers of XVK_FRAMES such frames
+   (a frame's are busy while the one before it is reused), so a steady per-frame pattern of big
+   draws settles on one set of buffers; the count limit follows from the bytes. */
+#define XVK_BIG_MIN ((uint64_t)8 << 20)
+#define XVK_BIG_FRAME_BYTES ((uint64_t)128 << 20)
+#define XVK_BIG_SPARE_BYTES ((uint64_t)XVK_FRAMES * XVK_BIG_FRAME_BYTES)
+#define XVK_BIG_SPARES ((int)(XVK_BIG_SPARE_BYTES / XVK_BIG_MIN))
 
 /* Host-visible memory for one transfer or draw: ring space, or a big buffer (vk_transfer.c). */
 typedef struct xvk_span {
@@ -188,6 +196,7 @@ typedef struct xvk_counters {
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
+    uint64_t big_bytes_live, big_bytes_peak; /* bytes of big transfer buffers that exist */
     /* descriptor accounting for xgd_statistics: pushed descriptors live in the command buffer's
        memory until its slot's pool is reset after the fence passed, so "live" is what the
        frame slots hold, and a "recycle" is a slot reset returning them; push descriptors have
@@ -240,6 +249,8 @@ struct xvk_renderer {
     xvk_big_buffer *big_spares[XVK_BIG_SPARES];
     int big_spare_count;
     uint64_t big_spare_bytes;
+    /* big-buffer bytes taken for the open frame, whose fence is big_frame_fence */
+    uint64_t big_frame_fence, big_frame_bytes;
 
     /* format facts */
     VkFormat surface_vk[XGD_SURFACE_FORMAT_COUNT];

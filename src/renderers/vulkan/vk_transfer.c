@@ -8,19 +8,15 @@
  * only after the last thing that uses it happened: after recording the commands that read it
  * (uploads, draws) or after copying a readback out of it. Release stamps a big buffer with the
  * fence of the submission that may still use it; it is reused for a later span once that fence
- * passed, and freed when the few kept spares would exceed their budget. A big span never waits
- * for idle, and the small path (the ring) allocates nothing.
+ * passed, and freed when the kept spares would exceed their budget. A frame that takes more
+ * than XVK_BIG_FRAME_BYTES of big buffers is submitted first, so many big draws in one frame
+ * reuse a bounded set. A big span never waits for idle, and the small path (the ring)
+ * allocates nothing.
  */
 #include "vk_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Big buffers are sized in powers of two from this size up, so a program that transfers or
-   draws about the same amount every frame keeps reusing the same few buffers. */
-#define XVK_BIG_MIN ((uint64_t)8 << 20)
-/* What idle spares may hold in all; beyond it released buffers are freed at their fence. */
-#define XVK_BIG_SPARE_BYTES ((uint64_t)256 << 20)
 
 static bool has_type(const xvk_renderer *r, uint32_t bits, VkMemoryPropertyFlags want)
 {
@@ -32,6 +28,7 @@ static bool has_type(const xvk_renderer *r, uint32_t bits, VkMemoryPropertyFlags
 
 static void big_free(xvk_renderer *r, xvk_big_buffer *b)
 {
+    r->counters.big_bytes_live -= b->size;
     if (b->buffer != VK_NULL_HANDLE) vkDestroyBuffer(r->dev, b->buffer, NULL);
     xvk_mem_free(r, &b->mem);
     free(b);
@@ -51,6 +48,7 @@ static xvk_big_buffer *big_create(xvk_renderer *r, uint64_t size, bool readback)
     }
     b->size = size;
     b->readback = readback;
+    r->counters.big_bytes_live += size;
     VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
                               .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
@@ -81,6 +79,8 @@ static xvk_big_buffer *big_create(xvk_renderer *r, uint64_t size, bool readback)
         return NULL;
     }
     r->counters.big_created++;
+    if (r->counters.big_bytes_live > r->counters.big_bytes_peak)
+        r->counters.big_bytes_peak = r->counters.big_bytes_live;
     xvk_set_name(r, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)b->buffer, "xgd transfer buffer");
     return b;
 }
@@ -113,6 +113,24 @@ bool xvk_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, bool readbac
         }
         want *= 2;
     }
+    /* The open frame's command buffer first: its slot wait makes the buffers released in the
+       frame that last used the slot idle, so they can serve this span. */
+    if (xvk_cmd(r) == VK_NULL_HANDLE) return false;
+    if (r->big_frame_fence != r->base.submitted_fence + 1) {
+        r->big_frame_fence = r->base.submitted_fence + 1;
+        r->big_frame_bytes = 0;
+    }
+    /* Buffers released in the open frame carry its fence, so none of them serves another span
+       of the same frame: a frame of many big draws would hold one buffer per draw. Past
+       XVK_BIG_FRAME_BYTES the frame is submitted (no wait: the slot wait above holds the CPU
+       back while XVK_FRAMES frames are in flight), and its buffers become reusable once it
+       completes, which bounds what big buffers hold. */
+    if (r->big_frame_bytes > 0 && r->big_frame_bytes + want > XVK_BIG_FRAME_BYTES) {
+        if (r->base.ops->submit(&r->base) != XGD_OK) return false;
+        if (xvk_cmd(r) == VK_NULL_HANDLE) return false;
+        r->big_frame_fence = r->base.submitted_fence + 1;
+        r->big_frame_bytes = 0;
+    }
     /* the smallest idle spare of the kind that holds it (no more than 4x what is needed) */
     uint64_t done = xvk_completed(r);
     int best = -1;
@@ -130,6 +148,7 @@ bool xvk_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, bool readbac
         b = big_create(r, want, readback);
         if (b == NULL) return false;
     }
+    r->big_frame_bytes += b->size;
     out->buffer = b->buffer;
     out->offset = 0;
     out->ptr = b->mem.mapped;
@@ -146,21 +165,25 @@ void xvk_span_release(xvk_renderer *r, xvk_span *s)
        last one submitted (a readback's, already waited for) */
     b->fence = r->base.submitted_fence + (r->recording ? 1u : 0u);
     uint64_t done = xvk_completed(r);
-    /* make room among the spares: idle ones go first, oldest fence first */
-    while (r->big_spare_count == XVK_BIG_SPARES ||
-           r->big_spare_bytes + b->size > XVK_BIG_SPARE_BYTES) {
-        int victim = -1;
-        for (int i = 0; i < r->big_spare_count; i++)
-            if (r->big_spares[i]->fence <= done &&
-                (victim < 0 || r->big_spares[i]->fence < r->big_spares[victim]->fence))
-                victim = i;
-        if (victim < 0) break;
-        big_free(r, take_spare(r, victim));
-    }
-    if (r->big_spare_count < XVK_BIG_SPARES && r->big_spare_bytes + b->size <= XVK_BIG_SPARE_BYTES) {
-        r->big_spares[r->big_spare_count++] = b;
-        r->big_spare_bytes += b->size;
-        return;
+    /* a buffer larger than all spares may hold is never kept: evicting them would not help */
+    if (b->size <= XVK_BIG_SPARE_BYTES) {
+        /* make room among the spares: idle ones go first, oldest fence first */
+        while (r->big_spare_count == XVK_BIG_SPARES ||
+               r->big_spare_bytes + b->size > XVK_BIG_SPARE_BYTES) {
+            int victim = -1;
+            for (int i = 0; i < r->big_spare_count; i++)
+                if (r->big_spares[i]->fence <= done &&
+                    (victim < 0 || r->big_spares[i]->fence < r->big_spares[victim]->fence))
+                    victim = i;
+            if (victim < 0) break;
+            big_free(r, take_spare(r, victim));
+        }
+        if (r->big_spare_count < XVK_BIG_SPARES &&
+            r->big_spare_bytes + b->size <= XVK_BIG_SPARE_BYTES) {
+            r->big_spares[r->big_spare_count++] = b;
+            r->big_spare_bytes += b->size;
+            return;
+        }
     }
     /* no room: freed once the submissions that may use it completed */
     if (b->fence <= done) big_free(r, b);
