@@ -27,9 +27,11 @@ CMAKE_ARGS  ?=
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 DEPS        += libvkd3d-dev
-# CI adds clang (second compiler), and for .ci/check-dxbc.sh (committed DXBC -> SPIR-V ->
-# spirv-val) and .ci/windows-cross.sh: vkd3d-compiler, spirv-tools, xxd, mingw-w64.
-CI_DEPS     := $(DEPS) clang vkd3d-compiler spirv-tools xxd mingw-w64
+# CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for
+# `make fuzz`; clang only recommends them, and packages are installed without recommends),
+# and for .ci/check-dxbc.sh (committed DXBC -> SPIR-V -> spirv-val) and .ci/windows-cross.sh:
+# vkd3d-compiler, spirv-tools, xxd, mingw-w64.
+CI_DEPS     := $(DEPS) clang libclang-rt-14-dev vkd3d-compiler spirv-tools xxd mingw-w64
 
 .PHONY: all deps ci-deps build demo test asan asan-build clang clang-build tsan consumer fuzz clean
 
