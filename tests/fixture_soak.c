@@ -319,17 +319,25 @@ XGD_FIXTURE(Soak_ChurnReturnsToSteadyState)
                (unsigned long long)hi.descriptors_peak, (unsigned long long)late.descriptors_peak,
                (unsigned long long)hi.pool_growths, (unsigned long long)late.pool_growths,
                hi.retired, late.retired, hi.slot_capacity, late.slot_capacity);
-        CHECK_MSG(late.descriptors_live <= hi.descriptors_live,
-                  "live descriptors grew after the warm-up: %llu, at most %llu during it",
+        /* Live descriptors and retire-queue entries include those of frames the GPU has not
+         * finished, and how many frames are pending at a sample is a matter of timing. The
+         * warm-up maximum holds at least one frame's worth; with two frames in flight plus the
+         * open one, at most three frames' worth can be pending. A leak of one per frame passes
+         * that bound within a few hundred frames. */
+        CHECK_MSG(late.descriptors_live <= 3 * hi.descriptors_live,
+                  "live descriptors grew after the warm-up: %llu, at most %llu during it (bound "
+                  "three times that: frames in flight)",
                   (unsigned long long)late.descriptors_live, (unsigned long long)hi.descriptors_live);
-        CHECK_MSG(late.descriptors_peak == hi.descriptors_peak,
-                  "the descriptor peak grew after the warm-up: %llu from %llu",
+        CHECK_MSG(late.descriptors_peak <= 3 * hi.descriptors_peak,
+                  "the descriptor peak grew after the warm-up: %llu from %llu (bound three times "
+                  "that: frames in flight)",
                   (unsigned long long)late.descriptors_peak, (unsigned long long)hi.descriptors_peak);
         CHECK_MSG(late.pool_growths == hi.pool_growths,
                   "descriptor pools grew after the warm-up: %llu growths from %llu",
                   (unsigned long long)late.pool_growths, (unsigned long long)hi.pool_growths);
-        CHECK_MSG(late.retired <= hi.retired,
-                  "the retire queue grew after the warm-up: %zu entries, at most %zu during it",
+        CHECK_MSG(late.retired <= 3 * hi.retired,
+                  "the retire queue grew after the warm-up: %zu entries, at most %zu during it "
+                  "(bound three times that: frames in flight)",
                   late.retired, hi.retired);
         CHECK_MSG(late.slot_capacity == hi.slot_capacity,
                   "the handle-slot table grew after the warm-up: %u from %u", late.slot_capacity,
