@@ -521,3 +521,85 @@ void xgdi_format_to_rgba8(xgd_surface_format format, const void *src, int width,
         }
     }
 }
+
+/* ---- packed formats stored wide --------------------------------------------------------- */
+
+/* Field widths (bits) of the packed formats, in r, g, b, a order; 0 = no such field. */
+static const int *packed_bits(xgd_surface_format format)
+{
+    static const int b565[4] = { 5, 6, 5, 0 }, b5551[4] = { 5, 5, 5, 1 },
+                     b4444[4] = { 4, 4, 4, 4 };
+    switch (format) {
+    case XGD_SURFACE_FORMAT_BGR565: return b565;
+    case XGD_SURFACE_FORMAT_BGRA5551: return b5551;
+    case XGD_SURFACE_FORMAT_BGRA4444: return b4444;
+    default: return NULL;
+    }
+}
+
+/* Bit position of each field inside the 16-bit texel (xgd.h's layouts). */
+static const int *packed_shift(xgd_surface_format format)
+{
+    static const int s565[4] = { 11, 5, 0, 0 }, s5551[4] = { 10, 5, 0, 15 },
+                     s4444[4] = { 8, 4, 0, 12 };
+    switch (format) {
+    case XGD_SURFACE_FORMAT_BGR565: return s565;
+    case XGD_SURFACE_FORMAT_BGRA5551: return s5551;
+    case XGD_SURFACE_FORMAT_BGRA4444: return s4444;
+    default: return NULL;
+    }
+}
+
+xgd_surface_format xgdi_packed_wide_format(xgd_surface_format format)
+{
+    switch (format) {
+    /* 4-bit fields widen exactly to 8 bits (v * 17); 5- and 6-bit fields need 16 bits to land
+       within 0.5/65535 of v/31 and v/63, far below any 8-bit result's rounding step */
+    case XGD_SURFACE_FORMAT_BGRA4444: return XGD_SURFACE_FORMAT_COLOR;
+    case XGD_SURFACE_FORMAT_BGR565:
+    case XGD_SURFACE_FORMAT_BGRA5551: return XGD_SURFACE_FORMAT_RGBA64;
+    default: return XGD_SURFACE_FORMAT_DEFAULT;
+    }
+}
+
+void xgdi_packed_widen_row(xgd_surface_format format, const void *src, int count, void *dst)
+{
+    const int *bits = packed_bits(format), *shift = packed_shift(format);
+    bool wide16 = xgdi_packed_wide_format(format) == XGD_SURFACE_FORMAT_RGBA64;
+    uint32_t top = wide16 ? 65535u : 255u;
+    const uint8_t *s = src;
+    uint8_t *d = dst;
+    if (bits == NULL) return;
+    for (int i = 0; i < count; i++) {
+        uint32_t texel = rd16(s + 2 * i);
+        for (int k = 0; k < 4; k++) {
+            uint32_t e = top; /* a missing field reads as 1 (Bgr565's alpha) */
+            if (bits[k] > 0) {
+                uint32_t m = (1u << bits[k]) - 1u, v = (texel >> shift[k]) & m;
+                e = (v * top + m / 2u) / m; /* round(v * top / m); m is odd, no ties */
+            }
+            if (wide16) wr16(d + 8 * i + 2 * k, e);
+            else d[4 * i + k] = (uint8_t)e;
+        }
+    }
+}
+
+void xgdi_packed_narrow_row(xgd_surface_format format, const void *src, int count, void *dst)
+{
+    const int *bits = packed_bits(format), *shift = packed_shift(format);
+    bool wide16 = xgdi_packed_wide_format(format) == XGD_SURFACE_FORMAT_RGBA64;
+    uint32_t top = wide16 ? 65535u : 255u;
+    const uint8_t *s = src;
+    uint8_t *d = dst;
+    if (bits == NULL) return;
+    for (int i = 0; i < count; i++) {
+        uint32_t texel = 0;
+        for (int k = 0; k < 4; k++) {
+            if (bits[k] == 0) continue;
+            uint32_t e = wide16 ? rd16(s + 8 * i + 2 * k) : s[4 * i + k];
+            uint32_t m = (1u << bits[k]) - 1u;
+            texel |= ((e * m + top / 2u) / top) << shift[k]; /* round(e * m / top) */
+        }
+        wr16(d + 2 * i, texel);
+    }
+}

@@ -68,6 +68,18 @@ void xgdi_dxt_decode_block(xgd_surface_format format, const uint8_t *block, uint
 void xgdi_dxt_decode_image(xgd_surface_format format, const void *blocks, int width, int height,
                            uint8_t *rgba);
 
+/*
+ * Packed formats kept in a wider unorm format by a renderer that lacks them natively
+ * (Bgr565, Bgra5551, Bgra4444). xgdi_packed_wide_format gives the storage format (Color or
+ * Rgba64 layout; DEFAULT for any other format). Widening stores each field v of m = 2^bits - 1
+ * as round(v * top / m) (top 255 or 65535; a missing alpha as top), so sampling reads v/m
+ * exactly for 4-bit fields and within 0.5/65535 for 5- and 6-bit ones; narrowing rounds back
+ * (round(e * m / top)), which returns every widened texel's bits exactly.
+ */
+xgd_surface_format xgdi_packed_wide_format(xgd_surface_format format);
+void xgdi_packed_widen_row(xgd_surface_format format, const void *src, int count, void *dst);
+void xgdi_packed_narrow_row(xgd_surface_format format, const void *src, int count, void *dst);
+
 float xgdi_half_to_float(uint16_t h);
 uint16_t xgdi_float_to_half(float f); /* round to nearest even; overflow to infinity */
 
