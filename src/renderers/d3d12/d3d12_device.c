@@ -695,6 +695,25 @@ static void d3d12_query_caps(d3d12_renderer *r)
         }
         x->formats[f].multisample = ms;
     }
+    /* XNA guarantees Bgr565, Bgra5551 and Bgra4444 textures in both profiles. A device without
+     * the native DXGI format (vkd3d has none of the three) keeps them in a wider unorm format
+     * and converts every upload and readback, so texels round-trip bit-exactly and sample as
+     * the packed values. They are no render targets there: XNA lets render-target formats vary
+     * per device (a Bgra5551 target may come back Color), and a wide target would keep more
+     * precision than the format has, so such a request falls back to Color. */
+    static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGR565,
+                                                  XGD_SURFACE_FORMAT_BGRA5551,
+                                                  XGD_SURFACE_FORMAT_BGRA4444 };
+    for (int i = 0; i < 3; i++) {
+        xgd_surface_format f = packed[i], w = xgdi_packed_wide_format(f);
+        r->widened[f] = false;
+        if (x->formats[f].texture && x->formats[f].filterable) continue;
+        if (!x->formats[w].texture || !x->formats[w].filterable) continue;
+        r->widened[f] = true;
+        memset(&x->formats[f], 0, sizeof x->formats[f]);
+        x->formats[f].texture = x->formats[f].filterable = true;
+        x->formats[f].volume = x->formats[w].volume;
+    }
     /* max_multisample_count: the highest power of two Color and every depth format take */
     for (int s = 2; s <= 8; s *= 2) {
         DXGI_FORMAT fmts[3] = { DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_D24_UNORM_S8_UINT,

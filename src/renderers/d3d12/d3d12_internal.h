@@ -138,6 +138,9 @@ struct xgdi_native_texture {
     xgdi_texture_desc desc;
     int faces;
     const xgdi_format_info *fi;
+    xgd_surface_format store;         /* the format res holds: desc.format, or the wide format
+                                         of a packed one the device lacks (converted at upload
+                                         and readback) */
     DXGI_FORMAT dxgi;
     ID3D12Resource *res;              /* sampleable image: faces * levels subresources (a
                                          volume: a TEXTURE3D resource, one per level) */
@@ -302,6 +305,7 @@ struct d3d12_renderer {
     HANDLE event;
     d3d12_capabilities caps;
     xgdi_caps xcaps;
+    bool widened[XGD_SURFACE_FORMAT_COUNT]; /* packed formats kept wide (xgdi_packed_wide_format) */
 
     d3d12_frame frames[D3D12X_FRAMES];
     int slot;                         /* the open frame's slot */

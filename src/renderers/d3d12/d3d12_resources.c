@@ -191,7 +191,9 @@ xgd_result xgdi_d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *
 {
     *out = NULL;
     const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
-    DXGI_FORMAT fmt = xgdi_d3d12_dxgi_format(desc->format);
+    xgd_surface_format store = fi != NULL && r->widened[desc->format]
+                                   ? xgdi_packed_wide_format(desc->format) : desc->format;
+    DXGI_FORMAT fmt = xgdi_d3d12_dxgi_format(store);
     int depth = desc->volume && desc->depth > 1 ? desc->depth : 1;
     if (fi == NULL || fmt == DXGI_FORMAT_UNKNOWN || desc->width < 1 || desc->height < 1 ||
         desc->levels < 1 || desc->width > D3D12X_MAX_TEXTURE_SIZE ||
@@ -211,6 +213,7 @@ xgd_result xgdi_d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *
     t->desc.debug_name = NULL;
     t->faces = desc->cube ? 6 : 1;
     t->fi = fi;
+    t->store = store;
     t->dxgi = fmt;
     t->samples = desc->render_target && desc->samples > 1 ? desc->samples : 1;
     int subs = t->faces * desc->levels;
@@ -413,19 +416,23 @@ static xgd_result upload_box(d3d12_renderer *r, xgdi_native_texture *t, int face
 {
     int bs = t->fi->block_size;
     int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
+    size_t row_bytes = xgdi_format_row_size(t->store, w); /* as the resource holds them */
     int rows = (h + bs - 1) / bs;
     size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
                    ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
     size_t slice = pitch * (size_t)rows;
+    bool widen = t->store != t->desc.format;
     d3d12_alloc a;
     xgd_result res = xgdi_d3d12_linear_alloc(r, &r->frames[r->slot].ring, slice * (size_t)slices,
                                              D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT, &a);
     if (res != XGD_OK) return res;
     for (int z = 0; z < slices; z++)
-        for (int y = 0; y < rows; y++)
-            memcpy(a.cpu + (size_t)z * slice + (size_t)y * pitch,
-                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
+        for (int y = 0; y < rows; y++) {
+            uint8_t *to = a.cpu + (size_t)z * slice + (size_t)y * pitch;
+            const uint8_t *from_row = src + (size_t)z * slice_pitch + (size_t)y * row_pitch;
+            if (widen) xgdi_packed_widen_row(t->desc.format, from_row, w, to);
+            else memcpy(to, from_row, row_bytes);
+        }
     D3D12_TEXTURE_COPY_LOCATION dst, from;
     memset(&dst, 0, sizeof dst);
     memset(&from, 0, sizeof from);
@@ -455,11 +462,12 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
 {
     int bs = t->fi->block_size;
     int w = box->right - box->left, h = box->bottom - box->top, slices = box->back - box->front;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, w);
+    size_t row_bytes = xgdi_format_row_size(t->store, w); /* as the resource holds them */
     int rows = (h + bs - 1) / bs;
     size_t pitch = (row_bytes + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) &
                    ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
     size_t slice = pitch * (size_t)rows, size = slice * (size_t)slices;
+    bool narrow = t->store != t->desc.format;
     D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
     D3D12_RESOURCE_DESC rd = {
         .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
@@ -508,9 +516,12 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
             res = xgdi_d3d12_check(r, hr, "Map(readback)");
         } else {
             for (int z = 0; z < slices; z++)
-                for (int y = 0; y < rows; y++)
-                    memcpy(out + (size_t)z * slice_pitch + (size_t)y * row_pitch,
-                           (uint8_t *)p + (size_t)z * slice + (size_t)y * pitch, row_bytes);
+                for (int y = 0; y < rows; y++) {
+                    uint8_t *to = out + (size_t)z * slice_pitch + (size_t)y * row_pitch;
+                    const uint8_t *from_row = (uint8_t *)p + (size_t)z * slice + (size_t)y * pitch;
+                    if (narrow) xgdi_packed_narrow_row(t->desc.format, from_row, w, to);
+                    else memcpy(to, from_row, row_bytes);
+                }
             D3D12_RANGE none = { 0, 0 };
             ID3D12Resource_Unmap(rb, 0, &none);
         }
