@@ -709,15 +709,6 @@ typedef struct agreement_override {
 } agreement_override;
 
 static const agreement_override agreement_overrides[] = {
-    /* vkd3d's CheckFeatureSupport does not know B5G6R5, B5G5R5A1 and B4G4R4A4 ("Unhandled
-       format"), so the renderer reports them unsampleable and the fixture leaves those cells at
-       the clear colour, where software draws the texture: a capability gap, not a difference */
-    { "Sample_Formats", "d3d12", "Bgr565", 255, 255,
-      "format not sampleable on this d3d12 device (vkd3d lacks B5G6R5); the fixture skips it" },
-    { "Sample_Formats", "d3d12", "Bgra5551", 255, 255,
-      "format not sampleable on this d3d12 device (vkd3d lacks B5G5R5A1); the fixture skips it" },
-    { "Sample_Formats", "d3d12", "Bgra4444", 255, 255,
-      "format not sampleable on this d3d12 device (vkd3d lacks B4G4R4A4); the fixture skips it" },
     { NULL, NULL, NULL, 0, 0, NULL }
 };
 
