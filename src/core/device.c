@@ -209,6 +209,23 @@ static bool clamp_pp_to_caps(const xgdi_caps *caps, xgd_presentation_parameters 
 
 /* ---- create / destroy ---------------------------------------------------------------------- */
 
+/* XNA 4.0 renders to no signed format: a NormalizedByte2 or NormalizedByte4 render target
+ * falls back to Color (RenderTarget2D's preferred format, as QueryRenderTargetFormat reports
+ * it). Alpha8 render targets are a device capability in XNA (no profile guarantees them); the
+ * Vulkan renderer cannot have one (it samples Alpha8 through a swizzled view, which cannot be
+ * an attachment), so every renderer answers no and a request gets Color everywhere, the same
+ * pixels on each. Applied to every renderer's caps, so query_format says what creation does. */
+static void xna_render_target_rules(xgdi_caps *caps)
+{
+    static const xgd_surface_format never[3] = { XGD_SURFACE_FORMAT_NORMALIZED_BYTE2,
+                                                 XGD_SURFACE_FORMAT_NORMALIZED_BYTE4,
+                                                 XGD_SURFACE_FORMAT_ALPHA8 };
+    for (int i = 0; i < 3; i++) {
+        xgd_format_support *s = &caps->formats[never[i]];
+        s->render_target = s->blendable = s->multisample = false;
+    }
+}
+
 static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
 {
     xgdi_renderer_create_info info = { .device = dev, .pp = &dev->pp, .profile = dev->desc.profile,
@@ -222,6 +239,7 @@ static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
     dev->ops = ops;
     memset(&dev->caps, 0, sizeof dev->caps);
     ops->get_caps(r, &dev->caps);
+    xna_render_target_rules(&dev->caps);
     snprintf(dev->adapter_name, sizeof dev->adapter_name, "%s",
              dev->caps.adapter_name != NULL ? dev->caps.adapter_name : ops->name);
     return XGD_OK;
