@@ -74,6 +74,8 @@ struct xgdi_native_texture {
     xgdi_texture_desc desc;
     int faces, layers;
     VkFormat format;
+    xgd_surface_format store;  /* the format the image holds: desc.format, or the wide format
+                                  of a packed one kept wide (converted at upload and readback) */
     VkImage image;             /* sampleable (single-sampled) image: all faces and levels (a
                                   volume: a VK_IMAGE_TYPE_3D image, desc.depth slices) */
     xvk_alloc mem;
@@ -256,6 +258,7 @@ struct xvk_renderer {
     VkFormat surface_vk[XGD_SURFACE_FORMAT_COUNT];
     VkComponentMapping surface_swizzle[XGD_SURFACE_FORMAT_COUNT];
     xgd_format_support support[XGD_SURFACE_FORMAT_COUNT];
+    bool widened[XGD_SURFACE_FORMAT_COUNT]; /* packed formats kept wide (xgdi_packed_wide_format) */
     VkFormat depth_vk[XGD_DEPTH_FORMAT_COUNT];
     int max_samples;
 

@@ -110,6 +110,34 @@ void xvk_classify_formats(xvk_renderer *r)
                          vk_format_multisample(r, vf, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
                                                           VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 4);
     }
+    /* XNA guarantees Bgr565, Bgra5551 and Bgra4444 textures in both profiles. Where the device
+       lacks the native format, or samples it inexactly, the texels are kept in a wider unorm
+       format and converted at upload and readback (bit-exact round trips; samples v/m, within
+       0.5/65535 for 5- and 6-bit fields). Mesa's llvmpipe (lavapipe) expands 5- and 6-bit
+       fields by bit replication ((v << 3) | (v >> 2)), one 8-bit step off v/31 for a quarter
+       of the values (3/31 samples 24/255, not 25/255); its 4-bit fields (v * 17) are exact.
+       A widened format is no render target: XNA lets render-target formats vary per device,
+       and such a request falls back to Color. */
+    static const VkFormat packed_vk[3] = { VK_FORMAT_R5G6B5_UNORM_PACK16,
+                                           VK_FORMAT_A1R5G5B5_UNORM_PACK16,
+                                           VK_FORMAT_A4R4G4B4_UNORM_PACK16 };
+    static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGR565,
+                                                  XGD_SURFACE_FORMAT_BGRA5551,
+                                                  XGD_SURFACE_FORMAT_BGRA4444 };
+    bool replicates = strncmp(r->props.deviceName, "llvmpipe", 8) == 0;
+    for (int i = 0; i < 3; i++) {
+        xgd_surface_format f = packed[i], w = xgdi_packed_wide_format(f);
+        r->widened[f] = false;
+        bool exact = !(replicates && w == XGD_SURFACE_FORMAT_RGBA64);
+        if (r->surface_vk[f] == packed_vk[i] && r->support[f].filterable && exact) continue;
+        if (r->surface_vk[w] == VK_FORMAT_UNDEFINED || !r->support[w].filterable) continue;
+        r->widened[f] = true;
+        r->surface_vk[f] = r->surface_vk[w];
+        r->surface_swizzle[f] = identity_swizzle;
+        memset(&r->support[f], 0, sizeof r->support[f]);
+        r->support[f].texture = r->support[f].filterable = true;
+        r->support[f].volume = r->support[w].volume;
+    }
     /* depth: D24 has no Vulkan format of its own worth relying on; D24S8 is widely there, and
        D32_SFLOAT_S8_UINT stands in where it is not */
     const VkFormatFeatureFlags ds = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
@@ -286,6 +314,7 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     t->faces = desc->cube ? 6 : 1;
     t->layers = t->faces;
     t->format = r->surface_vk[desc->format];
+    t->store = r->widened[desc->format] ? xgdi_packed_wide_format(desc->format) : desc->format;
     const xgdi_format_info *fi = xgdi_format_info_of(desc->format);
     t->is_dxt = fi != NULL && fi->block_size == 4;
     t->samples = desc->render_target ? pick_samples(r, desc->samples) : 1;
@@ -415,12 +444,13 @@ static xgd_result upload_box(xvk_renderer *r, xgdi_native_texture *t, int face, 
                              const xgd_box *box, const uint8_t *src, size_t row_pitch,
                              size_t slice_pitch)
 {
-    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
-    int bs = fi->block_size;
+    const xgdi_format_info *fi = xgdi_format_info_of(t->store); /* as the image holds them */
+    int bs = fi->block_size, w = box->right - box->left;
     size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    size_t row_bytes = xgdi_format_row_size(t->store, w);
     int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
     size_t slice_bytes = row_bytes * (size_t)rows;
+    bool widen = t->store != t->desc.format;
     xvk_end_rendering(r);
     /* staging first: a full ring may submit the open frame, so the command buffer is fetched
        only afterwards */
@@ -433,9 +463,12 @@ static xgd_result upload_box(xvk_renderer *r, xgdi_native_texture *t, int face, 
         return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     }
     for (int z = 0; z < slices; z++)
-        for (int y = 0; y < rows; y++)
-            memcpy(s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes,
-                   src + (size_t)z * slice_pitch + (size_t)y * row_pitch, row_bytes);
+        for (int y = 0; y < rows; y++) {
+            uint8_t *to = s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes;
+            const uint8_t *from = src + (size_t)z * slice_pitch + (size_t)y * row_pitch;
+            if (widen) xgdi_packed_widen_row(t->desc.format, from, w, to);
+            else memcpy(to, from, row_bytes);
+        }
     xvk_barrier(r, cmd);
     box_label(r, cmd, "upload", t, face, level, box);
     VkBufferImageCopy c = box_copy(box, face, level, s.offset);
@@ -452,12 +485,13 @@ static xgd_result download_box(xvk_renderer *r, xgdi_native_texture *t, int face
                                const xgd_box *box, uint8_t *dst, size_t row_pitch,
                                size_t slice_pitch)
 {
-    const xgdi_format_info *fi = xgdi_format_info_of(t->desc.format);
-    int bs = fi->block_size;
+    const xgdi_format_info *fi = xgdi_format_info_of(t->store); /* as the image holds them */
+    int bs = fi->block_size, w = box->right - box->left;
     size_t es = (size_t)fi->element_size;
-    size_t row_bytes = xgdi_format_row_size(t->desc.format, box->right - box->left);
+    size_t row_bytes = xgdi_format_row_size(t->store, w);
     int rows = (box->bottom - box->top + bs - 1) / bs, slices = box->back - box->front;
     size_t slice_bytes = row_bytes * (size_t)rows;
+    bool narrow = t->store != t->desc.format;
     xvk_end_rendering(r);
     xvk_span s;
     if (!xvk_span_alloc(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, true, &s))
@@ -482,9 +516,12 @@ static xgd_result download_box(xvk_renderer *r, xgdi_native_texture *t, int face
     xgd_result res = xvk_submit_and_wait(r);
     if (res == XGD_OK)
         for (int z = 0; z < slices; z++)
-            for (int y = 0; y < rows; y++)
-                memcpy(dst + (size_t)z * slice_pitch + (size_t)y * row_pitch,
-                       s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes, row_bytes);
+            for (int y = 0; y < rows; y++) {
+                uint8_t *to = dst + (size_t)z * slice_pitch + (size_t)y * row_pitch;
+                const uint8_t *from = s.ptr + (size_t)z * slice_bytes + (size_t)y * row_bytes;
+                if (narrow) xgdi_packed_narrow_row(t->desc.format, from, w, to);
+                else memcpy(to, from, row_bytes);
+            }
     xvk_span_release(r, &s);
     return res;
 }
