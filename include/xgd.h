@@ -604,6 +604,11 @@ XGD_API xgd_result xgd_device_get_frame_statistics(xgd_device *device, bool curr
  * ResetStatistics); gauges (live resources, descriptor live/peak) and the last completed
  * frame's numbers are not counters and stay. Results: OK, OBJECT_DISPOSED. */
 XGD_API xgd_result xgd_device_reset_statistics(xgd_device *device);
+/* What the device does with a format under its profile (XNA's QueryRenderTargetFormat for the
+ * render_target field): a render target asking for a format with render_target false gets
+ * Color, reported by xgd_texture_get_info. NormalizedByte2/4 and Alpha8 are never render
+ * targets; Bgr565, Bgra5551 and Bgra4444 are always textures (kept wide where the device lacks
+ * them; README "Formats"). Results: OK, INVALID_ARGUMENT, OBJECT_DISPOSED. */
 XGD_API xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format,
                                           xgd_format_support *out);
 /* Names of the renderers compiled into this library, NULL-terminated. */
