@@ -80,19 +80,27 @@ static void check_profile(xgdt_ctx *t, xgd_graphics_profile profile)
                 xgd_texture_destroy(rt);
                 continue;
             }
-            /* an ordinary Color target: clear, draw, read back RGBA8 */
-            CHECK_OK(xgd_set_render_target(dev, rt));
-            CHECK_OK(xgd_clear_color(dev, fx_rgba(10, 200, 30, 255)));
-            CHECK_OK(xgd_effect_apply(fx));
-            CHECK_OK(fx_rect(dev, W, H, 4, 2, 12, 6, 0, fx_rgba(255, 64, 128, 255)));
-            CHECK_OK(xgd_set_render_target(dev, NULL));
-            uint8_t *e = fx_image(W, H, fx_rgba(10, 200, 30, 255));
-            REQUIRE(e);
-            fx_fill(e, W, H, 4, 2, 12, 6, fx_rgba(255, 64, 128, 255));
+            /* an ordinary Color target: cleared, then drawn over by a quad larger than the
+               target (whatever the pixel-centre convention, it covers every pixel), each read
+               back as RGBA8 */
+            const xgd_color cleared = fx_rgba(10, 200, 30, 255), drawn = fx_rgba(255, 64, 128, 255);
             char label[64];
-            snprintf(label, sizeof label, "%s_%s%s", pname, c->name, ms ? "_ms" : "");
-            fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, label, e, W, H, 0);
-            free(e);
+            for (int pass = 0; pass < 2; pass++) {
+                CHECK_OK(xgd_set_render_target(dev, rt));
+                if (pass == 0) {
+                    CHECK_OK(xgd_clear_color(dev, cleared));
+                } else {
+                    CHECK_OK(xgd_effect_apply(fx));
+                    CHECK_OK(fx_rect(dev, W, H, -2, -2, W + 2, H + 2, 0, drawn));
+                }
+                CHECK_OK(xgd_set_render_target(dev, NULL));
+                uint8_t *e = fx_image(W, H, pass == 0 ? cleared : drawn);
+                REQUIRE(e);
+                snprintf(label, sizeof label, "%s_%s%s_%s", pname, c->name, ms ? "_ms" : "",
+                         pass == 0 ? "cleared" : "drawn");
+                fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, label, e, W, H, 0);
+                free(e);
+            }
             /* data in the preferred format's size is the wrong size for a Color target */
             uint8_t small[W * H * 2];
             if (xgd_surface_format_size(c->format, W, H) != (size_t)W * H * 4)
