@@ -140,7 +140,8 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st)
                          f == XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT ||
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR ||
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT;
-            p->needs_lod = p->texture->desc.levels > 1 || mixed;
+            /* the footprint filter takes its taps from the derivatives even on one level */
+            p->needs_lod = p->texture->desc.levels > 1 || mixed || f == XGD_FILTER_ANISOTROPIC;
             sw_sampler_init(&p->samp, p->sampler);
         }
     }
