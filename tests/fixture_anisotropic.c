@@ -166,7 +166,7 @@ XGD_FIXTURE(Sample_AnisotropicFootprint)
             }
         }
     }
-    if (bad > 0 || getenv("XGD_TEST_SAVE_IMAGES") != NULL) {
+    if (bad > 0) {
         uint8_t *e = fx_image(W, H, clear);
         if (e != NULL) {
             for (int c = 0; c < CASES; c++)
