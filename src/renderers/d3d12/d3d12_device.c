@@ -530,9 +530,9 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
-        /* vkd3d enables the Vulkan features the device has and turns D3D12_FILTER_ANISOTROPIC
-           into a sampler with anisotropyEnable; a device without samplerAnisotropy gets Linear
-           from this renderer instead (d3d12_filter) */
+        /* vkd3d turns D3D12_FILTER_ANISOTROPIC into a Vulkan sampler with anisotropyEnable
+           (on lavapipe it filters anisotropically up to 16); a device without
+           samplerAnisotropy gets Linear from this renderer instead (xgdi_d3d12_sampler_get) */
         if (features_fn != NULL) {
             VkPhysicalDeviceFeatures f;
             features_fn(pd, &f);
