@@ -332,7 +332,11 @@ typedef enum xgd_texture_filter {
     XGD_FILTER_DEFAULT = 0, /* Linear */
     XGD_FILTER_LINEAR,
     XGD_FILTER_POINT,
-    XGD_FILTER_ANISOTROPIC,
+    XGD_FILTER_ANISOTROPIC, /* linear taps along the pixel footprint's major axis, up to
+                               MaxAnisotropy, at the level of detail of the footprint's length
+                               divided by the taps (GPU: the hardware's filter; software: the
+                               EXT_texture_filter_anisotropic reference, 2D textures only, cube
+                               and volume textures as Linear) */
     XGD_FILTER_LINEAR_MIP_POINT,
     XGD_FILTER_POINT_MIP_LINEAR,
     XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR,
@@ -570,6 +574,10 @@ typedef struct xgd_format_support {
     bool multisample;    /* render target with multisample count > 1 */
     bool volume;         /* a Texture3D can be created, uploaded and sampled (always false
                             under Reach, which has no volume textures) */
+    int max_anisotropy;  /* Anisotropic sampler states on 2D textures of this format: the
+                            largest MaxAnisotropy the device applies (a larger one is clamped
+                            to it); 1 = the device has no anisotropic filtering and samples
+                            them as Linear; 0 when the format is not filterable */
 } xgd_format_support;
 
 /*
@@ -947,7 +955,9 @@ typedef struct xgd_sampler_desc {
     xgd_texture_address_mode address_u;    /* default Wrap */
     xgd_texture_address_mode address_v;    /* default Wrap */
     xgd_texture_address_mode address_w;    /* default Wrap */
-    int max_anisotropy;                    /* default 0 = 4 */
+    int max_anisotropy;                    /* default 0 = 4; 1..16 (more is clamped to 16,
+                                              then to xgd_format_support.max_anisotropy).
+                                              Used by the Anisotropic filter only */
     int max_mip_level;                     /* default 0: the most detailed level sampled */
     float mip_map_level_of_detail_bias;    /* default 0 */
 } xgd_sampler_desc;

@@ -21,7 +21,8 @@
 //            specular += pow(max(dot(N, H), 0) * zeroL, SpecularPower) * LightSpecular_i;
 //            diffuse.rgb = diffuse * DiffuseColor.rgb + EmissiveColor.rgb, alpha DiffuseColor.a;
 //            specular *= SpecularColor.
-//            Vertex lighting does this per vertex (then * vertex colour); per-pixel lighting
+//            Vertex lighting does this per vertex (then * vertex colour, then both colours
+//            saturated per vertex, as Direct3D 9 clamps COLOR0/COLOR1); per-pixel lighting
 //            interpolates world position and normal and multiplies the light diffuse into
 //            the colour in the pixel shader (vertex colour rgb, alpha * DiffuseColor.a).
 //   pixel:   colour = diffuse (* texture); colour.rgb += specular * colour.a;
@@ -168,6 +169,13 @@ VSOutput VSMain(VSInput vin)
 #endif
     vout.Specular = float4(0.0, 0.0, 0.0, fog);
 #endif
+    // XNA's stock shaders are vs_2_0/vs_3_0 programs whose colour outputs (oD0 = COLOR0, the
+    // diffuse; oD1 = COLOR1, the specular with the fog factor in w) Direct3D 9 clamps to 0..1
+    // per vertex, before interpolation: a lit diffuse above 1 (ambient + lights) reaches the
+    // pixel shader as 1. Per-pixel lighting computes its light in the pixel shader and is not
+    // clamped (only its vertex colour and fog factor, already in range, pass through here).
+    vout.Diffuse = saturate(vout.Diffuse);
+    vout.Specular = saturate(vout.Specular);
     return vout;
 }
 

@@ -335,11 +335,17 @@ xgd_result xgdi_d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *des
     D3D12_SAMPLER_DESC sd;
     memset(&sd, 0, sizeof sd);
     sd.Filter = d3d12_filter(desc->filter);
+    /* a device without anisotropic filtering samples Anisotropic states as Linear (its
+       xgd_format_support.max_anisotropy says 1) */
+    if (desc->filter == XGD_FILTER_ANISOTROPIC && r->caps.max_anisotropy <= 1)
+        sd.Filter = D3D12_FILTER_MIN_MAG_MIP_LINEAR;
     sd.AddressU = d3d12_address(desc->address_u);
     sd.AddressV = d3d12_address(desc->address_v);
     sd.AddressW = d3d12_address(desc->address_w);
     sd.MipLODBias = desc->mip_map_level_of_detail_bias;
     sd.MaxAnisotropy = desc->max_anisotropy > 0 ? (UINT)desc->max_anisotropy : 4;
+    if (r->caps.max_anisotropy >= 1 && sd.MaxAnisotropy > (UINT)r->caps.max_anisotropy)
+        sd.MaxAnisotropy = (UINT)r->caps.max_anisotropy;
     if (sd.MaxAnisotropy > 16) sd.MaxAnisotropy = 16;
     sd.ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER;
     /* XNA MaxMipLevel is the most detailed level sampled: D3D's MinLOD. */

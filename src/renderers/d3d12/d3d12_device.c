@@ -522,11 +522,24 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
     if (sym != NULL) memcpy(&gipa, &sym, sizeof gipa);
     if (gipa != NULL)
         props_fn = (PFN_vkGetPhysicalDeviceProperties)gipa(inst, "vkGetPhysicalDeviceProperties");
+    PFN_vkGetPhysicalDeviceFeatures features_fn = NULL;
+    if (gipa != NULL)
+        features_fn = (PFN_vkGetPhysicalDeviceFeatures)gipa(inst, "vkGetPhysicalDeviceFeatures");
     if (props_fn != NULL) {
         VkPhysicalDeviceProperties props;
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
+        /* vkd3d turns D3D12_FILTER_ANISOTROPIC into a Vulkan sampler with anisotropyEnable
+           (on lavapipe it filters anisotropically up to 16); a device without
+           samplerAnisotropy gets Linear from this renderer instead (xgdi_d3d12_sampler_get) */
+        if (features_fn != NULL) {
+            VkPhysicalDeviceFeatures f;
+            features_fn(pd, &f);
+            float m = props.limits.maxSamplerAnisotropy;
+            r->caps.max_anisotropy =
+                !f.samplerAnisotropy ? 1 : (m >= 16.0f ? 16 : (m >= 1.0f ? (int)m : 1));
+        }
     }
     dlclose(lib);
 }
@@ -661,6 +674,10 @@ static void d3d12_query_caps(d3d12_renderer *r)
                                                    sizeof rs)))
         c->root_signature_version = rs.HighestVersion == D3D_ROOT_SIGNATURE_VERSION_1_1 ? 11 : 10;
 
+    /* Direct3D 12 applies MaxAnisotropy up to D3D12_MAX_MAXANISOTROPY (16) at every feature
+       level; under vkd3d d3d12_identify_vulkan_device has read the Vulkan device's own limit */
+    if (c->max_anisotropy == 0) c->max_anisotropy = 16;
+
     xgdi_caps *x = &r->xcaps;
     memset(x, 0, sizeof *x);
     x->adapter_name = c->adapter;
@@ -678,6 +695,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
             continue;
         x->formats[f].texture = (fs.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE2D) != 0;
         x->formats[f].filterable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) != 0;
+        x->formats[f].max_anisotropy = x->formats[f].filterable ? c->max_anisotropy : 0;
         x->formats[f].render_target = (fs.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET) != 0;
         x->formats[f].blendable = (fs.Support1 & D3D12_FORMAT_SUPPORT1_BLENDABLE) != 0;
         /* Texture3D: the runtime's TEXTURE3D bit (sampled like the 2D formats), confirmed by

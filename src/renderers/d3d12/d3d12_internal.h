@@ -289,6 +289,10 @@ typedef struct d3d12_capabilities {
        taken as 1): a driver may use r up to 2 x 2^-n (Vulkan under vkd3d), so the renderer
        measures it at creation (xgdi_depth_bias_probe) and divides spec 002's count by it. */
     int bias_factor[XGD_DEPTH_FORMAT_COUNT];
+    /* Anisotropic sampler states: the largest MaxAnisotropy applied (16 on Direct3D 12, which
+       requires it; under vkd3d what the Vulkan device has, 1 without samplerAnisotropy: they
+       then sample as Linear); 0 until known */
+    int max_anisotropy;
 } d3d12_capabilities;
 
 struct d3d12_renderer {

@@ -115,6 +115,8 @@ float sw_quantize_depth(xgd_depth_format f, double z);
 typedef struct sw_sampler {
     const xgd_sampler_desc *desc;
     bool min_linear, mag_linear, mip_linear;
+    int anisotropy;   /* most taps of the footprint filter: MaxAnisotropy (1..16) for the
+                         Anisotropic filter, 1 (isotropic) for every other */
 } sw_sampler;
 void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
 /* An 8-bit unorm value v decoded to float: v / 255 (texel fetches of Color textures, the

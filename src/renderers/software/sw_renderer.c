@@ -68,6 +68,7 @@ static void sw_get_caps(xgdi_renderer *base, xgdi_caps *out)
                    f == XGD_SURFACE_FORMAT_DXT5;
         out->formats[f].texture = true;
         out->formats[f].filterable = true;
+        out->formats[f].max_anisotropy = 16; /* sw_sample.c's footprint filter */
         out->formats[f].render_target = !dxt;
         out->formats[f].blendable = !dxt;
         out->formats[f].multisample = !dxt;

@@ -2,7 +2,9 @@
  * sw_sample.c - texture sampling by Direct3D's rules (team brief "Texture sampling"):
  *   point:  texel floor(u * w);  linear: weights from u * w - 0.5 (exact float weights, no
  *           sub-texel quantisation);
- *   wrap / clamp / mirror per axis; anisotropic is treated as linear with linear mips;
+ *   wrap / clamp / mirror per axis;
+ *   anisotropic (2D textures): the footprint filter of EXT_texture_filter_anisotropic, see
+ *           sw_sample_anisotropic; cube and volume textures sample it as linear with linear mips;
  *   level of detail = log2(rho) + bias with rho = max(|(du/dx, dv/dx)|, |(du/dy, dv/dy)|) in
  *           texels (the isotropic formula of the D3D/GL specifications); lod <= 0 selects the
  *           magnification filter; the level is then clamped to [max_mip_level, levels - 1];
@@ -163,6 +165,10 @@ void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s)
 {
     out->desc = s;
     sw_filter_of(s->filter, out);
+    /* core fills MaxAnisotropy (0 -> 4) and clamps it to 16; a desc that did not come through
+       core still gets a defined tap count */
+    int n = s->max_anisotropy > 0 ? s->max_anisotropy : 4;
+    out->anisotropy = s->filter == XGD_FILTER_ANISOTROPIC ? (n > 16 ? 16 : n) : 1;
 }
 
 static void sw_sample_face(const xgdi_native_texture *t, int face, const sw_sampler *f,
@@ -202,9 +208,52 @@ void sw_sample_2d(const xgdi_native_texture *t, const xgd_sampler_desc *s, float
     sw_sample_2d_with(t, &f, u, v, deriv, out);
 }
 
+/*
+ * The Anisotropic filter, as the reference of EXT_texture_filter_anisotropic (which Direct3D's
+ * and Vulkan's anisotropic filtering approximate). In texels, the pixel's footprint has the
+ * axes Px = |(du/dx, dv/dx)| and Py = |(du/dy, dv/dy)|; Pmax is the longer, Pmin the shorter.
+ * N = min(ceil(Pmax / Pmin), MaxAnisotropy) samples are taken along the longer axis, at the
+ * level of detail lambda = log2(Pmax / N) (the shorter axis' own level whenever N is not
+ * clamped), each filtered linearly within and between mip levels, and averaged with equal
+ * weights. The samples sit at the centres of N equal segments of the major axis, which is
+ * centred on (u, v): (u, v) + D * ((i + 0.5) / N - 0.5), D the major axis' derivative in
+ * texture coordinates. N = 1 (MaxAnisotropy 1, or a round footprint) is the isotropic linear
+ * filter with lambda = log2(Pmax), as Linear computes it.
+ */
+static void sw_sample_anisotropic(const xgdi_native_texture *t, const sw_sampler *s, float u,
+                                  float v, const float *deriv, float out[4])
+{
+    float w = (float)t->desc.width, h = (float)t->desc.height;
+    float px = hypotf(deriv[0] * w, deriv[1] * h), py = hypotf(deriv[2] * w, deriv[3] * h);
+    bool x_major = px >= py;
+    float pmax = x_major ? px : py, pmin = x_major ? py : px;
+    int n = s->anisotropy;
+    if (pmin > 0.0f && pmax / pmin < (float)n) n = (int)ceilf(pmax / pmin);
+    if (!(pmax > 0.0f) || !isfinite(pmax) || n < 1) n = 1; /* magnified, degenerate or NaN */
+    float lod = pmax > 0.0f ? log2f(pmax / (float)n) : -1000.0f;
+    if (!(lod == lod)) lod = 0.0f;
+    float du = x_major ? deriv[0] : deriv[2], dv = x_major ? deriv[1] : deriv[3];
+    if (n == 1) {
+        sw_sample_face(t, 0, s, u, v, lod, s->desc->address_u, s->desc->address_v, out);
+        return;
+    }
+    float acc[4] = { 0, 0, 0, 0 };
+    for (int i = 0; i < n; i++) {
+        float k = ((float)i + 0.5f) / (float)n - 0.5f, tap[4];
+        sw_sample_face(t, 0, s, u + du * k, v + dv * k, lod, s->desc->address_u,
+                       s->desc->address_v, tap);
+        for (int c = 0; c < 4; c++) acc[c] += tap[c];
+    }
+    for (int c = 0; c < 4; c++) out[c] = acc[c] / (float)n;
+}
+
 void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
                        const float *deriv, float out[4])
 {
+    if (deriv != NULL && s->anisotropy > 1) {
+        sw_sample_anisotropic(t, s, u, v, deriv, out);
+        return;
+    }
     float lod = 0.0f;
     if (deriv != NULL) {
         float w = (float)t->desc.width, h = (float)t->desc.height;

@@ -140,7 +140,8 @@ void sw_program_setup(sw_program *p, const xgdi_draw_state *st)
                          f == XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT ||
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR ||
                          f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT;
-            p->needs_lod = p->texture->desc.levels > 1 || mixed;
+            /* the footprint filter takes its taps from the derivatives even on one level */
+            p->needs_lod = p->texture->desc.levels > 1 || mixed || f == XGD_FILTER_ANISOTROPIC;
             sw_sampler_init(&p->samp, p->sampler);
         }
     }
@@ -208,7 +209,13 @@ static void sw_world_normal(const xgdi_basic_constants *k, const float n[4], flo
     sw_normalize3(o);
 }
 
-/* ---- vertex stage ---- */
+/* ---- vertex stage ----
+ * XNA's stock vertex shaders are vs_2_0/vs_3_0 programs: Direct3D 9 clamps their colour outputs
+ * (oD0 = COLOR0, the diffuse; oD1 = COLOR1, the specular and, in w, the fog factor) to 0..1 per
+ * vertex, before interpolation. So the diffuse (unlit: DiffuseColor, which holds Diffuse +
+ * Emissive; vertex lighting: the lit colour, ambient and emissive included), the vertex-lit
+ * specular and the fog factor are saturated here, per vertex; an interpolated value never
+ * exceeds 1 even where one vertex's unclamped value would. */
 
 void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
 {
@@ -256,7 +263,7 @@ void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
     bool vc = (var & XGDI_BASIC_VERTEX_COLOR) != 0;
     if (!(var & XGDI_BASIC_LIGHTING)) {
         /* VSBasic(Vc): Diffuse = DiffuseColor (* Color) */
-        for (int c = 0; c < 4; c++) v[c] = k->diffuse_color[c] * (vc ? col[c] : 1.0f);
+        for (int c = 0; c < 4; c++) v[c] = sw_saturate(k->diffuse_color[c] * (vc ? col[c] : 1.0f));
         v[4] = v[5] = v[6] = 0.0f;
         return;
     }
@@ -265,7 +272,8 @@ void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
     float wn[3];
     sw_world_normal(k, nrm, wn);
     if (var & XGDI_BASIC_PER_PIXEL) {
-        /* VSBasicPixelLighting(Vc): Diffuse = (1,1,1,a) or (Color.rgb, Color.a * a) */
+        /* VSBasicPixelLighting(Vc): Diffuse = (1,1,1,a) or (Color.rgb, Color.a * a), in 0..1
+           already; the light is computed per pixel and not clamped before the output. */
         if (vc) {
             v[0] = col[0];
             v[1] = col[1];
@@ -298,6 +306,7 @@ void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out)
     v[4] = s[0];
     v[5] = s[1];
     v[6] = s[2];
+    for (int c = 0; c < 7; c++) v[c] = sw_saturate(v[c]);
 }
 
 /* ---- pixel stage ---- */

@@ -455,6 +455,14 @@ static xgd_result create_device(xvk_renderer *r)
     en.independentBlend = have.independentBlend;
     en.robustBufferAccess = have.robustBufferAccess; /* out-of-range vertices read as missing */
     en.textureCompressionBC = have.textureCompressionBC;
+    /* Anisotropic sampler states use the device's filter where it has one, up to its limit
+       and XNA's 16; without the feature they sample as Linear and xgd_format_support says 1 */
+    en.samplerAnisotropy = have.samplerAnisotropy;
+    r->max_anisotropy = 1;
+    if (have.samplerAnisotropy) {
+        float m = r->props.limits.maxSamplerAnisotropy;
+        r->max_anisotropy = m >= 16.0f ? 16 : (m >= 1.0f ? (int)m : 1);
+    }
     /* exact occlusion counts (vk_query.c); without it query creation says NOT_SUPPORTED */
     en.occlusionQueryPrecise = have.occlusionQueryPrecise;
     r->occlusion_precise = have.occlusionQueryPrecise == VK_TRUE;

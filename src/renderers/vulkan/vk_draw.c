@@ -302,6 +302,12 @@ static VkSampler get_sampler(xvk_renderer *r, const xgd_sampler_desc *s, bool fi
     key.address_w = s->address_w;
     key.max_mip_level = s->max_mip_level;
     key.mip_map_level_of_detail_bias = s->mip_map_level_of_detail_bias;
+    /* MaxAnisotropy matters to the Anisotropic filter only, clamped to what the device
+       applies; 1 (no anisotropic filtering on this device) samples as Linear */
+    if (key.filter == XGD_FILTER_ANISOTROPIC) {
+        int n = s->max_anisotropy > 0 ? s->max_anisotropy : 4;
+        key.max_anisotropy = n < r->max_anisotropy ? n : r->max_anisotropy;
+    }
     for (size_t i = 0; i < r->sampler_count; i++)
         if (memcmp(&r->samplers[i].desc, &key, sizeof key) == 0) return r->samplers[i].sampler;
     bool min_l = true, mag_l = true, mip_l = true;
@@ -313,7 +319,7 @@ static VkSampler get_sampler(xvk_renderer *r, const xgd_sampler_desc *s, bool fi
     case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT: mag_l = mip_l = false; break;
     case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR: min_l = false; break;
     case XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT: min_l = mip_l = false; break;
-    default: break; /* Linear; Anisotropic filters as Linear, like the software reference */
+    default: break; /* Linear; Anisotropic: linear min, mag and mip, plus anisotropy below */
     }
     float bias = key.mip_map_level_of_detail_bias;
     float maxb = r->props.limits.maxSamplerLodBias;
@@ -330,6 +336,10 @@ static VkSampler get_sampler(xvk_renderer *r, const xgd_sampler_desc *s, bool fi
                                .mipLodBias = bias,
                                .minLod = (float)(key.max_mip_level > 0 ? key.max_mip_level : 0),
                                .maxLod = VK_LOD_CLAMP_NONE };
+    if (key.filter == XGD_FILTER_ANISOTROPIC && key.max_anisotropy > 1) {
+        ci.anisotropyEnable = VK_TRUE;
+        ci.maxAnisotropy = (float)key.max_anisotropy;
+    }
     VkSampler smp;
     if (xvk_check(r, vkCreateSampler(r->dev, &ci, NULL, &smp), "vkCreateSampler") != XGD_OK)
         return VK_NULL_HANDLE;

@@ -228,6 +228,10 @@ struct xvk_renderer {
     VkSemaphore timeline;
     bool lost;
     bool has_line_rasterization;
+    /* Anisotropic sampler states: the largest MaxAnisotropy applied, min(16,
+       maxSamplerAnisotropy) with the samplerAnisotropy feature enabled, 1 without it (they
+       then sample as Linear) */
+    int max_anisotropy;
     bool has_4444;
     /* steps of each depth format one integer bias unit moves (1 or 2; 0 = not measured, taken
        as 1), measured at creation by xgdi_depth_bias_probe; see build_key */

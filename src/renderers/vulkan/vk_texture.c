@@ -91,6 +91,7 @@ void xvk_classify_formats(xvk_renderer *r)
         r->surface_vk[f] = vf;
         s->texture = true;
         s->filterable = vk_format_has(r, vf, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+        s->max_anisotropy = s->filterable ? r->max_anisotropy : 0;
         s->volume = vk_format_volume(r, vf);
         if (f == XGD_SURFACE_FORMAT_ALPHA8) {
             /* sampled as (0,0,0,a); a swizzled view cannot be an attachment, so no target */
