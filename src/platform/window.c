@@ -12,6 +12,7 @@
 
 #ifdef XGD_HAVE_SDL2
 #include <SDL.h>
+#include <SDL_syswm.h>
 #endif
 #ifdef XGD_HAVE_X11
 #include <X11/Xlib.h>
@@ -30,6 +31,7 @@ struct xgdi_window {
     Visual *visual;
     int depth;
     XImage *image;         /* the last frame's conversion buffer, reused while the size holds */
+    Display *trap_display; /* between xgdi_window_trap_begin and _end */
 #endif
 };
 
@@ -427,4 +429,59 @@ xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_
     (void)pitch;
     return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED, "%s windows are not compiled in",
                      kind_name(w->h.kind));
+}
+
+bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *window)
+{
+    if (w == NULL || w->lost) return false;
+#ifdef XGD_HAVE_X11
+    if (w->h.kind == XGD_WINDOW_X11) {
+        *display = w->h.x11_display;
+        *window = w->h.x11_window;
+        return true;
+    }
+#endif
+#if defined(XGD_HAVE_SDL2) && defined(SDL_VIDEO_DRIVER_X11)
+    SDL_Window *win = w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    if (win != NULL) {
+        SDL_SysWMinfo info;
+        SDL_VERSION(&info.version);
+        if (SDL_GetWindowWMInfo(win, &info) && info.subsystem == SDL_SYSWM_X11) {
+            *display = info.info.x11.display;
+            *window = info.info.x11.window;
+            return true;
+        }
+    }
+#endif
+    (void)display;
+    (void)window;
+    return false;
+}
+
+void xgdi_window_trap_begin(xgdi_window *w)
+{
+#ifdef XGD_HAVE_X11
+    void *dpy;
+    unsigned long win;
+    if (xgdi_window_x11_handles(w, &dpy, &win)) {
+        x11_trap_begin(dpy);
+        w->trap_display = dpy;
+    }
+#else
+    (void)w;
+#endif
+}
+
+int xgdi_window_trap_end(xgdi_window *w)
+{
+#ifdef XGD_HAVE_X11
+    if (w->trap_display != NULL) {
+        int e = x11_trap_end(w->trap_display);
+        w->trap_display = NULL;
+        return e;
+    }
+#else
+    (void)w;
+#endif
+    return 0;
 }

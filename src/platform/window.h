@@ -40,4 +40,15 @@ bool xgdi_window_lost(const xgdi_window *w);
 xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_t *rgba,
                                 int width, int height, size_t pitch);
 
+/* For renderers that present through a window-system API of their own (a Vulkan swap chain on
+ * an Xlib surface): the X11 display and window of an X11 window, or of an SDL2 window on SDL's
+ * X11 video driver. false (and nothing set) for any other window, or one that is gone. */
+bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *window);
+/* Brackets calls into a library that sends X requests for the window (a Vulkan WSI): X
+ * protocol errors between them, a destroyed window's BadWindow included, are recorded instead
+ * of reaching Xlib's process-wide handler (whose default exits). end returns the first error
+ * code (0 if none; always 0 for windows that are not X11). */
+void xgdi_window_trap_begin(xgdi_window *w);
+int xgdi_window_trap_end(xgdi_window *w);
+
 #endif /* XGD_PLATFORM_WINDOW_H */
