@@ -999,6 +999,9 @@ static xgd_result xvk_reset_back_buffer(xgdi_renderer *base, const xgd_presentat
     xvk_texture_destroy(base, r->back_buffer);
     r->back_buffer = nb;
     bind_back_buffer(r);
+    /* a Reset onto another window (or none): the old window's swap chain goes while that
+       window is still open, as core closes it after this call */
+    xvk_swapchain_follow_window(r);
     return XGD_OK;
 }
 

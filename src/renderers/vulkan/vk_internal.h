@@ -371,6 +371,8 @@ bool xvk_can_present(const xvk_renderer *r);
 xgd_result xvk_present_window(xvk_renderer *r, int swap_interval,
                               xgd_result (*submit)(xgdi_renderer *base));
 void xvk_swapchain_destroy(xvk_renderer *r);
+/* Drops the swap chain when r->base.window is no longer the window it was made for. */
+void xvk_swapchain_follow_window(xvk_renderer *r);
 void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const char *name);
 /* Ring space for `size` bytes aligned to `align`; may submit and wait when the ring is full.
    Returns false (reported) when it cannot. */

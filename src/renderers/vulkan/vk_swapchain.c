@@ -95,6 +95,15 @@ static xgd_result idle(xvk_renderer *r)
     return xgdi_vulkan_renderer_ops.wait_fence(&r->base, r->base.submitted_fence);
 }
 
+void xvk_swapchain_follow_window(xvk_renderer *r)
+{
+    if (r->swapchain == NULL || r->swapchain->window == r->base.window) return;
+    /* the frames that showed into its images must be done with them; a device that cannot
+       wait is lost, and its teardown waits for idle anyway */
+    (void)idle(r);
+    destroy_all(r);
+}
+
 static xgd_result make_surface(xvk_renderer *r, xvk_swapchain *sc)
 {
 #ifdef XGD_HAVE_X11
@@ -228,11 +237,7 @@ static xgd_result make_chain(xvk_renderer *r, xvk_swapchain *sc, int swap_interv
 static xgd_result ensure(xvk_renderer *r, int swap_interval)
 {
     xgd_result res;
-    if (r->swapchain != NULL && r->swapchain->window != r->base.window) {
-        res = idle(r);
-        if (res != XGD_OK) return res;
-        destroy_all(r);
-    }
+    xvk_swapchain_follow_window(r);
     if (r->swapchain == NULL) {
         xvk_swapchain *sc = calloc(1, sizeof *sc);
         if (sc == NULL) return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
