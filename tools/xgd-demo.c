@@ -527,7 +527,7 @@ int main(int argc, char **argv)
            (unsigned long long)fs.draw_calls, (unsigned long long)fs.triangles,
            (unsigned long long)fs.clears, (unsigned long long)fs.target_changes,
            (unsigned long long)fs.resolves, (unsigned long long)fs.mip_generations);
-    printf("%s\n", out);
+    if (!window || out_given) printf("%s\n", out);
 
     teardown(&d);
     xgd_device_destroy(d.dev);
