@@ -322,7 +322,10 @@ xgd_result xvk_present_window(xvk_renderer *r, int swap_interval,
      * BGRA swap chain; the region is the part both share (they differ only for the one frame
      * after a resize the device has not followed yet). */
     VkCommandBuffer cmd = xvk_cmd(r);
-    if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    if (cmd == VK_NULL_HANDLE) {
+        sc->stale = true; /* the acquire's semaphore stays signalled: new ones next time */
+        return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
+    }
     xvk_end_rendering(r);
     r->hazard = true;
     xvk_barrier(r, cmd);
