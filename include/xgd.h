@@ -461,10 +461,36 @@ typedef enum xgd_device_event {
 
 typedef void (*xgd_event_fn)(void *user, xgd_device *device, xgd_device_event event);
 
+/* The window a device presents to (XNA's PresentationParameters.DeviceWindowHandle). xgd
+ * never owns the event loop and never creates, resizes or destroys the window: the application
+ * does, and pumps its events. The window must outlive the device, or be replaced through
+ * xgd_device_reset before it is destroyed; a window destroyed under the device makes the next
+ * xgd_present return XGD_ERROR_DEVICE_LOST ("the window is gone") and the device keeps
+ * drawing into its back buffer until it is reset onto another window (or made headless). */
+typedef enum xgd_window_kind {
+    XGD_WINDOW_NONE = 0,  /* no window (headless devices) */
+    XGD_WINDOW_SDL2,      /* sdl2_window: an SDL_Window * of SDL 2 (video subsystem initialised);
+                             needs a library built with SDL2 (XGD_SDL2), else NOT_SUPPORTED */
+    XGD_WINDOW_X11,       /* x11_display (Display *) and x11_window (Window); needs XGD_X11 */
+    XGD_WINDOW_WIN32      /* hwnd (HWND); the Windows build */
+} xgd_window_kind;
+
+typedef struct xgd_window_handle {
+    xgd_window_kind kind;
+    void *sdl2_window;         /* SDL_Window * */
+    void *x11_display;         /* Display * */
+    unsigned long x11_window;  /* Window (an XID) */
+    void *hwnd;                /* HWND */
+} xgd_window_handle;
+
 /* XNA PresentationParameters. */
 typedef struct xgd_presentation_parameters {
-    int back_buffer_width;                 /* default 800; 1..profile maximum */
-    int back_buffer_height;                /* default 480; 1..profile maximum */
+    int back_buffer_width;                 /* default 800; 1..profile maximum. Windowed: the
+                                              back buffer is the window's drawable size in
+                                              pixels, whatever is asked (as a DXGI swap chain
+                                              is); draw at another size through virtual_width,
+                                              virtual_height and a presentation mode */
+    int back_buffer_height;                /* default 480; 1..profile maximum (as above) */
     xgd_surface_format back_buffer_format; /* default Color; the back buffer is stored as Color */
     xgd_depth_format depth_stencil_format; /* default Depth24 (DEFAULT); NONE for no depth */
     int multisample_count;                 /* default 0 (off); rounded down to a power of two,
@@ -473,8 +499,9 @@ typedef struct xgd_presentation_parameters {
     int virtual_width;                     /* logical canvas for the modes; 0 = back buffer */
     int virtual_height;
     xgd_present_interval present_interval; /* default One */
-    bool headless; /* render into an implicit off-screen back buffer without a window. This
-                      version has no window support: false gives XGD_ERROR_NOT_SUPPORTED. */
+    bool headless; /* render into an implicit off-screen back buffer without a window (window
+                      must then be kind NONE); false: present to `window` */
+    xgd_window_handle window; /* windowed devices: the window presented to */
 } xgd_presentation_parameters;
 
 typedef struct xgd_device_desc {
@@ -520,6 +547,8 @@ typedef struct xgd_device_info {
     bool render_target_bound;            /* Present refuses while true */
     bool context_recovery_enabled;
     int last_recovery_failures;          /* resources that failed to recreate at the last reset */
+    bool window_lost;                    /* windowed: the window is gone; Present fails with
+                                            DEVICE_LOST until xgd_device_reset */
 } xgd_device_info;
 
 typedef struct xgd_statistics {
@@ -582,9 +611,13 @@ typedef struct xgd_format_support {
 
 /*
  * Creates a device and its renderer.
- * desc: NULL means all defaults (which ask for a window: set pp.headless in this version).
- * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums), NOT_SUPPORTED (the
- * chosen renderer is not compiled in, a window was asked for), NO_SUITABLE_DEVICE (the
+ * desc: NULL means all defaults, which ask for a window without naming one (INVALID_ARGUMENT):
+ * set pp.headless, or pp.window.
+ * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums, a windowed device
+ * without a window, a headless one with a window, a window handle that is NULL or not a
+ * window), NOT_SUPPORTED (the chosen renderer is not compiled in, the window kind is not
+ * compiled in, the renderer cannot present to that window), DEVICE_LOST (the window is
+ * gone), NO_SUITABLE_DEVICE (the
  * renderer could not start), OUT_OF_MEMORY. A renderer whose packed-format self-test (a round
  * trip of Bgra4444, Bgr565 and Bgra5551 texels) could not run fails creation with the failing
  * step's code; only a test that ran and read back other texels makes a format unavailable.
@@ -627,7 +660,13 @@ XGD_API xgd_renderer_kind xgd_renderer_from_name(const char *name);
 /*
  * XNA GraphicsDevice.Reset(PresentationParameters): unbinds render targets, applies new
  * back-buffer parameters (NULL keeps the current ones) and resets viewport and scissor.
- * Results: INVALID_ARGUMENT, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing changed.
+ * Windowed: the back buffer takes the window's current drawable size, so an application
+ * calls this when its window was resized (as XNA's GraphicsDeviceManager does); a pp naming
+ * another window moves the device onto it (also after the old one was lost), and a headless
+ * pp leaves the window. Present also notices a new window size by itself, after showing the
+ * frame, and resizes the back buffer for the next one.
+ * Results: INVALID_ARGUMENT, NOT_SUPPORTED, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing
+ * changed.
  */
 XGD_API xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp);
 
@@ -861,12 +900,33 @@ XGD_API xgd_result xgd_set_scissor_rect(xgd_device *device, xgd_rect rect);
 XGD_API xgd_result xgd_get_scissor_rect(xgd_device *device, xgd_rect *out);
 
 /*
- * Finishes the frame: submits work and, on a windowed device, shows it. Headless devices
- * resolve back-buffer MSAA and keep the image for xgd_get_back_buffer_data.
+ * Finishes the frame: submits work and, on a windowed device, shows it: the back buffer, whose
+ * size is the window's, lands on the window pixel for pixel (the presentation mode's scaling
+ * is the viewport transform of the draws, spec 002; letterbox bars are what the frame's clear
+ * left there). Then, windowed, when the window's drawable size changed the back buffer is
+ * recreated at the new size and viewport and scissor reset to the new logical canvas, as a
+ * Reset would. Headless devices resolve back-buffer MSAA and keep the image for
+ * xgd_get_back_buffer_data (so do windowed ones).
+ * Pacing by pp.present_interval: renderer-specific (README "Windows").
  * Results: INVALID_OPERATION while a render target is bound (unbind with
- * xgd_set_render_target(dev, NULL) first), DEVICE_LOST.
+ * xgd_set_render_target(dev, NULL) first), DEVICE_LOST (also: the window is gone; the frame
+ * was submitted, xgd_device_info.window_lost is true, and xgd_device_reset onto another
+ * window recovers).
  */
 XGD_API xgd_result xgd_present(xgd_device *device);
+
+/*
+ * Maps a window pixel (e.g. the mouse position of an SDL or X11 event, in the window system's
+ * coordinates) to the logical canvas through the presentation geometry: *out is the logical
+ * point under the pixel's centre, so (int)floor(out->x), (int)floor(out->y) is the logical
+ * pixel drawn there (through a letterbox's offset and scale, a stretch or an overscan crop).
+ * *inside (may be NULL) tells whether that point lies on the canvas (false on letterbox bars).
+ * Window units are converted to back-buffer pixels by the ratio of the window's drawable size
+ * to its size (1 on X11; high-DPI SDL windows differ). Headless devices map back-buffer pixels.
+ * Results: INVALID_ARGUMENT (out NULL), OBJECT_DISPOSED.
+ */
+XGD_API xgd_result xgd_window_to_logical(xgd_device *device, int window_x, int window_y,
+                                         xgd_vector2 *out, bool *inside);
 
 /*
  * XNA GetBackBufferData<Color>: reads the back buffer as Color (RGBA8). rect is in logical

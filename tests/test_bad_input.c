@@ -162,7 +162,7 @@ static void bind_five(bad_ctx *c)
 #define BAD_INPUT_ROWS(X)                                                                        \
     /* device */                                                                                 \
     X(device_create, null_out, (xgd_device_create(&c->dd, NULL)), A, NOHOOK, NOHOOK)             \
-    X(device_create, null_desc_asks_window, (xgd_device_create(NULL, &c->o_dev)), NS, NOHOOK,    \
+    X(device_create, null_desc_asks_window, (xgd_device_create(NULL, &c->o_dev)), A, NOHOOK,     \
       NOHOOK)                                                                                    \
     X(device_get_info, null_device, (xgd_device_get_info(NULL, &c->info)), A, NOHOOK, NOHOOK)    \
     X(device_get_info, null_out, (xgd_device_get_info(c->dev, NULL)), A, NOHOOK, NOHOOK)         \

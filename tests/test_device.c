@@ -62,13 +62,32 @@ XGD_TEST(device_create_null_out)
     CHECK(msg != NULL && msg[0] != '\0');
 }
 
-/* desc NULL means all defaults, which ask for a window: not in this version (xgd.h). */
+/* desc NULL means all defaults, which ask for a window without naming one: XNA refuses a
+ * device without a window handle (ArgumentException), and a headless device naming a window
+ * is contradictory (xgd.h). */
 XGD_TEST(device_create_null_desc_asks_for_window)
 {
-    EXPECT_CREATE_FAILS(NULL, XGD_ERROR_NOT_SUPPORTED);
+    EXPECT_CREATE_FAILS(NULL, XGD_ERROR_INVALID_ARGUMENT);
     xgd_device_desc d = headless_desc();
     d.pp.headless = false;
-    EXPECT_CREATE_FAILS(&d, XGD_ERROR_NOT_SUPPORTED);
+    EXPECT_CREATE_FAILS(&d, XGD_ERROR_INVALID_ARGUMENT);
+    d = headless_desc();
+    d.pp.window.kind = XGD_WINDOW_X11;
+    EXPECT_CREATE_FAILS(&d, XGD_ERROR_INVALID_ARGUMENT);
+    d = headless_desc();
+    d.pp.headless = false;
+    d.pp.window.kind = (xgd_window_kind)99;
+    EXPECT_CREATE_FAILS(&d, XGD_ERROR_INVALID_ARGUMENT);
+    /* windowed with a kind whose handles are NULL: refused by name, never dereferenced */
+    d.pp.window.kind = XGD_WINDOW_SDL2;
+    xgd_device *dev = NULL;
+    xgd_result r = xgd_device_create(&d, &dev);
+    CHECK(r == XGD_ERROR_INVALID_ARGUMENT || r == XGD_ERROR_NOT_SUPPORTED);
+    CHECK(dev == NULL);
+    d.pp.window.kind = XGD_WINDOW_X11;
+    r = xgd_device_create(&d, &dev);
+    CHECK(r == XGD_ERROR_INVALID_ARGUMENT || r == XGD_ERROR_NOT_SUPPORTED);
+    CHECK(dev == NULL);
 }
 
 XGD_TEST(device_create_bad_sizes)

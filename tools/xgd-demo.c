@@ -6,17 +6,26 @@
  * sampled back as a sprite; a RenderTargetCube whose six faces are cleared and drawn, read
  * back and shown; and rotated, tinted, alpha-blended sprites on top (SpriteBatch).
  *
- * usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png]
+ * usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png] [--window]
+ *
+ * --window (builds with SDL2): animates the scene in a resizable SDL window instead, the
+ * WxH canvas letterboxed into it, with the frame rate in the title, until the window is closed
+ * (or N frames with --frames); --out then saves the last frame too.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "xgd.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#ifdef XGD_DEMO_HAVE_SDL2
+#include <SDL.h>
+#endif
 
 #define PI_F 3.14159265358979f
 
@@ -365,7 +374,8 @@ static void render_frame(demo *d, float t, const xgd_vertex_position_normal_text
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png]\n"
+    fprintf(f, "usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png] "
+               "[--window]\n"
                "  defaults: renderer auto ($XGD_RENDERER or the best compiled), 640x360, "
                "1 frame, xgd-demo.png\n");
 }
@@ -374,6 +384,7 @@ int main(int argc, char **argv)
 {
     const char *renderer = NULL, *out = "xgd-demo.png";
     int width = 640, height = 360, frames = 1;
+    bool window = false, frames_given = false, out_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -392,6 +403,7 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--frames") == 0 && val) {
             frames = atoi(val);
+            frames_given = true;
             if (frames < 1) {
                 fprintf(stderr, "xgd-demo: bad --frames '%s'\n", val);
                 return 1;
@@ -399,7 +411,10 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--out") == 0 && val) {
             out = val;
+            out_given = true;
             i++;
+        } else if (strcmp(a, "--window") == 0) {
+            window = true;
         } else {
             fprintf(stderr, "xgd-demo: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -418,6 +433,34 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+#ifdef XGD_DEMO_HAVE_SDL2
+    SDL_Window *sdl_window = NULL;
+    if (window) {
+        if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+            fprintf(stderr, "xgd-demo: SDL_Init: %s\n", SDL_GetError());
+            return 1;
+        }
+        sdl_window = SDL_CreateWindow("xgd-demo", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                                      width, height, SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE);
+        if (sdl_window == NULL) {
+            fprintf(stderr, "xgd-demo: SDL_CreateWindow: %s\n", SDL_GetError());
+            SDL_Quit();
+            return 1;
+        }
+        /* the scene's WxH canvas, letterboxed into whatever size the window gets */
+        dd.pp.headless = false;
+        dd.pp.window = (xgd_window_handle){ .kind = XGD_WINDOW_SDL2, .sdl2_window = sdl_window };
+        dd.pp.presentation_mode = XGD_PRESENTATION_MODE_LETTERBOX;
+        dd.pp.virtual_width = width;
+        dd.pp.virtual_height = height;
+        if (!frames_given) frames = 0; /* until the window is closed */
+    }
+#else
+    if (window) {
+        fprintf(stderr, "xgd-demo: --window needs a build with SDL2 (libsdl2-dev)\n");
+        return 1;
+    }
+#endif
     demo d = { .width = width, .height = height };
     CHECK(xgd_device_create(&dd, &d.dev));
     g_dev = d.dev;
@@ -431,15 +474,48 @@ int main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+#ifdef XGD_DEMO_HAVE_SDL2
+    if (window) {
+        /* The application owns the event loop: xgd only presents. A resize resets the device
+         * (the back buffer takes the window's new size, as XNA's GraphicsDeviceManager does). */
+        bool quit = false;
+        int shown = 0, f = 0;
+        struct timespec tw = t0, now;
+        for (; !quit && (frames == 0 || f < frames); f++) {
+            SDL_Event e;
+            while (SDL_PollEvent(&e)) {
+                if (e.type == SDL_QUIT) quit = true;
+                if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+                    CHECK(xgd_device_reset(d.dev, NULL));
+            }
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            float secs = (float)(now.tv_sec - t0.tv_sec) + (float)(now.tv_nsec - t0.tv_nsec) / 1e9f;
+            render_frame(&d, 0.6f + secs, cube_v, cube_i);
+            double since = (double)(now.tv_sec - tw.tv_sec) + (double)(now.tv_nsec - tw.tv_nsec) / 1e9;
+            if (since >= 0.5) {
+                char title[128];
+                snprintf(title, sizeof title, "xgd-demo: %s, %.1f fps", info.renderer_name,
+                         (f - shown) / since);
+                SDL_SetWindowTitle(sdl_window, title);
+                shown = f;
+                tw = now;
+            }
+        }
+        frames = f;
+    } else
+#endif
     for (int f = 0; f < frames; f++) render_frame(&d, 0.6f + (float)f / 30.0f, cube_v, cube_i);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = ((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 
-    size_t size = (size_t)width * (size_t)height * 4;
-    uint8_t *pixels = xmalloc(size);
-    CHECK(xgd_get_back_buffer_data(d.dev, NULL, pixels, size));
-    CHECK(xgd_image_save_png(out, width, height, pixels));
-    free(pixels);
+    if (!window || out_given) {
+        size_t size = (size_t)width * (size_t)height * 4;
+        uint8_t *pixels = xmalloc(size);
+        CHECK(xgd_get_back_buffer_data(d.dev, NULL, pixels, size));
+        CHECK(xgd_image_save_png(out, width, height, pixels));
+        free(pixels);
+    }
+    if (frames < 1) frames = 1;
 
     printf("xgd-demo: %s renderer (%s), %dx%d, %d frame%s, %.1f ms/frame\n",
            info.renderer_name, info.adapter_name ? info.adapter_name : "?", width, height, frames,
@@ -451,9 +527,15 @@ int main(int argc, char **argv)
            (unsigned long long)fs.draw_calls, (unsigned long long)fs.triangles,
            (unsigned long long)fs.clears, (unsigned long long)fs.target_changes,
            (unsigned long long)fs.resolves, (unsigned long long)fs.mip_generations);
-    printf("%s\n", out);
+    if (!window || out_given) printf("%s\n", out);
 
     teardown(&d);
     xgd_device_destroy(d.dev);
+#ifdef XGD_DEMO_HAVE_SDL2
+    if (sdl_window != NULL) {
+        SDL_DestroyWindow(sdl_window);
+        SDL_Quit();
+    }
+#endif
     return 0;
 }

@@ -188,11 +188,45 @@ static xgd_result apply_pp(xgd_device *report, const xgd_presentation_parameters
                          (int)pp.present_interval);
     if (pp.present_interval == XGD_PRESENT_INTERVAL_DEFAULT)
         pp.present_interval = XGD_PRESENT_INTERVAL_ONE;
-    if (!pp.headless)
-        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
-                         "windows are not available in this build; set pp.headless");
+    /* XNA refuses a device without a window handle (ArgumentException); a headless device
+     * naming a window is as contradictory. */
+    if ((unsigned)pp.window.kind > XGD_WINDOW_WIN32)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown window kind %d",
+                         (int)pp.window.kind);
+    if (pp.headless && pp.window.kind != XGD_WINDOW_NONE)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
+                         "a headless device takes no window (pp.window.kind must be NONE)");
+    if (!pp.headless && pp.window.kind == XGD_WINDOW_NONE)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
+                         "a windowed device needs pp.window (or set pp.headless)");
+    if (pp.headless) memset(&pp.window, 0, sizeof pp.window);
     *out = pp;
     return XGD_OK;
+}
+
+/* Windowed devices: the back buffer is the window's drawable size (spec 002: the swap chain
+ * follows the window), at least 1x1 (a minimised window may report 0) and at most the
+ * profile's and renderer's maximum (the rest of a bigger window is not drawn). */
+static xgd_result size_pp_to_window(xgd_device *report, xgdi_window *win, int max_size,
+                                    xgd_presentation_parameters *pp)
+{
+    int w = 0, h = 0;
+    xgd_result r = xgdi_window_drawable_size(report, win, &w, &h);
+    if (r != XGD_OK) return r;
+    pp->back_buffer_width = w < 1 ? 1 : w > max_size ? max_size : w;
+    pp->back_buffer_height = h < 1 ? 1 : h > max_size ? max_size : h;
+    return XGD_OK;
+}
+
+static bool same_window(const xgd_window_handle *a, const xgd_window_handle *b)
+{
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case XGD_WINDOW_SDL2: return a->sdl2_window == b->sdl2_window;
+    case XGD_WINDOW_X11: return a->x11_display == b->x11_display && a->x11_window == b->x11_window;
+    case XGD_WINDOW_WIN32: return a->hwnd == b->hwnd;
+    default: return true;
+    }
 }
 
 /* Clamps what depends on the renderer's caps; true when something changed. */
@@ -229,17 +263,24 @@ static void xna_render_target_rules(xgdi_caps *caps)
 static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
 {
     xgdi_renderer_create_info info = { .device = dev, .pp = &dev->pp, .profile = dev->desc.profile,
-                                       .debug = dev->desc.debug };
+                                       .debug = dev->desc.debug, .window = dev->window };
     xgdi_renderer *r = NULL;
     xgd_result res = ops->create(&info, &r);
     if (res != XGD_OK || r == NULL) return res != XGD_OK ? res : XGD_ERROR_NO_SUITABLE_DEVICE;
     if (r->ops == NULL) r->ops = ops;
     r->device = dev;
+    r->window = dev->window;
     dev->renderer = r;
     dev->ops = ops;
     memset(&dev->caps, 0, sizeof dev->caps);
     ops->get_caps(r, &dev->caps);
     xna_render_target_rules(&dev->caps);
+    if (dev->window != NULL && !dev->caps.present_to_window) {
+        ops->destroy(r);
+        dev->renderer = NULL;
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "renderer '%s' cannot present to a window in this version", ops->name);
+    }
     snprintf(dev->adapter_name, sizeof dev->adapter_name, "%s",
              dev->caps.adapter_name != NULL ? dev->caps.adapter_name : ops->name);
     return XGD_OK;
@@ -284,6 +325,8 @@ static void free_device(xgd_device *dev)
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
+    xgdi_window_close(dev->window);
+    dev->window = NULL;
     free(dev->slots);
     dev->slots = NULL;
     dev->slot_count = dev->slot_capacity = dev->slot_free = 0;
@@ -376,6 +419,11 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     dev->token = token;
     dev->desc = d;
     dev->desc.renderer = kind;
+    if (!pp.headless) {
+        res = xgdi_window_open(dev, &pp.window, &dev->window);
+        if (res == XGD_OK) res = size_pp_to_window(dev, dev->window, profile_max_texture(d.profile), &pp);
+        if (res != XGD_OK) return create_failed(dev, res);
+    }
 
     if (chosen != NULL) {
         dev->pp = pp;
@@ -483,6 +531,7 @@ xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out)
     out->render_target_bound = device->render_target_bound;
     out->context_recovery_enabled = !device->desc.disable_context_recovery;
     out->last_recovery_failures = device->last_recovery_failures;
+    out->window_lost = device->window != NULL && xgdi_window_lost(device->window);
     return XGD_OK;
 }
 
@@ -584,6 +633,41 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
     r = apply_pp(device, pp != NULL ? pp : &device->pp, device->desc.profile, &applied);
     if (r != XGD_OK) return r;
     clamp_pp_to_caps(&device->caps, &applied);
+    /* The window: kept, or another one opened (also the same handle again after a loss, which
+     * then fails unless the window is back), or left for a headless back buffer. */
+    xgdi_window *old_window = device->window, *new_window = NULL;
+    if (!applied.headless) {
+        if (old_window != NULL && !xgdi_window_lost(old_window) &&
+            same_window(xgdi_window_handle_of(old_window), &applied.window)) {
+            new_window = old_window;
+        } else {
+            if (!device->caps.present_to_window)
+                return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                                 "renderer '%s' cannot present to a window in this version",
+                                 device->ops->name);
+            r = xgdi_window_open(device, &applied.window, &new_window);
+            if (r != XGD_OK) return r;
+        }
+        r = size_pp_to_window(device, new_window, xgdi_max_texture_size(device), &applied);
+        if (r != XGD_OK) {
+            if (new_window != old_window) xgdi_window_close(new_window);
+            return r;
+        }
+    }
+    r = xgdi_reset_onto_window(device, &applied, new_window);
+    if (r == XGD_OK && old_window != new_window) xgdi_window_close(old_window);
+    else if (r != XGD_OK && new_window != old_window) xgdi_window_close(new_window);
+    return r;
+}
+
+/* Reset's second half, also Present's resize to a new window size: the back buffer recreated
+ * for `applied` (validated, window-sized) in `window`, render targets unbound, viewport and
+ * scissor reset. On failure nothing changed (the device keeps its window). */
+xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_parameters *pp,
+                                  xgdi_window *window)
+{
+    xgd_result r;
+    xgd_presentation_parameters applied = *pp;
     if (applied.back_buffer_width > xgdi_max_texture_size(device) ||
         applied.back_buffer_height > xgdi_max_texture_size(device))
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
@@ -613,8 +697,11 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
         if (r != XGD_OK) return r;
         unbound = true;
     }
+    xgdi_window *old_window = device->window;
+    device->renderer->window = window;
     r = device->ops->reset_back_buffer(device->renderer, &applied);
     if (r != XGD_OK) {
+        device->renderer->window = old_window;
         if (unbound) {
             memcpy(device->bindings, saved_bindings, sizeof saved_bindings);
             device->binding_count = saved_count;
@@ -641,6 +728,7 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
         return r;
     }
     device->pp = applied;
+    device->window = window;
     xgdi_reset_viewport_scissor(device);
     xgdi_invalidate_draw_state(device);
     return XGD_OK;

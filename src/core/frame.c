@@ -257,6 +257,25 @@ xgd_result xgd_clear_color(xgd_device *device, xgd_color color)
 
 /* ---- present ----------------------------------------------------------------------------- */
 
+/* After a windowed frame was shown: a window whose drawable size changed gets a back buffer of
+ * the new size for the next frame, with viewport and scissor reset to the new logical canvas
+ * (a viewport is re-pushed after a present only when the window size changed, spec 002; a
+ * custom one survives every other present). */
+static xgd_result follow_window_size(xgd_device *device)
+{
+    int w = 0, h = 0;
+    xgd_result r = xgdi_window_drawable_size(device, device->window, &w, &h);
+    if (r != XGD_OK) return r;
+    int max = xgdi_max_texture_size(device);
+    w = w < 1 ? 1 : w > max ? max : w;
+    h = h < 1 ? 1 : h > max ? max : h;
+    if (w == device->pp.back_buffer_width && h == device->pp.back_buffer_height) return XGD_OK;
+    xgd_presentation_parameters pp = device->pp;
+    pp.back_buffer_width = w;
+    pp.back_buffer_height = h;
+    return xgdi_reset_onto_window(device, &pp, device->window);
+}
+
 xgd_result xgd_present(xgd_device *device)
 {
     xgd_result r = xgdi_check_device(device);
@@ -272,6 +291,7 @@ xgd_result xgd_present(xgd_device *device)
     device->last_frame = xgdi_frame_statistics(device);
     device->stats.frames++;
     device->frame_base = device->stats;
+    if (device->window != NULL) return follow_window_size(device);
     return XGD_OK;
 }
 
@@ -344,4 +364,28 @@ xgd_result xgd_get_back_buffer_data(xgd_device *device, const xgd_rect *rect, vo
     }
     free(buf);
     return r;
+}
+
+/* ---- window coordinates (spec 002: the input side of the presentation geometry) ------------ */
+
+xgd_result xgd_window_to_logical(xgd_device *device, int window_x, int window_y, xgd_vector2 *out,
+                                 bool *inside)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    double fx = 1.0, fy = 1.0;
+    if (device->window != NULL) xgdi_window_pixel_ratio(device->window, &fx, &fy);
+    /* The window pixel's centre in back-buffer pixels, then the inverse of the viewport
+     * transform that draws the whole logical canvas into the presentation rectangle (its
+     * rounded size, which is what the draws' viewport spans). */
+    xgdi_presentation_geometry g = xgdi_compute_presentation_geometry(&device->pp);
+    double px = ((double)window_x + 0.5) * fx, py = ((double)window_y + 0.5) * fy;
+    double sx = (double)g.rect.width / g.logical_width, sy = (double)g.rect.height / g.logical_height;
+    double lx = (px - g.rect.x) / sx, ly = (py - g.rect.y) / sy;
+    out->x = (float)lx;
+    out->y = (float)ly;
+    if (inside != NULL)
+        *inside = lx >= 0.0 && ly >= 0.0 && lx < g.logical_width && ly < g.logical_height;
+    return XGD_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "renderer.h"
 #include "format.h"
+#include "../platform/window.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -263,6 +264,9 @@ struct xgd_device {
     /* added by queries (query.c): the one occlusion query between begin and end, or NULL
        (Vulkan allows one active query of a type per command buffer; XNA one per device) */
     struct xgd_occlusion_query *active_query;
+
+    /* windowed devices (src/platform/window.h): the window presented to; NULL when headless */
+    struct xgdi_window *window;
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */
@@ -284,6 +288,12 @@ xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presenta
 /* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
 xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
                               const void *constants, size_t size, xgd_texture *texture);
+
+/* Reset's back-buffer half (device.c): recreates the back buffer for applied pp (validated;
+ * windowed: sized to `window`) in `window` (NULL headless), unbinding targets and resetting
+ * viewport and scissor; on failure nothing changed. Present uses it when the window resized. */
+xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_parameters *pp,
+                                  struct xgdi_window *window);
 
 /* Size of the target draws go to (logical size of the back buffer, or the first target). */
 void xgdi_current_target_size(const xgd_device *device, int *width, int *height);

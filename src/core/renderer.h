@@ -157,6 +157,8 @@ typedef struct xgdi_caps {
     bool depth_formats[XGD_DEPTH_FORMAT_COUNT]; /* which attachments it can create */
     xgd_zero_scissor_behavior zero_scissor;
     bool back_buffer_readback;                /* read_back_buffer works */
+    bool present_to_window;                   /* present shows frames in renderer->window (a
+                                                 windowed device is refused by name without) */
 } xgdi_caps;
 
 /* ---- resources ---------------------------------------------------------------------------- */
@@ -385,7 +387,8 @@ typedef struct xgdi_draw {
 
 typedef struct xgdi_renderer_create_info {
     struct xgd_device *device;          /* for xgdi_fail / xgdi_warn */
-    const xgd_presentation_parameters *pp; /* applied; headless true */
+    const xgd_presentation_parameters *pp; /* applied; windowed: back buffer = window size */
+    struct xgdi_window *window;         /* src/platform/window.h; NULL when headless */
     xgd_graphics_profile profile;
     bool debug;
 } xgdi_renderer_create_info;
@@ -508,6 +511,9 @@ struct xgdi_renderer {
     struct xgd_device *device;
     uint64_t submitted_fence;   /* value signalled by the last submit (0 before the first) */
     xgdi_retire_queue retired;
+    /* Windowed devices: the window present shows the back buffer in (src/platform/window.h),
+       set by core after create and switched by Reset before reset_back_buffer; NULL headless. */
+    struct xgdi_window *window;
 };
 
 /* The renderers compiled in (src/core/renderers.c, the only list with #if per renderer). */

@@ -4,6 +4,7 @@
  * fence is complete as soon as it is signalled.
  */
 #include "sw_internal.h"
+#include "../../platform/window.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,7 @@ static void sw_get_caps(xgdi_renderer *base, xgdi_caps *out)
     out->depth_formats[XGD_DEPTH_FORMAT_DEPTH24_STENCIL8] = true;
     out->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL;
     out->back_buffer_readback = true;
+    out->present_to_window = true;
 }
 
 static xgd_result sw_reset_back_buffer(xgdi_renderer *base, const xgd_presentation_parameters *pp)
@@ -215,13 +217,20 @@ static xgd_result sw_submit(xgdi_renderer *base)
     return XGD_OK;
 }
 
+/* Windowed, the resolved back buffer is copied to the window as it is: it has the window's
+ * size, and the presentation mode's scaling already happened in the draws' viewport. A CPU copy
+ * has no vertical blank to wait for, so every interval presents at once (README "Windows"). */
 static xgd_result sw_present(xgdi_renderer *base, int swap_interval)
 {
-    (void)swap_interval; /* headless: nothing to wait for */
+    (void)swap_interval;
     sw_renderer *r = sw_cast(base);
     if (r->back_buffer != NULL && r->back_buffer->samples > 1 && r->back_buffer->ms_dirty[0])
         sw_texture_resolve(r->back_buffer, 0);
-    return sw_submit(base);
+    xgd_result res = sw_submit(base);
+    if (res != XGD_OK || base->window == NULL || r->back_buffer == NULL) return res;
+    sw_image *img = sw_texture_image(r->back_buffer, 0, 0);
+    return xgdi_window_put_rgba(base->device, base->window, img->texels, img->width, img->height,
+                                img->row_pitch);
 }
 
 /* Every call executes before it returns, so the open frame's work (fence submitted + 1) is

@@ -303,9 +303,14 @@ static VkResult shared_instance(bool layer, bool utils, VkInstance *out, bool *m
                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
             .pfnUserCallback = debug_callback, .pUserData = &instances[layer][utils] };
         bool validate = layer && utils;
-        const char *exts[1];
+        const char *exts[3];
         uint32_t next = 0;
         if (utils) exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        /* windowed devices present through an Xlib surface; headless ones never use them */
+        if (has_instance_ext("VK_KHR_surface") && has_instance_ext("VK_KHR_xlib_surface")) {
+            exts[next++] = "VK_KHR_surface";
+            exts[next++] = "VK_KHR_xlib_surface";
+        }
         VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                                   .pApplicationName = "xgd", .pEngineName = "xgd",
                                   .apiVersion = VK_API_VERSION_1_3 };
@@ -474,10 +479,13 @@ static xgd_result create_device(xvk_renderer *r)
                                              .dynamicRendering = VK_TRUE };
     VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = &f13, .timelineSemaphore = VK_TRUE };
-    const char *exts[2];
+    const char *exts[3];
     uint32_t next = 0;
     exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (r->has_line_rasterization) exts[next++] = VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME;
+    r->has_xlib_surface = has_instance_ext("VK_KHR_surface") && has_instance_ext("VK_KHR_xlib_surface");
+    r->has_swapchain = r->has_xlib_surface && has_device_ext(r->phys, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    if (r->has_swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = r->queue_family, .queueCount = 1,
@@ -650,12 +658,27 @@ static xgd_result xvk_submit(xgdi_renderer *base)
     r->recording = false;
     if (vr != VK_SUCCESS) return xvk_submission_failed(r, vr, "vkEndCommandBuffer");
     uint64_t value = base->submitted_fence + 1;
+    /* a windowed present adds a swap-chain image's acquire semaphore to wait on (before the
+       copy into it) and a binary semaphore for vkQueuePresentKHR to wait on; their values are
+       ignored, being binary */
+    uint64_t values[2] = { value, 0 }, wait_value = 0;
+    VkSemaphore signals[2] = { r->timeline, r->submit_signal };
+    VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkSemaphore wait_semaphore = r->submit_wait;
+    bool wait = wait_semaphore != VK_NULL_HANDLE;
+    uint32_t nsig = r->submit_signal != VK_NULL_HANDLE ? 2u : 1u;
     VkTimelineSemaphoreSubmitInfo ts = { .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-                                         .signalSemaphoreValueCount = 1,
-                                         .pSignalSemaphoreValues = &value };
+                                         .waitSemaphoreValueCount = wait ? 1u : 0u,
+                                         .pWaitSemaphoreValues = wait ? &wait_value : NULL,
+                                         .signalSemaphoreValueCount = nsig,
+                                         .pSignalSemaphoreValues = values };
     VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts,
+                        .waitSemaphoreCount = wait ? 1u : 0u,
+                        .pWaitSemaphores = wait ? &wait_semaphore : NULL,
+                        .pWaitDstStageMask = wait ? &wait_stage : NULL,
                         .commandBufferCount = 1, .pCommandBuffers = &cmd,
-                        .signalSemaphoreCount = 1, .pSignalSemaphores = &r->timeline };
+                        .signalSemaphoreCount = nsig, .pSignalSemaphores = signals };
+    r->submit_wait = r->submit_signal = VK_NULL_HANDLE;
     vr = vkQueueSubmit(r->queue, 1, &si, VK_NULL_HANDLE);
     if (vr != VK_SUCCESS) return xvk_submission_failed(r, vr, "vkQueueSubmit");
     base->submitted_fence = value;
@@ -928,6 +951,7 @@ static void xvk_destroy(xgdi_renderer *base)
     if (r->dev != VK_NULL_HANDLE) {
         if (r->recording && !r->lost) (void)xvk_submit(base);
         (void)vkDeviceWaitIdle(r->dev);
+        xvk_swapchain_destroy(r);
         xgdi_retire_flush_all(&base->retired, base);
         if (r->back_buffer != NULL) xvk_texture_free_now(r, r->back_buffer);
         if (r->dummy_texture != NULL) xvk_texture_free_now(r, r->dummy_texture);
@@ -970,6 +994,7 @@ static void xvk_get_caps(xgdi_renderer *base, xgdi_caps *out)
     /* A scissor of zero extent is valid Vulkan and covers no pixel (measured on lavapipe). */
     out->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL;
     out->back_buffer_readback = true;
+    out->present_to_window = xvk_can_present(r);
 }
 
 static xgd_result xvk_reset_back_buffer(xgdi_renderer *base, const xgd_presentation_parameters *pp)
@@ -982,6 +1007,9 @@ static xgd_result xvk_reset_back_buffer(xgdi_renderer *base, const xgd_presentat
     xvk_texture_destroy(base, r->back_buffer);
     r->back_buffer = nb;
     bind_back_buffer(r);
+    /* a Reset onto another window (or none): the old window's swap chain goes while that
+       window is still open, as core closes it after this call */
+    xvk_swapchain_follow_window(r);
     return XGD_OK;
 }
 
@@ -995,7 +1023,6 @@ static xgd_result xvk_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect
 
 static xgd_result xvk_present(xgdi_renderer *base, int swap_interval)
 {
-    (void)swap_interval; /* headless: nothing to wait for */
     xvk_renderer *r = xvk_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     xvk_end_rendering(r);
@@ -1004,7 +1031,8 @@ static xgd_result xvk_present(xgdi_renderer *base, int swap_interval)
         if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
         xvk_texture_resolve(r, cmd, r->back_buffer, 0);
     }
-    return xvk_submit(base);
+    if (base->window != NULL) return xvk_present_window(r, swap_interval, xvk_submit);
+    return xvk_submit(base); /* headless: nothing to show or wait for */
 }
 
 static xgd_result xvk_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets,

@@ -279,6 +279,12 @@ struct xvk_renderer {
 
     /* the back buffer and the bound set */
     xgdi_native_texture *back_buffer;
+    /* windowed presentation (vk_swapchain.c): instance and device extensions found, the swap
+       chain of the current window, and the binary semaphores the next xvk_submit waits on and
+       signals besides the timeline (VK_NULL_HANDLE: none) */
+    bool has_xlib_surface, has_swapchain;
+    struct xvk_swapchain *swapchain;
+    VkSemaphore submit_wait, submit_signal;
     xgdi_target targets[XVK_MAX_TARGETS];
     int target_count;
     /* rendering state of the open frame */
@@ -365,6 +371,15 @@ void xvk_note_descriptors(xvk_renderer *r, uint64_t n);
 void xvk_barrier(xvk_renderer *r, VkCommandBuffer cmd);
 /* Submits the open frame and waits until it completed (readbacks). */
 xgd_result xvk_submit_and_wait(xvk_renderer *r);
+/* vk_swapchain.c: whether windows can be presented to; the windowed half of present (after
+   the back buffer's MSAA resolve, before and after the frame's submission through `submit`);
+   teardown after the device went idle. */
+bool xvk_can_present(const xvk_renderer *r);
+xgd_result xvk_present_window(xvk_renderer *r, int swap_interval,
+                              xgd_result (*submit)(xgdi_renderer *base));
+void xvk_swapchain_destroy(xvk_renderer *r);
+/* Drops the swap chain when r->base.window is no longer the window it was made for. */
+void xvk_swapchain_follow_window(xvk_renderer *r);
 void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const char *name);
 /* Ring space for `size` bytes aligned to `align`; may submit and wait when the ring is full.
    Returns false (reported) when it cannot. */
