@@ -1238,7 +1238,8 @@ typedef struct xgd_basic_effect_params {
 
 XGD_API xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out);
 /* SpriteEffect: positions are transformed by MatrixTransform (default: identity, then the
- * viewport's pixel projection at apply time, as SpriteBatch uses it). */
+ * viewport's pixel projection at apply time, as SpriteBatch uses it, including XNA's -0.5
+ * translation under XGD_PIXEL_CENTER_XNA). */
 XGD_API xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out);
 XGD_API void xgd_effect_destroy(xgd_effect *effect);
 /* XNA EffectPass.Apply: makes the effect's shaders, constants and texture current for the
