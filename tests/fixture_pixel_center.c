@@ -346,7 +346,8 @@ static void sprite_case(xgdt_ctx *t, xgd_pixel_center pc)
     paint_quad(expected, W, H, &q);
     q = rule_at(3, 1, 19, 1, 27, 18, 0.5);
     paint_quad(expected, W, H, &q);
-    fx_expect_back_buffer(t, dev, pc == XGD_PIXEL_CENTER_XNA ? "xna_back_buffer" : "d3d10_back_buffer",
+    fx_expect_back_buffer(t, dev,
+                          pc == XGD_PIXEL_CENTER_XNA ? "xna_back_buffer" : "d3d10_back_buffer",
                           expected, W, H, 1);
 
     /* A sub-viewport set before Begin (Deferred), the sprite clipped by its right edge. */
