@@ -504,6 +504,24 @@ typedef struct xgd_presentation_parameters {
     xgd_window_handle window; /* windowed devices: the window presented to */
 } xgd_presentation_parameters;
 
+/* Where a pixel's centre lies relative to the geometry a draw rasterizes (the viewport
+ * transform's integer grid). Internal passes (clears, blits, mip generation, resolves,
+ * presentation) are never affected; the scissor rectangle stays on whole pixels either way. */
+typedef enum xgd_pixel_center {
+    /* Direct3D 9's rule, which XNA 4.0 runs on (the default): pixel (i, j) samples the
+       geometry at integer coordinates (i, j) of the viewport, so every primitive lands half a
+       pixel right of and below where Direct3D 10+ puts it, and attributes are interpolated at
+       (i, j). The half pixel is one of the logical canvas (it scales with the presentation
+       geometry). SpriteBatch and the stock SpriteEffect put XNA's -0.5 translation in their
+       projection, so sprites stay texel-exact; a 2D BasicEffect needs
+       CreateTranslation(-0.5, -0.5, 0) * CreateOrthographicOffCenter(0, w, h, 0, ...) for the
+       same, as in XNA. */
+    XGD_PIXEL_CENTER_XNA = 0,
+    /* Direct3D 10+, Vulkan and OpenGL's rule: pixel (i, j) samples at (i + 0.5, j + 0.5);
+       SpriteBatch and SpriteEffect use no half-pixel translation. */
+    XGD_PIXEL_CENTER_D3D10
+} xgd_pixel_center;
+
 typedef struct xgd_device_desc {
     xgd_presentation_parameters pp;
     xgd_graphics_profile profile;  /* default HiDef */
@@ -522,6 +540,7 @@ typedef struct xgd_device_desc {
     void *log_user;
     xgd_event_fn on_event;         /* optional: device and resource events */
     void *event_user;
+    xgd_pixel_center pixel_center; /* default XNA (Direct3D 9 centres); see xgd_pixel_center */
 } xgd_device_desc;
 
 /* Renders zero-area scissor rectangles as ... (recorded per renderer, spec 002). */
@@ -549,6 +568,7 @@ typedef struct xgd_device_info {
     int last_recovery_failures;          /* resources that failed to recreate at the last reset */
     bool window_lost;                    /* windowed: the window is gone; Present fails with
                                             DEVICE_LOST until xgd_device_reset */
+    xgd_pixel_center pixel_center;       /* as chosen at creation */
 } xgd_device_info;
 
 typedef struct xgd_statistics {
@@ -1293,7 +1313,8 @@ typedef struct xgd_basic_effect_params {
 
 XGD_API xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out);
 /* SpriteEffect: positions are transformed by MatrixTransform (default: identity, then the
- * viewport's pixel projection at apply time, as SpriteBatch uses it). */
+ * viewport's pixel projection at apply time, as SpriteBatch uses it, including XNA's -0.5
+ * translation under XGD_PIXEL_CENTER_XNA). */
 XGD_API xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out);
 XGD_API void xgd_effect_destroy(xgd_effect *effect);
 /* XNA EffectPass.Apply: makes the effect's shaders, constants and texture current for the

@@ -25,7 +25,8 @@ static xgd_effect *plain_effect(xgdt_ctx *t, xgd_device *dev, xgd_basic_effect_p
 XGD_FIXTURE(BasicEffect_VertexColor)
 {
     enum { W = 64, H = 64 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: colour interpolation, its gradient derived at .5 centres. */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);

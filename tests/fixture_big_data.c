@@ -153,7 +153,8 @@ XGD_FIXTURE(BigData_BackBufferReadback)
 {
     enum { W = 2560, H = 1700 };
     const xgd_color C1 = { 200, 180, 40, 255 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests readback, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     CHECK_OK(xgd_clear_color(dev, C1));
     enum { TX = 2100, TY = 100, TW = 300, TH = 200 };

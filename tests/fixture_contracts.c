@@ -41,7 +41,8 @@ static void ct_on_event(void *user, xgd_device *device, xgd_device_event event)
     if (e->n < 256) e->order[e->n++] = event;
 }
 
-static xgd_device *ct_event_device(xgdt_ctx *t, int w, int h, ct_events *ev)
+static xgd_device *ct_event_device(xgdt_ctx *t, int w, int h, ct_events *ev,
+                                   xgd_pixel_center centers)
 {
     memset(ev, 0, sizeof *ev);
     xgd_device_desc dd;
@@ -51,6 +52,7 @@ static xgd_device *ct_event_device(xgdt_ctx *t, int w, int h, ct_events *ev)
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     dd.on_event = ct_on_event;
     dd.event_user = ev;
+    dd.pixel_center = centers;
     return xgdt_device(t, &dd);
 }
 
@@ -257,7 +259,7 @@ XGD_FIXTURE(NativeFailuresLeaveState)
 {
     enum { W = 16, H = 16 };
     ct_events ev;
-    xgd_device *dev = ct_event_device(t, W, H, &ev);
+    xgd_device *dev = ct_event_device(t, W, H, &ev, XGD_PIXEL_CENTER_XNA);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
@@ -769,7 +771,8 @@ XGD_FIXTURE(ContextRecoveryContract)
 {
     enum { W = 32, H = 16 };
     ct_events ev;
-    xgd_device *dev = ct_event_device(t, W, H, &ev);
+    /* D3D10 centres: tests context recovery, not the centre rule; expectations assume .5 */
+    xgd_device *dev = ct_event_device(t, W, H, &ev, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     uint8_t p[8 * 8 * 4];
     ct_pattern(p, 8, 8, 55);
@@ -1084,6 +1087,8 @@ XGD_FIXTURE(PresentationViewportScissorMapping)
         dd.pp.presentation_mode = modes[m];
         dd.pp.virtual_width = 32;
         dd.pp.virtual_height = 32;
+        /* D3D10 centres: tests presentation mapping, not the centre rule; expectations assume .5 */
+        dd.pixel_center = XGD_PIXEL_CENTER_D3D10;
         xgd_device *dev = xgdt_device(t, &dd);
         REQUIRE(dev);
         xgd_effect *fx = fx_effect(t, dev);

@@ -19,6 +19,8 @@ XGD_FIXTURE(DebugLabels)
     dd.pp.back_buffer_height = H;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_DEPTH24_STENCIL8;
     dd.debug = true;
+    /* D3D10 centres: tests debug labels, not the centre rule; expectations assume .5 */
+    dd.pixel_center = XGD_PIXEL_CENTER_D3D10;
     xgd_device *dev = xgdt_device(t, &dd);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);

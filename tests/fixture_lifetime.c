@@ -56,7 +56,8 @@ static void expect_viewport(xgdt_ctx *t, xgd_device *dev, int w, int h, const ch
 XGD_FIXTURE(BoundTargetLifetime)
 {
     enum { BW = 32, BH = 32, W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, BW, BH, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests target lifetime, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, BW, BH, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     const xgd_color colors[4] = { { 240, 60, 20, 255 }, WHITE, WHITE, WHITE };
     xgd_effect *fx = fm_mrt_effect(t, dev, colors);
@@ -175,7 +176,8 @@ static void mrt_mips_leg(xgdt_ctx *t, xgd_device *dev, int victim, int ms)
 
 XGD_FIXTURE(BoundTargetLifetime_MrtMips)
 {
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests target lifetime, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!fm_need_targets(t, dev, 2)) {
         xgd_device_destroy(dev);
@@ -218,7 +220,8 @@ static void cube_face_scene(xgdt_ctx *t, xgd_device *dev, xgd_effect *fx, fm_mod
 XGD_FIXTURE(RenderTargetCube_Transitions)
 {
     enum { S = 16 };
-    xgd_device *dev = fx_device(t, S, S, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests transitions, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, S, S, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!fm_need_targets(t, dev, 2)) {
         xgd_device_destroy(dev);

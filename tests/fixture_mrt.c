@@ -101,7 +101,8 @@ static const xgd_color SLOT_COLORS[4] = {
 XGD_FIXTURE(Mrt_OrderedTargets)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests MRT order, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_device_info info;
     REQUIRE_OK(xgd_device_get_info(dev, &info));
@@ -404,7 +405,8 @@ static const float TRI_C[6] = { 0.5f, 14.2f, 8.3f, 0.4f, 15.8f, 12.6f };
 XGD_FIXTURE(Mrt_MsaaResolve)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests MRT resolve, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_device_info info;
     REQUIRE_OK(xgd_device_get_info(dev, &info));
@@ -521,7 +523,8 @@ XGD_FIXTURE(Mrt_SetReplacement)
 XGD_FIXTURE(Mrt_SampleAfterUnbind)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, 2 * W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests MRT sampling, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 2 * W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!fm_need_targets(t, dev, 2)) {
         xgd_device_destroy(dev);
@@ -577,7 +580,8 @@ XGD_FIXTURE(Mrt_SampleAfterUnbind)
 XGD_FIXTURE(Mrt_Transitions)
 {
     enum { W = 16, H = 16, N = 3 };
-    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests MRT transitions, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!fm_need_targets(t, dev, N)) {
         xgd_device_destroy(dev);

@@ -90,10 +90,11 @@ static const float msaa_tris[3][6] = {
     { 2.0f, 30.0f, 6.0f, 26.0f, 10.4f, 31.6f },
 };
 
-XGD_FIXTURE(Msaa_EdgeCoverage)
+/* The standard 4x positions around each pixel's centre, under both centre conventions. */
+static void msaa_edge_case(xgdt_ctx *t, xgd_pixel_center centers, const char *label)
 {
     enum { W = 32, H = 32 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, centers);
     REQUIRE(dev);
     if (!need_msaa4(t, dev)) {
         xgd_device_destroy(dev);
@@ -113,13 +114,15 @@ XGD_FIXTURE(Msaa_EdgeCoverage)
     int seen[5] = { 0, 0, 0, 0, 0 };
     for (int i = 0; i < 3; i++) {
         CHECK_OK(fx_tri(dev, W, H, msaa_tris[i], 0.0f, colors[i]));
-        ms_tri(&m, msaa_tris[i], colors[i]);
+        float ref[6];
+        fx_centered_tri(msaa_tris[i], centers, ref);
+        ms_tri(&m, ref, colors[i]);
         for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) seen[fx_covered_samples4(msaa_tris[i], x, y)]++;
+            for (int x = 0; x < W; x++) seen[fx_covered_samples4(ref, x, y)]++;
     }
     for (int k = 1; k < 4; k++) CHECK_MSG(seen[k] > 0, "scene has no pixel with %d of 4 samples", k);
     CHECK_OK(xgd_set_render_target(dev, NULL));
-    ms_expect(t, &m, rt, dev, "coverage");
+    ms_expect(t, &m, rt, dev, label);
     free(m.s);
     xgd_rasterizer_state_destroy(rs);
     xgd_effect_destroy(fx);
@@ -127,11 +130,18 @@ XGD_FIXTURE(Msaa_EdgeCoverage)
     xgd_device_destroy(dev);
 }
 
+XGD_FIXTURE(Msaa_EdgeCoverage)
+{
+    msaa_edge_case(t, XGD_PIXEL_CENTER_D3D10, "coverage");
+    if (!t->not_supported) msaa_edge_case(t, XGD_PIXEL_CENTER_XNA, "coverage_xna");
+}
+
 /* The multisampled back buffer is resolved for readback. */
 XGD_FIXTURE(Msaa_BackBufferResolve)
 {
     enum { W = 32, H = 32 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_DEPTH24, 4);
+    /* D3D10 centres: tests resolve, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_DEPTH24, 4, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_device_info info;
     CHECK_OK(xgd_device_get_info(dev, &info));
@@ -175,7 +185,8 @@ static void draw_scene(xgdt_ctx *t, xgd_device *dev, ms_model *m)
 XGD_FIXTURE(RenderTarget_MsaaFirstReadback)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests readback, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!need_msaa4(t, dev)) {
         xgd_device_destroy(dev);
@@ -203,7 +214,8 @@ XGD_FIXTURE(RenderTarget_MsaaFirstReadback)
 XGD_FIXTURE(RenderTarget_ActiveMsaaReadback)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests readback, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!need_msaa4(t, dev)) {
         xgd_device_destroy(dev);
@@ -248,7 +260,8 @@ XGD_FIXTURE(RenderTarget_ActiveMsaaReadback)
 XGD_FIXTURE(RenderTargetCube_MsaaFace)
 {
     enum { S = 16 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests cube resolve, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (!need_msaa4(t, dev)) {
         xgd_device_destroy(dev);

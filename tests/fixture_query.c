@@ -88,7 +88,8 @@ static xgd_depth_stencil_state *set_depth(xgdt_ctx *t, xgd_device *dev,
 XGD_FIXTURE(Query_PixelCountExact)
 {
     enum { W = 64, H = 32 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_DEPTH24, 0);
+    /* D3D10 centres: tests sample counts, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_DEPTH24, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
@@ -264,7 +265,8 @@ done:
 XGD_FIXTURE(Query_Multisample4x)
 {
     enum { W = 32, H = 32 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests sample counts, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = NULL;
     xgd_rasterizer_state *rs = NULL;

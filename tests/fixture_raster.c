@@ -1,5 +1,6 @@
 /*
- * fixture_raster.c - rasterization rules: pixel centres at .5, the top-left fill rule on
+ * fixture_raster.c - rasterization rules: pixel centres (Direct3D 10's at .5, and XNA's at
+ * whole coordinates for the fill rule and shared edges), the top-left fill rule on
  * 1/256-snapped positions, shared edges, culling, full-screen coverage, indexed and strip
  * topologies, perspective-correct interpolation.
  */
@@ -23,10 +24,12 @@ static const xgd_color fill_colors[] = {
     { 255, 0, 255, 255 }, { 0, 255, 255, 255 }, { 255, 128, 64, 255 },
 };
 
-XGD_FIXTURE(Raster_FillRuleTriangles)
+/* The top-left rule under both pixel-centre conventions (XNA's samples at whole coordinates). */
+static void fill_rule_case(xgdt_ctx *t, xgd_pixel_center centers, const char *label,
+                           const char *label_reversed)
 {
     enum { W = 64, H = 64 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, centers);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
@@ -36,9 +39,11 @@ XGD_FIXTURE(Raster_FillRuleTriangles)
     CHECK_OK(xgd_clear_color(dev, BLACK));
     for (size_t i = 0; i < sizeof fill_tris / sizeof fill_tris[0]; i++) {
         CHECK_OK(fx_tri(dev, W, H, fill_tris[i], 0.0f, fill_colors[i]));
-        fx_raster_tri(expected, W, H, fill_tris[i], fill_colors[i]);
+        float ref[6];
+        fx_centered_tri(fill_tris[i], centers, ref);
+        fx_raster_tri(expected, W, H, ref, fill_colors[i]);
     }
-    fx_expect_back_buffer(t, dev, "fill", expected, W, H, 0);
+    fx_expect_back_buffer(t, dev, label, expected, W, H, 0);
 
     /* The same triangles with the opposite winding must cover the same pixels. */
     CHECK_OK(xgd_clear_color(dev, BLACK));
@@ -47,7 +52,7 @@ XGD_FIXTURE(Raster_FillRuleTriangles)
         float r[6] = { s[0], s[1], s[4], s[5], s[2], s[3] };
         CHECK_OK(fx_tri(dev, W, H, r, 0.0f, fill_colors[i]));
     }
-    fx_expect_back_buffer(t, dev, "fill_reversed", expected, W, H, 0);
+    fx_expect_back_buffer(t, dev, label_reversed, expected, W, H, 0);
 
     free(expected);
     xgd_rasterizer_state_destroy(rs);
@@ -55,12 +60,18 @@ XGD_FIXTURE(Raster_FillRuleTriangles)
     xgd_device_destroy(dev);
 }
 
+XGD_FIXTURE(Raster_FillRuleTriangles)
+{
+    fill_rule_case(t, XGD_PIXEL_CENTER_D3D10, "fill", "fill_reversed");
+    fill_rule_case(t, XGD_PIXEL_CENTER_XNA, "fill_xna", "fill_reversed_xna");
+}
+
 /* Pixels on an edge shared by two triangles belong to exactly one of them: with additive
  * blending a hole reads 0 and a double hit reads twice the colour. */
-XGD_FIXTURE(Raster_SharedEdgesCoverOnce)
+static void shared_edges_case(xgdt_ctx *t, xgd_pixel_center centers, const char *label)
 {
     enum { W = 64, H = 64 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, centers);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
@@ -107,12 +118,16 @@ XGD_FIXTURE(Raster_SharedEdgesCoverOnce)
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
             int k = 0;
-            for (int i = 0; i < n; i++) k += fx_covers_pixel(tris[i], x, y);
+            for (int i = 0; i < n; i++) {
+                float ref[6];
+                fx_centered_tri(tris[i], centers, ref);
+                k += fx_covers_pixel(ref, x, y);
+            }
             CHECK_MSG(k <= 1, "reference covers pixel (%d,%d) %d times", x, y, k);
             fx_put(expected, W, x, y, fx_rgba(c.r * k, c.g * k, c.b * k, c.a * k));
         }
     }
-    fx_expect_back_buffer(t, dev, "additive", expected, W, H, 0);
+    fx_expect_back_buffer(t, dev, label, expected, W, H, 0);
 
     free(expected);
     xgd_set_blend_state(dev, NULL);
@@ -122,11 +137,18 @@ XGD_FIXTURE(Raster_SharedEdgesCoverOnce)
     xgd_device_destroy(dev);
 }
 
+XGD_FIXTURE(Raster_SharedEdgesCoverOnce)
+{
+    shared_edges_case(t, XGD_PIXEL_CENTER_D3D10, "additive");
+    shared_edges_case(t, XGD_PIXEL_CENTER_XNA, "additive_xna");
+}
+
 /* Front face = clockwise on screen; CullCounterClockwiseFace (the default) removes CCW. */
 XGD_FIXTURE(Raster_CullModes)
 {
     enum { W = 64, H = 32 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests culling, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
@@ -196,7 +218,8 @@ XGD_FIXTURE(Raster_FullScreenQuad)
 XGD_FIXTURE(Raster_Topologies)
 {
     enum { W = 32, H = 32 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests topologies, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
@@ -249,7 +272,8 @@ XGD_FIXTURE(Raster_Topologies)
 XGD_FIXTURE(Raster_PerspectiveCorrectTexture)
 {
     enum { W = 64, H = 16, TW = 8, TH = 2 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests perspective division, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     uint8_t texels[TW * TH * 4];
     for (int y = 0; y < TH; y++)

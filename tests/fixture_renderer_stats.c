@@ -75,7 +75,8 @@ XGD_FIXTURE(descriptor_counters)
 XGD_FIXTURE(multisample_antialias_disable)
 {
     enum { W = 24, H = 24 };
-    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests sample placement, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     if (fx_max_msaa(dev) < 4) {
         xgd_device_destroy(dev);

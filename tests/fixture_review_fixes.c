@@ -184,7 +184,8 @@ XGD_FIXTURE(clip_shared_edge_is_watertight)
 XGD_FIXTURE(multisample_mask_ignored_single_sample)
 {
     enum { S = 16 };
-    xgd_device *dev = fx_device(t, S, S, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests sample mask, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, S, S, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);

@@ -31,7 +31,8 @@ static xgd_sampler_state *bind_sampler(xgdt_ctx *t, xgd_device *dev, xgd_texture
 XGD_FIXTURE(Sample_PointTexel)
 {
     enum { W = 16, H = 8, TW = 5, TH = 3 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests point sampling, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     uint8_t tx[TW * TH * 4];
     for (int y = 0; y < TH; y++)
@@ -65,7 +66,8 @@ XGD_FIXTURE(Sample_PointTexel)
 XGD_FIXTURE(Sample_LinearWeights)
 {
     enum { W = 16, H = 8 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests filter weights, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     const xgd_color T[4] = { { 255, 0, 40, 255 }, { 0, 200, 80, 155 }, { 20, 60, 240, 55 }, { 250, 250, 0, 205 } };
     uint8_t tx[16];
@@ -125,7 +127,8 @@ static int address(xgd_texture_address_mode m, int i, int n)
 XGD_FIXTURE(Sample_AddressModes)
 {
     enum { W = 128, H = 32, N = 4 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests address modes, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     uint8_t tx[N * N * 4];
     for (int y = 0; y < N; y++)
@@ -517,7 +520,8 @@ XGD_FIXTURE(Sample_Formats)
     fmt_case cases[24];
     int n = build_cases(cases);
     int W = n * 4;
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests format decoding, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);

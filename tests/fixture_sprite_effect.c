@@ -60,11 +60,17 @@ XGD_FIXTURE(SpriteEffect_PixelProjection)
     CHECK_OK(sprite_tri(dev, b, cb, uv0));
     uint8_t *e = fx_image(W, H, BLACK);
     REQUIRE(e);
-    fx_raster_tri(e, W, H, a, ca);
-    fx_raster_tri(e, W, H, b, cb);
+    /* An explicit matrix without XNA's -0.5: under XNA's pixel centres (the default) the
+       triangles land half a pixel right and down of their coordinates. */
+    float ref[6];
+    fx_centered_tri(a, XGD_PIXEL_CENTER_XNA, ref);
+    fx_raster_tri(e, W, H, ref, ca);
+    fx_centered_tri(b, XGD_PIXEL_CENTER_XNA, ref);
+    fx_raster_tri(e, W, H, ref, cb);
     fx_expect_back_buffer(t, dev, "explicit_matrix", e, W, H, 0);
 
-    /* no matrix: the projection of the viewport current at apply time, relative to it */
+    /* no matrix: the projection of the viewport current at apply time, relative to it, with
+       XNA's -0.5 cancelling the half pixel: the triangle lands on its coordinates */
     CHECK_OK(xgd_sprite_effect_set_matrix(fx, NULL));
     CHECK_OK(xgd_set_viewport(dev, &(xgd_viewport){ 16, 8, 32, 16, 0, 1 }));
     CHECK_OK(xgd_effect_apply(fx));

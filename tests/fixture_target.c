@@ -40,7 +40,8 @@ static void draw_marker(xgdt_ctx *t, xgd_device *dev, uint8_t *e, int w, int h)
 XGD_FIXTURE(RenderTarget_Usage)
 {
     enum { W = 16, H = 16 };
-    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests usage, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
@@ -274,7 +275,8 @@ static xgd_texture *cube_target(xgdt_ctx *t, xgd_device *dev, int size, xgd_rend
 XGD_FIXTURE(RenderTargetCube_Usage)
 {
     enum { S = 16 };
-    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests usage, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
@@ -318,7 +320,8 @@ XGD_FIXTURE(RenderTargetCube_Usage)
 XGD_FIXTURE(RenderTargetCube_SampleAfterUnbind)
 {
     enum { S = 16 };
-    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests sampling, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_texture *cube = cube_target(t, dev, S, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, true);
@@ -352,7 +355,8 @@ XGD_FIXTURE(RenderTargetCube_SampleAfterUnbind)
 XGD_FIXTURE(RenderTargetCube_GetDataContract)
 {
     enum { S = 8 };
-    xgd_device *dev = fx_device(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0);
+    /* D3D10 centres: tests GetData, not the centre rule; expectations assume .5 */
+    xgd_device *dev = fx_device_centers(t, 32, 32, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_texture *cube = cube_target(t, dev, S, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);

@@ -520,6 +520,8 @@ static void *worker_main(void *arg)
         dd.pp.headless = true;
         dd.log = log_to_thread;
         dd.log_user = &w->log;
+        /* D3D10 centres: tests threads, not the centre rule; expectations assume .5 */
+        dd.pixel_center = XGD_PIXEL_CENTER_D3D10;
         xgd_result r = xgd_device_create(&dd, &s->dev);
         if (r != XGD_OK && t->renderer != XGD_RENDERER_SOFTWARE &&
             (r == XGD_ERROR_NO_SUITABLE_DEVICE || r == XGD_ERROR_NOT_SUPPORTED)) {
@@ -611,7 +613,7 @@ XGD_FIXTURE(Threads_TwoDevices)
     scene sc;
     scene *s = &sc;
     memset(s, 0, sizeof *s);
-    s->dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    s->dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     if (s->dev && all) {
         for (int i = 0; i < THREADS; i++)
             CHECK_MSG(!w[i].no_device, "thread %d found no %s device, this thread did", i,

@@ -1,8 +1,11 @@
 /*
  * fixture_util.h - small helpers shared by the conformance fixtures (tests/fixture_*.c): scene
  * building in pixel coordinates, state objects, expected images and an independent reference
- * of the rasterization rules (spec decisions in the team brief: pixel centres at .5, top-left
- * fill rule, positions snapped to 1/256 pixel, D3D standard MSAA positions).
+ * of the rasterization rules (spec decisions in the team brief: top-left fill rule, positions
+ * snapped to 1/256 pixel, D3D standard MSAA positions), written for Direct3D 10 pixel centres
+ * (pixel (i, j) samples at (i + 0.5, j + 0.5)). Under XNA's centres (the device default) a
+ * pixel samples at (i, j), which is the same as the reference applied to the geometry moved
+ * by (+0.5, +0.5).
  *
  * Geometry is drawn with a BasicEffect whose matrices are all identity, so clip = position.
  * Pixel coordinates are turned into NDC here; with power-of-two target sizes that conversion
@@ -21,7 +24,11 @@
 
 /* ---- devices ---------------------------------------------------------------------------- */
 
-static inline xgd_device *fx_device(xgdt_ctx *t, int w, int h, xgd_depth_format depth, int msaa)
+/* A device with the given pixel-centre convention: XNA's (Direct3D 9: pixel (i, j) samples at
+ * (i, j), i.e. geometry lands half a pixel right and down of the reference below, which
+ * samples at (i + 0.5, j + 0.5)) or Direct3D 10's (the reference's own). */
+static inline xgd_device *fx_device_centers(xgdt_ctx *t, int w, int h, xgd_depth_format depth,
+                                            int msaa, xgd_pixel_center centers)
 {
     xgd_device_desc dd;
     memset(&dd, 0, sizeof dd);
@@ -29,7 +36,14 @@ static inline xgd_device *fx_device(xgdt_ctx *t, int w, int h, xgd_depth_format 
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = depth;
     dd.pp.multisample_count = msaa;
+    dd.pixel_center = centers;
     return xgdt_device(t, &dd);
+}
+
+/* A device with the default convention (XNA's pixel centres). */
+static inline xgd_device *fx_device(xgdt_ctx *t, int w, int h, xgd_depth_format depth, int msaa)
+{
+    return fx_device_centers(t, w, h, depth, msaa, XGD_PIXEL_CENTER_XNA);
 }
 
 /* A 2D render target; NULL (and a recorded failure) when creation fails. */
@@ -350,6 +364,15 @@ static inline int fx_covered_samples4(const float xy[6], int px, int py)
         k += fx_covers(x, y, (int64_t)px * 256 + 128 + fx_msaa4[s][0] * 16,
                        (int64_t)py * 256 + 128 + fx_msaa4[s][1] * 16);
     return k;
+}
+
+/* The triangle the reference must see for a device with `centers`: under XNA's pixel centres
+ * the rasterizer samples pixel (i, j) at (i, j), which is the reference's (i + 0.5, j + 0.5)
+ * with the geometry moved by (+0.5, +0.5). */
+static inline void fx_centered_tri(const float xy[6], xgd_pixel_center centers, float out[6])
+{
+    float d = centers == XGD_PIXEL_CENTER_XNA ? 0.5f : 0.0f;
+    for (int i = 0; i < 6; i++) out[i] = xy[i] + d;
 }
 
 /* Paints c over every pixel whose centre the triangle covers. */

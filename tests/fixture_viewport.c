@@ -108,8 +108,12 @@ XGD_FIXTURE(Viewport_Subregion)
     uint8_t *e = fx_image(W, H, BLACK);
     REQUIRE(e);
     fx_fill(e, W, H, 8, 16, 40, 32, BLUE);
+    /* relative to the viewport's origin, and under XNA's pixel centres (the default) half a
+       pixel right and down of it */
     const float moved[6] = { 8, 16, 24, 16, 8, 24 };
-    fx_raster_tri(e, W, H, moved, RED);
+    float ref[6];
+    fx_centered_tri(moved, XGD_PIXEL_CENTER_XNA, ref);
+    fx_raster_tri(e, W, H, ref, RED);
     fx_fill(e, W, H, 36, 28, 40, 32, GREEN);
     fx_expect_back_buffer(t, dev, "subregion", e, W, H, 0);
     free(e);
@@ -239,7 +243,7 @@ static const mode_case mode_cases[] = {
     { XGD_PRESENTATION_MODE_LETTERBOX, "letterbox_no_virtual", 0, 0, 96, 48, { 0, 0, 96, 48 } },
 };
 
-static xgd_device *mode_device(xgdt_ctx *t, const mode_case *m)
+static xgd_device *mode_device(xgdt_ctx *t, const mode_case *m, xgd_pixel_center centers)
 {
     xgd_device_desc dd;
     memset(&dd, 0, sizeof dd);
@@ -249,6 +253,7 @@ static xgd_device *mode_device(xgdt_ctx *t, const mode_case *m)
     dd.pp.presentation_mode = m->mode;
     dd.pp.virtual_width = m->vw;
     dd.pp.virtual_height = m->vh;
+    dd.pixel_center = centers;
     return xgdt_device(t, &dd);
 }
 
@@ -256,7 +261,7 @@ XGD_FIXTURE(PresentationModeContract)
 {
     for (size_t i = 0; i < sizeof mode_cases / sizeof mode_cases[0]; i++) {
         const mode_case *m = &mode_cases[i];
-        xgd_device *dev = mode_device(t, m);
+        xgd_device *dev = mode_device(t, m, XGD_PIXEL_CENTER_XNA);
         REQUIRE(dev);
         xgd_device_info info;
         CHECK_OK(xgd_device_get_info(dev, &info));
@@ -285,7 +290,8 @@ XGD_FIXTURE(BackBufferReadbackMapping)
 {
     for (size_t i = 0; i < sizeof mode_cases / sizeof mode_cases[0]; i++) {
         const mode_case *m = &mode_cases[i];
-        xgd_device *dev = mode_device(t, m);
+        /* D3D10 centres: tests readback mapping, not the centre rule; expectations assume .5 */
+        xgd_device *dev = mode_device(t, m, XGD_PIXEL_CENTER_D3D10);
         REQUIRE(dev);
         xgd_effect *fx = fx_effect(t, dev);
         REQUIRE(fx);

@@ -380,6 +380,9 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     if (d.profile == XGD_GRAPHICS_PROFILE_DEFAULT) d.profile = XGD_GRAPHICS_PROFILE_HIDEF;
     if ((unsigned)d.renderer >= XGD_RENDERER_COUNT)
         return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "unknown renderer %d", (int)d.renderer);
+    if ((unsigned)d.pixel_center > XGD_PIXEL_CENTER_D3D10)
+        return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "unknown pixel centre convention %d",
+                         (int)d.pixel_center);
     xgd_presentation_parameters pp;
     xgd_result res = apply_pp(NULL, &d.pp, d.profile, &pp);
     if (res != XGD_OK) return res;
@@ -532,6 +535,7 @@ xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out)
     out->context_recovery_enabled = !device->desc.disable_context_recovery;
     out->last_recovery_failures = device->last_recovery_failures;
     out->window_lost = device->window != NULL && xgdi_window_lost(device->window);
+    out->pixel_center = device->desc.pixel_center;
     return XGD_OK;
 }
 

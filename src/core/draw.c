@@ -137,6 +137,51 @@ static bool rect_equal(const xgd_rect *a, const xgd_rect *b)
     return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
 }
 
+/* Direct3D 9 pixel centres (XGD_PIXEL_CENTER_XNA): pixel (i, j) samples the geometry at
+ * integer viewport coordinates, i.e. every primitive is rasterized half a pixel right of and
+ * below where the renderers' Direct3D 10 rule puts it. The shift is folded into the program's
+ * clip matrix as clip.x += w / vp.width, clip.y -= w / vp.height (half a pixel of the logical
+ * viewport in NDC, after the divide by w), which moves the geometry and its interpolated
+ * attributes but not the clip volume: clipping stays on the viewport's whole pixels, as D3D9
+ * clipped to its viewport rectangle. It uses the viewport of the draw, not of the apply,
+ * because the rule belongs to rasterization. The presentation geometry scales the logical
+ * viewport, so the half pixel is one of the canvas the game sees. Only user draws pass here;
+ * clears, blits, mip generation, resolves, presentation and the depth-bias probe call the
+ * renderer directly and keep their exact pixel grid. */
+static void update_draw_constants(xgd_device *dev)
+{
+    xgdi_draw_state *s = &dev->draw_state;
+    int w = dev->viewport.width, h = dev->viewport.height;
+    if (dev->desc.pixel_center != XGD_PIXEL_CENTER_XNA || !dev->program_set) {
+        s->constants = &dev->constants;
+        return;
+    }
+    s->constants = &dev->draw_constants;
+    if ((s->dirty & (XGDI_DIRTY_CONSTANTS | XGDI_DIRTY_PROGRAM)) == 0 &&
+        dev->pixel_shift_width == w && dev->pixel_shift_height == h)
+        return;
+    dev->draw_constants = dev->constants;
+    float *m;
+    switch (dev->program) {
+    case XGDI_PROGRAM_SPRITE: m = dev->draw_constants.sprite.matrix_transform; break;
+    case XGDI_PROGRAM_BASIC: m = dev->draw_constants.basic.world_view_proj; break;
+    case XGDI_PROGRAM_MRT: m = dev->draw_constants.mrt.matrix; break;
+    case XGDI_PROGRAM_VOLUME: m = dev->draw_constants.volume.matrix; break;
+    default: m = NULL; break;
+    }
+    if (m != NULL) {
+        /* clip = v * m with row vectors: column 0 is x, column 3 is w. */
+        double kx = 1.0 / (double)w, ky = -1.0 / (double)h;
+        for (int r = 0; r < 4; r++) {
+            m[r * 4 + 0] = (float)((double)m[r * 4 + 0] + kx * (double)m[r * 4 + 3]);
+            m[r * 4 + 1] = (float)((double)m[r * 4 + 1] + ky * (double)m[r * 4 + 3]);
+        }
+    }
+    dev->pixel_shift_width = w;
+    dev->pixel_shift_height = h;
+    s->dirty |= XGDI_DIRTY_CONSTANTS;
+}
+
 /* Refreshes dev->draw_state for this draw; dirty bits mark what changed. */
 static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 {
@@ -162,7 +207,7 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     if (s->program != dev->program || s->variant != dev->variant) s->dirty |= XGDI_DIRTY_PROGRAM;
     s->program = dev->program;
     s->variant = dev->variant;
-    s->constants = &dev->constants;
+    update_draw_constants(dev);
     s->constants_size = dev->constants_size;
 
     for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {

@@ -216,7 +216,8 @@ struct xgd_device {
         xgdi_basic_constants basic;
         xgdi_mrt_constants mrt;        /* added for the EXT MrtEffect */
         xgdi_volume_constants volume;  /* added for the EXT VolumeEffect */
-    } constants;
+    } constants, draw_constants;       /* draw_constants: what draws read (draw.c) */
+    int pixel_shift_width, pixel_shift_height; /* the viewport draw_constants were built for */
     size_t constants_size;
     xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
 
@@ -288,6 +289,9 @@ xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presenta
 /* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
 xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
                               const void *constants, size_t size, xgd_texture *texture);
+/* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
+ * with XNA's -0.5 translation under Direct3D 9 pixel centres (effect.c). */
+xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);
 
 /* Reset's back-buffer half (device.c): recreates the back buffer for applied pp (validated;
  * windowed: sized to `window`) in `window` (NULL headless), unbinding targets and resetting

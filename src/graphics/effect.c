@@ -456,6 +456,24 @@ static uint32_t basic_variant(const xgd_device *dev, const xgd_basic_effect_para
     return v;
 }
 
+/* SpriteBatch's and SpriteEffect's pixel projection: CreateOrthographicOffCenter(0, width,
+ * height, 0, 0, -1), preceded under Direct3D 9 pixel centres (XGD_PIXEL_CENTER_XNA) by XNA's
+ * CreateTranslation(-0.5, -0.5, 0), which cancels the half pixel the rasterizer adds (draw.c),
+ * so a sprite's texels land 1:1 on pixels in both conventions. Near 0, far -1: z passes
+ * through, so depths in 0..1 stay inside the D3D clip range 0 <= z <= w (far 1 would negate z
+ * and clip everything above 0). */
+xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height)
+{
+    xgd_matrix m =
+        xgd_matrix_create_orthographic_off_center(0.0f, (float)width, (float)height, 0.0f,
+                                                  0.0f, -1.0f);
+    if (dev->desc.pixel_center == XGD_PIXEL_CENTER_XNA) {
+        xgd_matrix half = xgd_matrix_create_translation(-0.5f, -0.5f, 0.0f);
+        m = xgd_matrix_multiply(&half, &m);
+    }
+    return m;
+}
+
 xgd_result xgd_effect_apply(xgd_effect *effect)
 {
     if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
@@ -467,16 +485,10 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
 
     if (effect->kind == EFFECT_SPRITE) {
         xgd_matrix m = effect->sprite_matrix;
-        if (!effect->sprite_matrix_set) {
-            /* The pixel projection of the current logical viewport, computed now so it
-               follows viewport changes between applies. No half-pixel offset: pixel centres
-               are at .5 on every renderer. Near 0, far -1 as SpriteBatch's (sprite_batch.c):
-               z passes through, so depths in 0..1 stay inside the D3D clip range 0 <= z <= w
-               (far 1 would negate z and clip everything above 0). */
-            m = xgd_matrix_create_orthographic_off_center(0.0f, (float)dev->viewport.width,
-                                                          (float)dev->viewport.height, 0.0f,
-                                                          0.0f, -1.0f);
-        }
+        /* The pixel projection of the current logical viewport, computed now so it follows
+           viewport changes between applies. */
+        if (!effect->sprite_matrix_set)
+            m = xgdi_sprite_projection(dev, dev->viewport.width, dev->viewport.height);
         memcpy(effect->constants.sprite.matrix_transform, m.m,
                sizeof effect->constants.sprite.matrix_transform);
         return xgdi_apply_program(dev, XGDI_PROGRAM_SPRITE, 0, &effect->constants.sprite,

@@ -22,11 +22,13 @@
  *     the geometry and is culled, as in XNA.
  *   - layer depth is written as the vertex z and passes through the projection unchanged
  *     (z_clip = depth, inside the D3D clip range 0 <= z <= w). The x/y part of the projection
- *     is CreateOrthographicOffCenter(0, vp.w, vp.h, 0, ...) with no half-pixel offset (team
- *     decision: pixel centres are at .5 everywhere). The z part uses near 0, far -1 (z kept)
- *     rather than near 0, far 1 (z negated): with the latter every sprite with a layer depth
- *     above 0 would fall outside 0 <= z and be clipped. DirectXTK's viewport transform (by
- *     the author of XNA's SpriteBatch), FNA and MonoGame all keep z the same way.
+ *     is CreateOrthographicOffCenter(0, vp.w, vp.h, 0, ...), preceded by XNA's
+ *     CreateTranslation(-0.5, -0.5, 0) under Direct3D 9 pixel centres (the device default),
+ *     which cancels the rasterizer's half pixel (xgdi_sprite_projection). The z part uses
+ *     near 0, far -1 (z kept) rather than near 0, far 1 (z negated): with the latter every
+ *     sprite with a layer depth above 0 would fall outside 0 <= z and be clipped.
+ *     DirectXTK's viewport transform (by the author of XNA's SpriteBatch), FNA and MonoGame
+ *     all keep z the same way.
  *   - spec 002 "Viewport and scissor": the projection comes from the effective viewport, so
  *     sprite coordinates are local to a sub-viewport rather than transformed twice.
  */
@@ -64,6 +66,7 @@ struct xgd_sprite_batch {
     xgd_rasterizer_state *rasterizer;
     xgd_effect *effect;               /* custom effect or NULL */
     xgd_matrix transform;
+    int projection_width, projection_height; /* the viewport size the SpriteEffect was set for */
     xgdi_ref refs[REF_COUNT];         /* of the five above ({0,0} for no effect) */
 
     /* the queue: 4 vertices, a texture ordinal and a layer depth per sprite */
@@ -287,6 +290,22 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
 
 /* ---- device setup and drawing -------------------------------------------------------------- */
 
+/* The stock SpriteEffect with the transform followed by the pixel projection of the current
+ * viewport (near 0, far -1: z passes through, see the file comment), applied. */
+static xgd_result set_projection(xgd_sprite_batch *b, xgd_device *dev)
+{
+    xgd_viewport vp;
+    xgd_result r = xgd_get_viewport(dev, &vp);
+    if (r != XGD_OK) return r;
+    xgd_matrix projection = xgdi_sprite_projection(dev, vp.width, vp.height);
+    xgd_matrix m = xgd_matrix_multiply(&b->transform, &projection);
+    if ((r = xgd_sprite_effect_set_matrix(b->sprite_effect, &m)) != XGD_OK) return r;
+    if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
+    b->projection_width = vp.width;
+    b->projection_height = vp.height;
+    return XGD_OK;
+}
+
 /* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
  * followed by the pixel projection of the current viewport. */
 static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
@@ -296,14 +315,7 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
     if ((r = xgd_set_depth_stencil_state(dev, b->depth_stencil)) != XGD_OK) return r;
     if ((r = xgd_set_rasterizer_state(dev, b->rasterizer)) != XGD_OK) return r;
     if ((r = xgd_set_sampler_state(dev, 0, b->sampler)) != XGD_OK) return r;
-    xgd_viewport vp;
-    if ((r = xgd_get_viewport(dev, &vp)) != XGD_OK) return r;
-    /* near 0, far -1: z passes through (see the file comment). */
-    xgd_matrix projection = xgd_matrix_create_orthographic_off_center(
-        0.0f, (float)vp.width, (float)vp.height, 0.0f, 0.0f, -1.0f);
-    xgd_matrix m = xgd_matrix_multiply(&b->transform, &projection);
-    if ((r = xgd_sprite_effect_set_matrix(b->sprite_effect, &m)) != XGD_OK) return r;
-    return xgd_effect_apply(b->sprite_effect);
+    return set_projection(b, dev);
 }
 
 /* One run of sprites with the same texture. `first` indexes the queue when order is NULL,
@@ -516,6 +528,15 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         if (r != XGD_OK) return r;
         r = xgdi_check_device(dev);
         if (r != XGD_OK) return r;
+        /* Sprite coordinates are pixels of the viewport of each draw: a viewport resized
+           after Begin gets its own projection (XNA kept Begin's, which scales the sprites and
+           misplaces its -0.5 against the rasterizer's half pixel). Only then is the stock
+           SpriteEffect applied again, so other state set after Begin stays in force. */
+        if (batch->effect == NULL && (dev->viewport.width != batch->projection_width ||
+                                      dev->viewport.height != batch->projection_height)) {
+            r = set_projection(batch, dev);
+            if (r != XGD_OK) return r;
+        }
         build_vertices(batch->vertices, texture, sprite);
         r = draw_run(batch, dev, texture, NULL, 0, 1);
         if (r == XGD_OK) dev->stats.sprite_batches++;
