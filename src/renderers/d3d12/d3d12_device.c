@@ -731,6 +731,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
         memset(&x->formats[f], 0, sizeof x->formats[f]);
         x->formats[f].texture = x->formats[f].filterable = true;
         x->formats[f].volume = x->formats[w].volume;
+        x->formats[f].max_anisotropy = x->formats[w].max_anisotropy;
     }
     /* max_multisample_count: the highest power of two Color and every depth format take */
     for (int s = 2; s <= 8; s *= 2) {

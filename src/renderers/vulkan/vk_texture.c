@@ -138,6 +138,7 @@ void xvk_classify_formats(xvk_renderer *r)
         memset(&r->support[f], 0, sizeof r->support[f]);
         r->support[f].texture = r->support[f].filterable = true;
         r->support[f].volume = r->support[w].volume;
+        r->support[f].max_anisotropy = r->support[w].max_anisotropy;
     }
     /* depth: D24 has no Vulkan format of its own worth relying on; D24S8 is widely there, and
        D32_SFLOAT_S8_UINT stands in where it is not */
