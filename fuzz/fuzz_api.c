@@ -1364,11 +1364,11 @@ static void op_sprite(fz_reader *r)
     case 5: {
         int n = 1 + fz_u8(r) % 4;
         for (int i = 0; i < n; i++) {
-            xgd_sprite s;
-            memset(&s, 0, sizeof s);
+            xgd_sprite s = XGD_SPRITE_INIT;
+            xgd_rect dst, src;
             s.position = (xgd_vector2){ fz_float(r), fz_float(r) };
-            if (fz_bool(r)) s.destination = rect(r);
-            if (fz_bool(r)) s.source = rect(r);
+            if (fz_bool(r)) { dst = rect(r); s.destination = &dst; }
+            if (fz_bool(r)) { src = rect(r); s.source = &src; }
             s.color = (xgd_color){ fz_u8(r), fz_u8(r), fz_u8(r), fz_u8(r) };
             if (fz_bool(r)) {
                 s.rotation = fz_float(r);
@@ -1533,10 +1533,8 @@ static void op_scene(fz_reader *r)
         bd.sort_mode = (xgd_sprite_sort_mode)(fz_u8(r) % 5);
         CALL(xgd_sprite_batch_begin(sb, &bd));
         for (int i = 0, n = 1 + fz_u8(r) % 4; i < n; i++) {
-            xgd_sprite s;
-            memset(&s, 0, sizeof s);
+            xgd_sprite s = XGD_SPRITE_INIT;
             s.position = (xgd_vector2){ (float)(fz_u8(r) % 16), (float)(fz_u8(r) % 16) };
-            s.color = XGD_COLOR_WHITE;
             s.rotation = (float)(fz_u8(r) % 8) * 0.5f;
             s.layer_depth = (float)(fz_u8(r) % 3) * 0.5f;
             CALL(xgd_sprite_batch_draw(sb, fz_u8(r) % 4 == 0 ? first_of(K_TEX, d, fz_u8(r)) : t, &s));

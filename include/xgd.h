@@ -21,7 +21,8 @@
  *         xgd_clear_color(dev, (xgd_color){ 100, 149, 237, 255 });      // CornflowerBlue
  *         xgd_sprite_batch_begin(sb, NULL);                               // Deferred, AlphaBlend
  *         xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 10, 10 },
- *                                                      .color = XGD_COLOR_WHITE });
+ *                                                      .color = XGD_COLOR_WHITE,
+ *                                                      .scale = { 1, 1 } });
  *         xgd_sprite_batch_end(sb);
  *         xgd_present(dev);
  *     }
@@ -1297,18 +1298,31 @@ typedef struct xgd_sprite_batch_begin_desc {
     const xgd_matrix *transform;           /* default identity; copied at begin */
 } xgd_sprite_batch_begin_desc;
 
+/* One SpriteBatch.Draw call. Every field means what it says (0 is zero, NULL is "not given");
+ * XGD_SPRITE_INIT holds the values of XNA's short overloads (white tint, scale 1), so
+ * `xgd_sprite s = XGD_SPRITE_INIT; s.position = ...;` is Draw(texture, position, Color.White). */
 typedef struct xgd_sprite {
-    xgd_vector2 position;       /* where origin lands, in pixels */
-    xgd_rect destination;       /* if width and height are non-zero: the destination rectangle,
-                                   which replaces position and scale */
-    xgd_rect source;            /* texels; zero width/height = the whole texture */
-    xgd_color color;            /* tint (premultiplied under AlphaBlend); zero = transparent */
+    xgd_vector2 position;       /* where origin lands, in pixels (used when destination is NULL) */
+    const xgd_rect *destination; /* NULL: placed by position and scale. Otherwise XNA's
+                                   destinationRectangle, replacing position and scale; a zero
+                                   width or height draws nothing. Read during the draw call. */
+    const xgd_rect *source;     /* texels; NULL: the whole texture (XNA's null). A zero-size
+                                   rectangle is a real one: with position and scale the sprite
+                                   is zero-sized and draws nothing; a destination rectangle is
+                                   filled with the texture at the source's corner (XNA) */
+    xgd_color color;            /* tint (premultiplied under AlphaBlend); INIT White; zero =
+                                   transparent */
     float rotation;             /* radians, clockwise on screen, about origin */
     xgd_vector2 origin;         /* in source texels */
-    xgd_vector2 scale;          /* zero = (1, 1) */
+    xgd_vector2 scale;          /* INIT (1, 1); a zero component draws nothing (XNA) */
     xgd_sprite_effects effects; /* flips */
     float layer_depth;          /* 0 front .. 1 back; sorts BackToFront/FrontToBack */
 } xgd_sprite;
+
+/* XNA's defaults for a sprite: white, scale 1, whole texture, placed by position. */
+#define XGD_SPRITE_INIT                                                                     \
+    { { 0.0f, 0.0f }, NULL, NULL, { 255, 255, 255, 255 }, 0.0f, { 0.0f, 0.0f },               \
+      { 1.0f, 1.0f }, XGD_SPRITE_EFFECTS_NONE, 0.0f }
 
 XGD_API xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out);
 XGD_API void xgd_sprite_batch_destroy(xgd_sprite_batch *batch);

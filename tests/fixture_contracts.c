@@ -433,7 +433,7 @@ XGD_FIXTURE(Deferred_Scissor)
     memset(&bd, 0, sizeof bd);
     bd.rasterizer_state = on;
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    const xgd_sprite full = { .destination = { 0, 0, W, H }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite full = { .destination = &(xgd_rect){ 0, 0, W, H }, .color = XGD_COLOR_WHITE };
 
     /* Deferred: the rectangle set between Begin and End is the one used. */
     CHECK_OK(xgd_clear_color(dev, BLACK));
@@ -642,7 +642,8 @@ XGD_FIXTURE(DescriptorCapacityContract)
         bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
         CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
         for (int i = 0; i < N; i++) {
-            xgd_sprite sp = { .destination = { i % S, i / S, 1, 1 }, .color = XGD_COLOR_WHITE };
+            xgd_sprite sp = { .destination = &(xgd_rect){ i % S, i / S, 1, 1 },
+                              .color = XGD_COLOR_WHITE };
             CHECK_OK(xgd_sprite_batch_draw(sb, tex[i], &sp));
         }
         CHECK_OK(xgd_sprite_batch_end(sb));
@@ -1015,9 +1016,12 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     CHECK_OK(xgd_clear_color(dev, BLACK));
     CHECK_OK(xgd_set_viewport(dev, &(xgd_viewport){ 8, 4, 32, 16, 0.0f, 1.0f }));
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 0, 0, 4, 2 }, .color = RED }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 26, 12, 6, 4 }, .color = GREEN }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 30, 0, 8, 3 }, .color = BLUE }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 0, 0, 4, 2 },
+                                                           .color = RED }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 26, 12, 6, 4 },
+                                                           .color = GREEN }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 30, 0, 8, 3 },
+                                                           .color = BLUE }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *e = fx_image(64, 32, BLACK);
     REQUIRE(e);
@@ -1046,8 +1050,10 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
     CHECK_OK(xgd_clear_color(dev, BLACK));
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 0, 0, 8, 8 }, .color = RED }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 20, 24, 12, 8 }, .color = GREEN }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 0, 0, 8, 8 },
+                                                           .color = RED }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 20, 24, 12, 8 },
+                                                           .color = GREEN }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     e = fx_image(32, 32, BLACK);
     REQUIRE(e);

@@ -106,7 +106,8 @@ XGD_TEST(weak_ref_effect_texture_destroyed)
     xgd_device_destroy(dev);
 }
 
-static const xgd_sprite RF_SPRITE = { .position = { 1, 1 }, .color = { 255, 255, 255, 255 } };
+static const xgd_sprite RF_SPRITE = { .position = { 1, 1 }, .color = { 255, 255, 255, 255 },
+                                      .scale = { 1, 1 } };
 
 XGD_TEST(weak_ref_sprite_batch_end)
 {

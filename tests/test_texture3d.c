@@ -458,11 +458,13 @@ XGD_TEST(texture3d_draw_kind_checks)
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     CHECK_OK(xgd_sprite_batch_begin(sb, &(xgd_sprite_batch_begin_desc){
                                             .sort_mode = XGD_SPRITE_SORT_IMMEDIATE }));
-    CHECK_RESULT(xgd_sprite_batch_draw(sb, vol, &(xgd_sprite){ .color = XGD_COLOR_WHITE }),
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, vol, &(xgd_sprite){ .color = XGD_COLOR_WHITE,
+                                                               .scale = { 1, 1 } }),
                  XGD_ERROR_INVALID_ARGUMENT);
     CHECK_OK(xgd_sprite_batch_end(sb));
     CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
-    CHECK_OK(xgd_sprite_batch_draw(sb, t2, &(xgd_sprite){ .color = XGD_COLOR_WHITE }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, t2, &(xgd_sprite){ .color = XGD_COLOR_WHITE,
+                                                          .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     xgd_sprite_batch_destroy(sb);
 
