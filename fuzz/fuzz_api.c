@@ -933,8 +933,7 @@ static void op_state_create(fz_reader *r)
     bool null_desc = fz_u8(r) % 4 == 0;
     switch (fz_u8(r) % 5) {
     case 0: {
-        xgd_blend_state_desc bd;
-        memset(&bd, 0, sizeof bd);
+        xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
         for (int i = 0; i < 4; i++) {
             bd.target[i].color_blend_function = (xgd_blend_function)enum_value(r, XGD_BLEND_FUNCTION_COUNT + 1);
             bd.target[i].color_source_blend = (xgd_blend)enum_value(r, XGD_BLEND_COUNT + 1);
@@ -946,7 +945,7 @@ static void op_state_create(fz_reader *r)
         }
         bd.independent_blend = fz_bool(r);
         bd.blend_factor = (xgd_color){ fz_u8(r), fz_u8(r), fz_u8(r), fz_u8(r) };
-        bd.use_blend_factor = fz_bool(r);
+        (void)fz_bool(r); /* keeps the byte layout of stored inputs */
         bd.multisample_mask = fz_int(r);
         xgd_blend_state *s = NULL;
         CREATE(xgd_blend_state_create(d, null_desc ? NULL : &bd, &s), &s);
@@ -954,10 +953,9 @@ static void op_state_create(fz_reader *r)
         break;
     }
     case 1: {
-        xgd_depth_stencil_desc dd;
-        memset(&dd, 0, sizeof dd);
-        dd.depth_buffer_disable = fz_bool(r);
-        dd.depth_write_disable = fz_bool(r);
+        xgd_depth_stencil_desc dd = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+        dd.depth_buffer_enable = !fz_bool(r);
+        dd.depth_buffer_write_enable = !fz_bool(r);
         dd.depth_function = (xgd_compare_function)enum_value(r, XGD_COMPARE_COUNT + 1);
         dd.stencil_enable = fz_bool(r);
         dd.stencil_function = (xgd_compare_function)enum_value(r, XGD_COMPARE_COUNT + 1);
@@ -971,7 +969,7 @@ static void op_state_create(fz_reader *r)
         dd.ccw_stencil_depth_fail = (xgd_stencil_operation)enum_value(r, XGD_STENCIL_OP_COUNT + 1);
         dd.stencil_mask = fz_int(r);
         dd.stencil_write_mask = fz_int(r);
-        dd.stencil_masks_explicit = fz_bool(r);
+        (void)fz_bool(r); /* keeps the byte layout of stored inputs */
         dd.reference_stencil = fz_int(r);
         xgd_depth_stencil_state *s = NULL;
         CREATE(xgd_depth_stencil_state_create(d, null_desc ? NULL : &dd, &s), &s);

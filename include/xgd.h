@@ -276,16 +276,14 @@ typedef enum xgd_blend_function {
     XGD_BLEND_FUNCTION_COUNT
 } xgd_blend_function;
 
-/* Colour write channels. 0 in a desc means the default (All); XGD_COLOR_WRITE_NONE is a
- * separate value because 0 is taken (sokol_gfx's convention). */
+/* Colour write channels: a bit mask, as XNA's ColorWriteChannels (0 = None). */
 typedef enum xgd_color_write_channels {
-    XGD_COLOR_WRITE_DEFAULT = 0,
+    XGD_COLOR_WRITE_NONE = 0,
     XGD_COLOR_WRITE_RED = 1,
     XGD_COLOR_WRITE_GREEN = 2,
     XGD_COLOR_WRITE_BLUE = 4,
     XGD_COLOR_WRITE_ALPHA = 8,
-    XGD_COLOR_WRITE_ALL = 15,
-    XGD_COLOR_WRITE_NONE = 16
+    XGD_COLOR_WRITE_ALL = 15
 } xgd_color_write_channels;
 
 typedef enum xgd_compare_function {
@@ -877,7 +875,7 @@ typedef struct xgd_target_blend_desc {
     xgd_blend_function alpha_blend_function;  /* default Add */
     xgd_blend alpha_source_blend;             /* default One */
     xgd_blend alpha_destination_blend;        /* default Zero */
-    unsigned color_write_channels;            /* default All; XGD_COLOR_WRITE_NONE for none */
+    unsigned color_write_channels;            /* default All; 0 (NONE) writes nothing */
 } xgd_target_blend_desc;
 
 typedef struct xgd_blend_state_desc {
@@ -886,11 +884,19 @@ typedef struct xgd_blend_state_desc {
     xgd_target_blend_desc target[4];
     bool independent_blend;       /* default false: targets 1..3 use target[0]'s blend with their
                                      own write channels (XNA's model) */
-    xgd_color blend_factor;       /* default {0,0,0,0}: XNA's default is White, so the zero
-                                     colour is taken as White unless use_blend_factor is set */
-    bool use_blend_factor;        /* blend_factor as given, even when zero */
-    int multisample_mask;         /* default 0 = -1 (all samples) */
+    xgd_color blend_factor;       /* default White; zero is black */
+    int multisample_mask;         /* default -1 (all samples); 0 writes no sample of a
+                                     multisampled target (single-sampled targets ignore it) */
 } xgd_blend_state_desc;
+
+/* XNA's defaults (BlendState.Opaque's values), the desc that NULL stands for. */
+#define XGD_TARGET_BLEND_DESC_DEFAULT                                                       \
+    { XGD_BLEND_FUNCTION_ADD, XGD_BLEND_ONE, XGD_BLEND_ZERO, XGD_BLEND_FUNCTION_ADD,           \
+      XGD_BLEND_ONE, XGD_BLEND_ZERO, XGD_COLOR_WRITE_ALL }
+#define XGD_BLEND_STATE_DESC_DEFAULT                                                        \
+    { { XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT,                          \
+        XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT },                        \
+      false, { 255, 255, 255, 255 }, -1 }
 
 typedef enum xgd_blend_preset {
     XGD_BLEND_PRESET_OPAQUE = 0,
@@ -900,8 +906,8 @@ typedef enum xgd_blend_preset {
 } xgd_blend_preset;
 
 typedef struct xgd_depth_stencil_desc {
-    bool depth_buffer_disable;               /* default false: depth test on (XNA Default) */
-    bool depth_write_disable;                /* default false */
+    bool depth_buffer_enable;                /* default true: depth test on */
+    bool depth_buffer_write_enable;          /* default true */
     xgd_compare_function depth_function;     /* default LessEqual */
     bool stencil_enable;                     /* default false */
     xgd_compare_function stencil_function;   /* default Always */
@@ -909,13 +915,19 @@ typedef struct xgd_depth_stencil_desc {
     xgd_stencil_operation stencil_fail;      /* default Keep */
     xgd_stencil_operation stencil_depth_fail;/* default Keep */
     bool two_sided_stencil;                  /* default false */
-    xgd_compare_function ccw_stencil_function;
-    xgd_stencil_operation ccw_stencil_pass, ccw_stencil_fail, ccw_stencil_depth_fail;
-    int stencil_mask;                        /* default 0 = 0xFF (all bits: XNA Int32.MaxValue) */
-    int stencil_write_mask;                  /* default 0 = 0xFF; -1 is also all */
-    bool stencil_masks_explicit;             /* use the masks as given, even when zero */
+    xgd_compare_function ccw_stencil_function;                        /* default Always */
+    xgd_stencil_operation ccw_stencil_pass, ccw_stencil_fail, ccw_stencil_depth_fail; /* Keep */
+    int stencil_mask;                        /* default 0xFF (all bits of the 8-bit plane, as
+                                                XNA's Int32.MaxValue; -1 is also all); 0 = none */
+    int stencil_write_mask;                  /* default 0xFF; 0 writes no bit */
     int reference_stencil;                   /* default 0 */
 } xgd_depth_stencil_desc;
+
+/* XNA's defaults (DepthStencilState.Default's values), the desc that NULL stands for. */
+#define XGD_DEPTH_STENCIL_DESC_DEFAULT                                                      \
+    { true, true, XGD_COMPARE_LESS_EQUAL, false, XGD_COMPARE_ALWAYS, XGD_STENCIL_OP_KEEP,      \
+      XGD_STENCIL_OP_KEEP, XGD_STENCIL_OP_KEEP, false, XGD_COMPARE_ALWAYS, XGD_STENCIL_OP_KEEP, \
+      XGD_STENCIL_OP_KEEP, XGD_STENCIL_OP_KEEP, 0xFF, 0xFF, 0 }
 
 typedef enum xgd_depth_stencil_preset {
     XGD_DEPTH_STENCIL_PRESET_DEFAULT = 0,  /* test and write, LessEqual */
@@ -927,10 +939,14 @@ typedef struct xgd_rasterizer_desc {
     xgd_cull_mode cull_mode;        /* default CullCounterClockwiseFace */
     xgd_fill_mode fill_mode;        /* default Solid */
     bool scissor_test_enable;       /* default false */
-    bool multisample_antialias_disable; /* default false (XNA MultiSampleAntiAlias true) */
+    bool multisample_antialias;     /* default true (XNA MultiSampleAntiAlias) */
     float depth_bias;               /* default 0; in units of depth (0..1), XNA's float */
     float slope_scale_depth_bias;   /* default 0 */
 } xgd_rasterizer_desc;
+
+/* XNA's defaults (RasterizerState.CullCounterClockwise's values), the desc NULL stands for. */
+#define XGD_RASTERIZER_DESC_DEFAULT                                                         \
+    { XGD_CULL_COUNTER_CLOCKWISE_FACE, XGD_FILL_SOLID, false, true, 0.0f, 0.0f }
 
 typedef enum xgd_rasterizer_preset {
     XGD_RASTERIZER_PRESET_CULL_NONE = 0,
@@ -943,10 +959,15 @@ typedef struct xgd_sampler_desc {
     xgd_texture_address_mode address_u;    /* default Wrap */
     xgd_texture_address_mode address_v;    /* default Wrap */
     xgd_texture_address_mode address_w;    /* default Wrap */
-    int max_anisotropy;                    /* default 0 = 4 */
+    int max_anisotropy;                    /* default 4; 0..16 (0 and 1: no anisotropy; above
+                                              16 is applied as 16) */
     int max_mip_level;                     /* default 0: the most detailed level sampled */
     float mip_map_level_of_detail_bias;    /* default 0 */
 } xgd_sampler_desc;
+
+/* XNA's defaults (SamplerState.LinearWrap's values), the desc that NULL stands for. */
+#define XGD_SAMPLER_DESC_DEFAULT                                                            \
+    { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP, 4, 0, 0.0f }
 
 typedef enum xgd_sampler_preset {
     XGD_SAMPLER_PRESET_POINT_WRAP = 0,
@@ -958,7 +979,9 @@ typedef enum xgd_sampler_preset {
 } xgd_sampler_preset;
 
 /* State objects are immutable once created (XNA states become immutable when bound). desc NULL
- * means all defaults. Results: INVALID_ARGUMENT (unknown enum values). */
+ * means XNA's defaults (the XGD_*_DESC_DEFAULT initialisers above); start from those to change
+ * a few fields: a zeroed desc means zero and false in every field. Results: INVALID_ARGUMENT
+ * (unknown enum values, a negative max_anisotropy or max_mip_level). */
 XGD_API xgd_result xgd_blend_state_create(xgd_device *device, const xgd_blend_state_desc *desc,
                                           xgd_blend_state **out);
 XGD_API xgd_result xgd_depth_stencil_state_create(xgd_device *device,

@@ -52,8 +52,7 @@ static void draw_pattern_texture(xgdt_ctx *t, xgd_device *dev, int tw, int th, i
     xgd_texture *tex = xgdt_image_texture(t, dev, w, h, img); /* one set_data of w*h*4 bytes */
     free(img);
     REQUIRE(tex);
-    xgd_sampler_desc sd;
-    memset(&sd, 0, sizeof sd);
+    xgd_sampler_desc sd = XGD_SAMPLER_DESC_DEFAULT;
     sd.filter = XGD_FILTER_POINT;
     sd.address_u = sd.address_v = sd.address_w = XGD_ADDRESS_CLAMP;
     xgd_sampler_state *smp = fx_sampler(t, dev, &sd);

@@ -372,8 +372,7 @@ static void bias_columns(xgdt_ctx *t, xgd_depth_format format, double steps, con
     uint8_t *e = fx_image(W, H, BLACK);
     if (!e) return;
     for (int i = 0; i < N; i++) {
-        xgd_rasterizer_desc rd;
-        memset(&rd, 0, sizeof rd);
+        xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
         rd.depth_bias = (float)(bias_steps[i] * unit);
         xgd_rasterizer_state *rs = fx_raster(t, dev, &rd);
         if (!rs) break;
@@ -421,8 +420,7 @@ XGD_FIXTURE(Deferred_Scissor)
     xgd_device_info info;
     REQUIRE_OK(xgd_device_get_info(dev, &info));
     xgd_texture *tex = xgdt_solid_texture(t, dev, 1, 1, GREEN);
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.cull_mode = XGD_CULL_NONE;
     rd.scissor_test_enable = true;
     xgd_rasterizer_state *on = fx_raster(t, dev, &rd);
@@ -1093,8 +1091,7 @@ XGD_FIXTURE(PresentationViewportScissorMapping)
         xgd_device *dev = xgdt_device(t, &dd);
         REQUIRE(dev);
         xgd_effect *fx = fx_effect(t, dev);
-        xgd_rasterizer_desc rd;
-        memset(&rd, 0, sizeof rd);
+        xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
         rd.cull_mode = XGD_CULL_NONE;
         rd.scissor_test_enable = true;
         xgd_rasterizer_state *on = fx_raster(t, dev, &rd);

@@ -157,8 +157,7 @@ static inline xgd_sampler_state *fx_sampler(xgdt_ctx *t, xgd_device *dev,
 /* CullNone rasterizer, bound; the caller destroys it. */
 static inline xgd_rasterizer_state *fx_cull_none(xgdt_ctx *t, xgd_device *dev)
 {
-    xgd_rasterizer_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_rasterizer_desc d = XGD_RASTERIZER_DESC_DEFAULT;
     d.cull_mode = XGD_CULL_NONE;
     xgd_rasterizer_state *s = fx_raster(t, dev, &d);
     if (s) xgd_set_rasterizer_state(dev, s);

@@ -33,8 +33,7 @@ static bool vp_equal(xgd_viewport a, xgd_viewport b)
 
 static xgd_rasterizer_state *scissor_state(xgdt_ctx *t, xgd_device *dev, bool enable)
 {
-    xgd_rasterizer_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_rasterizer_desc d = XGD_RASTERIZER_DESC_DEFAULT;
     d.cull_mode = XGD_CULL_NONE;
     d.scissor_test_enable = enable;
     return fx_raster(t, dev, &d);

@@ -73,8 +73,7 @@ static xgd_result vx_quad(xgd_device *dev, xgd_vertex_declaration *decl, int w, 
 static xgd_sampler_state *vx_sampler(xgdt_ctx *t, xgd_device *dev, xgd_texture_filter filter,
                                      xgd_texture_address_mode w_mode, int max_mip)
 {
-    xgd_sampler_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_sampler_desc d = XGD_SAMPLER_DESC_DEFAULT;
     d.filter = filter;
     d.address_u = XGD_ADDRESS_CLAMP;
     d.address_v = XGD_ADDRESS_CLAMP;

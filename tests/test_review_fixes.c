@@ -192,8 +192,7 @@ XGD_TEST(viewport_scissor_extent_overflow)
     xgd_viewport edge = { INT_MAX - 100, INT_MAX - 100, 100, 100, 0.0f, 1.0f };
     CHECK_OK(xgd_set_viewport(dev, &edge));
     CHECK_OK(xgd_set_scissor_rect(dev, (xgd_rect){ INT_MAX - 5, INT_MIN, 5, INT_MAX }));
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.scissor_test_enable = true;
     rd.cull_mode = XGD_CULL_NONE;
     xgd_rasterizer_state *rs = NULL;
