@@ -193,7 +193,8 @@ int main(int argc, char **argv)
     xgd_device_desc dd = { .pp = { .back_buffer_width = b.width, .back_buffer_height = b.height,
                                    .depth_stencil_format = XGD_DEPTH_FORMAT_NONE,
                                    .present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE,
-                                   .headless = true } };
+                                   .headless = true },
+                           .context_recovery = true };
     if (renderer) {
         dd.renderer = xgd_renderer_from_name(renderer);
         if (dd.renderer == XGD_RENDERER_COUNT) {

@@ -310,8 +310,7 @@ static snapshot g_before, g_after;
 static void set_sentinel(void)
 {
     xgd_device *none = NULL;
-    xgd_device_desc bad;
-    memset(&bad, 0, sizeof bad);
+    xgd_device_desc bad = XGD_DEVICE_DESC_DEFAULT;
     bad.profile = (xgd_graphics_profile)0x7eadbeef;
     xgd_device_create(&bad, &none);
     if (g_sentinel[0] == '\0') snprintf(g_sentinel, sizeof g_sentinel, "%s", xgd_device_last_error(NULL));
@@ -548,8 +547,7 @@ static void op_device_create(fz_reader *r)
 {
     int slot = fz_u8(r) % NDEV;
     destroy_device(slot);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp = presentation(r);
     dd.profile = (xgd_graphics_profile)enum_value(r, 3);
     dd.renderer = fz_u8(r) % 16 == 0 ? (xgd_renderer_kind)fz_edge_int(r) : g_renderer;
@@ -557,7 +555,7 @@ static void op_device_create(fz_reader *r)
         dd.renderer < XGD_RENDERER_COUNT)
         dd.renderer = g_renderer; /* never starts a slow renderer by accident */
     if (dd.renderer == XGD_RENDERER_AUTO) dd.renderer = g_renderer;
-    dd.disable_context_recovery = fz_u8(r) % 4 == 0;
+    dd.context_recovery = fz_u8(r) % 4 != 0;
     dd.log = on_log;
     uint8_t mode = fz_u8(r) % 16;
     if (g_verbose)
@@ -567,7 +565,7 @@ static void op_device_create(fz_reader *r)
                 (int)dd.pp.depth_stencil_format, dd.pp.multisample_count,
                 (int)dd.pp.presentation_mode, dd.pp.virtual_width, dd.pp.virtual_height,
                 (int)dd.pp.present_interval, dd.pp.headless, (int)dd.profile, (int)dd.renderer,
-                dd.disable_context_recovery);
+                !dd.context_recovery);
     xgd_device *dev = NULL;
     if (mode == 0) {
         xgd_result res = CALL(xgd_device_create(NULL, &dev));

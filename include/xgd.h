@@ -14,7 +14,8 @@
  *
  *     xgd_device *dev;
  *     xgd_device_desc dd = { .pp = { .back_buffer_width = 640, .back_buffer_height = 360,
- *                                    .headless = true } };
+ *                                    .headless = true },
+ *                            .context_recovery = true };
  *     if (xgd_device_create(&dd, &dev) != XGD_OK) { puts(xgd_device_last_error(NULL)); ... }
  *     xgd_sprite_batch *sb; xgd_sprite_batch_create(dev, &sb);
  *     for (;;) {
@@ -54,9 +55,14 @@
  *
  * CONVENTIONS
  *
- * Creation takes a `const xgd_*_desc *` whose zero fields mean "default"; each field's comment
- * gives the default and range. Enumerations keep XNA's names and order; those that appear in
- * descs start with a _DEFAULT member worth 0. Matrices are XNA's: row-major, row vectors
+ * Creation takes a `const xgd_*_desc *`. Every field means what it says: booleans are positive
+ * and 0 / false are taken literally (a blend factor of 0 is black, a stencil mask of 0 masks
+ * every bit). desc NULL means XNA's defaults; so do the XGD_*_DESC_DEFAULT initialisers (and
+ * XGD_SPRITE_INIT), to start from and change a few fields; each field's comment gives its
+ * default and range. "Not given" is a NULL pointer (a sprite's source and destination).
+ * Enumerations keep XNA's names and order; those that appear in descs start with a _DEFAULT
+ * member worth 0 that names the default. Sizes that are never 0 (back buffer and virtual
+ * canvas) use 0 for their default. Matrices are XNA's: row-major, row vectors
  * (v' = v * M), right-handed.
  */
 #ifndef XGD_H
@@ -456,7 +462,7 @@ typedef enum xgd_device_event {
 
 typedef void (*xgd_event_fn)(void *user, xgd_device *device, xgd_device_event event);
 
-/* XNA PresentationParameters. */
+/* XNA PresentationParameters. A size is never 0, so the sizes' 0 stands for their default. */
 typedef struct xgd_presentation_parameters {
     int back_buffer_width;                 /* default 800; 1..profile maximum */
     int back_buffer_height;                /* default 480; 1..profile maximum */
@@ -484,13 +490,18 @@ typedef struct xgd_device_desc {
                                       device created while a non-debug D3D12 device lives
                                       makes the runtime remove the older one, so create
                                       debug devices first or only. */
-    bool disable_context_recovery; /* drop textures' CPU shadows (SetContextRecoveryEnabled
-                                      (false)): saves memory, textures lose content on loss */
+    bool context_recovery;         /* default true: textures keep CPU shadows and get their
+                                      content back after a loss; false (SetContextRecoveryEnabled
+                                      (false)) saves the memory, textures lose content on loss */
     xgd_log_fn log;                /* optional: every error and warning */
     void *log_user;
     xgd_event_fn on_event;         /* optional: device and resource events */
     void *event_user;
 } xgd_device_desc;
+
+/* The desc that NULL stands for: XNA's defaults (pp sizes 0 = 800x480, HiDef, AUTO renderer,
+ * context recovery on). This version has no window: set .pp.headless = true. */
+#define XGD_DEVICE_DESC_DEFAULT { .context_recovery = true }
 
 /* Renders zero-area scissor rectangles as ... (recorded per renderer, spec 002). */
 typedef enum xgd_zero_scissor_behavior {
@@ -573,7 +584,8 @@ typedef struct xgd_format_support {
 
 /*
  * Creates a device and its renderer.
- * desc: NULL means all defaults (which ask for a window: set pp.headless in this version).
+ * desc: NULL means all defaults (XGD_DEVICE_DESC_DEFAULT, which asks for a window: set
+ * pp.headless in this version).
  * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums), NOT_SUPPORTED (the
  * chosen renderer is not compiled in, a window was asked for), NO_SUITABLE_DEVICE (the
  * renderer could not start), OUT_OF_MEMORY. A renderer whose packed-format self-test (a round
@@ -891,12 +903,14 @@ typedef struct xgd_blend_state_desc {
 
 /* XNA's defaults (BlendState.Opaque's values), the desc that NULL stands for. */
 #define XGD_TARGET_BLEND_DESC_DEFAULT                                                       \
-    { XGD_BLEND_FUNCTION_ADD, XGD_BLEND_ONE, XGD_BLEND_ZERO, XGD_BLEND_FUNCTION_ADD,           \
-      XGD_BLEND_ONE, XGD_BLEND_ZERO, XGD_COLOR_WRITE_ALL }
+    { .color_blend_function = XGD_BLEND_FUNCTION_ADD, .color_source_blend = XGD_BLEND_ONE,      \
+      .color_destination_blend = XGD_BLEND_ZERO, .alpha_blend_function = XGD_BLEND_FUNCTION_ADD, \
+      .alpha_source_blend = XGD_BLEND_ONE, .alpha_destination_blend = XGD_BLEND_ZERO,           \
+      .color_write_channels = XGD_COLOR_WRITE_ALL }
 #define XGD_BLEND_STATE_DESC_DEFAULT                                                        \
-    { { XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT,                          \
-        XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT },                        \
-      false, { 255, 255, 255, 255 }, -1 }
+    { .target = { XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT,                 \
+                  XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT },               \
+      .blend_factor = { 255, 255, 255, 255 }, .multisample_mask = -1 }
 
 typedef enum xgd_blend_preset {
     XGD_BLEND_PRESET_OPAQUE = 0,
@@ -925,9 +939,13 @@ typedef struct xgd_depth_stencil_desc {
 
 /* XNA's defaults (DepthStencilState.Default's values), the desc that NULL stands for. */
 #define XGD_DEPTH_STENCIL_DESC_DEFAULT                                                      \
-    { true, true, XGD_COMPARE_LESS_EQUAL, false, XGD_COMPARE_ALWAYS, XGD_STENCIL_OP_KEEP,      \
-      XGD_STENCIL_OP_KEEP, XGD_STENCIL_OP_KEEP, false, XGD_COMPARE_ALWAYS, XGD_STENCIL_OP_KEEP, \
-      XGD_STENCIL_OP_KEEP, XGD_STENCIL_OP_KEEP, 0xFF, 0xFF, 0 }
+    { .depth_buffer_enable = true, .depth_buffer_write_enable = true,                           \
+      .depth_function = XGD_COMPARE_LESS_EQUAL, .stencil_function = XGD_COMPARE_ALWAYS,         \
+      .stencil_pass = XGD_STENCIL_OP_KEEP, .stencil_fail = XGD_STENCIL_OP_KEEP,                 \
+      .stencil_depth_fail = XGD_STENCIL_OP_KEEP, .ccw_stencil_function = XGD_COMPARE_ALWAYS,    \
+      .ccw_stencil_pass = XGD_STENCIL_OP_KEEP, .ccw_stencil_fail = XGD_STENCIL_OP_KEEP,         \
+      .ccw_stencil_depth_fail = XGD_STENCIL_OP_KEEP, .stencil_mask = 0xFF,                      \
+      .stencil_write_mask = 0xFF }
 
 typedef enum xgd_depth_stencil_preset {
     XGD_DEPTH_STENCIL_PRESET_DEFAULT = 0,  /* test and write, LessEqual */
@@ -946,7 +964,8 @@ typedef struct xgd_rasterizer_desc {
 
 /* XNA's defaults (RasterizerState.CullCounterClockwise's values), the desc NULL stands for. */
 #define XGD_RASTERIZER_DESC_DEFAULT                                                         \
-    { XGD_CULL_COUNTER_CLOCKWISE_FACE, XGD_FILL_SOLID, false, true, 0.0f, 0.0f }
+    { .cull_mode = XGD_CULL_COUNTER_CLOCKWISE_FACE, .fill_mode = XGD_FILL_SOLID,                \
+      .multisample_antialias = true }
 
 typedef enum xgd_rasterizer_preset {
     XGD_RASTERIZER_PRESET_CULL_NONE = 0,
@@ -967,7 +986,8 @@ typedef struct xgd_sampler_desc {
 
 /* XNA's defaults (SamplerState.LinearWrap's values), the desc that NULL stands for. */
 #define XGD_SAMPLER_DESC_DEFAULT                                                            \
-    { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP, 4, 0, 0.0f }
+    { .filter = XGD_FILTER_LINEAR, .address_u = XGD_ADDRESS_WRAP, .address_v = XGD_ADDRESS_WRAP, \
+      .address_w = XGD_ADDRESS_WRAP, .max_anisotropy = 4 }
 
 typedef enum xgd_sampler_preset {
     XGD_SAMPLER_PRESET_POINT_WRAP = 0,
@@ -1344,8 +1364,7 @@ typedef struct xgd_sprite {
 
 /* XNA's defaults for a sprite: white, scale 1, whole texture, placed by position. */
 #define XGD_SPRITE_INIT                                                                     \
-    { { 0.0f, 0.0f }, NULL, NULL, { 255, 255, 255, 255 }, 0.0f, { 0.0f, 0.0f },               \
-      { 1.0f, 1.0f }, XGD_SPRITE_EFFECTS_NONE, 0.0f }
+    { .color = { 255, 255, 255, 255 }, .scale = { 1.0f, 1.0f } }
 
 XGD_API xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out);
 XGD_API void xgd_sprite_batch_destroy(xgd_sprite_batch *batch);

@@ -319,8 +319,7 @@ XGD_FIXTURE(BigData_UserPrimitives400k)
 static void limit_case(xgdt_ctx *t, xgd_graphics_profile profile, int limit)
 {
     enum { W = 64, H = 64 };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.profile = profile;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;

@@ -44,8 +44,7 @@ static void ct_on_event(void *user, xgd_device *device, xgd_device_event event)
 static xgd_device *ct_event_device(xgdt_ctx *t, int w, int h, ct_events *ev)
 {
     memset(ev, 0, sizeof *ev);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -517,8 +516,7 @@ XGD_FIXTURE(SwapIntervalForwarding)
         { XGD_PRESENT_INTERVAL_IMMEDIATE, 0, "Immediate" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 8;
         dd.pp.back_buffer_height = 8;
         dd.pp.present_interval = cases[i].pi;
@@ -561,8 +559,7 @@ XGD_FIXTURE(SwapIntervalForwarding)
 XGD_FIXTURE(BackBufferReadback_NoBackBuffer)
 {
     for (int mode = 0; mode < 2; mode++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 32;
         dd.pp.back_buffer_height = 16;
         if (mode == 1) {
@@ -876,8 +873,7 @@ static void ct_keep_log(void *user, xgd_log_level level, xgd_result code, const 
 static xgd_device *ct_logged_device(xgdt_ctx *t, ct_log *log)
 {
     memset(log, 0, sizeof *log);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = t->renderer;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 8;
@@ -1032,8 +1028,7 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = 96;
     dd.pp.back_buffer_height = 48;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -1080,8 +1075,7 @@ XGD_FIXTURE(PresentationViewportScissorMapping)
                                              XGD_PRESENTATION_MODE_STRETCH };
     const char *const names[2] = { "letterbox", "stretch" };
     for (int m = 0; m < 2; m++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 96;
         dd.pp.back_buffer_height = 48;
         dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -1183,7 +1177,7 @@ XGD_FIXTURE(TextureCreationValidation)
     /* Recovery disabled: no shadow, and a partial level-0 write is refused rather than uploading
      * zeros over the texels it does not cover; a whole-level write still works. */
     dev = xgdt_device(t, &(xgd_device_desc){ .pp = { .back_buffer_width = 8, .back_buffer_height = 8 },
-                                             .disable_context_recovery = true });
+                                             .context_recovery = false });
     REQUIRE(dev);
     REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 4, .height = 4 }, &tex));
     xgd_texture_info ti;

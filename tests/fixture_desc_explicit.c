@@ -237,3 +237,28 @@ XGD_FIXTURE(DescExplicit_StencilMasksZero)
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);
 }
+
+/* Context recovery: on in XGD_DEVICE_DESC_DEFAULT (and so for desc NULL), off in a zeroed desc;
+ * textures keep a CPU shadow only with it on. */
+XGD_TEST(desc_device_context_recovery)
+{
+    for (int k = 0; k < 2; k++) {
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+        if (k == 1) memset(&dd, 0, sizeof dd);
+        dd.pp.back_buffer_width = dd.pp.back_buffer_height = 8;
+        xgd_device *dev = xgdt_device(t, &dd);
+        REQUIRE(dev);
+        xgd_device_info info;
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK_MSG(info.context_recovery_enabled == (k == 0), "desc %s: recovery %d",
+                  k ? "zeroed" : "default", (int)info.context_recovery_enabled);
+        xgd_texture *tex = NULL;
+        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 4, .height = 4 },
+                                        &tex));
+        xgd_texture_info ti;
+        CHECK_OK(xgd_texture_get_info(tex, &ti));
+        CHECK(ti.has_cpu_shadow == (k == 0));
+        xgd_texture_destroy(tex);
+        xgd_device_destroy(dev);
+    }
+}

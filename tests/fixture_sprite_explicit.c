@@ -26,8 +26,7 @@ static const xgd_color SX_BLUE = { 0, 0, 255, 255 };
 
 static xgd_device *sx_device(xgdt_ctx *t)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = SW;
     dd.pp.back_buffer_height = SH;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;

@@ -513,8 +513,7 @@ static void *worker_main(void *arg)
         scene sc;
         scene *s = &sc;
         memset(s, 0, sizeof *s);
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.renderer = t->renderer;
         dd.pp.back_buffer_width = W;
         dd.pp.back_buffer_height = H;

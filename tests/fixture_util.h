@@ -23,8 +23,7 @@
 
 static inline xgd_device *fx_device(xgdt_ctx *t, int w, int h, xgd_depth_format depth, int msaa)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = depth;

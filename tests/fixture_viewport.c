@@ -240,8 +240,7 @@ static const mode_case mode_cases[] = {
 
 static xgd_device *mode_device(xgdt_ctx *t, const mode_case *m)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = 96;
     dd.pp.back_buffer_height = 48;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;

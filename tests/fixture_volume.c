@@ -112,12 +112,11 @@ static bool vx_supported(xgdt_ctx *t, xgd_device *dev)
 
 static xgd_device *vx_device(xgdt_ctx *t, int w, int h, bool recovery)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    dd.disable_context_recovery = !recovery;
+    dd.context_recovery = recovery;
     return xgdt_device(t, &dd);
 }
 

@@ -877,7 +877,8 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
     xgd_sprite_batch_create(gone, &c->s_sb);
     ok &= xgd_occlusion_query_create(gone, &c->s_query) == XGD_OK;
     xgd_device_destroy(gone); /* the s_ objects are shells from here on */
-    c->reach = xgdt_device(t, &(xgd_device_desc){ .profile = XGD_GRAPHICS_PROFILE_REACH });
+    c->reach = xgdt_device(t, &(xgd_device_desc){ .profile = XGD_GRAPHICS_PROFILE_REACH,
+                                                          .context_recovery = true });
     ok &= c->reach != NULL;
     /* query: ended with a result (0: nothing drawn) that failed calls must leave alone */
     ok &= xgd_occlusion_query_create(c->dev, &c->query) == XGD_OK &&

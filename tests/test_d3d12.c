@@ -22,8 +22,7 @@
 
 static xgd_device *d3d12_test_device(xgdt_ctx *t)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_D3D12;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 16;
@@ -348,8 +347,7 @@ XGD_TEST(D3D12_DeviceRemovedRecovery)
     xgdt_not_supported(t, "built without the Direct3D 12 renderer");
 #else
     removal_log log = { false, false };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_D3D12;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 16;
@@ -414,8 +412,7 @@ XGD_TEST(D3D12_NativeCaps)
     xgd_native_caps caps;
     /* software: no native caps */
     {
-        xgd_device_desc sd;
-        memset(&sd, 0, sizeof sd);
+        xgd_device_desc sd = XGD_DEVICE_DESC_DEFAULT;
         sd.renderer = XGD_RENDERER_SOFTWARE;
         sd.pp.headless = true;
         sd.pp.back_buffer_width = sd.pp.back_buffer_height = 4;

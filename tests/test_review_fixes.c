@@ -19,8 +19,7 @@
 
 static xgd_device *rf_device(xgdt_ctx *t, int w, int h)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
@@ -217,8 +216,7 @@ XGD_TEST(viewport_scissor_extent_overflow)
  * times the scale must neither overflow nor stop the draw from working. */
 XGD_TEST(viewport_scaled_extent_defined)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.back_buffer_width = 64;
     dd.pp.back_buffer_height = 64;

@@ -30,8 +30,7 @@ static xgd_color texel(int i, int j)
 
 static xgd_device *sb_device(xgdt_ctx *t, int w, int h, xgd_depth_format depth)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = depth == XGD_DEPTH_FORMAT_DEFAULT ? XGD_DEPTH_FORMAT_NONE : depth;

@@ -410,6 +410,7 @@ int main(int argc, char **argv)
     xgd_device_desc dd = {
         .pp = { .back_buffer_width = width, .back_buffer_height = height,
                 .depth_stencil_format = XGD_DEPTH_FORMAT_DEPTH24, .headless = true },
+        .context_recovery = true,
     };
     if (renderer) {
         dd.renderer = xgd_renderer_from_name(renderer);
