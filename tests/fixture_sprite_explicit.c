@@ -10,8 +10,8 @@
  *     rectangle: spread over a destination rectangle its zero-wide texture span shows the
  *     texture at the source's corner on every covered pixel, and with a non-zero origin the
  *     origin term (origin / 0 source size) moves the sprite beyond every viewport.
- * Expected images follow from those rules; every "draws nothing" case is drawn at a position
- * where the old zero-means-default reading would have drawn the texture.
+ * Expected images follow from those rules; each "draws nothing" case has pixels of its own, so
+ * a fallback (zero read as "not given") would show there.
  */
 #include "harness.h"
 
