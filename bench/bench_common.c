@@ -96,8 +96,7 @@ void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames
 
 static void run_xgd(xgd_renderer_kind renderer, int draws, int frames, bench_path *p)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = renderer;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;

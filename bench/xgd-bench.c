@@ -85,7 +85,7 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls)
         float x = (float)(next_random(&seed) % (uint32_t)(b->width > 16 ? b->width - 16 : 1));
         float y = (float)(next_random(&seed) % (uint32_t)(b->height > 16 ? b->height - 16 : 1));
         CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i % textures], &(xgd_sprite){
-            .position = { x, y }, .color = XGD_COLOR_WHITE }));
+            .position = { x, y }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
     }
     CHECK(xgd_sprite_batch_end(b->batch));
     double t1 = bench_clock_s();
@@ -193,7 +193,8 @@ int main(int argc, char **argv)
     xgd_device_desc dd = { .pp = { .back_buffer_width = b.width, .back_buffer_height = b.height,
                                    .depth_stencil_format = XGD_DEPTH_FORMAT_NONE,
                                    .present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE,
-                                   .headless = true } };
+                                   .headless = true },
+                           .context_recovery = true };
     if (renderer) {
         dd.renderer = xgd_renderer_from_name(renderer);
         if (dd.renderer == XGD_RENDERER_COUNT) {

@@ -310,8 +310,7 @@ static snapshot g_before, g_after;
 static void set_sentinel(void)
 {
     xgd_device *none = NULL;
-    xgd_device_desc bad;
-    memset(&bad, 0, sizeof bad);
+    xgd_device_desc bad = XGD_DEVICE_DESC_DEFAULT;
     bad.profile = (xgd_graphics_profile)0x7eadbeef;
     xgd_device_create(&bad, &none);
     if (g_sentinel[0] == '\0') snprintf(g_sentinel, sizeof g_sentinel, "%s", xgd_device_last_error(NULL));
@@ -548,8 +547,7 @@ static void op_device_create(fz_reader *r)
 {
     int slot = fz_u8(r) % NDEV;
     destroy_device(slot);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp = presentation(r);
     dd.profile = (xgd_graphics_profile)enum_value(r, 3);
     dd.renderer = fz_u8(r) % 16 == 0 ? (xgd_renderer_kind)fz_edge_int(r) : g_renderer;
@@ -557,7 +555,7 @@ static void op_device_create(fz_reader *r)
         dd.renderer < XGD_RENDERER_COUNT)
         dd.renderer = g_renderer; /* never starts a slow renderer by accident */
     if (dd.renderer == XGD_RENDERER_AUTO) dd.renderer = g_renderer;
-    dd.disable_context_recovery = fz_u8(r) % 4 == 0;
+    dd.context_recovery = fz_u8(r) % 4 != 0;
     dd.log = on_log;
     uint8_t mode = fz_u8(r) % 16;
     if (g_verbose)
@@ -567,7 +565,7 @@ static void op_device_create(fz_reader *r)
                 (int)dd.pp.depth_stencil_format, dd.pp.multisample_count,
                 (int)dd.pp.presentation_mode, dd.pp.virtual_width, dd.pp.virtual_height,
                 (int)dd.pp.present_interval, dd.pp.headless, (int)dd.profile, (int)dd.renderer,
-                dd.disable_context_recovery);
+                !dd.context_recovery);
     xgd_device *dev = NULL;
     if (mode == 0) {
         xgd_result res = CALL(xgd_device_create(NULL, &dev));
@@ -933,8 +931,7 @@ static void op_state_create(fz_reader *r)
     bool null_desc = fz_u8(r) % 4 == 0;
     switch (fz_u8(r) % 5) {
     case 0: {
-        xgd_blend_state_desc bd;
-        memset(&bd, 0, sizeof bd);
+        xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
         for (int i = 0; i < 4; i++) {
             bd.target[i].color_blend_function = (xgd_blend_function)enum_value(r, XGD_BLEND_FUNCTION_COUNT + 1);
             bd.target[i].color_source_blend = (xgd_blend)enum_value(r, XGD_BLEND_COUNT + 1);
@@ -946,7 +943,7 @@ static void op_state_create(fz_reader *r)
         }
         bd.independent_blend = fz_bool(r);
         bd.blend_factor = (xgd_color){ fz_u8(r), fz_u8(r), fz_u8(r), fz_u8(r) };
-        bd.use_blend_factor = fz_bool(r);
+        (void)fz_bool(r); /* keeps the byte layout of stored inputs */
         bd.multisample_mask = fz_int(r);
         xgd_blend_state *s = NULL;
         CREATE(xgd_blend_state_create(d, null_desc ? NULL : &bd, &s), &s);
@@ -954,10 +951,9 @@ static void op_state_create(fz_reader *r)
         break;
     }
     case 1: {
-        xgd_depth_stencil_desc dd;
-        memset(&dd, 0, sizeof dd);
-        dd.depth_buffer_disable = fz_bool(r);
-        dd.depth_write_disable = fz_bool(r);
+        xgd_depth_stencil_desc dd = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+        dd.depth_buffer_enable = !fz_bool(r);
+        dd.depth_buffer_write_enable = !fz_bool(r);
         dd.depth_function = (xgd_compare_function)enum_value(r, XGD_COMPARE_COUNT + 1);
         dd.stencil_enable = fz_bool(r);
         dd.stencil_function = (xgd_compare_function)enum_value(r, XGD_COMPARE_COUNT + 1);
@@ -971,7 +967,7 @@ static void op_state_create(fz_reader *r)
         dd.ccw_stencil_depth_fail = (xgd_stencil_operation)enum_value(r, XGD_STENCIL_OP_COUNT + 1);
         dd.stencil_mask = fz_int(r);
         dd.stencil_write_mask = fz_int(r);
-        dd.stencil_masks_explicit = fz_bool(r);
+        (void)fz_bool(r); /* keeps the byte layout of stored inputs */
         dd.reference_stencil = fz_int(r);
         xgd_depth_stencil_state *s = NULL;
         CREATE(xgd_depth_stencil_state_create(d, null_desc ? NULL : &dd, &s), &s);
@@ -1364,11 +1360,11 @@ static void op_sprite(fz_reader *r)
     case 5: {
         int n = 1 + fz_u8(r) % 4;
         for (int i = 0; i < n; i++) {
-            xgd_sprite s;
-            memset(&s, 0, sizeof s);
+            xgd_sprite s = XGD_SPRITE_INIT;
+            xgd_rect dst, src;
             s.position = (xgd_vector2){ fz_float(r), fz_float(r) };
-            if (fz_bool(r)) s.destination = rect(r);
-            if (fz_bool(r)) s.source = rect(r);
+            if (fz_bool(r)) { dst = rect(r); s.destination = &dst; }
+            if (fz_bool(r)) { src = rect(r); s.source = &src; }
             s.color = (xgd_color){ fz_u8(r), fz_u8(r), fz_u8(r), fz_u8(r) };
             if (fz_bool(r)) {
                 s.rotation = fz_float(r);
@@ -1533,10 +1529,8 @@ static void op_scene(fz_reader *r)
         bd.sort_mode = (xgd_sprite_sort_mode)(fz_u8(r) % 5);
         CALL(xgd_sprite_batch_begin(sb, &bd));
         for (int i = 0, n = 1 + fz_u8(r) % 4; i < n; i++) {
-            xgd_sprite s;
-            memset(&s, 0, sizeof s);
+            xgd_sprite s = XGD_SPRITE_INIT;
             s.position = (xgd_vector2){ (float)(fz_u8(r) % 16), (float)(fz_u8(r) % 16) };
-            s.color = XGD_COLOR_WHITE;
             s.rotation = (float)(fz_u8(r) % 8) * 0.5f;
             s.layer_depth = (float)(fz_u8(r) % 3) * 0.5f;
             CALL(xgd_sprite_batch_draw(sb, fz_u8(r) % 4 == 0 ? first_of(K_TEX, d, fz_u8(r)) : t, &s));

@@ -67,8 +67,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     for (int i = 0; i < 2; i++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 8;
         dd.pp.back_buffer_height = 8;
         dd.pp.headless = true;

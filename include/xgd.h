@@ -14,14 +14,16 @@
  *
  *     xgd_device *dev;
  *     xgd_device_desc dd = { .pp = { .back_buffer_width = 640, .back_buffer_height = 360,
- *                                    .headless = true } };
+ *                                    .headless = true },
+ *                            .context_recovery = true };
  *     if (xgd_device_create(&dd, &dev) != XGD_OK) { puts(xgd_device_last_error(NULL)); ... }
  *     xgd_sprite_batch *sb; xgd_sprite_batch_create(dev, &sb);
  *     for (;;) {
  *         xgd_clear_color(dev, (xgd_color){ 100, 149, 237, 255 });      // CornflowerBlue
  *         xgd_sprite_batch_begin(sb, NULL);                               // Deferred, AlphaBlend
  *         xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 10, 10 },
- *                                                      .color = XGD_COLOR_WHITE });
+ *                                                      .color = XGD_COLOR_WHITE,
+ *                                                      .scale = { 1, 1 } });
  *         xgd_sprite_batch_end(sb);
  *         xgd_present(dev);
  *     }
@@ -53,9 +55,14 @@
  *
  * CONVENTIONS
  *
- * Creation takes a `const xgd_*_desc *` whose zero fields mean "default"; each field's comment
- * gives the default and range. Enumerations keep XNA's names and order; those that appear in
- * descs start with a _DEFAULT member worth 0. Matrices are XNA's: row-major, row vectors
+ * Creation takes a `const xgd_*_desc *`. Every field means what it says: booleans are positive
+ * and 0 / false are taken literally (a blend factor of 0 is black, a stencil mask of 0 masks
+ * every bit). desc NULL means XNA's defaults; so do the XGD_*_DESC_DEFAULT initialisers (and
+ * XGD_SPRITE_INIT), to start from and change a few fields; each field's comment gives its
+ * default and range. "Not given" is a NULL pointer (a sprite's source and destination).
+ * Enumerations keep XNA's names and order; those that appear in descs start with a _DEFAULT
+ * member worth 0 that names the default. Sizes that are never 0 (back buffer and virtual
+ * canvas) use 0 for their default. Matrices are XNA's: row-major, row vectors
  * (v' = v * M), right-handed.
  */
 #ifndef XGD_H
@@ -275,16 +282,14 @@ typedef enum xgd_blend_function {
     XGD_BLEND_FUNCTION_COUNT
 } xgd_blend_function;
 
-/* Colour write channels. 0 in a desc means the default (All); XGD_COLOR_WRITE_NONE is a
- * separate value because 0 is taken (sokol_gfx's convention). */
+/* Colour write channels: a bit mask, as XNA's ColorWriteChannels (0 = None). */
 typedef enum xgd_color_write_channels {
-    XGD_COLOR_WRITE_DEFAULT = 0,
+    XGD_COLOR_WRITE_NONE = 0,
     XGD_COLOR_WRITE_RED = 1,
     XGD_COLOR_WRITE_GREEN = 2,
     XGD_COLOR_WRITE_BLUE = 4,
     XGD_COLOR_WRITE_ALPHA = 8,
-    XGD_COLOR_WRITE_ALL = 15,
-    XGD_COLOR_WRITE_NONE = 16
+    XGD_COLOR_WRITE_ALL = 15
 } xgd_color_write_channels;
 
 typedef enum xgd_compare_function {
@@ -483,7 +488,7 @@ typedef struct xgd_window_handle {
     void *hwnd;                /* HWND */
 } xgd_window_handle;
 
-/* XNA PresentationParameters. */
+/* XNA PresentationParameters. A size is never 0, so the sizes' 0 stands for their default. */
 typedef struct xgd_presentation_parameters {
     int back_buffer_width;                 /* default 800; 1..profile maximum. Windowed: the
                                               back buffer is the window's drawable size in
@@ -534,14 +539,19 @@ typedef struct xgd_device_desc {
                                       device created while a non-debug D3D12 device lives
                                       makes the runtime remove the older one, so create
                                       debug devices first or only. */
-    bool disable_context_recovery; /* drop textures' CPU shadows (SetContextRecoveryEnabled
-                                      (false)): saves memory, textures lose content on loss */
+    bool context_recovery;         /* default true: textures keep CPU shadows and get their
+                                      content back after a loss; false (SetContextRecoveryEnabled
+                                      (false)) saves the memory, textures lose content on loss */
     xgd_log_fn log;                /* optional: every error and warning */
     void *log_user;
     xgd_event_fn on_event;         /* optional: device and resource events */
     void *event_user;
     xgd_pixel_center pixel_center; /* default XNA (Direct3D 9 centres); see xgd_pixel_center */
 } xgd_device_desc;
+
+/* The desc that NULL stands for: XNA's defaults (pp sizes 0 = 800x480, HiDef, AUTO renderer,
+ * context recovery on). It names no window, so set .pp.headless = true or .pp.window. */
+#define XGD_DEVICE_DESC_DEFAULT { .context_recovery = true }
 
 /* Renders zero-area scissor rectangles as ... (recorded per renderer, spec 002). */
 typedef enum xgd_zero_scissor_behavior {
@@ -631,8 +641,8 @@ typedef struct xgd_format_support {
 
 /*
  * Creates a device and its renderer.
- * desc: NULL means all defaults, which ask for a window without naming one (INVALID_ARGUMENT):
- * set pp.headless, or pp.window.
+ * desc: NULL means all defaults (XGD_DEVICE_DESC_DEFAULT), which ask for a window without naming
+ * one (INVALID_ARGUMENT): set pp.headless, or pp.window.
  * Results: INVALID_ARGUMENT (out NULL, sizes out of range, unknown enums, a windowed device
  * without a window, a headless one with a window, a window handle that is NULL or not a
  * window), NOT_SUPPORTED (the chosen renderer is not compiled in, the window kind is not
@@ -969,7 +979,7 @@ typedef struct xgd_target_blend_desc {
     xgd_blend_function alpha_blend_function;  /* default Add */
     xgd_blend alpha_source_blend;             /* default One */
     xgd_blend alpha_destination_blend;        /* default Zero */
-    unsigned color_write_channels;            /* default All; XGD_COLOR_WRITE_NONE for none */
+    unsigned color_write_channels;            /* default All; 0 (NONE) writes nothing */
 } xgd_target_blend_desc;
 
 typedef struct xgd_blend_state_desc {
@@ -978,11 +988,21 @@ typedef struct xgd_blend_state_desc {
     xgd_target_blend_desc target[4];
     bool independent_blend;       /* default false: targets 1..3 use target[0]'s blend with their
                                      own write channels (XNA's model) */
-    xgd_color blend_factor;       /* default {0,0,0,0}: XNA's default is White, so the zero
-                                     colour is taken as White unless use_blend_factor is set */
-    bool use_blend_factor;        /* blend_factor as given, even when zero */
-    int multisample_mask;         /* default 0 = -1 (all samples) */
+    xgd_color blend_factor;       /* default White; zero is black */
+    int multisample_mask;         /* default -1 (all samples); 0 writes no sample of a
+                                     multisampled target (single-sampled targets ignore it) */
 } xgd_blend_state_desc;
+
+/* XNA's defaults (BlendState.Opaque's values), the desc that NULL stands for. */
+#define XGD_TARGET_BLEND_DESC_DEFAULT                                                       \
+    { .color_blend_function = XGD_BLEND_FUNCTION_ADD, .color_source_blend = XGD_BLEND_ONE,      \
+      .color_destination_blend = XGD_BLEND_ZERO, .alpha_blend_function = XGD_BLEND_FUNCTION_ADD, \
+      .alpha_source_blend = XGD_BLEND_ONE, .alpha_destination_blend = XGD_BLEND_ZERO,           \
+      .color_write_channels = XGD_COLOR_WRITE_ALL }
+#define XGD_BLEND_STATE_DESC_DEFAULT                                                        \
+    { .target = { XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT,                 \
+                  XGD_TARGET_BLEND_DESC_DEFAULT, XGD_TARGET_BLEND_DESC_DEFAULT },               \
+      .blend_factor = { 255, 255, 255, 255 }, .multisample_mask = -1 }
 
 typedef enum xgd_blend_preset {
     XGD_BLEND_PRESET_OPAQUE = 0,
@@ -992,8 +1012,8 @@ typedef enum xgd_blend_preset {
 } xgd_blend_preset;
 
 typedef struct xgd_depth_stencil_desc {
-    bool depth_buffer_disable;               /* default false: depth test on (XNA Default) */
-    bool depth_write_disable;                /* default false */
+    bool depth_buffer_enable;                /* default true: depth test on */
+    bool depth_buffer_write_enable;          /* default true */
     xgd_compare_function depth_function;     /* default LessEqual */
     bool stencil_enable;                     /* default false */
     xgd_compare_function stencil_function;   /* default Always */
@@ -1001,13 +1021,23 @@ typedef struct xgd_depth_stencil_desc {
     xgd_stencil_operation stencil_fail;      /* default Keep */
     xgd_stencil_operation stencil_depth_fail;/* default Keep */
     bool two_sided_stencil;                  /* default false */
-    xgd_compare_function ccw_stencil_function;
-    xgd_stencil_operation ccw_stencil_pass, ccw_stencil_fail, ccw_stencil_depth_fail;
-    int stencil_mask;                        /* default 0 = 0xFF (all bits: XNA Int32.MaxValue) */
-    int stencil_write_mask;                  /* default 0 = 0xFF; -1 is also all */
-    bool stencil_masks_explicit;             /* use the masks as given, even when zero */
+    xgd_compare_function ccw_stencil_function;                        /* default Always */
+    xgd_stencil_operation ccw_stencil_pass, ccw_stencil_fail, ccw_stencil_depth_fail; /* Keep */
+    int stencil_mask;                        /* default 0xFF (all bits of the 8-bit plane, as
+                                                XNA's Int32.MaxValue; -1 is also all); 0 = none */
+    int stencil_write_mask;                  /* default 0xFF; 0 writes no bit */
     int reference_stencil;                   /* default 0 */
 } xgd_depth_stencil_desc;
+
+/* XNA's defaults (DepthStencilState.Default's values), the desc that NULL stands for. */
+#define XGD_DEPTH_STENCIL_DESC_DEFAULT                                                      \
+    { .depth_buffer_enable = true, .depth_buffer_write_enable = true,                           \
+      .depth_function = XGD_COMPARE_LESS_EQUAL, .stencil_function = XGD_COMPARE_ALWAYS,         \
+      .stencil_pass = XGD_STENCIL_OP_KEEP, .stencil_fail = XGD_STENCIL_OP_KEEP,                 \
+      .stencil_depth_fail = XGD_STENCIL_OP_KEEP, .ccw_stencil_function = XGD_COMPARE_ALWAYS,    \
+      .ccw_stencil_pass = XGD_STENCIL_OP_KEEP, .ccw_stencil_fail = XGD_STENCIL_OP_KEEP,         \
+      .ccw_stencil_depth_fail = XGD_STENCIL_OP_KEEP, .stencil_mask = 0xFF,                      \
+      .stencil_write_mask = 0xFF }
 
 typedef enum xgd_depth_stencil_preset {
     XGD_DEPTH_STENCIL_PRESET_DEFAULT = 0,  /* test and write, LessEqual */
@@ -1019,10 +1049,15 @@ typedef struct xgd_rasterizer_desc {
     xgd_cull_mode cull_mode;        /* default CullCounterClockwiseFace */
     xgd_fill_mode fill_mode;        /* default Solid */
     bool scissor_test_enable;       /* default false */
-    bool multisample_antialias_disable; /* default false (XNA MultiSampleAntiAlias true) */
+    bool multisample_antialias;     /* default true (XNA MultiSampleAntiAlias) */
     float depth_bias;               /* default 0; in units of depth (0..1), XNA's float */
     float slope_scale_depth_bias;   /* default 0 */
 } xgd_rasterizer_desc;
+
+/* XNA's defaults (RasterizerState.CullCounterClockwise's values), the desc NULL stands for. */
+#define XGD_RASTERIZER_DESC_DEFAULT                                                         \
+    { .cull_mode = XGD_CULL_COUNTER_CLOCKWISE_FACE, .fill_mode = XGD_FILL_SOLID,                \
+      .multisample_antialias = true }
 
 typedef enum xgd_rasterizer_preset {
     XGD_RASTERIZER_PRESET_CULL_NONE = 0,
@@ -1035,12 +1070,18 @@ typedef struct xgd_sampler_desc {
     xgd_texture_address_mode address_u;    /* default Wrap */
     xgd_texture_address_mode address_v;    /* default Wrap */
     xgd_texture_address_mode address_w;    /* default Wrap */
-    int max_anisotropy;                    /* default 0 = 4; 1..16 (more is clamped to 16,
-                                              then to xgd_format_support.max_anisotropy).
-                                              Used by the Anisotropic filter only */
+    int max_anisotropy;                    /* default 4; 0..16 (0 and 1: no anisotropy; above
+                                              16 is applied as 16, then clamped to
+                                              xgd_format_support.max_anisotropy). Used by the
+                                              Anisotropic filter only */
     int max_mip_level;                     /* default 0: the most detailed level sampled */
     float mip_map_level_of_detail_bias;    /* default 0 */
 } xgd_sampler_desc;
+
+/* XNA's defaults (SamplerState.LinearWrap's values), the desc that NULL stands for. */
+#define XGD_SAMPLER_DESC_DEFAULT                                                            \
+    { .filter = XGD_FILTER_LINEAR, .address_u = XGD_ADDRESS_WRAP, .address_v = XGD_ADDRESS_WRAP, \
+      .address_w = XGD_ADDRESS_WRAP, .max_anisotropy = 4 }
 
 typedef enum xgd_sampler_preset {
     XGD_SAMPLER_PRESET_POINT_WRAP = 0,
@@ -1052,7 +1093,9 @@ typedef enum xgd_sampler_preset {
 } xgd_sampler_preset;
 
 /* State objects are immutable once created (XNA states become immutable when bound). desc NULL
- * means all defaults. Results: INVALID_ARGUMENT (unknown enum values). */
+ * means XNA's defaults (the XGD_*_DESC_DEFAULT initialisers above); start from those to change
+ * a few fields: a zeroed desc means zero and false in every field. Results: INVALID_ARGUMENT
+ * (unknown enum values, a negative max_anisotropy or max_mip_level). */
 XGD_API xgd_result xgd_blend_state_create(xgd_device *device, const xgd_blend_state_desc *desc,
                                           xgd_blend_state **out);
 XGD_API xgd_result xgd_depth_stencil_state_create(xgd_device *device,
@@ -1393,18 +1436,30 @@ typedef struct xgd_sprite_batch_begin_desc {
     const xgd_matrix *transform;           /* default identity; copied at begin */
 } xgd_sprite_batch_begin_desc;
 
+/* One SpriteBatch.Draw call. Every field means what it says (0 is zero, NULL is "not given");
+ * XGD_SPRITE_INIT holds the values of XNA's short overloads (white tint, scale 1), so
+ * `xgd_sprite s = XGD_SPRITE_INIT; s.position = ...;` is Draw(texture, position, Color.White). */
 typedef struct xgd_sprite {
-    xgd_vector2 position;       /* where origin lands, in pixels */
-    xgd_rect destination;       /* if width and height are non-zero: the destination rectangle,
-                                   which replaces position and scale */
-    xgd_rect source;            /* texels; zero width/height = the whole texture */
-    xgd_color color;            /* tint (premultiplied under AlphaBlend); zero = transparent */
+    xgd_vector2 position;       /* where origin lands, in pixels (used when destination is NULL) */
+    const xgd_rect *destination; /* NULL: placed by position and scale. Otherwise XNA's
+                                   destinationRectangle, replacing position and scale; a zero
+                                   width or height draws nothing. Read during the draw call. */
+    const xgd_rect *source;     /* texels; NULL: the whole texture (XNA's null). A zero-size
+                                   rectangle is a real one: with position and scale the sprite
+                                   is zero-sized and draws nothing; a destination rectangle is
+                                   filled with the texture at the source's corner (XNA) */
+    xgd_color color;            /* tint (premultiplied under AlphaBlend); INIT White; zero =
+                                   transparent */
     float rotation;             /* radians, clockwise on screen, about origin */
     xgd_vector2 origin;         /* in source texels */
-    xgd_vector2 scale;          /* zero = (1, 1) */
+    xgd_vector2 scale;          /* INIT (1, 1); a zero component draws nothing (XNA) */
     xgd_sprite_effects effects; /* flips */
     float layer_depth;          /* 0 front .. 1 back; sorts BackToFront/FrontToBack */
 } xgd_sprite;
+
+/* XNA's defaults for a sprite: white, scale 1, whole texture, placed by position. */
+#define XGD_SPRITE_INIT                                                                     \
+    { .color = { 255, 255, 255, 255 }, .scale = { 1.0f, 1.0f } }
 
 XGD_API xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out);
 XGD_API void xgd_sprite_batch_destroy(xgd_sprite_batch *batch);

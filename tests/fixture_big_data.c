@@ -52,8 +52,7 @@ static void draw_pattern_texture(xgdt_ctx *t, xgd_device *dev, int tw, int th, i
     xgd_texture *tex = xgdt_image_texture(t, dev, w, h, img); /* one set_data of w*h*4 bytes */
     free(img);
     REQUIRE(tex);
-    xgd_sampler_desc sd;
-    memset(&sd, 0, sizeof sd);
+    xgd_sampler_desc sd = XGD_SAMPLER_DESC_DEFAULT;
     sd.filter = XGD_FILTER_POINT;
     sd.address_u = sd.address_v = sd.address_w = XGD_ADDRESS_CLAMP;
     xgd_sampler_state *smp = fx_sampler(t, dev, &sd);
@@ -321,8 +320,7 @@ XGD_FIXTURE(BigData_UserPrimitives400k)
 static void limit_case(xgdt_ctx *t, xgd_graphics_profile profile, int limit)
 {
     enum { W = 64, H = 64 };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.profile = profile;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;

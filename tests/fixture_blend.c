@@ -127,8 +127,7 @@ XGD_FIXTURE(Blend_Factors)
     for (int row = 0; row < 4; row++) {
         for (int f = XGD_BLEND_ONE; f < XGD_BLEND_COUNT; f++) {
             if (row >= 2 && is_color_factor((xgd_blend)f)) continue;
-            xgd_blend_state_desc bd;
-            memset(&bd, 0, sizeof bd);
+            xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
             xgd_target_blend_desc *b = &bd.target[0];
             b->color_blend_function = b->alpha_blend_function = XGD_BLEND_FUNCTION_ADD;
             b->color_source_blend = b->alpha_source_blend = XGD_BLEND_ONE;
@@ -140,7 +139,6 @@ XGD_FIXTURE(Blend_Factors)
             default: b->alpha_source_blend = XGD_BLEND_ZERO; b->alpha_destination_blend = (xgd_blend)f; break;
             }
             bd.blend_factor = BF;
-            bd.use_blend_factor = true;
             int cx = f - XGD_BLEND_ONE;
             blend_cell(t, dev, &bd, cx, row, SRC);
             fx_fill(e, W, H, cx * CELL, row * CELL, cx * CELL + CELL, row * CELL + CELL,
@@ -164,8 +162,7 @@ XGD_FIXTURE(Blend_Functions)
     const xgd_color srcs[2] = { SRC, { 20, 240, 130, 40 } };
     for (int si = 0; si < 2; si++) {
         for (int fn = XGD_BLEND_FUNCTION_ADD; fn < XGD_BLEND_FUNCTION_COUNT; fn++) {
-            xgd_blend_state_desc bd;
-            memset(&bd, 0, sizeof bd);
+            xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
             xgd_target_blend_desc *b = &bd.target[0];
             b->color_blend_function = b->alpha_blend_function = (xgd_blend_function)fn;
             b->color_source_blend = XGD_BLEND_SOURCE_ALPHA;
@@ -184,7 +181,8 @@ XGD_FIXTURE(Blend_Functions)
     free(e);
 }
 
-/* A zero blend_factor means White unless use_blend_factor (XNA's default is White). */
+/* XNA's default BlendFactor is White (the default initialiser's); a blend factor given as zero
+ * is black, honoured as given. */
 XGD_FIXTURE(Blend_BlendFactor)
 {
     xgd_texture *rt = NULL;
@@ -194,20 +192,18 @@ XGD_FIXTURE(Blend_BlendFactor)
     REQUIRE(rt && fx);
     uint8_t *e = fx_image(W, H, DST);
     REQUIRE(e);
-    struct { xgd_color bf; bool use; xgd_color effective; } cases[3] = {
+    struct { xgd_color bf; bool set; xgd_color effective; } cases[3] = {
         { { 0, 0, 0, 0 }, false, { 255, 255, 255, 255 } },
         { { 0, 0, 0, 0 }, true, { 0, 0, 0, 0 } },
-        { BF, false, BF },
+        { BF, true, BF },
     };
     for (int i = 0; i < 3; i++) {
-        xgd_blend_state_desc bd;
-        memset(&bd, 0, sizeof bd);
+        xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
         xgd_target_blend_desc *b = &bd.target[0];
         b->color_blend_function = b->alpha_blend_function = XGD_BLEND_FUNCTION_ADD;
         b->color_source_blend = b->alpha_source_blend = XGD_BLEND_BLEND_FACTOR;
         b->color_destination_blend = b->alpha_destination_blend = XGD_BLEND_INVERSE_BLEND_FACTOR;
-        bd.blend_factor = cases[i].bf;
-        bd.use_blend_factor = cases[i].use;
+        if (cases[i].set) bd.blend_factor = cases[i].bf;
         blend_cell(t, dev, &bd, i * 2, 1, SRC);
         fx_fill(e, W, H, i * 2 * CELL, CELL, i * 2 * CELL + CELL, 2 * CELL,
                 blend_expect(b, SRC, DST, cases[i].effective));
@@ -228,16 +224,13 @@ XGD_FIXTURE(Blend_ColorWriteChannels)
     const unsigned masks[8] = {
         XGD_COLOR_WRITE_RED, XGD_COLOR_WRITE_GREEN, XGD_COLOR_WRITE_BLUE, XGD_COLOR_WRITE_ALPHA,
         XGD_COLOR_WRITE_RED | XGD_COLOR_WRITE_BLUE, XGD_COLOR_WRITE_ALL, XGD_COLOR_WRITE_NONE,
-        XGD_COLOR_WRITE_DEFAULT,
+        XGD_COLOR_WRITE_GREEN | XGD_COLOR_WRITE_ALPHA,
     };
     for (int i = 0; i < 8; i++) {
-        xgd_blend_state_desc bd;
-        memset(&bd, 0, sizeof bd);
+        xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
         bd.target[0].color_write_channels = masks[i];
         blend_cell(t, dev, &bd, i * 2, 2, SRC);
-        unsigned m = masks[i] == XGD_COLOR_WRITE_DEFAULT ? XGD_COLOR_WRITE_ALL
-                   : masks[i] == XGD_COLOR_WRITE_NONE    ? 0u
-                                                         : masks[i];
+        unsigned m = masks[i]; /* a bit mask; NONE is 0: nothing written */
         xgd_color c = DST;
         if (m & XGD_COLOR_WRITE_RED) c.r = SRC.r;
         if (m & XGD_COLOR_WRITE_GREEN) c.g = SRC.g;
@@ -273,8 +266,7 @@ XGD_FIXTURE(Blend_Presets)
         CHECK_OK(xgd_set_blend_state(dev, bs));
         CHECK_OK(fx_rect(dev, W, H, (float)(i * 2 * CELL), CELL, (float)(i * 2 * CELL + CELL),
                          2 * CELL, 0.0f, SRC));
-        xgd_target_blend_desc b;
-        memset(&b, 0, sizeof b);
+        xgd_target_blend_desc b = XGD_TARGET_BLEND_DESC_DEFAULT;
         b.color_blend_function = b.alpha_blend_function = XGD_BLEND_FUNCTION_ADD;
         b.color_source_blend = b.alpha_source_blend = sf[i];
         b.color_destination_blend = b.alpha_destination_blend = df[i];

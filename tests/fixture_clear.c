@@ -54,9 +54,8 @@ XGD_FIXTURE(GraphicsDevice_OrderedClear)
  * stencil (Equal draws with the expected and another reference). */
 static void probe(xgdt_ctx *t, xgd_device *dev, int w, int h, int stencil)
 {
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_write_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_write_enable = false;
     xgd_depth_stencil_state *s = fx_depth(t, dev, &d);
     if (!s) return;
     xgd_set_depth_stencil_state(dev, s);
@@ -64,8 +63,8 @@ static void probe(xgdt_ctx *t, xgd_device *dev, int w, int h, int stencil)
     xgd_set_depth_stencil_state(dev, NULL);
     xgd_depth_stencil_state_destroy(s);
     for (int k = 0; k < 2; k++) {
-        memset(&d, 0, sizeof d);
-        d.depth_buffer_disable = true;
+        d = (xgd_depth_stencil_desc)XGD_DEPTH_STENCIL_DESC_DEFAULT;
+        d.depth_buffer_enable = false;
         d.stencil_enable = true;
         d.stencil_function = XGD_COMPARE_EQUAL;
         d.reference_stencil = k ? (stencil + 1) & 0xFF : stencil;

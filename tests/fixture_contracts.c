@@ -45,8 +45,7 @@ static xgd_device *ct_event_device(xgdt_ctx *t, int w, int h, ct_events *ev,
                                    xgd_pixel_center centers)
 {
     memset(ev, 0, sizeof *ev);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -374,8 +373,7 @@ static void bias_columns(xgdt_ctx *t, xgd_depth_format format, double steps, con
     uint8_t *e = fx_image(W, H, BLACK);
     if (!e) return;
     for (int i = 0; i < N; i++) {
-        xgd_rasterizer_desc rd;
-        memset(&rd, 0, sizeof rd);
+        xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
         rd.depth_bias = (float)(bias_steps[i] * unit);
         xgd_rasterizer_state *rs = fx_raster(t, dev, &rd);
         if (!rs) break;
@@ -423,8 +421,7 @@ XGD_FIXTURE(Deferred_Scissor)
     xgd_device_info info;
     REQUIRE_OK(xgd_device_get_info(dev, &info));
     xgd_texture *tex = xgdt_solid_texture(t, dev, 1, 1, GREEN);
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.cull_mode = XGD_CULL_NONE;
     rd.scissor_test_enable = true;
     xgd_rasterizer_state *on = fx_raster(t, dev, &rd);
@@ -435,7 +432,7 @@ XGD_FIXTURE(Deferred_Scissor)
     memset(&bd, 0, sizeof bd);
     bd.rasterizer_state = on;
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    const xgd_sprite full = { .destination = { 0, 0, W, H }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite full = { .destination = &(xgd_rect){ 0, 0, W, H }, .color = XGD_COLOR_WHITE };
 
     /* Deferred: the rectangle set between Begin and End is the one used. */
     CHECK_OK(xgd_clear_color(dev, BLACK));
@@ -521,8 +518,7 @@ XGD_FIXTURE(SwapIntervalForwarding)
         { XGD_PRESENT_INTERVAL_IMMEDIATE, 0, "Immediate" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 8;
         dd.pp.back_buffer_height = 8;
         dd.pp.present_interval = cases[i].pi;
@@ -565,8 +561,7 @@ XGD_FIXTURE(SwapIntervalForwarding)
 XGD_FIXTURE(BackBufferReadback_NoBackBuffer)
 {
     for (int mode = 0; mode < 2; mode++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 32;
         dd.pp.back_buffer_height = 16;
         if (mode == 1) {
@@ -644,7 +639,8 @@ XGD_FIXTURE(DescriptorCapacityContract)
         bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
         CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
         for (int i = 0; i < N; i++) {
-            xgd_sprite sp = { .destination = { i % S, i / S, 1, 1 }, .color = XGD_COLOR_WHITE };
+            xgd_sprite sp = { .destination = &(xgd_rect){ i % S, i / S, 1, 1 },
+                              .color = XGD_COLOR_WHITE };
             CHECK_OK(xgd_sprite_batch_draw(sb, tex[i], &sp));
         }
         CHECK_OK(xgd_sprite_batch_end(sb));
@@ -880,8 +876,7 @@ static void ct_keep_log(void *user, xgd_log_level level, xgd_result code, const 
 static xgd_device *ct_logged_device(xgdt_ctx *t, ct_log *log)
 {
     memset(log, 0, sizeof *log);
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = t->renderer;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 8;
@@ -1018,9 +1013,12 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     CHECK_OK(xgd_clear_color(dev, BLACK));
     CHECK_OK(xgd_set_viewport(dev, &(xgd_viewport){ 8, 4, 32, 16, 0.0f, 1.0f }));
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 0, 0, 4, 2 }, .color = RED }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 26, 12, 6, 4 }, .color = GREEN }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 30, 0, 8, 3 }, .color = BLUE }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 0, 0, 4, 2 },
+                                                           .color = RED }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 26, 12, 6, 4 },
+                                                           .color = GREEN }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 30, 0, 8, 3 },
+                                                           .color = BLUE }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *e = fx_image(64, 32, BLACK);
     REQUIRE(e);
@@ -1033,8 +1031,7 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = 96;
     dd.pp.back_buffer_height = 48;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -1049,8 +1046,10 @@ XGD_FIXTURE(SpriteBatch_ViewportProjection)
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
     CHECK_OK(xgd_clear_color(dev, BLACK));
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 0, 0, 8, 8 }, .color = RED }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 20, 24, 12, 8 }, .color = GREEN }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 0, 0, 8, 8 },
+                                                           .color = RED }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 20, 24, 12, 8 },
+                                                           .color = GREEN }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     e = fx_image(32, 32, BLACK);
     REQUIRE(e);
@@ -1079,8 +1078,7 @@ XGD_FIXTURE(PresentationViewportScissorMapping)
                                              XGD_PRESENTATION_MODE_STRETCH };
     const char *const names[2] = { "letterbox", "stretch" };
     for (int m = 0; m < 2; m++) {
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.pp.back_buffer_width = 96;
         dd.pp.back_buffer_height = 48;
         dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -1092,8 +1090,7 @@ XGD_FIXTURE(PresentationViewportScissorMapping)
         xgd_device *dev = xgdt_device(t, &dd);
         REQUIRE(dev);
         xgd_effect *fx = fx_effect(t, dev);
-        xgd_rasterizer_desc rd;
-        memset(&rd, 0, sizeof rd);
+        xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
         rd.cull_mode = XGD_CULL_NONE;
         rd.scissor_test_enable = true;
         xgd_rasterizer_state *on = fx_raster(t, dev, &rd);
@@ -1185,7 +1182,7 @@ XGD_FIXTURE(TextureCreationValidation)
     /* Recovery disabled: no shadow, and a partial level-0 write is refused rather than uploading
      * zeros over the texels it does not cover; a whole-level write still works. */
     dev = xgdt_device(t, &(xgd_device_desc){ .pp = { .back_buffer_width = 8, .back_buffer_height = 8 },
-                                             .disable_context_recovery = true });
+                                             .context_recovery = false });
     REQUIRE(dev);
     REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 4, .height = 4 }, &tex));
     xgd_texture_info ti;

@@ -13,8 +13,7 @@ static const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 },
 XGD_FIXTURE(DebugLabels)
 {
     enum { W = 32, H = 32, T = 16 };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_DEPTH24_STENCIL8;

@@ -73,10 +73,9 @@ XGD_FIXTURE(Depth_CompareFunctions)
     uint8_t *e = fx_image(W, H, fx_rgba(0, 0, 0, 255));
     REQUIRE(e);
     for (int f = 0; f < 8; f++) {
-        xgd_depth_stencil_desc d;
-        memset(&d, 0, sizeof d);
+        xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
         d.depth_function = fns[f];
-        d.depth_write_disable = true;
+        d.depth_buffer_write_enable = false;
         xgd_depth_stencil_state *s = set_depth(t, dev, &d);
         REQUIRE(s);
         for (int row = 0; row < 3; row++) {
@@ -103,9 +102,8 @@ XGD_FIXTURE(Depth_WriteDisable)
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_write_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_write_enable = false;
     xgd_depth_stencil_state *nowrite = fx_depth(t, dev, &d);
     REQUIRE(nowrite);
     CHECK_OK(xgd_clear_color(dev, BLACK));
@@ -200,10 +198,9 @@ XGD_FIXTURE(Depth_FormatQuantisation)
         REQUIRE(dev);
         xgd_effect *fx = fx_effect(t, dev);
         REQUIRE(fx);
-        xgd_depth_stencil_desc d;
-        memset(&d, 0, sizeof d);
+        xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
         d.depth_function = XGD_COMPARE_EQUAL;
-        d.depth_write_disable = true;
+        d.depth_buffer_write_enable = false;
         xgd_depth_stencil_state *s = set_depth(t, dev, &d);
         REQUIRE(s);
         REQUIRE(clear_all(t, dev, XGD_CLEAR_TARGET | XGD_CLEAR_DEPTH_BUFFER, 0.125f, 0));
@@ -237,8 +234,7 @@ XGD_FIXTURE(Depth_Bias)
     uint8_t *e = fx_image(W, H, BLACK);
     REQUIRE(e);
     for (int i = 0; i < 4; i++) {
-        xgd_rasterizer_desc rd;
-        memset(&rd, 0, sizeof rd);
+        xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
         rd.depth_bias = bias[i];
         xgd_rasterizer_state *rs = fx_raster(t, dev, &rd);
         REQUIRE(rs);
@@ -260,9 +256,8 @@ XGD_FIXTURE(Depth_Bias)
 /* Draws a full-target quad coloured c where the stencil equals ref. */
 static void stencil_paint(xgdt_ctx *t, xgd_device *dev, int w, int h, int ref, xgd_color c)
 {
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_buffer_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_enable = false;
     d.stencil_enable = true;
     d.stencil_function = XGD_COMPARE_EQUAL;
     d.reference_stencil = ref;
@@ -281,15 +276,13 @@ XGD_FIXTURE(Stencil_ReplaceThenEqual)
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     bd.target[0].color_write_channels = XGD_COLOR_WRITE_NONE;
     xgd_blend_state *nocolor = fx_blend(t, dev, &bd);
     REQUIRE(fx && rs && nocolor);
     CHECK_OK(xgd_clear_color(dev, BLACK)); /* stencil 0 */
 
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
     d.stencil_enable = true;
     d.stencil_function = XGD_COMPARE_ALWAYS;
     d.stencil_pass = XGD_STENCIL_OP_REPLACE;
@@ -336,9 +329,8 @@ XGD_FIXTURE(Stencil_SaturateAndWrap)
     };
     const int expect[8] = { 255, 1, 0, 254, 1, 0, 254, 254 };
     for (int c = 0; c < 7; c++) {
-        xgd_depth_stencil_desc d;
-        memset(&d, 0, sizeof d);
-        d.depth_buffer_disable = true;
+        xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+        d.depth_buffer_enable = false;
         d.stencil_enable = true;
         d.stencil_function = XGD_COMPARE_ALWAYS;
         if (cols[c].start_ref >= 0) {
@@ -386,9 +378,8 @@ XGD_FIXTURE(Stencil_TwoSided)
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
     REQUIRE(fx && rs);
     REQUIRE(clear_all(t, dev, XGD_CLEAR_TARGET | XGD_CLEAR_STENCIL | XGD_CLEAR_DEPTH_BUFFER, 1.0f, 5));
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_buffer_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_enable = false;
     d.stencil_enable = true;
     d.two_sided_stencil = true;
     d.stencil_function = XGD_COMPARE_ALWAYS;
@@ -426,11 +417,9 @@ XGD_FIXTURE(Stencil_Masks)
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
     REQUIRE(clear_all(t, dev, XGD_CLEAR_TARGET | XGD_CLEAR_STENCIL | XGD_CLEAR_DEPTH_BUFFER, 1.0f, 0x23));
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_buffer_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_enable = false;
     d.stencil_enable = true;
-    d.stencil_masks_explicit = true;
     /* left: write 0xFF through write mask 0x0F onto 0x23 -> 0x2F */
     d.stencil_function = XGD_COMPARE_ALWAYS;
     d.stencil_pass = XGD_STENCIL_OP_REPLACE;

@@ -216,8 +216,8 @@ static bool setup(sweep *s)
               .vertex_count = 8, .dynamic = true }, &s->vb));
     SETUP(xgd_index_buffer_create(dev, &(xgd_index_buffer_desc){ .index_count = 12 }, &s->ib));
     SETUP(xgd_index_buffer_set_data(s->ib, 0, s->ib_data, sizeof s->ib_data, XGD_SET_DATA_NONE));
-    SETUP(xgd_blend_state_create(dev, &(xgd_blend_state_desc){ 0 }, &s->blend));
-    SETUP(xgd_depth_stencil_state_create(dev, &(xgd_depth_stencil_desc){ 0 }, &s->ds));
+    SETUP(xgd_blend_state_create(dev, &(xgd_blend_state_desc)XGD_BLEND_STATE_DESC_DEFAULT, &s->blend));
+    SETUP(xgd_depth_stencil_state_create(dev, &(xgd_depth_stencil_desc)XGD_DEPTH_STENCIL_DESC_DEFAULT, &s->ds));
     SETUP(xgd_rasterizer_state_create(dev, &(xgd_rasterizer_desc){ .cull_mode = XGD_CULL_NONE }, &s->rs));
     SETUP(xgd_sampler_state_create(dev, &(xgd_sampler_desc){ .filter = XGD_FILTER_POINT,
               .address_u = XGD_ADDRESS_CLAMP, .address_v = XGD_ADDRESS_CLAMP }, &s->ss));

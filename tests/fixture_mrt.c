@@ -56,8 +56,7 @@ XGD_FIXTURE(Mrt_Basics)
     xgd_texture *b = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(a && b && fx);
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     bd.target[0].color_write_channels = XGD_COLOR_WRITE_GREEN | XGD_COLOR_WRITE_ALPHA;
     bd.target[1].color_write_channels = XGD_COLOR_WRITE_RED;
     xgd_blend_state *masked = fx_blend(t, dev, &bd);
@@ -182,8 +181,7 @@ XGD_FIXTURE(Mrt_WriteMasks)
     const unsigned masks[4] = { XGD_COLOR_WRITE_RED | XGD_COLOR_WRITE_ALPHA,
                                 XGD_COLOR_WRITE_GREEN | XGD_COLOR_WRITE_BLUE, XGD_COLOR_WRITE_ALL,
                                 XGD_COLOR_WRITE_NONE };
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     for (int i = 0; i < 4; i++) bd.target[i].color_write_channels = masks[i];
     xgd_blend_state *bs = fx_blend(t, dev, &bd);
     xgd_effect *fx = fm_mrt_effect(t, dev, SLOT_COLORS);
@@ -198,7 +196,7 @@ XGD_FIXTURE(Mrt_WriteMasks)
     CHECK_OK(fx_rect(dev, W, H, 0, 13, 5, 16, 0, WHITE));
     CHECK_OK(xgd_set_render_target(dev, NULL));
     for (int i = 0; i < 4; i++) {
-        unsigned m = masks[i] == XGD_COLOR_WRITE_NONE ? 0u : masks[i];
+        unsigned m = masks[i];
         const xgd_color s = SLOT_COLORS[i];
         xgd_color in = { masked_channel(m, XGD_COLOR_WRITE_RED, s.r, clear.r),
                          masked_channel(m, XGD_COLOR_WRITE_GREEN, s.g, clear.g),
@@ -247,8 +245,7 @@ static xgd_color blend_add(xgd_color src, xgd_color dst, const xgd_target_blend_
 
 static xgd_target_blend_desc blend_desc(xgd_blend cs, xgd_blend cd, xgd_blend as, xgd_blend ad)
 {
-    xgd_target_blend_desc b;
-    memset(&b, 0, sizeof b);
+    xgd_target_blend_desc b = XGD_TARGET_BLEND_DESC_DEFAULT;
     b.color_blend_function = b.alpha_blend_function = XGD_BLEND_FUNCTION_ADD;
     b.color_source_blend = cs;
     b.color_destination_blend = cd;
@@ -281,9 +278,8 @@ XGD_FIXTURE(Mrt_BlendPerTarget)
         blend_desc(XGD_BLEND_ZERO, XGD_BLEND_SOURCE_COLOR, XGD_BLEND_ONE, XGD_BLEND_ZERO),
         blend_desc(XGD_BLEND_ONE, XGD_BLEND_ZERO, XGD_BLEND_ONE, XGD_BLEND_ZERO),
     };
-    xgd_blend_state_desc shared, indep;
-    memset(&shared, 0, sizeof shared);
-    memset(&indep, 0, sizeof indep);
+    xgd_blend_state_desc shared = XGD_BLEND_STATE_DESC_DEFAULT;
+    xgd_blend_state_desc indep = XGD_BLEND_STATE_DESC_DEFAULT;
     for (int i = 0; i < 4; i++) {
         /* targets 1..3 carry blends that must be ignored without independent_blend */
         shared.target[i] = i == 0 ? additive : per[i];

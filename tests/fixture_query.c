@@ -160,8 +160,7 @@ XGD_FIXTURE(Query_DepthTest)
 
     /* depth cleared to 0 and the test Less: nothing passes, the count is 0 and no pixel
        changes */
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
     d.depth_function = XGD_COMPARE_LESS;
     less = set_depth(t, dev, &d);
     REQUIRE(less);
@@ -193,9 +192,8 @@ XGD_FIXTURE(Query_Stencil)
     xgd_occlusion_query *q = new_query(t, dev);
     xgd_depth_stencil_state *mark = NULL, *test = NULL;
     if (q == NULL || fx == NULL) goto done;
-    xgd_depth_stencil_desc d;
-    memset(&d, 0, sizeof d);
-    d.depth_buffer_disable = true;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_enable = false;
     d.stencil_enable = true;
     d.stencil_function = XGD_COMPARE_ALWAYS;
     d.stencil_pass = XGD_STENCIL_OP_REPLACE;
@@ -233,8 +231,7 @@ XGD_FIXTURE(Query_ScissorViewport)
     xgd_occlusion_query *q = new_query(t, dev);
     xgd_rasterizer_state *rs = NULL;
     if (q == NULL || fx == NULL) goto done;
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.scissor_test_enable = true;
     rs = fx_raster(t, dev, &rd);
     REQUIRE(rs);
@@ -324,13 +321,11 @@ XGD_FIXTURE(Query_ColorWritesDisabled)
     xgd_blend_state *none = NULL;
     xgd_depth_stencil_state *nowrite = NULL;
     if (q == NULL || fx == NULL) goto done;
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     bd.target[0].color_write_channels = XGD_COLOR_WRITE_NONE;
     none = fx_blend(t, dev, &bd);
-    xgd_depth_stencil_desc dd;
-    memset(&dd, 0, sizeof dd);
-    dd.depth_write_disable = true;
+    xgd_depth_stencil_desc dd = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    dd.depth_buffer_write_enable = false;
     nowrite = fx_depth(t, dev, &dd);
     REQUIRE(none && nowrite);
     CHECK_OK(xgd_clear_color(dev, BLACK));

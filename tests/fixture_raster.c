@@ -75,8 +75,7 @@ static void shared_edges_case(xgdt_ctx *t, xgd_pixel_center centers, const char 
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     bd.target[0].color_source_blend = XGD_BLEND_ONE;
     bd.target[0].color_destination_blend = XGD_BLEND_ONE;
     bd.target[0].alpha_source_blend = XGD_BLEND_ONE;

@@ -93,10 +93,9 @@ XGD_FIXTURE(multisample_antialias_disable)
                                 XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
     REQUIRE(rt);
     xgd_effect *fx = fx_effect(t, dev);
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.cull_mode = XGD_CULL_NONE;
-    rd.multisample_antialias_disable = true;
+    rd.multisample_antialias = false;
     xgd_rasterizer_state *rs = fx_raster(t, dev, &rd);
     REQUIRE(fx && rs);
     xgd_set_rasterizer_state(dev, rs);

@@ -189,8 +189,7 @@ XGD_FIXTURE(multisample_mask_ignored_single_sample)
     REQUIRE(dev);
     xgd_effect *fx = fx_effect(t, dev);
     REQUIRE(fx);
-    xgd_blend_state_desc bd;
-    memset(&bd, 0, sizeof bd);
+    xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
     bd.multisample_mask = 0x2; /* sample 0 excluded */
     xgd_blend_state *bs = fx_blend(t, dev, &bd);
     REQUIRE(bs);

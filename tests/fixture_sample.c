@@ -13,8 +13,7 @@ static xgd_sampler_state *bind_sampler(xgdt_ctx *t, xgd_device *dev, xgd_texture
                                        xgd_texture_address_mode u, xgd_texture_address_mode v,
                                        int max_mip, float bias)
 {
-    xgd_sampler_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_sampler_desc d = XGD_SAMPLER_DESC_DEFAULT;
     d.filter = filter;
     d.address_u = u;
     d.address_v = v;

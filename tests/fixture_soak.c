@@ -200,8 +200,10 @@ static bool churn_frame(xgdt_ctx *t, xgd_device *dev, int i, int msaa, uint8_t *
     /* the back buffer: the texture and the target as sprites, side by side */
     STEP(xgd_clear_color(dev, CLEAR_BB));
     STEP(xgd_sprite_batch_begin(sb, &(xgd_sprite_batch_begin_desc){ .sampler_state = ss }));
-    STEP(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 0, 0 }, .color = XGD_COLOR_WHITE }));
-    STEP(xgd_sprite_batch_draw(sb, rt, &(xgd_sprite){ .position = { 16, 0 }, .color = XGD_COLOR_WHITE }));
+    STEP(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 0, 0 }, .color = XGD_COLOR_WHITE,
+                                                       .scale = { 1, 1 } }));
+    STEP(xgd_sprite_batch_draw(sb, rt, &(xgd_sprite){ .position = { 16, 0 }, .color = XGD_COLOR_WHITE,
+                                                      .scale = { 1, 1 } }));
     STEP(xgd_sprite_batch_end(sb));
     STEP(xgd_set_vertex_buffer(dev, NULL, 0));
     STEP(xgd_set_indices(dev, NULL));

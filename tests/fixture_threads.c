@@ -374,22 +374,23 @@ static bool scene_draw(xgdt_ctx *t, scene *s, int variant, uint8_t **out)
     bd.blend_state = opaque;
     bd.sampler_state = point;
     SCENE_OK(xgd_sprite_batch_begin(s->sb, &bd));
-    xgd_sprite sp = { .destination = { 48, 0, RT, RT }, .color = XGD_COLOR_WHITE };
+    xgd_rect dst = { 48, 0, RT, RT };
+    xgd_sprite sp = { .destination = &dst, .color = XGD_COLOR_WHITE };
     SCENE_OK(xgd_sprite_batch_draw(s->sb, s->rt_color, &sp));
     if (s->rt_hdr) {
-        sp.destination.x = 56;
+        dst.x = 56;
         SCENE_OK(xgd_sprite_batch_draw(s->sb, s->rt_hdr, &sp));
     }
     SCENE_OK(xgd_sprite_batch_end(s->sb));
     bd.blend_state = alpha;
     SCENE_OK(xgd_sprite_batch_begin(s->sb, &bd));
-    sp = (xgd_sprite){ .destination = { 48, 8, PAT, PAT }, .color = XGD_COLOR_WHITE,
+    sp = (xgd_sprite){ .destination = &(xgd_rect){ 48, 8, PAT, PAT }, .color = XGD_COLOR_WHITE,
                        .effects = XGD_SPRITE_FLIP_HORIZONTALLY };
     SCENE_OK(xgd_sprite_batch_draw(s->sb, s->pattern, &sp));
     for (int row = 0; row < 2; row++) {
         for (int f = 0; f < NFMT; f++) {
             if (!s->fmt[f]) continue;
-            sp = (xgd_sprite){ .destination = { f * 4, FMT_ROW_Y[row], 4, 4 },
+            sp = (xgd_sprite){ .destination = &(xgd_rect){ f * 4, FMT_ROW_Y[row], 4, 4 },
                                .color = FMT_TINT[row] };
             SCENE_OK(xgd_sprite_batch_draw(s->sb, s->fmt[f], &sp));
         }
@@ -512,8 +513,7 @@ static void *worker_main(void *arg)
         scene sc;
         scene *s = &sc;
         memset(s, 0, sizeof *s);
-        xgd_device_desc dd;
-        memset(&dd, 0, sizeof dd);
+        xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
         dd.renderer = t->renderer;
         dd.pp.back_buffer_width = W;
         dd.pp.back_buffer_height = H;

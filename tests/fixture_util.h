@@ -30,8 +30,7 @@
 static inline xgd_device *fx_device_centers(xgdt_ctx *t, int w, int h, xgd_depth_format depth,
                                             int msaa, xgd_pixel_center centers)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = depth;
@@ -171,8 +170,7 @@ static inline xgd_sampler_state *fx_sampler(xgdt_ctx *t, xgd_device *dev,
 /* CullNone rasterizer, bound; the caller destroys it. */
 static inline xgd_rasterizer_state *fx_cull_none(xgdt_ctx *t, xgd_device *dev)
 {
-    xgd_rasterizer_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_rasterizer_desc d = XGD_RASTERIZER_DESC_DEFAULT;
     d.cull_mode = XGD_CULL_NONE;
     xgd_rasterizer_state *s = fx_raster(t, dev, &d);
     if (s) xgd_set_rasterizer_state(dev, s);

@@ -33,8 +33,7 @@ static bool vp_equal(xgd_viewport a, xgd_viewport b)
 
 static xgd_rasterizer_state *scissor_state(xgdt_ctx *t, xgd_device *dev, bool enable)
 {
-    xgd_rasterizer_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_rasterizer_desc d = XGD_RASTERIZER_DESC_DEFAULT;
     d.cull_mode = XGD_CULL_NONE;
     d.scissor_test_enable = enable;
     return fx_raster(t, dev, &d);
@@ -245,8 +244,7 @@ static const mode_case mode_cases[] = {
 
 static xgd_device *mode_device(xgdt_ctx *t, const mode_case *m, xgd_pixel_center centers)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = 96;
     dd.pp.back_buffer_height = 48;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;

@@ -73,8 +73,7 @@ static xgd_result vx_quad(xgd_device *dev, xgd_vertex_declaration *decl, int w, 
 static xgd_sampler_state *vx_sampler(xgdt_ctx *t, xgd_device *dev, xgd_texture_filter filter,
                                      xgd_texture_address_mode w_mode, int max_mip)
 {
-    xgd_sampler_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_sampler_desc d = XGD_SAMPLER_DESC_DEFAULT;
     d.filter = filter;
     d.address_u = XGD_ADDRESS_CLAMP;
     d.address_v = XGD_ADDRESS_CLAMP;
@@ -113,12 +112,11 @@ static bool vx_supported(xgdt_ctx *t, xgd_device *dev)
 
 static xgd_device *vx_device(xgdt_ctx *t, int w, int h, bool recovery)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    dd.disable_context_recovery = !recovery;
+    dd.context_recovery = recovery;
     return xgdt_device(t, &dd);
 }
 

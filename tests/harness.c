@@ -125,11 +125,8 @@ int xgdt_log_count(void)
 
 xgd_device *xgdt_device(xgdt_ctx *t, const xgd_device_desc *desc)
 {
-    xgd_device_desc dd;
-    if (desc)
-        dd = *desc;
-    else
-        memset(&dd, 0, sizeof dd);
+    static const xgd_device_desc defaults = XGD_DEVICE_DESC_DEFAULT;
+    xgd_device_desc dd = desc != NULL ? *desc : defaults;
     dd.renderer = t->renderer;
     dd.pp.headless = true;
     if (dd.pp.back_buffer_width == 0) dd.pp.back_buffer_width = 64;

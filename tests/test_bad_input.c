@@ -877,7 +877,8 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
     xgd_sprite_batch_create(gone, &c->s_sb);
     ok &= xgd_occlusion_query_create(gone, &c->s_query) == XGD_OK;
     xgd_device_destroy(gone); /* the s_ objects are shells from here on */
-    c->reach = xgdt_device(t, &(xgd_device_desc){ .profile = XGD_GRAPHICS_PROFILE_REACH });
+    c->reach = xgdt_device(t, &(xgd_device_desc){ .profile = XGD_GRAPHICS_PROFILE_REACH,
+                                                          .context_recovery = true });
     ok &= c->reach != NULL;
     /* query: ended with a result (0: nothing drawn) that failed calls must leave alone */
     ok &= xgd_occlusion_query_create(c->dev, &c->query) == XGD_OK &&
@@ -977,7 +978,7 @@ static bool ctx_init(xgdt_ctx *t, bad_ctx *c)
     c->params_nan.alpha = NAN;
     c->sbd_shell_state = (xgd_sprite_batch_begin_desc){ .blend_state = c->s_bs };
     c->sbd_sort = (xgd_sprite_batch_begin_desc){ .sort_mode = (xgd_sprite_sort_mode)17 };
-    c->sprite = (xgd_sprite){ .position = { 1, 1 }, .color = XGD_COLOR_WHITE };
+    c->sprite = (xgd_sprite){ .position = { 1, 1 }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } };
     c->identity = xgd_matrix_identity();
     memset(&c->zero_matrix, 0, sizeof c->zero_matrix);
     for (size_t i = 0; i < sizeof c->buf; i++) c->buf[i] = (uint8_t)i;

@@ -60,7 +60,8 @@ static xgd_device *plain_device(xgdt_ctx *t)
     return xgdt_device(t, &(xgd_device_desc){ .pp = { .back_buffer_width = 8,
                                                       .back_buffer_height = 8,
                                                       .depth_stencil_format =
-                                                          XGD_DEPTH_FORMAT_NONE } });
+                                                          XGD_DEPTH_FORMAT_NONE },
+                                              .context_recovery = true });
 }
 
 /* The hook's own contract: nth counts calls, negative is sticky, 0 disarms, an unknown op is an

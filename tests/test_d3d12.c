@@ -22,8 +22,7 @@
 
 static xgd_device *d3d12_test_device(xgdt_ctx *t)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_D3D12;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 16;
@@ -57,7 +56,7 @@ static xgd_color sprite_pixel(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb
     xgd_sprite_batch_begin_desc bd;
     memset(&bd, 0, sizeof bd);
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    const xgd_sprite s = { .destination = { 0, 0, 16, 16 }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite s = { .destination = &(xgd_rect){ 0, 0, 16, 16 }, .color = XGD_COLOR_WHITE };
     CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &s));
@@ -185,7 +184,7 @@ XGD_TEST(D3D12_FramesInFlight)
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     xgd_sprite_batch_begin_desc bd;
     memset(&bd, 0, sizeof bd);
-    const xgd_sprite s = { .destination = { 1, 1, 4, 4 }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite s = { .destination = &(xgd_rect){ 1, 1, 4, 4 }, .color = XGD_COLOR_WHITE };
 
     /* the same frame content every time: 50 sprites in 50 draws (texture changes force one
        draw per sprite), vertices and constants from the ring and the arena */
@@ -235,7 +234,7 @@ static void sprite_into(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_
     xgd_sprite_batch_begin_desc bd;
     memset(&bd, 0, sizeof bd);
     bd.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    const xgd_sprite s = { .destination = dest, .color = XGD_COLOR_WHITE };
+    const xgd_sprite s = { .destination = &dest, .color = XGD_COLOR_WHITE };
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &s));
     CHECK_OK(xgd_sprite_batch_end(sb));
@@ -348,8 +347,7 @@ XGD_TEST(D3D12_DeviceRemovedRecovery)
     xgdt_not_supported(t, "built without the Direct3D 12 renderer");
 #else
     removal_log log = { false, false };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_D3D12;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 16;
@@ -414,8 +412,7 @@ XGD_TEST(D3D12_NativeCaps)
     xgd_native_caps caps;
     /* software: no native caps */
     {
-        xgd_device_desc sd;
-        memset(&sd, 0, sizeof sd);
+        xgd_device_desc sd = XGD_DEVICE_DESC_DEFAULT;
         sd.renderer = XGD_RENDERER_SOFTWARE;
         sd.pp.headless = true;
         sd.pp.back_buffer_width = sd.pp.back_buffer_height = 4;

@@ -19,8 +19,7 @@
 
 static xgd_result create_d3d12(xgd_device **out)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_D3D12;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 8;

@@ -12,8 +12,7 @@
 /* A desc that creates a headless software device and nothing else set. */
 static xgd_device_desc headless_desc(void)
 {
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.renderer = XGD_RENDERER_SOFTWARE;
     d.pp.headless = true;
     return d;

@@ -17,8 +17,7 @@ XGD_TEST(debug_fault_environment_needs_opt_in)
 #ifdef XGD_FAULT_INJECTION
     xgdt_not_supported(t, "built with XGD_FAULT_INJECTION=ON: XGD_DEBUG_FAIL is honoured");
 #else
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 4;

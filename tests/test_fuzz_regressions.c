@@ -104,9 +104,11 @@ XGD_FIXTURE(Fuzz_SpriteBatchEndAllOrNothing)
      * the bound target itself, which a draw refuses. */
     REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
     CHECK_OK(xgd_sprite_batch_draw(sb, white, &(xgd_sprite){ .position = { 0, 0 },
-                                                             .color = XGD_COLOR_WHITE }));
+                                                             .color = XGD_COLOR_WHITE,
+                                                             .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, target, &(xgd_sprite){ .position = { 4, 4 },
-                                                              .color = XGD_COLOR_WHITE }));
+                                                              .color = XGD_COLOR_WHITE,
+                                                              .scale = { 1, 1 } }));
     CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_INVALID_OPERATION);
 
     xgd_statistics s1;
@@ -125,7 +127,8 @@ XGD_FIXTURE(Fuzz_SpriteBatchEndAllOrNothing)
     /* The batch ended: with the target unbound the same queue draws. */
     REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
     CHECK_OK(xgd_sprite_batch_draw(sb, white, &(xgd_sprite){ .position = { 0, 0 },
-                                                             .color = XGD_COLOR_WHITE }));
+                                                             .color = XGD_COLOR_WHITE,
+                                                             .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     xgd_sprite_batch_destroy(sb);
     xgd_texture_destroy(white);

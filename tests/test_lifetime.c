@@ -27,11 +27,10 @@ static void on_event(void *user, xgd_device *device, xgd_device_event event)
 static xgd_device *event_device(xgdt_ctx *t, event_log *log, bool recovery)
 {
     memset(log, 0, sizeof *log);
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.on_event = on_event;
     d.event_user = log;
-    d.disable_context_recovery = !recovery;
+    d.context_recovery = recovery;
     xgd_device *dev = xgdt_device(t, &d);
     log->device = dev;
     return dev;

@@ -65,8 +65,7 @@ XGD_TEST(query_create_destroy)
 
 XGD_TEST(query_reach_profile_not_supported)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.profile = XGD_GRAPHICS_PROFILE_REACH;
     xgd_device *dev = xgdt_device(t, &dd);
     REQUIRE(dev);

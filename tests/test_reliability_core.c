@@ -212,10 +212,9 @@ static bool write_file(const char *path, const bytes *b)
 
 static xgd_device *hidef_device(xgdt_ctx *t, bool recovery)
 {
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.profile = XGD_GRAPHICS_PROFILE_HIDEF;
-    d.disable_context_recovery = !recovery;
+    d.context_recovery = recovery;
     return xgdt_device(t, &d);
 }
 
@@ -640,8 +639,7 @@ XGD_TEST(packed_probe_step_failure_fails_creation)
         xgdt_not_supported(t, "the renderer claims no packed format, so there is no self-test");
         return;
     }
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.renderer = t->renderer;
     d.pp.headless = true;
     d.pp.back_buffer_width = 16;
@@ -929,8 +927,7 @@ XGD_TEST(surface_format_size_never_wraps)
 XGD_TEST(discard_clear_and_rebind_failure_binds_back_buffer)
 {
     enum { BW = 16, BH = 16, W = 8, H = 8 };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = BW;
     dd.pp.back_buffer_height = BH;
     xgd_device *dev = xgdt_device(t, &dd);

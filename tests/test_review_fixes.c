@@ -19,8 +19,7 @@
 
 static xgd_device *rf_device(xgdt_ctx *t, int w, int h)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
@@ -106,7 +105,8 @@ XGD_TEST(weak_ref_effect_texture_destroyed)
     xgd_device_destroy(dev);
 }
 
-static const xgd_sprite RF_SPRITE = { .position = { 1, 1 }, .color = { 255, 255, 255, 255 } };
+static const xgd_sprite RF_SPRITE = { .position = { 1, 1 }, .color = { 255, 255, 255, 255 },
+                                      .scale = { 1, 1 } };
 
 XGD_TEST(weak_ref_sprite_batch_end)
 {
@@ -191,8 +191,7 @@ XGD_TEST(viewport_scissor_extent_overflow)
     xgd_viewport edge = { INT_MAX - 100, INT_MAX - 100, 100, 100, 0.0f, 1.0f };
     CHECK_OK(xgd_set_viewport(dev, &edge));
     CHECK_OK(xgd_set_scissor_rect(dev, (xgd_rect){ INT_MAX - 5, INT_MIN, 5, INT_MAX }));
-    xgd_rasterizer_desc rd;
-    memset(&rd, 0, sizeof rd);
+    xgd_rasterizer_desc rd = XGD_RASTERIZER_DESC_DEFAULT;
     rd.scissor_test_enable = true;
     rd.cull_mode = XGD_CULL_NONE;
     xgd_rasterizer_state *rs = NULL;
@@ -217,8 +216,7 @@ XGD_TEST(viewport_scissor_extent_overflow)
  * times the scale must neither overflow nor stop the draw from working. */
 XGD_TEST(viewport_scaled_extent_defined)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.back_buffer_width = 64;
     dd.pp.back_buffer_height = 64;

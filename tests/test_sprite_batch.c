@@ -30,8 +30,7 @@ static xgd_color texel(int i, int j)
 
 static xgd_device *sb_device(xgdt_ctx *t, int w, int h, xgd_depth_format depth)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = depth == XGD_DEPTH_FORMAT_DEFAULT ? XGD_DEPTH_FORMAT_NONE : depth;
@@ -121,7 +120,8 @@ XGD_FIXTURE(SpriteBatch_Unrotated)
     xgd_sprite_batch_begin_desc bd = point_clamp(dev, XGD_SPRITE_SORT_DEFERRED);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 5, 7 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
     uint8_t *exp = expect_image(W, H, CLEAR);
@@ -153,7 +153,7 @@ XGD_FIXTURE(SpriteBatch_ScaleOriginDestination)
                                                            .origin = { 2, 2 },
                                                            .scale = { 2, 2 },
                                                            .color = XGD_COLOR_WHITE }));
-    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = { 18, 20, 8, 4 },
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .destination = &(xgd_rect){ 18, 20, 8, 4 },
                                                            .color = XGD_COLOR_WHITE }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
@@ -170,8 +170,8 @@ XGD_FIXTURE(SpriteBatch_ScaleOriginDestination)
     xgd_device_destroy(dev);
 }
 
-/* Source rectangle (1, 2, 2, 2): a 2x2 sprite of texels (1..2, 2..3). A zero-size source
- * rectangle means the whole texture. */
+/* Source rectangle (1, 2, 2, 2): a 2x2 sprite of texels (1..2, 2..3). No source rectangle
+ * (NULL, XNA's null) means the whole texture. */
 XGD_FIXTURE(SpriteBatch_SourceRectangle)
 {
     xgd_device *dev = sb_device(t, W, H, XGD_DEPTH_FORMAT_NONE);
@@ -184,11 +184,12 @@ XGD_FIXTURE(SpriteBatch_SourceRectangle)
     xgd_sprite_batch_begin_desc bd = point_clamp(dev, XGD_SPRITE_SORT_DEFERRED);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 3, 3 },
-                                                           .source = { 1, 2, 2, 2 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .source = &(xgd_rect){ 1, 2, 2, 2 },
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 20, 3 },
-                                                           .source = { 0, 0, 0, 0 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
     uint8_t *exp = expect_image(W, H, CLEAR);
@@ -219,16 +220,18 @@ XGD_FIXTURE(SpriteBatch_Flips)
     xgd_sprite_batch_begin_desc bd = point_clamp(dev, XGD_SPRITE_SORT_DEFERRED);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){
-        .position = { 2, 2 }, .color = XGD_COLOR_WHITE, .effects = XGD_SPRITE_FLIP_HORIZONTALLY }));
+        .position = { 2, 2 }, .color = XGD_COLOR_WHITE, .effects = XGD_SPRITE_FLIP_HORIZONTALLY,
+        .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){
-        .position = { 10, 2 }, .color = XGD_COLOR_WHITE, .effects = XGD_SPRITE_FLIP_VERTICALLY }));
+        .position = { 10, 2 }, .color = XGD_COLOR_WHITE, .effects = XGD_SPRITE_FLIP_VERTICALLY,
+        .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){
         .position = { 18, 2 }, .color = XGD_COLOR_WHITE,
         .effects = (xgd_sprite_effects)(XGD_SPRITE_FLIP_HORIZONTALLY |
-                                        XGD_SPRITE_FLIP_VERTICALLY) }));
+                                        XGD_SPRITE_FLIP_VERTICALLY), .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){
-        .position = { 2, 10 }, .source = { 0, 0, 2, 4 }, .color = XGD_COLOR_WHITE,
-        .effects = XGD_SPRITE_FLIP_HORIZONTALLY }));
+        .position = { 2, 10 }, .source = &(xgd_rect){ 0, 0, 2, 4 }, .color = XGD_COLOR_WHITE,
+        .effects = XGD_SPRITE_FLIP_HORIZONTALLY, .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
     uint8_t *exp = expect_image(W, H, CLEAR);
@@ -266,11 +269,13 @@ XGD_FIXTURE(SpriteBatch_Rotation90)
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 20, 4 },
                                                            .rotation = quarter,
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 10, 20 },
                                                            .origin = { 2, 2 },
                                                            .rotation = quarter,
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
     uint8_t *exp = expect_image(W, H, CLEAR);
@@ -307,9 +312,9 @@ XGD_FIXTURE(SpriteBatch_TintPremultipliedBlend)
     const xgd_color tint_b = { 128, 255, 64, 255 };  /* opaque */
     CHECK_OK(xgd_sprite_batch_begin(sb, NULL));       /* defaults: AlphaBlend, LinearClamp */
     CHECK_OK(xgd_sprite_batch_draw(sb, wtex, &(xgd_sprite){ .position = { 4, 4 },
-                                                            .color = tint_a }));
+                                                            .color = tint_a, .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, ctex, &(xgd_sprite){ .position = { 16, 4 },
-                                                            .color = tint_b }));
+                                                            .color = tint_b, .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
 
     const uint8_t dst[4] = { CLEAR.r, CLEAR.g, CLEAR.b, CLEAR.a };
@@ -365,7 +370,8 @@ static void sort_scene(xgdt_ctx *t, xgd_sprite_sort_mode mode, xgd_color expect_
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { order[i].x, 8 },
                                                                .color = order[i].c,
-                                                               .layer_depth = order[i].depth }));
+                                                               .layer_depth = order[i].depth,
+                                                               .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
@@ -420,7 +426,8 @@ XGD_FIXTURE(SpriteBatch_TextureBatching)
         CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
         for (int i = 0; i < 5; i++)
             CHECK_OK(xgd_sprite_batch_draw(sb, seq[i], &(xgd_sprite){
-                .position = { (float)(2 + 4 * i), 2 }, .color = XGD_COLOR_WHITE }));
+                .position = { (float)(2 + 4 * i), 2 }, .color = XGD_COLOR_WHITE,
+                .scale = { 1, 1 } }));
         CHECK_INT(draw_calls(dev), s0.draw_calls); /* nothing drawn before End */
         CHECK_OK(xgd_sprite_batch_end(sb));
         CHECK_OK(xgd_device_get_statistics(dev, &s1));
@@ -459,7 +466,7 @@ XGD_FIXTURE(SpriteBatch_LargeBatchSplits)
         xgd_color c = { (uint8_t)(i * 7), (uint8_t)(i / 9), (uint8_t)(255 - i % 200), 255 };
         int x = i % BW, y = i / BW;
         CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { (float)x, (float)y },
-                                                               .color = c }));
+                                                               .color = c, .scale = { 1, 1 } }));
         put(exp, BW, x, y, c);
     }
     CHECK_OK(xgd_sprite_batch_end(sb));
@@ -486,14 +493,16 @@ XGD_FIXTURE(SpriteBatch_Immediate)
     xgd_sprite_batch_begin_desc bd = point_clamp(dev, XGD_SPRITE_SORT_IMMEDIATE);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 6, 6 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_INT(draw_calls(dev) - before, 1);
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
     fill(exp, W, 6, 6, 4, 4, green);
     compare_back_buffer(t, dev, "first", exp, W, H, 0);
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 20, 6 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_INT(draw_calls(dev) - before, 2);
     CHECK_OK(xgd_sprite_batch_end(sb));
     CHECK_INT(draw_calls(dev) - before, 2);
@@ -522,7 +531,8 @@ XGD_FIXTURE(SpriteBatch_Transform)
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     m = xgd_matrix_identity(); /* copied at Begin: later changes do not count */
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 2, 2 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
@@ -557,7 +567,8 @@ XGD_FIXTURE(SpriteBatch_CustomEffect)
     bd.effect = fx;
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 2, 2 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
@@ -588,9 +599,11 @@ XGD_FIXTURE(SpriteBatch_CustomViewport)
     xgd_sprite_batch_begin_desc bd = point_clamp(dev, XGD_SPRITE_SORT_DEFERRED);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 0, 0 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 14, 14 },
-                                                           .color = XGD_COLOR_WHITE }));
+                                                           .color = XGD_COLOR_WHITE,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
@@ -620,13 +633,17 @@ XGD_FIXTURE(SpriteBatch_LayerDepthIsZ)
     bd.depth_stencil_state = xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_DEFAULT);
     CHECK_OK(xgd_sprite_batch_begin(sb, &bd));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 4, 4 }, .color = red,
-                                                           .layer_depth = 0.5f }));
+                                                           .layer_depth = 0.5f,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 4, 4 }, .color = green,
-                                                           .layer_depth = 0.7f }));
+                                                           .layer_depth = 0.7f,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 12, 4 }, .color = red,
-                                                           .layer_depth = 0.5f }));
+                                                           .layer_depth = 0.5f,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 12, 4 }, .color = blue,
-                                                           .layer_depth = 0.3f }));
+                                                           .layer_depth = 0.3f,
+                                                           .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *exp = expect_image(W, H, CLEAR);
     REQUIRE(exp != NULL);
@@ -649,7 +666,7 @@ XGD_FIXTURE(SpriteBatch_Errors)
     xgd_sprite_batch *sb = NULL;
     REQUIRE(tex != NULL);
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
-    const xgd_sprite s = { .position = { 1, 1 }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite s = { .position = { 1, 1 }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } };
 
     CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, &s), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_INVALID_OPERATION);
@@ -701,7 +718,7 @@ XGD_FIXTURE(SpriteBatch_DisposedWithDevice)
     REQUIRE(tex != NULL);
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     REQUIRE_OK(xgd_sprite_batch_create(dev, &open));
-    const xgd_sprite s = { .position = { 1, 1 }, .color = XGD_COLOR_WHITE };
+    const xgd_sprite s = { .position = { 1, 1 }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } };
     CHECK_OK(xgd_sprite_batch_begin(open, NULL));
     CHECK_OK(xgd_sprite_batch_draw(open, tex, &s));
 

@@ -71,10 +71,10 @@ XGD_TEST(state_depth_stencil_presets)
 {
     xgd_device *dev = xgdt_device(t, NULL);
     REQUIRE(dev);
-    static const struct { xgd_depth_stencil_preset p; bool disable, write_disable; } presets[] = {
-        { XGD_DEPTH_STENCIL_PRESET_DEFAULT, false, false },
-        { XGD_DEPTH_STENCIL_PRESET_DEPTH_READ, false, true },
-        { XGD_DEPTH_STENCIL_PRESET_NONE, true, true },
+    static const struct { xgd_depth_stencil_preset p; bool enable, write; } presets[] = {
+        { XGD_DEPTH_STENCIL_PRESET_DEFAULT, true, true },
+        { XGD_DEPTH_STENCIL_PRESET_DEPTH_READ, true, false },
+        { XGD_DEPTH_STENCIL_PRESET_NONE, false, false },
     };
     for (size_t i = 0; i < 3; i++) {
         xgd_depth_stencil_state *s = xgd_depth_stencil_state_preset(dev, presets[i].p);
@@ -83,8 +83,8 @@ XGD_TEST(state_depth_stencil_presets)
         xgd_depth_stencil_desc d;
         memset(&d, 0xCC, sizeof d);
         CHECK_OK(xgd_depth_stencil_state_get_desc(s, &d));
-        CHECK_MSG(d.depth_buffer_disable == presets[i].disable, "preset %zu depth enable", i);
-        CHECK_MSG(d.depth_write_disable == presets[i].write_disable, "preset %zu depth write", i);
+        CHECK_MSG(d.depth_buffer_enable == presets[i].enable, "preset %zu depth enable", i);
+        CHECK_MSG(d.depth_buffer_write_enable == presets[i].write, "preset %zu depth write", i);
         CHECK_INT(d.depth_function, XGD_COMPARE_LESS_EQUAL);
         CHECK(!d.stencil_enable);
         CHECK_INT(d.stencil_function, XGD_COMPARE_ALWAYS);
@@ -121,7 +121,7 @@ XGD_TEST(state_rasterizer_presets)
         CHECK_INT(d.cull_mode, presets[i].cull);
         CHECK_INT(d.fill_mode, XGD_FILL_SOLID);
         CHECK(!d.scissor_test_enable);
-        CHECK(!d.multisample_antialias_disable);
+        CHECK(d.multisample_antialias);
         CHECK_NEAR(d.depth_bias, 0.0, 0.0);
         CHECK_NEAR(d.slope_scale_depth_bias, 0.0, 0.0);
     }
@@ -164,7 +164,7 @@ XGD_TEST(state_sampler_presets)
     xgd_device_destroy(dev);
 }
 
-/* Zero descs (and NULL) mean XNA's new-object defaults, filled in the applied desc. */
+/* NULL and the default initialisers mean XNA's new-object defaults; given values are kept. */
 XGD_TEST(state_defaults_filled)
 {
     xgd_device *dev = xgdt_device(t, NULL);
@@ -180,10 +180,9 @@ XGD_TEST(state_defaults_filled)
     CHECK_INT(bd.multisample_mask, -1);
     xgd_blend_state_destroy(b);
 
-    /* use_blend_factor keeps an explicit zero factor */
-    xgd_blend_state_desc zero;
-    memset(&zero, 0, sizeof zero);
-    zero.use_blend_factor = true;
+    /* an explicit zero factor is kept */
+    xgd_blend_state_desc zero = XGD_BLEND_STATE_DESC_DEFAULT;
+    zero.blend_factor = (xgd_color){ 0, 0, 0, 0 };
     REQUIRE_OK(xgd_blend_state_create(dev, &zero, &b));
     CHECK_OK(xgd_blend_state_get_desc(b, &bd));
     CHECK(bd.blend_factor.r == 0 && bd.blend_factor.g == 0 && bd.blend_factor.b == 0 &&
@@ -202,11 +201,11 @@ XGD_TEST(state_defaults_filled)
     xgd_blend_state_destroy(b);
 
     xgd_depth_stencil_state *ds = NULL;
-    xgd_depth_stencil_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_depth_stencil_desc dd = XGD_DEPTH_STENCIL_DESC_DEFAULT;
     REQUIRE_OK(xgd_depth_stencil_state_create(dev, &dd, &ds));
     CHECK_OK(xgd_depth_stencil_state_get_desc(ds, &dd));
-    CHECK(!dd.depth_buffer_disable);
+    CHECK(dd.depth_buffer_enable);
+    CHECK(dd.depth_buffer_write_enable);
     CHECK_INT(dd.depth_function, XGD_COMPARE_LESS_EQUAL);
     CHECK_INT(dd.stencil_function, XGD_COMPARE_ALWAYS);
     CHECK_INT(dd.stencil_pass, XGD_STENCIL_OP_KEEP);
@@ -273,6 +272,7 @@ XGD_TEST(state_invalid_enums_refused)
     BLEND_CASE(target[0].color_blend_function, XGD_BLEND_FUNCTION_COUNT);
     BLEND_CASE(target[0].alpha_blend_function, (xgd_blend_function)-2);
     BLEND_CASE(target[2].color_write_channels, 32u);
+    BLEND_CASE(target[1].color_write_channels, 16u);
 #undef BLEND_CASE
 
     xgd_depth_stencil_desc dd;

@@ -17,10 +17,9 @@
 
 static xgd_device *make_device(xgdt_ctx *t, xgd_graphics_profile profile, bool recovery)
 {
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.profile = profile;
-    d.disable_context_recovery = !recovery;
+    d.context_recovery = recovery;
     return xgdt_device(t, &d);
 }
 

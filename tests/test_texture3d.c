@@ -14,10 +14,9 @@
 
 static xgd_device *make_device(xgdt_ctx *t, xgd_graphics_profile profile, bool recovery)
 {
-    xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
     d.profile = profile;
-    d.disable_context_recovery = !recovery;
+    d.context_recovery = recovery;
     return xgdt_device(t, &d);
 }
 
@@ -458,11 +457,13 @@ XGD_TEST(texture3d_draw_kind_checks)
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     CHECK_OK(xgd_sprite_batch_begin(sb, &(xgd_sprite_batch_begin_desc){
                                             .sort_mode = XGD_SPRITE_SORT_IMMEDIATE }));
-    CHECK_RESULT(xgd_sprite_batch_draw(sb, vol, &(xgd_sprite){ .color = XGD_COLOR_WHITE }),
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, vol, &(xgd_sprite){ .color = XGD_COLOR_WHITE,
+                                                               .scale = { 1, 1 } }),
                  XGD_ERROR_INVALID_ARGUMENT);
     CHECK_OK(xgd_sprite_batch_end(sb));
     CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
-    CHECK_OK(xgd_sprite_batch_draw(sb, t2, &(xgd_sprite){ .color = XGD_COLOR_WHITE }));
+    CHECK_OK(xgd_sprite_batch_draw(sb, t2, &(xgd_sprite){ .color = XGD_COLOR_WHITE,
+                                                          .scale = { 1, 1 } }));
     CHECK_OK(xgd_sprite_batch_end(sb));
     xgd_sprite_batch_destroy(sb);
 

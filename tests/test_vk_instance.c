@@ -28,8 +28,7 @@
 static xgd_result vk_cycle(bool debug, xgd_color c, bool *created)
 {
     enum { W = 8, H = 8 };
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_VULKAN;
     dd.debug = debug;
     dd.pp.headless = true;
@@ -167,8 +166,7 @@ static void count_log(void *user, xgd_log_level level, xgd_result code, const ch
 
 static xgd_result debug_device(msg_log *log, xgd_device **out)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_VULKAN;
     dd.debug = true;
     dd.pp.headless = true;

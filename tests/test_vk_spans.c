@@ -22,8 +22,7 @@
 
 static xgd_device *vk_device(xgdt_ctx *t, int w, int h)
 {
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_VULKAN;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = w;

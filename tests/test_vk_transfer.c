@@ -20,8 +20,7 @@ XGD_TEST(VkTransfer_BigBuffersReusedByFence)
 #ifndef XGD_TEST_HAVE_VULKAN
     xgdt_not_supported(t, "built without the Vulkan renderer");
 #else
-    xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_VULKAN;
     dd.pp.headless = true;
     dd.pp.back_buffer_width = 1024;

@@ -339,13 +339,13 @@ static void render_frame(demo *d, float t, const xgd_vertex_position_normal_text
     /* The resolved MSAA target and the cube's faces, as sprites. */
     CHECK(xgd_sprite_batch_begin(d->batch, NULL));
     CHECK(xgd_sprite_batch_draw(d->batch, d->msaa, &(xgd_sprite){
-        .position = { 8, 8 }, .color = XGD_COLOR_WHITE }));
+        .position = { 8, 8 }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
     int gap = d->cube_size / 4 + 2;
     for (int f = 0; f < 6; f++)
         CHECK(xgd_sprite_batch_draw(d->batch, d->faces[f], &(xgd_sprite){
             .position = { 8.0f + f * (d->cube_size + gap),
                           (float)(d->height - d->cube_size - 8) },
-            .color = XGD_COLOR_WHITE }));
+            .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
     CHECK(xgd_sprite_batch_end(d->batch));
 
     /* Rotated, tinted, translucent sprites over everything (premultiplied tints). */
@@ -425,6 +425,7 @@ int main(int argc, char **argv)
     xgd_device_desc dd = {
         .pp = { .back_buffer_width = width, .back_buffer_height = height,
                 .depth_stencil_format = XGD_DEPTH_FORMAT_DEPTH24, .headless = true },
+        .context_recovery = true,
     };
     if (renderer) {
         dd.renderer = xgd_renderer_from_name(renderer);

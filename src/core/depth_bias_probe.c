@@ -61,21 +61,20 @@ int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format)
         b->color_write_channels = XGD_COLOR_WRITE_ALL;
     }
     blend.blend_factor = XGD_COLOR_WHITE;
-    blend.use_blend_factor = true;
     blend.multisample_mask = -1;
     xgd_depth_stencil_desc ds;
     memset(&ds, 0, sizeof ds);
-    ds.depth_write_disable = true;
+    ds.depth_buffer_enable = true;
     ds.depth_function = XGD_COMPARE_LESS_EQUAL;
     ds.stencil_function = ds.ccw_stencil_function = XGD_COMPARE_ALWAYS;
     ds.stencil_pass = ds.stencil_fail = ds.stencil_depth_fail = XGD_STENCIL_OP_KEEP;
     ds.ccw_stencil_pass = ds.ccw_stencil_fail = ds.ccw_stencil_depth_fail = XGD_STENCIL_OP_KEEP;
     ds.stencil_mask = ds.stencil_write_mask = 0xFF;
-    ds.stencil_masks_explicit = true;
     xgd_rasterizer_desc rs;
     memset(&rs, 0, sizeof rs);
     rs.cull_mode = XGD_CULL_NONE;
     rs.fill_mode = XGD_FILL_SOLID;
+    rs.multisample_antialias = true;
     /* BasicEffect unlit, no texture: the pixel is diffuse_color (white) */
     xgdi_basic_constants k;
     memset(&k, 0, sizeof k);

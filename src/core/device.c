@@ -372,8 +372,8 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     *out = NULL;
     tls_error[0] = '\0';
     tls_result = XGD_OK;
-    xgd_device_desc d = { 0 };
-    if (desc != NULL) d = *desc;
+    static const xgd_device_desc defaults = XGD_DEVICE_DESC_DEFAULT;
+    xgd_device_desc d = desc != NULL ? *desc : defaults;
 
     if ((unsigned)d.profile > XGD_GRAPHICS_PROFILE_HIDEF)
         return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "unknown profile %d", (int)d.profile);
@@ -532,7 +532,7 @@ xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out)
     out->zero_scissor = device->caps.zero_scissor;
     out->lost = device->lost;
     out->render_target_bound = device->render_target_bound;
-    out->context_recovery_enabled = !device->desc.disable_context_recovery;
+    out->context_recovery_enabled = device->desc.context_recovery;
     out->last_recovery_failures = device->last_recovery_failures;
     out->window_lost = device->window != NULL && xgdi_window_lost(device->window);
     out->pixel_center = device->desc.pixel_center;

@@ -45,20 +45,17 @@ static xgd_texture_address_mode address_or(xgd_texture_address_mode a)
     return a == XGD_ADDRESS_DEFAULT ? XGD_ADDRESS_WRAP : a;
 }
 
-/* Write channels: 0 (default All), any combination of the four bits, or NONE alone. NONE is
- * kept as 16 in the normalised desc so that bit tests (channels & XGD_COLOR_WRITE_RED) read
- * "nothing" and get_desc round-trips. */
+/* Write channels: any combination of the four bits; 0 writes nothing. */
 static bool channels_valid(unsigned c)
 {
-    return c <= XGD_COLOR_WRITE_ALL || c == XGD_COLOR_WRITE_NONE;
+    return c <= XGD_COLOR_WRITE_ALL;
 }
 
 static xgd_result normalize_blend(xgd_device *dev, const xgd_blend_state_desc *in,
                                   xgd_blend_state_desc *out)
 {
-    xgd_blend_state_desc d;
-    if (in != NULL) d = *in;
-    else memset(&d, 0, sizeof d);
+    static const xgd_blend_state_desc defaults = XGD_BLEND_STATE_DESC_DEFAULT;
+    xgd_blend_state_desc d = in != NULL ? *in : defaults;
     for (int i = 0; i < 4; i++) {
         const xgd_target_blend_desc *t = &d.target[i];
         if (!blend_function_valid(t->color_blend_function) ||
@@ -87,15 +84,7 @@ static xgd_result normalize_blend(xgd_device *dev, const xgd_blend_state_desc *i
         t->alpha_source_blend = blend_or(t->alpha_source_blend, XGD_BLEND_ONE);
         t->color_destination_blend = blend_or(t->color_destination_blend, XGD_BLEND_ZERO);
         t->alpha_destination_blend = blend_or(t->alpha_destination_blend, XGD_BLEND_ZERO);
-        if (t->color_write_channels == XGD_COLOR_WRITE_DEFAULT)
-            t->color_write_channels = XGD_COLOR_WRITE_ALL;
     }
-    /* XNA's BlendFactor default is White; the zero colour means "default" unless asked. */
-    if (!d.use_blend_factor && d.blend_factor.r == 0 && d.blend_factor.g == 0 &&
-        d.blend_factor.b == 0 && d.blend_factor.a == 0)
-        d.blend_factor = XGD_COLOR_WHITE;
-    d.use_blend_factor = true;
-    if (d.multisample_mask == 0) d.multisample_mask = -1;
     *out = d;
     return XGD_OK;
 }
@@ -103,9 +92,8 @@ static xgd_result normalize_blend(xgd_device *dev, const xgd_blend_state_desc *i
 static xgd_result normalize_depth_stencil(xgd_device *dev, const xgd_depth_stencil_desc *in,
                                           xgd_depth_stencil_desc *out)
 {
-    xgd_depth_stencil_desc d;
-    if (in != NULL) d = *in;
-    else memset(&d, 0, sizeof d);
+    static const xgd_depth_stencil_desc defaults = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    xgd_depth_stencil_desc d = in != NULL ? *in : defaults;
     if (!compare_valid(d.depth_function) || !compare_valid(d.stencil_function) ||
         !compare_valid(d.ccw_stencil_function))
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
@@ -126,13 +114,8 @@ static xgd_result normalize_depth_stencil(xgd_device *dev, const xgd_depth_stenc
     d.ccw_stencil_depth_fail = op_or(d.ccw_stencil_depth_fail);
     /* XNA's masks are Int32 (default Int32.MaxValue); the stencil planes have 8 bits, so only
        the low byte matters. */
-    if (!d.stencil_masks_explicit) {
-        if (d.stencil_mask == 0) d.stencil_mask = 0xFF;
-        if (d.stencil_write_mask == 0) d.stencil_write_mask = 0xFF;
-    }
     d.stencil_mask &= 0xFF;
     d.stencil_write_mask &= 0xFF;
-    d.stencil_masks_explicit = true;
     d.reference_stencil &= 0xFF;
     *out = d;
     return XGD_OK;
@@ -141,9 +124,8 @@ static xgd_result normalize_depth_stencil(xgd_device *dev, const xgd_depth_stenc
 static xgd_result normalize_rasterizer(xgd_device *dev, const xgd_rasterizer_desc *in,
                                        xgd_rasterizer_desc *out)
 {
-    xgd_rasterizer_desc d;
-    if (in != NULL) d = *in;
-    else memset(&d, 0, sizeof d);
+    static const xgd_rasterizer_desc defaults = XGD_RASTERIZER_DESC_DEFAULT;
+    xgd_rasterizer_desc d = in != NULL ? *in : defaults;
     if ((unsigned)d.cull_mode >= XGD_CULL_COUNT)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "rasterizer state: unknown cull mode %d",
                          (int)d.cull_mode);
@@ -161,9 +143,8 @@ static xgd_result normalize_rasterizer(xgd_device *dev, const xgd_rasterizer_des
 static xgd_result normalize_sampler(xgd_device *dev, const xgd_sampler_desc *in,
                                     xgd_sampler_desc *out)
 {
-    xgd_sampler_desc d;
-    if (in != NULL) d = *in;
-    else memset(&d, 0, sizeof d);
+    static const xgd_sampler_desc defaults = XGD_SAMPLER_DESC_DEFAULT;
+    xgd_sampler_desc d = in != NULL ? *in : defaults;
     if ((unsigned)d.filter >= XGD_FILTER_COUNT)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sampler state: unknown filter %d",
                          (int)d.filter);
@@ -181,7 +162,6 @@ static xgd_result normalize_sampler(xgd_device *dev, const xgd_sampler_desc *in,
     d.address_u = address_or(d.address_u);
     d.address_v = address_or(d.address_v);
     d.address_w = address_or(d.address_w);
-    if (d.max_anisotropy == 0) d.max_anisotropy = 4; /* XNA SamplerState.MaxAnisotropy */
     /* Direct3D and Vulkan clamp anisotropy to 16; say so in the applied desc. */
     if (d.max_anisotropy > 16) d.max_anisotropy = 16;
     *out = d;
@@ -518,7 +498,7 @@ static xgd_result own(xgd_device *dev, xgdi_resource *res, xgdi_resource_type ty
 static xgd_result make_blend_preset(xgd_device *dev, xgd_blend_preset p, xgd_blend src,
                                     xgd_blend dst)
 {
-    xgd_blend_state_desc d = { 0 };
+    xgd_blend_state_desc d = XGD_BLEND_STATE_DESC_DEFAULT;
     d.target[0].color_source_blend = d.target[0].alpha_source_blend = src;
     d.target[0].color_destination_blend = d.target[0].alpha_destination_blend = dst;
     xgd_blend_state *s = calloc(1, sizeof *s);
@@ -533,9 +513,9 @@ static xgd_result make_blend_preset(xgd_device *dev, xgd_blend_preset p, xgd_ble
 static xgd_result make_depth_preset(xgd_device *dev, xgd_depth_stencil_preset p, bool enable,
                                     bool write)
 {
-    xgd_depth_stencil_desc d = { 0 };
-    d.depth_buffer_disable = !enable;
-    d.depth_write_disable = !write;
+    xgd_depth_stencil_desc d = XGD_DEPTH_STENCIL_DESC_DEFAULT;
+    d.depth_buffer_enable = enable;
+    d.depth_buffer_write_enable = write;
     xgd_depth_stencil_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     (void)normalize_depth_stencil(dev, &d, &s->desc);
@@ -548,7 +528,7 @@ static xgd_result make_depth_preset(xgd_device *dev, xgd_depth_stencil_preset p,
 static xgd_result make_rasterizer_preset(xgd_device *dev, xgd_rasterizer_preset p,
                                          xgd_cull_mode cull)
 {
-    xgd_rasterizer_desc d = { 0 };
+    xgd_rasterizer_desc d = XGD_RASTERIZER_DESC_DEFAULT;
     d.cull_mode = cull;
     xgd_rasterizer_state *s = calloc(1, sizeof *s);
     if (s == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -562,7 +542,7 @@ static xgd_result make_rasterizer_preset(xgd_device *dev, xgd_rasterizer_preset 
 static xgd_result make_sampler_preset(xgd_device *dev, xgd_sampler_preset p,
                                       xgd_texture_filter filter, xgd_texture_address_mode address)
 {
-    xgd_sampler_desc d = { 0 };
+    xgd_sampler_desc d = XGD_SAMPLER_DESC_DEFAULT;
     d.filter = filter;
     d.address_u = d.address_v = d.address_w = address;
     xgd_sampler_state *s = calloc(1, sizeof *s);

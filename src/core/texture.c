@@ -215,7 +215,7 @@ static xgd_result create_texture_with(xgd_device *dev, const xgd_texture *proto,
     /* Spec 001: the CPU shadow is a context-loss copy, kept unless recovery is disabled;
      * render targets keep none (GPU-only content). */
     if (!is_render_target(t)) {
-        if (dev->desc.disable_context_recovery) {
+        if (!dev->desc.context_recovery) {
             t->shadow_dropped = true;
         } else if (level0 != NULL && t->levels == 1 && face_count(t) == 1) {
             t->shadow = level0; /* exactly `total` bytes: one level of one face */

@@ -459,24 +459,28 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
     int tw, th;
     xgdi_texture_size(tex, &tw, &th);
     float sx = 0.0f, sy = 0.0f, sw = (float)tw, sh = (float)th;
-    if (s->source.width != 0 && s->source.height != 0) {
-        sx = (float)s->source.x;
-        sy = (float)s->source.y;
-        sw = (float)s->source.width;
-        sh = (float)s->source.height;
+    if (s->source != NULL) {
+        sx = (float)s->source->x;
+        sy = (float)s->source->y;
+        sw = (float)s->source->width;
+        sh = (float)s->source->height;
     }
-    float px, py, scale_x, scale_y;
-    if (s->destination.width != 0 && s->destination.height != 0) {
-        px = (float)s->destination.x;
-        py = (float)s->destination.y;
-        scale_x = (float)s->destination.width / sw;
-        scale_y = (float)s->destination.height / sh;
+    /* Geometry uses gw x gh as the source size. A destination rectangle over a zero-size
+     * source: XNA spreads the destination over a zero-wide texture span (every pixel shows the
+     * source's corner) and multiplies the origin by 2e32 in place of dividing by zero. */
+    float px, py, scale_x, scale_y, gw = sw, gh = sh, ox = s->origin.x, oy = s->origin.y;
+    if (s->destination != NULL) {
+        px = (float)s->destination->x;
+        py = (float)s->destination->y;
+        if (sw == 0.0f) { gw = 1.0f; ox *= 2e32f; }
+        if (sh == 0.0f) { gh = 1.0f; oy *= 2e32f; }
+        scale_x = (float)s->destination->width / gw;
+        scale_y = (float)s->destination->height / gh;
     } else {
         px = s->position.x;
         py = s->position.y;
         scale_x = s->scale.x;
         scale_y = s->scale.y;
-        if (scale_x == 0.0f && scale_y == 0.0f) scale_x = scale_y = 1.0f;
     }
     float c = 1.0f, sn = 0.0f;
     if (s->rotation != 0.0f) {
@@ -488,8 +492,8 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
     const float us[2] = { u0, u1 }, vs[2] = { v0, v1 };
     unsigned flip = (unsigned)s->effects & 3u;
     for (unsigned i = 0; i < 4; i++) {
-        float lx = ((float)(i & 1u) * sw - s->origin.x) * scale_x;
-        float ly = ((float)(i >> 1) * sh - s->origin.y) * scale_y;
+        float lx = ((float)(i & 1u) * gw - ox) * scale_x;
+        float ly = ((float)(i >> 1) * gh - oy) * scale_y;
         unsigned t = i ^ flip;
         out[i].position.x = px + lx * c - ly * sn;
         out[i].position.y = py + lx * sn + ly * c;
@@ -497,6 +501,16 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
         out[i].color = s->color;
         out[i].texture_coordinate.x = us[t & 1u];
         out[i].texture_coordinate.y = vs[t >> 1];
+    }
+    /* Beyond float range (the 2e32 origin above): the sprite lies outside every viewport, so
+     * it becomes an empty quad rather than handing infinities to the renderer. */
+    for (unsigned i = 0; i < 4; i++) {
+        if (isfinite(out[i].position.x) && isfinite(out[i].position.y)) continue;
+        for (unsigned k = 0; k < 4; k++) {
+            out[k].position.x = 0.0f;
+            out[k].position.y = 0.0f;
+        }
+        break;
     }
 }
 

@@ -19,7 +19,8 @@ int main(void)
 
     xgd_device_desc dd = { .renderer = XGD_RENDERER_SOFTWARE,
                            .pp = { .back_buffer_width = 8, .back_buffer_height = 8,
-                                   .headless = true } };
+                                   .headless = true },
+                           .context_recovery = true };
     xgd_device *dev = NULL;
     if (xgd_device_create(&dd, &dev) != XGD_OK) {
         fprintf(stderr, "xgd_device_create: %s\n", xgd_device_last_error(NULL));

@@ -156,8 +156,8 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
        target's sample count is known). */
     k->sample_mask = st->blend->multisample_mask;
     const xgd_depth_stencil_desc *ds = st->depth_stencil;
-    k->ds.depth_buffer_disable = ds->depth_buffer_disable;
-    k->ds.depth_write_disable = ds->depth_write_disable;
+    k->ds.depth_buffer_enable = ds->depth_buffer_enable;
+    k->ds.depth_buffer_write_enable = ds->depth_buffer_write_enable;
     k->ds.depth_function = ds->depth_function;
     k->ds.stencil_enable = ds->stencil_enable;
     k->ds.stencil_function = ds->stencil_function;
@@ -171,11 +171,10 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     k->ds.ccw_stencil_depth_fail = ds->ccw_stencil_depth_fail;
     k->ds.stencil_mask = ds->stencil_mask & 0xff;
     k->ds.stencil_write_mask = ds->stencil_write_mask & 0xff;
-    k->ds.stencil_masks_explicit = true;
     const xgd_rasterizer_desc *rs = st->rasterizer;
     k->cull = rs->cull_mode;
     k->fill = rs->fill_mode;
-    k->msaa_lines = !rs->multisample_antialias_disable;
+    k->msaa_lines = rs->multisample_antialias;
     xgdi_native_texture *t0 = r->targets[0].texture;
     k->rt_count = r->target_count;
     /* The stock programs other than MRT write target 0 only (renderer.h); the other slots'
@@ -231,7 +230,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         memset(&linear_wrap, 0, sizeof linear_wrap);
         linear_wrap.filter = XGD_FILTER_LINEAR;
         linear_wrap.address_u = linear_wrap.address_v = linear_wrap.address_w = XGD_ADDRESS_WRAP;
-        linear_wrap.max_anisotropy = 4;
+        linear_wrap.max_anisotropy = 4; /* XNA SamplerState.LinearWrap */
         sd = &linear_wrap;
     }
     if ((res = xgdi_d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;

@@ -343,7 +343,7 @@ xgd_result xgdi_d3d12_sampler_get(d3d12_renderer *r, const xgd_sampler_desc *des
     sd.AddressV = d3d12_address(desc->address_v);
     sd.AddressW = d3d12_address(desc->address_w);
     sd.MipLODBias = desc->mip_map_level_of_detail_bias;
-    sd.MaxAnisotropy = desc->max_anisotropy > 0 ? (UINT)desc->max_anisotropy : 4;
+    sd.MaxAnisotropy = desc->max_anisotropy > 1 ? (UINT)desc->max_anisotropy : 1;
     if (r->caps.max_anisotropy >= 1 && sd.MaxAnisotropy > (UINT)r->caps.max_anisotropy)
         sd.MaxAnisotropy = (UINT)r->caps.max_anisotropy;
     if (sd.MaxAnisotropy > 16) sd.MaxAnisotropy = 16;

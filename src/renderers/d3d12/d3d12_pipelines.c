@@ -244,7 +244,6 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
         o->BlendOpAlpha = blend_op(b->alpha_blend_function);
         o->LogicOp = D3D12_LOGIC_OP_NOOP;
         unsigned m = b->color_write_channels;
-        /* Colour-write NONE stays 16 in normalised descs: test the channel bits. */
         o->RenderTargetWriteMask = k->mode == 1 ? D3D12_COLOR_WRITE_ENABLE_ALL
                                                 : (UINT8)(m & XGD_COLOR_WRITE_ALL);
     }
@@ -266,8 +265,8 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
 
     D3D12_DEPTH_STENCIL_DESC *ds = &d.DepthStencilState;
     if (k->dsv != DXGI_FORMAT_UNKNOWN && k->mode == 0) {
-        ds->DepthEnable = !k->ds.depth_buffer_disable;
-        ds->DepthWriteMask = ds->DepthEnable && !k->ds.depth_write_disable
+        ds->DepthEnable = k->ds.depth_buffer_enable;
+        ds->DepthWriteMask = ds->DepthEnable && k->ds.depth_buffer_write_enable
                                  ? D3D12_DEPTH_WRITE_MASK_ALL
                                  : D3D12_DEPTH_WRITE_MASK_ZERO;
         ds->DepthFunc = compare(k->ds.depth_function);

@@ -86,7 +86,7 @@ typedef struct sw_ctx {
     sw_program prog;
     int nvary;
     int width, height, samples;
-    bool single_coverage;     /* samples == 1 or multisample_antialias_disable */
+    bool single_coverage;     /* samples == 1 or multisample_antialias off */
     unsigned full_mask;
     const int8_t (*spos)[2];
     int cx0, cy0, cx1, cy1;   /* pixel rectangle visited: [cx0, cx1) x [cy0, cy1) */
@@ -747,8 +747,6 @@ static void sw_line_edges(sw_ctx *c, const sw_vertex *from, const sw_vertex *to)
 
 static unsigned sw_write_mask(unsigned m)
 {
-    if (m == 0) return 15; /* defensive: normalised state never has 0 (= All) */
-    if (m & XGD_COLOR_WRITE_NONE) return 0;
     return m & 15;
 }
 
@@ -793,12 +791,12 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->samples = t0->samples;
     c->spos = sw_sample_positions(c->samples);
     const xgd_rasterizer_desc *rs = st->rasterizer;
-    c->single_coverage = c->samples == 1 || (rs != NULL && rs->multisample_antialias_disable);
+    c->single_coverage = c->samples == 1 || (rs != NULL && !rs->multisample_antialias);
     c->full_mask = (1u << c->samples) - 1u;
     const xgd_blend_state_desc *bs = st->blend;
     /* MultiSampleMask selects samples of a multisampled target only: XNA's native
        D3DRS_MULTISAMPLEMASK "has no effect when rendering to a single sample buffer". */
-    if (c->samples > 1 && bs != NULL && bs->multisample_mask != 0)
+    if (c->samples > 1 && bs != NULL)
         c->full_mask &= (unsigned)bs->multisample_mask;
     if (c->full_mask == 0) return false;
 
@@ -865,8 +863,6 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->out_count = c->rt_count > 0 ? (st->program == XGDI_PROGRAM_MRT ? c->rt_count : 1) : 0;
     if (bs != NULL) {
         xgd_color f = bs->blend_factor;
-        if (!bs->use_blend_factor && f.r == 0 && f.g == 0 && f.b == 0 && f.a == 0)
-            f = (xgd_color){ 255, 255, 255, 255 }; /* XNA's default BlendFactor is White */
         c->blend_factor[0] = f.r / 255.0f;
         c->blend_factor[1] = f.g / 255.0f;
         c->blend_factor[2] = f.b / 255.0f;
@@ -882,18 +878,14 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->dfmt = t0->desc.depth_format;
     c->dscale = c->dfmt == XGD_DEPTH_FORMAT_DEPTH16 ? 65535.0 : (c->depth ? 16777215.0 : 0.0);
     if (ds != NULL && c->depth != NULL) {
-        c->depth_test = !ds->depth_buffer_disable;
-        c->depth_write = c->depth_test && !ds->depth_write_disable;
+        c->depth_test = ds->depth_buffer_enable;
+        c->depth_write = c->depth_test && ds->depth_buffer_write_enable;
         c->depth_func = ds->depth_function ? ds->depth_function : XGD_COMPARE_LESS_EQUAL;
     }
     if (ds != NULL && c->stencil != NULL && ds->stencil_enable) {
         c->stencil_on = true;
         c->sref = (unsigned)ds->reference_stencil & 0xffu;
         unsigned rm = (unsigned)ds->stencil_mask, wm = (unsigned)ds->stencil_write_mask;
-        if (!ds->stencil_masks_explicit) {
-            if (rm == 0) rm = 0xff;
-            if (wm == 0) wm = 0xff;
-        }
         c->srmask = rm & 0xffu;
         c->swmask = wm & 0xffu;
         c->sf_front.func = ds->stencil_function ? ds->stencil_function : XGD_COMPARE_ALWAYS;

@@ -165,9 +165,9 @@ void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s)
 {
     out->desc = s;
     sw_filter_of(s->filter, out);
-    /* core fills MaxAnisotropy (0 -> 4) and clamps it to 16; a desc that did not come through
-       core still gets a defined tap count */
-    int n = s->max_anisotropy > 0 ? s->max_anisotropy : 4;
+    /* core clamps MaxAnisotropy to 0..16 (0 and 1 mean no anisotropy); a desc that did not come
+       through core still gets a defined tap count */
+    int n = s->max_anisotropy > 1 ? s->max_anisotropy : 1; /* 0 and 1: no anisotropy */
     out->anisotropy = s->filter == XGD_FILTER_ANISOTROPIC ? (n > 16 ? 16 : n) : 1;
 }
 

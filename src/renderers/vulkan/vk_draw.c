@@ -305,7 +305,7 @@ static VkSampler get_sampler(xvk_renderer *r, const xgd_sampler_desc *s, bool fi
     /* MaxAnisotropy matters to the Anisotropic filter only, clamped to what the device
        applies; 1 (no anisotropic filtering on this device) samples as Linear */
     if (key.filter == XGD_FILTER_ANISOTROPIC) {
-        int n = s->max_anisotropy > 0 ? s->max_anisotropy : 4;
+        int n = s->max_anisotropy > 1 ? s->max_anisotropy : 1; /* 0 and 1: no anisotropy */
         key.max_anisotropy = n < r->max_anisotropy ? n : r->max_anisotropy;
     }
     for (size_t i = 0; i < r->sampler_count; i++)
@@ -681,8 +681,6 @@ static VkPipeline get_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const
 
 static uint32_t write_mask_of(unsigned m)
 {
-    if (m == 0) return 15;
-    if (m & XGD_COLOR_WRITE_NONE) return 0;
     return m & 15; /* xgd's RGBA bits are Vulkan's R, G, B, A bits */
 }
 
@@ -707,7 +705,7 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     /* D3D rule (as the software renderer): MultiSampleMask applies to multisampled targets
        only; a single-sample target draws with an all-ones mask (the key stays all-ones too,
        so one pipeline serves every mask there). */
-    if (bs != NULL && bs->multisample_mask != 0 && k->samples > 1)
+    if (bs != NULL && k->samples > 1)
         k->sample_mask = (uint32_t)bs->multisample_mask;
     /* the XNA stock programs write target 0 only; the EXT MRT program writes every target */
     uint32_t outputs = st->program == XGDI_PROGRAM_MRT ? k->color_count : 1;
@@ -745,8 +743,8 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     bool has_depth = t0->depth_view != VK_NULL_HANDLE;
     k->depth_format = has_depth ? (uint32_t)t0->depth_vk : VK_FORMAT_UNDEFINED;
     if (ds != NULL && has_depth) {
-        k->depth_test = !ds->depth_buffer_disable;
-        k->depth_write = k->depth_test && !ds->depth_write_disable;
+        k->depth_test = ds->depth_buffer_enable;
+        k->depth_write = k->depth_test && ds->depth_buffer_write_enable;
         k->depth_func = ds->depth_function ? ds->depth_function : XGD_COMPARE_LESS_EQUAL;
     }
     /* stencil exists only on a Depth24Stencil8 target (D24 shares the Vulkan format) */
@@ -754,10 +752,6 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
         ds->stencil_enable) {
         k->stencil_on = 1;
         unsigned rm = (unsigned)ds->stencil_mask, wm = (unsigned)ds->stencil_write_mask;
-        if (!ds->stencil_masks_explicit) {
-            if (rm == 0) rm = 0xff;
-            if (wm == 0) wm = 0xff;
-        }
         k->sread = rm & 0xffu;
         k->swrite = wm & 0xffu;
         k->sfront[0] = ds->stencil_function ? ds->stencil_function : XGD_COMPARE_ALWAYS;
@@ -779,12 +773,12 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
               : cull == XGD_CULL_CLOCKWISE_FACE ? VK_CULL_MODE_FRONT_BIT
                                                 : VK_CULL_MODE_BACK_BIT;
     k->fill = rs != NULL && rs->fill_mode == XGD_FILL_WIREFRAME;
-    if (rs != NULL && rs->multisample_antialias_disable && k->samples > 1 && !r->warned_aa_disable) {
+    if (rs != NULL && !rs->multisample_antialias && k->samples > 1 && !r->warned_aa_disable) {
         /* XNA's MultiSampleAntiAlias=false puts every sample at the pixel centre (the software
            renderer does); without VK_EXT_sample_locations this renderer keeps the standard
            pattern, so multisampled edges stay antialiased: say so once per device */
         r->warned_aa_disable = true;
-        xgdi_warn(r->base.device, "vulkan: multisample_antialias_disable is not honoured on '%s' "
+        xgdi_warn(r->base.device, "vulkan: multisample_antialias false is not honoured on '%s' "
                   "(needs VK_EXT_sample_locations, not used); edges stay multisampled",
                   r->adapter_name);
     }
@@ -1079,8 +1073,6 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     float bf[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
     if (st->blend != NULL) {
         xgd_color f = st->blend->blend_factor;
-        if (!st->blend->use_blend_factor && f.r == 0 && f.g == 0 && f.b == 0 && f.a == 0)
-            f = (xgd_color){ 255, 255, 255, 255 }; /* XNA's default BlendFactor is White */
         bf[0] = f.r / 255.0f;
         bf[1] = f.g / 255.0f;
         bf[2] = f.b / 255.0f;
