@@ -368,7 +368,7 @@ static xgd_result after_call(xgd_result r)
         fprintf(stderr, "  -> %s%s%s\n", xgd_result_name(r), r != XGD_OK ? ": " : "",
                 r == XGD_OK ? "" : g_log.errors > 0 ? g_log.message : xgd_device_last_error(NULL));
     if (r == XGD_OK) return r;
-    if (r < XGD_ERROR_IO || r > XGD_ERROR_INVALID_ARGUMENT)
+    if (r < XGD_ERROR_ARGUMENT_OUT_OF_RANGE || r > XGD_ERROR_INVALID_ARGUMENT)
         violation("failure code %d is not a named xgd_result", (int)r);
     if (strcmp(xgd_result_name(r), "UNKNOWN_RESULT") == 0)
         violation("xgd_result_name has no name for %d", (int)r);

@@ -93,14 +93,18 @@ extern "C" {
 
 typedef enum xgd_result {
     XGD_OK = 0,
-    XGD_ERROR_INVALID_ARGUMENT = -1,      /* ArgumentException, ArgumentNull, ArgumentOutOfRange */
+    XGD_ERROR_INVALID_ARGUMENT = -1,      /* ArgumentException, ArgumentNullException; also
+                                             out-of-range arguments unless a function says
+                                             XGD_ERROR_ARGUMENT_OUT_OF_RANGE */
     XGD_ERROR_INVALID_OPERATION = -2,     /* InvalidOperationException: wrong state for the call */
     XGD_ERROR_NOT_SUPPORTED = -3,         /* NotSupportedException: renderer or profile cannot */
     XGD_ERROR_OBJECT_DISPOSED = -4,       /* ObjectDisposedException */
     XGD_ERROR_OUT_OF_MEMORY = -5,         /* OutOfMemoryException (host or GPU memory) */
     XGD_ERROR_DEVICE_LOST = -6,           /* DeviceLostException: recover, then retry */
     XGD_ERROR_NO_SUITABLE_DEVICE = -7,    /* NoSuitableGraphicsDeviceException */
-    XGD_ERROR_IO = -8                     /* IOException / FileNotFoundException (PNG files) */
+    XGD_ERROR_IO = -8,                    /* IOException / FileNotFoundException (PNG files) */
+    XGD_ERROR_ARGUMENT_OUT_OF_RANGE = -9  /* ArgumentOutOfRangeException, where XNA throws that
+                                             one specifically (buffer SetData of 0 elements) */
 } xgd_result;
 
 /* The enumerator's name without the XGD_ prefix, e.g. "ERROR_INVALID_ARGUMENT". Never NULL. */
@@ -1069,7 +1073,9 @@ XGD_API xgd_result xgd_vertex_buffer_create(xgd_device *device,
 XGD_API void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer);
 /* Writes bytes at offset. options: NONE (safe while draws use the buffer), DISCARD (dynamic
  * buffers: fresh storage), NO_OVERWRITE (dynamic: caller promises to touch unused ranges).
- * Results: INVALID_ARGUMENT (range, options on a static buffer), OBJECT_DISPOSED. */
+ * Results: INVALID_ARGUMENT (NULL data, range, options on a static buffer),
+ * ARGUMENT_OUT_OF_RANGE (size 0: XNA's SetData with an elementCount of 0), OBJECT_DISPOSED.
+ * xgd_index_buffer_set_data has the same results (size 0 included). */
 XGD_API xgd_result xgd_vertex_buffer_set_data(xgd_vertex_buffer *buffer, size_t offset,
                                               const void *data, size_t size,
                                               xgd_set_data_options options);

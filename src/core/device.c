@@ -27,6 +27,7 @@ const char *xgd_result_name(xgd_result r)
     case XGD_ERROR_DEVICE_LOST: return "ERROR_DEVICE_LOST";
     case XGD_ERROR_NO_SUITABLE_DEVICE: return "ERROR_NO_SUITABLE_DEVICE";
     case XGD_ERROR_IO: return "ERROR_IO";
+    case XGD_ERROR_ARGUMENT_OUT_OF_RANGE: return "ERROR_ARGUMENT_OUT_OF_RANGE";
     }
     return "UNKNOWN_RESULT";
 }
