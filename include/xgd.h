@@ -715,8 +715,14 @@ XGD_API xgd_result xgd_render_target_cube_create(xgd_device *device,
 /* Decodes a PNG (through libspng) into a Color Texture2D without mips. The header is checked
  * first: a width or height above the device's texture size limit (xgd_device_info
  * .max_texture_size) is NOT_SUPPORTED before any image-sized memory is allocated; the image
- * is then decoded into the one buffer that becomes the texture's CPU shadow. Results:
- * INVALID_ARGUMENT (not a PNG, damaged or truncated: the message says which), NOT_SUPPORTED
+ * is then decoded into the one buffer that becomes the texture's CPU shadow.
+ * Texels, as XNA's Texture2D.FromStream stores them: a fully transparent pixel (alpha 0) is
+ * stored as (0,0,0,0) whatever colour the file gives it; every other pixel is stored as the
+ * file has it (8-bit RGBA, not premultiplied by its alpha, no gamma correction; grey, palette,
+ * 16-bit and tRNS images are expanded to RGBA8 first). Results:
+ * INVALID_OPERATION (the data is not a PNG: another image format or no image, as XNA's
+ * FromStream refuses an unsupported format), INVALID_ARGUMENT (a damaged or truncated PNG: the
+ * message says which; empty data or a NULL argument), NOT_SUPPORTED
  * (too large; ancillary chunks beyond the loader's limits of 16 MiB), IO (file), OUT_OF_MEMORY,
  * DEVICE_LOST, OBJECT_DISPOSED. The file variant streams the file (it is never read whole). */
 XGD_API xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path,
@@ -791,7 +797,9 @@ XGD_API xgd_result xgd_image_save_png(const char *path, int width, int height,
                                       const void *rgba);
 /* Decodes a PNG file into 8-bit RGBA; *rgba is malloc'd and freed with xgd_free. Limits and
  * results as xgd_texture2d_from_png_file, with 16384 per side (the largest texture any xgd
- * renderer creates) in place of the device's limit. */
+ * renderer creates) in place of the device's limit. This is a plain file decoder, not a
+ * texture loader: every pixel, fully transparent ones included, comes back as the file stores
+ * it (not premultiplied), so xgd_image_save_png followed by this call gives the same bytes. */
 XGD_API xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba);
 XGD_API void xgd_free(void *p);
 

@@ -845,6 +845,11 @@ static xgd_result texture_from_png(xgd_device *device, xgdi_png_reader *png, xgd
         free(rgba);
         return xgdi_fail(device, r, "PNG decode%s: %s", what, derr);
     }
+    /* XNA's Texture2D.FromStream stores a fully transparent pixel as (0,0,0,0), whatever
+     * colour the file gives it; every other pixel keeps its colour as stored (it is not
+     * premultiplied by its alpha). */
+    for (size_t i = 0; i < bytes; i += 4)
+        if (rgba[i + 3] == 0) rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
     xgd_texture proto = { .kind = XGD_TEXTURE_2D, .width = w, .height = h, .levels = 1,
                           .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
     return create_texture_with(device, &proto, rgba, out);
