@@ -618,7 +618,12 @@ XGD_API xgd_renderer_kind xgd_renderer_from_name(const char *name);
 /*
  * XNA GraphicsDevice.Reset(PresentationParameters): unbinds render targets, applies new
  * back-buffer parameters (NULL keeps the current ones) and resets viewport and scissor.
- * Results: INVALID_ARGUMENT, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing changed.
+ * Events, as XNA raises them: once the parameters are validated, DEVICE_RESETTING (before
+ * anything changes), then DEVICE_RESET after a successful reset; once each per call.
+ * Results: INVALID_ARGUMENT, NOT_SUPPORTED, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing
+ * changed. Events of a failed reset: a call refused by validation (or on a lost device)
+ * raises none; a reset the renderer failed raises DEVICE_RESETTING only (no DEVICE_RESET),
+ * with every public state as it was before the call.
  */
 XGD_API xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp);
 

@@ -736,3 +736,11 @@ xgdi_texture_desc xgdi_back_buffer_desc(const xgd_presentation_parameters *pp, i
     d.debug_name = "back buffer";
     return d;
 }
+    /* XNA's GraphicsDevice.Reset raises DeviceResetting once the parameters are accepted and
+     * before anything changes, so handlers see the device as it was (and may release what
+     * they recreate in DeviceReset); DeviceReset follows only a reset that succeeded. The
+     * state below is saved after the handler ran, since it may bind or unbind targets. */
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESETTING);
+    r = xgdi_check_device(device); /* a handler may have lost the device */
+    if (r != XGD_OK) return r;
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESET);
