@@ -392,14 +392,6 @@ static xgd_result after_call(xgd_result r)
     if (strncmp(g_call, "xgd_sprite_batch_end", 20) == 0 && g_log.errors > 0 &&
         strstr(g_log.message, "(injected debug fault)") != NULL)
         return r;
-    /* SetRenderTargets whose DiscardContents clear failed and whose rebind of the previous set
-     * failed too (two injected faults) cannot leave the state as it was: the refused set is
-     * bound natively, so the device falls back to the back buffer and says so in its message.
-     * Only that documented fallback is excused. */
-    if (strncmp(g_call, "xgd_set_render_target", 21) == 0 && g_log.errors > 0 &&
-        strstr(g_log.message, "(injected debug fault)") != NULL &&
-        strstr(g_log.message, "could not be bound again: the back buffer is bound") != NULL)
-        return r;
     g_after.n = 0;
     faults_save();
     snap_stats(&g_after);

@@ -823,7 +823,11 @@ typedef struct xgd_render_target_binding {
  * identical set is a no-op; otherwise the outgoing targets are finalised (MSAA resolve, mip
  * generation), the renderer binds the new set, and only then does public state change:
  * viewport and scissor reset to the first target, and a DiscardContents first target is
- * cleared to opaque black (and its depth/stencil planes).
+ * cleared to opaque black (and its depth/stencil planes). A failed call changes nothing public:
+ * when the renderer fails the clear, the previous set stays bound (bindings, viewport, scissor,
+ * statistics as before), even when binding it natively again fails too: the next call that
+ * uses the binding (clear, draw, present, set_render_targets) then binds it first and returns
+ * that failure if it recurs.
  * Results: INVALID_ARGUMENT (more than 4, NULL bindings with count > 0, NULL target, bad face,
  * a target in two slots, mismatched sizes/sample counts/pixel sizes), OBJECT_DISPOSED,
  * INVALID_OPERATION (not a render target, another device's target, beyond the profile's

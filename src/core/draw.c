@@ -181,9 +181,11 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 
 static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout)
 {
+    xgd_result r = xgdi_sync_native_targets(dev);
+    if (r != XGD_OK) return r;
     prepare_state(dev, layout);
     draw->state = &dev->draw_state;
-    xgd_result r = dev->ops->draw(dev->renderer, draw);
+    r = dev->ops->draw(dev->renderer, draw);
     if (r != XGD_OK) return r;
     dev->draw_state.dirty = 0;
     dev->stats.draw_calls++;
