@@ -707,6 +707,19 @@ typedef struct xgd_texture_info {
     int depth;                   /* level 0 depth of a Texture3D; 1 for every other texture */
 } xgd_texture_info;
 
+/*
+ * Texture and render-target creation. Results: INVALID_ARGUMENT (NULL desc or out, a size
+ * below 1, unknown enums, a DXT width or height not a multiple of 4 under HiDef),
+ * NOT_SUPPORTED (beyond the profile or renderer: see below), OUT_OF_MEMORY, DEVICE_LOST.
+ * XNA's profile rules, NOT_SUPPORTED as XNA's NotSupportedException:
+ *   - both: sizes up to the profile's texture limit (Reach 2048, HiDef 4096; cube maps Reach
+ *     512, HiDef 4096); Reach's formats only under Reach.
+ *   - Reach: a size that is not a power of two rules out mipmaps and DXT compression, and a
+ *     DXT size must be a multiple of 4 (so DXT sizes are 4, 8, 16 ...); cube maps (TextureCube
+ *     and RenderTargetCube) are powers of two, and NormalizedByte2/NormalizedByte4 are no cube
+ *     formats (a RenderTargetCube preferring one gets Color). A non-power-of-two texture is
+ *     sampled only with Clamp addressing (checked at draw time, see xgd_draw_primitives).
+ */
 XGD_API xgd_result xgd_texture2d_create(xgd_device *device, const xgd_texture2d_desc *desc,
                                         xgd_texture **out);
 XGD_API xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_desc *desc,
@@ -1122,7 +1135,9 @@ XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer)
  * (xgd_effect_apply). Results: INVALID_OPERATION (no effect applied, no vertex/index buffer
  * bound, a bound render target also bound as a texture), INVALID_ARGUMENT (counts, ranges),
  * NOT_SUPPORTED (more primitives than the profile allows per draw: HiDef 1,048,575, Reach
- * 65,535), DEVICE_LOST.
+ * 65,535; under Reach, a texture bound in any slot whose width or height is not a power of
+ * two while that slot's sampler addresses U or V with anything but Clamp, as XNA), DEVICE_LOST.
+ * A refused draw draws nothing.
  */
 XGD_API xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type,
                                        int start_vertex, int primitive_count);
@@ -1344,7 +1359,9 @@ XGD_API xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch,
 XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                          const xgd_sprite *sprite);
 /* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
- * run of equal textures). Results: INVALID_OPERATION (no begin), DEVICE_LOST. */
+ * run of equal textures). Results: INVALID_OPERATION (no begin), NOT_SUPPORTED (Reach: a
+ * queued texture whose size is not a power of two with a sampler that is not Clamp; nothing is
+ * drawn), DEVICE_LOST. */
 XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
 
 /*

@@ -576,6 +576,15 @@ static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *de
             return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
                              "a texture queued in the sprite batch has no storage (its "
                              "recovery failed)");
+        /* The draw's Reach rule (draw.c): a size that is not a power of two needs Clamp. */
+        bool pow2 = (t->width & (t->width - 1)) == 0 && (t->height & (t->height - 1)) == 0;
+        if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && !pow2 &&
+            (b->sampler->desc.address_u != XGD_ADDRESS_CLAMP ||
+             b->sampler->desc.address_v != XGD_ADDRESS_CLAMP))
+            return xgdi_fail((xgd_device *)dev, XGD_ERROR_NOT_SUPPORTED,
+                             "Reach requires Clamp addressing for the %dx%d sprite texture, "
+                             "whose size is not a power of two",
+                             t->width, t->height);
     }
     return XGD_OK;
 }
