@@ -1126,6 +1126,33 @@ XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *
                                          int vertex_offset);
 XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);
 
+/*
+ * What is bound, as XNA's GraphicsDevice properties read, for the save / change / restore
+ * pattern (xgd_get_blend_state(dev, &saved); ...; xgd_set_blend_state(dev, saved)). State
+ * slots always hold an object: after binding NULL (and on a new device) they return XNA's
+ * default preset objects, the same pointers xgd_*_preset returns (BlendState.Opaque,
+ * DepthStencilState.Default, RasterizerState.CullCounterClockwise, SamplerState.LinearWrap).
+ * Texture, vertex-buffer and index-buffer slots return NULL when nothing is bound (a vertex
+ * offset of 0 then). A destroyed object is never returned: destroying a bound object unbinds
+ * it (states go back to the preset). Viewport, scissor and render targets have their own
+ * getters (xgd_get_viewport, xgd_get_scissor_rect, xgd_get_render_targets).
+ * Results: INVALID_ARGUMENT (out NULL, slot outside 0..15), OBJECT_DISPOSED (the device);
+ * a lost device answers. On failure *out is NULL (when out is not NULL).
+ */
+XGD_API xgd_result xgd_get_blend_state(xgd_device *device, xgd_blend_state **out);
+XGD_API xgd_result xgd_get_depth_stencil_state(xgd_device *device, xgd_depth_stencil_state **out);
+XGD_API xgd_result xgd_get_rasterizer_state(xgd_device *device, xgd_rasterizer_state **out);
+XGD_API xgd_result xgd_get_sampler_state(xgd_device *device, int slot, xgd_sampler_state **out);
+XGD_API xgd_result xgd_get_texture(xgd_device *device, int slot, xgd_texture **out);
+/* XNA GraphicsDevice.BlendFactor: the bound blend state's factor (defaults applied: White
+ * unless the state gave another). */
+XGD_API xgd_result xgd_get_blend_factor(xgd_device *device, xgd_color *out);
+/* XNA GetVertexBuffers()[0]: the buffer and the vertex offset it was bound with. */
+XGD_API xgd_result xgd_get_vertex_buffer(xgd_device *device, xgd_vertex_buffer **out,
+                                         int *vertex_offset);
+/* XNA GraphicsDevice.Indices. */
+XGD_API xgd_result xgd_get_indices(xgd_device *device, xgd_index_buffer **out);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Drawing                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
