@@ -278,8 +278,9 @@ xgd_result xgdi_sync_native_targets(xgd_device *dev)
     if (r != XGD_OK) {
         char why[512];
         memcpy(why, dev->last_error, sizeof why);
-        return xgdi_fail(dev, r, "the bound render targets could not be bound natively again: %s",
-                         why);
+        return xgdi_fail(dev, r, "the bound render targets could not be bound natively again "
+                                 "(%s): %s",
+                         xgd_result_name(r), why);
     }
     dev->native_targets_stale = false;
     xgdi_invalidate_draw_state(dev);
