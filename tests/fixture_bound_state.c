@@ -9,8 +9,12 @@
  *                                        lost device answers
  *   BoundState_SaveAndRestoreDraws       the save / change / restore pattern: a draw after the
  *                                        restore blends as with the saved state
+ *   BoundState_FailedSpriteDrawKeepsStates
+ *                                        a SpriteBatch draw (Immediate) or End that the renderer
+ *                                        fails leaves the states and texture it set as they were
  */
 #include "fixture_util.h"
+#include "internal.h" /* the debug fault hook (src/core/fault.c) */
 
 #define SLOTS 16
 
@@ -186,5 +190,57 @@ XGD_FIXTURE(BoundState_SaveAndRestoreDraws)
     free(e);
     xgd_texture_destroy(rt);
     xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(BoundState_FailedSpriteDrawKeepsStates)
+{
+    xgd_device *dev = fx_device(t, 8, 8, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *tex = xgdt_solid_texture(t, dev, 2, 2, XGD_COLOR_WHITE);
+    xgd_texture *mine = xgdt_solid_texture(t, dev, 2, 2, XGD_COLOR_BLACK);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    REQUIRE(tex && mine);
+    xgd_blend_state *add = xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ADDITIVE);
+    xgd_sampler_state *pw = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
+    const xgd_sprite_sort_mode modes[2] = { XGD_SPRITE_SORT_IMMEDIATE, XGD_SPRITE_SORT_DEFERRED };
+    for (int m = 0; m < 2; m++) {
+        REQUIRE_OK(xgd_set_blend_state(dev, add));
+        REQUIRE_OK(xgd_set_sampler_state(dev, 0, pw));
+        REQUIRE_OK(xgd_set_texture(dev, 0, mine));
+        /* Immediate sets its states at Begin (XNA); the states a failed draw must keep are
+         * those bound when the draw started. */
+        REQUIRE_OK(xgd_sprite_batch_begin(sb, &(xgd_sprite_batch_begin_desc){
+                                                  .sort_mode = modes[m] }));
+        xgd_blend_state *bs0 = NULL;
+        xgd_sampler_state *ss0 = NULL;
+        xgd_texture *t0 = NULL;
+        REQUIRE_OK(xgd_get_blend_state(dev, &bs0));
+        REQUIRE_OK(xgd_get_sampler_state(dev, 0, &ss0));
+        REQUIRE_OK(xgd_get_texture(dev, 0, &t0));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_DRAW, 1, XGD_ERROR_OUT_OF_MEMORY));
+        xgd_result r = xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .color = XGD_COLOR_WHITE });
+        if (m == 1) {
+            CHECK_OK(r);
+            r = xgd_sprite_batch_end(sb);
+        }
+        CHECK_MSG(r == XGD_ERROR_OUT_OF_MEMORY, "mode %d: %s", m, xgd_result_name(r));
+        REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_DRAW, 0, XGD_OK));
+        xgd_blend_state *bs1 = NULL;
+        xgd_sampler_state *ss1 = NULL;
+        xgd_texture *t1 = NULL;
+        CHECK_OK(xgd_get_blend_state(dev, &bs1));
+        CHECK_OK(xgd_get_sampler_state(dev, 0, &ss1));
+        CHECK_OK(xgd_get_texture(dev, 0, &t1));
+        CHECK_MSG(bs1 == bs0 && ss1 == ss0 && t1 == t0,
+                  "mode %d: the failed draw left its states (blend %s, sampler %s, texture %s)",
+                  m, bs1 == bs0 ? "kept" : "changed", ss1 == ss0 ? "kept" : "changed",
+                  t1 == t0 ? "kept" : "changed");
+        if (m == 0) CHECK_OK(xgd_sprite_batch_end(sb));
+    }
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(mine);
+    xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
