@@ -53,7 +53,7 @@ static void on_log(void *user, xgd_log_level level, xgd_result code, const char 
 
 static void check_failure(xgd_result r, const char *what)
 {
-    if (r < XGD_ERROR_IO || r > XGD_ERROR_INVALID_ARGUMENT)
+    if (r < XGD_ERROR_ARGUMENT_OUT_OF_RANGE || r > XGD_ERROR_INVALID_ARGUMENT)
         violation("%s: %d is not a named xgd_result", what, (int)r);
     if (g_log.errors == 0 || g_log.code != r || g_log.empty)
         violation("%s: %s without a logged message of that code", what, xgd_result_name(r));

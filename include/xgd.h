@@ -100,14 +100,18 @@ extern "C" {
 
 typedef enum xgd_result {
     XGD_OK = 0,
-    XGD_ERROR_INVALID_ARGUMENT = -1,      /* ArgumentException, ArgumentNull, ArgumentOutOfRange */
+    XGD_ERROR_INVALID_ARGUMENT = -1,      /* ArgumentException, ArgumentNullException; also
+                                             out-of-range arguments unless a function says
+                                             XGD_ERROR_ARGUMENT_OUT_OF_RANGE */
     XGD_ERROR_INVALID_OPERATION = -2,     /* InvalidOperationException: wrong state for the call */
     XGD_ERROR_NOT_SUPPORTED = -3,         /* NotSupportedException: renderer or profile cannot */
     XGD_ERROR_OBJECT_DISPOSED = -4,       /* ObjectDisposedException */
     XGD_ERROR_OUT_OF_MEMORY = -5,         /* OutOfMemoryException (host or GPU memory) */
     XGD_ERROR_DEVICE_LOST = -6,           /* DeviceLostException: recover, then retry */
     XGD_ERROR_NO_SUITABLE_DEVICE = -7,    /* NoSuitableGraphicsDeviceException */
-    XGD_ERROR_IO = -8                     /* IOException / FileNotFoundException (PNG files) */
+    XGD_ERROR_IO = -8,                    /* IOException / FileNotFoundException (PNG files) */
+    XGD_ERROR_ARGUMENT_OUT_OF_RANGE = -9  /* ArgumentOutOfRangeException, where XNA throws that
+                                             one specifically (buffer SetData of 0 elements) */
 } xgd_result;
 
 /* The enumerator's name without the XGD_ prefix, e.g. "ERROR_INVALID_ARGUMENT". Never NULL. */
@@ -695,8 +699,12 @@ XGD_API xgd_renderer_kind xgd_renderer_from_name(const char *name);
  * another window moves the device onto it (also after the old one was lost), and a headless
  * pp leaves the window. Present also notices a new window size by itself, after showing the
  * frame, and resizes the back buffer for the next one.
+ * Events, as XNA raises them: once the parameters are validated, DEVICE_RESETTING (before
+ * anything changes), then DEVICE_RESET after a successful reset; once each per call.
  * Results: INVALID_ARGUMENT, NOT_SUPPORTED, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing
- * changed.
+ * changed. Events of a failed reset: a call refused by validation (or on a lost device)
+ * raises none; a reset the renderer failed raises DEVICE_RESETTING only (no DEVICE_RESET),
+ * with every public state as it was before the call.
  */
 XGD_API xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp);
 
@@ -780,6 +788,19 @@ typedef struct xgd_texture_info {
     int depth;                   /* level 0 depth of a Texture3D; 1 for every other texture */
 } xgd_texture_info;
 
+/*
+ * Texture and render-target creation. Results: INVALID_ARGUMENT (NULL desc or out, a size
+ * below 1, unknown enums, a DXT width or height not a multiple of 4 under HiDef),
+ * NOT_SUPPORTED (beyond the profile or renderer: see below), OUT_OF_MEMORY, DEVICE_LOST.
+ * XNA's profile rules, NOT_SUPPORTED as XNA's NotSupportedException:
+ *   - both: sizes up to the profile's texture limit (Reach 2048, HiDef 4096; cube maps Reach
+ *     512, HiDef 4096); Reach's formats only under Reach.
+ *   - Reach: a size that is not a power of two rules out mipmaps and DXT compression, and a
+ *     DXT size must be a multiple of 4 (so DXT sizes are 4, 8, 16 ...); cube maps (TextureCube
+ *     and RenderTargetCube) are powers of two, and NormalizedByte2/NormalizedByte4 are no cube
+ *     formats (a RenderTargetCube preferring one gets Color). A non-power-of-two texture is
+ *     sampled only with Clamp addressing (checked at draw time, see xgd_draw_primitives).
+ */
 XGD_API xgd_result xgd_texture2d_create(xgd_device *device, const xgd_texture2d_desc *desc,
                                         xgd_texture **out);
 XGD_API xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_desc *desc,
@@ -793,8 +814,14 @@ XGD_API xgd_result xgd_render_target_cube_create(xgd_device *device,
 /* Decodes a PNG (through libspng) into a Color Texture2D without mips. The header is checked
  * first: a width or height above the device's texture size limit (xgd_device_info
  * .max_texture_size) is NOT_SUPPORTED before any image-sized memory is allocated; the image
- * is then decoded into the one buffer that becomes the texture's CPU shadow. Results:
- * INVALID_ARGUMENT (not a PNG, damaged or truncated: the message says which), NOT_SUPPORTED
+ * is then decoded into the one buffer that becomes the texture's CPU shadow.
+ * Texels, as XNA's Texture2D.FromStream stores them: a fully transparent pixel (alpha 0) is
+ * stored as (0,0,0,0) whatever colour the file gives it; every other pixel is stored as the
+ * file has it (8-bit RGBA, not premultiplied by its alpha, no gamma correction; grey, palette,
+ * 16-bit and tRNS images are expanded to RGBA8 first). Results:
+ * INVALID_OPERATION (the data is not a PNG: another image format or no image, as XNA's
+ * FromStream refuses an unsupported format), INVALID_ARGUMENT (a damaged or truncated PNG: the
+ * message says which; empty data or a NULL argument), NOT_SUPPORTED
  * (too large; ancillary chunks beyond the loader's limits of 16 MiB), IO (file), OUT_OF_MEMORY,
  * DEVICE_LOST, OBJECT_DISPOSED. The file variant streams the file (it is never read whole). */
 XGD_API xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path,
@@ -869,7 +896,9 @@ XGD_API xgd_result xgd_image_save_png(const char *path, int width, int height,
                                       const void *rgba);
 /* Decodes a PNG file into 8-bit RGBA; *rgba is malloc'd and freed with xgd_free. Limits and
  * results as xgd_texture2d_from_png_file, with 16384 per side (the largest texture any xgd
- * renderer creates) in place of the device's limit. */
+ * renderer creates) in place of the device's limit. This is a plain file decoder, not a
+ * texture loader: every pixel, fully transparent ones included, comes back as the file stores
+ * it (not premultiplied), so xgd_image_save_png followed by this call gives the same bytes. */
 XGD_API xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba);
 XGD_API void xgd_free(void *p);
 
@@ -888,7 +917,11 @@ typedef struct xgd_render_target_binding {
  * identical set is a no-op; otherwise the outgoing targets are finalised (MSAA resolve, mip
  * generation), the renderer binds the new set, and only then does public state change:
  * viewport and scissor reset to the first target, and a DiscardContents first target is
- * cleared to opaque black (and its depth/stencil planes).
+ * cleared to opaque black (and its depth/stencil planes). A failed call changes nothing public:
+ * when the renderer fails the clear, the previous set stays bound (bindings, viewport, scissor,
+ * statistics as before), even when binding it natively again fails too: the next call that
+ * uses the binding (clear, draw, present, set_render_targets) then binds it first and returns
+ * that failure if it recurs.
  * Results: INVALID_ARGUMENT (more than 4, NULL bindings with count > 0, NULL target, bad face,
  * a target in two slots, mismatched sizes/sample counts/pixel sizes), OBJECT_DISPOSED,
  * INVALID_OPERATION (not a render target, another device's target, beyond the profile's
@@ -1207,7 +1240,9 @@ XGD_API xgd_result xgd_vertex_buffer_create(xgd_device *device,
 XGD_API void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer);
 /* Writes bytes at offset. options: NONE (safe while draws use the buffer), DISCARD (dynamic
  * buffers: fresh storage), NO_OVERWRITE (dynamic: caller promises to touch unused ranges).
- * Results: INVALID_ARGUMENT (range, options on a static buffer), OBJECT_DISPOSED. */
+ * Results: INVALID_ARGUMENT (NULL data, range, options on a static buffer),
+ * ARGUMENT_OUT_OF_RANGE (size 0: XNA's SetData with an elementCount of 0), OBJECT_DISPOSED.
+ * xgd_index_buffer_set_data has the same results (size 0 included). */
 XGD_API xgd_result xgd_vertex_buffer_set_data(xgd_vertex_buffer *buffer, size_t offset,
                                               const void *data, size_t size,
                                               xgd_set_data_options options);
@@ -1228,6 +1263,33 @@ XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *
                                          int vertex_offset);
 XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);
 
+/*
+ * What is bound, as XNA's GraphicsDevice properties read, for the save / change / restore
+ * pattern (xgd_get_blend_state(dev, &saved); ...; xgd_set_blend_state(dev, saved)). State
+ * slots always hold an object: after binding NULL (and on a new device) they return XNA's
+ * default preset objects, the same pointers xgd_*_preset returns (BlendState.Opaque,
+ * DepthStencilState.Default, RasterizerState.CullCounterClockwise, SamplerState.LinearWrap).
+ * Texture, vertex-buffer and index-buffer slots return NULL when nothing is bound (a vertex
+ * offset of 0 then). A destroyed object is never returned: destroying a bound object unbinds
+ * it (states go back to the preset). Viewport, scissor and render targets have their own
+ * getters (xgd_get_viewport, xgd_get_scissor_rect, xgd_get_render_targets).
+ * Results: INVALID_ARGUMENT (out NULL, slot outside 0..15), OBJECT_DISPOSED (the device);
+ * a lost device answers. On failure *out is NULL (when out is not NULL).
+ */
+XGD_API xgd_result xgd_get_blend_state(xgd_device *device, xgd_blend_state **out);
+XGD_API xgd_result xgd_get_depth_stencil_state(xgd_device *device, xgd_depth_stencil_state **out);
+XGD_API xgd_result xgd_get_rasterizer_state(xgd_device *device, xgd_rasterizer_state **out);
+XGD_API xgd_result xgd_get_sampler_state(xgd_device *device, int slot, xgd_sampler_state **out);
+XGD_API xgd_result xgd_get_texture(xgd_device *device, int slot, xgd_texture **out);
+/* XNA GraphicsDevice.BlendFactor: the bound blend state's factor (defaults applied: White
+ * unless the state gave another). */
+XGD_API xgd_result xgd_get_blend_factor(xgd_device *device, xgd_color *out);
+/* XNA GetVertexBuffers()[0]: the buffer and the vertex offset it was bound with. */
+XGD_API xgd_result xgd_get_vertex_buffer(xgd_device *device, xgd_vertex_buffer **out,
+                                         int *vertex_offset);
+/* XNA GraphicsDevice.Indices. */
+XGD_API xgd_result xgd_get_indices(xgd_device *device, xgd_index_buffer **out);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Drawing                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
@@ -1237,7 +1299,9 @@ XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer)
  * (xgd_effect_apply). Results: INVALID_OPERATION (no effect applied, no vertex/index buffer
  * bound, a bound render target also bound as a texture), INVALID_ARGUMENT (counts, ranges),
  * NOT_SUPPORTED (more primitives than the profile allows per draw: HiDef 1,048,575, Reach
- * 65,535), DEVICE_LOST.
+ * 65,535; under Reach, a texture bound in any slot whose width or height is not a power of
+ * two while that slot's sampler addresses U or V with anything but Clamp, as XNA), DEVICE_LOST.
+ * A refused draw draws nothing.
  */
 XGD_API xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type,
                                        int start_vertex, int primitive_count);
@@ -1472,7 +1536,9 @@ XGD_API xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch,
 XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                          const xgd_sprite *sprite);
 /* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
- * run of equal textures). Results: INVALID_OPERATION (no begin), DEVICE_LOST. */
+ * run of equal textures). Results: INVALID_OPERATION (no begin), NOT_SUPPORTED (Reach: a
+ * queued texture whose size is not a power of two with a sampler that is not Clamp; nothing is
+ * drawn), DEVICE_LOST. */
 XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
 
 /*

@@ -85,7 +85,7 @@ static void round_trip(xgdt_ctx *t, xgd_graphics_profile profile)
 {
     enum { S = 256 };
     xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    dd = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = dd.pp.back_buffer_height = 8;
     dd.profile = profile;
     xgd_device *dev = xgdt_device(t, &dd);

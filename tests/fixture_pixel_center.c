@@ -32,7 +32,7 @@ static xgd_color texel(int x, int y)
 static xgd_device *pc_device(xgdt_ctx *t, int w, int h, xgd_pixel_center pc)
 {
     xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    dd = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = w;
     dd.pp.back_buffer_height = h;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
@@ -163,7 +163,7 @@ XGD_TEST(PixelCenter_DeviceOption)
     xgd_device_destroy(dev);
 
     xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    dd = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = XGD_RENDERER_SOFTWARE;
     dd.pp.headless = true;
     dd.pixel_center = (xgd_pixel_center)7;
@@ -409,7 +409,7 @@ static void scaled_case(xgdt_ctx *t, xgd_pixel_center pc, const char *label)
 {
     const int L = 32;
     xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    dd = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = 2 * L;
     dd.pp.back_buffer_height = 2 * L;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;

@@ -32,7 +32,7 @@ static void check_profile(xgdt_ctx *t, xgd_graphics_profile profile)
     enum { W = 16, H = 8 };
     const char *pname = profile == XGD_GRAPHICS_PROFILE_REACH ? "Reach" : "HiDef";
     xgd_device_desc dd;
-    memset(&dd, 0, sizeof dd);
+    dd = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;
     dd.profile = profile;

@@ -254,7 +254,7 @@ static xgd_device *wt_device(xgdt_ctx *t, Display *dpy, Window win, xgd_presenta
                              int vw, int vh)
 {
     xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     d.renderer = t->renderer;
     d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     d.pp.presentation_mode = mode;
@@ -597,7 +597,7 @@ static void wt_Window_LostAndResetOntoNewWindow(xgdt_ctx *t)
 static xgd_device *wt_sdl_device(xgdt_ctx *t, SDL_Window *w)
 {
     xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     d.renderer = t->renderer;
     d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     d.pp.window.kind = XGD_WINDOW_SDL2;
@@ -750,7 +750,7 @@ XGD_FIXTURE(Window_SDL2Frames)
 XGD_TEST(WindowToLogical_Letterbox)
 {
     xgd_device_desc d;
-    memset(&d, 0, sizeof d);
+    d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
     d.renderer = XGD_RENDERER_SOFTWARE;
     d.pp.headless = true;
     d.pp.back_buffer_width = 400;

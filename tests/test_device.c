@@ -480,6 +480,7 @@ XGD_TEST(device_result_names)
         { XGD_ERROR_DEVICE_LOST, "ERROR_DEVICE_LOST" },
         { XGD_ERROR_NO_SUITABLE_DEVICE, "ERROR_NO_SUITABLE_DEVICE" },
         { XGD_ERROR_IO, "ERROR_IO" },
+        { XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "ERROR_ARGUMENT_OUT_OF_RANGE" },
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *n = xgd_result_name(names[i].r);

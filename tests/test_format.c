@@ -611,8 +611,9 @@ XGD_TEST(png_decode_corrupt)
     uint8_t *rgba = NULL;
     const uint8_t junk[64] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
     err[0] = 0;
+    /* data that is not a PNG at all: InvalidOperation, as XNA's FromStream */
     CHECK_RESULT(xgdi_png_decode(junk, sizeof junk, &w, &h, &rgba, err, sizeof err),
-                 XGD_ERROR_INVALID_ARGUMENT);
+                 XGD_ERROR_INVALID_OPERATION);
     CHECK(rgba == NULL && w == -7 && h == -7);
     CHECK_MSG(err[0] != 0, "no message for a bad signature");
     CHECK_RESULT(xgdi_png_decode(junk, 0, &w, &h, &rgba, err, sizeof err),

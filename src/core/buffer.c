@@ -448,6 +448,11 @@ static xgd_result set_data(xgdi_buffer *b, xgdi_resource_type type, xgdi_buffer_
     r = xgdi_check_device(dev);
     if (r != XGD_OK) return r;
     if (data == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "data is NULL");
+    /* XNA's VertexBuffer/IndexBuffer.SetData throw ArgumentOutOfRangeException for an
+       elementCount of 0: a write of no elements is a caller error, not a no-op. */
+    if (size == 0)
+        return xgdi_fail(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+                         "size is 0: SetData needs at least one element");
     if ((unsigned)options > XGD_SET_DATA_NO_OVERWRITE)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown set-data options %d",
                          (int)options);
@@ -458,7 +463,6 @@ static xgd_result set_data(xgdi_buffer *b, xgdi_resource_type type, xgdi_buffer_
                          "Discard and NoOverwrite need a dynamic buffer");
     r = check_range(dev, b, offset, size, align);
     if (r != XGD_OK) return r;
-    if (size == 0) return XGD_OK;
     /* A buffer whose recreation failed after a restore gets its storage back first. */
     if (b->native == NULL) {
         r = buffer_create_native(dev, b, kind, true);

@@ -27,6 +27,7 @@ const char *xgd_result_name(xgd_result r)
     case XGD_ERROR_DEVICE_LOST: return "ERROR_DEVICE_LOST";
     case XGD_ERROR_NO_SUITABLE_DEVICE: return "ERROR_NO_SUITABLE_DEVICE";
     case XGD_ERROR_IO: return "ERROR_IO";
+    case XGD_ERROR_ARGUMENT_OUT_OF_RANGE: return "ERROR_ARGUMENT_OUT_OF_RANGE";
     }
     return "UNKNOWN_RESULT";
 }
@@ -681,6 +682,13 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
         !device->caps.depth_formats[applied.depth_stencil_format])
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED, "the renderer has no depth format %d",
                          (int)applied.depth_stencil_format);
+    /* XNA's GraphicsDevice.Reset raises DeviceResetting once the parameters are accepted and
+     * before anything changes, so handlers see the device as it was (and may release what
+     * they recreate in DeviceReset); DeviceReset follows only a reset that succeeded. The
+     * state below is saved after the handler ran, since it may bind or unbind targets. */
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESETTING);
+    r = xgdi_check_device(device); /* a handler may have lost the device */
+    if (r != XGD_OK) return r;
     /* Spec 001: Reset unbinds render targets through the transaction, so Present's invariant
      * (render_target_bound) stays true to the native state. The renderer is called with the
      * targets unbound (renderer.h), so if it fails the old set is bound again natively (not
@@ -716,18 +724,14 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
             device->stats = saved_stats;
             char why[512];
             memcpy(why, device->last_error, sizeof why);
-            if (xgdi_rebind_render_targets(device) != XGD_OK) {
-                /* Natively on the back buffer now: say so publicly, as an unbind would. */
-                memset(device->bindings, 0, sizeof device->bindings);
-                device->binding_count = 0;
-                device->render_target_bound = false;
-                device->bound_render_target_destroyed = false;
-                xgdi_reset_viewport_scissor(device);
-                xgdi_invalidate_draw_state(device);
-                return xgdi_fail(device, r, "%s (and the render targets could not be bound again)",
-                                 why);
-            }
-            xgdi_invalidate_draw_state(device); /* the renderer's message stays the error */
+            /* A rebind that fails leaves the public state as it was and the native binding
+             * stale: the next call that uses it binds the set again (target.c). */
+            device->native_targets_stale = xgdi_rebind_render_targets(device) != XGD_OK;
+            xgdi_invalidate_draw_state(device);
+            if (device->native_targets_stale)
+                return xgdi_fail(device, r, "%s (binding the render targets natively again "
+                                            "failed too and is retried by the next call that "
+                                            "uses them)", why);
         }
         return r;
     }
@@ -735,6 +739,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
     device->window = window;
     xgdi_reset_viewport_scissor(device);
     xgdi_invalidate_draw_state(device);
+    xgdi_raise_event(device, XGD_EVENT_DEVICE_RESET);
     return XGD_OK;
 }
 
@@ -795,6 +800,7 @@ xgd_result xgd_device_restore_context(xgd_device *device)
         return r;
     }
     device->lost = false;
+    device->native_targets_stale = false; /* the new renderer starts on its back buffer */
     device->descriptor_growths_base = device->descriptor_recycles_base = 0;
     device->last_recovery_failures = xgdi_registry_recreate_native(device);
     if (xgdi_rebind_render_targets(device) != XGD_OK) {

@@ -84,6 +84,8 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
 }
 
 /* Checks shared by all four draws: the device, the applied program, and the textures. */
+static bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
 static xgd_result check_common(xgd_device *dev)
 {
     xgd_result r = xgdi_check_device(dev);
@@ -109,6 +111,19 @@ static xgd_result check_common(xgd_device *dev)
         if (t->native == NULL)
             return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                              "the texture in slot %d has no storage (its recovery failed)", i);
+        /* XNA's Reach profile samples a texture whose size is not a power of two only with
+         * Clamp addressing (NotSupportedException at the draw, for every bound texture, as
+         * XNA checks every sampler slot that holds one). Cube maps are powers of two there. */
+        if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH &&
+            (t->kind == XGD_TEXTURE_2D || t->kind == XGD_RENDER_TARGET_2D) &&
+            (!is_pow2(t->width) || !is_pow2(t->height))) {
+            const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
+            if (sd->address_u != XGD_ADDRESS_CLAMP || sd->address_v != XGD_ADDRESS_CLAMP)
+                return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                                 "Reach requires Clamp addressing for the %dx%d texture in slot "
+                                 "%d, whose size is not a power of two",
+                                 t->width, t->height, i);
+        }
     }
     /* The texture kind the program samples from slot 0 (renderer.h, XGDI_PROGRAM_VOLUME): a
      * shader's Texture2D cannot read a Texture3D nor its Texture3D a 2D texture (Direct3D
@@ -226,9 +241,11 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 
 static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout)
 {
+    xgd_result r = xgdi_sync_native_targets(dev);
+    if (r != XGD_OK) return r;
     prepare_state(dev, layout);
     draw->state = &dev->draw_state;
-    xgd_result r = dev->ops->draw(dev->renderer, draw);
+    r = dev->ops->draw(dev->renderer, draw);
     if (r != XGD_OK) return r;
     dev->draw_state.dirty = 0;
     dev->stats.draw_calls++;

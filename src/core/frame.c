@@ -236,6 +236,8 @@ xgd_result xgd_clear(xgd_device *device, unsigned options, xgd_vector4 color, fl
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "stencil clear requested but the bound target has no stencil buffer");
     if (options == 0) return XGD_OK;
+    r = xgdi_sync_native_targets(device);
+    if (r != XGD_OK) return r;
     float c[4] = { color.x, color.y, color.z, color.w };
     r = device->ops->clear(device->renderer, options, c, depth, stencil & 0xff);
     if (r != XGD_OK) return r;
@@ -285,6 +287,8 @@ xgd_result xgd_present(xgd_device *device)
     if (device->render_target_bound)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "a render target is bound; call xgd_set_render_target(dev, NULL) first");
+    r = xgdi_sync_native_targets(device);
+    if (r != XGD_OK) return r;
     r = device->ops->present(device->renderer, xgdi_swap_interval(device));
     if (r != XGD_OK) return r;
     /* Spec 003: statistics are per frame, reset at the start of each one. */

@@ -194,6 +194,10 @@ struct xgd_device {
     int binding_count;
     bool render_target_bound;
     bool bound_render_target_destroyed;
+    /* The renderer's binding may differ from the public set above: a failed transaction could
+     * not bind the previous set again. Calls that use the binding rebind it first
+     * (xgdi_sync_native_targets, target.c). */
+    bool native_targets_stale;
 
     /* public state */
     xgd_viewport viewport;             /* logical */
@@ -347,6 +351,10 @@ int xgdi_registry_recreate_native(xgd_device *device);
 void xgdi_reset_viewport_scissor(xgd_device *dev);
 /* Binds the public render-target set natively again after a restore; target.c. */
 xgd_result xgdi_rebind_render_targets(xgd_device *dev);
+/* Before a call that uses the native binding (clear, draw, present, a transaction): when it is
+ * stale, binds the public set (or the back buffer) natively again. The failure is recorded
+ * and the binding stays stale, so the next call tries again; target.c. */
+xgd_result xgdi_sync_native_targets(xgd_device *dev);
 /* PresentInterval as forwarded to the renderer: Immediate 0, Two 2, Default/One 1 (spec 002). */
 int xgdi_swap_interval(const xgd_device *dev);
 /* Size of a texture's level-0 face (cube: size x size). */

@@ -132,10 +132,25 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* Names a decoding failure: the file's fault (INVALID_ARGUMENT, truncation said so), a limit
- * of the loader (NOT_SUPPORTED), the process (OUT_OF_MEMORY) or the file system (IO). */
+/* Whether the first bytes seen differ from the PNG signature: the data is some other kind of
+ * file (JPEG, GIF, text), not a damaged PNG. */
+static bool not_png(const xgdi_png_reader *rd)
+{
+    static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    size_t n = rd->head_len < sizeof signature ? rd->head_len : sizeof signature;
+    return n > 0 && memcmp(rd->head, signature, n) != 0;
+}
+
+/* Names a decoding failure: data that is not a PNG at all (INVALID_OPERATION, as XNA's
+ * Texture2D.FromStream refuses an unsupported image format), the file's fault
+ * (INVALID_ARGUMENT, truncation said so), a limit of the loader (NOT_SUPPORTED), the process
+ * (OUT_OF_MEMORY) or the file system (IO). */
 static xgd_result decode_failure(const xgdi_png_reader *rd, int rc, char *err, size_t err_size)
 {
+    if (rc != SPNG_EMEM && !rd->io_error && not_png(rd)) {
+        set_err(err, err_size, "not a PNG image (the only format xgd loads)");
+        return XGD_ERROR_INVALID_OPERATION;
+    }
     switch (rc) {
     case SPNG_EMEM:
         set_err(err, err_size, "out of memory");

@@ -68,7 +68,9 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
             same = bindings[i].target == device->bindings[i].target &&
                    (int)bindings[i].face == device->bindings[i].face;
         }
-        if (same) return XGD_OK;
+        /* Nothing changes publicly; a binding a failed transaction left stale is bound
+         * again here (no DiscardContents clear: the set is not new). */
+        if (same) return xgdi_sync_native_targets(device);
     }
 
     /* Step 2: XNA's four-binding ceiling, then the profile's and renderer's maximum. */
@@ -88,6 +90,7 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
         if (r != XGD_OK) return r;
         r = device->ops->set_render_targets(device->renderer, NULL, 0);
         if (r != XGD_OK) return r;
+        device->native_targets_stale = false;
         count_finalized(device, &finalized);
         memset(device->bindings, 0, sizeof device->bindings);
         device->binding_count = 0;
@@ -157,7 +160,10 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
     /* RenderTargetUsage: a DiscardContents first target clears colour to opaque black plus the
      * depth and stencil planes that really exist; the first descriptor decides for the set. The
      * clear is part of the transaction: it runs before anything is published, and when it fails
-     * the previous set is bound again natively, so the failed call changed nothing. */
+     * the previous set is bound again natively, so the failed call changed nothing. When even
+     * that rebind fails, the public state still stays exactly as it was (the previous set,
+     * viewport, scissor, statistics): the native binding is marked stale and the next call
+     * that uses it binds the previous set first (xgdi_sync_native_targets). */
     if (first->usage == XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS) {
         static const float black[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
         unsigned opts = XGD_CLEAR_TARGET;
@@ -170,25 +176,15 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
             xgd_result back = device->binding_count == 0
                                   ? device->ops->set_render_targets(device->renderer, NULL, 0)
                                   : xgdi_rebind_render_targets(device);
-            if (back == XGD_OK) return xgdi_fail(device, r, "%s", why);
-            /* The refused set is still bound natively. The back buffer is the state both
-             * sides can agree on; if even that bind fails, the renderer's state is unknown
-             * and the device is lost (a restore rebuilds it). */
-            if (device->ops->set_render_targets(device->renderer, NULL, 0) != XGD_OK) {
-                xgdi_device_lost(device, "the render targets could not be bound again after a "
-                                         "failed DiscardContents clear");
-                return XGD_ERROR_DEVICE_LOST;
-            }
-            memset(device->bindings, 0, sizeof device->bindings);
-            device->binding_count = 0;
-            device->render_target_bound = false;
-            device->bound_render_target_destroyed = false;
-            xgdi_reset_viewport_scissor(device);
+            device->native_targets_stale = back != XGD_OK;
             xgdi_invalidate_draw_state(device);
-            return xgdi_fail(device, r, "%s (and the render targets could not be bound again: "
-                                        "the back buffer is bound)", why);
+            if (back == XGD_OK) return xgdi_fail(device, r, "%s", why);
+            return xgdi_fail(device, r, "%s (the previous render targets stay bound; binding "
+                                        "them natively again failed too and is retried by the "
+                                        "next call that uses them)", why);
         }
     }
+    device->native_targets_stale = false;
     count_finalized(device, &finalized);
     memset(device->bindings, 0, sizeof device->bindings);
     for (int i = 0; i < count; i++) {
@@ -251,7 +247,10 @@ void xgdi_detach_destroyed_render_target(xgd_device *dev, xgd_texture *target)
         finalize_count finalized = { 0, 0 };
         (void)finalize_outgoing(dev, target, &finalized);
         count_finalized(dev, &finalized);
-        (void)dev->ops->set_render_targets(dev->renderer, NULL, 0);
+        /* A failure leaves the binding stale: the next call that uses it binds the back
+         * buffer before the dying target's native part can be used. */
+        dev->native_targets_stale =
+            dev->ops->set_render_targets(dev->renderer, NULL, 0) != XGD_OK;
     }
     memset(dev->bindings, 0, sizeof dev->bindings);
     dev->binding_count = 0;
@@ -269,4 +268,21 @@ xgd_result xgdi_rebind_render_targets(xgd_device *dev)
         targets[i] = (xgdi_target){ t->native, dev->bindings[i].face };
     }
     return dev->ops->set_render_targets(dev->renderer, targets, dev->binding_count);
+}
+
+xgd_result xgdi_sync_native_targets(xgd_device *dev)
+{
+    if (!dev->native_targets_stale) return XGD_OK;
+    xgd_result r = dev->binding_count == 0 ? dev->ops->set_render_targets(dev->renderer, NULL, 0)
+                                           : xgdi_rebind_render_targets(dev);
+    if (r != XGD_OK) {
+        char why[512];
+        memcpy(why, dev->last_error, sizeof why);
+        return xgdi_fail(dev, r, "the bound render targets could not be bound natively again "
+                                 "(%s): %s",
+                         xgd_result_name(r), why);
+    }
+    dev->native_targets_stale = false;
+    xgdi_invalidate_draw_state(dev);
+    return XGD_OK;
 }

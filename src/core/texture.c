@@ -288,14 +288,44 @@ static xgd_result validate_texture(xgd_device *dev, int width, int height, bool 
     if (!dev->caps.formats[*format].texture)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "renderer '%s' cannot sample format %s",
                          dev->ops->name, fi->name);
+    /* XNA's Reach profile (NotSupportedException): a DXT texture's size must be a multiple of
+     * 4, and a size that is not a power of two rules out DXT compression and mipmaps. */
+    bool reach = dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH;
+    bool pow2 = is_pow2(width) && is_pow2(height);
+    if (reach && fi->block_size == 4 && (width % 4 != 0 || height % 4 != 0 || !pow2))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "Reach requires %s texture sizes that are multiples of 4 and powers of "
+                         "two (%dx%d)",
+                         fi->name, width, height);
     if (fi->block_size == 4 && (width % 4 != 0 || height % 4 != 0))
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "%s texture size %dx%d must be a multiple of 4", fi->name, width, height);
-    if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && mipmap &&
-        (!is_pow2(width) || !is_pow2(height)))
+    if (reach && mipmap && !pow2)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "Reach requires power-of-two sizes for mipmapped textures (%dx%d)",
                          width, height);
+    return XGD_OK;
+}
+
+/* XNA's Reach profile for cube maps (TextureCube and RenderTargetCube): at most 512 texels a
+ * side, a power of two, and none of the NormalizedByte formats (Reach's cube formats are
+ * Color, Bgr565, Bgra5551, Bgra4444 and DXT). NotSupportedException in XNA. HiDef allows any
+ * size up to its texture limit and every texture format. */
+#define XGDI_REACH_MAX_CUBE_SIZE 512
+static xgd_result validate_reach_cube(xgd_device *dev, int size, xgd_surface_format format)
+{
+    if (dev->desc.profile != XGD_GRAPHICS_PROFILE_REACH) return XGD_OK;
+    if (size > XGDI_REACH_MAX_CUBE_SIZE)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "cube size %d exceeds Reach's maximum of %d", size,
+                         XGDI_REACH_MAX_CUBE_SIZE);
+    if (!is_pow2(size))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "Reach requires power-of-two cube sizes (%d)", size);
+    if (format == XGD_SURFACE_FORMAT_NORMALIZED_BYTE2 ||
+        format == XGD_SURFACE_FORMAT_NORMALIZED_BYTE4)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "Reach has no %s cube maps",
+                         xgdi_format_info_of(format)->name);
     return XGD_OK;
 }
 
@@ -320,6 +350,7 @@ xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_de
     if (r != XGD_OK) return r;
     xgd_surface_format format = desc->format;
     r = validate_texture(device, desc->size, desc->size, desc->mipmap, &format);
+    if (r == XGD_OK) r = validate_reach_cube(device, desc->size, format);
     if (r != XGD_OK) return r;
     xgd_texture proto = { .kind = XGD_TEXTURE_CUBE, .width = desc->size, .height = desc->size,
                           .levels = desc->mipmap ? xgdi_full_mip_count(desc->size, desc->size) : 1,
@@ -401,6 +432,11 @@ static xgd_result create_render_target(xgd_device *dev, const xgd_render_target_
     if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;
     if (!xgdi_profile_allows_format(dev, format) || !dev->caps.formats[format].render_target)
         format = XGD_SURFACE_FORMAT_COLOR;
+    /* Reach has no NormalizedByte cube maps (validate_reach_cube): a preferred one falls back. */
+    if (cube && dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH &&
+        (format == XGD_SURFACE_FORMAT_NORMALIZED_BYTE2 ||
+         format == XGD_SURFACE_FORMAT_NORMALIZED_BYTE4))
+        format = XGD_SURFACE_FORMAT_COLOR;
 
     /* DEFAULT means None for render targets (xgd.h); an unsupported request falls back through
      * the formats the renderer can create, reported as applied. */
@@ -431,6 +467,10 @@ static xgd_result create_render_target(xgd_device *dev, const xgd_render_target_
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "Reach requires power-of-two sizes for mipmapped render targets (%dx%d)",
                          width, height);
+    if (cube) {
+        r = validate_reach_cube(dev, width, format);
+        if (r != XGD_OK) return r;
+    }
     int samples = 0;
     if (desc->preferred_multisample_count > 1) {
         samples = 1;
@@ -845,6 +885,11 @@ static xgd_result texture_from_png(xgd_device *device, xgdi_png_reader *png, xgd
         free(rgba);
         return xgdi_fail(device, r, "PNG decode%s: %s", what, derr);
     }
+    /* XNA's Texture2D.FromStream stores a fully transparent pixel as (0,0,0,0), whatever
+     * colour the file gives it; every other pixel keeps its colour as stored (it is not
+     * premultiplied by its alpha). */
+    for (size_t i = 0; i < bytes; i += 4)
+        if (rgba[i + 3] == 0) rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
     xgd_texture proto = { .kind = XGD_TEXTURE_2D, .width = w, .height = h, .levels = 1,
                           .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
     return create_texture_with(device, &proto, rgba, out);

@@ -306,6 +306,42 @@ static xgd_result set_projection(xgd_sprite_batch *b, xgd_device *dev)
     return XGD_OK;
 }
 
+/* The device states a SpriteBatch sets (XNA's Setup plus Textures[0]), saved before it sets
+ * them so that a draw that fails can put them back: a failed call changes no public state. */
+typedef struct saved_states {
+    xgd_blend_state *blend;
+    xgd_depth_stencil_state *depth_stencil;
+    xgd_rasterizer_state *rasterizer;
+    xgd_sampler_state *sampler0;
+    xgd_texture *texture0;
+} saved_states;
+
+static void save_states(xgd_device *dev, saved_states *s)
+{
+    memset(s, 0, sizeof *s);
+    (void)xgd_get_blend_state(dev, &s->blend);
+    (void)xgd_get_depth_stencil_state(dev, &s->depth_stencil);
+    (void)xgd_get_rasterizer_state(dev, &s->rasterizer);
+    (void)xgd_get_sampler_state(dev, 0, &s->sampler0);
+    (void)xgd_get_texture(dev, 0, &s->texture0);
+}
+
+/* Binding is public state only, so this cannot fail for objects that were bound a moment ago;
+ * the failure being reported stays the device's message. */
+static void restore_states(xgd_device *dev, const saved_states *s)
+{
+    char why[sizeof dev->last_error];
+    xgd_result code = dev->last_result;
+    memcpy(why, dev->last_error, sizeof why);
+    (void)xgd_set_blend_state(dev, s->blend);
+    (void)xgd_set_depth_stencil_state(dev, s->depth_stencil);
+    (void)xgd_set_rasterizer_state(dev, s->rasterizer);
+    (void)xgd_set_sampler_state(dev, 0, s->sampler0);
+    (void)xgd_set_texture(dev, 0, s->texture0);
+    memcpy(dev->last_error, why, sizeof why);
+    dev->last_result = code;
+}
+
 /* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
  * followed by the pixel projection of the current viewport. */
 static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
@@ -552,8 +588,14 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             if (r != XGD_OK) return r;
         }
         build_vertices(batch->vertices, texture, sprite);
+        saved_states saved;
+        save_states(dev, &saved);
         r = draw_run(batch, dev, texture, NULL, 0, 1);
-        if (r == XGD_OK) dev->stats.sprite_batches++;
+        if (r != XGD_OK) {
+            restore_states(dev, &saved);
+            return r;
+        }
+        dev->stats.sprite_batches++;
         return r;
     }
 
@@ -611,6 +653,15 @@ static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *de
             return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
                              "a texture queued in the sprite batch has no storage (its "
                              "recovery failed)");
+        /* The draw's Reach rule (draw.c): a size that is not a power of two needs Clamp. */
+        bool pow2 = (t->width & (t->width - 1)) == 0 && (t->height & (t->height - 1)) == 0;
+        if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && !pow2 &&
+            (b->sampler->desc.address_u != XGD_ADDRESS_CLAMP ||
+             b->sampler->desc.address_v != XGD_ADDRESS_CLAMP))
+            return xgdi_fail((xgd_device *)dev, XGD_ERROR_NOT_SUPPORTED,
+                             "Reach requires Clamp addressing for the %dx%d sprite texture, "
+                             "whose size is not a power of two",
+                             t->width, t->height);
     }
     return XGD_OK;
 }
@@ -694,8 +745,13 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
     if (r == XGD_OK) r = check_drawable(batch, dev);
     bool sorted = batch->sort_mode != XGD_SPRITE_SORT_DEFERRED && count > 1;
     if (r == XGD_OK && sorted) r = sort_queue(batch, dev);
-    if (r == XGD_OK) r = set_states(batch, dev);
-    if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count);
+    saved_states saved;
+    save_states(dev, &saved);
+    if (r == XGD_OK) {
+        r = set_states(batch, dev);
+        if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count);
+        if (r != XGD_OK) restore_states(dev, &saved);
+    }
     batch->count = 0;
     table_reset(batch);
     return r;
