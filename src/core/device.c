@@ -266,9 +266,6 @@ static void free_device(xgd_device *dev)
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
-    free(dev->slots);
-    dev->slots = NULL;
-    dev->slot_count = dev->slot_capacity = dev->slot_free = 0;
     if (dev->token != NULL) {
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);
