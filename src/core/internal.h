@@ -139,13 +139,13 @@ static inline xgdi_resource *xgdi_handle_get(const void *handle, xgdi_resource_t
 {
     uintptr_t h = (uintptr_t)handle;
     uint32_t index = (uint32_t)((h >> 1) & XGDI_HANDLE_INDEX_MASK);
-    uintptr_t gen = h >> (1 + XGDI_HANDLE_INDEX_BITS);
-    if ((h & 1u) == 0 || gen > XGDI_HANDLE_GEN_MAX) return NULL;
+    uintptr_t gen = h >> (1 + XGDI_HANDLE_INDEX_BITS); /* bits above the generation: no match */
+    if ((h & 1u) == 0) return NULL;
     xgdi_handle_slot *page = atomic_load_explicit(&xgdi_handle_pages[index >> XGDI_HANDLE_PAGE_BITS],
                                                   memory_order_acquire);
     if (page == NULL) return NULL;
     xgdi_handle_slot *s = &page[index & XGDI_HANDLE_PAGE_MASK];
-    if (atomic_load_explicit(&s->gen, memory_order_acquire) != (uint32_t)gen) return NULL;
+    if ((uintptr_t)atomic_load_explicit(&s->gen, memory_order_acquire) != gen) return NULL;
     xgdi_resource *res = s->res;
     return type == XGDI_RES_TYPE_COUNT || res->type == type ? res : NULL;
 }
@@ -184,16 +184,28 @@ const char *xgdi_resource_type_name(xgdi_resource_type type);
  * handles too. Handles inside descs are checked with xgdi_check_handle / xgdi_resolve. */
 #define XGDI_RESOLVE(device, var, type, what)                                                    \
     do {                                                                                         \
-        xgd_result xgdi_resolve_r_;                                                              \
-        (var) = xgdi_resolve((device), (var), (type), (what), &xgdi_resolve_r_);                 \
-        if (xgdi_resolve_r_ != XGD_OK) return xgdi_resolve_r_;                                   \
+        if ((var) != NULL) {                                                                     \
+            xgdi_resource *xgdi_resolve_res_ = xgdi_handle_get((var), (type));                   \
+            if (xgdi_resolve_res_ == NULL) {                                                     \
+                xgd_result xgdi_resolve_r_;                                                      \
+                xgdi_handle_resolve_failed((device), (var), (type), (what), &xgdi_resolve_r_);   \
+                return xgdi_resolve_r_;                                                          \
+            }                                                                                    \
+            (var) = (void *)xgdi_resolve_res_;                                                   \
+        }                                                                                        \
     } while (0)
 /* The same for functions that return something else: `fail` is returned on failure. */
 #define XGDI_RESOLVE_OR(device, var, type, what, fail)                                           \
     do {                                                                                         \
-        xgd_result xgdi_resolve_r_;                                                              \
-        (var) = xgdi_resolve((device), (var), (type), (what), &xgdi_resolve_r_);                 \
-        if (xgdi_resolve_r_ != XGD_OK) return fail;                                              \
+        if ((var) != NULL) {                                                                     \
+            xgdi_resource *xgdi_resolve_res_ = xgdi_handle_get((var), (type));                   \
+            if (xgdi_resolve_res_ == NULL) {                                                     \
+                xgd_result xgdi_resolve_r_;                                                      \
+                xgdi_handle_resolve_failed((device), (var), (type), (what), &xgdi_resolve_r_);   \
+                return fail;                                                                     \
+            }                                                                                    \
+            (var) = (void *)xgdi_resolve_res_;                                                   \
+        }                                                                                        \
     } while (0)
 /* Destroy functions: NULL, a stale handle, another type's handle and a device-owned object
  * are no-ops; otherwise the handle goes stale first, then the destroy proceeds. */
