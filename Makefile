@@ -13,7 +13,7 @@ BUILD_TSAN  ?= build-tsan
 # The tests `make tsan` runs (a ctest regex): the two-device, two-thread fixture on the software
 # renderer and the unit tests that start threads. Add `|^conformance\.(vulkan|d3d12)\.Threads_`
 # to check the GPU renderers too (slower; third-party reports suppressed by tests/tsan.supp).
-TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$
+TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$|^unit\.handles_two_threads$$
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 120
 BUILD_TYPE  ?= RelWithDebInfo

@@ -36,6 +36,13 @@
  * memory) and then the renderer; the handles stay valid as empty shells that answer
  * XGD_ERROR_OBJECT_DISPOSED until their owner destroys them, which is then harmless.
  *
+ * An object pointer is a handle, not an address: a slot and a generation that the library
+ * checks on every call. After an object's destroy, every copy of its handle answers
+ * XGD_ERROR_OBJECT_DISPOSED from every function (and destroy of it does nothing), even once a
+ * new object has taken its place; nothing is read through it. Compare handles with == as
+ * before; never dereference one. The device pointer (xgd_device *) is an ordinary address:
+ * it must not be used after xgd_device_destroy.
+ *
  * THREADING
  *
  * A device and its objects are used from one thread at a time. Different devices may be used

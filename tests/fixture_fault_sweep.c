@@ -24,6 +24,9 @@
 #include "fixture_util.h"
 #include "internal.h" /* the debug fault hook and the native objects behind the handles */
 
+/* The internal struct behind a public handle (white-box reads of native objects). */
+#define OBJ(type, handle) ((type *)XGDI_OBJECT(handle))
+
 #include <stdio.h>
 
 enum { W = 16, H = 16, FRAMES = 3, TEX = 8, TEX_LEVELS = 4, CUBE = 4, VW = 4, VH = 4, VD = 2 };
@@ -325,7 +328,9 @@ static void check_texture(sweep *s, xgd_texture *tex, const char *name, int face
     memset(got, 0xEE, sizeof got);
     snprintf(what, sizeof what, "%s face %d level %d (renderer storage)", name, face, level);
     xgd_rect rect = { 0, 0, w, h };
-    r = s->dev->ops->texture_download(s->dev->renderer, tex->native, face, level, &rect, got, (size_t)w * 4);
+    const xgd_texture *obj = XGDI_OBJECT(tex); /* the object behind the handle */
+    r = s->dev->ops->texture_download(s->dev->renderer, obj->native, face, level, &rect, got,
+                                      (size_t)w * 4);
     if (r != XGD_OK) SWEEP_FAIL(s, "%s returned %s", what, xgd_result_name(r));
     else same_bytes(s, what, got, want, n);
 }
@@ -389,7 +394,7 @@ static void check_all(sweep *s)
         else same_bytes(s, "texture3d (get_data)", got, s->vol_data, sizeof got);
         memset(got, 0xEE, sizeof got);
         xgd_box box = { 0, 0, 0, VW, VH, VD };
-        r = dev->ops->texture_download_volume(dev->renderer, s->vol->native, 0, &box, got, VW * 4,
+        r = dev->ops->texture_download_volume(dev->renderer, OBJ(xgd_texture, s->vol)->native, 0, &box, got, VW * 4,
                                               VW * VH * 4);
         if (r != XGD_OK) SWEEP_FAIL(s, "texture3d download returned %s", xgd_result_name(r));
         else same_bytes(s, "texture3d (renderer storage)", got, s->vol_data, sizeof got);
@@ -424,7 +429,7 @@ static void check_all(sweep *s)
         xgd_result r = xgd_vertex_buffer_get_data(s->vb, 0, got, sizeof s->vb_data);
         if (r != XGD_OK) SWEEP_FAIL(s, "vertex buffer get_data returned %s", xgd_result_name(r));
         else same_bytes(s, "vertex buffer (get_data)", got, (const uint8_t *)s->vb_data, sizeof s->vb_data);
-        r = dev->ops->buffer_download(dev->renderer, s->vb->buf.native, 0, got, sizeof s->vb_data);
+        r = dev->ops->buffer_download(dev->renderer, OBJ(xgd_vertex_buffer, s->vb)->buf.native, 0, got, sizeof s->vb_data);
         if (r != XGD_OK) SWEEP_FAIL(s, "vertex buffer download returned %s", xgd_result_name(r));
         else same_bytes(s, "vertex buffer (renderer storage)", got, (const uint8_t *)s->vb_data, sizeof s->vb_data);
     }
@@ -432,7 +437,7 @@ static void check_all(sweep *s)
         xgd_result r = xgd_index_buffer_get_data(s->ib, 0, got, sizeof s->ib_data);
         if (r != XGD_OK) SWEEP_FAIL(s, "index buffer get_data returned %s", xgd_result_name(r));
         else same_bytes(s, "index buffer (get_data)", got, (const uint8_t *)s->ib_data, sizeof s->ib_data);
-        r = dev->ops->buffer_download(dev->renderer, s->ib->buf.native, 0, got, sizeof s->ib_data);
+        r = dev->ops->buffer_download(dev->renderer, OBJ(xgd_index_buffer, s->ib)->buf.native, 0, got, sizeof s->ib_data);
         if (r != XGD_OK) SWEEP_FAIL(s, "index buffer download returned %s", xgd_result_name(r));
         else same_bytes(s, "index buffer (renderer storage)", got, (const uint8_t *)s->ib_data, sizeof s->ib_data);
     }

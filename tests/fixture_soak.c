@@ -101,7 +101,7 @@ static soak_gauges gauges(xgd_device *dev)
         g.pool_growths = st.descriptor_pool_growths;
     }
     g.retired = dev->renderer != NULL ? dev->renderer->retired.count : 0;
-    g.slot_capacity = dev->slot_capacity;
+    g.slot_capacity = xgdi_handle_debug_slots_used();
     g.rss = resident_pages();
     g.heap = heap_in_use();
 #ifdef XGD_TEST_HAVE_VULKAN

@@ -20,6 +20,9 @@
 #include "d3d12_internal.h"
 #include "internal.h"
 
+/* White-box: the native texture behind a public handle. */
+#define NATIVE_TEX(h) (((xgd_texture *)XGDI_OBJECT(h))->native)
+
 static xgd_device *d3d12_test_device(xgdt_ctx *t)
 {
     xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
@@ -97,13 +100,13 @@ XGD_TEST(D3D12_DescriptorAllocator)
     /* a freed slot is reissued once the fence that could still reference it has passed */
     xgd_texture *a = xgdt_solid_texture(t, dev, 1, 1, red);
     REQUIRE(a);
-    uint32_t a_index = a->native->srv;
+    uint32_t a_index = NATIVE_TEX(a)->srv;
     xgd_texture_destroy(a);
     settle(t, dev);
     settle(t, dev);
     xgd_texture *b = xgdt_solid_texture(t, dev, 1, 1, red);
     REQUIRE(b);
-    CHECK_INT(b->native->srv, a_index);
+    CHECK_INT(NATIVE_TEX(b)->srv, a_index);
     xgd_texture_destroy(b);
     for (int i = 0; i < held; i++) xgd_texture_destroy(hold[i]);
 
@@ -131,14 +134,14 @@ XGD_TEST(D3D12_DescriptorAllocator)
     static xgd_texture *many[N];
     many[0] = xgdt_solid_texture(t, dev, 1, 1, red);
     REQUIRE(many[0]);
-    uint32_t first = many[0]->native->srv;
+    uint32_t first = NATIVE_TEX(many[0])->srv;
     for (int i = 1; i < N; i++) {
         many[i] = xgdt_solid_texture(t, dev, 1, 1, XGD_COLOR_WHITE);
         REQUIRE(many[i]);
     }
     CHECK_INT(views->capacity, 512);
     CHECK_INT(r->view_heap.generation, gen0 + 1);
-    CHECK_INT(many[0]->native->srv, first);
+    CHECK_INT(NATIVE_TEX(many[0])->srv, first);
     /* the replaced heap is retired, not released, while the open frame may still use it */
     CHECK(r->retired_heap_count >= 1);
     xgd_sprite_batch *sb = NULL;
@@ -530,7 +533,7 @@ XGD_TEST(D3D12_UnsampledSlotZero)
         CHECK_OK(xgd_effect_apply(fx[i]));
         CHECK_OK(xgd_set_texture(dev, 0, vol));
         CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 1, pc));
-        CHECK_MSG(vol->native->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE,
+        CHECK_MSG(NATIVE_TEX(vol)->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE,
                   "effect %d samples nothing, but the Texture3D in slot 0 was bound for it", i);
     }
     /* the rule is "the program samples", not "a Texture3D": a 2D texture under an untextured
@@ -538,7 +541,7 @@ XGD_TEST(D3D12_UnsampledSlotZero)
     CHECK_OK(xgd_effect_apply(basic));
     CHECK_OK(xgd_set_texture(dev, 0, tex2));
     CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 1, pc));
-    CHECK(tex2->native->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    CHECK(NATIVE_TEX(tex2)->states[0] != D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     xgd_basic_effect_params p;
     xgd_basic_effect_get(basic, &p);
     p.texture_enabled = true;
@@ -552,7 +555,7 @@ XGD_TEST(D3D12_UnsampledSlotZero)
     CHECK_OK(xgd_draw_user_primitives(
         dev, XGD_PRIMITIVE_TRIANGLE_LIST, ttri, 0, 1,
         xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
-    CHECK(tex2->native->states[0] == D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    CHECK(NATIVE_TEX(tex2)->states[0] == D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     CHECK_OK(xgd_present(dev));
     xgd_effect_destroy(mrt);
     xgd_effect_destroy(basic);

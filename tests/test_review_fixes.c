@@ -47,17 +47,17 @@ XGD_TEST(weak_ref_follows_generation)
     REQUIRE(dev);
     xgd_texture *a = rf_texture(t, dev, 4, 4, XGD_SURFACE_FORMAT_COLOR);
     REQUIRE(a);
-    xgdi_ref ra = xgdi_ref_make(&a->res);
-    CHECK(xgdi_ref_get(dev, ra) == &a->res);
+    xgdi_ref ra = xgdi_ref_make(XGDI_OBJECT(a));
+    CHECK(xgdi_ref_get(dev, ra) == XGDI_OBJECT(a));
     CHECK(xgdi_ref_get(dev, (xgdi_ref){ 0, 0 }) == NULL);
     xgd_texture_destroy(a);
     CHECK(xgdi_ref_get(dev, ra) == NULL);
     /* A new object may take the same slot: the old reference must still not resolve. */
     xgd_texture *b = rf_texture(t, dev, 4, 4, XGD_SURFACE_FORMAT_COLOR);
     REQUIRE(b);
-    xgdi_ref rb = xgdi_ref_make(&b->res);
+    xgdi_ref rb = xgdi_ref_make(XGDI_OBJECT(b));
     CHECK(xgdi_ref_get(dev, ra) == NULL);
-    CHECK(xgdi_ref_get(dev, rb) == &b->res);
+    CHECK(xgdi_ref_get(dev, rb) == XGDI_OBJECT(b));
     CHECK(rb.index != ra.index || rb.gen != ra.gen);
     /* Many live objects keep distinct slots. */
     enum { N = 300 };
@@ -65,13 +65,13 @@ XGD_TEST(weak_ref_follows_generation)
     xgdi_ref refs[N];
     for (int i = 0; i < N; i++) {
         REQUIRE_OK(xgd_blend_state_create(dev, NULL, &states[i]));
-        refs[i] = xgdi_ref_make(&states[i]->res);
+        refs[i] = xgdi_ref_make(XGDI_OBJECT(states[i]));
     }
     for (int i = 0; i < N; i += 2) xgd_blend_state_destroy(states[i]);
     for (int i = 0; i < N; i++) {
         xgdi_resource *res = xgdi_ref_get(dev, refs[i]);
         if (i % 2 == 0) CHECK(res == NULL);
-        else CHECK(res == &states[i]->res);
+        else CHECK(res == XGDI_OBJECT(states[i]));
     }
     for (int i = 1; i < N; i += 2) xgd_blend_state_destroy(states[i]);
     xgd_texture_destroy(b);
@@ -384,7 +384,7 @@ XGD_TEST(software_decode_cache_allocated_at_create)
                                                                     .mipmap = true,
                                                                     .format = formats[f] },
                                         &tex));
-        xgdi_native_texture *n = tex->native;
+        xgdi_native_texture *n = ((xgd_texture *)XGDI_OBJECT(tex))->native;
         REQUIRE(n != NULL);
         for (int i = 0; i < n->faces * n->desc.levels; i++)
             CHECK_MSG(n->images[i].rgba8 != NULL || n->images[i].rgbaf != NULL,
@@ -404,20 +404,21 @@ XGD_TEST(index_buffer_bounds_cached)
     REQUIRE_OK(xgd_index_buffer_create(dev, &(xgd_index_buffer_desc){ .index_count = 6,
                                                                        .dynamic = true },
                                        &ib));
+    const xgd_index_buffer *ibo = XGDI_OBJECT(ib); /* white-box: the cached bounds */
     /* zero-filled at creation */
-    CHECK_INT(ib->index_min, 0);
-    CHECK_INT(ib->index_max, 0);
+    CHECK_INT(ibo->index_min, 0);
+    CHECK_INT(ibo->index_max, 0);
     const uint16_t part[2] = { 7, 3 };
     REQUIRE_OK(xgd_index_buffer_set_data(ib, 4, part, sizeof part, XGD_SET_DATA_NONE));
-    CHECK_INT(ib->index_min, 0); /* indices 0..1 still hold 0 */
-    CHECK_INT(ib->index_max, 7);
+    CHECK_INT(ibo->index_min, 0); /* indices 0..1 still hold 0 */
+    CHECK_INT(ibo->index_max, 7);
     const uint16_t more[1] = { 12 };
     REQUIRE_OK(xgd_index_buffer_set_data(ib, 0, more, sizeof more, XGD_SET_DATA_NONE));
-    CHECK_INT(ib->index_max, 12); /* conservative: never narrower than the contents */
+    CHECK_INT(ibo->index_max, 12); /* conservative: never narrower than the contents */
     const uint16_t all[6] = { 2, 3, 4, 4, 5, 2 };
     REQUIRE_OK(xgd_index_buffer_set_data(ib, 0, all, sizeof all, XGD_SET_DATA_DISCARD));
-    CHECK_INT(ib->index_min, 2); /* a whole-buffer write makes them exact */
-    CHECK_INT(ib->index_max, 5);
+    CHECK_INT(ibo->index_min, 2); /* a whole-buffer write makes them exact */
+    CHECK_INT(ibo->index_max, 5);
 
     /* draws: the bounds only skip a check that would pass */
     xgd_vertex_buffer *vb = NULL;

@@ -13,16 +13,14 @@
  * getter returns that preset object, as XNA returns BlendState.Opaque etc. Texture and buffer
  * slots may be empty (NULL). Bindings are public state, so a lost device answers too.
  *
- * Each getter hands the bound object to the caller through public_handle() below, the one
- * place where an internal pointer becomes what the public API returns.
+ * Each getter hands the bound object to the caller as its public handle (XGDI_HANDLE_OF), never
+ * the internal address.
  */
 #include "internal.h"
 
 #include <stddef.h>
 
 /* The public handle of a bound object (objects are their own handles today). */
-static void *public_handle(void *bound) { return bound; }
-
 /* Device checks shared by the getters; each getter clears *out first, so a refused call
  * leaves no stale value behind. */
 static xgd_result begin_get(xgd_device *device, const void *out)
@@ -46,7 +44,7 @@ xgd_result xgd_get_blend_state(xgd_device *device, xgd_blend_state **out)
     if (out != NULL) *out = NULL;
     xgd_result r = begin_get(device, out);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->blend_state);
+    *out = XGDI_HANDLE_OF(device->blend_state);
     return XGD_OK;
 }
 
@@ -55,7 +53,7 @@ xgd_result xgd_get_depth_stencil_state(xgd_device *device, xgd_depth_stencil_sta
     if (out != NULL) *out = NULL;
     xgd_result r = begin_get(device, out);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->depth_stencil_state);
+    *out = XGDI_HANDLE_OF(device->depth_stencil_state);
     return XGD_OK;
 }
 
@@ -64,7 +62,7 @@ xgd_result xgd_get_rasterizer_state(xgd_device *device, xgd_rasterizer_state **o
     if (out != NULL) *out = NULL;
     xgd_result r = begin_get(device, out);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->rasterizer_state);
+    *out = XGDI_HANDLE_OF(device->rasterizer_state);
     return XGD_OK;
 }
 
@@ -74,7 +72,7 @@ xgd_result xgd_get_sampler_state(xgd_device *device, int slot, xgd_sampler_state
     xgd_result r = begin_get(device, out);
     if (r == XGD_OK) r = check_get_slot(device, slot);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->sampler_states[slot]);
+    *out = XGDI_HANDLE_OF(device->sampler_states[slot]);
     return XGD_OK;
 }
 
@@ -84,7 +82,7 @@ xgd_result xgd_get_texture(xgd_device *device, int slot, xgd_texture **out)
     xgd_result r = begin_get(device, out);
     if (r == XGD_OK) r = check_get_slot(device, slot);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->textures[slot]);
+    *out = XGDI_HANDLE_OF(device->textures[slot]);
     return XGD_OK;
 }
 
@@ -105,7 +103,7 @@ xgd_result xgd_get_vertex_buffer(xgd_device *device, xgd_vertex_buffer **out, in
     if (r == XGD_OK && vertex_offset == NULL)
         r = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertex_offset is NULL");
     if (r != XGD_OK) return r;
-    *out = public_handle(device->vertex_buffer);
+    *out = device->vertex_buffer != NULL ? device->vertex_buffer->buf.res.handle : NULL;
     *vertex_offset = device->vertex_buffer != NULL ? device->vertex_offset : 0;
     return XGD_OK;
 }
@@ -115,6 +113,6 @@ xgd_result xgd_get_indices(xgd_device *device, xgd_index_buffer **out)
     if (out != NULL) *out = NULL;
     xgd_result r = begin_get(device, out);
     if (r != XGD_OK) return r;
-    *out = public_handle(device->index_buffer);
+    *out = device->index_buffer != NULL ? device->index_buffer->buf.res.handle : NULL;
     return XGD_OK;
 }

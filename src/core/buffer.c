@@ -147,7 +147,10 @@ xgd_result xgd_vertex_declaration_create(xgd_device *device, const xgd_vertex_el
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return create_declaration(device, elements, count, stride, false, out);
+    xgd_vertex_declaration *decl = NULL;
+    r = create_declaration(device, elements, count, stride, false, &decl);
+    if (r == XGD_OK) *out = decl->res.handle;
+    return r;
 }
 
 /* The stock vertex types, laid out from the public structs so the declarations cannot drift
@@ -204,13 +207,14 @@ xgd_vertex_declaration *xgd_vertex_declaration_stock(xgd_device *device, xgd_sto
 {
     if (device == NULL || device->destroying || (unsigned)kind > XGD_VERTEX_POSITION_NORMAL_TEXTURE)
         return NULL;
-    return device->stock_declarations[kind];
+    return XGDI_HANDLE_OF(device->stock_declarations[kind]);
 }
 
 /* Buffers copy the layout at creation, so a declaration can go while buffers still use it.
  * draw_state forgets a layout that goes away, so pointer comparison detects layout changes. */
 void xgd_vertex_declaration_destroy(xgd_vertex_declaration *decl)
 {
+    XGDI_RESOLVE_DESTROY(decl, XGDI_RES_VERTEX_DECLARATION);
     if (decl == NULL || decl->res.device_owned) return;
     xgd_device *dev = xgdi_resource_device(&decl->res);
     if (dev != NULL && dev->draw_state.layout == &decl->layout) {
@@ -223,6 +227,7 @@ void xgd_vertex_declaration_destroy(xgd_vertex_declaration *decl)
 
 int xgd_vertex_declaration_stride(const xgd_vertex_declaration *decl)
 {
+    XGDI_RESOLVE_OR(NULL, decl, XGDI_RES_VERTEX_DECLARATION, "declaration", 0);
     return decl != NULL ? decl->layout.stride : 0;
 }
 
@@ -311,13 +316,15 @@ xgd_result xgd_vertex_buffer_create(xgd_device *device, const xgd_vertex_buffer_
     if (r != XGD_OK) return r;
     if (out == NULL || desc == NULL)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "desc or out is NULL");
-    r = xgdi_check_resource(device, desc->declaration != NULL ? &desc->declaration->res : NULL,
+    const xgd_vertex_declaration *declaration = desc->declaration;
+    XGDI_RESOLVE(device, declaration, XGDI_RES_VERTEX_DECLARATION, "desc->declaration");
+    r = xgdi_check_resource(device, declaration != NULL ? &declaration->res : NULL,
                             XGDI_RES_VERTEX_DECLARATION, "desc->declaration");
     if (r != XGD_OK) return r;
     if (desc->vertex_count <= 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertex_count %d must be > 0",
                          desc->vertex_count);
-    size_t stride = (size_t)desc->declaration->layout.stride;
+    size_t stride = (size_t)declaration->layout.stride;
     if ((size_t)desc->vertex_count > (SIZE_MAX / 2) / stride)
         return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "vertex buffer too large");
     xgd_vertex_buffer *vb = calloc(1, sizeof *vb);
@@ -329,7 +336,7 @@ xgd_result xgd_vertex_buffer_create(xgd_device *device, const xgd_vertex_buffer_
         return r;
     }
     vb->declaration = desc->declaration;
-    vb->layout = desc->declaration->layout;
+    vb->layout = declaration->layout;
     vb->vertex_count = desc->vertex_count;
     r = xgdi_resource_register(device, &vb->buf.res, XGDI_RES_VERTEX_BUFFER, &vertex_vtable);
     if (r != XGD_OK) {
@@ -339,7 +346,7 @@ xgd_result xgd_vertex_buffer_create(xgd_device *device, const xgd_vertex_buffer_
         return r;
     }
     device->stats.buffers_created++;
-    *out = vb;
+    *out = vb->buf.res.handle;
     return XGD_OK;
 }
 
@@ -389,7 +396,7 @@ xgd_result xgd_index_buffer_create(xgd_device *device, const xgd_index_buffer_de
         return r;
     }
     device->stats.buffers_created++;
-    *out = ib;
+    *out = ib->buf.res.handle;
     return XGD_OK;
 }
 
@@ -397,6 +404,7 @@ xgd_result xgd_index_buffer_create(xgd_device *device, const xgd_index_buffer_de
  * then reports the missing buffer. */
 void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer)
 {
+    XGDI_RESOLVE_DESTROY(buffer, XGDI_RES_VERTEX_BUFFER);
     if (buffer == NULL) return;
     xgd_device *dev = xgdi_resource_device(&buffer->buf.res);
     if (dev != NULL && dev->vertex_buffer == buffer) {
@@ -414,6 +422,7 @@ void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer)
 
 void xgd_index_buffer_destroy(xgd_index_buffer *buffer)
 {
+    XGDI_RESOLVE_DESTROY(buffer, XGDI_RES_INDEX_BUFFER);
     if (buffer == NULL) return;
     xgd_device *dev = xgdi_resource_device(&buffer->buf.res);
     if (dev != NULL && dev->index_buffer == buffer) dev->index_buffer = NULL;
@@ -495,6 +504,7 @@ static xgd_result get_data(const xgdi_buffer *b, xgdi_resource_type type, size_t
 xgd_result xgd_vertex_buffer_set_data(xgd_vertex_buffer *buffer, size_t offset, const void *data,
                                       size_t size, xgd_set_data_options options)
 {
+    XGDI_RESOLVE(NULL, buffer, XGDI_RES_VERTEX_BUFFER, "buffer");
     if (buffer == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "buffer is NULL");
     return set_data(&buffer->buf, XGDI_RES_VERTEX_BUFFER, XGDI_BUFFER_VERTEX, 1, offset, data,
                     size, options);
@@ -503,6 +513,7 @@ xgd_result xgd_vertex_buffer_set_data(xgd_vertex_buffer *buffer, size_t offset, 
 xgd_result xgd_vertex_buffer_get_data(xgd_vertex_buffer *buffer, size_t offset, void *data,
                                       size_t size)
 {
+    XGDI_RESOLVE(NULL, buffer, XGDI_RES_VERTEX_BUFFER, "buffer");
     if (buffer == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "buffer is NULL");
     return get_data(&buffer->buf, XGDI_RES_VERTEX_BUFFER, 1, offset, data, size);
 }
@@ -510,6 +521,7 @@ xgd_result xgd_vertex_buffer_get_data(xgd_vertex_buffer *buffer, size_t offset, 
 xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t offset, const void *data,
                                      size_t size, xgd_set_data_options options)
 {
+    XGDI_RESOLVE(NULL, buffer, XGDI_RES_INDEX_BUFFER, "buffer");
     if (buffer == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "buffer is NULL");
     size_t isize = (size_t)index_bytes(buffer->element_size);
     xgd_result r = set_data(&buffer->buf, XGDI_RES_INDEX_BUFFER, XGDI_BUFFER_INDEX, isize, offset,
@@ -544,6 +556,7 @@ xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t offset, co
 xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, void *data,
                                      size_t size)
 {
+    XGDI_RESOLVE(NULL, buffer, XGDI_RES_INDEX_BUFFER, "buffer");
     if (buffer == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "buffer is NULL");
     return get_data(&buffer->buf, XGDI_RES_INDEX_BUFFER,
                     (size_t)index_bytes(buffer->element_size), offset, data, size);
@@ -556,6 +569,7 @@ xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, vo
  * accepts it. */
 xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer, int vertex_offset)
 {
+    XGDI_RESOLVE(device, buffer, XGDI_RES_VERTEX_BUFFER, "buffer");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (vertex_offset < 0)
@@ -579,6 +593,7 @@ xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer, 
 
 xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer)
 {
+    XGDI_RESOLVE(device, buffer, XGDI_RES_INDEX_BUFFER, "buffer");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (buffer != NULL) {

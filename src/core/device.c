@@ -328,9 +328,6 @@ static void free_device(xgd_device *dev)
     stop_renderer(dev);
     xgdi_window_close(dev->window);
     dev->window = NULL;
-    free(dev->slots);
-    dev->slots = NULL;
-    dev->slot_count = dev->slot_capacity = dev->slot_free = 0;
     if (dev->token != NULL) {
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);

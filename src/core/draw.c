@@ -399,6 +399,7 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                     const void *vertices, int vertex_offset, int primitive_count,
                                     xgd_vertex_declaration *decl)
 {
+    XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = check_common(device);
     if (r != XGD_OK) return r;
     r = check_primitives(device, type, primitive_count);
@@ -430,6 +431,7 @@ xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_ty
                                             xgd_index_element_size index_size,
                                             xgd_vertex_declaration *decl)
 {
+    XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = check_common(device);
     if (r != XGD_OK) return r;
     r = check_primitives(device, type, primitive_count);

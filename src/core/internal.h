@@ -9,6 +9,7 @@
 #include "format.h"
 #include "../platform/window.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -61,7 +62,8 @@ struct xgdi_resource {
     xgdi_resource *prev, *next;       /* the device's registry (intrusive list) */
     bool disposed;
     bool device_owned;                /* presets and stock declarations: destroy is a no-op */
-    uint32_t slot;                    /* added by fixes: index in the device's slot table */
+    void *handle;                     /* the public value of this object (handle.c); NULL once
+                                         its destroy began */
 };
 
 /* Registers res with device (takes a slot and a token reference, raises RESOURCE_CREATED).
@@ -69,18 +71,17 @@ struct xgdi_resource {
 xgd_result xgdi_resource_register(struct xgd_device *device, xgdi_resource *res,
                                   xgdi_resource_type type, const xgdi_resource_vtable *vt);
 
-/* Weak reference (added by fixes): the resource's slot and the slot's generation when taken.
- * The slot's generation moves on when the resource is disposed, so a reference to a destroyed
- * object fails in O(1) without reading the freed struct. {0, 0} never resolves. */
+/* Weak reference: the resource's handle-table slot and that slot's generation when taken (the
+ * public handle, decoded). The generation moves on when the resource is destroyed, so a
+ * reference to a destroyed object fails in O(1) without reading the freed struct. {0, 0} never
+ * resolves. */
 typedef struct xgdi_ref { uint32_t index, gen; } xgdi_ref;
-typedef struct xgdi_slot {
-    xgdi_resource *res;                /* NULL while free */
-    uint32_t gen;                      /* never 0 */
-    uint32_t next_free;                /* free list: next free index + 1, 0 ends it */
-} xgdi_slot;
 /* res must be registered and live ({0, 0} for NULL). */
 xgdi_ref xgdi_ref_make(const xgdi_resource *res);
-/* The resource if it is still the one the reference was taken from, else NULL. */
+/* The reference of a public handle (its value decoded; {0, 0} for NULL or a non-handle). */
+xgdi_ref xgdi_ref_from_handle(const void *handle);
+/* The resource if it is still the one the reference was taken from and belongs to device,
+ * else NULL. */
 xgdi_resource *xgdi_ref_get(struct xgd_device *device, xgdi_ref ref);
 /* Explicit dispose: release_native, unregister (RESOURCE_DESTROYED) if the device is alive,
  * mark disposed, drop the token. Idempotent. The caller frees its own struct afterwards. */
@@ -92,6 +93,144 @@ struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
  * device when there is one. `what` names the parameter in the message. */
 xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
                                xgdi_resource_type type, const char *what);
+
+/* ---- public handles (handle.c) ------------------------------------------------------------- */
+
+/* A public object pointer is a cookie, not an address: bit 0 set (object addresses are even,
+ * NULL is 0), then XGDI_HANDLE_INDEX_BITS of slot index in a process-wide table, then
+ * XGDI_HANDLE_GEN_BITS of the slot's generation. Destroy moves the generation on, so a stale
+ * handle resolves to nothing and answers OBJECT_DISPOSED; nothing is read through it. The
+ * table outlives devices (an object outlives its device as a disposed shell). xgd_device *
+ * itself stays an address: a device is created and destroyed once by its owner and every
+ * object call reaches it through the counted lifetime token, never through a user's copy. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define XGDI_HANDLE_INDEX_BITS 24      /* 16M live objects */
+#define XGDI_HANDLE_GEN_BITS 32
+#else
+#define XGDI_HANDLE_INDEX_BITS 20      /* 1M live objects; 11 generation bits */
+#define XGDI_HANDLE_GEN_BITS 11
+#endif
+#define XGDI_HANDLE_INDEX_MASK ((1u << XGDI_HANDLE_INDEX_BITS) - 1u)
+#define XGDI_HANDLE_GEN_MAX ((uint32_t)((1ull << XGDI_HANDLE_GEN_BITS) - 1u))
+#define XGDI_HANDLE_MAX_SLOTS (1u << XGDI_HANDLE_INDEX_BITS)
+#define XGDI_HANDLE_PAGE_BITS 10       /* slots per page: 1024 */
+#define XGDI_HANDLE_PAGE_SIZE (1u << XGDI_HANDLE_PAGE_BITS)
+#define XGDI_HANDLE_PAGE_MASK (XGDI_HANDLE_PAGE_SIZE - 1u)
+#define XGDI_HANDLE_PAGE_COUNT (XGDI_HANDLE_MAX_SLOTS >> XGDI_HANDLE_PAGE_BITS)
+
+typedef struct xgdi_handle_slot {
+    _Atomic uint32_t gen;              /* current generation: 1..GEN_MAX, 0 = retired */
+    uint32_t next_free;                /* free list (under the table lock): index + 1, 0 ends */
+    xgdi_resource *res;                /* the object while its handle is live */
+} xgdi_handle_slot;
+/* Pages of slots, allocated on demand, published with release, never freed. */
+extern _Atomic(xgdi_handle_slot *) xgdi_handle_pages[XGDI_HANDLE_PAGE_COUNT];
+
+/* Gives res its handle (res->handle); OUT_OF_MEMORY (recorded on device) when the table is
+ * full or cannot grow. Called by xgdi_resource_register. */
+xgd_result xgdi_handle_alloc(struct xgd_device *device, xgdi_resource *res);
+/* Makes res's handle stale (generation moves on; a slot whose generation would wrap is
+ * retired); res->handle becomes NULL. Called as a destroy starts (XGDI_RESOLVE_DESTROY) and
+ * when the device frees its own objects. */
+void xgdi_handle_free(xgdi_resource *res);
+
+/* The live object behind a handle if it is of `type` (XGDI_RES_TYPE_COUNT: any type), else
+ * NULL. Lock-free and allocation-free: a few loads and compares. */
+static inline xgdi_resource *xgdi_handle_get(const void *handle, xgdi_resource_type type)
+{
+    uintptr_t h = (uintptr_t)handle;
+    uint32_t index = (uint32_t)((h >> 1) & XGDI_HANDLE_INDEX_MASK);
+    uintptr_t gen = h >> (1 + XGDI_HANDLE_INDEX_BITS); /* bits above the generation: no match */
+    if ((h & 1u) == 0) return NULL;
+    xgdi_handle_slot *page = atomic_load_explicit(&xgdi_handle_pages[index >> XGDI_HANDLE_PAGE_BITS],
+                                                  memory_order_acquire);
+    if (page == NULL) return NULL;
+    xgdi_handle_slot *s = &page[index & XGDI_HANDLE_PAGE_MASK];
+    if ((uintptr_t)atomic_load_explicit(&s->gen, memory_order_acquire) != gen) return NULL;
+    xgdi_resource *res = s->res;
+    return type == XGDI_RES_TYPE_COUNT || res->type == type ? res : NULL;
+}
+/* Records why a non-NULL handle did not resolve and returns NULL: OBJECT_DISPOSED for a stale
+ * handle, INVALID_ARGUMENT for another type's object or a value that is no handle. */
+void *xgdi_handle_resolve_failed(struct xgd_device *device, const void *handle,
+                                 xgdi_resource_type type, const char *what, xgd_result *result);
+/* Handle -> internal struct: NULL for NULL (result OK: the caller's own NULL check answers as
+ * before), the object (result OK), or NULL with the failure recorded on device (NULL: the
+ * thread's last error). A resolved object may still be a disposed shell or another device's:
+ * xgdi_check_resource says so afterwards, as before. */
+static inline void *xgdi_resolve(struct xgd_device *device, const void *handle,
+                                 xgdi_resource_type type, const char *what, xgd_result *result)
+{
+    *result = XGD_OK;
+    if (handle == NULL) return NULL;
+    xgdi_resource *res = xgdi_handle_get(handle, type);
+    if (res != NULL) return res;
+    return xgdi_handle_resolve_failed(device, handle, type, what, result);
+}
+/* xgdi_resolve then xgdi_check_resource (NULL is INVALID_ARGUMENT): for handles inside descs. */
+xgd_result xgdi_check_handle(struct xgd_device *device, const void *handle,
+                             xgdi_resource_type type, const char *what);
+/* "texture", "blend state", ... */
+const char *xgdi_resource_type_name(xgdi_resource_type type);
+
+/* EVERY PUBLIC ENTRY POINT THAT TAKES AN OBJECT starts with one of these per object parameter,
+ * before anything reads it; the rest of the function then works on the internal struct in the
+ * same variable, as if the user had passed its address:
+ *     xgd_result xgd_texture_set_data(xgd_texture *texture, ...)
+ *     {
+ *         XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
+ * `device` is where a failure is recorded (the function's device parameter, or NULL). NULL
+ * passes through unchanged. A function returning an object returns obj->res.handle (or
+ * XGDI_HANDLE_OF(obj)), never the address; an internal call of another public function passes
+ * handles too. Handles inside descs are checked with xgdi_check_handle / xgdi_resolve. */
+#define XGDI_RESOLVE(device, var, type, what)                                                    \
+    do {                                                                                         \
+        if ((var) != NULL) {                                                                     \
+            xgdi_resource *xgdi_resolve_res_ = xgdi_handle_get((var), (type));                   \
+            if (xgdi_resolve_res_ == NULL) {                                                     \
+                xgd_result xgdi_resolve_r_;                                                      \
+                xgdi_handle_resolve_failed((device), (var), (type), (what), &xgdi_resolve_r_);   \
+                return xgdi_resolve_r_;                                                          \
+            }                                                                                    \
+            (var) = (void *)xgdi_resolve_res_;                                                   \
+        }                                                                                        \
+    } while (0)
+/* The same for functions that return something else: `fail` is returned on failure. */
+#define XGDI_RESOLVE_OR(device, var, type, what, fail)                                           \
+    do {                                                                                         \
+        if ((var) != NULL) {                                                                     \
+            xgdi_resource *xgdi_resolve_res_ = xgdi_handle_get((var), (type));                   \
+            if (xgdi_resolve_res_ == NULL) {                                                     \
+                xgd_result xgdi_resolve_r_;                                                      \
+                xgdi_handle_resolve_failed((device), (var), (type), (what), &xgdi_resolve_r_);   \
+                return fail;                                                                     \
+            }                                                                                    \
+            (var) = (void *)xgdi_resolve_res_;                                                   \
+        }                                                                                        \
+    } while (0)
+/* Destroy functions: NULL, a stale handle, another type's handle and a device-owned object
+ * are no-ops; otherwise the handle goes stale first, then the destroy proceeds. */
+#define XGDI_RESOLVE_DESTROY(var, type)                                                          \
+    do {                                                                                         \
+        xgdi_resource *xgdi_resolve_res_ = xgdi_handle_get((var), (type));                       \
+        if (xgdi_resolve_res_ == NULL || xgdi_resolve_res_->device_owned) return;                \
+        xgdi_handle_free(xgdi_resolve_res_);                                                     \
+        (var) = (void *)xgdi_resolve_res_;                                                       \
+    } while (0)
+/* The live device of a resolved object pointer (NULL for NULL), to record a second
+ * argument's failure where the first one's would go. */
+#define XGDI_OWNER(obj) ((obj) != NULL ? xgdi_resource_device(&(obj)->res) : NULL)
+/* The public value of an internal object pointer (NULL for NULL). */
+#define XGDI_HANDLE_OF(obj) ((obj) != NULL ? (void *)(obj)->res.handle : NULL)
+
+/* White-box tests: the internal struct behind a live handle of any type, or NULL. */
+#define XGDI_OBJECT(handle) ((void *)xgdi_handle_get((handle), XGDI_RES_TYPE_COUNT))
+/* Test hooks: give a live object's slot generation `gen` (returns its new handle; NULL for a
+ * bad argument); the number of slots retired because their generation would wrap; the slots
+ * ever handed out (the table's high-water mark: its memory). */
+void *xgdi_handle_debug_set_generation(xgdi_resource *res, uint32_t gen);
+uint32_t xgdi_handle_debug_retired(void);
+uint32_t xgdi_handle_debug_slots_used(void);
 
 /* ---- objects ------------------------------------------------------------------------------- */
 
@@ -260,11 +399,6 @@ struct xgd_device {
     int debug_any_count;               /* 0 off, n > 0 the n-th next fallible call fails */
     xgd_result debug_any_code;
     uint64_t debug_op_calls;           /* fallible renderer calls seen since it was armed */
-
-    /* added by fixes: weak-reference slots of registered resources (resource.c) */
-    xgdi_slot *slots;
-    uint32_t slot_count, slot_capacity;
-    uint32_t slot_free;                /* free-list head index + 1; 0 when empty */
 
     /* added by queries (query.c): the one occlusion query between begin and end, or NULL
        (Vulkan allows one active query of a type per command buffer; XNA one per device) */

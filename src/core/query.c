@@ -92,12 +92,13 @@ xgd_result xgd_occlusion_query_create(xgd_device *device, xgd_occlusion_query **
         free(q);
         return r;
     }
-    *out = q;
+    *out = q->res.handle;
     return XGD_OK;
 }
 
 void xgd_occlusion_query_destroy(xgd_occlusion_query *query)
 {
+    XGDI_RESOLVE_DESTROY(query, XGDI_RES_OCCLUSION_QUERY);
     if (query == NULL) return;
     /* release_native ends an active query and clears the device's active query */
     xgdi_resource_dispose(&query->res);
@@ -122,6 +123,7 @@ static xgd_result check_query(xgd_occlusion_query *q, xgd_device **out_dev)
 
 xgd_result xgd_occlusion_query_begin(xgd_occlusion_query *query)
 {
+    XGDI_RESOLVE(NULL, query, XGDI_RES_OCCLUSION_QUERY, "query");
     xgd_device *dev = NULL;
     xgd_result r = check_query(query, &dev);
     if (r != XGD_OK) return r;
@@ -146,6 +148,7 @@ xgd_result xgd_occlusion_query_begin(xgd_occlusion_query *query)
 
 xgd_result xgd_occlusion_query_end(xgd_occlusion_query *query)
 {
+    XGDI_RESOLVE(NULL, query, XGDI_RES_OCCLUSION_QUERY, "query");
     xgd_device *dev = NULL;
     xgd_result r = check_query(query, &dev);
     if (r != XGD_OK) return r;
@@ -194,6 +197,7 @@ static xgd_result poll(xgd_device *dev, xgd_occlusion_query *q, bool wait, const
 
 xgd_result xgd_occlusion_query_is_complete(xgd_occlusion_query *query, bool *out)
 {
+    XGDI_RESOLVE(NULL, query, XGDI_RES_OCCLUSION_QUERY, "query");
     xgd_device *dev = NULL;
     xgd_result r = check_query(query, &dev);
     if (r != XGD_OK) return r;
@@ -208,6 +212,7 @@ xgd_result xgd_occlusion_query_is_complete(xgd_occlusion_query *query, bool *out
 xgd_result xgd_occlusion_query_get_pixel_count(xgd_occlusion_query *query, bool wait,
                                                uint64_t *out)
 {
+    XGDI_RESOLVE(NULL, query, XGDI_RES_OCCLUSION_QUERY, "query");
     xgd_device *dev = NULL;
     xgd_result r = check_query(query, &dev);
     if (r != XGD_OK) return r;

@@ -15,53 +15,13 @@ static void token_release(xgdi_lifetime *token)
     if (token != NULL && --token->refs == 0) free(token);
 }
 
-static const char *type_name(xgdi_resource_type type)
-{
-    static const char *const names[XGDI_RES_TYPE_COUNT] = {
-        "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
-        "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch",
-        "occlusion query"
-    };
-    return (unsigned)type < XGDI_RES_TYPE_COUNT ? names[type] : "object";
-}
-
-/* Takes a free slot (growing the table by doubling) without publishing anything yet. */
-static xgd_result take_slot(xgd_device *device, uint32_t *out)
-{
-    if (device->slot_free != 0) {
-        *out = device->slot_free - 1;
-        return XGD_OK;
-    }
-    if (device->slot_count == device->slot_capacity) {
-        uint32_t cap = device->slot_capacity != 0 ? device->slot_capacity * 2 : 64;
-        if (device->slot_capacity > UINT32_MAX / 4 || (uint64_t)cap * sizeof(xgdi_slot) > SIZE_MAX)
-            return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "too many resources");
-        xgdi_slot *slots = realloc(device->slots, sizeof *slots * cap);
-        if (slots == NULL)
-            return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory registering a resource");
-        device->slots = slots;
-        device->slot_capacity = cap;
-    }
-    *out = device->slot_count;
-    return XGD_OK;
-}
-
 xgd_result xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_resource_type type,
                                   const xgdi_resource_vtable *vt)
 {
-    uint32_t index = 0;
-    xgd_result r = take_slot(device, &index);
-    if (r != XGD_OK) return r;
-    if (index == device->slot_count) {
-        device->slots[index].gen = 1;
-        device->slot_count++;
-    } else {
-        device->slot_free = device->slots[index].next_free;
-    }
-    device->slots[index].res = res;
-    device->slots[index].next_free = 0;
-    res->slot = index;
+    /* The handle first: it is the only step that can fail, so a failure changes nothing. */
     res->type = type;
+    xgd_result r = xgdi_handle_alloc(device, res);
+    if (r != XGD_OK) return r;
     res->vt = vt;
     res->disposed = false;
     res->prev = NULL;
@@ -75,33 +35,32 @@ xgd_result xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_r
     return XGD_OK;
 }
 
-/* The slot's generation moves on (skipping 0, the null reference's) so every reference taken
- * before stops resolving. */
-static void release_slot(xgd_device *device, xgdi_resource *res)
+xgdi_ref xgdi_ref_from_handle(const void *handle)
 {
-    if (res->slot >= device->slot_count || device->slots[res->slot].res != res) return;
-    xgdi_slot *s = &device->slots[res->slot];
-    s->res = NULL;
-    if (++s->gen == 0) s->gen = 1;
-    s->next_free = device->slot_free;
-    device->slot_free = res->slot + 1;
+    uintptr_t h = (uintptr_t)handle;
+    xgdi_ref ref = { 0, 0 };
+    if ((h & 1u) == 0) return ref;
+    ref.index = (uint32_t)((h >> 1) & XGDI_HANDLE_INDEX_MASK);
+    ref.gen = (uint32_t)(h >> (1 + XGDI_HANDLE_INDEX_BITS));
+    return ref;
 }
 
 xgdi_ref xgdi_ref_make(const xgdi_resource *res)
 {
     xgdi_ref ref = { 0, 0 };
-    xgd_device *device = xgdi_resource_device(res);
-    if (device == NULL || res->slot >= device->slot_count) return ref;
-    ref.index = res->slot;
-    ref.gen = device->slots[res->slot].gen;
-    return ref;
+    if (xgdi_resource_device(res) == NULL) return ref;
+    return xgdi_ref_from_handle(res->handle);
 }
 
 xgdi_resource *xgdi_ref_get(xgd_device *device, xgdi_ref ref)
 {
-    if (device == NULL || ref.gen == 0 || ref.index >= device->slot_count) return NULL;
-    const xgdi_slot *s = &device->slots[ref.index];
-    return s->gen == ref.gen ? s->res : NULL;
+    if (device == NULL || ref.gen == 0 || ref.gen > XGDI_HANDLE_GEN_MAX ||
+        ref.index > XGDI_HANDLE_INDEX_MASK)
+        return NULL;
+    const void *handle = (const void *)(((uintptr_t)ref.gen << (1 + XGDI_HANDLE_INDEX_BITS)) |
+                                        ((uintptr_t)ref.index << 1) | 1u);
+    xgdi_resource *res = xgdi_handle_get(handle, XGDI_RES_TYPE_COUNT);
+    return res != NULL && xgdi_resource_device(res) == device ? res : NULL;
 }
 
 static void unlink_resource(xgd_device *device, xgdi_resource *res)
@@ -122,7 +81,6 @@ void xgdi_resource_dispose(xgdi_resource *res)
      * says the device is alive. */
     if (device != NULL) {
         unlink_resource(device, res);
-        release_slot(device, res);
         xgdi_raise_event(device, XGD_EVENT_RESOURCE_DESTROYED);
     }
     res->disposed = true;
@@ -149,11 +107,11 @@ xgd_result xgdi_check_resource(xgd_device *device, const xgdi_resource *res,
     xgd_device *report = device != NULL ? device : owner;
     if (owner == NULL) {
         return xgdi_fail(report, XGD_ERROR_OBJECT_DISPOSED, "%s (%s) is disposed", what,
-                         type_name(res->type));
+                         xgdi_resource_type_name(res->type));
     }
     if (res->type != type) {
         return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "%s is a %s, not a %s", what,
-                         type_name(res->type), type_name(type));
+                         xgdi_resource_type_name(res->type), xgdi_resource_type_name(type));
     }
     if (device != NULL && owner != device) {
         return xgdi_fail(report, XGD_ERROR_INVALID_OPERATION,
@@ -182,7 +140,10 @@ void xgdi_registry_dispose_all(xgd_device *device)
         res->disposed = true;
         token_release(res->token);
         res->token = NULL;
-        if (res->device_owned) free(res);
+        if (res->device_owned) {
+            xgdi_handle_free(res);
+            free(res);
+        }
         res = next;
     }
 }

@@ -196,7 +196,7 @@ xgd_result xgd_blend_state_create(xgd_device *device, const xgd_blend_state_desc
         free(s);
         return r;
     }
-    *out = s;
+    *out = s->res.handle;
     return XGD_OK;
 }
 
@@ -217,7 +217,7 @@ xgd_result xgd_depth_stencil_state_create(xgd_device *device, const xgd_depth_st
         free(s);
         return r;
     }
-    *out = s;
+    *out = s->res.handle;
     return XGD_OK;
 }
 
@@ -238,7 +238,7 @@ xgd_result xgd_rasterizer_state_create(xgd_device *device, const xgd_rasterizer_
         free(s);
         return r;
     }
-    *out = s;
+    *out = s->res.handle;
     return XGD_OK;
 }
 
@@ -259,7 +259,7 @@ xgd_result xgd_sampler_state_create(xgd_device *device, const xgd_sampler_desc *
         free(s);
         return r;
     }
-    *out = s;
+    *out = s->res.handle;
     return XGD_OK;
 }
 
@@ -268,6 +268,7 @@ xgd_result xgd_sampler_state_create(xgd_device *device, const xgd_sampler_desc *
  * counts as a change). Device-owned presets are never freed here (the registry frees them). */
 void xgd_blend_state_destroy(xgd_blend_state *state)
 {
+    XGDI_RESOLVE_DESTROY(state, XGDI_RES_BLEND_STATE);
     if (state == NULL || state->res.device_owned) return;
     xgd_device *dev = xgdi_resource_device(&state->res);
     if (dev != NULL && dev->blend_state == state)
@@ -282,6 +283,7 @@ void xgd_blend_state_destroy(xgd_blend_state *state)
 
 void xgd_depth_stencil_state_destroy(xgd_depth_stencil_state *state)
 {
+    XGDI_RESOLVE_DESTROY(state, XGDI_RES_DEPTH_STENCIL_STATE);
     if (state == NULL || state->res.device_owned) return;
     xgd_device *dev = xgdi_resource_device(&state->res);
     if (dev != NULL && dev->depth_stencil_state == state)
@@ -296,6 +298,7 @@ void xgd_depth_stencil_state_destroy(xgd_depth_stencil_state *state)
 
 void xgd_rasterizer_state_destroy(xgd_rasterizer_state *state)
 {
+    XGDI_RESOLVE_DESTROY(state, XGDI_RES_RASTERIZER_STATE);
     if (state == NULL || state->res.device_owned) return;
     xgd_device *dev = xgdi_resource_device(&state->res);
     if (dev != NULL && dev->rasterizer_state == state)
@@ -311,6 +314,7 @@ void xgd_rasterizer_state_destroy(xgd_rasterizer_state *state)
 
 void xgd_sampler_state_destroy(xgd_sampler_state *state)
 {
+    XGDI_RESOLVE_DESTROY(state, XGDI_RES_SAMPLER_STATE);
     if (state == NULL || state->res.device_owned) return;
     xgd_device *dev = xgdi_resource_device(&state->res);
     if (dev != NULL) {
@@ -333,6 +337,7 @@ void xgd_sampler_state_destroy(xgd_sampler_state *state)
 #define GET_DESC(fn, state_type, desc_type, res_type)                                            \
     xgd_result fn(const state_type *s, desc_type *out)                                           \
     {                                                                                            \
+        XGDI_RESOLVE(NULL, s, res_type, "state");                                                \
         if (s == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "state is NULL");      \
         xgd_result r = xgdi_check_resource(NULL, &s->res, res_type, "state");                    \
         if (r != XGD_OK) return r;                                                               \
@@ -363,14 +368,14 @@ xgd_blend_state *xgd_blend_state_preset(xgd_device *device, xgd_blend_preset pre
 {
     if (!preset_device_ok(device) || (unsigned)preset > XGD_BLEND_PRESET_NON_PREMULTIPLIED)
         return NULL;
-    return device->blend_presets[preset];
+    return XGDI_HANDLE_OF(device->blend_presets[preset]);
 }
 
 xgd_depth_stencil_state *xgd_depth_stencil_state_preset(xgd_device *device,
                                                         xgd_depth_stencil_preset preset)
 {
     if (!preset_device_ok(device) || (unsigned)preset > XGD_DEPTH_STENCIL_PRESET_NONE) return NULL;
-    return device->depth_stencil_presets[preset];
+    return XGDI_HANDLE_OF(device->depth_stencil_presets[preset]);
 }
 
 xgd_rasterizer_state *xgd_rasterizer_state_preset(xgd_device *device,
@@ -379,14 +384,14 @@ xgd_rasterizer_state *xgd_rasterizer_state_preset(xgd_device *device,
     if (!preset_device_ok(device) ||
         (unsigned)preset > XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE)
         return NULL;
-    return device->rasterizer_presets[preset];
+    return XGDI_HANDLE_OF(device->rasterizer_presets[preset]);
 }
 
 xgd_sampler_state *xgd_sampler_state_preset(xgd_device *device, xgd_sampler_preset preset)
 {
     if (!preset_device_ok(device) || (unsigned)preset > XGD_SAMPLER_PRESET_ANISOTROPIC_CLAMP)
         return NULL;
-    return device->sampler_presets[preset];
+    return XGDI_HANDLE_OF(device->sampler_presets[preset]);
 }
 
 /* ---- binding ------------------------------------------------------------------------------- */
@@ -395,6 +400,7 @@ xgd_sampler_state *xgd_sampler_state_preset(xgd_device *device, xgd_sampler_pres
  * accepts it, as XNA's property setters do. */
 xgd_result xgd_set_blend_state(xgd_device *device, xgd_blend_state *state)
 {
+    XGDI_RESOLVE(device, state, XGDI_RES_BLEND_STATE, "blend state");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (state == NULL) state = device->blend_presets[XGD_BLEND_PRESET_OPAQUE];
@@ -409,6 +415,7 @@ xgd_result xgd_set_blend_state(xgd_device *device, xgd_blend_state *state)
 
 xgd_result xgd_set_depth_stencil_state(xgd_device *device, xgd_depth_stencil_state *state)
 {
+    XGDI_RESOLVE(device, state, XGDI_RES_DEPTH_STENCIL_STATE, "depth-stencil state");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (state == NULL) state = device->depth_stencil_presets[XGD_DEPTH_STENCIL_PRESET_DEFAULT];
@@ -424,6 +431,7 @@ xgd_result xgd_set_depth_stencil_state(xgd_device *device, xgd_depth_stencil_sta
 
 xgd_result xgd_set_rasterizer_state(xgd_device *device, xgd_rasterizer_state *state)
 {
+    XGDI_RESOLVE(device, state, XGDI_RES_RASTERIZER_STATE, "rasterizer state");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (state == NULL)
@@ -448,6 +456,7 @@ static xgd_result check_slot(xgd_device *device, int slot)
 
 xgd_result xgd_set_sampler_state(xgd_device *device, int slot, xgd_sampler_state *state)
 {
+    XGDI_RESOLVE(device, state, XGDI_RES_SAMPLER_STATE, "sampler state");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     r = check_slot(device, slot);
@@ -466,6 +475,7 @@ xgd_result xgd_set_sampler_state(xgd_device *device, int slot, xgd_sampler_state
  * draw time (InvalidOperationException), not when the texture is set. */
 xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 {
+    XGDI_RESOLVE(device, texture, XGDI_RES_TEXTURE, "texture");
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     r = check_slot(device, slot);

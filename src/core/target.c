@@ -51,6 +51,15 @@ static bool has_stencil(xgd_depth_format f) { return f == XGD_DEPTH_FORMAT_DEPTH
 xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_binding *bindings,
                                   int count)
 {
+    /* The bindings' handles resolved into a local copy, which the rest reads. */
+    xgd_render_target_binding resolved[XGDI_MAX_RENDER_TARGETS];
+    if (bindings != NULL && count > 0 && count <= XGDI_MAX_RENDER_TARGETS) {
+        for (int i = 0; i < count; i++) {
+            resolved[i] = bindings[i];
+            XGDI_RESOLVE(device, resolved[i].target, XGDI_RES_TEXTURE, "render target");
+        }
+        bindings = resolved;
+    }
     xgd_result r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
     if (count < 0) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "count %d is negative", count);
@@ -225,7 +234,7 @@ xgd_result xgd_get_render_targets(xgd_device *device, xgd_render_target_binding 
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out/max are invalid");
     int n = device->binding_count < max ? device->binding_count : max;
     for (int i = 0; i < n; i++)
-        out[i] = (xgd_render_target_binding){ device->bindings[i].target,
+        out[i] = (xgd_render_target_binding){ XGDI_HANDLE_OF(device->bindings[i].target),
                                               (xgd_cube_map_face)device->bindings[i].face };
     *count = device->binding_count;
     return XGD_OK;

@@ -245,7 +245,7 @@ static xgd_result create_texture_with(xgd_device *dev, const xgd_texture *proto,
         return r;
     }
     dev->stats.textures_created++;
-    *out = t;
+    *out = t->res.handle;
     return XGD_OK;
 }
 
@@ -508,6 +508,7 @@ xgd_result xgd_render_target_cube_create(xgd_device *device, const xgd_render_ta
 
 void xgd_texture_destroy(xgd_texture *texture)
 {
+    XGDI_RESOLVE_DESTROY(texture, XGDI_RES_TEXTURE);
     if (texture == NULL) return;
     if (!texture->res.disposed) {
         xgd_device *dev = xgdi_resource_device(&texture->res);
@@ -539,6 +540,7 @@ void xgd_texture_destroy(xgd_texture *texture)
 
 xgd_result xgd_texture_get_info(const xgd_texture *texture, xgd_texture_info *out)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     if (texture == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
     xgd_device *dev = xgdi_resource_device(&texture->res);
     if (dev == NULL) return xgdi_fail(NULL, XGD_ERROR_OBJECT_DISPOSED, "texture is disposed");
@@ -652,6 +654,7 @@ static void copy_rect(const xgd_texture *t, uint8_t *level_base, int lw, const x
 xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_face face,
                                 const xgd_rect *rect, const void *data, size_t size)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
     xgd_rect rc;
     xgd_result r = check_data_call(texture, level, face, rect, data, size, &dev, &rc);
@@ -698,6 +701,7 @@ xgd_result xgd_texture_set_data(xgd_texture *texture, int level, xgd_cube_map_fa
 xgd_result xgd_texture_get_data(xgd_texture *texture, int level, xgd_cube_map_face face,
                                 const xgd_rect *rect, void *data, size_t size)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
     xgd_rect rc;
     xgd_result r = check_data_call(texture, level, face, rect, data, size, &dev, &rc);
@@ -810,6 +814,7 @@ static void copy_box(const xgd_texture *t, uint8_t *level_base, int level, const
 xgd_result xgd_texture3d_set_data(xgd_texture *texture, int level, const xgd_box *box,
                                   const void *data, size_t size)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
     xgd_box bx;
     xgd_result r = check_box_call(texture, level, box, data, size, &dev, &bx);
@@ -839,6 +844,7 @@ xgd_result xgd_texture3d_set_data(xgd_texture *texture, int level, const xgd_box
 xgd_result xgd_texture3d_get_data(xgd_texture *texture, int level, const xgd_box *box,
                                   void *data, size_t size)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
     xgd_box bx;
     xgd_result r = check_box_call(texture, level, box, data, size, &dev, &bx);
@@ -933,6 +939,7 @@ xgd_result xgd_texture2d_from_png_file(xgd_device *device, const char *path, xgd
 
 xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path)
 {
+    XGDI_RESOLVE(NULL, texture, XGDI_RES_TEXTURE, "texture");
     if (texture == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
     xgd_result r = xgdi_check_resource(NULL, &texture->res, XGDI_RES_TEXTURE, "texture");
     if (r != XGD_OK) return r;
@@ -954,7 +961,7 @@ xgd_result xgd_texture_save_png(xgd_texture *texture, const char *path)
         if (!color) free(rgba);
         return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
-    r = xgd_texture_get_data(texture, 0, 0, NULL, lvl, bytes);
+    r = xgd_texture_get_data(texture->res.handle, 0, 0, NULL, lvl, bytes);
     if (r == XGD_OK) {
         if (!color) xgdi_format_to_rgba8(texture->format, lvl, w, h, rgba);
         char err[256] = "";

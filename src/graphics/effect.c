@@ -103,7 +103,7 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
         free(e);
         return r;
     }
-    *out = e;
+    *out = e->res.handle;
     return XGD_OK;
 }
 
@@ -130,6 +130,7 @@ xgd_result xgd_volume_effect_create(xgd_device *device, xgd_effect **out)
 /* The device keeps a copy of the applied constants, so an applied effect can go. */
 void xgd_effect_destroy(xgd_effect *effect)
 {
+    XGDI_RESOLVE_DESTROY(effect, XGDI_RES_EFFECT);
     if (effect == NULL) return;
     xgdi_resource_dispose(&effect->res);
     free(effect);
@@ -189,6 +190,7 @@ static bool params_finite(const xgd_basic_effect_params *p)
 
 xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     if (out == NULL)
@@ -200,6 +202,7 @@ xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_param
 
 xgd_result xgd_basic_effect_set(xgd_effect *effect, const xgd_basic_effect_params *p)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
@@ -223,18 +226,21 @@ static xgd_result set_matrix(xgd_effect *effect, const xgd_matrix *m, xgd_matrix
 
 xgd_result xgd_basic_effect_set_world(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.world);
 }
 
 xgd_result xgd_basic_effect_set_view(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.view);
 }
 
 xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.projection);
 }
@@ -242,6 +248,8 @@ xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix 
 /* BasicEffect.Texture is a Texture2D: cube and volume textures are refused. */
 xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
+    XGDI_RESOLVE(XGDI_OWNER(effect), texture, XGDI_RES_TEXTURE, "texture");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
@@ -261,6 +269,7 @@ xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture
 /* XNA EffectHelpers.EnableDefaultLighting: the key/fill/back rig. */
 xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_basic_effect_params *p = &effect->basic;
@@ -282,6 +291,7 @@ xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect)
 
 xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_SPRITE);
     if (r != XGD_OK) return r;
     if (m == NULL) {
@@ -298,6 +308,7 @@ xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 
 xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 colors[4])
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_MRT);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
@@ -314,6 +325,7 @@ xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 color
 
 xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_MRT);
     if (r != XGD_OK) return r;
     if (m == NULL) {
@@ -327,6 +339,7 @@ xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 
 xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     if (m == NULL) {
@@ -340,6 +353,8 @@ xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
  * BasicEffect.Texture refuses what is not 2D. */
 xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *texture)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
+    XGDI_RESOLVE(XGDI_OWNER(effect), texture, XGDI_RES_TEXTURE, "texture");
     xgd_result r = check_effect(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
@@ -357,6 +372,7 @@ xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *textur
 
 xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     xgd_result r = check_effect(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     if (!(isfinite(c.x) && isfinite(c.y) && isfinite(c.z) && isfinite(c.w)))
@@ -476,6 +492,7 @@ xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height)
 
 xgd_result xgd_effect_apply(xgd_effect *effect)
 {
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
     xgd_result r = xgdi_check_resource(NULL, &effect->res, XGDI_RES_EFFECT, "effect");
     if (r != XGD_OK) return r;

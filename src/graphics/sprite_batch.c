@@ -60,7 +60,7 @@ struct xgd_sprite_batch {
 
     bool in_begin;
     xgd_sprite_sort_mode sort_mode;
-    xgd_blend_state *blend;
+    xgd_blend_state *blend;           /* the states and effect are public handles */
     xgd_sampler_state *sampler;
     xgd_depth_stencil_state *depth_stencil;
     xgd_rasterizer_state *rasterizer;
@@ -137,12 +137,13 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
         free(b);
         return r;
     }
-    *out = b;
+    *out = b->res.handle;
     return XGD_OK;
 }
 
 void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
 {
+    XGDI_RESOLVE_DESTROY(batch, XGDI_RES_SPRITE_BATCH);
     if (batch == NULL) return;
     xgdi_resource_dispose(&batch->res);
     xgd_effect_destroy(batch->sprite_effect);
@@ -211,6 +212,7 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev);
 
 xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batch_begin_desc *desc)
 {
+    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
     xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;
@@ -225,28 +227,27 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
     if ((unsigned)d.sort_mode > XGD_SPRITE_SORT_FRONT_TO_BACK)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite sort mode %d",
                          (int)d.sort_mode);
+    /* The desc holds public handles, and the batch keeps them: they are what it passes to
+       the public state setters, and each one is its own weak reference. */
     if (d.blend_state != NULL &&
-        (r = xgdi_check_resource(dev, &d.blend_state->res, XGDI_RES_BLEND_STATE,
-                                 "blend state")) != XGD_OK)
+        (r = xgdi_check_handle(dev, d.blend_state, XGDI_RES_BLEND_STATE, "blend state")) !=
+            XGD_OK)
         return r;
     if (d.sampler_state != NULL &&
-        (r = xgdi_check_resource(dev, &d.sampler_state->res, XGDI_RES_SAMPLER_STATE,
-                                 "sampler state")) != XGD_OK)
+        (r = xgdi_check_handle(dev, d.sampler_state, XGDI_RES_SAMPLER_STATE,
+                               "sampler state")) != XGD_OK)
         return r;
     if (d.depth_stencil_state != NULL &&
-        (r = xgdi_check_resource(dev, &d.depth_stencil_state->res, XGDI_RES_DEPTH_STENCIL_STATE,
-                                 "depth-stencil state")) != XGD_OK)
+        (r = xgdi_check_handle(dev, d.depth_stencil_state, XGDI_RES_DEPTH_STENCIL_STATE,
+                               "depth-stencil state")) != XGD_OK)
         return r;
     if (d.rasterizer_state != NULL &&
-        (r = xgdi_check_resource(dev, &d.rasterizer_state->res, XGDI_RES_RASTERIZER_STATE,
-                                 "rasterizer state")) != XGD_OK)
+        (r = xgdi_check_handle(dev, d.rasterizer_state, XGDI_RES_RASTERIZER_STATE,
+                               "rasterizer state")) != XGD_OK)
         return r;
-    if (d.effect != NULL) {
-        /* xgd_effect is opaque here; its header is the xgdi_resource (effect.c). */
-        r = xgdi_check_resource(dev, (const xgdi_resource *)(const void *)d.effect,
-                                XGDI_RES_EFFECT, "effect");
-        if (r != XGD_OK) return r;
-    }
+    if (d.effect != NULL &&
+        (r = xgdi_check_handle(dev, d.effect, XGDI_RES_EFFECT, "effect")) != XGD_OK)
+        return r;
     if (d.transform != NULL && !finite_matrix(d.transform))
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "the transform matrix has non-finite entries");
@@ -268,13 +269,11 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
             ? d.rasterizer_state
             : xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE);
     batch->effect = d.effect;
-    batch->refs[REF_BLEND] = xgdi_ref_make(&batch->blend->res);
-    batch->refs[REF_SAMPLER] = xgdi_ref_make(&batch->sampler->res);
-    batch->refs[REF_DEPTH_STENCIL] = xgdi_ref_make(&batch->depth_stencil->res);
-    batch->refs[REF_RASTERIZER] = xgdi_ref_make(&batch->rasterizer->res);
-    batch->refs[REF_EFFECT] =
-        d.effect != NULL ? xgdi_ref_make((const xgdi_resource *)(const void *)d.effect)
-                         : (xgdi_ref){ 0, 0 };
+    batch->refs[REF_BLEND] = xgdi_ref_from_handle(batch->blend);
+    batch->refs[REF_SAMPLER] = xgdi_ref_from_handle(batch->sampler);
+    batch->refs[REF_DEPTH_STENCIL] = xgdi_ref_from_handle(batch->depth_stencil);
+    batch->refs[REF_RASTERIZER] = xgdi_ref_from_handle(batch->rasterizer);
+    batch->refs[REF_EFFECT] = xgdi_ref_from_handle(d.effect);
     batch->transform = d.transform != NULL ? *d.transform : xgd_matrix_identity();
     batch->count = 0;
     table_reset(batch);
@@ -371,7 +370,7 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *te
                              "the effect given to Begin was destroyed");
         if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
     }
-    if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
+    if ((r = xgd_set_texture(dev, 0, XGDI_HANDLE_OF(texture))) != XGD_OK) return r;
     while (n > 0) {
         uint32_t chunk = n < MAX_SPRITES ? n : MAX_SPRITES;
         const sprite_vertex *v = b->vertices;
@@ -553,6 +552,8 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
+    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
+    XGDI_RESOLVE(XGDI_OWNER(batch), texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;
@@ -726,6 +727,7 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
 
 xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
 {
+    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
     xgd_device *dev = NULL;
     xgd_result r = check_batch(batch, &dev);
     if (r != XGD_OK) return r;

@@ -1,0 +1,121 @@
+/*
+ * test_handles_table.c - white-box tests of the process-wide handle table (src/core/handle.c):
+ * a slot whose generation would wrap is retired, never reused, so no later object can take a
+ * stale handle's value; values that are no handle at all are refused without being followed;
+ * the table's memory is bounded by the peak number of live objects.
+ */
+#include "harness.h"
+#include "internal.h"
+
+#include <string.h>
+
+static xgd_device *table_device(xgdt_ctx *t)
+{
+    xgd_device_desc dd;
+    memset(&dd, 0, sizeof dd);
+    dd.renderer = XGD_RENDERER_SOFTWARE;
+    dd.pp.back_buffer_width = 8;
+    dd.pp.back_buffer_height = 8;
+    dd.pp.headless = true;
+    return xgdt_device(t, &dd);
+}
+
+static uint32_t slot_of(const void *handle)
+{
+    return (uint32_t)(((uintptr_t)handle >> 1) & XGDI_HANDLE_INDEX_MASK);
+}
+
+XGD_TEST(handles_generation_wrap_retires_slot)
+{
+    xgd_device *dev = table_device(t);
+    REQUIRE(dev);
+    xgd_blend_state_desc got;
+
+    /* One below the last generation: the slot is still reused once, at the last one. */
+    xgd_blend_state *a = NULL;
+    REQUIRE_OK(xgd_blend_state_create(dev, NULL, &a));
+    uint32_t slot = slot_of(a);
+    a = xgdi_handle_debug_set_generation(XGDI_OBJECT(a), XGDI_HANDLE_GEN_MAX - 1);
+    REQUIRE(a != NULL);
+    CHECK_OK(xgd_blend_state_get_desc(a, &got));
+    uint32_t retired0 = xgdi_handle_debug_retired();
+    xgd_blend_state_destroy(a);
+    CHECK_INT(xgdi_handle_debug_retired(), retired0);
+    xgd_blend_state *b = NULL;
+    REQUIRE_OK(xgd_blend_state_create(dev, NULL, &b)); /* the free list is last in, first out */
+    CHECK_INT(slot_of(b), slot);
+    CHECK(b != a);
+    CHECK_RESULT(xgd_blend_state_get_desc(a, &got), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_OK(xgd_blend_state_get_desc(b, &got));
+
+    /* At the last generation, destroy retires the slot: no later object gets it, and every
+       value it ever had stays stale. */
+    xgd_blend_state_destroy(b);
+    CHECK_INT(xgdi_handle_debug_retired(), retired0 + 1);
+    enum { N = 32 };
+    xgd_blend_state *later[N];
+    for (int i = 0; i < N; i++) {
+        REQUIRE_OK(xgd_blend_state_create(dev, NULL, &later[i]));
+        CHECK_MSG(slot_of(later[i]) != slot, "object %d took the retired slot %u", i,
+                  (unsigned)slot);
+    }
+    CHECK_RESULT(xgd_blend_state_get_desc(a, &got), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_blend_state_get_desc(b, &got), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_blend_state_destroy(b); /* a no-op, as for any stale handle */
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(xgd_blend_state_get_desc(later[i], &got));
+        xgd_blend_state_destroy(later[i]);
+    }
+    xgd_device_destroy(dev);
+}
+
+/* A value that is no handle (an object's address, a small integer, a handle with bits beyond
+ * the generation, an index no slot was ever given for) is an argument error, not a disposal,
+ * and is never followed. */
+XGD_TEST(handles_reject_values_that_are_not_handles)
+{
+    xgd_device *dev = table_device(t);
+    REQUIRE(dev);
+    xgd_texture *tex = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &tex));
+    xgd_texture_info info;
+    void *address = XGDI_OBJECT(tex); /* the real struct: an address is not a handle */
+    REQUIRE(address != NULL);
+    CHECK_RESULT(xgd_texture_get_info((xgd_texture *)address, &info), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(xgd_device_last_error(NULL), "not an xgd texture handle") != NULL);
+    CHECK_RESULT(xgd_texture_get_info((xgd_texture *)(uintptr_t)2, &info),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    uintptr_t never = ((uintptr_t)1 << (1 + XGDI_HANDLE_INDEX_BITS)) |
+                      ((uintptr_t)XGDI_HANDLE_INDEX_MASK << 1) | 1u;
+    CHECK_RESULT(xgd_set_texture(dev, 0, (xgd_texture *)never), XGD_ERROR_INVALID_ARGUMENT);
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    uintptr_t high = (uintptr_t)(void *)tex | ((uintptr_t)1 << 62);
+    CHECK_RESULT(xgd_texture_get_info((xgd_texture *)high, &info), XGD_ERROR_INVALID_ARGUMENT);
+#endif
+    /* a destroy of any of them is a no-op and leaves the texture alone */
+    xgd_texture_destroy((xgd_texture *)address);
+    xgd_texture_destroy((xgd_texture *)never);
+    CHECK_OK(xgd_texture_get_info(tex, &info));
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
+
+/* Memory is bounded by the peak number of live objects: churn through many more objects than
+ * are ever alive at once, and the table does not grow past that peak. */
+XGD_TEST(handles_table_bounded_by_live_peak)
+{
+    xgd_device *dev = table_device(t);
+    REQUIRE(dev);
+    enum { LIVE = 50, ROUNDS = 400 };
+    xgd_blend_state *s[LIVE];
+    for (int i = 0; i < LIVE; i++) REQUIRE_OK(xgd_blend_state_create(dev, NULL, &s[i]));
+    uint32_t used = xgdi_handle_debug_slots_used();
+    for (int round = 0; round < ROUNDS; round++) {
+        int k = round % LIVE;
+        xgd_blend_state_destroy(s[k]);
+        REQUIRE_OK(xgd_blend_state_create(dev, NULL, &s[k]));
+    }
+    CHECK_INT(xgdi_handle_debug_slots_used(), used);
+    for (int i = 0; i < LIVE; i++) xgd_blend_state_destroy(s[i]);
+    xgd_device_destroy(dev);
+}
