@@ -641,6 +641,9 @@ static xgd_result check_alive(const xgd_sprite_batch *b, xgd_device *dev)
  * changes no public state; XNA would have drawn the runs before the refused one). */
 static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *dev)
 {
+    /* b->sampler is a handle, checked live by End before this runs */
+    const xgd_sampler_state *sampler =
+        (const xgd_sampler_state *)xgdi_handle_get(b->sampler, XGDI_RES_SAMPLER_STATE);
     for (uint32_t i = 0; i < b->distinct; i++) {
         const xgd_texture *t = b->distinct_textures[i];
         for (int j = 0; j < dev->binding_count; j++) {
@@ -657,8 +660,8 @@ static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *de
         /* The draw's Reach rule (draw.c): a size that is not a power of two needs Clamp. */
         bool pow2 = (t->width & (t->width - 1)) == 0 && (t->height & (t->height - 1)) == 0;
         if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && !pow2 &&
-            (b->sampler->desc.address_u != XGD_ADDRESS_CLAMP ||
-             b->sampler->desc.address_v != XGD_ADDRESS_CLAMP))
+            (sampler == NULL || sampler->desc.address_u != XGD_ADDRESS_CLAMP ||
+             sampler->desc.address_v != XGD_ADDRESS_CLAMP))
             return xgdi_fail((xgd_device *)dev, XGD_ERROR_NOT_SUPPORTED,
                              "Reach requires Clamp addressing for the %dx%d sprite texture, "
                              "whose size is not a power of two",
