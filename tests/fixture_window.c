@@ -255,6 +255,8 @@ static xgd_device *wt_device(xgdt_ctx *t, Display *dpy, Window win, xgd_presenta
 {
     xgd_device_desc d;
     d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+    /* presentation is under test, and the expected frames lay geometry out for .5 centres */
+    d.pixel_center = XGD_PIXEL_CENTER_D3D10;
     d.renderer = t->renderer;
     d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     d.pp.presentation_mode = mode;
@@ -598,6 +600,8 @@ static xgd_device *wt_sdl_device(xgdt_ctx *t, SDL_Window *w)
 {
     xgd_device_desc d;
     d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+    /* presentation is under test, and the expected frames lay geometry out for .5 centres */
+    d.pixel_center = XGD_PIXEL_CENTER_D3D10;
     d.renderer = t->renderer;
     d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     d.pp.window.kind = XGD_WINDOW_SDL2;
@@ -751,6 +755,8 @@ XGD_TEST(WindowToLogical_Letterbox)
 {
     xgd_device_desc d;
     d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+    /* presentation is under test, and the expected frames lay geometry out for .5 centres */
+    d.pixel_center = XGD_PIXEL_CENTER_D3D10;
     d.renderer = XGD_RENDERER_SOFTWARE;
     d.pp.headless = true;
     d.pp.back_buffer_width = 400;
