@@ -10,6 +10,7 @@ BUILD       ?= build
 BUILD_ASAN  ?= build-asan
 BUILD_CLANG ?= build-clang
 BUILD_TSAN  ?= build-tsan
+BUILD_HEADLESS ?= build-headless
 # The tests `make tsan` runs (a ctest regex): the two-device, two-thread fixture on the software
 # renderer and the unit tests that start threads. Add `|^conformance\.(vulkan|d3d12)\.Threads_`
 # to check the GPU renderers too (slower; third-party reports suppressed by tests/tsan.supp).
@@ -37,7 +38,7 @@ CI_DEPS     := $(DEPS) clang libclang-rt-14-dev vkd3d-compiler spirv-tools xxd m
 # xvfb-run (and its xauth): the windowed fixtures run against a virtual X server.
 CI_DEPS     += xvfb xauth
 
-.PHONY: all deps ci-deps build demo test window-test asan asan-build clang clang-build tsan consumer fuzz clean
+.PHONY: all deps ci-deps build demo test window-test asan asan-build clang clang-build tsan headless-build consumer fuzz clean
 
 all: build
 
@@ -103,6 +104,11 @@ tsan: deps
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target xgd-tests
 	ctest --test-dir $(BUILD_TSAN) --output-on-failure --no-tests=error -j2 -R '$(TSAN_TESTS)'
 
+# SDL2 and X11 are optional: a build without them (headless devices only) must still compile.
+headless-build: deps
+	cmake -S . -B $(BUILD_HEADLESS) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DXGD_SDL2=OFF -DXGD_X11=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_HEADLESS) -j $(JOBS)
+
 consumer: build
 	bash cmake/consumer-check.sh $(BUILD) $(BUILD)/consumer-check
 
@@ -114,4 +120,4 @@ fuzz: ci-deps
 	sh fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN) $(BUILD_FUZZ) $(BUILD_HEADLESS)

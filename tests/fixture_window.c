@@ -34,6 +34,8 @@
 #include <SDL_syswm.h>
 #endif
 
+#ifdef XGD_TEST_HAVE_X11 /* the helpers serve the X11 fixtures only */
+
 /* ---- the rule: logical canvas and presentation rectangle (spec 002) ------------------------ */
 
 typedef struct wt_geometry {
@@ -143,8 +145,6 @@ static xgd_result wt_draw(xgdt_ctx *t, xgd_device *dev, xgd_effect *fx, const wt
     if (r != XGD_OK) return r;
     return xgd_present(dev);
 }
-
-#ifdef XGD_TEST_HAVE_X11
 
 static bool wt_display_ok(xgdt_ctx *t)
 {

@@ -457,6 +457,7 @@ int main(int argc, char **argv)
         if (!frames_given) frames = 0; /* until the window is closed */
     }
 #else
+    (void)frames_given;
     if (window) {
         fprintf(stderr, "xgd-demo: --window needs a build with SDL2 (libsdl2-dev)\n");
         return 1;
