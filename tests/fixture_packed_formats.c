@@ -246,7 +246,10 @@ XGD_FIXTURE(PackedFormats_PointSample)
             }
         char label[64];
         snprintf(label, sizeof label, "%s_color", f->name);
-        fx_expect_back_buffer(t, dev, label, e, W, H, 0);
+        /* Tolerance 1: Direct3D 10+ and Vulkan let a float -> UNORM8 conversion be off by up to
+           0.6 of a step (NVIDIA writes 20/31 = 164.52/255 as 164). The Vector4 target below is
+           what pins the sampled value to v/m. */
+        fx_expect_back_buffer(t, dev, label, e, W, H, 1);
         free(e);
         /* Vector4 target: v/m itself */
         if (fl != NULL) {

@@ -716,7 +716,8 @@ static void d3d12_query_caps(d3d12_renderer *r)
     /* XNA guarantees Bgr565, Bgra5551 and Bgra4444 textures in both profiles. A device without
      * the native DXGI format (vkd3d has none of the three) keeps them in a wider unorm format
      * and converts every upload and readback, so texels round-trip bit-exactly and sample as
-     * the packed values. They are no render targets there: XNA lets render-target formats vary
+     * the packed values. Native 5- and 6-bit fields are never used: GPUs expand them by bit
+     * replication, one 8-bit step off v/31 for a quarter of the values (vk_texture.c). They are no render targets there: XNA lets render-target formats vary
      * per device (a Bgra5551 target may come back Color), and a wide target would keep more
      * precision than the format has, so such a request falls back to Color. */
     static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGR565,
@@ -725,7 +726,8 @@ static void d3d12_query_caps(d3d12_renderer *r)
     for (int i = 0; i < 3; i++) {
         xgd_surface_format f = packed[i], w = xgdi_packed_wide_format(f);
         r->widened[f] = false;
-        if (x->formats[f].texture && x->formats[f].filterable) continue;
+        bool exact = w != XGD_SURFACE_FORMAT_RGBA64; /* 4-bit fields only */
+        if (x->formats[f].texture && x->formats[f].filterable && exact) continue;
         if (!x->formats[w].texture || !x->formats[w].filterable) continue;
         r->widened[f] = true;
         memset(&x->formats[f], 0, sizeof x->formats[f]);

@@ -112,11 +112,12 @@ void xvk_classify_formats(xvk_renderer *r)
                                                           VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 4);
     }
     /* XNA guarantees Bgr565, Bgra5551 and Bgra4444 textures in both profiles. Where the device
-       lacks the native format, or samples it inexactly, the texels are kept in a wider unorm
+       lacks the native format, or its 5- and 6-bit fields, the texels are kept in a wider unorm
        format and converted at upload and readback (bit-exact round trips; samples v/m, within
-       0.5/65535 for 5- and 6-bit fields). Mesa's llvmpipe (lavapipe) expands 5- and 6-bit
-       fields by bit replication ((v << 3) | (v >> 2)), one 8-bit step off v/31 for a quarter
-       of the values (3/31 samples 24/255, not 25/255); its 4-bit fields (v * 17) are exact.
+       0.5/65535 for 5- and 6-bit fields). Native 5- and 6-bit fields are never used: GPUs
+       expand them by bit replication ((v << 3) | (v >> 2)), one 8-bit step off v/31 for a
+       quarter of the values (3/31 samples 24/255, not 25/255), measured on Mesa's llvmpipe and
+       on NVIDIA (H200, driver 580); 4-bit fields replicate to v * 17, which is exact.
        A widened format is no render target: XNA lets render-target formats vary per device,
        and such a request falls back to Color. */
     static const VkFormat packed_vk[3] = { VK_FORMAT_R5G6B5_UNORM_PACK16,
@@ -125,11 +126,10 @@ void xvk_classify_formats(xvk_renderer *r)
     static const xgd_surface_format packed[3] = { XGD_SURFACE_FORMAT_BGR565,
                                                   XGD_SURFACE_FORMAT_BGRA5551,
                                                   XGD_SURFACE_FORMAT_BGRA4444 };
-    bool replicates = strncmp(r->props.deviceName, "llvmpipe", 8) == 0;
     for (int i = 0; i < 3; i++) {
         xgd_surface_format f = packed[i], w = xgdi_packed_wide_format(f);
         r->widened[f] = false;
-        bool exact = !(replicates && w == XGD_SURFACE_FORMAT_RGBA64);
+        bool exact = w != XGD_SURFACE_FORMAT_RGBA64; /* 4-bit fields only */
         if (r->surface_vk[f] == packed_vk[i] && r->support[f].filterable && exact) continue;
         if (r->surface_vk[w] == VK_FORMAT_UNDEFINED || !r->support[w].filterable) continue;
         r->widened[f] = true;
