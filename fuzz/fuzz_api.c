@@ -789,7 +789,8 @@ static void op_texture_data(fz_reader *r)
         }
         size_t right = 0;
         if (known && box.right > box.left && box.bottom > box.top && box.back > box.front &&
-            box.right - box.left <= 4096 && box.bottom - box.top <= 4096 && box.back - box.front <= 256)
+            (long long)box.right - box.left <= 4096 && (long long)box.bottom - box.top <= 4096 &&
+            (long long)box.back - box.front <= 256)
             right = xgd_surface_format_size(ti.format, box.right - box.left, box.bottom - box.top) *
                     (size_t)(box.back - box.front);
         size_t size = data_size(r, right);
