@@ -555,7 +555,8 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
  * reference too (vkd3d_create_device takes one). Its creation parameters are those of
  * D3D12CreateDevice (vkd3d-utils 1.2), so a device behaves as one made there: the events
  * vkd3d signals are vkd3d-utils' events, the surface extensions are asked for (optional xcb
- * surface, required swap chain on the device) and the API version is 1.0.
+ * surface, required swap chain on the device) and the API version is 1.0; the optional Xlib
+ * surface is added for windowed devices (d3d12_window.c).
  */
 static pthread_mutex_t d3d12_instance_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vkd3d_instance *d3d12_instance;
@@ -572,7 +573,9 @@ unsigned xgdi_d3d12_instance_creations(void)
 static HRESULT d3d12_shared_instance(struct vkd3d_instance **out)
 {
     static const char *const instance_extensions[] = { "VK_KHR_surface" };
-    static const char *const optional_instance_extensions[] = { "VK_KHR_xcb_surface" };
+    /* the Xlib surface is what windowed devices present through (d3d12_window.c) */
+    static const char *const optional_instance_extensions[] = { "VK_KHR_xcb_surface",
+                                                                "VK_KHR_xlib_surface" };
     HRESULT hr = S_OK;
     pthread_mutex_lock(&d3d12_instance_lock);
     if (d3d12_instance == NULL) {
@@ -585,7 +588,7 @@ static HRESULT d3d12_shared_instance(struct vkd3d_instance **out)
             .type = VKD3D_STRUCTURE_TYPE_OPTIONAL_INSTANCE_EXTENSIONS_INFO,
             .next = &app,
             .extensions = optional_instance_extensions,
-            .extension_count = 1,
+            .extension_count = 2,
         };
         struct vkd3d_instance_create_info info = {
             .type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -686,6 +689,7 @@ static void d3d12_query_caps(d3d12_renderer *r)
     x->max_multisample_count = 1;
     x->zero_scissor = XGD_ZERO_SCISSOR_CLIPS_ALL; /* an empty D3D12 scissor rect clips all */
     x->back_buffer_readback = true;
+    x->present_to_window = xgdi_d3d12_can_present(r);
     for (int f = XGD_SURFACE_FORMAT_COLOR; f < XGD_SURFACE_FORMAT_COUNT; f++) {
         DXGI_FORMAT d = xgdi_d3d12_dxgi_format((xgd_surface_format)f);
         D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { d, 0, 0 };
@@ -780,10 +784,12 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     if (r->dev != NULL && r->fence != NULL && !r->lost) {
         /* close the open list (it may hold recorded work) and wait for idle */
         if (d3d12_submit_frame(r) == XGD_OK) xgdi_d3d12_wait(r, r->base.submitted_fence);
+        xgdi_d3d12_present_destroy(r);
     } else if (r->fence != NULL && r->lost) {
         /* Work submitted before the loss may still run (a simulated removal leaves the device
            healthy); a removed device's fence reads all ones, so this returns at once there. */
         xgdi_d3d12_wait(r, r->base.submitted_fence);
+        xgdi_d3d12_present_destroy(r);
     }
     if (r->back_buffer != NULL) xgdi_d3d12_texture_release(r, r->back_buffer);
     if (r->black != NULL) xgdi_d3d12_texture_release(r, r->black);
@@ -1019,12 +1025,12 @@ static xgd_result d3d12_op_reset_back_buffer(xgdi_renderer *base,
     xgdi_d3d12_op_texture_destroy(base, r->back_buffer);
     r->back_buffer = nb;
     d3d12_bind_back_buffer(r);
+    xgdi_d3d12_present_follow_window(r);
     return XGD_OK;
 }
 
 static xgd_result d3d12_op_present(xgdi_renderer *base, int swap_interval)
 {
-    (void)swap_interval; /* HeadlessEXT: nothing is presented */
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     xgdi_native_texture *bb = r->back_buffer;
@@ -1032,6 +1038,8 @@ static xgd_result d3d12_op_present(xgdi_renderer *base, int swap_interval)
         xgd_result res = xgdi_d3d12_texture_resolve(r, bb, 0);
         if (res != XGD_OK) return res;
     }
+    if (r->base.window != NULL) return xgdi_d3d12_present_window(r, swap_interval, d3d12_submit_frame);
+    (void)swap_interval; /* HeadlessEXT: nothing is presented */
     return d3d12_submit_frame(r);
 }
 

@@ -334,6 +334,7 @@ struct d3d12_renderer {
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */
 
     xgdi_native_texture *back_buffer;
+    struct d3d12_present *present;    /* windowed devices: the swap chain (d3d12_window.c) */
     xgdi_native_texture *black;       /* sampled by an unbound slot: (0,0,0,1) */
     xgdi_native_texture *black_volume; /* the same, 1x1x1, for the VolumeEffect's Texture3D
                                           slot (NULL when the device has no volume textures) */
@@ -437,6 +438,15 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target 
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                                int stencil);
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
+/* Windowed presentation (d3d12_window.c): whether this device can present to X11 windows,
+   the present itself (submit closes and submits the open frame), and teardown (waits for idle). */
+bool xgdi_d3d12_can_present(d3d12_renderer *r);
+xgd_result xgdi_d3d12_present_window(d3d12_renderer *r, int swap_interval,
+                                     xgd_result (*submit)(d3d12_renderer *r));
+void xgdi_d3d12_present_destroy(d3d12_renderer *r);
+/* After a Reset onto another window (or none): the old window's swap chain goes while that
+   window is still open (core closes it after reset_back_buffer). */
+void xgdi_d3d12_present_follow_window(d3d12_renderer *r);
 xgd_result xgdi_d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
 xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
 xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);
