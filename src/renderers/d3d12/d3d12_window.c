@@ -182,7 +182,7 @@ static void destroy_chain(struct d3d12_present *p)
 static void destroy_bridge(struct d3d12_present *p)
 {
     d3d12w_vk *vk = &p->vk;
-    if (p->bridge != NULL) vkd3d_resource_decref(p->bridge);
+    if (p->bridge != NULL) ID3D12Resource_Release(p->bridge); /* the VkImage stays ours */
     if (p->bridge_image != VK_NULL_HANDLE) vk->vkDestroyImage(vk->dev, p->bridge_image, NULL);
     if (p->bridge_memory != VK_NULL_HANDLE) vk->vkFreeMemory(vk->dev, p->bridge_memory, NULL);
     p->bridge = NULL;
