@@ -64,10 +64,15 @@ static pthread_mutex_t x11_trap_lock = PTHREAD_MUTEX_INITIALIZER;
 static int x11_trapped;
 static int (*x11_saved_handler)(Display *, XErrorEvent *);
 
+/* Only BadWindow and BadDrawable say the window is gone. Any other error inside the trap (the
+ * handler is process-wide, so it may be another thread's, or a driver's probe such as Mesa's
+ * window-system code asking for a request the server lacks) is swallowed, as the default
+ * handler would have printed it, and does not count as window loss. */
 static int x11_record_error(Display *dpy, XErrorEvent *e)
 {
     (void)dpy;
-    if (x11_trapped == 0) x11_trapped = e->error_code;
+    if (x11_trapped == 0 && (e->error_code == BadWindow || e->error_code == BadDrawable))
+        x11_trapped = e->error_code;
     return 0;
 }
 
@@ -79,7 +84,7 @@ static void x11_trap_begin(Display *dpy)
     x11_saved_handler = XSetErrorHandler(x11_record_error);
 }
 
-/* The first protocol error of the group (0 if none). */
+/* The first BadWindow or BadDrawable of the group (0 if none). */
 static int x11_trap_end(Display *dpy)
 {
     XSync(dpy, False);

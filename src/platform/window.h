@@ -46,8 +46,9 @@ xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_
 bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *window);
 /* Brackets calls into a library that sends X requests for the window (a Vulkan WSI): X
  * protocol errors between them, a destroyed window's BadWindow included, are recorded instead
- * of reaching Xlib's process-wide handler (whose default exits). end returns the first error
- * code (0 if none; always 0 for windows that are not X11). */
+ * of reaching Xlib's process-wide handler (whose default exits). end returns the first
+ * BadWindow or BadDrawable (the window is gone; other errors are swallowed and give 0; always 0
+ * for windows that are not X11). */
 void xgdi_window_trap_begin(xgdi_window *w);
 int xgdi_window_trap_end(xgdi_window *w);
 
