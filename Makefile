@@ -87,7 +87,7 @@ window-test: build
 	    ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j1 -R '^conformance\..*\.Window_' \
 	    -E 'FullScreenByReset'
 	XGD_TEST_REQUIRE_DISPLAY=1 XGD_TEST_REQUIRE_WM=1 xvfb-run -a -s '-screen 0 1024x768x24' \
-	    sh -c 'openbox & wm=$$!; \
+	    sh -c 'openbox & wm=$$!; sleep 1; \
 	    ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j1 -R "^conformance\..*\.Window_.*FullScreenByReset"; \
 	    rc=$$?; kill $$wm; wait $$wm; exit $$rc'
 

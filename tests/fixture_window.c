@@ -774,6 +774,36 @@ static void wt_Window_SDL2FullScreenByReset(xgdt_ctx *t)
                                      SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
     REQUIRE(w != NULL);
     wt_sdl_pump();
+    /* Creation applies IsFullScreen too; a creation the renderer refuses leaves the window as
+     * it was (windowed). */
+    {
+        xgd_device_desc d;
+        d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+        d.renderer = t->renderer;
+        d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+        d.pp.window.kind = XGD_WINDOW_SDL2;
+        d.pp.window.sdl2_window = w;
+        d.pp.is_full_screen = true;
+        xgd_device *fs = NULL;
+        xgd_result r = xgd_device_create(&d, &fs);
+        if (r == XGD_OK) {
+            xgd_device_info info;
+            CHECK_OK(xgd_device_get_info(fs, &info));
+            CHECK(info.pp.is_full_screen);
+            CHECK_INT(info.pp.back_buffer_width, SW);
+            CHECK_INT(info.pp.back_buffer_height, SH);
+            CHECK((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) ==
+                  SDL_WINDOW_FULLSCREEN_DESKTOP);
+            xgd_device_destroy(fs);
+            SDL_SetWindowFullscreen(w, 0); /* the window is the application's to restore */
+        } else {
+            CHECK_RESULT(r, XGD_ERROR_NOT_SUPPORTED);
+            CHECK_MSG((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) == 0,
+                      "a refused creation left the window full screen");
+        }
+        CHECK_MSG(wt_sdl_wait_geometry(dpy, w, 0, 0, W, H),
+                  "the window is not back at %dx%d after the creation test", W, H);
+    }
     xgd_device *dev = wt_sdl_device(t, w);
     xgd_effect *fx = dev != NULL ? fx_effect(t, dev) : NULL;
     if (dev != NULL && fx != NULL) {
