@@ -518,6 +518,12 @@ typedef struct xgd_presentation_parameters {
     bool headless; /* render into an implicit off-screen back buffer without a window (window
                       must then be kind NONE); false: present to `window` */
     xgd_window_handle window; /* windowed devices: the window presented to */
+    bool is_full_screen; /* XNA's IsFullScreen, default false. SDL2 windows: borderless desktop
+                            full screen (SDL_WINDOW_FULLSCREEN_DESKTOP, no display-mode change),
+                            applied by create and Reset; the back buffer follows the window's
+                            new size as on a resize (see xgd_device_reset). X11 windows:
+                            NOT_SUPPORTED (full screen is asked of the window manager by the
+                            window's owner). Headless devices: INVALID_ARGUMENT */
 } xgd_presentation_parameters;
 
 /* Where a pixel's centre lies relative to the geometry a draw rasterizes (the viewport
@@ -706,6 +712,11 @@ XGD_API xgd_renderer_kind xgd_renderer_from_name(const char *name);
  * another window moves the device onto it (also after the old one was lost), and a headless
  * pp leaves the window. Present also notices a new window size by itself, after showing the
  * frame, and resizes the back buffer for the next one.
+ * Full screen (pp.is_full_screen, SDL2 windows): Reset asks SDL for borderless desktop full
+ * screen, or windowed again, before sizing the back buffer from the size SDL then reports. A
+ * window manager applies the change asynchronously: the application pumps its SDL events
+ * (as for any resize), and Present follows the window if its size still changes. A toggle
+ * SDL refuses fails the Reset by name with the window as it was.
  * Events, as XNA raises them: once the parameters are validated, DEVICE_RESETTING (before
  * anything changes), then DEVICE_RESET after a successful reset; once each per call.
  * Results: INVALID_ARGUMENT, NOT_SUPPORTED, DEVICE_LOST, OUT_OF_MEMORY; on failure nothing

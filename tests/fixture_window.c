@@ -27,6 +27,7 @@
 
 #ifdef XGD_TEST_HAVE_X11
 #include <X11/Xlib.h>
+#include <X11/Xatom.h>
 #include <X11/Xutil.h>
 #endif
 #ifdef XGD_TEST_HAVE_SDL2
@@ -696,7 +697,234 @@ static void wt_Window_SDL2Frames(xgdt_ctx *t)
     SDL_Quit();
     XCloseDisplay(dpy);
 }
+
+/* Whether an EWMH window manager runs on the display (_NET_SUPPORTING_WM_CHECK on the root):
+ * borderless full screen is a request SDL makes of it, which nothing honours on a bare X
+ * server such as Xvfb alone. */
+static bool wt_have_wm(Display *dpy)
+{
+    Atom check = XInternAtom(dpy, "_NET_SUPPORTING_WM_CHECK", True);
+    if (check == None) return false;
+    Atom type;
+    int format;
+    unsigned long n = 0, after;
+    unsigned char *data = NULL;
+    bool ok = XGetWindowProperty(dpy, DefaultRootWindow(dpy), check, 0, 1, False, XA_WINDOW,
+                                 &type, &format, &n, &after, &data) == Success &&
+              type == XA_WINDOW && n == 1;
+    if (data != NULL) XFree(data);
+    return ok;
+}
+
+/* Pumps SDL (the application's event loop) until the window's X geometry, in root
+ * coordinates, is x, y, w x h; at most about 3 s. */
+static bool wt_sdl_wait_geometry(Display *dpy, SDL_Window *sw, int x, int y, int w, int h)
+{
+    for (int i = 0; i < 300; i++) {
+        wt_sdl_pump();
+        Window xid = wt_sdl_xid(sw), root, child;
+        int gx, gy, rx = -1, ry = -1;
+        unsigned int gw = 0, gh = 0, border, depth;
+        XSync(dpy, False);
+        if (xid != 0 && XGetGeometry(dpy, xid, &root, &gx, &gy, &gw, &gh, &border, &depth) &&
+            XTranslateCoordinates(dpy, xid, root, 0, 0, &rx, &ry, &child) && rx == x &&
+            ry == y && (int)gw == w && (int)gh == h) {
+            int sw_w = 0, sw_h = 0;
+            SDL_GetWindowSize(sw, &sw_w, &sw_h);
+            if (sw_w == w && sw_h == h) return true;
+        }
+        SDL_Delay(10);
+    }
+    return false;
+}
+
+/* XNA's IsFullScreen on an SDL2 window, toggled by Reset: borderless desktop full screen
+ * covers the whole screen (Xvfb's 1024x768), the back buffer becomes the screen's size, and a
+ * frame letterboxing a 320x180 canvas (scale min(1024/320, 768/180) = 3.2: 1024x576 at y 96,
+ * bars of the clear colour above and below) is what the X server shows over the whole root
+ * window; Reset back to windowed restores the window's 160x120 and a back buffer of that
+ * size. Needs a window manager (make window-test starts one for this fixture). */
+static void wt_Window_SDL2FullScreenByReset(xgdt_ctx *t)
+{
+    enum { W = 160, H = 120, VW = 320, VH = 180 };
+    Display *dpy = wt_open(t);
+    if (dpy == NULL) return;
+    int SW = DisplayWidth(dpy, DefaultScreen(dpy)), SH = DisplayHeight(dpy, DefaultScreen(dpy));
+    const char *req = getenv("XGD_TEST_REQUIRE_WM");
+    bool need_wm = req != NULL && strcmp(req, "1") == 0;
+    /* a window manager started with the test may take a moment to claim the screen */
+    for (int i = 0; need_wm && i < 100 && !wt_have_wm(dpy); i++) SDL_Delay(50);
+    if (!wt_have_wm(dpy)) {
+        if (need_wm)
+            xgdt_fail_at(t, __FILE__, __LINE__, "XGD_TEST_REQUIRE_WM=1 but no EWMH window "
+                                                "manager runs on the display");
+        else
+            xgdt_not_supported(t, "no window manager on the display: borderless full screen "
+                                  "is applied by one (make window-test runs this fixture "
+                                  "under openbox)");
+        XCloseDisplay(dpy);
+        return;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "SDL_Init: %s", SDL_GetError());
+        XCloseDisplay(dpy);
+        return;
+    }
+    SDL_Window *w = SDL_CreateWindow("xgd full screen", 0, 0, W, H,
+                                     SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
+    REQUIRE(w != NULL);
+    wt_sdl_pump();
+    /* Creation applies IsFullScreen too; a creation the renderer refuses leaves the window as
+     * it was (windowed). */
+    {
+        xgd_device_desc d;
+        d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+        d.renderer = t->renderer;
+        d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+        d.pp.window.kind = XGD_WINDOW_SDL2;
+        d.pp.window.sdl2_window = w;
+        d.pp.is_full_screen = true;
+        xgd_device *fs = NULL;
+        xgd_result r = xgd_device_create(&d, &fs);
+        if (r == XGD_OK) {
+            xgd_device_info info;
+            CHECK_OK(xgd_device_get_info(fs, &info));
+            CHECK(info.pp.is_full_screen);
+            CHECK_INT(info.pp.back_buffer_width, SW);
+            CHECK_INT(info.pp.back_buffer_height, SH);
+            CHECK((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) ==
+                  SDL_WINDOW_FULLSCREEN_DESKTOP);
+            xgd_device_destroy(fs);
+            SDL_SetWindowFullscreen(w, 0); /* the window is the application's to restore */
+        } else {
+            CHECK_RESULT(r, XGD_ERROR_NOT_SUPPORTED);
+            CHECK_MSG((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) == 0,
+                      "a refused creation left the window full screen");
+        }
+        CHECK_MSG(wt_sdl_wait_geometry(dpy, w, 0, 0, W, H),
+                  "the window is not back at %dx%d after the creation test", W, H);
+    }
+    xgd_device *dev = wt_sdl_device(t, w);
+    xgd_effect *fx = dev != NULL ? fx_effect(t, dev) : NULL;
+    if (dev != NULL && fx != NULL) {
+        xgd_device_info info;
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK(!info.pp.is_full_screen);
+        CHECK_INT(info.pp.back_buffer_width, W);
+        CHECK_INT(info.pp.back_buffer_height, H);
+        xgd_presentation_parameters pp = info.pp;
+        pp.presentation_mode = XGD_PRESENTATION_MODE_LETTERBOX;
+        pp.virtual_width = VW;
+        pp.virtual_height = VH;
+        pp.is_full_screen = true;
+        CHECK_OK(xgd_device_reset(dev, &pp));
+        CHECK((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) ==
+              SDL_WINDOW_FULLSCREEN_DESKTOP);
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK(info.pp.is_full_screen);
+        CHECK_INT(info.pp.back_buffer_width, SW);
+        CHECK_INT(info.pp.back_buffer_height, SH);
+        CHECK_MSG(wt_sdl_wait_geometry(dpy, w, 0, 0, SW, SH),
+                  "the full-screen window does not cover the %dx%d screen", SW, SH);
+        wt_geometry g = wt_rule(XGD_PRESENTATION_MODE_LETTERBOX, SW, SH, VW, VH);
+        for (int k = 0; k < 2; k++) {
+            wt_frame f = { k ? WT_BLACK : WT_GREY, { 0, 0, 0, 0, 0, 1 },
+                           { { 10.0 + 20 * k, 10, 150.0 + 20 * k, 90, WT_RED },
+                             { 200, 100, 310, 170, WT_BLUE } }, 2 };
+            CHECK_OK(wt_draw(t, dev, fx, &f));
+            wt_sdl_pump();
+            char label[32];
+            snprintf(label, sizeof label, "fullscreen%d", k);
+            CHECK_MSG(wt_check(t, label, dpy, DefaultRootWindow(dpy), SW, SH, &f, &g),
+                      "full-screen frame %d differs on the screen", k);
+        }
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK_INT(info.pp.back_buffer_width, SW);
+        CHECK_INT(info.pp.back_buffer_height, SH);
+
+        /* Windowed again: the window manager puts the window back at its size; the
+         * application pumps its events and resets on the size change (as on any resize). */
+        pp = info.pp;
+        pp.is_full_screen = false;
+        CHECK_OK(xgd_device_reset(dev, &pp));
+        CHECK((SDL_GetWindowFlags(w) & SDL_WINDOW_FULLSCREEN_DESKTOP) == 0);
+        CHECK_MSG(wt_sdl_wait_geometry(dpy, w, 0, 0, W, H),
+                  "the window did not return to %dx%d at (0, 0)", W, H);
+        CHECK_OK(xgd_device_reset(dev, NULL));
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK(!info.pp.is_full_screen);
+        CHECK_INT(info.pp.back_buffer_width, W);
+        CHECK_INT(info.pp.back_buffer_height, H);
+        g = wt_rule(XGD_PRESENTATION_MODE_LETTERBOX, W, H, VW, VH);
+        wt_frame f = { WT_GREY, { 0, 0, 0, 0, 0, 1 }, { { 20, 20, 300, 160, WT_GREEN } }, 1 };
+        CHECK_OK(wt_draw(t, dev, fx, &f));
+        wt_sdl_pump();
+        CHECK(wt_check(t, "windowed_again", dpy, wt_sdl_xid(w), W, H, &f, &g));
+        xgd_effect_destroy(fx);
+    }
+    xgd_device_destroy(dev);
+    SDL_DestroyWindow(w);
+    SDL_Quit();
+    XCloseDisplay(dpy);
+}
 #endif /* XGD_TEST_HAVE_SDL2 */
+
+/* IsFullScreen on a native X11 window: xgd does not ask the window manager about a window it
+ * does not own, so both creation and Reset answer NOT_SUPPORTED by name, and a refused Reset
+ * changes nothing (pp, back buffer and the window's geometry as before). */
+static void wt_Window_X11FullScreenNotSupported(xgdt_ctx *t)
+{
+    enum { W = 90, H = 70 };
+    Display *dpy = wt_open(t);
+    if (dpy == NULL) return;
+    Window win = wt_window(dpy, W, H);
+    xgd_device *dev = wt_device(t, dpy, win, XGD_PRESENTATION_MODE_DEFAULT, 0, 0);
+    if (dev != NULL) {
+        xgd_device_info info;
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK(!info.pp.is_full_screen);
+        xgd_presentation_parameters pp = info.pp;
+        pp.is_full_screen = true;
+        CHECK_RESULT(xgd_device_reset(dev, &pp), XGD_ERROR_NOT_SUPPORTED);
+        CHECK(strstr(xgd_device_last_error(dev), "_NET_WM_STATE_FULLSCREEN") != NULL);
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK(!info.pp.is_full_screen);
+        CHECK_INT(info.pp.back_buffer_width, W);
+        CHECK_INT(info.pp.back_buffer_height, H);
+        Window root;
+        int gx, gy;
+        unsigned int gw = 0, gh = 0, border, depth;
+        CHECK(XGetGeometry(dpy, win, &root, &gx, &gy, &gw, &gh, &border, &depth));
+        CHECK_INT((int)gw, W);
+        CHECK_INT((int)gh, H);
+        /* the device still presents */
+        xgd_effect *fx = fx_effect(t, dev);
+        if (fx != NULL) {
+            wt_frame f = { WT_GREY, { 0, 0, 0, 0, 0, 1 }, { { 10, 10, 50, 40, WT_RED } }, 1 };
+            CHECK_OK(wt_draw(t, dev, fx, &f));
+            wt_geometry g = wt_rule(XGD_PRESENTATION_MODE_NATIVE_BACK_BUFFER, W, H, 0, 0);
+            CHECK(wt_check(t, "x11_after_refusal", dpy, win, W, H, &f, &g));
+            xgd_effect_destroy(fx);
+        }
+        xgd_device_destroy(dev);
+
+        /* creation with IsFullScreen is refused the same way */
+        xgd_device_desc d;
+        d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+        d.renderer = t->renderer;
+        d.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+        d.pp.window.kind = XGD_WINDOW_X11;
+        d.pp.window.x11_display = dpy;
+        d.pp.window.x11_window = win;
+        d.pp.is_full_screen = true;
+        xgd_device *dev2 = NULL;
+        CHECK_RESULT(xgd_device_create(&d, &dev2), XGD_ERROR_NOT_SUPPORTED);
+        CHECK(dev2 == NULL);
+        CHECK(strstr(xgd_device_last_error(NULL), "_NET_WM_STATE_FULLSCREEN") != NULL);
+    }
+    XDestroyWindow(dpy, win);
+    XCloseDisplay(dpy);
+}
 
 #endif
 
@@ -747,6 +975,40 @@ XGD_FIXTURE(Window_LostAndResetOntoNewWindow)
 XGD_FIXTURE(Window_SDL2Frames)
 {
     WT_RUN_SDL2(wt_Window_SDL2Frames);
+}
+
+XGD_FIXTURE(Window_SDL2FullScreenByReset)
+{
+    WT_RUN_SDL2(wt_Window_SDL2FullScreenByReset);
+}
+
+XGD_FIXTURE(Window_X11FullScreenNotSupported)
+{
+    WT_RUN_X11(wt_Window_X11FullScreenNotSupported);
+}
+
+/* A headless device has no window to make full screen. */
+XGD_TEST(FullScreen_HeadlessRefused)
+{
+    xgd_device_desc d;
+    d = (xgd_device_desc)XGD_DEVICE_DESC_DEFAULT;
+    d.renderer = XGD_RENDERER_SOFTWARE;
+    d.pp.headless = true;
+    d.pp.is_full_screen = true;
+    xgd_device *dev = NULL;
+    CHECK_RESULT(xgd_device_create(&d, &dev), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(dev == NULL);
+    d.pp.is_full_screen = false;
+    dev = xgdt_device(t, &d);
+    REQUIRE(dev);
+    xgd_device_info info;
+    CHECK_OK(xgd_device_get_info(dev, &info));
+    xgd_presentation_parameters pp = info.pp;
+    pp.is_full_screen = true;
+    CHECK_RESULT(xgd_device_reset(dev, &pp), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(xgd_device_get_info(dev, &info));
+    CHECK(!info.pp.is_full_screen);
+    xgd_device_destroy(dev);
 }
 
 /* The window-to-logical mapping on a headless device is the presentation geometry alone:

@@ -200,6 +200,10 @@ static xgd_result apply_pp(xgd_device *report, const xgd_presentation_parameters
     if (!pp.headless && pp.window.kind == XGD_WINDOW_NONE)
         return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
                          "a windowed device needs pp.window (or set pp.headless)");
+    if (pp.headless && pp.is_full_screen)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
+                         "a headless device has no window to make full screen "
+                         "(pp.is_full_screen must be false)");
     if (pp.headless) memset(&pp.window, 0, sizeof pp.window);
     *out = pp;
     return XGD_OK;
@@ -347,6 +351,8 @@ static xgd_result create_failed(xgd_device *dev, xgd_result code)
         tls_result = code;
         dev->desc.log = NULL; /* nothing more to report from the teardown */
         dev->desc.on_event = NULL;
+        if (dev->window != NULL && dev->window_full_screen_set)
+            xgdi_window_set_full_screen(dev, dev->window, false);
         free_device(dev);
     }
     return code;
@@ -422,6 +428,11 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     dev->desc.renderer = kind;
     if (!pp.headless) {
         res = xgdi_window_open(dev, &pp.window, &dev->window);
+        /* IsFullScreen false leaves the window as the application made it */
+        if (res == XGD_OK && pp.is_full_screen && !xgdi_window_full_screen(dev->window)) {
+            res = xgdi_window_set_full_screen(dev, dev->window, true);
+            dev->window_full_screen_set = res == XGD_OK;
+        }
         if (res == XGD_OK) res = size_pp_to_window(dev, dev->window, profile_max_texture(d.profile), &pp);
         if (res != XGD_OK) return create_failed(dev, res);
     }
@@ -627,6 +638,18 @@ xgd_result xgd_device_query_format(xgd_device *device, xgd_surface_format format
 
 /* ---- Reset --------------------------------------------------------------------------------- */
 
+/* A failed Reset changes nothing: the window goes back to the full-screen state it had. The
+ * error being reported stays the Reset's (saved around the undo). */
+static void undo_full_screen(xgd_device *device, xgdi_window *w, bool on)
+{
+    char why[sizeof device->last_error];
+    xgd_result code = device->last_result;
+    memcpy(why, device->last_error, sizeof why);
+    xgdi_window_set_full_screen(device, w, on);
+    memcpy(device->last_error, why, sizeof why);
+    device->last_result = code;
+}
+
 xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameters *pp)
 {
     xgd_result r = xgdi_check_device(device);
@@ -637,7 +660,7 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
     clamp_pp_to_caps(&device->caps, &applied);
     /* The window: kept, or another one opened (also the same handle again after a loss, which
      * then fails unless the window is back), or left for a headless back buffer. */
-    xgdi_window *old_window = device->window, *new_window = NULL;
+    xgdi_window *old_window = device->window, *new_window = NULL, *toggled_window = NULL;
     if (!applied.headless) {
         if (old_window != NULL && !xgdi_window_lost(old_window) &&
             same_window(xgdi_window_handle_of(old_window), &applied.window)) {
@@ -650,13 +673,26 @@ xgd_result xgd_device_reset(xgd_device *device, const xgd_presentation_parameter
             r = xgdi_window_open(device, &applied.window, &new_window);
             if (r != XGD_OK) return r;
         }
-        r = size_pp_to_window(device, new_window, xgdi_max_texture_size(device), &applied);
+        /* XNA's IsFullScreen, toggled by Reset: applied when it changes on the same window, or
+         * when it is asked of a new one (false leaves a new window as the application made
+         * it); sized afterwards, so the back buffer takes the size SDL then reports. */
+        bool same = new_window == old_window;
+        bool toggle = same ? applied.is_full_screen != device->pp.is_full_screen
+                           : applied.is_full_screen && !xgdi_window_full_screen(new_window);
+        if (toggle) r = xgdi_window_set_full_screen(device, new_window, applied.is_full_screen);
+        if (r == XGD_OK)
+            r = size_pp_to_window(device, new_window, xgdi_max_texture_size(device), &applied);
         if (r != XGD_OK) {
-            if (new_window != old_window) xgdi_window_close(new_window);
+            if (toggle && r != XGD_ERROR_NOT_SUPPORTED)
+                undo_full_screen(device, new_window, !applied.is_full_screen);
+            if (!same) xgdi_window_close(new_window);
             return r;
         }
+        if (toggle) toggled_window = new_window;
     }
     r = xgdi_reset_onto_window(device, &applied, new_window);
+    if (r != XGD_OK && toggled_window != NULL)
+        undo_full_screen(device, toggled_window, !applied.is_full_screen);
     if (r == XGD_OK && old_window != new_window) xgdi_window_close(old_window);
     else if (r != XGD_OK && new_window != old_window) xgdi_window_close(new_window);
     return r;

@@ -406,6 +406,7 @@ struct xgd_device {
 
     /* windowed devices (src/platform/window.h): the window presented to; NULL when headless */
     struct xgdi_window *window;
+    bool window_full_screen_set; /* creation made the window full screen (undone if it fails) */
 };
 
 /* Records a failure on the device (same as xgdi_fail, declared in renderer.h). */

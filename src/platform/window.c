@@ -418,6 +418,46 @@ void xgdi_window_pixel_ratio(xgdi_window *w, double *x, double *y)
 #endif
 }
 
+xgd_result xgdi_window_set_full_screen(xgd_device *report, xgdi_window *w, bool on)
+{
+    if (w->lost) return gone(report, w, "full screen");
+#ifdef XGD_HAVE_SDL2
+    if (w->h.kind == XGD_WINDOW_SDL2) {
+        SDL_Window *win = sdl_window(w);
+        if (win == NULL) return gone(report, w, "SDL_GetWindowFromID");
+        Uint32 want = on ? (Uint32)SDL_WINDOW_FULLSCREEN_DESKTOP : 0;
+        if ((SDL_GetWindowFlags(win) & SDL_WINDOW_FULLSCREEN_DESKTOP) == want) return XGD_OK;
+        if (SDL_SetWindowFullscreen(win, want) != 0) {
+            /* SDL leaves the window as it was when the request fails */
+            return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                             "SDL_SetWindowFullscreen(%s): %s",
+                             on ? "SDL_WINDOW_FULLSCREEN_DESKTOP" : "0", SDL_GetError());
+        }
+        return XGD_OK;
+    }
+#endif
+    if (!on) return XGD_OK;
+    /* EWMH full screen (_NET_WM_STATE_FULLSCREEN) is a request to the window manager about a
+     * window xgd does not own; without a window manager (Xvfb) nothing would honour it. */
+    return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                     "%s windows cannot be made full screen by xgd: the application asks its "
+                     "window manager (_NET_WM_STATE_FULLSCREEN on X11), or uses an SDL2 window",
+                     kind_name(w->h.kind));
+}
+
+bool xgdi_window_full_screen(xgdi_window *w)
+{
+#ifdef XGD_HAVE_SDL2
+    SDL_Window *win = w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    if (win != NULL)
+        return (SDL_GetWindowFlags(win) & SDL_WINDOW_FULLSCREEN_DESKTOP) ==
+               SDL_WINDOW_FULLSCREEN_DESKTOP;
+#else
+    (void)w;
+#endif
+    return false;
+}
+
 xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_t *rgba,
                                 int width, int height, size_t pitch)
 {

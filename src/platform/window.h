@@ -33,6 +33,14 @@ xgd_result xgdi_window_size(xgd_device *report, xgdi_window *w, int *width, int 
 /* Drawable pixels per window unit on each axis (1 where they agree, as on X11; high-DPI SDL
  * windows differ). Never fails: 1, 1 when the window cannot say (e.g. it is gone). */
 void xgdi_window_pixel_ratio(xgdi_window *w, double *x, double *y);
+/* Makes the window borderless desktop full screen (on) or windowed again (off). SDL2 windows:
+ * SDL_SetWindowFullscreen, which changes no display mode; the new size shows in
+ * xgdi_window_drawable_size at once and in the window system once the window manager applied
+ * it. X11 windows: off is a no-op, on NOT_SUPPORTED (full screen is a request to the window
+ * manager that the window's owner makes). On failure the window is as it was. */
+xgd_result xgdi_window_set_full_screen(xgd_device *report, xgdi_window *w, bool on);
+/* Whether the window is full screen now (false when it cannot say). */
+bool xgdi_window_full_screen(xgdi_window *w);
 /* Whether the window was found gone by an earlier call. */
 bool xgdi_window_lost(const xgdi_window *w);
 /* Shows width x height RGBA8 pixels (rows `pitch` bytes apart) at the window's top-left
