@@ -358,3 +358,64 @@ XGD_FIXTURE(Raster_PerspectiveCorrectTexture)
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
+
+/* A vertex inside the clip volume whose w is the smallest denormal (found by the api fuzzer:
+ * the software rasterizer snapped x / w = 0 * inf = NaN through llrint, undefined behaviour, and
+ * then multiplied INT64_MIN-based edge terms). Whether such a triangle is drawn is not defined
+ * (hardware that flushes denormals sees w = 0), but the draw must succeed, draw nothing outside
+ * the triangle's own footprint, and leave the device drawing normally. */
+XGD_FIXTURE(Raster_DenormalW)
+{
+    enum { W = 32, H = 32 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_rasterizer_state *rs = fx_cull_none(t, dev);
+    REQUIRE(fx && rs);
+    /* w = z * M34 + M44: z = 0 gives w = FLT_TRUE_MIN, z = 1 gives w = 1 */
+    xgd_basic_effect_params p;
+    CHECK_OK(xgd_basic_effect_get(fx, &p));
+    p.projection.m[11] = 1.0f;
+    p.projection.m[15] = 0x1p-149f;
+    CHECK_OK(xgd_basic_effect_set(fx, &p));
+    CHECK_OK(xgd_effect_apply(fx));
+    const xgd_color red = { 255, 0, 0, 255 };
+    xgd_vertex_position_color v[3] = {
+        { { 0.0f, 0.0f, 0.0f }, red }, { { 0.5f, 0.0f, 1.0f }, red }, { { 0.0f, -0.5f, 1.0f }, red } };
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 1,
+                                      xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR)));
+    /* NDC (0,0), (0.5,0), (0,-0.5): pixels [16,24] x [16,24] with a pixel of margin */
+    uint8_t *actual = NULL;
+    if (xgdt_read_back_buffer(t, dev, W, H, &actual)) {
+        int stray = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                bool near = x >= 15 && x <= 25 && y >= 15 && y <= 25;
+                xgd_color c = fx_get(actual, W, x, y);
+                if (!near && (c.r != 0 || c.g != 0 || c.b != 0)) stray++;
+            }
+        CHECK_MSG(stray == 0, "%d pixels drawn outside the triangle's footprint", stray);
+        free(actual);
+    }
+
+    /* the device still draws: identity matrices, an ordinary triangle */
+    CHECK_OK(xgd_basic_effect_get(fx, &p));
+    p.projection = xgd_matrix_identity();
+    CHECK_OK(xgd_basic_effect_set(fx, &p));
+    CHECK_OK(xgd_effect_apply(fx));
+    static const float tri[6] = { 4, 4, 28, 4, 4, 28 };
+    const xgd_color green = { 0, 255, 0, 255 };
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(fx_tri(dev, W, H, tri, 0.0f, green));
+    uint8_t *expected = fx_image(W, H, BLACK);
+    REQUIRE(expected);
+    float ref[6];
+    fx_centered_tri(tri, XGD_PIXEL_CENTER_XNA, ref);
+    fx_raster_tri(expected, W, H, ref, green);
+    fx_expect_back_buffer(t, dev, "after", expected, W, H, 0);
+    free(expected);
+    xgd_rasterizer_state_destroy(rs);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}

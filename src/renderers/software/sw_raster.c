@@ -631,6 +631,15 @@ static bool sw_to_screen(const sw_ctx *c, const sw_vertex *v, sw_screen_vertex *
     float nx = v->clip[0] * iw, ny = v->clip[1] * iw, nz = v->clip[2] * iw;
     float sx = c->vx + (nx + 1.0f) * c->vhw;
     float sy = c->vy + (1.0f - ny) * c->vhh;
+    /* A w so small that 1 / w overflows single precision (a denormal w: hardware that flushes
+       denormals sees w = 0) leaves nothing to place: the vertex is inside the clip volume yet
+       x / w is inf or NaN. The primitive is dropped rather than snapped from a non-finite value
+       (llrint's result would be undefined). Finite positions stay inside the guard band, a
+       little over 2^20 pixels from the origin; twice that is still far inside int64 for the edge
+       products. */
+    if (!isfinite(iw) || !isfinite(sx) || !isfinite(sy) || fabsf(sx) > 2097152.0f ||
+        fabsf(sy) > 2097152.0f)
+        return false;
     o->X = (int64_t)llrint((double)sx * 256.0);
     o->Y = (int64_t)llrint((double)sy * 256.0);
     o->sx = sx;
