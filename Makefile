@@ -28,6 +28,8 @@ CMAKE_ARGS  ?=
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 DEPS        += libvkd3d-dev
+# HLSL effect source compiled at run time: glslang's libraries (optional at build time).
+DEPS        += glslang-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
 # CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for
@@ -102,7 +104,7 @@ asan: asan-build
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j2
 
 clang-build: ci-deps
-	CC=clang cmake -S . -B $(BUILD_CLANG) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_CLANG) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
 
 clang: clang-build
@@ -124,7 +126,7 @@ consumer: build
 
 # libFuzzer (clang): the software renderer only, so each input runs in milliseconds.
 fuzz: ci-deps
-	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXGD_FUZZ=ON \
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXGD_FUZZ=ON \
 	    -DXGD_BUILD_TESTS=OFF -DXGD_BUILD_TOOLS=OFF -DXGD_VULKAN=OFF -DXGD_D3D12=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	sh fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)

@@ -3,7 +3,7 @@
 function(xgd_target_warnings target)
     if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
         target_compile_options(${target} PRIVATE
-            -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wshadow)
+            -Wall -Wextra -Wpedantic $<$<COMPILE_LANGUAGE:C>:-Wstrict-prototypes> -Wshadow)
         if(XGD_WERROR)
             target_compile_options(${target} PRIVATE -Werror)
         endif()
