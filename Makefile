@@ -28,8 +28,9 @@ CMAKE_ARGS  ?=
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 DEPS        += libvkd3d-dev
-# HLSL effect source compiled at run time: glslang's libraries (optional at build time).
-DEPS        += glslang-dev
+# HLSL effect source compiled at run time: glslang's libraries, SPIRV-Cross' C library for
+# reflection (optional at build time).
+DEPS        += glslang-dev libspirv-cross-c-shared-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
 # CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for

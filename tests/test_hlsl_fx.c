@@ -293,3 +293,203 @@ XGD_TEST(hlsl_compile_errors)
 }
 
 #endif
+
+/* Reflection of a compiled entry point: semantics to XNA usages, constant-buffer members at the
+ * offsets HLSL's packing rules give (a 16-byte register never holds a straddling vector;
+ * matrices, arrays and structs start a register; arrays step a register per element;
+ * row_major matrices take one register per row, column_major one per column), and resources. */
+#include "../shader/hlsl_reflect.h"
+
+static const xgdi_reflect_member *find_member(const xgdi_reflection *r, const char *name)
+{
+    for (int i = 0; i < r->member_count; i++)
+        if (strcmp(r->members[i].name, name) == 0) return &r->members[i];
+    return NULL;
+}
+
+XGD_TEST(hlsl_reflect_entry_point)
+{
+#ifndef XGD_TEST_HAVE_GLSLANG
+    xgdi_reflection none;
+    char why[128];
+    CHECK_RESULT(xgdi_hlsl_reflect(NULL, 0, &none, why, sizeof why), XGD_ERROR_NOT_SUPPORTED);
+    xgdt_not_supported(t, "this build has no HLSL compiler (XGD_HLSL=OFF)");
+#else
+    static const char src[] =
+        "struct S { float2 a; float b; };\n"
+        "cbuffer Params {\n"
+        "    float4x4 World;\n"            /* column_major (HLSL's default): 4 registers */
+        "    row_major float4x3 M;\n"      /* 4 rows of 3: 3 registers + 12 bytes */
+        "    float3 V;\n"
+        "    float Sc;\n"
+        "    int I;\n"
+        "    bool B;\n"
+        "    float4 Arr[3];\n"
+        "    S St;\n"
+        "};\n"
+        "Texture2D Tex; SamplerState Samp; sampler2D Old; TextureCube Env; SamplerState EnvSamp;\n"
+        "struct VSIn { float4 pos : POSITION0; float4 col : COLOR0; float2 uv : TEXCOORD1; };\n"
+        "struct VSOut { float4 pos : SV_Position; float4 col : COLOR0; float2 uv : TEXCOORD1; };\n"
+        "VSOut VS(VSIn i) {\n"
+        "    VSOut o;\n"
+        "    o.pos = mul(i.pos, World) + float4(mul(i.pos, M), 0) + float4(V * Sc, I) + Arr[2];\n"
+        "    o.col = i.col * (B ? 1 : St.b) + St.a.xyxy;\n"
+        "    o.uv = i.uv;\n"
+        "    return o;\n"
+        "}\n"
+        "float4 PS(VSOut i) : SV_Target0 {\n"
+        "    return Tex.Sample(Samp, i.uv) * tex2D(Old, i.uv) * Env.Sample(EnvSamp, i.col.xyz);\n"
+        "}\n";
+    uint32_t *words = NULL;
+    size_t count = 0;
+    char *log = NULL;
+    xgd_result r = xgdi_hlsl_compile(src, "reflect.fx", "VS", XGDI_HLSL_VERTEX, &words, &count, &log);
+    CHECK_MSG(r == XGD_OK, "VS: %s", log ? log : "");
+    free(log);
+    log = NULL;
+    REQUIRE(r == XGD_OK);
+    xgdi_reflection rf;
+    char msg[256];
+    r = xgdi_hlsl_reflect(words, count, &rf, msg, sizeof msg);
+    free(words);
+    CHECK_MSG(r == XGD_OK, "reflect VS: %s", msg);
+    REQUIRE(r == XGD_OK);
+
+    REQUIRE(rf.input_count == 3);
+    bool seen[3] = { false, false, false };
+    for (int i = 0; i < rf.input_count; i++) {
+        const xgdi_reflect_io *io = &rf.inputs[i];
+        CHECK(!io->system_value && io->location >= 0);
+        if (strcmp(io->semantic, "POSITION0") == 0) {
+            seen[0] = true;
+            CHECK(io->usage == XGD_VERTEX_USAGE_POSITION && io->usage_index == 0);
+            CHECK_INT(io->components, 4);
+        } else if (strcmp(io->semantic, "COLOR0") == 0) {
+            seen[1] = true;
+            CHECK(io->usage == XGD_VERTEX_USAGE_COLOR && io->usage_index == 0);
+        } else if (strcmp(io->semantic, "TEXCOORD1") == 0) {
+            seen[2] = true;
+            CHECK(io->usage == XGD_VERTEX_USAGE_TEXTURE_COORDINATE && io->usage_index == 1);
+            CHECK_INT(io->components, 2);
+        }
+    }
+    CHECK(seen[0] && seen[1] && seen[2]);
+    CHECK_INT(rf.output_count, 2); /* SV_Position is a built-in */
+
+    REQUIRE(rf.buffer_count == 1);
+    CHECK(strcmp(rf.buffers[0].name, "Params") == 0);
+    CHECK_INT(rf.buffers[0].member_count, 8);
+    static const struct {
+        const char *name;
+        xgdi_reflect_class cls;
+        xgdi_reflect_type type;
+        int rows, columns, elements;
+        uint32_t offset;
+    } want[] = {
+        { "World", XGDI_REFLECT_MATRIX, XGDI_REFLECT_FLOAT, 4, 4, 0, 0 },
+        { "M", XGDI_REFLECT_MATRIX, XGDI_REFLECT_FLOAT, 4, 3, 0, 64 },
+        { "V", XGDI_REFLECT_VECTOR, XGDI_REFLECT_FLOAT, 1, 3, 0, 128 },  /* 124 would straddle */
+        { "Sc", XGDI_REFLECT_SCALAR, XGDI_REFLECT_FLOAT, 1, 1, 0, 140 },
+        { "I", XGDI_REFLECT_SCALAR, XGDI_REFLECT_INT, 1, 1, 0, 144 },
+        /* a buffer bool is a 32-bit uint in SPIR-V (hlsl_reflect.h) */
+        { "B", XGDI_REFLECT_SCALAR, XGDI_REFLECT_UINT, 1, 1, 0, 148 },
+        { "Arr", XGDI_REFLECT_VECTOR, XGDI_REFLECT_FLOAT, 1, 4, 3, 160 },
+        { "St", XGDI_REFLECT_STRUCT, XGDI_REFLECT_STRUCT_TYPE, 0, 0, 0, 208 },
+        { "a", XGDI_REFLECT_VECTOR, XGDI_REFLECT_FLOAT, 1, 2, 0, 208 },
+        { "b", XGDI_REFLECT_SCALAR, XGDI_REFLECT_FLOAT, 1, 1, 0, 216 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const xgdi_reflect_member *m = find_member(&rf, want[i].name);
+        CHECK_MSG(m != NULL, "no member %s", want[i].name);
+        if (m == NULL) continue;
+        CHECK_MSG(m->cls == want[i].cls && m->type == want[i].type, "%s: class %d type %d",
+                  want[i].name, (int)m->cls, (int)m->type);
+        if (want[i].cls != XGDI_REFLECT_STRUCT)
+            CHECK_MSG(m->rows == want[i].rows && m->columns == want[i].columns,
+                      "%s: %d x %d, expected %d x %d", want[i].name, m->rows, m->columns,
+                      want[i].rows, want[i].columns);
+        CHECK_MSG(m->elements == want[i].elements, "%s: %d elements", want[i].name, m->elements);
+        CHECK_MSG(m->offset == want[i].offset, "%s: offset %u, expected %u", want[i].name,
+                  m->offset, want[i].offset);
+    }
+    const xgdi_reflect_member *world = find_member(&rf, "World"), *mm = find_member(&rf, "M"),
+                              *arr = find_member(&rf, "Arr"), *a = find_member(&rf, "a");
+    if (world && mm) {
+        CHECK_MSG(!world->row_major && mm->row_major, "row_major: World %d, M %d", world->row_major,
+                  mm->row_major);
+        CHECK_INT(world->matrix_stride, 16);
+        CHECK_INT(mm->matrix_stride, 16);
+    }
+    if (arr) CHECK_INT(arr->array_stride, 16);
+    if (a && a->parent >= 0) CHECK(strcmp(rf.members[a->parent].name, "St") == 0);
+    xgdi_reflection_free(&rf);
+
+    /* the pixel shader's resources: separate textures and samplers, and the DX9 combined one */
+    r = xgdi_hlsl_compile(src, "reflect.fx", "PS", XGDI_HLSL_PIXEL, &words, &count, &log);
+    CHECK_MSG(r == XGD_OK, "PS: %s", log ? log : "");
+    free(log);
+    REQUIRE(r == XGD_OK);
+    r = xgdi_hlsl_reflect(words, count, &rf, msg, sizeof msg);
+    free(words);
+    REQUIRE(r == XGD_OK);
+    int textures = 0, samplers = 0, combined = 0;
+    for (int i = 0; i < rf.resource_count; i++) {
+        const xgdi_reflect_resource *res = &rf.resources[i];
+        if (strcmp(res->name, "Tex") == 0) {
+            textures++;
+            CHECK(res->kind == XGDI_REFLECT_TEXTURE && res->dim == XGDI_REFLECT_DIM_2D);
+        } else if (strcmp(res->name, "Env") == 0) {
+            textures++;
+            CHECK(res->kind == XGDI_REFLECT_TEXTURE && res->dim == XGDI_REFLECT_DIM_CUBE);
+        } else if (strcmp(res->name, "Samp") == 0 || strcmp(res->name, "EnvSamp") == 0) {
+            samplers++;
+            CHECK(res->kind == XGDI_REFLECT_SAMPLER);
+        } else if (strcmp(res->name, "Old") == 0) {
+            combined++;
+            CHECK(res->kind == XGDI_REFLECT_COMBINED && res->dim == XGDI_REFLECT_DIM_2D);
+        }
+    }
+    CHECK_INT(textures, 2);
+    CHECK_INT(samplers, 2);
+    CHECK_INT(combined, 1);
+    REQUIRE(rf.output_count == 1);
+    CHECK(rf.outputs[0].system_value && strcmp(rf.outputs[0].semantic, "SV_TARGET0") == 0);
+    xgdi_reflection_free(&rf);
+#endif
+}
+
+/* Semantics XNA has no usage for are refused by name; garbage is not a module. */
+XGD_TEST(hlsl_reflect_refusals)
+{
+    xgd_vertex_element_usage u;
+    int idx;
+    CHECK(xgdi_hlsl_semantic_usage("texcoord12", &u, &idx) && u == XGD_VERTEX_USAGE_TEXTURE_COORDINATE &&
+          idx == 12);
+    CHECK(xgdi_hlsl_semantic_usage("BLENDWEIGHT", &u, &idx) && u == XGD_VERTEX_USAGE_BLEND_WEIGHT &&
+          idx == 0);
+    CHECK(!xgdi_hlsl_semantic_usage("BANANA0", &u, &idx));
+    CHECK(!xgdi_hlsl_semantic_usage("123", &u, &idx));
+    CHECK(!xgdi_hlsl_semantic_usage("", &u, &idx));
+#ifndef XGD_TEST_HAVE_GLSLANG
+    xgdt_not_supported(t, "this build has no HLSL compiler (XGD_HLSL=OFF)");
+#else
+    static const char src[] = "float4 VS(float4 p : POSITION0, float4 x : BANANA0) : SV_Position "
+                              "{ return p + x; }\n";
+    uint32_t *words = NULL;
+    size_t count = 0;
+    char *log = NULL;
+    xgd_result r = xgdi_hlsl_compile(src, "banana.fx", "VS", XGDI_HLSL_VERTEX, &words, &count, &log);
+    free(log);
+    REQUIRE(r == XGD_OK);
+    xgdi_reflection rf;
+    char msg[256];
+    CHECK_RESULT(xgdi_hlsl_reflect(words, count, &rf, msg, sizeof msg), XGD_ERROR_NOT_SUPPORTED);
+    CHECK_MSG(strstr(msg, "BANANA0") != NULL, "message: %s", msg);
+    CHECK(rf.inputs == NULL && rf.input_count == 0);
+    free(words);
+    const uint32_t junk[8] = { 0x07230203u, 0x00010000u, 0, 100, 0, 0xdeadbeefu, 1, 2 };
+    CHECK_RESULT(xgdi_hlsl_reflect(junk, 8, &rf, msg, sizeof msg), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG(msg[0] != '\0', "no message for an unreadable module");
+    CHECK_RESULT(xgdi_hlsl_reflect(junk, 3, &rf, msg, sizeof msg), XGD_ERROR_INVALID_ARGUMENT);
+#endif
+}

@@ -57,8 +57,12 @@ extern "C" int xgdi_glslang_hlsl_to_spirv(const char *source, const char *file_n
         /* DX9 compatibility: XNA-era effects declare `sampler2D s;` and call tex2D(s, uv); this
            mode makes such a sampler one combined image-sampler (without it the sample reads a
            bare sampler, invalid SPIR-V). SM4 Texture2D/SamplerState code is unaffected. */
+        /* HLSL offsets: constant buffers packed by HLSL's rules (a vector never straddles a
+           16-byte register, but may start inside one), the layout an effect's parameters are
+           written in, instead of GLSL's std140. */
         const EShMessages messages = static_cast<EShMessages>(
-            EShMsgSpvRules | EShMsgVulkanRules | EShMsgReadHlsl | EShMsgHlslDX9Compatible);
+            EShMsgSpvRules | EShMsgVulkanRules | EShMsgReadHlsl | EShMsgHlslDX9Compatible |
+            EShMsgHlslOffsets);
         std::string text;
         if (!shader.parse(GetDefaultResources(), 100, false, messages)) {
             text = shader.getInfoLog();
