@@ -1,0 +1,42 @@
+/*
+ * fuzz_xfx.c - libFuzzer target: the input is a compiled xgd effect (.xfx, written by xgd-fxc;
+ * src/shader/hlsl_program.h) for the loader, the part a shipped game feeds with files.
+ *
+ * Checked (a violation aborts): a failure is one of the loader's codes with a message and
+ * leaves nothing behind; a success saves back to exactly the input's bytes (the format has one
+ * spelling of each program), so nothing was read past, skipped or invented.
+ */
+#include "hlsl_program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void violation(const char *what)
+{
+    fprintf(stderr, "xfx loader contract violation: %s\n", what);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    xgdi_hlsl_program p;
+    char msg[256];
+    xgd_result r = xgdi_hlsl_program_load(data, size, &p, msg, sizeof msg);
+    if (r != XGD_OK) {
+        if (r != XGD_ERROR_INVALID_ARGUMENT && r != XGD_ERROR_NOT_SUPPORTED &&
+            r != XGD_ERROR_OUT_OF_MEMORY)
+            violation("an unexpected result code");
+        if (msg[0] == '\0') violation("a failure without a message");
+        if (p.shaders != NULL || p.fx.techniques != NULL) violation("a failure left results");
+        return 0;
+    }
+    void *bytes = NULL;
+    size_t n = 0;
+    if (xgdi_hlsl_program_save(&p, &bytes, &n) != XGD_OK) violation("a loaded program did not save");
+    if (n != size || memcmp(bytes, data, size) != 0) violation("save(load(x)) != x");
+    free(bytes);
+    xgdi_hlsl_program_free(&p);
+    return 0;
+}
