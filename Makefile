@@ -17,6 +17,8 @@ BUILD_HEADLESS ?= build-headless
 TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$|^unit\.handles_two_threads$$
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 120
+# each file-format fuzz target (png, hlsl, xfx, ...): one loader, fewer seconds
+FUZZ_SECONDS_SMALL ?= 45
 BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS  ?=
@@ -130,7 +132,7 @@ fuzz: ci-deps
 	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXGD_FUZZ=ON \
 	    -DXGD_BUILD_TESTS=OFF -DXGD_BUILD_TOOLS=OFF -DXGD_VULKAN=OFF -DXGD_D3D12=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
-	sh fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+	sh fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_SECONDS_SMALL)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_CLANG) $(BUILD_TSAN) $(BUILD_FUZZ) $(BUILD_HEADLESS)
