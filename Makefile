@@ -40,6 +40,9 @@ CI_DEPS     += xvfb xauth
 # openbox: an EWMH window manager for the full-screen fixture (Xvfb has none, and borderless
 # full screen is applied by the window manager); xprop (x11-utils) to wait until it runs.
 CI_DEPS     += openbox x11-utils
+# wine: .ci/windows-cross.sh runs the Windows programs it links, the DXGI swap-chain test among
+# them (Wine's Direct3D 12 is vkd3d on lavapipe).
+CI_DEPS     += wine
 
 .PHONY: all deps ci-deps build demo test window-test asan asan-build clang clang-build tsan headless-build consumer fuzz clean
 

@@ -52,6 +52,9 @@ xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_
  * an Xlib surface): the X11 display and window of an X11 window, or of an SDL2 window on SDL's
  * X11 video driver. false (and nothing set) for any other window, or one that is gone. */
 bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *window);
+/* The same for a DXGI swap chain (Windows builds): the HWND of a Win32 window, or of an SDL2
+ * window on SDL's Windows video driver. false for any other window, or one that is gone. */
+bool xgdi_window_win32_handle(xgdi_window *w, void **hwnd);
 /* Brackets calls into a library that sends X requests for the window (a Vulkan WSI): X
  * protocol errors between them, a destroyed window's BadWindow included, are recorded instead
  * of reaching Xlib's process-wide handler (whose default exits). end returns the first
