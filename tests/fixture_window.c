@@ -738,6 +738,95 @@ static bool wt_sdl_wait_geometry(Display *dpy, SDL_Window *sw, int x, int y, int
     return false;
 }
 
+/* ---- SDL_CreateWindow under a window manager, bounded ----------------------------------------
+ * SDL 2.26 shows a new window by mapping it and then waiting for its MapNotify with XIfEvent,
+ * which has no timeout. Under a window manager the map is a request the manager carries out.
+ * Seen in make window-test under load (gdb on a run hung for 45 s): SDL in XIfEvent inside
+ * SDL_CreateWindow, the window still an unmapped child of the root; openbox idle in its main
+ * loop's poll, managing no client (_NET_CLIENT_LIST empty), with the request never carried
+ * out. Two measures, both from the application's side (SDL owns that wait, xgd does not):
+ *   - while SDL waits, the window manager is woken every 100 ms by an event it listens to (a
+ *     property change on the root window), so a request it holds unread is looked at;
+ *   - after 5 s SDL's wait is ended with a synthetic MapNotify sent to the window, and the
+ *     fixture fails by name instead of hanging. */
+typedef struct wt_map_watch {
+    const char *title;
+    SDL_atomic_t done;
+    SDL_atomic_t rescued;
+} wt_map_watch;
+
+static Window wt_find_top_level(Display *dpy, const char *title)
+{
+    Window root, parent, *kids = NULL, found = 0;
+    unsigned int n = 0;
+    if (!XQueryTree(dpy, DefaultRootWindow(dpy), &root, &parent, &kids, &n)) return 0;
+    for (unsigned int i = 0; i < n && found == 0; i++) {
+        char *name = NULL;
+        if (XFetchName(dpy, kids[i], &name) && name != NULL && strcmp(name, title) == 0)
+            found = kids[i];
+        if (name != NULL) XFree(name);
+    }
+    if (kids != NULL) XFree(kids);
+    return found;
+}
+
+static int wt_map_watch_main(void *arg)
+{
+    wt_map_watch *w = arg;
+    Display *dpy = XOpenDisplay(NULL); /* its own connection: Xlib is not shared across threads */
+    if (dpy == NULL) return 0;
+    Atom nudge = XInternAtom(dpy, "_XGD_TEST_WM_NUDGE", False);
+    for (long i = 1; SDL_AtomicGet(&w->done) == 0; i++) {
+        SDL_Delay(100);
+        if (SDL_AtomicGet(&w->done) != 0) break;
+        XChangeProperty(dpy, DefaultRootWindow(dpy), nudge, XA_CARDINAL, 32, PropModeReplace,
+                        (unsigned char *)&i, 1);
+        XFlush(dpy);
+        if (i == 50) {
+            Window win = wt_find_top_level(dpy, w->title);
+            if (win != 0) {
+                XEvent e;
+                memset(&e, 0, sizeof e);
+                e.xmap.type = MapNotify;
+                e.xmap.event = win;
+                e.xmap.window = win;
+                XSendEvent(dpy, win, False, StructureNotifyMask, &e);
+                XFlush(dpy);
+                SDL_AtomicSet(&w->rescued, 1);
+            }
+        }
+    }
+    XDeleteProperty(dpy, DefaultRootWindow(dpy), nudge);
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+/* SDL_CreateWindow with the watch above; NULL (and a recorded failure) when SDL fails or the
+ * window manager did not map the window within 5 s. */
+static SDL_Window *wt_sdl_create_managed(xgdt_ctx *t, const char *title, int w, int h,
+                                         Uint32 flags)
+{
+    wt_map_watch watch;
+    memset(&watch, 0, sizeof watch);
+    watch.title = title;
+    SDL_Thread *th = SDL_CreateThread(wt_map_watch_main, "xgd-map-watch", &watch);
+    SDL_Window *win = SDL_CreateWindow(title, 0, 0, w, h, flags);
+    SDL_AtomicSet(&watch.done, 1);
+    if (th != NULL) SDL_WaitThread(th, NULL);
+    if (win == NULL) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "SDL_CreateWindow: %s", SDL_GetError());
+        return NULL;
+    }
+    if (SDL_AtomicGet(&watch.rescued) != 0) {
+        xgdt_fail_at(t, __FILE__, __LINE__,
+                     "the window manager did not map the new SDL window within 5 s (SDL's "
+                     "wait for MapNotify was ended by a synthetic one)");
+        SDL_DestroyWindow(win);
+        return NULL;
+    }
+    return win;
+}
+
 /* XNA's IsFullScreen on an SDL2 window, toggled by Reset: borderless desktop full screen
  * covers the whole screen (Xvfb's 1024x768), the back buffer becomes the screen's size, and a
  * frame letterboxing a 320x180 canvas (scale min(1024/320, 768/180) = 3.2: 1024x576 at y 96,
@@ -770,9 +859,13 @@ static void wt_Window_SDL2FullScreenByReset(xgdt_ctx *t)
         XCloseDisplay(dpy);
         return;
     }
-    SDL_Window *w = SDL_CreateWindow("xgd full screen", 0, 0, W, H,
-                                     SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
-    REQUIRE(w != NULL);
+    SDL_Window *w = wt_sdl_create_managed(t, "xgd full screen", W, H,
+                                          SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
+    if (w == NULL) {
+        SDL_Quit();
+        XCloseDisplay(dpy);
+        return;
+    }
     wt_sdl_pump();
     /* Creation applies IsFullScreen too; a creation the renderer refuses leaves the window as
      * it was (windowed). */
