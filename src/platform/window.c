@@ -14,6 +14,7 @@
 #ifdef XGD_HAVE_SDL2
 #include <SDL.h>
 #include <SDL_syswm.h>
+#include <SDL_vulkan.h>
 #endif
 #ifdef XGD_HAVE_X11
 #include <X11/Xlib.h>
@@ -635,6 +636,57 @@ bool xgdi_window_win32_handle(xgdi_window *w, void **hwnd)
 #endif
     (void)hwnd;
     return false;
+}
+
+bool xgdi_window_sdl_vulkan(xgdi_window *w)
+{
+#ifdef XGD_HAVE_SDL2
+    SDL_Window *win = w != NULL && w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    return win != NULL && (SDL_GetWindowFlags(win) & SDL_WINDOW_VULKAN) != 0;
+#else
+    (void)w;
+    return false;
+#endif
+}
+
+xgd_result xgdi_window_sdl_vulkan_surface(xgd_device *report, xgdi_window *w, void *instance,
+                                          const char *const *enabled, uint32_t enabled_count,
+                                          void *surface)
+{
+#ifdef XGD_HAVE_SDL2
+    SDL_Window *win = w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    if (win == NULL) return gone(report, w, "SDL_GetWindowFromID");
+    const char *driver = SDL_GetCurrentVideoDriver();
+    if (driver == NULL) driver = "?";
+    const char *need[16];
+    unsigned n = 16;
+    if (!SDL_Vulkan_GetInstanceExtensions(win, &n, need))
+        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                         "SDL_Vulkan_GetInstanceExtensions (SDL video driver '%s'): %s", driver,
+                         SDL_GetError());
+    for (unsigned i = 0; i < n; i++) {
+        bool have = false;
+        for (uint32_t j = 0; j < enabled_count && !have; j++) have = strcmp(need[i], enabled[j]) == 0;
+        if (!have)
+            return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                             "SDL's '%s' video driver needs the Vulkan instance extension %s, "
+                             "which the Vulkan loader does not offer", driver, need[i]);
+    }
+    VkSurfaceKHR made;
+    if (!SDL_Vulkan_CreateSurface(win, (VkInstance)instance, &made))
+        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                         "SDL_Vulkan_CreateSurface (SDL video driver '%s'): %s", driver,
+                         SDL_GetError());
+    memcpy(surface, &made, sizeof made);
+    return XGD_OK;
+#else
+    (void)instance;
+    (void)enabled;
+    (void)enabled_count;
+    (void)surface;
+    return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED, "%s windows have no SDL Vulkan surface",
+                     kind_name(w->h.kind));
+#endif
 }
 
 void xgdi_window_trap_begin(xgdi_window *w)
