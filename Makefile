@@ -92,7 +92,7 @@ window-test: build
 	XGD_TEST_REQUIRE_DISPLAY=1 XGD_TEST_REQUIRE_WM=1 xvfb-run -a -s '-screen 0 1024x768x24' \
 	    sh -c 'openbox & wm=$$!; \
 	    for i in $$(seq 50); do xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q window && break; sleep 0.2; done; \
-	    ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j1 --repeat until-pass:2 \
+	    ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j1 \
 	        -R "^conformance\..*\.Window_.*FullScreenByReset"; \
 	    rc=$$?; kill $$wm; wait $$wm; exit $$rc'
 
