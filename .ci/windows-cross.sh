@@ -3,14 +3,18 @@
 # as errors through CMake and cmake/mingw-w64.cmake: the library (software and Direct3D 12
 # renderers, against mingw-w64's d3d12.h / dxgi1_6.h; no libspng for mingw on Debian, so
 # XGD_PNG is OFF and the PNG functions return XGD_ERROR_NOT_SUPPORTED), then links two
-# programs against it with -Werror: tests/consumer/main.c (static and DLL) and a program that
-# creates a headless Direct3D 12 device. Where Wine is installed the static consumer also runs
-# (software renderer) and must print its pixel check; the D3D12 program is only linked (it
-# needs a Direct3D 12 device, which a headless CI machine does not have).
+# programs against it with -Werror: tests/consumer/main.c (static and DLL), a program that
+# creates a headless Direct3D 12 device, and tests/windows/dxgi_window.c (Win32 windows: the
+# DXGI flip-model swap chain and the software renderer's GDI path, read back from the screen).
+# Where Wine is installed the static consumer also runs (software renderer) and must print its
+# pixel check; where xvfb-run is installed too, dxgi_window.exe runs under Wine on a virtual X
+# server (Wine's Direct3D 12 is vkd3d on the machine's Vulkan driver, lavapipe in CI) and must
+# print "xgd dxgi window ok" (77, no Direct3D 12 device there, is reported and not a failure).
+# The headless D3D12 program is only linked.
 #
 #   .ci/windows-cross.sh [BUILD_DIR]
 #
-# Debian: apt-get install mingw-w64 cmake (and wine to run the consumer).
+# Debian: apt-get install mingw-w64 cmake (and wine, xvfb to run the Windows programs).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/xgd-windows-cross}
@@ -37,7 +41,7 @@ flags="-std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wshado
        -I$root/include"
 # shellcheck disable=SC2086
 $cc $flags -DXGD_STATIC -o "$out/xgd-consumer-static.exe" "$root/tests/consumer/main.c" \
-    "$out/build/libxgd.a" -ld3d12 -ldxgi -lm
+    "$out/build/libxgd.a" -ld3d12 -ldxgi -lgdi32 -lm
 # shellcheck disable=SC2086
 $cc $flags -o "$out/xgd-consumer.exe" "$root/tests/consumer/main.c" \
     "$out/build/libxgd.dll.a"
@@ -82,8 +86,11 @@ int main(void)
 EOF
 # shellcheck disable=SC2086
 $cc $flags -DXGD_STATIC -o "$out/xgd-d3d12-headless.exe" "$out/d3d12-headless.c" \
-    "$out/build/libxgd.a" -ld3d12 -ldxgi -lm
-echo "windows-cross.sh: linked xgd-consumer-static.exe, xgd-consumer.exe, xgd-d3d12-headless.exe"
+    "$out/build/libxgd.a" -ld3d12 -ldxgi -lgdi32 -lm
+# shellcheck disable=SC2086
+$cc $flags -DXGD_STATIC -o "$out/xgd-dxgi-window.exe" "$root/tests/windows/dxgi_window.c" \
+    "$out/build/libxgd.a" -ld3d12 -ldxgi -lgdi32 -lm
+echo "windows-cross.sh: linked xgd-consumer-static.exe, xgd-consumer.exe, xgd-d3d12-headless.exe, xgd-dxgi-window.exe"
 
 if command -v wine >/dev/null 2>&1; then
     WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wine "$out/xgd-consumer-static.exe" \
@@ -94,5 +101,22 @@ if command -v wine >/dev/null 2>&1; then
         cat "$out/consumer.log" >&2
         echo "windows-cross.sh: the static consumer failed under Wine" >&2
         exit 1
+    fi
+    if command -v xvfb-run >/dev/null 2>&1; then
+        rc=0
+        WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" timeout 300 \
+            xvfb-run -a -s '-screen 0 1024x768x24' wine "$out/xgd-dxgi-window.exe" \
+            >"$out/dxgi-window.log" 2>&1 || rc=$?
+        if [ "$rc" -eq 0 ] && grep -q 'xgd dxgi window ok' "$out/dxgi-window.log"; then
+            echo "windows-cross.sh: under Wine and Xvfb: xgd dxgi window ok"
+        elif [ "$rc" -eq 77 ]; then
+            echo "windows-cross.sh: under Wine and Xvfb: $(grep 'NOT SUPPORTED' "$out/dxgi-window.log" | tr -d '\r')"
+        else
+            cat "$out/dxgi-window.log" >&2
+            echo "windows-cross.sh: dxgi_window.exe failed under Wine (exit $rc)" >&2
+            exit 1
+        fi
+    else
+        echo "windows-cross.sh: xvfb-run not found: dxgi_window.exe only linked"
     fi
 fi

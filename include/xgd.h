@@ -488,8 +488,9 @@ typedef enum xgd_window_kind {
     XGD_WINDOW_SDL2,      /* sdl2_window: an SDL_Window * of SDL 2 (video subsystem initialised);
                              needs a library built with SDL2 (XGD_SDL2), else NOT_SUPPORTED */
     XGD_WINDOW_X11,       /* x11_display (Display *) and x11_window (Window); needs XGD_X11 */
-    XGD_WINDOW_WIN32      /* hwnd (HWND), for the Windows build; its DXGI swap chain is still to
-                             come, so this version refuses it with NOT_SUPPORTED */
+    XGD_WINDOW_WIN32      /* hwnd (HWND), Windows builds only (elsewhere NOT_SUPPORTED): d3d12
+                             presents through a DXGI flip-model swap chain, software through
+                             GDI; vulkan refuses it with NOT_SUPPORTED */
 } xgd_window_kind;
 
 typedef struct xgd_window_handle {

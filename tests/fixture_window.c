@@ -698,6 +698,107 @@ static void wt_Window_SDL2Frames(xgdt_ctx *t)
     XCloseDisplay(dpy);
 }
 
+/* An SDL2 window made with SDL_WINDOW_VULKAN: the Vulkan renderer takes its surface from
+ * SDL_Vulkan_CreateSurface (the path for SDL's non-X11 drivers such as Wayland, here on SDL's
+ * X11 driver, the one this machine has), the others present to it as to any SDL window.
+ * Consecutive frames read back from the X server; a destroyed window is DEVICE_LOST by name. */
+static void wt_Window_SDL2VulkanWindow(xgdt_ctx *t)
+{
+    enum { W = 72, H = 56 };
+    Display *dpy = wt_open(t);
+    if (dpy == NULL) return;
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "SDL_Init: %s", SDL_GetError());
+        XCloseDisplay(dpy);
+        return;
+    }
+    SDL_Window *w = SDL_CreateWindow("xgd vulkan window", 0, 0, W, H,
+                                     SDL_WINDOW_SHOWN | SDL_WINDOW_VULKAN);
+    if (w == NULL) {
+        snprintf(wt_reason, sizeof wt_reason, "SDL_CreateWindow(SDL_WINDOW_VULKAN): %s",
+                 SDL_GetError());
+        xgdt_not_supported(t, wt_reason);
+        SDL_Quit();
+        XCloseDisplay(dpy);
+        return;
+    }
+    wt_sdl_pump();
+    xgd_device *dev = wt_sdl_device(t, w);
+    xgd_effect *fx = dev != NULL ? fx_effect(t, dev) : NULL;
+    if (dev != NULL && fx != NULL) {
+        wt_geometry g = wt_rule(XGD_PRESENTATION_MODE_NATIVE_BACK_BUFFER, W, H, 0, 0);
+        for (int k = 0; k < 2; k++) {
+            wt_frame f = { k ? WT_BLACK : WT_GREY, { 0, 0, 0, 0, 0, 1 },
+                           { { 4.0 + 10 * k, 5, 40.0 + 10 * k, 30, WT_YELLOW },
+                             { 10, 34, 60, 50, WT_BLUE } }, 2 };
+            CHECK_OK(wt_draw(t, dev, fx, &f));
+            wt_sdl_pump();
+            char label[32];
+            snprintf(label, sizeof label, "sdlvk%d", k);
+            CHECK_MSG(wt_check(t, label, dpy, wt_sdl_xid(w), W, H, &f, &g),
+                      "SDL_WINDOW_VULKAN frame %d differs", k);
+        }
+        SDL_DestroyWindow(w);
+        w = NULL;
+        CHECK_RESULT(xgd_present(dev), XGD_ERROR_DEVICE_LOST);
+        CHECK(strstr(xgd_device_last_error(dev), "gone") != NULL);
+        xgd_effect_destroy(fx);
+    }
+    xgd_device_destroy(dev);
+    if (w != NULL) SDL_DestroyWindow(w);
+    SDL_Quit();
+    XCloseDisplay(dpy);
+}
+
+/* An SDL2 window on a video driver other than X11 (SDL's offscreen driver, which has no Vulkan
+ * support: the stand-in here for Wayland, which this machine cannot run): the software renderer
+ * presents through SDL's window surface; Vulkan needs the window made with SDL_WINDOW_VULKAN
+ * and says so by name (NOT_SUPPORTED); Direct3D 12 presents only to X11 windows on Linux
+ * (NOT_SUPPORTED). The frame is still submitted and the device goes on. */
+static void wt_Window_SDL2OtherDriver(xgdt_ctx *t)
+{
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    int init = SDL_Init(SDL_INIT_VIDEO);
+    SDL_ResetHint(SDL_HINT_VIDEODRIVER);
+    if (init != 0) {
+        snprintf(wt_reason, sizeof wt_reason, "SDL's offscreen video driver: %s", SDL_GetError());
+        xgdt_not_supported(t, wt_reason);
+        return;
+    }
+    CHECK_MSG(strcmp(SDL_GetCurrentVideoDriver(), "offscreen") == 0, "SDL's driver is %s",
+              SDL_GetCurrentVideoDriver());
+    SDL_Window *w = SDL_CreateWindow("xgd offscreen", 0, 0, 48, 32, 0);
+    REQUIRE(w != NULL);
+    xgd_device *dev = wt_sdl_device(t, w);
+    if (dev != NULL) {
+        xgd_device_info info;
+        CHECK_OK(xgd_device_get_info(dev, &info));
+        CHECK_INT(info.pp.back_buffer_width, 48);
+        CHECK_INT(info.pp.back_buffer_height, 32);
+        CHECK_OK(xgd_clear_color(dev, WT_GREEN));
+        xgd_result r = xgd_present(dev);
+        const char *msg = xgd_device_last_error(dev);
+        if (t->renderer == XGD_RENDERER_SOFTWARE) {
+            CHECK_OK(r);
+        } else if (t->renderer == XGD_RENDERER_VULKAN) {
+            CHECK_RESULT(r, XGD_ERROR_NOT_SUPPORTED);
+            CHECK_MSG(strstr(msg, "SDL_WINDOW_VULKAN") != NULL, "message: %s", msg);
+        } else {
+            CHECK_RESULT(r, XGD_ERROR_NOT_SUPPORTED);
+            CHECK_MSG(strstr(msg, "X11") != NULL, "message: %s", msg);
+        }
+        /* the device goes on: its back buffer holds the frame */
+        uint8_t px[4] = { 0 };
+        xgd_rect one = { 3, 3, 1, 1 };
+        CHECK_OK(xgd_clear_color(dev, WT_RED));
+        CHECK_OK(xgd_get_back_buffer_data(dev, &one, px, sizeof px));
+        CHECK_INT(px[0], WT_RED.r);
+        xgd_device_destroy(dev);
+    }
+    SDL_DestroyWindow(w);
+    SDL_Quit();
+}
+
 /* Whether an EWMH window manager runs on the display (_NET_SUPPORTING_WM_CHECK on the root):
  * borderless full screen is a request SDL makes of it, which nothing honours on a bare X
  * server such as Xvfb alone. */
@@ -738,6 +839,95 @@ static bool wt_sdl_wait_geometry(Display *dpy, SDL_Window *sw, int x, int y, int
     return false;
 }
 
+/* ---- SDL_CreateWindow under a window manager, bounded ----------------------------------------
+ * SDL 2.26 shows a new window by mapping it and then waiting for its MapNotify with XIfEvent,
+ * which has no timeout. Under a window manager the map is a request the manager carries out.
+ * Seen in make window-test under load (gdb on a run hung for 45 s): SDL in XIfEvent inside
+ * SDL_CreateWindow, the window still an unmapped child of the root; openbox idle in its main
+ * loop's poll, managing no client (_NET_CLIENT_LIST empty), with the request never carried
+ * out. Two measures, both from the application's side (SDL owns that wait, xgd does not):
+ *   - while SDL waits, the window manager is woken every 100 ms by an event it listens to (a
+ *     property change on the root window), so a request it holds unread is looked at;
+ *   - after 5 s SDL's wait is ended with a synthetic MapNotify sent to the window, and the
+ *     fixture fails by name instead of hanging. */
+typedef struct wt_map_watch {
+    const char *title;
+    SDL_atomic_t done;
+    SDL_atomic_t rescued;
+} wt_map_watch;
+
+static Window wt_find_top_level(Display *dpy, const char *title)
+{
+    Window root, parent, *kids = NULL, found = 0;
+    unsigned int n = 0;
+    if (!XQueryTree(dpy, DefaultRootWindow(dpy), &root, &parent, &kids, &n)) return 0;
+    for (unsigned int i = 0; i < n && found == 0; i++) {
+        char *name = NULL;
+        if (XFetchName(dpy, kids[i], &name) && name != NULL && strcmp(name, title) == 0)
+            found = kids[i];
+        if (name != NULL) XFree(name);
+    }
+    if (kids != NULL) XFree(kids);
+    return found;
+}
+
+static int wt_map_watch_main(void *arg)
+{
+    wt_map_watch *w = arg;
+    Display *dpy = XOpenDisplay(NULL); /* its own connection: Xlib is not shared across threads */
+    if (dpy == NULL) return 0;
+    Atom nudge = XInternAtom(dpy, "_XGD_TEST_WM_NUDGE", False);
+    for (long i = 1; SDL_AtomicGet(&w->done) == 0; i++) {
+        SDL_Delay(100);
+        if (SDL_AtomicGet(&w->done) != 0) break;
+        XChangeProperty(dpy, DefaultRootWindow(dpy), nudge, XA_CARDINAL, 32, PropModeReplace,
+                        (unsigned char *)&i, 1);
+        XFlush(dpy);
+        if (i == 50) {
+            Window win = wt_find_top_level(dpy, w->title);
+            if (win != 0) {
+                XEvent e;
+                memset(&e, 0, sizeof e);
+                e.xmap.type = MapNotify;
+                e.xmap.event = win;
+                e.xmap.window = win;
+                XSendEvent(dpy, win, False, StructureNotifyMask, &e);
+                XFlush(dpy);
+                SDL_AtomicSet(&w->rescued, 1);
+            }
+        }
+    }
+    XDeleteProperty(dpy, DefaultRootWindow(dpy), nudge);
+    XCloseDisplay(dpy);
+    return 0;
+}
+
+/* SDL_CreateWindow with the watch above; NULL (and a recorded failure) when SDL fails or the
+ * window manager did not map the window within 5 s. */
+static SDL_Window *wt_sdl_create_managed(xgdt_ctx *t, const char *title, int w, int h,
+                                         Uint32 flags)
+{
+    wt_map_watch watch;
+    memset(&watch, 0, sizeof watch);
+    watch.title = title;
+    SDL_Thread *th = SDL_CreateThread(wt_map_watch_main, "xgd-map-watch", &watch);
+    SDL_Window *win = SDL_CreateWindow(title, 0, 0, w, h, flags);
+    SDL_AtomicSet(&watch.done, 1);
+    if (th != NULL) SDL_WaitThread(th, NULL);
+    if (win == NULL) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "SDL_CreateWindow: %s", SDL_GetError());
+        return NULL;
+    }
+    if (SDL_AtomicGet(&watch.rescued) != 0) {
+        xgdt_fail_at(t, __FILE__, __LINE__,
+                     "the window manager did not map the new SDL window within 5 s (SDL's "
+                     "wait for MapNotify was ended by a synthetic one)");
+        SDL_DestroyWindow(win);
+        return NULL;
+    }
+    return win;
+}
+
 /* XNA's IsFullScreen on an SDL2 window, toggled by Reset: borderless desktop full screen
  * covers the whole screen (Xvfb's 1024x768), the back buffer becomes the screen's size, and a
  * frame letterboxing a 320x180 canvas (scale min(1024/320, 768/180) = 3.2: 1024x576 at y 96,
@@ -770,9 +960,13 @@ static void wt_Window_SDL2FullScreenByReset(xgdt_ctx *t)
         XCloseDisplay(dpy);
         return;
     }
-    SDL_Window *w = SDL_CreateWindow("xgd full screen", 0, 0, W, H,
-                                     SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
-    REQUIRE(w != NULL);
+    SDL_Window *w = wt_sdl_create_managed(t, "xgd full screen", W, H,
+                                          SDL_WINDOW_SHOWN | SDL_WINDOW_BORDERLESS);
+    if (w == NULL) {
+        SDL_Quit();
+        XCloseDisplay(dpy);
+        return;
+    }
     wt_sdl_pump();
     /* Creation applies IsFullScreen too; a creation the renderer refuses leaves the window as
      * it was (windowed). */
@@ -975,6 +1169,16 @@ XGD_FIXTURE(Window_LostAndResetOntoNewWindow)
 XGD_FIXTURE(Window_SDL2Frames)
 {
     WT_RUN_SDL2(wt_Window_SDL2Frames);
+}
+
+XGD_FIXTURE(Window_SDL2VulkanWindow)
+{
+    WT_RUN_SDL2(wt_Window_SDL2VulkanWindow);
+}
+
+XGD_FIXTURE(Window_SDL2OtherDriver)
+{
+    WT_RUN_SDL2(wt_Window_SDL2OtherDriver);
 }
 
 XGD_FIXTURE(Window_SDL2FullScreenByReset)

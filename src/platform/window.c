@@ -1,7 +1,8 @@
 /*
- * window.c - SDL2 and X11 windows for windowed devices (window.h). Either part is compiled
- * only where its library was found (XGD_HAVE_SDL2, XGD_HAVE_X11); a kind that is not compiled
- * in answers NOT_SUPPORTED by name.
+ * window.c - SDL2, X11 and Win32 windows for windowed devices (window.h). SDL2 and X11 are
+ * compiled only where their library was found (XGD_HAVE_SDL2, XGD_HAVE_X11), Win32 only in
+ * Windows builds (user32 and gdi32); a kind that is not compiled in answers NOT_SUPPORTED by
+ * name.
  */
 #include "window.h"
 
@@ -13,11 +14,18 @@
 #ifdef XGD_HAVE_SDL2
 #include <SDL.h>
 #include <SDL_syswm.h>
+#include <SDL_vulkan.h>
 #endif
 #ifdef XGD_HAVE_X11
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <pthread.h>
+#endif
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
 #endif
 
 struct xgdi_window {
@@ -32,6 +40,10 @@ struct xgdi_window {
     int depth;
     XImage *image;         /* the last frame's conversion buffer, reused while the size holds */
     Display *trap_display; /* between xgdi_window_trap_begin and _end */
+#endif
+#ifdef _WIN32
+    uint8_t *bgrx;         /* the last frame's GDI conversion buffer */
+    size_t bgrx_size;
 #endif
 };
 
@@ -309,6 +321,87 @@ static xgd_result sdl_put(xgd_device *report, xgdi_window *w, const uint8_t *rgb
 }
 #endif /* XGD_HAVE_SDL2 */
 
+/* ---- Win32: a window the application owns, and may destroy at any time -----------------------
+ * IsWindow before every use: a destroyed window's HWND answers false (GDI calls on it fail
+ * rather than crash, but would not say why). */
+#ifdef _WIN32
+static xgd_result win32_open(xgd_device *report, xgdi_window *w)
+{
+    if (w->h.hwnd == NULL)
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "Win32 window: hwnd is NULL");
+    if (!IsWindow((HWND)w->h.hwnd))
+        return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT,
+                         "Win32 window %p: not a window (IsWindow is false)", w->h.hwnd);
+    return XGD_OK;
+}
+
+static void win32_close(xgdi_window *w)
+{
+    free(w->bgrx);
+    w->bgrx = NULL;
+    w->bgrx_size = 0;
+}
+
+/* The client area, in pixels; mouse messages report client coordinates in the same units. */
+static xgd_result win32_size(xgd_device *report, xgdi_window *w, int *width, int *height)
+{
+    RECT rc;
+    if (!IsWindow((HWND)w->h.hwnd) || !GetClientRect((HWND)w->h.hwnd, &rc))
+        return gone(report, w, "GetClientRect");
+    *width = (int)(rc.right - rc.left);
+    *height = (int)(rc.bottom - rc.top);
+    return XGD_OK;
+}
+
+/* GDI: a top-down 32-bit DIB is BGRX, so the RGBA rows are swizzled into a buffer first. */
+static xgd_result win32_put(xgd_device *report, xgdi_window *w, const uint8_t *rgba, int width,
+                            int height, size_t pitch)
+{
+    HWND hwnd = (HWND)w->h.hwnd;
+    if (!IsWindow(hwnd)) return gone(report, w, "IsWindow");
+    size_t need = (size_t)width * (size_t)height * 4;
+    if (need > w->bgrx_size) {
+        uint8_t *b = realloc(w->bgrx, need);
+        if (b == NULL)
+            return xgdi_fail(report, XGD_ERROR_OUT_OF_MEMORY,
+                             "Win32: out of memory for a %dx%d frame", width, height);
+        w->bgrx = b;
+        w->bgrx_size = need;
+    }
+    for (int y = 0; y < height; y++) {
+        const uint8_t *src = rgba + (size_t)y * pitch;
+        uint8_t *dst = w->bgrx + (size_t)y * (size_t)width * 4;
+        for (int x = 0; x < width; x++, src += 4, dst += 4) {
+            dst[0] = src[2];
+            dst[1] = src[1];
+            dst[2] = src[0];
+            dst[3] = 0;
+        }
+    }
+    BITMAPINFO bi;
+    memset(&bi, 0, sizeof bi);
+    bi.bmiHeader.biSize = sizeof bi.bmiHeader;
+    bi.bmiHeader.biWidth = width;
+    bi.bmiHeader.biHeight = -height; /* negative: rows top-down */
+    bi.bmiHeader.biPlanes = 1;
+    bi.bmiHeader.biBitCount = 32;
+    bi.bmiHeader.biCompression = BI_RGB;
+    HDC dc = GetDC(hwnd);
+    if (dc == NULL) return IsWindow(hwnd) ? xgdi_fail(report, XGD_ERROR_DEVICE_LOST,
+                                                       "Win32: GetDC failed (error %lu)",
+                                                       (unsigned long)GetLastError())
+                                          : gone(report, w, "GetDC");
+    int lines = SetDIBitsToDevice(dc, 0, 0, (DWORD)width, (DWORD)height, 0, 0, 0, (UINT)height,
+                                  w->bgrx, &bi, DIB_RGB_COLORS);
+    ReleaseDC(hwnd, dc);
+    if (lines == 0) {
+        if (!IsWindow(hwnd)) return gone(report, w, "SetDIBitsToDevice");
+        return xgdi_fail(report, XGD_ERROR_DEVICE_LOST, "Win32: SetDIBitsToDevice failed");
+    }
+    return XGD_OK;
+}
+#endif /* _WIN32 */
+
 /* ---- the interface --------------------------------------------------------------------------- */
 
 xgd_result xgdi_window_open(xgd_device *report, const xgd_window_handle *h, xgdi_window **out)
@@ -320,6 +413,9 @@ xgd_result xgdi_window_open(xgd_device *report, const xgd_window_handle *h, xgdi
 #endif
 #ifdef XGD_HAVE_X11
     if (h->kind == XGD_WINDOW_X11) compiled = true;
+#endif
+#ifdef _WIN32
+    if (h->kind == XGD_WINDOW_WIN32) compiled = true;
 #endif
     if ((unsigned)h->kind > XGD_WINDOW_WIN32)
         return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "unknown window kind %d",
@@ -340,6 +436,9 @@ xgd_result xgdi_window_open(xgd_device *report, const xgd_window_handle *h, xgdi
 #ifdef XGD_HAVE_X11
     if (h->kind == XGD_WINDOW_X11) r = x11_open(report, w);
 #endif
+#ifdef _WIN32
+    if (h->kind == XGD_WINDOW_WIN32) r = win32_open(report, w);
+#endif
     if (r != XGD_OK) {
         free(w);
         return r;
@@ -353,6 +452,9 @@ void xgdi_window_close(xgdi_window *w)
     if (w == NULL) return;
 #ifdef XGD_HAVE_X11
     if (w->h.kind == XGD_WINDOW_X11) x11_close(w);
+#endif
+#ifdef _WIN32
+    if (w->h.kind == XGD_WINDOW_WIN32) win32_close(w);
 #endif
     free(w);
 }
@@ -376,6 +478,9 @@ static xgd_result any_size(xgd_device *report, xgdi_window *w, int *width, int *
 #endif
 #ifdef XGD_HAVE_X11
     if (w->h.kind == XGD_WINDOW_X11) return x11_size(report, w, width, height);
+#endif
+#ifdef _WIN32
+    if (w->h.kind == XGD_WINDOW_WIN32) return win32_size(report, w, width, height);
 #endif
     (void)pixels;
     (void)width;
@@ -438,10 +543,12 @@ xgd_result xgdi_window_set_full_screen(xgd_device *report, xgdi_window *w, bool 
 #endif
     if (!on) return XGD_OK;
     /* EWMH full screen (_NET_WM_STATE_FULLSCREEN) is a request to the window manager about a
-     * window xgd does not own; without a window manager (Xvfb) nothing would honour it. */
+     * window xgd does not own; without a window manager (Xvfb) nothing would honour it. A
+     * Win32 window's owner restyles it (DXGI exclusive full screen is never used, spec 002). */
     return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
                      "%s windows cannot be made full screen by xgd: the application asks its "
-                     "window manager (_NET_WM_STATE_FULLSCREEN on X11), or uses an SDL2 window",
+                     "window manager (_NET_WM_STATE_FULLSCREEN on X11) or restyles its window "
+                     "(Win32), or uses an SDL2 window",
                      kind_name(w->h.kind));
 }
 
@@ -467,6 +574,9 @@ xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_
 #endif
 #ifdef XGD_HAVE_X11
     if (w->h.kind == XGD_WINDOW_X11) return x11_put(report, w, rgba, width, height, pitch);
+#endif
+#ifdef _WIN32
+    if (w->h.kind == XGD_WINDOW_WIN32) return win32_put(report, w, rgba, width, height, pitch);
 #endif
     (void)rgba;
     (void)width;
@@ -501,6 +611,82 @@ bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *wind
     (void)display;
     (void)window;
     return false;
+}
+
+bool xgdi_window_win32_handle(xgdi_window *w, void **hwnd)
+{
+    if (w == NULL || w->lost) return false;
+#ifdef _WIN32
+    if (w->h.kind == XGD_WINDOW_WIN32) {
+        if (!IsWindow((HWND)w->h.hwnd)) return false;
+        *hwnd = w->h.hwnd;
+        return true;
+    }
+#endif
+#if defined(XGD_HAVE_SDL2) && defined(SDL_VIDEO_DRIVER_WINDOWS)
+    SDL_Window *win = w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    if (win != NULL) {
+        SDL_SysWMinfo info;
+        SDL_VERSION(&info.version);
+        if (SDL_GetWindowWMInfo(win, &info) && info.subsystem == SDL_SYSWM_WINDOWS) {
+            *hwnd = info.info.win.window;
+            return true;
+        }
+    }
+#endif
+    (void)hwnd;
+    return false;
+}
+
+bool xgdi_window_sdl_vulkan(xgdi_window *w)
+{
+#ifdef XGD_HAVE_SDL2
+    SDL_Window *win = w != NULL && w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    return win != NULL && (SDL_GetWindowFlags(win) & SDL_WINDOW_VULKAN) != 0;
+#else
+    (void)w;
+    return false;
+#endif
+}
+
+xgd_result xgdi_window_sdl_vulkan_surface(xgd_device *report, xgdi_window *w, void *instance,
+                                          const char *const *enabled, uint32_t enabled_count,
+                                          void *surface)
+{
+#ifdef XGD_HAVE_SDL2
+    SDL_Window *win = w->h.kind == XGD_WINDOW_SDL2 ? sdl_window(w) : NULL;
+    if (win == NULL) return gone(report, w, "SDL_GetWindowFromID");
+    const char *driver = SDL_GetCurrentVideoDriver();
+    if (driver == NULL) driver = "?";
+    const char *need[16];
+    unsigned n = 16;
+    if (!SDL_Vulkan_GetInstanceExtensions(win, &n, need))
+        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                         "SDL_Vulkan_GetInstanceExtensions (SDL video driver '%s'): %s", driver,
+                         SDL_GetError());
+    for (unsigned i = 0; i < n; i++) {
+        bool have = false;
+        for (uint32_t j = 0; j < enabled_count && !have; j++) have = strcmp(need[i], enabled[j]) == 0;
+        if (!have)
+            return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                             "SDL's '%s' video driver needs the Vulkan instance extension %s, "
+                             "which the Vulkan loader does not offer", driver, need[i]);
+    }
+    VkSurfaceKHR made;
+    if (!SDL_Vulkan_CreateSurface(win, (VkInstance)instance, &made))
+        return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED,
+                         "SDL_Vulkan_CreateSurface (SDL video driver '%s'): %s", driver,
+                         SDL_GetError());
+    memcpy(surface, &made, sizeof made);
+    return XGD_OK;
+#else
+    (void)instance;
+    (void)enabled;
+    (void)enabled_count;
+    (void)surface;
+    return xgdi_fail(report, XGD_ERROR_NOT_SUPPORTED, "%s windows have no SDL Vulkan surface",
+                     kind_name(w->h.kind));
+#endif
 }
 
 void xgdi_window_trap_begin(xgdi_window *w)

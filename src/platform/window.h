@@ -52,6 +52,19 @@ xgd_result xgdi_window_put_rgba(xgd_device *report, xgdi_window *w, const uint8_
  * an Xlib surface): the X11 display and window of an X11 window, or of an SDL2 window on SDL's
  * X11 video driver. false (and nothing set) for any other window, or one that is gone. */
 bool xgdi_window_x11_handles(xgdi_window *w, void **display, unsigned long *window);
+/* The same for a DXGI swap chain (Windows builds): the HWND of a Win32 window, or of an SDL2
+ * window on SDL's Windows video driver. false for any other window, or one that is gone. */
+bool xgdi_window_win32_handle(xgdi_window *w, void **hwnd);
+/* Whether the window is an SDL2 window created with SDL_WINDOW_VULKAN: a Vulkan renderer then
+ * asks SDL for its surface (xgdi_window_sdl_vulkan_surface), on any SDL video driver. */
+bool xgdi_window_sdl_vulkan(xgdi_window *w);
+/* SDL_Vulkan_CreateSurface for such a window on `instance` (a VkInstance), whose enabled
+ * instance extensions are `enabled`; the VkSurfaceKHR is written to `surface`. NOT_SUPPORTED by
+ * name when SDL needs an extension the instance lacks (SDL_Vulkan_GetInstanceExtensions) or
+ * SDL's driver makes no surface; DEVICE_LOST when the window is gone. */
+xgd_result xgdi_window_sdl_vulkan_surface(xgd_device *report, xgdi_window *w, void *instance,
+                                          const char *const *enabled, uint32_t enabled_count,
+                                          void *surface);
 /* Brackets calls into a library that sends X requests for the window (a Vulkan WSI): X
  * protocol errors between them, a destroyed window's BadWindow included, are recorded instead
  * of reaching Xlib's process-wide handler (whose default exits). end returns the first

@@ -438,8 +438,9 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target 
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                                int stencil);
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
-/* Windowed presentation (d3d12_window.c): whether this device can present to X11 windows,
-   the present itself (submit closes and submits the open frame), and teardown (waits for idle). */
+/* Windowed presentation (d3d12_window.c through vkd3d on Linux, d3d12_dxgi.c through DXGI on
+   Windows): whether this device can present to windows, the present itself (submit closes and
+   submits the open frame), and teardown (waits for idle). */
 bool xgdi_d3d12_can_present(d3d12_renderer *r);
 xgd_result xgdi_d3d12_present_window(d3d12_renderer *r, int swap_interval,
                                      xgd_result (*submit)(d3d12_renderer *r));
@@ -447,6 +448,12 @@ void xgdi_d3d12_present_destroy(d3d12_renderer *r);
 /* After a Reset onto another window (or none): the old window's swap chain goes while that
    window is still open (core closes it after reset_back_buffer). */
 void xgdi_d3d12_present_follow_window(d3d12_renderer *r);
+/* Spec 002's tearing rule for IDXGISwapChain::Present: XGDI_DXGI_PRESENT_ALLOW_TEARING when
+   tearing is supported, the swap interval is 0 (Immediate) and the swap chain is not in
+   exclusive full screen; else 0. Plain C on every platform (unit-tested on Linux). */
+#define XGDI_DXGI_PRESENT_ALLOW_TEARING 0x200u /* DXGI_PRESENT_ALLOW_TEARING (dxgi1_5.h) */
+unsigned xgdi_dxgi_present_flags(bool tearing_supported, int swap_interval,
+                                 bool exclusive_full_screen);
 xgd_result xgdi_d3d12_op_read_back_buffer(xgdi_renderer *r, const xgd_rect *rect, void *rgba);
 xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face);
 xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, int face);

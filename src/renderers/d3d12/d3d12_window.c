@@ -13,7 +13,7 @@
  * its barriers order it against the frame (and the next frame's copy against the blit). The
  * swap chain follows the window's size and the present mode; OUT_OF_DATE/SUBOPTIMAL re-create
  * it; a lost window is DEVICE_LOST by name (every wait is bounded). Windows builds present
- * through DXGI instead; this file is empty there.
+ * through DXGI instead (d3d12_dxgi.c); this file is empty there.
  */
 #include "d3d12_internal.h"
 #include "../../platform/window.h"
@@ -586,7 +586,7 @@ xgd_result xgdi_d3d12_present_window(d3d12_renderer *r, int swap_interval,
     return XGD_OK;
 }
 
-#else /* Windows (DXGI, not here) or no X11: no windowed presentation from this file */
+#elif !defined(_WIN32) /* no X11: no windowed presentation (Windows: d3d12_dxgi.c) */
 
 bool xgdi_d3d12_can_present(d3d12_renderer *r)
 {

@@ -287,6 +287,23 @@ uint64_t xvk_instance_creations(void)
     return n;
 }
 
+/* The surface extensions every instance enables where the loader offers them (headless devices
+ * never use them): VK_KHR_surface and the platform ones windowed devices present through, an
+ * Xlib surface for X11 windows, and those SDL_Vulkan_CreateSurface asks for on SDL windows made
+ * with SDL_WINDOW_VULKAN (xcb on SDL's X11 driver, Wayland on its Wayland driver). None without
+ * VK_KHR_surface. */
+uint32_t xvk_surface_extensions(const char **names)
+{
+    static const char *const platform[XVK_SURFACE_EXTS - 1] = {
+        "VK_KHR_xlib_surface", "VK_KHR_xcb_surface", "VK_KHR_wayland_surface" };
+    if (!has_instance_ext("VK_KHR_surface")) return 0;
+    uint32_t n = 0;
+    names[n++] = "VK_KHR_surface";
+    for (int i = 0; i < XVK_SURFACE_EXTS - 1; i++)
+        if (has_instance_ext(platform[i])) names[n++] = platform[i];
+    return n == 1 ? 0 : n;
+}
+
 static VkResult shared_instance(bool layer, bool utils, VkInstance *out, bool *messenger)
 {
     pthread_mutex_lock(&instance_lock);
@@ -303,14 +320,11 @@ static VkResult shared_instance(bool layer, bool utils, VkInstance *out, bool *m
                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
             .pfnUserCallback = debug_callback, .pUserData = &instances[layer][utils] };
         bool validate = layer && utils;
-        const char *exts[3];
+        const char *exts[1 + XVK_SURFACE_EXTS];
         uint32_t next = 0;
         if (utils) exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-        /* windowed devices present through an Xlib surface; headless ones never use them */
-        if (has_instance_ext("VK_KHR_surface") && has_instance_ext("VK_KHR_xlib_surface")) {
-            exts[next++] = "VK_KHR_surface";
-            exts[next++] = "VK_KHR_xlib_surface";
-        }
+        uint32_t ns = xvk_surface_extensions(exts + next);
+        next += ns;
         VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                                   .pApplicationName = "xgd", .pEngineName = "xgd",
                                   .apiVersion = VK_API_VERSION_1_3 };
@@ -483,8 +497,9 @@ static xgd_result create_device(xvk_renderer *r)
     uint32_t next = 0;
     exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (r->has_line_rasterization) exts[next++] = VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME;
-    r->has_xlib_surface = has_instance_ext("VK_KHR_surface") && has_instance_ext("VK_KHR_xlib_surface");
-    r->has_swapchain = r->has_xlib_surface && has_device_ext(r->phys, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    const char *surface_exts[XVK_SURFACE_EXTS];
+    r->has_surface = xvk_surface_extensions(surface_exts) > 0;
+    r->has_swapchain = r->has_surface && has_device_ext(r->phys, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     if (r->has_swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,

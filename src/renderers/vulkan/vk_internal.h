@@ -282,7 +282,7 @@ struct xvk_renderer {
     /* windowed presentation (vk_swapchain.c): instance and device extensions found, the swap
        chain of the current window, and the binary semaphores the next xvk_submit waits on and
        signals besides the timeline (VK_NULL_HANDLE: none) */
-    bool has_xlib_surface, has_swapchain;
+    bool has_surface, has_swapchain; /* an instance surface extension; the device's swap chain */
     struct xvk_swapchain *swapchain;
     VkSemaphore submit_wait, submit_signal;
     xgdi_target targets[XVK_MAX_TARGETS];
@@ -356,6 +356,10 @@ void xvk_query_resume(xvk_renderer *r, VkCommandBuffer cmd);
 void xvk_query_pools_destroy(xvk_renderer *r);
 
 /* ---- vk_device.c ---- */
+/* The instance surface extensions the shared instances enable (at most XVK_SURFACE_EXTS names
+   into `names`; 0 when the loader has no VK_KHR_surface or no platform surface). */
+#define XVK_SURFACE_EXTS 4
+uint32_t xvk_surface_extensions(const char **names);
 /* vkCreateInstance calls this process made (tests: instances are shared across devices). */
 uint64_t xvk_instance_creations(void);
 /* Tests only: called on the creating thread right after vkCreateDevice succeeded, while the

@@ -1,6 +1,7 @@
 /*
  * vk_swapchain.c - windowed presentation: a VkSurfaceKHR for the device's window (an Xlib
- * surface, for X11 windows and SDL2 windows on SDL's X11 driver), a swap chain of the window's
+ * surface, for X11 windows and SDL2 windows on SDL's X11 driver; SDL_Vulkan_CreateSurface for
+ * SDL2 windows made with SDL_WINDOW_VULKAN, on any SDL video driver), a swap chain of the window's
  * size, and per Present: acquire an image, copy the back buffer into it in the frame's command
  * buffer, submit the frame (waiting for the acquire, signalling the present), present.
  *
@@ -42,8 +43,8 @@ typedef struct xvk_swapchain {
 
 bool xvk_can_present(const xvk_renderer *r)
 {
-#ifdef XGD_HAVE_X11
-    return r->has_swapchain && r->has_xlib_surface;
+#if defined(XGD_HAVE_X11) || defined(XGD_HAVE_SDL2)
+    return r->has_swapchain && r->has_surface;
 #else
     (void)r;
     return false;
@@ -104,15 +105,35 @@ void xvk_swapchain_follow_window(xvk_renderer *r)
     destroy_all(r);
 }
 
+static xgd_result surface_supported(xvk_renderer *r, xvk_swapchain *sc)
+{
+    VkBool32 ok = VK_FALSE;
+    VkResult vr = vkGetPhysicalDeviceSurfaceSupportKHR(r->phys, r->queue_family, sc->surface, &ok);
+    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkGetPhysicalDeviceSurfaceSupportKHR");
+    if (!ok)
+        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
+                         "vulkan: %s's queue cannot present to this window", r->adapter_name);
+    return XGD_OK;
+}
+
 static xgd_result make_surface(xvk_renderer *r, xvk_swapchain *sc)
 {
+    /* An SDL window made for Vulkan gets its surface from SDL, whatever SDL's video driver
+       (Wayland included); the instance enables the platform extensions SDL asks for. */
+    if (xgdi_window_sdl_vulkan(sc->window)) {
+        const char *exts[XVK_SURFACE_EXTS];
+        uint32_t n = xvk_surface_extensions(exts);
+        xgd_result res = xgdi_window_sdl_vulkan_surface(r->base.device, sc->window, r->instance,
+                                                        exts, n, &sc->surface);
+        return res == XGD_OK ? surface_supported(r, sc) : res;
+    }
 #ifdef XGD_HAVE_X11
     void *dpy = NULL;
     unsigned long win = 0;
     if (!xgdi_window_x11_handles(sc->window, &dpy, &win))
         return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
-                         "vulkan: the window is not an X11 window (an SDL2 window must use SDL's "
-                         "X11 video driver)");
+                         "vulkan: the window is not an X11 window (an SDL2 window on another SDL "
+                         "video driver, such as Wayland, must be created with SDL_WINDOW_VULKAN)");
     PFN_vkCreateXlibSurfaceKHR create =
         (PFN_vkCreateXlibSurfaceKHR)vkGetInstanceProcAddr(r->instance, "vkCreateXlibSurfaceKHR");
     if (create == NULL)
@@ -122,13 +143,7 @@ static xgd_result make_surface(xvk_renderer *r, xvk_swapchain *sc)
                                       .dpy = (Display *)dpy, .window = (Window)win };
     VkResult vr = create(r->instance, &ci, NULL, &sc->surface);
     if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkCreateXlibSurfaceKHR");
-    VkBool32 ok = VK_FALSE;
-    vr = vkGetPhysicalDeviceSurfaceSupportKHR(r->phys, r->queue_family, sc->surface, &ok);
-    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkGetPhysicalDeviceSurfaceSupportKHR");
-    if (!ok)
-        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
-                         "vulkan: %s's queue cannot present to this window", r->adapter_name);
-    return XGD_OK;
+    return surface_supported(r, sc);
 #else
     (void)sc;
     return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
