@@ -1,0 +1,341 @@
+/*
+ * stb.c - JPEG, BMP, GIF and TGA decoding through stb_image, and JPEG encoding through
+ * stb_image_write (Debian's libstb-dev ships both as single headers in /usr/include/stb).
+ *
+ * The implementations are compiled here from those headers rather than linked from Debian's
+ * libstb.so: the loader's safety limits are compile-time settings of stb_image (the largest
+ * side, the allocator, the formats built in), which the prebuilt library cannot take, and
+ * compiled as static functions they export nothing that could collide with a program's own
+ * copy of stb.
+ *
+ * Bounds (hostile files): the header is read first (stbi_info) and a side above the caller's
+ * limit is refused before decoding; the decoder's allocations together are then capped by
+ * what a valid image of the declared size needs (stb_image allocates the output and its
+ * working buffers from the declared size, so a file that lies about its size runs into the
+ * cap and fails instead of allocating without bound).
+ */
+#include "content.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef XGD_NO_STB
+/* Built without stb_image (CMake -DXGD_STB=OFF, e.g. mingw-w64, for which Debian's libstb-dev
+ * is not installed): JPEG, BMP, GIF and TGA load and JPEG save are unsupported, by name. */
+static xgd_result no_stb(char *err, size_t err_size)
+{
+    if (err != NULL && err_size != 0)
+        snprintf(err, err_size, "built without stb_image (XGD_STB=OFF): only PNG and DDS load");
+    return XGD_ERROR_NOT_SUPPORTED;
+}
+
+xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int max_dim,
+                         xgdi_image_kind *kind, int *width, int *height, char *err,
+                         size_t err_size)
+{
+    (void)src, (void)max_dim, (void)kind, (void)width, (void)height;
+    if (announced == XGDI_IMAGE_UNKNOWN) {
+        if (err != NULL && err_size != 0)
+            snprintf(err, err_size, "not an image format this build of xgd loads (PNG or DDS)");
+        return XGD_ERROR_INVALID_OPERATION;
+    }
+    return no_stb(err, err_size);
+}
+
+xgd_result xgdi_stb_decode(xgdi_image_source *src, int width, int height, uint8_t **rgba,
+                           char *err, size_t err_size)
+{
+    (void)src, (void)width, (void)height;
+    *rgba = NULL;
+    return no_stb(err, err_size);
+}
+
+xgd_result xgdi_jpeg_encode(int width, int height, const uint8_t *rgba, int quality,
+                            uint8_t **out, size_t *out_size, char *err, size_t err_size)
+{
+    (void)width, (void)height, (void)rgba, (void)quality;
+    *out = NULL;
+    *out_size = 0;
+    return no_stb(err, err_size);
+}
+#else
+/* The allocator stb_image uses while one decode runs on this thread: every request (a
+ * realloc counts its new size) is taken from `left`; past it the request fails, stb_image
+ * reports out of memory and `exceeded` tells that apart from the process running out. */
+static _Thread_local struct {
+    size_t left;
+    bool exceeded;
+} g_budget;
+
+static void *budget_malloc(size_t n)
+{
+    if (n > g_budget.left) {
+        g_budget.exceeded = true;
+        return NULL;
+    }
+    g_budget.left -= n;
+    return malloc(n);
+}
+
+static void *budget_realloc(void *p, size_t n)
+{
+    if (n > g_budget.left) {
+        g_budget.exceeded = true;
+        return NULL;
+    }
+    g_budget.left -= n;
+    return realloc(p, n);
+}
+
+/* Compiled as static functions, stb declares entry points this build leaves out (its zlib
+ * and PNG parts, HDR writing): GCC reports those as static functions never defined, for the
+ * whole file. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_GIF
+#define STBI_ONLY_TGA
+#define STBI_NO_STDIO
+#define STBI_NO_LINEAR
+#define STBI_NO_HDR
+#define STBI_MAX_DIMENSIONS XGDI_IMAGE_MAX_DIM
+#define STBI_MALLOC(n) budget_malloc(n)
+#define STBI_REALLOC(p, n) budget_realloc((p), (n))
+#define STBI_FREE(p) free(p)
+#include <stb/stb_image.h>
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO
+#include <stb/stb_image_write.h>
+
+static void set_err(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err == NULL || err_size == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
+
+/* The source as stb_image's callbacks. past_end: the decoder asked for bytes after the last
+ * one, i.e. it needed more data than the file has (stb_image itself continues with zeros, so
+ * a truncated file would otherwise decode "successfully"). */
+typedef struct stb_reader {
+    xgdi_image_source *src;
+    bool past_end;
+    bool io_error;
+} stb_reader;
+
+static int cb_read(void *user, char *data, int size)
+{
+    stb_reader *rd = user;
+    if (size <= 0) return 0;
+    if (rd->src->pos >= rd->src->size) {
+        rd->past_end = true;
+        return 0;
+    }
+    size_t n = xgdi_source_read(rd->src, data, (size_t)size);
+    if (n < (size_t)size && rd->src->io_errno != 0) rd->io_error = true;
+    return (int)n;
+}
+
+static void cb_skip(void *user, int n)
+{
+    stb_reader *rd = user;
+    size_t to = rd->src->pos;
+    if (n < 0) {
+        to = (size_t)-(long)n > to ? 0 : to - (size_t)-(long)n;
+    } else {
+        to = (size_t)n > rd->src->size - to ? rd->src->size : to + (size_t)n;
+    }
+    if (!xgdi_source_seek(rd->src, to)) rd->io_error = true;
+}
+
+static int cb_eof(void *user)
+{
+    stb_reader *rd = user;
+    return rd->src->pos >= rd->src->size;
+}
+
+static const stbi_io_callbacks g_callbacks = { cb_read, cb_skip, cb_eof };
+
+/* Which stb decoder recognises the data: the same tests stbi_info runs, one at a time, so the
+ * message can name the kind. */
+static xgdi_image_kind stb_kind(xgdi_image_source *src, int *w, int *h)
+{
+    static const xgdi_image_kind order[] = { XGDI_IMAGE_JPEG, XGDI_IMAGE_BMP, XGDI_IMAGE_GIF,
+                                              XGDI_IMAGE_TGA };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if (!xgdi_source_seek(src, 0)) return XGDI_IMAGE_UNKNOWN;
+        stb_reader rd = { .src = src };
+        stbi__context s;
+        stbi__start_callbacks(&s, (stbi_io_callbacks *)&g_callbacks, &rd);
+        int comp = 0, ok = 0;
+        switch (order[i]) {
+        case XGDI_IMAGE_JPEG: ok = stbi__jpeg_info(&s, w, h, &comp); break;
+        case XGDI_IMAGE_BMP: ok = stbi__bmp_info(&s, w, h, &comp); break;
+        case XGDI_IMAGE_GIF: ok = stbi__gif_info(&s, w, h, &comp); break;
+        default: ok = stbi__tga_info(&s, w, h, &comp); break;
+        }
+        if (ok) return order[i];
+    }
+    return XGDI_IMAGE_UNKNOWN;
+}
+
+xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int max_dim,
+                         xgdi_image_kind *kind, int *width, int *height, char *err,
+                         size_t err_size)
+{
+    int w = 0, h = 0;
+    /* stb's header readers allocate nothing image-sized (GIF's reads a small state). */
+    g_budget.left = (size_t)1 << 20;
+    g_budget.exceeded = false;
+    xgdi_image_kind k = stb_kind(src, &w, &h);
+    if (k == XGDI_IMAGE_UNKNOWN || (announced != XGDI_IMAGE_UNKNOWN && k != announced)) {
+        if (src->io_errno != 0) {
+            set_err(err, err_size, "read error: %s", strerror(src->io_errno));
+            return XGD_ERROR_IO;
+        }
+        if (announced == XGDI_IMAGE_UNKNOWN) {
+            set_err(err, err_size,
+                    "not an image format xgd loads (PNG, JPEG, BMP, GIF, TGA or DDS)");
+            return XGD_ERROR_INVALID_OPERATION;
+        }
+        const char *why = stbi_failure_reason();
+        set_err(err, err_size, "damaged %s header (stb_image: %s)",
+                xgdi_image_kind_name(announced), why != NULL ? why : "not recognised");
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    if (w < 1 || h < 1) {
+        set_err(err, err_size, "the %s declares %dx%d texels", xgdi_image_kind_name(k), w, h);
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    if (w > max_dim || h > max_dim) {
+        set_err(err, err_size,
+                "the %s declares %dx%d texels; the limit is %d per side (the profile's and "
+                "renderer's texture size)",
+                xgdi_image_kind_name(k), w, h, max_dim);
+        return XGD_ERROR_NOT_SUPPORTED;
+    }
+    *kind = k;
+    *width = w;
+    *height = h;
+    return XGD_OK;
+}
+
+/* What decoding a valid w x h image may allocate in stb_image, with room to spare: the RGBA
+ * output and a format conversion (8 bytes a texel), GIF's background and history buffers
+ * (5), JPEG's component planes and progressive coefficients (up to 4 components of 1 + 2
+ * bytes, 12), each plane padded to whole 8x8 blocks of the largest sampling factor (up to 32
+ * texels a side), plus 1 MiB for tables and rows. */
+static size_t decode_budget(int w, int h)
+{
+    return (size_t)25 * ((size_t)w + 32) * ((size_t)h + 32) + ((size_t)1 << 20);
+}
+
+xgd_result xgdi_stb_decode(xgdi_image_source *src, int width, int height, uint8_t **rgba,
+                           char *err, size_t err_size)
+{
+    *rgba = NULL;
+    if (!xgdi_source_seek(src, 0)) {
+        set_err(err, err_size, "seek error: %s", strerror(src->io_errno));
+        return XGD_ERROR_IO;
+    }
+    stb_reader rd = { .src = src };
+    g_budget.left = decode_budget(width, height);
+    g_budget.exceeded = false;
+    int w = 0, h = 0, comp = 0;
+    stbi_uc *px = stbi_load_from_callbacks(&g_callbacks, &rd, &w, &h, &comp, 4);
+    if (rd.io_error) {
+        stbi_image_free(px);
+        set_err(err, err_size, "read error: %s", strerror(src->io_errno));
+        return XGD_ERROR_IO;
+    }
+    if (px == NULL) {
+        if (g_budget.exceeded) {
+            set_err(err, err_size,
+                    "decoding needed more memory than a %dx%d image may (%zu MiB): a damaged "
+                    "or hostile file",
+                    width, height, decode_budget(width, height) >> 20);
+            return XGD_ERROR_INVALID_ARGUMENT;
+        }
+        const char *why = stbi_failure_reason();
+        if (why != NULL && strcmp(why, "outofmem") == 0) {
+            set_err(err, err_size, "out of memory for a %dx%d image", width, height);
+            return XGD_ERROR_OUT_OF_MEMORY;
+        }
+        set_err(err, err_size, "%s (stb_image: %s)",
+                rd.past_end ? "the image is truncated" : "the image is damaged",
+                why != NULL ? why : "unknown error");
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    if (rd.past_end) {
+        stbi_image_free(px);
+        set_err(err, err_size, "the image is truncated (its data ends before the image does)");
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    if (w != width || h != height) {
+        stbi_image_free(px);
+        set_err(err, err_size, "the header said %dx%d, the image is %dx%d", width, height, w, h);
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    *rgba = px; /* allocated by budget_malloc: plain malloc, freed with free */
+    return XGD_OK;
+}
+
+typedef struct grow_buffer {
+    uint8_t *data;
+    size_t size, cap;
+    bool failed;
+} grow_buffer;
+
+static void write_cb(void *user, void *data, int size)
+{
+    grow_buffer *b = user;
+    if (b->failed || size <= 0) return;
+    if (b->size + (size_t)size > b->cap) {
+        size_t cap = b->cap != 0 ? b->cap : 4096;
+        while (cap < b->size + (size_t)size) cap *= 2;
+        uint8_t *p = realloc(b->data, cap);
+        if (p == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->size, data, (size_t)size);
+    b->size += (size_t)size;
+}
+
+xgd_result xgdi_jpeg_encode(int width, int height, const uint8_t *rgba, int quality,
+                            uint8_t **out, size_t *out_size, char *err, size_t err_size)
+{
+    *out = NULL;
+    *out_size = 0;
+    /* JPEG's frame header stores each side in 16 bits. */
+    if (width < 1 || height < 1 || width > 65535 || height > 65535 || rgba == NULL) {
+        set_err(err, err_size, "bad image arguments (%dx%d)", width, height);
+        return XGD_ERROR_INVALID_ARGUMENT;
+    }
+    grow_buffer b = { 0 };
+    /* stb_image_write drops the alpha channel of a 4-component image (JPEG has none). */
+    int ok = stbi_write_jpg_to_func(write_cb, &b, width, height, 4, rgba, quality);
+    if (!ok || b.failed) {
+        free(b.data);
+        set_err(err, err_size, b.failed ? "out of memory" : "stb_image_write failed");
+        return b.failed ? XGD_ERROR_OUT_OF_MEMORY : XGD_ERROR_INVALID_ARGUMENT;
+    }
+    *out = b.data;
+    *out_size = b.size;
+    return XGD_OK;
+}
+#endif /* XGD_NO_STB */
