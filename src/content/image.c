@@ -195,7 +195,12 @@ xgd_result xgd_texture2d_from_file(xgd_device *device, const char *path, xgd_tex
     xgdi_image_source src;
     r = open_file(path, &src, err, sizeof err);
     if (r != XGD_OK) return xgdi_fail(device, r, "image decode%s: %s", what, err);
-    r = load_source(device, &src, path, what, out);
+    /* As the memory loader: no bytes is no image data, not an unknown format. */
+    if (src.size == 0)
+        r = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "image decode%s: the file is empty",
+                      what);
+    else
+        r = load_source(device, &src, path, what, out);
     fclose(src.file);
     return r;
 }
@@ -221,7 +226,11 @@ xgd_result xgd_texture_from_dds_file(xgd_device *device, const char *path, xgd_t
     xgdi_image_source src;
     r = open_file(path, &src, err, sizeof err);
     if (r != XGD_OK) return xgdi_fail(device, r, "DDS decode%s: %s", what, err);
-    r = texture_from_dds(device, &src, false, what, out);
+    if (src.size == 0)
+        r = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "DDS decode%s: the file is empty",
+                      what);
+    else
+        r = texture_from_dds(device, &src, false, what, out);
     fclose(src.file);
     return r;
 }

@@ -169,11 +169,14 @@ static const stbi_io_callbacks g_callbacks = { cb_read, cb_skip, cb_eof };
 
 /* Which stb decoder recognises the data: the same tests stbi_info runs, one at a time, so the
  * message can name the kind. */
-static xgdi_image_kind stb_kind(xgdi_image_source *src, int *w, int *h)
+static xgdi_image_kind stb_kind(xgdi_image_source *src, xgdi_image_kind announced, int *w,
+                                int *h)
 {
     static const xgdi_image_kind order[] = { XGDI_IMAGE_JPEG, XGDI_IMAGE_BMP, XGDI_IMAGE_GIF,
                                               XGDI_IMAGE_TGA };
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        /* A signature names the one decoder to ask, so its failure reason is the one kept. */
+        if (announced != XGDI_IMAGE_UNKNOWN && order[i] != announced) continue;
         if (!xgdi_source_seek(src, 0)) return XGDI_IMAGE_UNKNOWN;
         stb_reader rd = { .src = src };
         stbi__context s;
@@ -190,16 +193,100 @@ static xgdi_image_kind stb_kind(xgdi_image_source *src, int *w, int *h)
     return XGDI_IMAGE_UNKNOWN;
 }
 
+/* A byte reader over the source for the JPEG table check (-1 at the end). */
+typedef struct byte_reader {
+    xgdi_image_source *src;
+    uint8_t buf[4096];
+    size_t len, at;
+} byte_reader;
+
+static int next_byte(byte_reader *br)
+{
+    if (br->at == br->len) {
+        br->len = xgdi_source_read(br->src, br->buf, sizeof br->buf);
+        br->at = 0;
+        if (br->len == 0) return -1;
+    }
+    return br->buf[br->at++];
+}
+
+/*
+ * stb_image 2.27 (Debian bookworm's libstb-dev) builds a JPEG Huffman table (DHT) from its 16
+ * code counts without checking that they add up to at most 256, the most symbols a table has
+ * (ITU-T T.81 B.2.4.2), and writes past the table's arrays when they do not (upstream added
+ * the check in 2.28). Every DHT segment of the file is checked here the way stb_image reads
+ * it, before stb_image sees the file: all markers are found as stb_image finds them (0xFF
+ * followed by a code; 0xFF00 and RSTn belong to entropy-coded data), each segment's payload is
+ * skipped by its length, and a DHT's tables are walked as stb_image walks them.
+ * *codes is the offending total. Returns false on such a table.
+ */
+static bool jpeg_huffman_tables_ok(xgdi_image_source *src, int *codes)
+{
+    byte_reader br = { .src = src };
+    if (!xgdi_source_seek(src, 0)) return true; /* the decoder reports the I/O error */
+    int c = next_byte(&br);
+    for (;;) {
+        if (c < 0) return true;
+        if (c != 0xff) {
+            c = next_byte(&br);
+            continue;
+        }
+        int m = next_byte(&br);
+        while (m == 0xff) m = next_byte(&br);
+        if (m < 0) return true;
+        if (m == 0x00 || m == 0x01 || (m >= 0xd0 && m <= 0xd9)) {
+            c = next_byte(&br);
+            continue;
+        }
+        int hi = next_byte(&br), lo = next_byte(&br);
+        if (hi < 0 || lo < 0) return true;
+        long left = (long)(hi << 8 | lo) - 2;
+        if (m == 0xc4) {
+            while (left > 0) {
+                if (next_byte(&br) < 0) return true; /* table class and id */
+                int n = 0;
+                for (int i = 0; i < 16; i++) {
+                    int k = next_byte(&br);
+                    if (k < 0) return true;
+                    n += k;
+                }
+                if (n > 256) {
+                    *codes = n;
+                    return false;
+                }
+                for (int i = 0; i < n; i++)
+                    if (next_byte(&br) < 0) return true;
+                left -= 17 + n;
+            }
+        } else {
+            for (; left > 0; left--)
+                if (next_byte(&br) < 0) return true;
+        }
+        c = next_byte(&br);
+    }
+}
+
 xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int max_dim,
                          xgdi_image_kind *kind, int *width, int *height, char *err,
                          size_t err_size)
 {
     int w = 0, h = 0;
+    uint8_t soi[2] = { 0, 0 };
+    if (xgdi_source_seek(src, 0) && xgdi_source_read(src, soi, 2) == 2 && soi[0] == 0xff &&
+        soi[1] == 0xd8) {
+        /* stb_image's JPEG reader takes any data that starts with SOI. */
+        int codes = 0;
+        if (!jpeg_huffman_tables_ok(src, &codes)) {
+            set_err(err, err_size,
+                    "corrupt JPEG: a Huffman table declares %d codes (at most 256 exist)", codes);
+            return XGD_ERROR_INVALID_ARGUMENT;
+        }
+    }
     /* stb's header readers allocate nothing image-sized (GIF's reads a small state). */
     g_budget.left = (size_t)1 << 20;
     g_budget.exceeded = false;
-    xgdi_image_kind k = stb_kind(src, &w, &h);
-    if (k == XGDI_IMAGE_UNKNOWN || (announced != XGDI_IMAGE_UNKNOWN && k != announced)) {
+    xgdi_image_kind k = stb_kind(src, announced, &w, &h);
+    if (k == XGDI_IMAGE_UNKNOWN) {
         if (src->io_errno != 0) {
             set_err(err, err_size, "read error: %s", strerror(src->io_errno));
             return XGD_ERROR_IO;
@@ -210,6 +297,15 @@ xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int 
             return XGD_ERROR_INVALID_OPERATION;
         }
         const char *why = stbi_failure_reason();
+        /* stb_image's own limit on a side (STBI_MAX_DIMENSIONS), checked in its header
+         * readers: as large a size as the device limit below. */
+        if (why != NULL && strcmp(why, "too large") == 0) {
+            set_err(err, err_size,
+                    "the %s declares more than %d texels per side; the limit is %d per side "
+                    "(the profile's and renderer's texture size)",
+                    xgdi_image_kind_name(announced), XGDI_IMAGE_MAX_DIM, max_dim);
+            return XGD_ERROR_NOT_SUPPORTED;
+        }
         set_err(err, err_size, "damaged %s header (stb_image: %s)",
                 xgdi_image_kind_name(announced), why != NULL ? why : "not recognised");
         return XGD_ERROR_INVALID_ARGUMENT;
