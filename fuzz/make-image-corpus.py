@@ -43,6 +43,10 @@ write("dds-huge.dds", dds(0xFFFFFFFC, 0xFFFFFFFC, 4, b"DXT1", data=b"\x55" * 64)
 write("dds-4096-no-texels.dds", dds(4096, 4096, 4, b"DXT5", mips=13, data=b"\x55" * 64))
 write("dds-2049-no-texels.dds", dds(2049, 2048, 0x41, b"\0\0\0\0", 32,
                                     (0xFF0000, 0xFF00, 0xFF, 0xFF000000), data=b"\x11" * 64))
+# A 4096 cube of Vector4 texels with every mip would take 2 GiB: refused from the header
+# because the file holds none of it, never allocated first (the replay's -malloc_limit_mb).
+write("dds-cube-4096-vector4-no-texels.dds", dds(4096, 4096, 4, struct.pack("<I", 116),
+                                                 mips=13, caps2=0xFE00, data=b"\x55" * 64))
 write("dds-mips-lie.dds", dds(16, 16, 4, b"DXT1", mips=0xFFFFFFFF, data=b"\x55" * 128))
 write("dds-volume-overflow.dds", dds(4096, 4096, 4, struct.pack("<I", 116), mips=1,
                                      depth=4096, caps2=0x200000, data=b"\x55" * 16))
