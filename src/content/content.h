@@ -15,6 +15,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* printf-style checking of the loaders' message helpers; C99 formats (%zu): mingw checks plain
+ * printf as MS printf. */
+#if defined(__MINGW32__)
+#define XGDI_CONTENT_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
+#define XGDI_CONTENT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
+
 /* The largest side any loader accepts without a device (and the compile-time limit given to
  * stb_image): the largest texture any xgd renderer creates. */
 #define XGDI_IMAGE_MAX_DIM 16384

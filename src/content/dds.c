@@ -50,8 +50,7 @@ enum {
     CONV_X4444,  /* 16-bit x4r4g4b4 -> Bgra4444 with alpha 15 */
 };
 
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t err_size, const char *fmt, ...) XGDI_CONTENT_PRINTF(3, 4);
 static void set_err(char *err, size_t err_size, const char *fmt, ...)
 {
     if (err == NULL || err_size == 0) return;

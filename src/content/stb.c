@@ -114,8 +114,7 @@ static void *budget_realloc(void *p, size_t n)
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t err_size, const char *fmt, ...) XGDI_CONTENT_PRINTF(3, 4);
 static void set_err(char *err, size_t err_size, const char *fmt, ...)
 {
     if (err == NULL || err_size == 0) return;
