@@ -343,6 +343,13 @@ XGD_TEST(Image_HugeDeclaredSizes)
     expect_refusal(t, dev, 0, "BMP 2048x2048 of 364 bytes", bmp, n, XGD_ERROR_INVALID_ARGUMENT,
                    "truncated");
     free(bmp);
+    /* A valid kind of BMP the decoder does not handle (RLE8 compression, field at 30): the
+     * loader's limit, NOT_SUPPORTED naming it, not a damaged file. */
+    bmp = read_all(IMAGES "pal8.bmp", &n);
+    REQUIRE(bmp != NULL);
+    put32(bmp + 30, 1);
+    expect_refusal(t, dev, 0, "BMP RLE8", bmp, n, XGD_ERROR_NOT_SUPPORTED, "RLE");
+    free(bmp);
     /* TGA: 16-bit little-endian width and height at 12. */
     uint8_t *tga = read_all(IMAGES "rgba32.tga", &n);
     REQUIRE(tga != NULL);

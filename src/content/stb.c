@@ -166,6 +166,18 @@ static int cb_eof(void *user)
 
 static const stbi_io_callbacks g_callbacks = { cb_read, cb_skip, cb_eof };
 
+/* stb_image's failure reasons for valid files of a kind it does not decode (12-bit JPEG, a
+ * JPEG whose height comes later, RLE or embedded JPEG/PNG BMPs, BMP header versions it does
+ * not know): a limit of the loader, NOT_SUPPORTED, rather than a damaged file. */
+static bool stb_unsupported(const char *why)
+{
+    static const char *const reasons[] = { "only 8-bit", "no header height", "BMP RLE",
+                                           "BMP JPEG/PNG", "unknown BMP" };
+    for (size_t i = 0; why != NULL && i < sizeof reasons / sizeof reasons[0]; i++)
+        if (strcmp(why, reasons[i]) == 0) return true;
+    return false;
+}
+
 /* Which stb decoder recognises the data: the same tests stbi_info runs, one at a time, so the
  * message can name the kind. */
 static xgdi_image_kind stb_kind(xgdi_image_source *src, xgdi_image_kind announced, int *w,
@@ -305,6 +317,11 @@ xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int 
                     xgdi_image_kind_name(announced), XGDI_IMAGE_MAX_DIM, max_dim);
             return XGD_ERROR_NOT_SUPPORTED;
         }
+        if (stb_unsupported(why)) {
+            set_err(err, err_size, "this kind of %s is not supported (stb_image: %s)",
+                    xgdi_image_kind_name(announced), why);
+            return XGD_ERROR_NOT_SUPPORTED;
+        }
         set_err(err, err_size, "damaged %s header (stb_image: %s)",
                 xgdi_image_kind_name(announced), why != NULL ? why : "not recognised");
         return XGD_ERROR_INVALID_ARGUMENT;
@@ -366,6 +383,10 @@ xgd_result xgdi_stb_decode(xgdi_image_source *src, int width, int height, uint8_
         if (why != NULL && strcmp(why, "outofmem") == 0) {
             set_err(err, err_size, "out of memory for a %dx%d image", width, height);
             return XGD_ERROR_OUT_OF_MEMORY;
+        }
+        if (stb_unsupported(why)) {
+            set_err(err, err_size, "this kind of image is not supported (stb_image: %s)", why);
+            return XGD_ERROR_NOT_SUPPORTED;
         }
         set_err(err, err_size, "%s (stb_image: %s)",
                 rd.past_end ? "the image is truncated" : "the image is damaged",
