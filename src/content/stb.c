@@ -350,7 +350,10 @@ xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int 
  * texels a side), plus 1 MiB for tables and rows. */
 static size_t decode_budget(int w, int h)
 {
-    return (size_t)25 * ((size_t)w + 32) * ((size_t)h + 32) + ((size_t)1 << 20);
+    /* At most 25 * 16416^2 + 1 MiB (both sides at most XGDI_IMAGE_MAX_DIM): fits in 64 bits;
+     * a 32-bit size_t is saturated instead. */
+    uint64_t n = (uint64_t)25 * ((uint64_t)w + 32) * ((uint64_t)h + 32) + ((uint64_t)1 << 20);
+    return n > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)n;
 }
 
 xgd_result xgdi_stb_decode(xgdi_image_source *src, int width, int height, uint8_t **rgba,
