@@ -358,4 +358,36 @@ XGD_TEST(Image_HugeDeclaredSizes)
     free(tga);
     xgd_device_destroy(dev);
 }
+
+/* A JPEG Huffman table whose 16 code counts add up to more than 256 (the most a table holds):
+ * refused as damaged before stb_image 2.27 builds it past its arrays; also when fill bytes
+ * (0xFF) come before SOI, which stb_image's marker reader skips. */
+XGD_TEST(Image_JpegHuffmanTableOverflow)
+{
+    xgd_device *dev = hidef_device(t);
+    REQUIRE(dev != NULL);
+    size_t n;
+    uint8_t *jpg = read_all(IMAGES "q95-444.jpg", &n);
+    REQUIRE(jpg != NULL);
+    size_t dht = 0;
+    for (size_t i = 2; i + 21 < n; i++)
+        if (jpg[i] == 0xff && jpg[i + 1] == 0xc4) {
+            dht = i;
+            break;
+        }
+    REQUIRE(dht != 0);
+    /* counts at dht + 5 .. dht + 20 (after the marker, the length and the class/id byte) */
+    jpg[dht + 19] = 200, jpg[dht + 20] = 200;
+    expect_refusal(t, dev, 0, "JPEG DHT of too many codes", jpg, n, XGD_ERROR_INVALID_ARGUMENT,
+                   "Huffman table");
+    uint8_t *filled = malloc(n + 8);
+    REQUIRE(filled != NULL);
+    memset(filled, 0xff, 8);
+    memcpy(filled + 8, jpg, n);
+    expect_refusal(t, dev, 0, "JPEG DHT of too many codes after fill bytes", filled, n + 8,
+                   XGD_ERROR_INVALID_ARGUMENT, "Huffman table");
+    free(filled);
+    free(jpg);
+    xgd_device_destroy(dev);
+}
 #endif

@@ -282,10 +282,10 @@ xgd_result xgdi_stb_info(xgdi_image_source *src, xgdi_image_kind announced, int 
                          size_t err_size)
 {
     int w = 0, h = 0;
-    uint8_t soi[2] = { 0, 0 };
-    if (xgdi_source_seek(src, 0) && xgdi_source_read(src, soi, 2) == 2 && soi[0] == 0xff &&
-        soi[1] == 0xd8) {
-        /* stb_image's JPEG reader takes any data that starts with SOI. */
+    uint8_t first = 0;
+    if (xgdi_source_seek(src, 0) && xgdi_source_read(src, &first, 1) == 1 && first == 0xff) {
+        /* stb_image's JPEG reader takes any data that starts with a marker (0xFF, fill bytes
+         * 0xFF, then SOI), so every such input is checked. */
         int codes = 0;
         if (!jpeg_huffman_tables_ok(src, &codes)) {
             set_err(err, err_size,
