@@ -70,6 +70,10 @@ static _Thread_local struct {
     bool exceeded;
 } g_budget;
 
+/* Zeroed: stb_image's JPEG decoder keeps its Huffman tables in a malloc'd state it does not
+ * clear, and a damaged file that uses a table it never defined would otherwise decode
+ * differently from one run to the next (whatever the heap held), or succeed on one run and
+ * fail on the next. */
 static void *budget_malloc(size_t n)
 {
     if (n > g_budget.left) {
@@ -77,7 +81,7 @@ static void *budget_malloc(size_t n)
         return NULL;
     }
     g_budget.left -= n;
-    return malloc(n);
+    return calloc(1, n != 0 ? n : 1);
 }
 
 static void *budget_realloc(void *p, size_t n)
