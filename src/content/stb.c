@@ -257,18 +257,21 @@ static bool jpeg_huffman_tables_ok(xgdi_image_source *src, int *codes)
         if (hi < 0 || lo < 0) return true;
         long left = (long)(hi << 8 | lo) - 2;
         if (m == 0xc4) {
+            /* stb_image reads bytes past the end of the data as 0, so counts cut off by the
+             * end of the file are read the same way here. */
             while (left > 0) {
-                if (next_byte(&br) < 0) return true; /* table class and id */
+                bool end = next_byte(&br) < 0; /* table class and id */
                 int n = 0;
                 for (int i = 0; i < 16; i++) {
                     int k = next_byte(&br);
-                    if (k < 0) return true;
-                    n += k;
+                    if (k < 0) end = true;
+                    else n += k;
                 }
                 if (n > 256) {
                     *codes = n;
                     return false;
                 }
+                if (end) return true;
                 for (int i = 0; i < n; i++)
                     if (next_byte(&br) < 0) return true;
                 left -= 17 + n;
