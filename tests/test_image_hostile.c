@@ -387,6 +387,12 @@ XGD_TEST(Image_JpegHuffmanTableOverflow)
     expect_refusal(t, dev, 0, "JPEG DHT of too many codes after fill bytes", filled, n + 8,
                    XGD_ERROR_INVALID_ARGUMENT, "Huffman table");
     free(filled);
+    /* The same table with its counts cut off by the end of the data (stb_image reads the
+     * missing bytes as 0 and overflows all the same). */
+    jpg[dht + 19] = jpg[dht + 20] = 0;
+    jpg[dht + 5] = 200, jpg[dht + 6] = 200;
+    expect_refusal(t, dev, 0, "JPEG DHT counts cut off", jpg, dht + 12,
+                   XGD_ERROR_INVALID_ARGUMENT, "Huffman table");
     free(jpg);
     xgd_device_destroy(dev);
 }
