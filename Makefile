@@ -28,6 +28,8 @@ CMAKE_ARGS  ?=
 # (stock shaders to SPIR-V at build time), lavapipe (a CPU Vulkan device) and the Khronos
 # validation layer (the vulkan suite runs under it); vkd3d (Direct3D 12 on Vulkan).
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
+# stb_image / stb_image_write headers: JPEG, BMP, GIF, TGA load and JPEG save.
+DEPS        += libstb-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 DEPS        += libvkd3d-dev
 # HLSL effect source compiled at run time: glslang's libraries, SPIRV-Cross' C library for

@@ -920,6 +920,55 @@ XGD_API xgd_result xgd_image_save_png(const char *path, int width, int height,
  * texture loader: every pixel, fully transparent ones included, comes back as the file stores
  * it (not premultiplied), so xgd_image_save_png followed by this call gives the same bytes. */
 XGD_API xgd_result xgd_image_load_png(const char *path, int *width, int *height, uint8_t **rgba);
+
+/*
+ * XNA Texture2D.FromStream for every image format xgd reads, told apart by the content (its
+ * signature), never by a file name: PNG (libspng), JPEG (baseline and progressive), BMP, GIF
+ * (the first frame) and TGA (stb_image), and DDS holding a Texture2D (see below).
+ * Decoded images become a Color Texture2D of one level with XNA's FromStream texels: a fully
+ * transparent pixel (alpha 0) is stored as (0,0,0,0), every other pixel as the file has it
+ * (not premultiplied, no gamma correction). A DDS Texture2D keeps its format and mip levels
+ * as stored (as xgd_texture_from_dds_*); a DDS cube map or volume is INVALID_OPERATION here.
+ * Bounds: the header is read first and a side above the device's texture size limit is
+ * NOT_SUPPORTED before any image-sized memory is allocated; a decoder never allocates more
+ * than a valid image of the declared size needs, so a lying header or corrupt compressed
+ * data ends in an error. Results: INVALID_OPERATION (no image format xgd reads), INVALID_
+ * ARGUMENT (a damaged or truncated file: the message says which; empty data; NULL
+ * arguments), NOT_SUPPORTED (too large; a format or profile rule the device cannot meet; a
+ * build without stb_image for JPEG/BMP/GIF/TGA), IO, OUT_OF_MEMORY, DEVICE_LOST,
+ * OBJECT_DISPOSED. The file variant reads the file as it decodes (never whole).
+ */
+XGD_API xgd_result xgd_texture2d_from_file(xgd_device *device, const char *path,
+                                           xgd_texture **out);
+XGD_API xgd_result xgd_texture2d_from_memory(xgd_device *device, const void *data, size_t size,
+                                             xgd_texture **out);
+/*
+ * Loads a DDS (DirectDraw Surface) file as the texture it holds: a Texture2D, a TextureCube
+ * (all six faces; faces in XNA's order +X, -X, +Y, -Y, +Z, -Z) or a Texture3D, with the mip
+ * levels it stores (any count from 1 to the full chain). Texels are kept as stored (no
+ * FromStream alpha rule): DXT1/DXT3/DXT5 (FourCC or DX10 BC1-BC3) and the uncompressed
+ * formats xgd has, from legacy channel masks (A8R8G8B8, X8R8G8B8, A8B8G8R8, R8G8B8 become
+ * Color; R5G6B5, A1R5G5B5, X1R5G5B5, A4R4G4B4, X4R4G4B4, A2B10G10R10, G16R16, A8, V8U8,
+ * Q8W8V8U8), D3DFORMAT FourCC numbers (A16B16G16R16, R16F, G16R16F, A16B16G16R16F, R32F,
+ * G32R32F, A32B32G32R32F) or a DX10 header's DXGI format. Any other pixel format, a texture
+ * array, a 1D texture or a cube map without all six faces is NOT_SUPPORTED with the format
+ * or shape named. The texture rules of the matching create call apply (profile sizes and
+ * formats, Reach cube rules, Texture3D needs HiDef and 1..256 per side). Every declared size
+ * is checked against the device limit and the bytes the file holds before anything
+ * image-sized is allocated. Results as xgd_texture2d_from_file.
+ */
+XGD_API xgd_result xgd_texture_from_dds_file(xgd_device *device, const char *path,
+                                             xgd_texture **out);
+XGD_API xgd_result xgd_texture_from_dds_memory(xgd_device *device, const void *data,
+                                               size_t size, xgd_texture **out);
+/* XNA SaveAsJpeg: saves level 0 (face 0) as a baseline JPEG of quality 90 (stb_image_write);
+ * non-Color formats are converted as xgd_texture_save_png does, alpha is dropped. A
+ * Texture3D is refused (INVALID_OPERATION); a build without stb_image is NOT_SUPPORTED. */
+XGD_API xgd_result xgd_texture_save_jpeg(xgd_texture *texture, const char *path);
+/* Writes an 8-bit RGBA image (rows of width*4 bytes; alpha dropped) as a JPEG of the given
+ * quality (1..100). Returns IO, INVALID_ARGUMENT or NOT_SUPPORTED (no stb_image). */
+XGD_API xgd_result xgd_image_save_jpeg(const char *path, int width, int height, const void *rgba,
+                                       int quality);
 XGD_API void xgd_free(void *p);
 
 /* ------------------------------------------------------------------------------------------ */

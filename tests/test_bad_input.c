@@ -256,6 +256,52 @@ static void bind_five(bad_ctx *c)
       (xgd_texture2d_from_png_memory(c->dev, c->buf, 0, &c->o_tex)), A, NOHOOK, NOHOOK)          \
     X(texture2d_from_png_memory, null_out,                                                       \
       (xgd_texture2d_from_png_memory(c->dev, c->buf, 100, NULL)), A, NOHOOK, NOHOOK)             \
+    X(texture2d_from_file, null_device,                                                          \
+      (xgd_texture2d_from_file(NULL, c->missing_path, &c->o_tex)), A, NOHOOK, NOHOOK)            \
+    X(texture2d_from_file, null_path,                                                            \
+      (xgd_texture2d_from_file(c->dev, NULL, &c->o_tex)), A, NOHOOK, NOHOOK)                     \
+    X(texture2d_from_file, missing_file,                                                         \
+      (xgd_texture2d_from_file(c->dev, c->missing_path, &c->o_tex)), IO, NOHOOK, NOHOOK)         \
+    X(texture2d_from_file, null_out,                                                             \
+      (xgd_texture2d_from_file(c->dev, c->missing_path, NULL)), A, NOHOOK, NOHOOK)               \
+    X(texture_from_dds_file, null_device,                                                        \
+      (xgd_texture_from_dds_file(NULL, c->missing_path, &c->o_tex)), A, NOHOOK, NOHOOK)          \
+    X(texture_from_dds_file, null_path,                                                          \
+      (xgd_texture_from_dds_file(c->dev, NULL, &c->o_tex)), A, NOHOOK, NOHOOK)                   \
+    X(texture_from_dds_file, missing_file,                                                       \
+      (xgd_texture_from_dds_file(c->dev, c->missing_path, &c->o_tex)), IO, NOHOOK, NOHOOK)       \
+    X(texture_from_dds_file, null_out,                                                           \
+      (xgd_texture_from_dds_file(c->dev, c->missing_path, NULL)), A, NOHOOK, NOHOOK)             \
+    X(texture2d_from_memory, null_data,                                                          \
+      (xgd_texture2d_from_memory(c->dev, NULL, 100, &c->o_tex)), A, NOHOOK, NOHOOK)              \
+    X(texture2d_from_memory, zero_size,                                                          \
+      (xgd_texture2d_from_memory(c->dev, c->buf, 0, &c->o_tex)), A, NOHOOK, NOHOOK)              \
+    X(texture2d_from_memory, null_out,                                                           \
+      (xgd_texture2d_from_memory(c->dev, c->buf, 100, NULL)), A, NOHOOK, NOHOOK)                 \
+    X(texture_from_dds_memory, null_data,                                                        \
+      (xgd_texture_from_dds_memory(c->dev, NULL, 100, &c->o_tex)), A, NOHOOK, NOHOOK)            \
+    X(texture_from_dds_memory, zero_size,                                                        \
+      (xgd_texture_from_dds_memory(c->dev, c->buf, 0, &c->o_tex)), A, NOHOOK, NOHOOK)            \
+    X(texture_from_dds_memory, null_out,                                                         \
+      (xgd_texture_from_dds_memory(c->dev, c->buf, 100, NULL)), A, NOHOOK, NOHOOK)               \
+    X(texture_save_jpeg, null_texture,                                                           \
+      (xgd_texture_save_jpeg(NULL, c->bad_dir_path)), A, NOHOOK, NOHOOK)                         \
+    X(texture_save_jpeg, null_path,                                                              \
+      (xgd_texture_save_jpeg(c->tex, NULL)), A, NOHOOK, NOHOOK)                                  \
+    X(texture_save_jpeg, disposed,                                                               \
+      (xgd_texture_save_jpeg(c->s_tex, c->bad_dir_path)), DI, NOHOOK, NOHOOK)                    \
+    X(texture_save_jpeg, texture3d,                                                              \
+      (xgd_texture_save_jpeg(c->vol, c->bad_dir_path)), OP, NOHOOK, NOHOOK)                      \
+    X(image_save_jpeg, null_path,                                                                \
+      (xgd_image_save_jpeg(NULL, 2, 2, c->buf, 90)), A, NOHOOK, NOHOOK)                          \
+    X(image_save_jpeg, null_rgba,                                                                \
+      (xgd_image_save_jpeg(c->bad_dir_path, 2, 2, NULL, 90)), A, NOHOOK, NOHOOK)                 \
+    X(image_save_jpeg, zero_width,                                                               \
+      (xgd_image_save_jpeg(c->bad_dir_path, 0, 2, c->buf, 90)), A, NOHOOK, NOHOOK)               \
+    X(image_save_jpeg, quality_0,                                                                \
+      (xgd_image_save_jpeg(c->bad_dir_path, 2, 2, c->buf, 0)), A, NOHOOK, NOHOOK)                \
+    X(image_save_jpeg, quality_101,                                                              \
+      (xgd_image_save_jpeg(c->bad_dir_path, 2, 2, c->buf, 101)), A, NOHOOK, NOHOOK)              \
     X(texture_get_info, null_texture, (xgd_texture_get_info(NULL, &c->tinfo)), A, NOHOOK, NOHOOK)\
     X(texture_get_info, null_out, (xgd_texture_get_info(c->tex, NULL)), A, NOHOOK, NOHOOK)       \
     X(texture_get_info, disposed, (xgd_texture_get_info(c->s_tex, &c->tinfo)), DI, NOHOOK,       \

@@ -471,6 +471,18 @@ xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device);
 /* The profile's limits combined with the renderer's caps. */
 int xgdi_max_texture_size(const xgd_device *dev);
 int xgdi_max_render_targets(const xgd_device *dev);
+/* Textures made from image files (src/content): the shape is checked as the matching create
+ * call checks it (profile, renderer caps, Reach rules) and `levels` may be any count from 1
+ * to the full chain. create takes `contents` over (every face, then level, tightly packed as
+ * the CPU shadow is; `size` bytes, which must be the texture's whole size) and frees it on
+ * failure too. A cube's height is its width; depth is 1 except for XGD_TEXTURE_3D. */
+xgd_result xgdi_texture_validate_contents(xgd_device *dev, xgd_texture_kind kind, int width,
+                                          int height, int depth, int levels,
+                                          xgd_surface_format format);
+xgd_result xgdi_texture_create_contents(xgd_device *dev, xgd_texture_kind kind, int width,
+                                        int height, int depth, int levels,
+                                        xgd_surface_format format, uint8_t *contents,
+                                        size_t size, xgd_texture **out);
 /* Whether the profile allows a format (Reach forbids HiDef-only formats). */
 bool xgdi_profile_allows_format(const xgd_device *dev, xgd_surface_format format);
 /* Detaches a render target that is being destroyed while bound (spec 001 "Bound target

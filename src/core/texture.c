@@ -100,18 +100,17 @@ static xgd_result upload_level(xgd_device *dev, xgd_texture *t, int face, int le
                                     xgdi_format_row_size(t->format, rect.width));
 }
 
-/* Initial or recovered contents: the shadow when there is one, else level 0 of face 0 from
- * `level0` when given (a texture made from an image), else a zero-filled level 0 (spec 001:
- * ImageData starts with a zero-filled level 0). */
-static xgd_result upload_initial(xgd_device *dev, xgd_texture *t, const uint8_t *level0)
+/* Initial or recovered contents: the shadow when there is one, else `contents` when given
+ * (a texture made from an image file: every face and level in the shadow's layout), else a
+ * zero-filled level 0 (spec 001: ImageData starts with a zero-filled level 0). */
+static xgd_result upload_initial(xgd_device *dev, xgd_texture *t, const uint8_t *contents)
 {
     if (is_render_target(t)) return XGD_OK;
-    if (level0 != NULL && t->shadow == NULL && face_count(t) == 1)
-        return upload_level(dev, t, 0, 0, level0);
-    if (t->shadow != NULL) {
+    const uint8_t *all = t->shadow != NULL ? t->shadow : contents;
+    if (all != NULL) {
         for (int f = 0; f < face_count(t); f++) {
             for (int l = 0; l < t->levels; l++) {
-                xgd_result r = upload_level(dev, t, f, l, t->shadow + shadow_offset(t, f, l));
+                xgd_result r = upload_level(dev, t, f, l, all + shadow_offset(t, f, l));
                 if (r != XGD_OK) return r;
             }
         }
@@ -190,9 +189,10 @@ static bool texture_bytes(const xgd_texture *t, size_t *out)
     return xgdi_size_mul(total, (size_t)face_count(t), out);
 }
 
-/* level0, when not NULL, is a malloc'd level 0 of a one-level, one-face texture that becomes
- * its contents: it is taken over as the CPU shadow (no second copy of the image) or uploaded
- * and freed when there is no shadow. It is freed on failure too. */
+/* level0, when not NULL, is a malloc'd image of every face and level (the shadow's layout,
+ * texture_bytes in size) that becomes the texture's contents: it is taken over as the CPU
+ * shadow (no second copy of the image) or uploaded and freed when there is no shadow. It is
+ * freed on failure too. */
 static xgd_result create_texture_with(xgd_device *dev, const xgd_texture *proto, uint8_t *level0,
                                       xgd_texture **out)
 {
@@ -217,8 +217,8 @@ static xgd_result create_texture_with(xgd_device *dev, const xgd_texture *proto,
     if (!is_render_target(t)) {
         if (!dev->desc.context_recovery) {
             t->shadow_dropped = true;
-        } else if (level0 != NULL && t->levels == 1 && face_count(t) == 1) {
-            t->shadow = level0; /* exactly `total` bytes: one level of one face */
+        } else if (level0 != NULL) {
+            t->shadow = level0; /* exactly `total` bytes: every face and level */
             level0 = NULL;
         } else {
             t->shadow = calloc(1, total);
@@ -364,15 +364,12 @@ xgd_result xgd_texture_cube_create(xgd_device *device, const xgd_texture_cube_de
 /* XNA Texture3D construction: HiDef only, 1..256 per dimension, a format the renderer can use
  * for volume textures. Reach is refused first: XNA throws NotSupportedException for any
  * Texture3D under Reach, whatever its size or format. */
-xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *desc,
-                                xgd_texture **out)
+static xgd_result validate_volume(xgd_device *device, int w, int h, int d,
+                                  xgd_surface_format *format_io)
 {
-    xgd_result r = check_create_args(device, desc, out);
-    if (r != XGD_OK) return r;
     if (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH)
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
                          "the Reach profile has no volume textures (Texture3D needs HiDef)");
-    int w = desc->width, h = desc->height, d = desc->depth;
     if (w <= 0 || h <= 0 || d <= 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
                          "Texture3D size %dx%dx%d must be positive", w, h, d);
@@ -382,7 +379,7 @@ xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *de
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
                          "Texture3D size %dx%dx%d exceeds HiDef's volume limit of %d per "
                          "dimension", w, h, d, XGDI_MAX_VOLUME_SIZE);
-    xgd_surface_format format = desc->format;
+    xgd_surface_format format = *format_io;
     if ((unsigned)format >= XGD_SURFACE_FORMAT_COUNT)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "unknown surface format %d",
                          (int)format);
@@ -400,11 +397,77 @@ xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *de
     if (fi->block_size == 4 && (w % 4 != 0 || h % 4 != 0))
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
                          "%s Texture3D size %dx%d must be a multiple of 4", fi->name, w, h);
+    *format_io = format;
+    return XGD_OK;
+}
+
+xgd_result xgd_texture3d_create(xgd_device *device, const xgd_texture3d_desc *desc,
+                                xgd_texture **out)
+{
+    xgd_result r = check_create_args(device, desc, out);
+    if (r != XGD_OK) return r;
+    int w = desc->width, h = desc->height, d = desc->depth;
+    xgd_surface_format format = desc->format;
+    r = validate_volume(device, w, h, d, &format);
+    if (r != XGD_OK) return r;
     int biggest = w > d ? w : d;
     xgd_texture proto = { .kind = XGD_TEXTURE_3D, .width = w, .height = h, .depth = d,
                           .levels = desc->mipmap ? xgdi_full_mip_count(biggest, h) : 1,
                           .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
     return create_texture(device, &proto, out);
+}
+
+xgd_result xgdi_texture_validate_contents(xgd_device *dev, xgd_texture_kind kind, int width,
+                                          int height, int depth, int levels,
+                                          xgd_surface_format format)
+{
+    xgd_result r;
+    int chain;
+    if (kind == XGD_TEXTURE_3D) {
+        r = validate_volume(dev, width, height, depth, &format);
+        int biggest = width > depth ? width : depth;
+        chain = r == XGD_OK ? xgdi_full_mip_count(biggest, height) : 0;
+    } else if (kind == XGD_TEXTURE_2D || kind == XGD_TEXTURE_CUBE) {
+        if (kind == XGD_TEXTURE_CUBE) height = width;
+        r = validate_texture(dev, width, height, levels > 1, &format);
+        if (r == XGD_OK && kind == XGD_TEXTURE_CUBE) r = validate_reach_cube(dev, width, format);
+        chain = r == XGD_OK ? xgdi_full_mip_count(width, height) : 0;
+    } else {
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "texture kind %d cannot be loaded",
+                         (int)kind);
+    }
+    if (r != XGD_OK) return r;
+    /* A level below 1x1(x1) does not exist: a mip count beyond the full chain is a damaged
+     * file, not a bigger texture. */
+    if (levels < 1 || levels > chain)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "%d mip levels for a %dx%dx%d texture (the full chain has %d)", levels,
+                         width, height, depth, chain);
+    return XGD_OK;
+}
+
+xgd_result xgdi_texture_create_contents(xgd_device *dev, xgd_texture_kind kind, int width,
+                                        int height, int depth, int levels,
+                                        xgd_surface_format format, uint8_t *contents,
+                                        size_t size, xgd_texture **out)
+{
+    xgd_result r = xgdi_texture_validate_contents(dev, kind, width, height, depth, levels, format);
+    if (r != XGD_OK) {
+        free(contents);
+        return r;
+    }
+    if (format == XGD_SURFACE_FORMAT_DEFAULT) format = XGD_SURFACE_FORMAT_COLOR;
+    xgd_texture proto = { .kind = kind, .width = width,
+                          .height = kind == XGD_TEXTURE_CUBE ? width : height,
+                          .depth = kind == XGD_TEXTURE_3D ? depth : 1, .levels = levels,
+                          .format = format, .depth_format = XGD_DEPTH_FORMAT_NONE };
+    size_t total = 0;
+    if (!texture_bytes(&proto, &total) || total != size) {
+        free(contents);
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "loaded contents of %zu bytes for a texture of %zu bytes", size, total);
+    }
+    return create_texture_with(dev, &proto, contents, out);
 }
 
 /* Spec 001 "RenderTarget2D is a texture with attachment policy". */
