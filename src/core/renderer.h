@@ -420,6 +420,7 @@ typedef struct xgdi_shader_desc {
     int input_count;            /* vertex shaders: the inputs, at most XGDI_SHADER_MAX_INPUTS */
     const xgdi_shader_input *inputs;
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS]; /* pixel shaders */
+    uint32_t color_outputs;     /* pixel shaders: bit i = writes COLORi (render target i) */
     const char *debug_name;     /* may be NULL */
 } xgdi_shader_desc;
 

@@ -105,6 +105,7 @@ struct fx_shader {
     xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
     int input_count;
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
+    uint32_t color_outputs;
     xgdi_native_shader *native;
 };
 
@@ -802,6 +803,7 @@ static void prepare_shader(fx_shader *s)
             snprintf(vars[nv].name, sizeof vars[nv].name, "%s", list[i].name);
             vars[nv].usage = usage_of(list[i].usage);
             vars[nv].usage_index = list[i].index;
+            vars[nv].output = pass == 1;
             if (pass == 0 && s->stage == XGDI_SHADER_VERTEX) {
                 int loc = xgdi_shader_location(vars[nv].usage, list[i].index);
                 if (loc < 0 || s->input_count >= XGDI_SHADER_MAX_INPUTS) {
@@ -812,6 +814,9 @@ static void prepare_shader(fx_shader *s)
                 }
                 s->inputs[s->input_count++] = (xgdi_shader_input){ vars[nv].usage, list[i].index, loc };
             }
+            if (pass == 1 && s->stage == XGDI_SHADER_PIXEL && list[i].usage == MOJOSHADER_USAGE_COLOR &&
+                list[i].index >= 0 && list[i].index < 4)
+                s->color_outputs |= 1u << list[i].index;
             nv++;
         }
     }
@@ -856,7 +861,9 @@ static void *MOJOSHADERCALL cb_compile(const char *mainfn, const unsigned char *
     }
     tls->made[tls->made_count++] = s;
     s->refs++; /* the list's reference */
-    s->pd = MOJOSHADER_parse("spirv", mainfn, tokenbuf, bufsize, swiz, swizcount, smap, smapcount,
+    /* the form's entry point is "main", whatever name MojoShader's effect code suggests */
+    (void)mainfn;
+    s->pd = MOJOSHADER_parse("spirv", "main", tokenbuf, bufsize, swiz, swizcount, smap, smapcount,
                              NULL, NULL, NULL);
     if (s->pd == NULL) {
         shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -992,12 +999,15 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
     n->offset = offset;
     n->annotation = annotation;
     if (n->elements > 0) {
-        int first = -1;
+        /* elements get ids in a row (reserved first), then their own members */
+        int first = fx->node_count;
+        for (int e = 0; e < (int)t->elements; e++)
+            if (add_node(fx) < 0) return -1;
         uint32_t stride = element_values(t);
         for (int e = 0; e < (int)t->elements; e++) {
             int c = build_node(fx, value, t, name, semantic, offset + (uint32_t)e * stride, false, annotation);
             if (c < 0) return -1;
-            if (e == 0) first = c;
+            fx->nodes[first + e] = fx->nodes[c];
         }
         fx->nodes[id].first_child = first;
         return id;
@@ -2103,6 +2113,7 @@ static xgd_result ensure_native(xgd_device *dev, fx_shader *s)
     d.input_count = s->input_count;
     d.inputs = s->inputs;
     memcpy(d.sampler_kinds, s->sampler_kinds, sizeof d.sampler_kinds);
+    d.color_outputs = s->color_outputs;
     d.debug_name = s->stage == XGDI_SHADER_VERTEX ? "xgd effect vertex shader" : "xgd effect pixel shader";
     return dev->ops->shader_create(dev->renderer, &d, &s->native);
 }

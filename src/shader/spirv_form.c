@@ -171,9 +171,9 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
         if (pos_var == 0) {
             rc = XGD_ERROR_INVALID_ARGUMENT;
             snprintf(err, err_cap, "the vertex shader writes no position");
-        } else if (t_float == 0 || t_vec4 == 0 || t_int == 0) {
+        } else if (t_float == 0 || t_vec4 == 0) {
             rc = XGD_ERROR_INVALID_ARGUMENT;
-            snprintf(err, err_cap, "the vertex shader lacks the float, float4 or int types");
+            snprintf(err, err_cap, "the vertex shader lacks the float or float4 types");
         } else if (block_var != 0) {
             uint32_t st = ptr_pointee[type_of_var[block_var]];
             block_array = st < bound ? struct_member0[st] : 0;
@@ -195,7 +195,12 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
     }
     /* ids of the additions */
     uint32_t id_len = 0, id_idx = 0, id_zero = 0, id_arr = 0, id_struct = 0, id_ptr_struct = 0;
+    bool make_int = false;
     if (in->stage == XGDI_SHADER_VERTEX) {
+        if (t_int == 0) {
+            make_int = true;
+            t_int = next_id++;
+        }
         id_len = next_id++;
         id_idx = next_id++;
         id_zero = next_id++;
@@ -229,6 +234,7 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
         }
         if (!globals_added && op == OP_FUNCTION && in->stage == XGDI_SHADER_VERTEX) {
             globals_added = true;
+            if (make_int) put_inst(&o, OP_TYPE_INT, (uint32_t[]){ t_int, 32, 1 }, 3);
             put_inst(&o, OP_CONSTANT, (uint32_t[]){ t_int, id_idx, pixel_offset_index }, 3);
             put_inst(&o, OP_CONSTANT, (uint32_t[]){ t_int, id_zero, 0 }, 3);
             if (block_ptr_u != t_ptr_u_vec4)
@@ -245,7 +251,8 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
         if (op == OP_FUNCTION_END) in_main = false;
         if (op == OP_DECORATE && count >= 3 && a[0] < bound && kind_of[a[0]] != 0) {
             uint32_t k = kind_of[a[0]];
-            if (a[1] == DEC_LOCATION && count == 4 && (k & K_VAR)) {
+            if (a[1] == DEC_LOCATION && count == 4 && (k & K_VAR) &&
+                !(in->stage == XGDI_SHADER_PIXEL && in->vars[k & 0xffff].output)) {
                 const xgdi_spirv_form_var *v = &in->vars[k & 0xffff];
                 int loc = xgdi_shader_location(v->usage, v->usage_index);
                 if (loc < 0) {

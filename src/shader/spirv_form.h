@@ -13,6 +13,7 @@ typedef struct xgdi_spirv_form_var {
     char name[16];
     xgd_vertex_element_usage usage;
     int usage_index;
+    bool output;                 /* pixel outputs keep their Location (COLORi at i) */
 } xgdi_spirv_form_var;
 
 typedef struct xgdi_spirv_form_input {
