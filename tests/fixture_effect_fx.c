@@ -351,12 +351,76 @@ XGD_TEST(effect_fx_bad_input)
                   "word %zu = 0x%08x gave %s", at, v, xgd_result_name(r));
         if (r == XGD_OK) xgd_effect_destroy(e);
     }
-    /* XNA's wrapper is accepted */
-    fxw *w = fxw_create();
-    (void)w;
-    fxw_destroy(w);
     free(bad);
     free(b);
+    xgd_device_destroy(dev);
+}
+
+/* Writes the fuzz corpus of the effect loader (fuzz/corpus/fx/) when XGD_FX_CORPUS_DIR names
+ * a folder; otherwise checks that each corpus effect loads. The effects: the standard one, the
+ * same in XNA's wrapper, and a shader model 3 effect with render states and a vs_3_0 output
+ * of each varying kind. */
+static uint8_t *sm3_effect(size_t *size, char *err, size_t cap)
+{
+    fxw *w = fxw_create();
+    float m[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    fxw_param(w, "Transform", NULL, FXW_MATRIX_ROWS, FXW_FLOAT, 4, 4, 0, m);
+    float k[4] = { 0.25f, 0.5f, 0.75f, 1 };
+    fxw_param(w, "Colour", NULL, FXW_VECTOR, FXW_FLOAT, 1, 4, 0, k);
+    int tech = fxw_technique(w, "Main");
+    int pass = fxw_pass(w, tech, "Only");
+    fxw_render_state(w, tech, pass, FXW_RS_CULLMODE, 1);
+    fxw_render_state(w, tech, pass, FXW_RS_ZENABLE, 0);
+    static const char vs[] = "vs_3_0\ndcl_position v0\ndcl_normal v1\ndcl_position o0\ndcl_texcoord3 o1\n"
+                             "dcl_color1 o2\ndcl_normal o3\nmov o0, v0\nmov o1, c4\nmul o2, v1, c4\nmov o3, v1\n";
+    static const char ps[] = "ps_3_0\ndcl_texcoord3 v0\ndcl_color1 v1\nadd r0, v0, v1\nmul oC0, r0, c0\n";
+    fxw_symbol vsym = { "Colour", 2, 4, 1, FXW_VECTOR, FXW_FLOAT, 1, 4, 0 };
+    fxw_symbol psym = { "Colour", 2, 0, 1, FXW_VECTOR, FXW_FLOAT, 1, 4, 0 };
+    bool ok = fxw_shader(w, tech, pass, true, vs, &vsym, 1, err, cap) &&
+              fxw_shader(w, tech, pass, false, ps, &psym, 1, err, cap);
+    uint8_t *b = ok ? fxw_finish(w, false, size) : NULL;
+    fxw_destroy(w);
+    return b;
+}
+
+XGD_TEST(effect_fx_write_corpus)
+{
+    xgd_device *dev = unit_device(t);
+    REQUIRE(dev != NULL);
+    const char *dir = getenv("XGD_FX_CORPUS_DIR");
+    char err[256] = "";
+    size_t n[3] = { 0, 0, 0 };
+    uint8_t *b[3];
+    b[0] = fxw_standard(&n[0], err, sizeof err);
+    b[2] = sm3_effect(&n[2], err, sizeof err);
+    CHECK_MSG(b[0] != NULL && b[2] != NULL, "fx writer: %s", err);
+    b[1] = NULL;
+    if (b[0] != NULL) {
+        /* XNA's wrapper: 0xBCF00BCF, the offset of the container (12), one more word */
+        n[1] = n[0] + 12;
+        b[1] = malloc(n[1]);
+        const uint32_t head[3] = { 0xBCF00BCFu, 12, 0 };
+        memcpy(b[1], head, 12);
+        memcpy(b[1] + 12, b[0], n[0]);
+    }
+    static const char *const names[3] = { "standard.fx", "standard-xna.fx", "sm3-states.fx" };
+    for (int i = 0; i < 3; i++) {
+        if (b[i] == NULL) continue;
+        xgd_effect *e = NULL;
+        CHECK_MSG(xgd_effect_create(dev, b[i], n[i], &e) == XGD_OK, "%s: %s", names[i], xgd_device_last_error(dev));
+        xgd_effect_destroy(e);
+        if (dir != NULL) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            FILE *f = fopen(path, "wb");
+            CHECK_MSG(f != NULL, "cannot write %s", path);
+            if (f != NULL) {
+                CHECK(fwrite(b[i], 1, n[i], f) == n[i]);
+                fclose(f);
+            }
+        }
+        free(b[i]);
+    }
     xgd_device_destroy(dev);
 }
 
@@ -520,6 +584,61 @@ XGD_FIXTURE(effect_fx_missing_vertex_input)
         CHECK_RESULT(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 2,
                                               xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)),
                      XGD_ERROR_INVALID_OPERATION);
+    }
+    xgd_effect_destroy(e);
+    free(bytes);
+    xgd_device_destroy(dev);
+}
+
+/* Shader model 3 through the location rule and the pass's render states: vs_3_0 writes
+ * TEXCOORD3 = Colour and COLOR1 = normal * Colour, ps_3_0 outputs (TEXCOORD3 + COLOR1) *
+ * Colour; the pass sets CullMode None and ZEnable false, so a counter-clockwise quad is drawn
+ * and the device's states say so afterwards. */
+XGD_FIXTURE(effect_fx_sm3_varyings_and_render_states)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev != NULL);
+    char err[256] = "";
+    size_t n = 0;
+    uint8_t *bytes = sm3_effect(&n, err, sizeof err);
+    CHECK_MSG(bytes != NULL, "fx writer: %s", err);
+    REQUIRE(bytes != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    if (apply_or_skip(t, dev, e, 0)) {
+        xgd_rasterizer_state *rs = NULL;
+        xgd_rasterizer_desc rd;
+        memset(&rd, 0, sizeof rd);
+        CHECK_OK(xgd_get_rasterizer_state(dev, &rs));
+        CHECK_OK(xgd_rasterizer_state_get_desc(rs, &rd));
+        CHECK_INT(rd.cull_mode, XGD_CULL_NONE);
+        xgd_depth_stencil_state *ds = NULL;
+        xgd_depth_stencil_desc dd;
+        memset(&dd, 0, sizeof dd);
+        CHECK_OK(xgd_get_depth_stencil_state(dev, &ds));
+        CHECK_OK(xgd_depth_stencil_state_get_desc(ds, &dd));
+        CHECK(!dd.depth_buffer_enable);
+        xgd_vertex_position_normal_texture q[4];
+        const float xs[4] = { -1, 1, 1, -1 }, ys[4] = { 1, 1, -1, -1 };
+        for (int i = 0; i < 4; i++) {
+            q[i].position = (xgd_vector3){ xs[i], ys[i], 0.5f };
+            q[i].normal = (xgd_vector3){ 0, 0, 1 };
+            q[i].texture_coordinate = (xgd_vector2){ 0, 0 };
+        }
+        /* counter-clockwise on screen: culled unless the pass turned culling off */
+        xgd_vertex_position_normal_texture v[6] = { q[0], q[2], q[1], q[0], q[3], q[2] };
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 2,
+                                          xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_NORMAL_TEXTURE)));
+        /* (Colour + (0,0,1,0) * Colour) * Colour, Colour = (0.25, 0.5, 0.75, 1); w of the
+           normal reads 1 (a missing component), so alpha = (1 + 1) * 1, clamped */
+        const double k[4] = { 0.25, 0.5, 0.75, 1 }, nrm[4] = { 0, 0, 1, 1 };
+        xgd_color want = { fx_q8((k[0] + nrm[0] * k[0]) * k[0]), fx_q8((k[1] + nrm[1] * k[1]) * k[1]),
+                           fx_q8((k[2] + nrm[2] * k[2]) * k[2]), fx_q8((k[3] + nrm[3] * k[3]) * k[3]) };
+        uint8_t *img = fx_image(W, H, want);
+        fx_expect_back_buffer(t, dev, "effect_fx_sm3_varyings_and_render_states", img, W, H, 1);
+        free(img);
     }
     xgd_effect_destroy(e);
     free(bytes);

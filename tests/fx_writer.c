@@ -255,6 +255,40 @@ void fxw_render_state(fxw *w, int technique, int pass_index, uint32_t type, uint
     s->val_off = put_values(w, &value, 1);
 }
 
+
+static const char *const usage_names[] = { "position", "blendweight", "blendindices", "normal", "psize",
+                                           "texcoord", "tangent", "binormal", "tessfactor", "positiont",
+                                           "color", "fog", "depth", "sample" };
+
+/* MojoShader's assembler writes usage 0 into a ps_3_0 input's dcl (dcl_texcoord3 v0 comes out
+ * as dcl_position v0); fxc writes the usage. The source's dcl lines say which: patch them. */
+static void fix_ps3_dcl(const char *source, uint32_t *code, size_t words)
+{
+    if (words < 1 || code[0] != 0xffff0300u) return;
+    const char *line = source;
+    while (line != NULL && *line) {
+        if (strncmp(line, "dcl_", 4) == 0) {
+            for (unsigned u = 0; u < sizeof usage_names / sizeof usage_names[0]; u++) {
+                size_t n = strlen(usage_names[u]);
+                if (strncmp(line + 4, usage_names[u], n) != 0) continue;
+                const char *q = line + 4 + n;
+                unsigned index = 0;
+                while (*q >= '0' && *q <= '9') index = index * 10 + (unsigned)(*q++ - '0');
+                if (*q != ' ' || q[1] != 'v') break;
+                unsigned reg = (unsigned)atoi(q + 2);
+                /* find "dcl" (opcode 31) of input register reg: tokens usage, register */
+                for (size_t i = 1; i + 2 < words; i++) {
+                    if ((code[i] & 0xffffu) == 31 && ((code[i + 2] >> 28) & 7u) == 1 && (code[i + 2] & 0x7ffu) == reg)
+                        code[i + 1] = 0x80000000u | u | (index << 16);
+                }
+                break;
+            }
+        }
+        line = strchr(line, '\n');
+        if (line != NULL) line++;
+    }
+}
+
 bool fxw_shader(fxw *w, int technique, int pass_index, bool vertex, const char *source,
                 const fxw_symbol *symbols, int symbol_count, char *err, size_t err_cap)
 {
@@ -280,6 +314,9 @@ bool fxw_shader(fxw *w, int technique, int pass_index, bool vertex, const char *
         if (a) MOJOSHADER_freeParseData(a);
         return false;
     }
+    uint32_t *code = malloc(a->output_len);
+    memcpy(code, a->output, (size_t)a->output_len);
+    fix_ps3_dcl(source, code, (size_t)a->output_len / 4);
     uint32_t obj = w->objects++;
     pass *p = &w->techs[technique].passes[pass_index];
     pstate *s = GROW(p->st, p->nst);
@@ -291,8 +328,7 @@ bool fxw_shader(fxw *w, int technique, int pass_index, bool vertex, const char *
     l->pass = (uint32_t)pass_index;
     l->state = (uint32_t)(p->nst - 1);
     l->len = (uint32_t)a->output_len;
-    l->code = malloc(l->len);
-    memcpy(l->code, a->output, l->len);
+    l->code = (uint8_t *)code;
     MOJOSHADER_freeParseData(a);
     return true;
 }

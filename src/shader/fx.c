@@ -16,6 +16,7 @@
  * members follow each other, each taking 4 x rows x max(1, elements) values.
  */
 #include "fx.h"
+#include "d3d9_check.h"
 #include "spirv_form.h"
 
 #include <math.h>
@@ -86,6 +87,20 @@ struct xgdi_fx {
         xgd_sampler_state *state;
     } samplers[FX_SAMPLER_CACHE];
     int sampler_count;
+    /* state objects the passes' render states made (created once per distinct desc) */
+    struct {
+        xgd_blend_state_desc desc;
+        xgd_blend_state *state;
+    } blends[8];
+    struct {
+        xgd_depth_stencil_desc desc;
+        xgd_depth_stencil_state *state;
+    } depths[8];
+    struct {
+        xgd_rasterizer_desc desc;
+        xgd_rasterizer_state *state;
+    } rasters[8];
+    int blend_count, depth_count, raster_count;
 };
 
 struct fx_shader {
@@ -106,6 +121,7 @@ struct fx_shader {
     int input_count;
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
     uint32_t color_outputs;
+    xgdi_d3d9_info decls;       /* the bytecode's own declarations (usages MojoShader drops) */
     xgdi_native_shader *native;
 };
 
@@ -292,9 +308,22 @@ static bool is_texture_type(uint32_t t)
     return t >= MOJOSHADER_SYMTYPE_TEXTURE && t <= MOJOSHADER_SYMTYPE_TEXTURECUBE;
 }
 
-/* One value as MojoShader's readvalue reads it (type at typeoff, data at valoff). */
+static bool check_value_in(fxv *v, uint32_t typeoff, uint32_t valoff, int depth, bool name_required,
+                           const char *what, fxv_value *out);
+
+/* One value as MojoShader's readvalue reads it (type at typeoff, data at valoff); on failure
+ * nothing stays allocated. */
 static bool check_value(fxv *v, uint32_t typeoff, uint32_t valoff, int depth, bool name_required,
                         const char *what, fxv_value *out)
+{
+    if (check_value_in(v, typeoff, valoff, depth, name_required, what, out)) return true;
+    free(out->state_object);
+    out->state_object = NULL;
+    return false;
+}
+
+static bool check_value_in(fxv *v, uint32_t typeoff, uint32_t valoff, int depth, bool name_required,
+                           const char *what, fxv_value *out)
 {
     memset(out, 0, sizeof *out);
     out->first_object = UINT32_MAX;
@@ -803,16 +832,29 @@ static void prepare_shader(fx_shader *s)
             snprintf(vars[nv].name, sizeof vars[nv].name, "%s", list[i].name);
             vars[nv].usage = usage_of(list[i].usage);
             vars[nv].usage_index = list[i].index;
+            /* vs inputs, vs_3_0 outputs and ps_3_0 inputs carry their usage in their dcl;
+               this MojoShader reports none for ps_3_0 inputs, so the dcl decides */
+            char kind = list[i].name[0];
+            int num = atoi(list[i].name + 1);
+            int rt = kind == 'v' ? 1 : kind == 'o' && list[i].name[1] >= '0' && list[i].name[1] <= '9' ? 6 : -1;
+            bool by_dcl = rt == 1 ? (s->stage == XGDI_SHADER_VERTEX || pd->major_ver >= 3)
+                                  : rt == 6 && s->stage == XGDI_SHADER_VERTEX;
+            for (int d = 0; by_dcl && d < s->decls.decl_count; d++) {
+                if (s->decls.decls[d].regtype == rt && s->decls.decls[d].regnum == num) {
+                    vars[nv].usage = usage_of((MOJOSHADER_usage)s->decls.decls[d].usage);
+                    vars[nv].usage_index = s->decls.decls[d].usage_index;
+                }
+            }
             vars[nv].output = pass == 1;
             if (pass == 0 && s->stage == XGDI_SHADER_VERTEX) {
-                int loc = xgdi_shader_location(vars[nv].usage, list[i].index);
+                int loc = xgdi_shader_location(vars[nv].usage, vars[nv].usage_index);
                 if (loc < 0 || s->input_count >= XGDI_SHADER_MAX_INPUTS) {
                     shader_refuse(s, XGD_ERROR_NOT_SUPPORTED,
                                   "vertex input %s (usage %d index %d) has no location in the shader form",
                                   list[i].name, (int)list[i].usage, list[i].index);
                     return;
                 }
-                s->inputs[s->input_count++] = (xgdi_shader_input){ vars[nv].usage, list[i].index, loc };
+                s->inputs[s->input_count++] = (xgdi_shader_input){ vars[nv].usage, vars[nv].usage_index, loc };
             }
             if (pass == 1 && s->stage == XGDI_SHADER_PIXEL && list[i].usage == MOJOSHADER_USAGE_COLOR &&
                 list[i].index >= 0 && list[i].index < 4)
@@ -861,6 +903,21 @@ static void *MOJOSHADERCALL cb_compile(const char *mainfn, const unsigned char *
     }
     tls->made[tls->made_count++] = s;
     s->refs++; /* the list's reference */
+    /* MojoShader's SPIR-V back end asserts on some bytecode its front end accepts: only
+       bytecode that passes the structural check reaches it (copied, for alignment) */
+    char err[192];
+    uint32_t *aligned = malloc(bufsize ? bufsize : 4);
+    if (aligned == NULL) {
+        shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+        return s;
+    }
+    memcpy(aligned, tokenbuf, bufsize);
+    xgd_result checked = xgdi_d3d9_check(aligned, bufsize, &s->decls, err, sizeof err);
+    free(aligned);
+    if (checked != XGD_OK) {
+        shader_refuse(s, checked, "%s", err);
+        return s;
+    }
     /* the form's entry point is "main", whatever name MojoShader's effect code suggests */
     (void)mainfn;
     s->pd = MOJOSHADER_parse("spirv", "main", tokenbuf, bufsize, swiz, swizcount, smap, smapcount,
@@ -1084,6 +1141,9 @@ static bool build_table(xgdi_fx *fx)
 static void free_body(xgdi_fx *fx)
 {
     if (fx == NULL) return;
+    if (fx->pass_anno != NULL && fx->effect != NULL)
+        for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
+    free(fx->pass_anno);
     if (fx->effect != NULL) {
         fx_tls t = { 0 };
         t.fx = fx;
@@ -1097,9 +1157,6 @@ static void free_body(xgdi_fx *fx)
     free(fx->nodes);
     free(fx->pub);
     free(fx->tech_anno);
-    if (fx->pass_anno != NULL && fx->effect != NULL)
-        for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
-    free(fx->pass_anno);
     free(fx->textures);
     free(fx->bytes);
     free(fx);
@@ -1255,10 +1312,11 @@ void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
         }
         s->native = NULL;
     }
-    for (int i = 0; i < fx->sampler_count; i++) {
-        xgd_sampler_state_destroy(fx->samplers[i].state);
-    }
-    fx->sampler_count = 0;
+    for (int i = 0; i < fx->sampler_count; i++) xgd_sampler_state_destroy(fx->samplers[i].state);
+    for (int i = 0; i < fx->blend_count; i++) xgd_blend_state_destroy(fx->blends[i].state);
+    for (int i = 0; i < fx->depth_count; i++) xgd_depth_stencil_state_destroy(fx->depths[i].state);
+    for (int i = 0; i < fx->raster_count; i++) xgd_rasterizer_state_destroy(fx->rasters[i].state);
+    fx->sampler_count = fx->blend_count = fx->depth_count = fx->raster_count = 0;
 }
 
 void xgdi_fx_free(xgd_device *device, xgdi_fx *fx)
@@ -2097,6 +2155,143 @@ static xgd_result apply_samplers(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_
     return XGD_OK;
 }
 
+
+static xgd_blend blend_of(int b, xgd_blend keep)
+{
+    switch (b) {
+    case MOJOSHADER_BLEND_ZERO: return XGD_BLEND_ZERO;
+    case MOJOSHADER_BLEND_ONE: return XGD_BLEND_ONE;
+    case MOJOSHADER_BLEND_SRCCOLOR: return XGD_BLEND_SOURCE_COLOR;
+    case MOJOSHADER_BLEND_INVSRCCOLOR: return XGD_BLEND_INVERSE_SOURCE_COLOR;
+    case MOJOSHADER_BLEND_SRCALPHA: return XGD_BLEND_SOURCE_ALPHA;
+    case MOJOSHADER_BLEND_INVSRCALPHA: return XGD_BLEND_INVERSE_SOURCE_ALPHA;
+    case MOJOSHADER_BLEND_DESTALPHA: return XGD_BLEND_DESTINATION_ALPHA;
+    case MOJOSHADER_BLEND_INVDESTALPHA: return XGD_BLEND_INVERSE_DESTINATION_ALPHA;
+    case MOJOSHADER_BLEND_DESTCOLOR: return XGD_BLEND_DESTINATION_COLOR;
+    case MOJOSHADER_BLEND_INVDESTCOLOR: return XGD_BLEND_INVERSE_DESTINATION_COLOR;
+    case MOJOSHADER_BLEND_SRCALPHASAT: return XGD_BLEND_SOURCE_ALPHA_SATURATION;
+    case MOJOSHADER_BLEND_BLENDFACTOR: return XGD_BLEND_BLEND_FACTOR;
+    case MOJOSHADER_BLEND_INVBLENDFACTOR: return XGD_BLEND_INVERSE_BLEND_FACTOR;
+    default: return keep;
+    }
+}
+
+static xgd_blend_function blend_op_of(int o, xgd_blend_function keep)
+{
+    switch (o) {
+    case MOJOSHADER_BLENDOP_ADD: return XGD_BLEND_FUNCTION_ADD;
+    case MOJOSHADER_BLENDOP_SUBTRACT: return XGD_BLEND_FUNCTION_SUBTRACT;
+    case MOJOSHADER_BLENDOP_REVSUBTRACT: return XGD_BLEND_FUNCTION_REVERSE_SUBTRACT;
+    case MOJOSHADER_BLENDOP_MIN: return XGD_BLEND_FUNCTION_MIN;
+    case MOJOSHADER_BLENDOP_MAX: return XGD_BLEND_FUNCTION_MAX;
+    default: return keep;
+    }
+}
+
+static xgd_compare_function compare_of(int c, xgd_compare_function keep)
+{
+    switch (c) {
+    case MOJOSHADER_CMP_NEVER: return XGD_COMPARE_NEVER;
+    case MOJOSHADER_CMP_LESS: return XGD_COMPARE_LESS;
+    case MOJOSHADER_CMP_EQUAL: return XGD_COMPARE_EQUAL;
+    case MOJOSHADER_CMP_LESSEQUAL: return XGD_COMPARE_LESS_EQUAL;
+    case MOJOSHADER_CMP_GREATER: return XGD_COMPARE_GREATER;
+    case MOJOSHADER_CMP_NOTEQUAL: return XGD_COMPARE_NOT_EQUAL;
+    case MOJOSHADER_CMP_GREATEREQUAL: return XGD_COMPARE_GREATER_EQUAL;
+    case MOJOSHADER_CMP_ALWAYS: return XGD_COMPARE_ALWAYS;
+    default: return keep;
+    }
+}
+
+/* The pass's render states, as XNA applies an effect pass: on top of the device's current
+ * blend, depth-stencil and rasterizer states, each replaced only when the pass changes it
+ * (blend: AlphaBlendEnable, Src/DestBlend, BlendOp and their alpha forms, ColorWriteEnable;
+ * depth: ZEnable, ZWriteEnable, ZFunc; rasterizer: CullMode, FillMode, ScissorTestEnable).
+ * Other Direct3D 9 states have no XNA state object and are ignored. */
+static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_effectPass *pass)
+{
+    xgd_blend_state_desc b = dev->blend_state->desc;
+    xgd_depth_stencil_desc d = dev->depth_stencil_state->desc;
+    xgd_rasterizer_desc r = dev->rasterizer_state->desc;
+    bool tb = false, td = false, tr = false;
+    int enable = -1, separate = 0;
+    int src = -1, dst = -1, op = -1, asrc = -1, adst = -1, aop = -1;
+    for (unsigned i = 0; i < pass->state_count; i++) {
+        const MOJOSHADER_effectState *st = &pass->states[i];
+        if (st->value.value_count < 1 || st->type == MOJOSHADER_RS_VERTEXSHADER ||
+            st->type == MOJOSHADER_RS_PIXELSHADER)
+            continue;
+        int v = st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT ? (int)st->value.valuesF[0]
+                                                                          : st->value.valuesI[0];
+        switch (st->type) {
+        case MOJOSHADER_RS_ALPHABLENDENABLE: enable = v != 0, tb = true; break;
+        case MOJOSHADER_RS_SEPARATEALPHABLENDENABLE: separate = v != 0, tb = true; break;
+        case MOJOSHADER_RS_SRCBLEND: src = v, tb = true; break;
+        case MOJOSHADER_RS_DESTBLEND: dst = v, tb = true; break;
+        case MOJOSHADER_RS_BLENDOP: op = v, tb = true; break;
+        case MOJOSHADER_RS_SRCBLENDALPHA: asrc = v, tb = true; break;
+        case MOJOSHADER_RS_DESTBLENDALPHA: adst = v, tb = true; break;
+        case MOJOSHADER_RS_BLENDOPALPHA: aop = v, tb = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE: b.target[0].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_ZENABLE: d.depth_buffer_enable = v != 0, td = true; break;
+        case MOJOSHADER_RS_ZWRITEENABLE: d.depth_buffer_write_enable = v != 0, td = true; break;
+        case MOJOSHADER_RS_ZFUNC: d.depth_function = compare_of(v, d.depth_function), td = true; break;
+        case MOJOSHADER_RS_CULLMODE:
+            r.cull_mode = v == MOJOSHADER_CULL_NONE ? XGD_CULL_NONE
+                          : v == MOJOSHADER_CULL_CW ? XGD_CULL_CLOCKWISE_FACE
+                          : v == MOJOSHADER_CULL_CCW ? XGD_CULL_COUNTER_CLOCKWISE_FACE : r.cull_mode;
+            tr = true;
+            break;
+        case MOJOSHADER_RS_FILLMODE:
+            r.fill_mode = v == MOJOSHADER_FILL_WIREFRAME ? XGD_FILL_WIREFRAME : XGD_FILL_SOLID;
+            tr = true;
+            break;
+        case MOJOSHADER_RS_SCISSORTESTENABLE: r.scissor_test_enable = v != 0, tr = true; break;
+        default: break;
+        }
+    }
+    if (tb) {
+        xgd_target_blend_desc *t0 = &b.target[0];
+        if (enable == 0) {
+            /* blending off: the source replaces the target */
+            t0->color_source_blend = t0->alpha_source_blend = XGD_BLEND_ONE;
+            t0->color_destination_blend = t0->alpha_destination_blend = XGD_BLEND_ZERO;
+            t0->color_blend_function = t0->alpha_blend_function = XGD_BLEND_FUNCTION_ADD;
+        } else {
+            t0->color_source_blend = blend_of(src, t0->color_source_blend);
+            t0->color_destination_blend = blend_of(dst, t0->color_destination_blend);
+            t0->color_blend_function = blend_op_of(op, t0->color_blend_function);
+            /* without SeparateAlphaBlendEnable, alpha blends as colour (Direct3D 9) */
+            t0->alpha_source_blend = blend_of(separate ? asrc : src, t0->alpha_source_blend);
+            t0->alpha_destination_blend = blend_of(separate ? adst : dst, t0->alpha_destination_blend);
+            t0->alpha_blend_function = blend_op_of(separate ? aop : op, t0->alpha_blend_function);
+        }
+    }
+#define FX_STATE(flag, cur, desc_, cache, count, type_, create, set)                                   \
+    if (flag && memcmp(&desc_, &dev->cur->desc, sizeof desc_) != 0) {                                \
+        type_ *obj = NULL;                                                                           \
+        for (int i = 0; i < fx->count && obj == NULL; i++)                                          \
+            if (memcmp(&fx->cache[i].desc, &desc_, sizeof desc_) == 0) obj = fx->cache[i].state;     \
+        if (obj == NULL && fx->count < 8) {                                                          \
+            xgd_result rc = create(dev, &desc_, &obj);                                               \
+            if (rc != XGD_OK) return rc;                                                             \
+            fx->cache[fx->count].desc = desc_;                                                       \
+            fx->cache[fx->count++].state = obj;                                                      \
+        }                                                                                            \
+        if (obj != NULL) {                                                                           \
+            xgd_result rc = set(dev, obj);                                                           \
+            if (rc != XGD_OK) return rc;                                                             \
+        }                                                                                            \
+    }
+    FX_STATE(tb, blend_state, b, blends, blend_count, xgd_blend_state, xgd_blend_state_create, xgd_set_blend_state)
+    FX_STATE(td, depth_stencil_state, d, depths, depth_count, xgd_depth_stencil_state, xgd_depth_stencil_state_create,
+             xgd_set_depth_stencil_state)
+    FX_STATE(tr, rasterizer_state, r, rasters, raster_count, xgd_rasterizer_state, xgd_rasterizer_state_create,
+             xgd_set_rasterizer_state)
+#undef FX_STATE
+    return XGD_OK;
+}
+
 static xgd_result ensure_native(xgd_device *dev, fx_shader *s)
 {
     if (s->native != NULL) return XGD_OK;
@@ -2164,6 +2359,7 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     tls = saved;
 
     r = apply_samplers(dev, fx, &changes);
+    if (r == XGD_OK) r = apply_render_states(dev, fx, ps_pass);
     if (r != XGD_OK) return r;
     int nv = pack(vs, fx->vs_f, fx->vs_pack);
     int np = pack(ps, fx->ps_f, fx->ps_pack);
