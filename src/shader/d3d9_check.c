@@ -250,6 +250,65 @@ static bool check_dcl(walker *w, size_t end)
     return true;
 }
 
+
+/* ---- the constant table (CTAB comment) ----------------------------------------------------- */
+
+/* A NUL-terminated string at offset off of the table's `bytes` bytes. */
+static bool ctab_string(const uint8_t *start, uint32_t bytes, uint32_t off)
+{
+    return off < bytes && memchr(start + off, 0, bytes - off) != NULL;
+}
+
+static uint16_t rd16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* A type description (D3DXSHADER_TYPEINFO) and its struct members, as MojoShader reads them:
+ * class, type, rows, columns, elements, member count (16-bit each) and the members' offset,
+ * of which MojoShader reads the low 16 bits. */
+static bool ctab_type(const uint8_t *start, uint32_t bytes, uint32_t pos, int depth)
+{
+    if (depth > 4 || pos >= bytes || bytes - pos < 16) return false;
+    const uint8_t *t = start + pos;
+    if (rd16(t) > 5 || rd16(t + 2) > 19) return false;
+    uint32_t members = rd16(t + 10), table = rd16(t + 12);
+    if ((uint64_t)pos + 16 + (uint64_t)members * 8 >= bytes) return false;
+    if (members > 0 && ((uint64_t)table + (uint64_t)members * 8 > bytes)) return false;
+    for (uint32_t i = 0; i < members; i++) {
+        const uint8_t *m = start + table + 8 * i;
+        if (!ctab_string(start, bytes, rd32(m)) || !ctab_type(start, bytes, rd32(m + 4), depth + 1)) return false;
+    }
+    return true;
+}
+
+/* MojoShader parses the constant table without bounds on some offsets and leaks what it
+ * allocated when it finds the table corrupt, so only a table that passes this check (every
+ * field MojoShader reads, inside the table) reaches it. */
+static bool ctab_ok(const uint8_t *start, uint32_t bytes, uint32_t version)
+{
+    if (bytes < 32) return false;
+    uint32_t size = rd32(start), creator = rd32(start + 4), ver = rd32(start + 8), constants = rd32(start + 12);
+    uint32_t info = rd32(start + 16), target = rd32(start + 24);
+    if (size != 28 || ver != version || creator >= bytes || info >= bytes || target >= bytes) return false;
+    if (constants > (bytes - info) / 20 || !ctab_string(start, bytes, target)) return false;
+    for (uint32_t i = 0; i < constants; i++) {
+        const uint8_t *c = start + info + 20 * i;
+        if (!ctab_string(start, bytes, rd32(c)) || rd32(c + 16) >= bytes || rd16(c + 4) > 3) return false;
+        if (!ctab_type(start, bytes, rd32(c + 12), 0)) return false;
+    }
+    return true;
+}
+
 xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info, char *err,
                            size_t err_cap)
 {
@@ -282,7 +341,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
     }
     w.pos = 1;
     char stack[32];
-    int depth = 0, loops = 0, else_seen = 0;
+    int depth = 0, loops = 0, else_seen = 0, ctab_seen = 0;
     bool ended = false;
     while (w.pos < w.n && !ended) {
         size_t at = w.pos;
@@ -291,6 +350,10 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
         if (opcode == 0xfffeu) { /* comment: its length in DWORDs follows in bits 16..30 */
             size_t len = (tok >> 16) & 0x7fffu;
             if (len > w.n - w.pos) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "a comment runs past the end", at), w.code;
+            if (len >= 1 && w.t[w.pos] == 0x42415443u) { /* "CTAB" */
+                if (ctab_seen++ || !ctab_ok((const uint8_t *)(w.t + w.pos + 1), (uint32_t)(len - 1) * 4, version))
+                    return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "the shader's constant table is corrupt", at), w.code;
+            }
             w.pos += len;
             continue;
         }

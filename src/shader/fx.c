@@ -238,6 +238,7 @@ typedef struct fxv {
     uint32_t len;
     uint32_t numobjects;
     uint8_t *obj_type;
+    uint8_t *obj_defined;       /* an object's data came (MojoShader would leak a second) */
     fxv_param *params;
     uint32_t numparams;
     uint32_t ***pass_state_object; /* [technique][pass][state]: the object a state names */
@@ -468,6 +469,7 @@ static bool check_annotations(fxv *v, uint32_t *pos, uint32_t count, const char 
 static void fxv_free(fxv *v)
 {
     free(v->obj_type);
+    free(v->obj_defined);
     for (uint32_t i = 0; i < v->numparams && v->params; i++) free(v->params[i].state_object);
     free(v->params);
     for (uint32_t t = 0; t < v->numtechniques && v->pass_state_object; t++) {
@@ -496,11 +498,12 @@ static bool walk(fxv *v, uint32_t start)
     if (numtech == 0) return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "the effect has no technique");
     v->numobjects = numobjects;
     v->obj_type = calloc(numobjects ? numobjects : 1, 1);
+    v->obj_defined = calloc(numobjects ? numobjects : 1, 1);
     v->params = calloc(numparams ? numparams : 1, sizeof *v->params);
     v->tech_pass_count = calloc(numtech, sizeof *v->tech_pass_count);
     v->pass_state_object = calloc(numtech, sizeof *v->pass_state_object);
     v->pass_state_count = calloc(numtech, sizeof *v->pass_state_count);
-    if (!v->obj_type || !v->params || !v->tech_pass_count || !v->pass_state_object || !v->pass_state_count)
+    if (!v->obj_type || !v->obj_defined || !v->params || !v->tech_pass_count || !v->pass_state_object || !v->pass_state_count)
         return vfail(v, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     v->numparams = numparams;
     v->numtechniques = numtech;
@@ -586,6 +589,8 @@ static bool walk(fxv *v, uint32_t start)
                          numobjects);
         if (length > v->len - pos)
             return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "small object %u runs past the end", i);
+        if (v->obj_defined[idx]++)
+            return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "object %u is defined twice", idx);
         uint32_t t = v->obj_type[idx];
         if (t == MOJOSHADER_SYMTYPE_STRING || is_texture_type(t) || is_sampler_type(t)) {
             if (length > 0 && memchr(v->base + pos, 0, length) == NULL)
@@ -623,6 +628,8 @@ static bool walk(fxv *v, uint32_t start)
                          i);
         if (length > v->len - pos)
             return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "large object %u runs past the end", i);
+        if (v->obj_defined[obj]++)
+            return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "object %u is defined twice", obj);
         uint32_t t = v->obj_type[obj];
         if (t == MOJOSHADER_SYMTYPE_PIXELSHADER || t == MOJOSHADER_SYMTYPE_VERTEXSHADER) {
             if (type == 2)
@@ -1152,7 +1159,12 @@ static void free_body(xgdi_fx *fx)
         MOJOSHADER_deleteEffect(fx->effect);
         tls = saved;
     }
-    for (int i = 0; i < fx->shader_count; i++) shader_release(fx->shaders[i]);
+    /* the effect is gone, so no reference but the list's can remain (a shader MojoShader
+       replaced without deleting is freed here too) */
+    for (int i = 0; i < fx->shader_count; i++) {
+        fx->shaders[i]->refs = 1;
+        shader_release(fx->shaders[i]);
+    }
     free(fx->shaders);
     free(fx->nodes);
     free(fx->pub);
