@@ -645,4 +645,67 @@ XGD_FIXTURE(effect_fx_sm3_varyings_and_render_states)
     xgd_device_destroy(dev);
 }
 
+/* SpriteBatch with a pixel-shader-only effect (XNA's sprite effects): SpriteBatch's vertex
+ * shader and matrix stay, the effect's pixel shader colours the sprite: texture * Tint. */
+XGD_FIXTURE(effect_fx_sprite_batch_pixel_shader)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev != NULL);
+    fxw *w = fxw_create();
+    float tint[4] = { 0.5f, 1, 0.25f, 1 };
+    fxw_param(w, "Tint", NULL, FXW_VECTOR, FXW_FLOAT, 1, 4, 0, tint);
+    fxw_sampler_param(w, "TextureSampler", FXW_SAMPLER2D, -1, NULL, 0);
+    int tech = fxw_technique(w, "Tinted");
+    int pass = fxw_pass(w, tech, "P0");
+    static const char ps[] = "ps_2_0\ndcl t0.xy\ndcl v0\ndcl_2d s0\ntexld r0, t0, s0\nmul r0, r0, v0\n"
+                             "mul r0, r0, c0\nmov oC0, r0\n";
+    fxw_symbol syms[2] = { { "Tint", 2, 0, 1, FXW_VECTOR, FXW_FLOAT, 1, 4, 0 },
+                           { "TextureSampler", 3, 0, 1, FXW_OBJECT, FXW_SAMPLER2D, 1, 1, 0 } };
+    char err[256] = "";
+    bool ok = fxw_shader(w, tech, pass, false, ps, syms, 2, err, sizeof err);
+    CHECK_MSG(ok, "fx writer: %s", err);
+    size_t n = 0;
+    uint8_t *bytes = ok ? fxw_finish(w, false, &n) : NULL;
+    fxw_destroy(w);
+    REQUIRE(bytes != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    xgd_texture *tex = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 4, .height = 4 }, &tex));
+    uint8_t texels[64];
+    for (int i = 0; i < 16; i++) {
+        texels[i * 4 + 0] = 200;
+        texels[i * 4 + 1] = 100;
+        texels[i * 4 + 2] = 40;
+        texels[i * 4 + 3] = 255;
+    }
+    CHECK_OK(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texels, sizeof texels));
+    xgd_sprite_batch *batch = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &batch));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    xgd_result r = xgd_sprite_batch_begin(batch, &(xgd_sprite_batch_begin_desc){ .effect = e });
+    CHECK_OK(r);
+    xgd_sprite sp = XGD_SPRITE_INIT;
+    sp.position = (xgd_vector2){ 2, 3 };
+    CHECK_OK(xgd_sprite_batch_draw(batch, tex, &sp));
+    r = xgd_sprite_batch_end(batch);
+    if (r == XGD_ERROR_NOT_SUPPORTED) {
+        xgdt_not_supported(t, "this renderer runs no effects loaded from bytes yet (NOT_SUPPORTED)");
+    } else {
+        CHECK_MSG(r == XGD_OK, "end: %s", xgd_device_last_error(dev));
+        /* the sprite covers [2,6) x [3,7), texel-exact; its colour is texel * Tint */
+        uint8_t *img = fx_image(W, H, (xgd_color){ 0, 0, 0, 255 });
+        xgd_color want = { fx_q8(200 / 255.0 * 0.5), fx_q8(100 / 255.0), fx_q8(40 / 255.0 * 0.25), 255 };
+        fx_fill(img, W, H, 2, 3, 6, 7, want);
+        fx_expect_back_buffer(t, dev, "effect_fx_sprite_batch_pixel_shader", img, W, H, 1);
+        free(img);
+    }
+    xgd_sprite_batch_destroy(batch);
+    xgd_texture_destroy(tex);
+    xgd_effect_destroy(e);
+    free(bytes);
+    xgd_device_destroy(dev);
+}
+
 #endif /* XGD_TEST_HAVE_MOJOSHADER */

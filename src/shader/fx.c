@@ -74,6 +74,8 @@ struct xgdi_fx {
     int current_technique;
     fx_shader **shaders;        /* every shader object, for natives */
     int shader_count;
+    fx_shader *sprite_vs;       /* SpriteEffect's vertex shader in the form, for passes with a
+                                   pixel shader only (made at the first such apply) */
     fx_texref *textures;        /* per effect object index */
     int object_count;
     /* register files MojoShader's commit writes (vertex, pixel) */
@@ -707,7 +709,12 @@ static void shader_refuse(fx_shader *s, xgd_result code, const char *fmt, ...)
  * fill, inside the register files: MojoShader copies them unchecked at commit. */
 static void check_symbols(fx_shader *s, const MOJOSHADER_symbol *syms, int count, uint32_t file_vec4s)
 {
-    const fxv *v = tls->walk;
+    if (count <= 0) return;
+    const fxv *v = tls != NULL ? tls->walk : NULL;
+    if (v == NULL) {
+        shader_refuse(s, XGD_ERROR_INVALID_ARGUMENT, "a shader outside an effect names parameters");
+        return;
+    }
     for (int i = 0; i < count && !s->failed; i++) {
         const MOJOSHADER_symbol *sym = &syms[i];
         int p = sym->name != NULL ? find_walk_param(v, sym->name) : -1;
@@ -1152,6 +1159,15 @@ static void free_body(xgdi_fx *fx)
         for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
     free(fx->pass_anno);
     if (fx->effect != NULL) {
+        /* MojoShader copies a name given to a texture object but frees such names only for
+           sampler objects; this MojoShader allocates with malloc (no allocator was given) */
+        for (int i = 0; i < fx->effect->object_count; i++) {
+            MOJOSHADER_effectObject *o = &fx->effect->objects[i];
+            if (is_texture_type((uint32_t)o->type) && o->mapping.name != NULL) {
+                free((void *)o->mapping.name);
+                o->mapping.name = NULL;
+            }
+        }
         fx_tls t = { 0 };
         t.fx = fx;
         fx_tls *saved = tls;
@@ -1166,6 +1182,10 @@ static void free_body(xgdi_fx *fx)
         shader_release(fx->shaders[i]);
     }
     free(fx->shaders);
+    if (fx->sprite_vs != NULL) {
+        fx->sprite_vs->refs = 1;
+        shader_release(fx->sprite_vs);
+    }
     free(fx->nodes);
     free(fx->pub);
     free(fx->tech_anno);
@@ -1314,8 +1334,9 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
 
 void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
 {
-    for (int i = 0; i < fx->shader_count; i++) {
-        fx_shader *s = fx->shaders[i];
+    for (int i = 0; i <= fx->shader_count; i++) {
+        fx_shader *s = i < fx->shader_count ? fx->shaders[i] : fx->sprite_vs;
+        if (s == NULL) continue;
         if (s->native == NULL) continue;
         if (device != NULL) {
             xgdi_forget_user_shader(device, s->native);
@@ -2332,6 +2353,44 @@ static int pack(const fx_shader *s, const float *file, float *out)
     return s->constant_count;
 }
 
+
+/* SpriteEffect's vertex shader (position * MatrixTransform, colour and texture coordinate
+ * passed on) in the shader form. XNA's sprite effects are often pixel shaders only: SpriteBatch
+ * binds SpriteEffect, then the custom pass replaces the pixel shader and keeps that vertex
+ * shader and its matrix. The stock SpriteEffect is no shader of the form, so this one stands in
+ * for it when such a pass follows the stock sprite program. */
+static xgd_result sprite_vertex_shader(xgd_device *dev, xgdi_fx *fx, fx_shader **out)
+{
+    static const char src[] = "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n"
+                              "m4x4 oPos, v0, c0\nmov oD0, v1\nmov oT0, v2\n";
+    if (fx->sprite_vs == NULL) {
+        const MOJOSHADER_parseData *a = MOJOSHADER_assemble("xgd sprite vertex shader", src, (unsigned)strlen(src), NULL, 0,
+                                                            NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL);
+        if (a == NULL || a->error_count > 0) {
+            if (a != NULL) MOJOSHADER_freeParseData(a);
+            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader could not be assembled");
+        }
+        fx_shader *s = calloc(1, sizeof *s);
+        if (s != NULL) {
+            s->refs = 1;
+            s->pd = MOJOSHADER_parse("spirv", "main", (const unsigned char *)a->output, (unsigned)a->output_len, NULL, 0,
+                                     NULL, 0, NULL, NULL, NULL);
+            if (s->pd == NULL || s->pd->error_count > 0) shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "sprite vertex shader");
+            else prepare_shader(s);
+        }
+        MOJOSHADER_freeParseData(a);
+        if (s == NULL || s->failed) {
+            xgd_result r = xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader: %s",
+                                     s != NULL ? s->message : "out of memory");
+            if (s != NULL) shader_release(s);
+            return r;
+        }
+        fx->sprite_vs = s;
+    }
+    *out = fx->sprite_vs;
+    return XGD_OK;
+}
+
 xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
 {
     xgd_result r = xgdi_check_device(dev);
@@ -2348,9 +2407,21 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
         if (st->type == MOJOSHADER_RS_VERTEXSHADER) vs = e->objects[st->value.valuesI[0]].shader.shader;
         if (st->type == MOJOSHADER_RS_PIXELSHADER) ps = e->objects[st->value.valuesI[0]].shader.shader;
     }
+    /* a pixel-shader-only pass after the stock sprite program keeps SpriteEffect's vertex
+       shader and matrix (SpriteBatch with a custom effect) */
+    bool sprite = vs == NULL && dev->program_set && dev->program == XGDI_PROGRAM_SPRITE;
+    xgd_matrix sprite_matrix;
+    if (sprite) {
+        memcpy(sprite_matrix.m, dev->constants.sprite.matrix_transform, sizeof sprite_matrix.m);
+        r = sprite_vertex_shader(dev, fx, &vs);
+        if (r != XGD_OK) return r;
+    }
     if (vs == NULL || ps == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION, "pass %d of technique %d has no %s shader", pass,
-                         technique, vs == NULL ? "vertex" : "pixel");
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "pass %d of technique %d has no %s shader%s", pass, technique,
+                         vs == NULL ? "vertex" : "pixel",
+                         vs == NULL ? " (a pixel-shader-only pass needs SpriteBatch's vertex shader: use it inside "
+                                      "SpriteBatch, or after applying a SpriteEffect)" : "");
     r = ensure_native(dev, vs);
     if (r == XGD_OK) r = ensure_native(dev, ps);
     if (r != XGD_OK) return r;
@@ -2373,6 +2444,11 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     r = apply_samplers(dev, fx, &changes);
     if (r == XGD_OK) r = apply_render_states(dev, fx, ps_pass);
     if (r != XGD_OK) return r;
+    if (sprite) {
+        /* m4x4 oPos, v0, c0: register i is column i of the row-vector matrix */
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < 4; k++) fx->vs_f[i * 4 + k] = sprite_matrix.m[k * 4 + i];
+    }
     int nv = pack(vs, fx->vs_f, fx->vs_pack);
     int np = pack(ps, fx->ps_f, fx->ps_pack);
     return xgdi_apply_user_program(dev, vs->native, ps->native, vs->inputs, vs->input_count, ps->sampler_kinds,
