@@ -708,4 +708,31 @@ XGD_FIXTURE(effect_fx_sprite_batch_pixel_shader)
     xgd_device_destroy(dev);
 }
 
+/* An effect outlives its device as a disposed shell (its shaders and the state objects its
+ * passes made go with the device); every call then answers OBJECT_DISPOSED and destroy frees
+ * it. Applied first, so natives and pass states exist where the renderer runs effects. */
+XGD_FIXTURE(effect_fx_outlives_device)
+{
+    xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev != NULL);
+    uint8_t *bytes = NULL;
+    xgd_effect *e = fixture_effect(t, dev, &bytes);
+    REQUIRE(e != NULL);
+    xgd_texture *tex = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &tex));
+    CHECK_OK(xgd_effect_parameter_set_texture(e, param(t, e, "Tex"), tex));
+    xgd_result r = xgd_effect_pass_apply(e, 1, 0);
+    CHECK_MSG(r == XGD_OK || r == XGD_ERROR_NOT_SUPPORTED, "apply: %s", xgd_device_last_error(dev));
+    xgd_effect *c = NULL;
+    CHECK_OK(xgd_effect_clone(e, &c));
+    xgd_device_destroy(dev);
+    int count = 0;
+    CHECK_RESULT(xgd_effect_get_technique_count(e, &count), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_effect_pass_apply(c, 0, 0), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_effect_destroy(c);
+    xgd_effect_destroy(e);
+    xgd_texture_destroy(tex);
+    free(bytes);
+}
+
 #endif /* XGD_TEST_HAVE_MOJOSHADER */

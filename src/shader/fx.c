@@ -20,6 +20,7 @@
 #include "spirv_form.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ struct xgdi_fx {
     size_t size;
 #ifdef XGD_HAVE_MOJOSHADER
     MOJOSHADER_effect *effect;
+    void *arena;                /* fx_arena of everything MojoShader allocated for it */
 #endif
     fx_node *nodes;
     int node_count, node_cap;
@@ -107,6 +109,9 @@ struct xgdi_fx {
 
 struct fx_shader {
     int refs;
+#ifdef XGD_HAVE_MOJOSHADER
+    void *arena;                /* fx_arena of its parse data */
+#endif
     xgdi_shader_stage stage;
 #ifdef XGD_HAVE_MOJOSHADER
     const MOJOSHADER_parseData *pd;
@@ -222,6 +227,67 @@ NOFX2(xgd_effect_parameter_get_texture, xgd_effect_parameter, xgd_texture **)
 NOFX2(xgd_effect_parameter_get_string, xgd_effect_parameter, const char **)
 
 #else
+
+
+/* ---- MojoShader's memory ------------------------------------------------------------------- */
+
+/* Everything MojoShader allocates for an effect or a shader comes from an arena that tracks
+ * its blocks: MojoShader leaks some allocations on its error paths (and a texture object's
+ * name always), so whatever is still live when the effect or the shader's parse data has been
+ * freed is freed here. The arena also bounds what one effect may make MojoShader allocate. */
+#define FX_ARENA_LIMIT ((size_t)256 << 20)
+
+typedef struct fx_link {
+    struct fx_link *prev, *next;
+} fx_link;
+
+typedef struct fx_block {
+    fx_link link;            /* first: a block is found from its link */
+    size_t size;
+    max_align_t align[];     /* the caller's bytes follow, aligned */
+} fx_block;
+
+typedef struct fx_arena {
+    fx_link head;            /* circular list of the live blocks */
+    size_t bytes;
+} fx_arena;
+
+static void arena_init(fx_arena *a)
+{
+    a->head.prev = a->head.next = &a->head;
+    a->bytes = 0;
+}
+
+static void *MOJOSHADERCALL arena_malloc(int bytes, void *data)
+{
+    fx_arena *a = data;
+    if (bytes < 0 || (size_t)bytes > FX_ARENA_LIMIT - a->bytes) return NULL;
+    fx_block *b = malloc(sizeof *b + (size_t)bytes);
+    if (b == NULL) return NULL;
+    b->size = (size_t)bytes;
+    b->link.next = a->head.next;
+    b->link.prev = &a->head;
+    a->head.next->prev = &b->link;
+    a->head.next = &b->link;
+    a->bytes += b->size;
+    return b->align;
+}
+
+static void MOJOSHADERCALL arena_free(void *ptr, void *data)
+{
+    fx_arena *a = data;
+    if (ptr == NULL) return;
+    fx_block *b = (fx_block *)(void *)((char *)ptr - offsetof(fx_block, align));
+    b->link.prev->next = b->link.next;
+    b->link.next->prev = b->link.prev;
+    a->bytes -= b->size;
+    free(b);
+}
+
+static void arena_release_all(fx_arena *a)
+{
+    while (a->head.next != &a->head) arena_free(((fx_block *)(void *)a->head.next)->align, a);
+}
 
 /* ---- the container walk ------------------------------------------------------------------- */
 
@@ -905,6 +971,8 @@ static void *MOJOSHADERCALL cb_compile(const char *mainfn, const unsigned char *
     fx_shader *s = calloc(1, sizeof *s);
     if (s == NULL) return NULL;
     s->refs = 1;
+    s->arena = malloc(sizeof(fx_arena));
+    if (s->arena != NULL) arena_init(s->arena);
     if (tls->made_count == tls->made_cap) {
         int cap = tls->made_cap ? tls->made_cap * 2 : 8;
         fx_shader **m = realloc(tls->made, sizeof *m * (size_t)cap);
@@ -934,8 +1002,12 @@ static void *MOJOSHADERCALL cb_compile(const char *mainfn, const unsigned char *
     }
     /* the form's entry point is "main", whatever name MojoShader's effect code suggests */
     (void)mainfn;
+    if (s->arena == NULL) {
+        shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+        return s;
+    }
     s->pd = MOJOSHADER_parse("spirv", "main", tokenbuf, bufsize, swiz, swizcount, smap, smapcount,
-                             NULL, NULL, NULL);
+                             arena_malloc, arena_free, s->arena);
     if (s->pd == NULL) {
         shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     } else if (s->pd->error_count > 0) {
@@ -951,6 +1023,10 @@ static void shader_release(fx_shader *s)
 {
     if (s == NULL || --s->refs > 0) return;
     if (s->pd != NULL) MOJOSHADER_freeParseData(s->pd);
+    if (s->arena != NULL) {
+        arena_release_all(s->arena); /* what MojoShader's parse leaked */
+        free(s->arena);
+    }
     free(s->code);
     free(s);
 }
@@ -1159,21 +1235,17 @@ static void free_body(xgdi_fx *fx)
         for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
     free(fx->pass_anno);
     if (fx->effect != NULL) {
-        /* MojoShader copies a name given to a texture object but frees such names only for
-           sampler objects; this MojoShader allocates with malloc (no allocator was given) */
-        for (int i = 0; i < fx->effect->object_count; i++) {
-            MOJOSHADER_effectObject *o = &fx->effect->objects[i];
-            if (is_texture_type((uint32_t)o->type) && o->mapping.name != NULL) {
-                free((void *)o->mapping.name);
-                o->mapping.name = NULL;
-            }
-        }
         fx_tls t = { 0 };
         t.fx = fx;
         fx_tls *saved = tls;
         tls = &t;
         MOJOSHADER_deleteEffect(fx->effect);
+        fx->effect = NULL;
         tls = saved;
+    }
+    if (fx->arena != NULL) {
+        arena_release_all(fx->arena); /* what MojoShader leaked (texture object names, ...) */
+        free(fx->arena);
     }
     /* the effect is gone, so no reference but the list's can remain (a shader MojoShader
        replaced without deleting is freed here too) */
@@ -1244,7 +1316,18 @@ xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi
     fx_tls t = { 0 };
     t.walk = &v;
     t.fx = fx;
+    fx->arena = malloc(sizeof(fx_arena));
+    if (fx->arena == NULL) {
+        free(fx->bytes);
+        free(fx);
+        fxv_free(&v);
+        return fx_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    arena_init(fx->arena);
     MOJOSHADER_effectShaderContext ctx = { 0 };
+    ctx.m = arena_malloc;
+    ctx.f = arena_free;
+    ctx.malloc_data = fx->arena;
     ctx.compileShader = cb_compile;
     ctx.shaderAddRef = cb_add_ref;
     ctx.deleteShader = cb_delete;
@@ -1345,17 +1428,20 @@ void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
         }
         s->native = NULL;
     }
-    for (int i = 0; i < fx->sampler_count; i++) xgd_sampler_state_destroy(fx->samplers[i].state);
-    for (int i = 0; i < fx->blend_count; i++) xgd_blend_state_destroy(fx->blends[i].state);
-    for (int i = 0; i < fx->depth_count; i++) xgd_depth_stencil_state_destroy(fx->depths[i].state);
-    for (int i = 0; i < fx->raster_count; i++) xgd_rasterizer_state_destroy(fx->rasters[i].state);
-    fx->sampler_count = fx->blend_count = fx->depth_count = fx->raster_count = 0;
 }
 
+/* The state objects the passes made are the effect's own: they go with it (not with its
+ * natives, which go inside the device's registry walks, where destroying other registered
+ * objects would disturb the walk). After the device is gone they are disposed shells, and
+ * their destroy frees the shells. */
 void xgdi_fx_free(xgd_device *device, xgdi_fx *fx)
 {
     if (fx == NULL) return;
     xgdi_fx_release_natives(device, fx);
+    for (int i = 0; i < fx->sampler_count; i++) xgd_sampler_state_destroy(fx->samplers[i].state);
+    for (int i = 0; i < fx->blend_count; i++) xgd_blend_state_destroy(fx->blends[i].state);
+    for (int i = 0; i < fx->depth_count; i++) xgd_depth_stencil_state_destroy(fx->depths[i].state);
+    for (int i = 0; i < fx->raster_count; i++) xgd_rasterizer_state_destroy(fx->rasters[i].state);
     free_body(fx);
 }
 
@@ -2371,10 +2457,15 @@ static xgd_result sprite_vertex_shader(xgd_device *dev, xgdi_fx *fx, fx_shader *
             return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader could not be assembled");
         }
         fx_shader *s = calloc(1, sizeof *s);
+        if (s != NULL && (s->arena = malloc(sizeof(fx_arena))) == NULL) {
+            free(s);
+            s = NULL;
+        }
         if (s != NULL) {
             s->refs = 1;
+            arena_init(s->arena);
             s->pd = MOJOSHADER_parse("spirv", "main", (const unsigned char *)a->output, (unsigned)a->output_len, NULL, 0,
-                                     NULL, 0, NULL, NULL, NULL);
+                                     NULL, 0, arena_malloc, arena_free, s->arena);
             if (s->pd == NULL || s->pd->error_count > 0) shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "sprite vertex shader");
             else prepare_shader(s);
         }
