@@ -464,8 +464,10 @@ static void full_quad(xgd_vertex_position_color_texture v[6], xgd_color c)
 }
 
 /* Technique Solid: colour = Tint, position = pos * WorldViewProj. A scale and translation
- * place the full-screen quad in the upper right; the image is the quad's pixels (XNA's pixel
- * centres) in the tint, the rest the clear colour. */
+ * place the full-screen quad in the upper right with its left and right edges a quarter pixel
+ * past pixel boundaries, where XNA's pixel centres (geometry half a pixel right) and Direct3D
+ * 10's give different pixels; the image is the quad's pixels under XNA's centres in the tint,
+ * the rest the clear colour. */
 XGD_FIXTURE(effect_fx_solid_transform)
 {
     const int W = 64, H = 64;
@@ -477,7 +479,7 @@ XGD_FIXTURE(effect_fx_solid_transform)
     xgd_matrix m = xgd_matrix_identity();
     m.m[0] = 0.5f;   /* x' = 0.5 x + 0.25 */
     m.m[5] = 0.25f;  /* y' = 0.25 y + 0.5 */
-    m.m[12] = 0.25f;
+    m.m[12] = 0.2578125f; /* left edge -0.2421875 NDC = pixel 24.25 */
     m.m[13] = 0.5f;
     CHECK_OK(xgd_effect_parameter_set_matrix(e, param(t, e, "WorldViewProj"), &m));
     const xgd_color tint = { 200, 100, 50, 255 };
@@ -489,9 +491,10 @@ XGD_FIXTURE(effect_fx_solid_transform)
         full_quad(v, (xgd_color){ 255, 255, 255, 255 });
         CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 2,
                                           xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
-        /* the quad in pixels: x (-0.25..0.75 NDC) 24..56, y (0.75..0.25 NDC) 8..24 */
+        /* the quad in pixels: x (-0.2421875..0.7578125 NDC) 24.25..56.25, y (0.75..0.25 NDC)
+           8..24 */
         uint8_t *img = fx_image(W, H, (xgd_color){ 0, 0, 0, 255 });
-        const float a[6] = { 24, 8, 56, 8, 56, 24 }, c[6] = { 24, 8, 56, 24, 24, 24 };
+        const float a[6] = { 24.25f, 8, 56.25f, 8, 56.25f, 24 }, c[6] = { 24.25f, 8, 56.25f, 24, 24.25f, 24 };
         float ca[6], cc[6];
         fx_centered_tri(a, XGD_PIXEL_CENTER_XNA, ca);
         fx_centered_tri(c, XGD_PIXEL_CENTER_XNA, cc);
