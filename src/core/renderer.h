@@ -327,7 +327,7 @@ typedef struct xgdi_volume_constants {
  * profile for fx_2_0 today; glslang for HLSL source later). Every renderer consumes this form
  * (Vulkan directly; the software renderer interprets it; Direct3D 12 translates it to DXBC).
  *
- * The form (checked by tests/test_effect_spirv.c with spirv-val where installed):
+ * The form (tests/test_effect_spirv.c checks it, with spirv-val where installed):
  *   module      SPIR-V 1.0, capability Shader, memory model Logical GLSL450 or Simple, one
  *               entry point "main" (Vertex or Fragment; fragments OriginUpperLeft). Nothing
  *               follows the instruction stream.
