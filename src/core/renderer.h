@@ -335,7 +335,8 @@ typedef struct xgdi_volume_constants {
  *               member Offset 0, ArrayStride 16: std140 and HLSL cbuffer packing agree),
  *               DescriptorSet 0, Binding 0 for the vertex stage and Binding 1 for the pixel
  *               stage. r[i] holds register xgdi_shader_desc.registers[i] (core packs them;
- *               the constants a draw sees are already in this order, N vec4s).
+ *               the constants a draw sees are already in this order, N vec4s). A pixel
+ *               shader without constants has no block (constant_count 0, nothing to bind).
  *   pixel centre  the vertex stage's block has one more vec4 after its registers,
  *               r[N-1] = pixel_offset, which core fills per draw: (1/vp.width, -1/vp.height,
  *               0, 0) under XGD_PIXEL_CENTER_XNA (half a logical pixel of the viewport, as
