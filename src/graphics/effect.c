@@ -101,7 +101,9 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
 static void user_release_native(xgdi_resource *res)
 {
     xgd_effect *e = (xgd_effect *)res;
-    if (e->fx != NULL) xgdi_fx_release_natives(xgdi_resource_device(res), e->fx);
+    /* the device itself, also while it is being destroyed (its renderer still exists then) */
+    xgd_device *dev = res->token != NULL ? res->token->device : NULL;
+    if (e->fx != NULL) xgdi_fx_release_natives(dev, e->fx);
 }
 
 static const xgdi_resource_vtable user_effect_vt = { user_release_native, NULL, NULL };
