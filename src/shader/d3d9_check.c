@@ -234,6 +234,9 @@ static bool check_dcl(walker *w, size_t end)
         return true;
     }
     unsigned u = usage & 0x1fu, index = (usage >> 16) & 0xfu;
+    /* ps_2_x inputs (v#, t#) carry no usage: colour and texture coordinate are implied */
+    if (w->pixel && w->major < 3 && usage != 0x80000000u)
+        return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a ps_2_x input declaration has a usage", at);
     if (u > 13 || index > 15) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a declaration has an unknown usage", at);
     bool ok = (type == R_INPUT && num < (w->pixel ? (w->major >= 3 ? 10 : 2) : 16)) ||
               (w->pixel && w->major < 3 && type == R_ADDR_TEXTURE && num < 8) ||
