@@ -458,7 +458,7 @@ typedef struct xgd_depth_stencil_state xgd_depth_stencil_state;
 typedef struct xgd_rasterizer_state xgd_rasterizer_state;
 typedef struct xgd_sampler_state xgd_sampler_state;
 typedef struct xgd_effect xgd_effect;       /* SpriteEffect, BasicEffect, MrtEffect and
-                                               VolumeEffect (EXT) */
+                                               VolumeEffect (EXT), effects loaded from bytes */
 typedef struct xgd_sprite_batch xgd_sprite_batch;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1494,7 +1494,8 @@ XGD_API xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out)
 XGD_API xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out);
 XGD_API void xgd_effect_destroy(xgd_effect *effect);
 /* XNA EffectPass.Apply: makes the effect's shaders, constants and texture current for the
- * following draws. Changing parameters later needs another apply. */
+ * following draws. Changing parameters later needs another apply. An effect loaded from bytes
+ * applies pass 0 of its current technique (xgd_effect_pass_apply). */
 XGD_API xgd_result xgd_effect_apply(xgd_effect *effect);
 
 XGD_API xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out);
@@ -1552,6 +1553,197 @@ XGD_API xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_ma
 XGD_API xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *texture);
 /* Multiplier of the sampled colour (rgba, finite). Results as set_matrix. */
 XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 color);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Effects loaded from bytes (XNA 4.0 Effect)                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * An effect created from the bytes of a compiled XNA effect (fx_2_0: what XNA's content
+ * pipeline and fxc /T fx_2_0 produce, with or without XNA's 0xBCF00BCF wrapper). It is an
+ * xgd_effect like the stock ones (destroy with xgd_effect_destroy; SpriteBatch takes it) and
+ * mirrors XNA's Effect: techniques holding passes, parameters with annotations, and
+ * CurrentTechnique. Parameters, techniques and passes are addressed by index or by name; a
+ * parameter is an xgd_effect_parameter value (valid for the effect and its clones), and so are
+ * struct members, array elements and annotations (annotations are read-only).
+ *
+ * Values are typed as in XNA (EffectParameterClass / EffectParameterType, RowCount,
+ * ColumnCount, Elements): a getter or setter whose type or size does not match the parameter
+ * returns INVALID_ARGUMENT naming both, and changes nothing. Matrices are xgd_matrix values
+ * (XNA's row-vector convention) whatever the shader's packing (row_major or column_major);
+ * a matrix parameter of R rows and C columns takes the top-left R x C of the xgd_matrix, and
+ * float arrays list matrices row by row. Writes reach the GPU at the next pass apply, and only
+ * when something changed.
+ *
+ * Which renderer runs effects is in the README ("Effects"); a renderer that cannot answers
+ * NOT_SUPPORTED by name from xgd_effect_pass_apply (loading and parameters work everywhere).
+ */
+typedef enum xgd_effect_parameter_class {
+    XGD_EFFECT_PARAMETER_CLASS_SCALAR = 0,
+    XGD_EFFECT_PARAMETER_CLASS_VECTOR,
+    XGD_EFFECT_PARAMETER_CLASS_MATRIX,
+    XGD_EFFECT_PARAMETER_CLASS_OBJECT,
+    XGD_EFFECT_PARAMETER_CLASS_STRUCT
+} xgd_effect_parameter_class;
+
+typedef enum xgd_effect_parameter_type {
+    XGD_EFFECT_PARAMETER_TYPE_VOID = 0,
+    XGD_EFFECT_PARAMETER_TYPE_BOOL,
+    XGD_EFFECT_PARAMETER_TYPE_INT32,
+    XGD_EFFECT_PARAMETER_TYPE_SINGLE,
+    XGD_EFFECT_PARAMETER_TYPE_STRING,
+    XGD_EFFECT_PARAMETER_TYPE_TEXTURE,
+    XGD_EFFECT_PARAMETER_TYPE_TEXTURE1D,
+    XGD_EFFECT_PARAMETER_TYPE_TEXTURE2D,
+    XGD_EFFECT_PARAMETER_TYPE_TEXTURE3D,
+    XGD_EFFECT_PARAMETER_TYPE_TEXTURE_CUBE
+} xgd_effect_parameter_type;
+
+/* A parameter, struct member, array element or annotation of an effect (an index into the
+ * effect's parameter table; the same value names the same parameter in every clone). */
+typedef struct xgd_effect_parameter {
+    int32_t id;
+} xgd_effect_parameter;
+
+typedef struct xgd_effect_parameter_info {
+    const char *name;             /* "" when the effect gives none; owned by the effect */
+    const char *semantic;         /* "" when none */
+    xgd_effect_parameter_class parameter_class;
+    xgd_effect_parameter_type parameter_type;
+    int rows, columns;            /* XNA RowCount / ColumnCount (1 x 1 for scalars and objects;
+                                     structs: 0 x 0) */
+    int element_count;            /* XNA Elements.Count: 0 when not an array */
+    int member_count;             /* XNA StructureMembers.Count */
+    int annotation_count;
+    bool annotation;              /* an annotation: readable, never writable */
+} xgd_effect_parameter_info;
+
+typedef struct xgd_effect_technique_info {
+    const char *name;             /* owned by the effect */
+    int pass_count;
+    int annotation_count;
+} xgd_effect_technique_info;
+
+typedef struct xgd_effect_pass_info {
+    const char *name;
+    int annotation_count;
+} xgd_effect_pass_info;
+
+/* Loads an fx_2_0 effect from `size` bytes (copied; the caller keeps them). The current
+ * technique is technique 0. Results: INVALID_ARGUMENT (NULL arguments; bytes that are not a
+ * well-formed effect or hold invalid shader bytecode, the message says what and where),
+ * NOT_SUPPORTED (a valid effect using a feature xgd does not run, named: vertex textures,
+ * integer or boolean shader registers, shader arrays selected by preshaders, shader model
+ * above 3.0; or a build without MojoShader), OUT_OF_MEMORY. Nothing is created on failure. */
+XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size_t size,
+                                     xgd_effect **out);
+/* XNA Effect.Clone: a new effect with the same code, the current parameter values (textures
+ * included) and the same current technique. Results: as xgd_effect_create; INVALID_ARGUMENT
+ * for a stock effect. */
+XGD_API xgd_result xgd_effect_clone(xgd_effect *effect, xgd_effect **out);
+
+/* Techniques and passes. Unknown names and indices out of range are INVALID_ARGUMENT (the
+ * message names them); results otherwise as for every object call (OBJECT_DISPOSED, ...).
+ * Names returned stay valid while the effect lives. */
+XGD_API xgd_result xgd_effect_get_technique_count(xgd_effect *effect, int *out);
+XGD_API xgd_result xgd_effect_find_technique(xgd_effect *effect, const char *name, int *out);
+XGD_API xgd_result xgd_effect_get_technique_info(xgd_effect *effect, int technique,
+                                                 xgd_effect_technique_info *out);
+XGD_API xgd_result xgd_effect_find_pass(xgd_effect *effect, int technique, const char *name,
+                                        int *out);
+XGD_API xgd_result xgd_effect_get_pass_info(xgd_effect *effect, int technique, int pass,
+                                            xgd_effect_pass_info *out);
+/* XNA Effect.CurrentTechnique. */
+XGD_API xgd_result xgd_effect_get_current_technique(xgd_effect *effect, int *out);
+XGD_API xgd_result xgd_effect_set_current_technique(xgd_effect *effect, int technique);
+/* XNA EffectPass.Apply for pass `pass` of technique `technique`: binds the pass's vertex and
+ * pixel shaders with the current parameter values (preshaders run), the pass's render states
+ * (blend, depth, cull, fill, scissor) and the sampler states and textures its samplers name,
+ * as XNA does. Later parameter changes need another apply. xgd_effect_apply applies pass 0 of
+ * the current technique. Results: INVALID_ARGUMENT (indices), INVALID_OPERATION (the pass has
+ * no vertex shader), NOT_SUPPORTED (the renderer cannot run effects; named), OBJECT_DISPOSED
+ * (a texture parameter's texture was destroyed), DEVICE_LOST, OUT_OF_MEMORY. */
+XGD_API xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass);
+
+/* Parameters (XNA Effect.Parameters, EffectParameter.Elements / StructureMembers /
+ * Annotations, EffectTechnique.Annotations, EffectPass.Annotations). */
+XGD_API xgd_result xgd_effect_get_parameter_count(xgd_effect *effect, int *out);
+XGD_API xgd_result xgd_effect_get_parameter(xgd_effect *effect, int index,
+                                            xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_find_parameter(xgd_effect *effect, const char *name,
+                                             xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_find_parameter_by_semantic(xgd_effect *effect, const char *semantic,
+                                                         xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_parameter_get_info(xgd_effect *effect, xgd_effect_parameter p,
+                                                 xgd_effect_parameter_info *out);
+XGD_API xgd_result xgd_effect_parameter_get_element(xgd_effect *effect, xgd_effect_parameter p,
+                                                    int index, xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_parameter_get_member(xgd_effect *effect, xgd_effect_parameter p,
+                                                   int index, xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_parameter_find_member(xgd_effect *effect, xgd_effect_parameter p,
+                                                    const char *name, xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_parameter_get_annotation(xgd_effect *effect, xgd_effect_parameter p,
+                                                       int index, xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_technique_get_annotation(xgd_effect *effect, int technique,
+                                                       int index, xgd_effect_parameter *out);
+XGD_API xgd_result xgd_effect_pass_get_annotation(xgd_effect *effect, int technique, int pass,
+                                                  int index, xgd_effect_parameter *out);
+
+/* Typed values. Scalars need class Scalar and the type (Bool, Int32, Single); vectors class
+ * Vector of that many columns; a matrix class Matrix; none of these an array. The array forms
+ * take exactly every value of the parameter (elements x rows x columns scalars; matrices:
+ * elements matrices, each its top-left rows x columns): `count` must equal that number.
+ * set_texture needs a texture parameter whose type admits the texture (Texture: any; Texture2D:
+ * a 2D texture or render target; TextureCube: a cube; Texture3D: a Texture3D); NULL unbinds. */
+XGD_API xgd_result xgd_effect_parameter_set_bool(xgd_effect *effect, xgd_effect_parameter p, bool v);
+XGD_API xgd_result xgd_effect_parameter_set_int(xgd_effect *effect, xgd_effect_parameter p, int32_t v);
+XGD_API xgd_result xgd_effect_parameter_set_float(xgd_effect *effect, xgd_effect_parameter p, float v);
+XGD_API xgd_result xgd_effect_parameter_set_vector2(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector2 v);
+XGD_API xgd_result xgd_effect_parameter_set_vector3(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector3 v);
+XGD_API xgd_result xgd_effect_parameter_set_vector4(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector4 v);
+XGD_API xgd_result xgd_effect_parameter_set_matrix(xgd_effect *effect, xgd_effect_parameter p,
+                                                   const xgd_matrix *m);
+XGD_API xgd_result xgd_effect_parameter_set_bools(xgd_effect *effect, xgd_effect_parameter p,
+                                                  const bool *v, int count);
+XGD_API xgd_result xgd_effect_parameter_set_ints(xgd_effect *effect, xgd_effect_parameter p,
+                                                 const int32_t *v, int count);
+XGD_API xgd_result xgd_effect_parameter_set_floats(xgd_effect *effect, xgd_effect_parameter p,
+                                                   const float *v, int count);
+XGD_API xgd_result xgd_effect_parameter_set_matrices(xgd_effect *effect, xgd_effect_parameter p,
+                                                     const xgd_matrix *m, int count);
+XGD_API xgd_result xgd_effect_parameter_set_texture(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_texture *texture);
+XGD_API xgd_result xgd_effect_parameter_get_bool(xgd_effect *effect, xgd_effect_parameter p, bool *out);
+XGD_API xgd_result xgd_effect_parameter_get_int(xgd_effect *effect, xgd_effect_parameter p,
+                                                int32_t *out);
+XGD_API xgd_result xgd_effect_parameter_get_float(xgd_effect *effect, xgd_effect_parameter p,
+                                                  float *out);
+XGD_API xgd_result xgd_effect_parameter_get_vector2(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector2 *out);
+XGD_API xgd_result xgd_effect_parameter_get_vector3(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector3 *out);
+XGD_API xgd_result xgd_effect_parameter_get_vector4(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_vector4 *out);
+/* A parameter smaller than 4 x 4 fills the rest of *out from the identity. */
+XGD_API xgd_result xgd_effect_parameter_get_matrix(xgd_effect *effect, xgd_effect_parameter p,
+                                                   xgd_matrix *out);
+XGD_API xgd_result xgd_effect_parameter_get_bools(xgd_effect *effect, xgd_effect_parameter p,
+                                                  bool *out, int count);
+XGD_API xgd_result xgd_effect_parameter_get_ints(xgd_effect *effect, xgd_effect_parameter p,
+                                                 int32_t *out, int count);
+XGD_API xgd_result xgd_effect_parameter_get_floats(xgd_effect *effect, xgd_effect_parameter p,
+                                                   float *out, int count);
+XGD_API xgd_result xgd_effect_parameter_get_matrices(xgd_effect *effect, xgd_effect_parameter p,
+                                                     xgd_matrix *out, int count);
+/* The texture last set (NULL if none, or if it was destroyed since). */
+XGD_API xgd_result xgd_effect_parameter_get_texture(xgd_effect *effect, xgd_effect_parameter p,
+                                                    xgd_texture **out);
+/* A String parameter or annotation; the string stays valid while the effect lives. */
+XGD_API xgd_result xgd_effect_parameter_get_string(xgd_effect *effect, xgd_effect_parameter p,
+                                                   const char **out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* SpriteBatch                                                                                 */

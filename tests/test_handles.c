@@ -156,6 +156,54 @@ CALL(mrt_set_matrix, xgd_mrt_effect_set_matrix(c->effect, identity()))
 CALL(volume_set_matrix, xgd_volume_effect_set_matrix(c->effect, identity()))
 CALL(volume_set_texture_on_stale, xgd_volume_effect_set_texture(c->effect, NULL))
 CALL(volume_set_color, xgd_volume_effect_set_color(c->effect, (xgd_vector4){ 1, 1, 1, 1 }))
+
+/* effects loaded from bytes: every call resolves the effect first */
+static const xgd_effect_parameter p0 = { 0 };
+CALL(fx_clone, xgd_effect_clone(c->effect, &(xgd_effect *){ NULL }))
+CALL(fx_technique_count, xgd_effect_get_technique_count(c->effect, &(int){ 0 }))
+CALL(fx_find_technique, xgd_effect_find_technique(c->effect, "T", &(int){ 0 }))
+CALL(fx_technique_info, xgd_effect_get_technique_info(c->effect, 0, &(xgd_effect_technique_info){ 0 }))
+CALL(fx_find_pass, xgd_effect_find_pass(c->effect, 0, "P", &(int){ 0 }))
+CALL(fx_pass_info, xgd_effect_get_pass_info(c->effect, 0, 0, &(xgd_effect_pass_info){ 0 }))
+CALL(fx_get_current, xgd_effect_get_current_technique(c->effect, &(int){ 0 }))
+CALL(fx_set_current, xgd_effect_set_current_technique(c->effect, 0))
+CALL(fx_pass_apply, xgd_effect_pass_apply(c->effect, 0, 0))
+CALL(fx_param_count, xgd_effect_get_parameter_count(c->effect, &(int){ 0 }))
+CALL(fx_get_param, xgd_effect_get_parameter(c->effect, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_find_param, xgd_effect_find_parameter(c->effect, "P", &(xgd_effect_parameter){ 0 }))
+CALL(fx_find_semantic, xgd_effect_find_parameter_by_semantic(c->effect, "S", &(xgd_effect_parameter){ 0 }))
+CALL(fx_param_info, xgd_effect_parameter_get_info(c->effect, p0, &(xgd_effect_parameter_info){ 0 }))
+CALL(fx_element, xgd_effect_parameter_get_element(c->effect, p0, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_member, xgd_effect_parameter_get_member(c->effect, p0, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_find_member, xgd_effect_parameter_find_member(c->effect, p0, "M", &(xgd_effect_parameter){ 0 }))
+CALL(fx_annotation, xgd_effect_parameter_get_annotation(c->effect, p0, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_tech_annotation, xgd_effect_technique_get_annotation(c->effect, 0, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_pass_annotation, xgd_effect_pass_get_annotation(c->effect, 0, 0, 0, &(xgd_effect_parameter){ 0 }))
+CALL(fx_set_bool, xgd_effect_parameter_set_bool(c->effect, p0, true))
+CALL(fx_set_int, xgd_effect_parameter_set_int(c->effect, p0, 1))
+CALL(fx_set_float, xgd_effect_parameter_set_float(c->effect, p0, 1))
+CALL(fx_set_vector2, xgd_effect_parameter_set_vector2(c->effect, p0, (xgd_vector2){ 0, 0 }))
+CALL(fx_set_vector3, xgd_effect_parameter_set_vector3(c->effect, p0, (xgd_vector3){ 0, 0, 0 }))
+CALL(fx_set_vector4, xgd_effect_parameter_set_vector4(c->effect, p0, (xgd_vector4){ 0, 0, 0, 0 }))
+CALL(fx_set_matrix, xgd_effect_parameter_set_matrix(c->effect, p0, identity()))
+CALL(fx_set_bools, xgd_effect_parameter_set_bools(c->effect, p0, (const bool[1]){ true }, 1))
+CALL(fx_set_ints, xgd_effect_parameter_set_ints(c->effect, p0, (const int32_t[1]){ 1 }, 1))
+CALL(fx_set_floats, xgd_effect_parameter_set_floats(c->effect, p0, (const float[1]){ 1 }, 1))
+CALL(fx_set_matrices, xgd_effect_parameter_set_matrices(c->effect, p0, identity(), 1))
+CALL(fx_set_texture, xgd_effect_parameter_set_texture(c->effect, p0, c->live_tex))
+CALL(fx_get_bool, xgd_effect_parameter_get_bool(c->effect, p0, &(bool){ false }))
+CALL(fx_get_int, xgd_effect_parameter_get_int(c->effect, p0, &(int32_t){ 0 }))
+CALL(fx_get_float, xgd_effect_parameter_get_float(c->effect, p0, &(float){ 0 }))
+CALL(fx_get_vector2, xgd_effect_parameter_get_vector2(c->effect, p0, &(xgd_vector2){ 0, 0 }))
+CALL(fx_get_vector3, xgd_effect_parameter_get_vector3(c->effect, p0, &(xgd_vector3){ 0, 0, 0 }))
+CALL(fx_get_vector4, xgd_effect_parameter_get_vector4(c->effect, p0, &(xgd_vector4){ 0, 0, 0, 0 }))
+CALL(fx_get_matrix, xgd_effect_parameter_get_matrix(c->effect, p0, &(xgd_matrix){ { 0 } }))
+CALL(fx_get_bools, xgd_effect_parameter_get_bools(c->effect, p0, (bool[1]){ false }, 1))
+CALL(fx_get_ints, xgd_effect_parameter_get_ints(c->effect, p0, (int32_t[1]){ 0 }, 1))
+CALL(fx_get_floats, xgd_effect_parameter_get_floats(c->effect, p0, (float[1]){ 0 }, 1))
+CALL(fx_get_matrices, xgd_effect_parameter_get_matrices(c->effect, p0, (xgd_matrix[1]){ { { 0 } } }, 1))
+CALL(fx_get_texture, xgd_effect_parameter_get_texture(c->effect, p0, &(xgd_texture *){ NULL }))
+CALL(fx_get_string, xgd_effect_parameter_get_string(c->effect, p0, &(const char *){ NULL }))
 CALL(begin_effect, xgd_sprite_batch_begin(c->live_batch, &(xgd_sprite_batch_begin_desc){
                                                              .effect = c->effect }))
 /* occlusion query */
@@ -208,6 +256,21 @@ static const sweep_entry sweep_table[] = {
     ENTRY("effect", mrt_set_matrix),       ENTRY("effect", volume_set_matrix),
     ENTRY("effect", volume_set_texture_on_stale), ENTRY("effect", volume_set_color),
     ENTRY("effect", begin_effect),
+    ENTRY("effect", fx_clone), ENTRY("effect", fx_technique_count), ENTRY("effect", fx_find_technique),
+    ENTRY("effect", fx_technique_info), ENTRY("effect", fx_find_pass), ENTRY("effect", fx_pass_info),
+    ENTRY("effect", fx_get_current), ENTRY("effect", fx_set_current), ENTRY("effect", fx_pass_apply),
+    ENTRY("effect", fx_param_count), ENTRY("effect", fx_get_param), ENTRY("effect", fx_find_param),
+    ENTRY("effect", fx_find_semantic), ENTRY("effect", fx_param_info), ENTRY("effect", fx_element),
+    ENTRY("effect", fx_member), ENTRY("effect", fx_find_member), ENTRY("effect", fx_annotation),
+    ENTRY("effect", fx_tech_annotation), ENTRY("effect", fx_pass_annotation), ENTRY("effect", fx_set_bool),
+    ENTRY("effect", fx_set_int), ENTRY("effect", fx_set_float), ENTRY("effect", fx_set_vector2),
+    ENTRY("effect", fx_set_vector3), ENTRY("effect", fx_set_vector4), ENTRY("effect", fx_set_matrix),
+    ENTRY("effect", fx_set_bools), ENTRY("effect", fx_set_ints), ENTRY("effect", fx_set_floats),
+    ENTRY("effect", fx_set_matrices), ENTRY("effect", fx_set_texture), ENTRY("effect", fx_get_bool),
+    ENTRY("effect", fx_get_int), ENTRY("effect", fx_get_float), ENTRY("effect", fx_get_vector2),
+    ENTRY("effect", fx_get_vector3), ENTRY("effect", fx_get_vector4), ENTRY("effect", fx_get_matrix),
+    ENTRY("effect", fx_get_bools), ENTRY("effect", fx_get_ints), ENTRY("effect", fx_get_floats),
+    ENTRY("effect", fx_get_matrices), ENTRY("effect", fx_get_texture), ENTRY("effect", fx_get_string),
     ENTRY("occlusion query", query_begin), ENTRY("occlusion query", query_end),
     ENTRY("occlusion query", query_is_complete), ENTRY("occlusion query", query_pixels),
     ENTRY("sprite batch", batch_begin),    ENTRY("sprite batch", batch_draw),

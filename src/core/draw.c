@@ -57,6 +57,29 @@ static bool layout_has(const xgdi_vertex_layout *l, xgd_vertex_element_usage usa
 static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
 {
     const char *missing = NULL;
+    if (dev->program == XGDI_PROGRAM_USER) {
+        /* every input the vertex shader reads, by usage and usage index */
+        static const char *const usage_names[XGD_VERTEX_USAGE_COUNT] = {
+            "Position", "Color", "TextureCoordinate", "Normal", "Binormal", "Tangent",
+            "BlendIndices", "BlendWeight", "Depth", "Fog", "PointSize", "Sample",
+            "TessellateFactor" };
+        for (int i = 0; i < dev->user_input_count; i++) {
+            const xgdi_shader_input *in = &dev->user_inputs[i];
+            bool found = false;
+            for (int j = 0; j < l->count && !found; j++)
+                found = l->elements[j].usage == in->usage &&
+                        l->elements[j].usage_index == in->usage_index;
+            if (!found)
+                return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                                 "the current vertex declaration does not include all the "
+                                 "elements required by the current vertex shader: %s%d is "
+                                 "missing",
+                                 (unsigned)in->usage < XGD_VERTEX_USAGE_COUNT
+                                     ? usage_names[in->usage] : "?",
+                                 in->usage_index);
+        }
+        return XGD_OK;
+    }
     if (!layout_has(l, XGD_VERTEX_USAGE_POSITION)) missing = "Position0";
     else if (dev->program == XGDI_PROGRAM_SPRITE) {
         if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
@@ -125,6 +148,25 @@ static xgd_result check_common(xgd_device *dev)
                                  t->width, t->height, i);
         }
     }
+    /* A user pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
+     * another kind is refused here, as Direct3D leaves such a mismatch undefined. */
+    if (dev->program == XGDI_PROGRAM_USER) {
+        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++) {
+            const xgd_texture *t = dev->textures[s];
+            xgdi_sampler_kind k = dev->user_sampler_kinds[s];
+            if (t == NULL || k == XGDI_SAMPLER_NONE) continue;
+            bool cube = t->kind == XGD_TEXTURE_CUBE || t->kind == XGD_RENDER_TARGET_CUBE;
+            bool vol = t->kind == XGD_TEXTURE_3D;
+            bool ok = k == XGDI_SAMPLER_CUBE ? cube : k == XGDI_SAMPLER_3D ? vol : !cube && !vol;
+            if (!ok)
+                return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                                 "the pixel shader samples register s%d as a %s texture, but "
+                                 "texture slot %d holds a %s",
+                                 s, k == XGDI_SAMPLER_CUBE ? "cube" : k == XGDI_SAMPLER_3D ? "3D" : "2D",
+                                 s, cube ? "cube texture" : vol ? "Texture3D" : "2D texture");
+        }
+        return XGD_OK;
+    }
     /* The texture kind the program samples from slot 0 (renderer.h, XGDI_PROGRAM_VOLUME): a
      * shader's Texture2D cannot read a Texture3D nor its Texture3D a 2D texture (Direct3D
      * leaves such a mismatch undefined), so the draw is refused before a renderer sees it. */
@@ -167,6 +209,21 @@ static void update_draw_constants(xgd_device *dev)
 {
     xgdi_draw_state *s = &dev->draw_state;
     int w = dev->viewport.width, h = dev->viewport.height;
+    if (dev->program_set && dev->program == XGDI_PROGRAM_USER) {
+        /* the vertex block's last vec4 is the form's pixel_offset (renderer.h) */
+        s->constants = NULL;
+        float off[4] = { 0, 0, 0, 0 };
+        if (dev->desc.pixel_center == XGD_PIXEL_CENTER_XNA && w > 0 && h > 0) {
+            off[0] = (float)(1.0 / (double)w);
+            off[1] = (float)(-1.0 / (double)h);
+        }
+        float *dst = &dev->user_vs_constants[(dev->user_vs_count - 1) * 4];
+        if (dev->user_vs_count > 0 && memcmp(dst, off, sizeof off) != 0) {
+            memcpy(dst, off, sizeof off);
+            s->dirty |= XGDI_DIRTY_CONSTANTS;
+        }
+        return;
+    }
     if (dev->desc.pixel_center != XGD_PIXEL_CENTER_XNA || !dev->program_set) {
         s->constants = &dev->constants;
         return;
@@ -222,8 +279,17 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     if (s->program != dev->program || s->variant != dev->variant) s->dirty |= XGDI_DIRTY_PROGRAM;
     s->program = dev->program;
     s->variant = dev->variant;
+    bool user = dev->program == XGDI_PROGRAM_USER;
+    if (s->vs != (user ? dev->user_vs : NULL) || s->ps != (user ? dev->user_ps : NULL))
+        s->dirty |= XGDI_DIRTY_PROGRAM;
+    s->vs = user ? dev->user_vs : NULL;
+    s->ps = user ? dev->user_ps : NULL;
+    s->vs_constants = user ? dev->user_vs_constants : NULL;
+    s->ps_constants = user ? dev->user_ps_constants : NULL;
+    s->vs_constants_size = user ? (size_t)dev->user_vs_count * 16 : 0;
+    s->ps_constants_size = user ? (size_t)dev->user_ps_count * 16 : 0;
     update_draw_constants(dev);
-    s->constants_size = dev->constants_size;
+    s->constants_size = user ? 0 : dev->constants_size;
 
     for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
         xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
@@ -485,7 +551,7 @@ xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t
 {
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
-    if ((unsigned)program >= XGDI_PROGRAM_COUNT || constants == NULL ||
+    if ((unsigned)program >= XGDI_PROGRAM_COUNT || program == XGDI_PROGRAM_USER || constants == NULL ||
         size > sizeof device->constants ||
         (program == XGDI_PROGRAM_BASIC && variant >= XGDI_BASIC_VARIANT_COUNT))
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid program description");
@@ -509,4 +575,54 @@ xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
     return XGD_OK;
+}
+
+xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
+                                   xgdi_native_shader *ps, const xgdi_shader_input *inputs,
+                                   int input_count, const xgdi_sampler_kind *sampler_kinds,
+                                   const float *vs_constants, int vs_count,
+                                   const float *ps_constants, int ps_count)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (vs == NULL || ps == NULL || input_count < 0 || input_count > XGDI_SHADER_MAX_INPUTS ||
+        vs_count < 1 || vs_count > XGDI_SHADER_MAX_REGISTERS + 1 || ps_count < 0 ||
+        ps_count > XGDI_SHADER_MAX_REGISTERS)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
+    if (!device->program_set || device->program != XGDI_PROGRAM_USER ||
+        device->user_vs != vs || device->user_ps != ps)
+        device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
+    /* pixel_offset (the last vertex vec4) is the draw's; compare the rest */
+    size_t vbytes = (size_t)(vs_count - 1) * 16, pbytes = (size_t)ps_count * 16;
+    if (device->user_vs_count != vs_count || device->user_ps_count != ps_count ||
+        memcmp(device->user_vs_constants, vs_constants, vbytes) != 0 ||
+        (pbytes > 0 && memcmp(device->user_ps_constants, ps_constants, pbytes) != 0))
+        device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
+    memcpy(device->user_vs_constants, vs_constants, vbytes);
+    if (pbytes > 0) memcpy(device->user_ps_constants, ps_constants, pbytes);
+    device->user_vs_count = vs_count;
+    device->user_ps_count = ps_count;
+    device->user_vs = vs;
+    device->user_ps = ps;
+    memcpy(device->user_inputs, inputs, sizeof *inputs * (size_t)input_count);
+    device->user_input_count = input_count;
+    memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
+    device->program_set = true;
+    device->program = XGDI_PROGRAM_USER;
+    device->variant = 0;
+    device->program_texture = NULL;
+    return XGD_OK;
+}
+
+void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader)
+{
+    if (device == NULL || shader == NULL) return;
+    if (device->user_vs == shader || device->user_ps == shader) {
+        if (device->program == XGDI_PROGRAM_USER) device->program_set = false;
+        device->user_vs = device->user_ps = NULL;
+    }
+    if (device->draw_state.vs == shader || device->draw_state.ps == shader) {
+        device->draw_state.vs = device->draw_state.ps = NULL;
+        device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
+    }
 }

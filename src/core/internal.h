@@ -363,6 +363,16 @@ struct xgd_device {
     int pixel_shift_width, pixel_shift_height; /* the viewport draw_constants were built for */
     size_t constants_size;
     xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
+    /* XGDI_PROGRAM_USER (src/shader/fx.c, xgdi_apply_user_program): the shaders, copies of
+       their reflection and of the constants of the last apply (the vertex block's last vec4
+       is pixel_offset, written per draw by draw.c) */
+    xgdi_native_shader *user_vs, *user_ps;
+    xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
+    int user_input_count;
+    xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
+    float user_vs_constants[(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
+    float user_ps_constants[XGDI_SHADER_MAX_REGISTERS * 4];
+    int user_vs_count, user_ps_count;  /* vec4s */
 
     xgdi_draw_state draw_state;        /* reused for every draw; dirty bits track changes */
 
@@ -428,6 +438,17 @@ xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presenta
 /* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
 xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
                               const void *constants, size_t size, xgd_texture *texture);
+/* Applies a user program (XGDI_PROGRAM_USER) for the following draws: the shaders, their
+ * reflection (copied) and each stage's constants (vs_count vec4s including pixel_offset,
+ * which draws fill; ps_count). Marks PROGRAM / CONSTANTS dirty only for what changed. */
+xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
+                                   xgdi_native_shader *ps, const xgdi_shader_input *inputs,
+                                   int input_count, const xgdi_sampler_kind *sampler_kinds,
+                                   const float *vs_constants, int vs_count,
+                                   const float *ps_constants, int ps_count);
+/* A user effect's shader is going away: the device forgets it if applied (draws then need
+ * another apply). */
+void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader);
 /* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
  * with XNA's -0.5 translation under Direct3D 9 pixel centres (effect.c). */
 xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);

@@ -26,6 +26,7 @@ typedef struct xgdi_renderer xgdi_renderer;
 typedef struct xgdi_native_texture xgdi_native_texture; /* defined by each renderer */
 typedef struct xgdi_native_buffer xgdi_native_buffer;   /* defined by each renderer */
 typedef struct xgdi_native_query xgdi_native_query;     /* defined by each renderer */
+typedef struct xgdi_native_shader xgdi_native_shader;   /* defined by each renderer */
 
 /* ---- shared retirement (src/core/retire.c) ------------------------------------------------ */
 
@@ -217,6 +218,7 @@ typedef enum xgdi_program {
     XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
     XGDI_PROGRAM_MRT,          /* EXT MrtEffect: pos * matrix; target i = COLOR0 * colors[i] */
     XGDI_PROGRAM_VOLUME,       /* EXT VolumeEffect: pos * matrix; tex3D(TEXCOORD0.xyz) * color */
+    XGDI_PROGRAM_USER,         /* a vertex and a pixel shader of the shader form (below) */
     XGDI_PROGRAM_COUNT
 } xgdi_program;
 
@@ -316,6 +318,113 @@ typedef struct xgdi_volume_constants {
     float color[4];                  /* VolumeEffect colour (default (1,1,1,1)) */
 } xgdi_volume_constants;
 
+
+/* ---- user shaders: the one shader form every renderer consumes ---------------------------- */
+
+/*
+ * Effects loaded from bytes (src/shader) reach renderers as shaders of one form, SPIR-V 1.0
+ * normalised by core (src/shader/spirv_form.c), whatever produced them (MojoShader's spirv
+ * profile for fx_2_0 today; glslang for HLSL source later). Every renderer consumes this form
+ * (Vulkan directly; the software renderer interprets it; Direct3D 12 translates it to DXBC).
+ *
+ * The form (tests/test_effect_spirv.c checks it, with spirv-val where installed):
+ *   module      SPIR-V 1.0, capability Shader, memory model Logical GLSL450 or Simple, one
+ *               entry point "main" (Vertex or Fragment; fragments OriginUpperLeft). Nothing
+ *               follows the instruction stream.
+ *   registers   a stage's constants are one uniform block, `struct { vec4 r[N]; }` (Block,
+ *               member Offset 0, ArrayStride 16: std140 and HLSL cbuffer packing agree),
+ *               DescriptorSet 0, Binding 0 for the vertex stage and Binding 1 for the pixel
+ *               stage. r[i] holds register xgdi_shader_desc.registers[i] (core packs them;
+ *               the constants a draw sees are already in this order, N vec4s). A pixel
+ *               shader without constants has no block (constant_count 0, nothing to bind).
+ *   pixel centre  the vertex stage's block has one more vec4 after its registers,
+ *               r[N-1] = pixel_offset, which core fills per draw: (1/vp.width, -1/vp.height,
+ *               0, 0) under XGD_PIXEL_CENTER_XNA (half a logical pixel of the viewport, as
+ *               draw.c folds it into the stock matrices), zero otherwise. Before every return
+ *               of main the shader does position += pixel_offset * position.w. A vertex
+ *               shader therefore always has the block (N >= 1).
+ *   samplers    pixel sampler register s (0..15) is a combined image sampler
+ *               (OpTypeSampledImage) at DescriptorSet 0, Binding 2 + s, sampling device
+ *               texture slot s with sampler state s (XNA: Textures[s], SamplerStates[s]).
+ *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. Vertex samplers are
+ *               refused at load (NOT_SUPPORTED).
+ *   locations   vertex inputs and the varyings between the stages use one rule,
+ *               xgdi_shader_location(usage, index) below, so a vertex shader's outputs meet
+ *               the pixel shader's inputs without a link step, and a vertex element of
+ *               (usage, index) feeds the input at that location. Pixel outputs: COLORi at
+ *               Location i; depth is BuiltIn FragDepth.
+ *   position    BuiltIn Position in Direct3D clip space (y up, z in 0..1 after the divide),
+ *               as the stock shaders: renderers flip y exactly as they do for them.
+ *   values      every varying and register is a float4; vertex inputs read float4 (missing
+ *               components 0,0,0,1 as Direct3D); colours are UNORM-converted by the input
+ *               format. Interpolation is perspective-correct.
+ */
+#define XGDI_SHADER_MAX_REGISTERS 256   /* float4 registers a stage can use (vs_3_0: 256) */
+#define XGDI_SHADER_MAX_INPUTS 16
+#define XGDI_SHADER_MAX_SAMPLERS 16
+#define XGDI_SHADER_BINDING_VS_CONSTANTS 0
+#define XGDI_SHADER_BINDING_PS_CONSTANTS 1
+#define XGDI_SHADER_BINDING_SAMPLER0 2  /* + sampler register */
+#define XGDI_SHADER_LOCATION_COUNT 32
+
+/* The location of a varying or vertex input of (usage, usage index), or -1 when the form has
+ * none for it (the effect is then refused at load):
+ *   TextureCoordinate 0..15 -> 0..15     Color 0..3 -> 16..19        Normal 0..1 -> 20..21
+ *   Tangent 0 -> 22   Binormal 0 -> 23   BlendWeight 0 -> 24         BlendIndices 0 -> 25
+ *   Position 0..2 -> 26..28              Fog 0 -> 29   PointSize 0 -> 30   Depth 0 -> 31 */
+static inline int xgdi_shader_location(xgd_vertex_element_usage usage, int index)
+{
+    if (index < 0) return -1;
+    switch (usage) {
+    case XGD_VERTEX_USAGE_TEXTURE_COORDINATE: return index < 16 ? index : -1;
+    case XGD_VERTEX_USAGE_COLOR: return index < 4 ? 16 + index : -1;
+    case XGD_VERTEX_USAGE_NORMAL: return index < 2 ? 20 + index : -1;
+    case XGD_VERTEX_USAGE_TANGENT: return index == 0 ? 22 : -1;
+    case XGD_VERTEX_USAGE_BINORMAL: return index == 0 ? 23 : -1;
+    case XGD_VERTEX_USAGE_BLEND_WEIGHT: return index == 0 ? 24 : -1;
+    case XGD_VERTEX_USAGE_BLEND_INDICES: return index == 0 ? 25 : -1;
+    case XGD_VERTEX_USAGE_POSITION: return index < 3 ? 26 + index : -1;
+    case XGD_VERTEX_USAGE_FOG: return index == 0 ? 29 : -1;
+    case XGD_VERTEX_USAGE_POINT_SIZE: return index == 0 ? 30 : -1;
+    case XGD_VERTEX_USAGE_DEPTH: return index == 0 ? 31 : -1;
+    default: return -1;
+    }
+}
+
+typedef enum xgdi_shader_stage {
+    XGDI_SHADER_VERTEX = 0,
+    XGDI_SHADER_PIXEL
+} xgdi_shader_stage;
+
+typedef enum xgdi_sampler_kind {
+    XGDI_SAMPLER_NONE = 0,      /* the register is not sampled */
+    XGDI_SAMPLER_2D,            /* OpTypeImage Dim 2D: a 2D texture or render target */
+    XGDI_SAMPLER_CUBE,          /* Dim Cube */
+    XGDI_SAMPLER_3D             /* Dim 3D: a Texture3D */
+} xgdi_sampler_kind;
+
+typedef struct xgdi_shader_input {
+    xgd_vertex_element_usage usage;
+    int usage_index;
+    int location;               /* xgdi_shader_location(usage, usage_index) */
+} xgdi_shader_input;
+
+/* What shader_create receives: the code in the form above and its reflection. */
+typedef struct xgdi_shader_desc {
+    xgdi_shader_stage stage;
+    const uint32_t *code;       /* SPIR-V words (valid for the call only) */
+    size_t word_count;
+    int constant_count;         /* N: vec4s of the block, pixel_offset included for vertex
+                                   shaders; 0 = the stage has no block */
+    const uint16_t *registers;  /* the register each r[i] holds (constant_count entries; the
+                                   vertex stage's last one is pixel_offset, 0xffff) */
+    int input_count;            /* vertex shaders: the inputs, at most XGDI_SHADER_MAX_INPUTS */
+    const xgdi_shader_input *inputs;
+    xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS]; /* pixel shaders */
+    uint32_t color_outputs;     /* pixel shaders: bit i = writes COLORi (render target i) */
+    const char *debug_name;     /* may be NULL */
+} xgdi_shader_desc;
+
 /* ---- draws -------------------------------------------------------------------------------- */
 
 typedef struct xgdi_vertex_layout {
@@ -357,8 +466,18 @@ typedef struct xgdi_draw_state {
     xgd_rect scissor;
     xgdi_program program;
     uint32_t variant;
-    const void *constants;      /* xgdi_sprite_, xgdi_basic_, xgdi_mrt_ or xgdi_volume_constants */
+    const void *constants;      /* xgdi_sprite_, xgdi_basic_, xgdi_mrt_ or xgdi_volume_constants
+                                   (NULL for XGDI_PROGRAM_USER) */
     size_t constants_size;
+    /* XGDI_PROGRAM_USER: the shaders (from shader_create) and each stage's block contents
+       (constant_count vec4s of its desc; the vertex block's last vec4 is pixel_offset, filled
+       for this draw). A pixel shader's sampler s reads textures[s] with samplers[s]; core
+       guarantees the texture's kind matches sampler_kinds[s] (or the slot is NULL: the
+       renderer samples (0,0,0,1) there). XGDI_DIRTY_PROGRAM marks a change of shaders,
+       XGDI_DIRTY_CONSTANTS one of either block. */
+    xgdi_native_shader *vs, *ps;
+    const float *vs_constants, *ps_constants;
+    size_t vs_constants_size, ps_constants_size; /* bytes: 16 x constant_count */
     xgdi_native_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
     const xgd_sampler_desc *samplers[XGDI_MAX_TEXTURE_SLOTS];
     const xgdi_vertex_layout *layout;
@@ -503,6 +622,16 @@ typedef struct xgdi_renderer_ops {
     xgd_result (*query_end)(xgdi_renderer *r, xgdi_native_query *q);
     xgd_result (*query_result)(xgdi_renderer *r, xgdi_native_query *q, bool flush, bool wait,
                                bool *done, uint64_t *samples);
+
+    /* User shaders (optional as a pair: NULL makes applying an effect loaded from bytes fail
+       with NOT_SUPPORTED naming the renderer). shader_create makes a native shader from the
+       form above (desc and code are valid for the call only; copy what draws need); it fails
+       by name (NOT_SUPPORTED for an instruction the renderer cannot run). shader_destroy may
+       be called while draws that used it are recorded: retire what they reference. Never
+       fails. */
+    xgd_result (*shader_create)(xgdi_renderer *r, const xgdi_shader_desc *desc,
+                                xgdi_native_shader **out);
+    void (*shader_destroy)(xgdi_renderer *r, xgdi_native_shader *s);
 } xgdi_renderer_ops;
 
 /* Every renderer's struct starts with this. */

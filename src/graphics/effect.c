@@ -36,12 +36,16 @@
  * only when lighting is on, PreferPerPixelLighting is set and the profile is HiDef.
  */
 #include "internal.h"
+#include "../shader/fx.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum effect_kind { EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT, EFFECT_VOLUME } effect_kind;
+typedef enum effect_kind {
+    EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT, EFFECT_VOLUME,
+    EFFECT_USER                       /* loaded from bytes: everything is in fx (src/shader) */
+} effect_kind;
 
 struct xgd_effect {
     xgdi_resource res;
@@ -55,6 +59,7 @@ struct xgd_effect {
     xgd_vector4 mrt_colors[4];
     xgd_matrix volume_matrix;         /* VolumeEffect (EXT) */
     xgd_vector4 volume_color;
+    xgdi_fx *fx;                      /* EFFECT_USER */
     union {
         xgdi_basic_constants basic;
         xgdi_sprite_constants sprite;
@@ -83,7 +88,28 @@ static void basic_defaults(xgd_basic_effect_params *p)
     p->fog_end = 1;
 }
 
+static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_fx *fx,
+                                     xgd_effect **out);
+
 static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect **out)
+{
+    return create_effect_with(device, kind, NULL, out);
+}
+
+/* A user effect's native shaders go with the device's renderer (loss, teardown) and come back
+   at the next apply. */
+static void user_release_native(xgdi_resource *res)
+{
+    xgd_effect *e = (xgd_effect *)res;
+    /* the device itself, also while it is being destroyed (its renderer still exists then) */
+    xgd_device *dev = res->token != NULL ? res->token->device : NULL;
+    if (e->fx != NULL) xgdi_fx_release_natives(dev, e->fx);
+}
+
+static const xgdi_resource_vtable user_effect_vt = { user_release_native, NULL, NULL };
+
+static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_fx *fx,
+                                     xgd_effect **out)
 {
     if (out != NULL) *out = NULL;
     xgd_result r = xgdi_check_device_alive(device);
@@ -92,13 +118,15 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     xgd_effect *e = calloc(1, sizeof *e);
     if (e == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     e->kind = kind;
+    e->fx = fx;
     basic_defaults(&e->basic);
     e->sprite_matrix = xgd_matrix_identity();
     e->mrt_matrix = xgd_matrix_identity();
     for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
     e->volume_matrix = xgd_matrix_identity();
     e->volume_color = (xgd_vector4){ 1, 1, 1, 1 };
-    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, NULL);
+    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT,
+                               kind == EFFECT_USER ? &user_effect_vt : NULL);
     if (r != XGD_OK) {
         free(e);
         return r;
@@ -127,11 +155,42 @@ xgd_result xgd_volume_effect_create(xgd_device *device, xgd_effect **out)
     return create_effect(device, EFFECT_VOLUME, out);
 }
 
-/* The device keeps a copy of the applied constants, so an applied effect can go. */
+xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size_t size, xgd_effect **out)
+{
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL || bytes == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
+                         out == NULL ? "out" : "bytes");
+    xgdi_fx *fx;
+    r = xgdi_fx_load(device, bytes, size, &fx);
+    if (r != XGD_OK) return r;
+    return xgdi_effect_wrap_fx(device, fx, out);
+}
+
+xgd_result xgdi_effect_wrap_fx(xgd_device *device, xgdi_fx *fx, xgd_effect **out)
+{
+    xgd_result r = create_effect_with(device, EFFECT_USER, fx, out);
+    if (r != XGD_OK) xgdi_fx_free(device, fx);
+    return r;
+}
+
+xgdi_fx *xgdi_effect_fx(const xgd_effect *effect)
+{
+    return effect != NULL && effect->kind == EFFECT_USER ? effect->fx : NULL;
+}
+
+/* The device keeps a copy of the applied constants, so an applied effect can go (a user
+   effect's applied shaders are forgotten by the device: draws need another apply). */
 void xgd_effect_destroy(xgd_effect *effect)
 {
     XGDI_RESOLVE_DESTROY(effect, XGDI_RES_EFFECT);
     if (effect == NULL) return;
+    if (effect->fx != NULL) {
+        xgdi_fx_free(xgdi_resource_device(&effect->res), effect->fx);
+        effect->fx = NULL;
+    }
     xgdi_resource_dispose(&effect->res);
     free(effect);
 }
@@ -147,6 +206,7 @@ static xgd_result check_effect(const xgd_effect *effect, effect_kind kind)
         return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
                          "the effect is not a %s",
                          kind == EFFECT_BASIC    ? "BasicEffect"
+                         : kind == EFFECT_USER   ? "effect loaded from bytes"
                          : kind == EFFECT_MRT    ? "MrtEffect"
                          : kind == EFFECT_VOLUME ? "VolumeEffect"
                                                  : "SpriteEffect");
@@ -500,6 +560,7 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
     r = xgdi_check_device_alive(dev);
     if (r != XGD_OK) return r;
 
+    if (effect->kind == EFFECT_USER) return xgdi_fx_apply(dev, effect->fx, -1, 0);
     if (effect->kind == EFFECT_SPRITE) {
         xgd_matrix m = effect->sprite_matrix;
         /* The pixel projection of the current logical viewport, computed now so it follows

@@ -1094,4 +1094,6 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .query_begin = xvk_query_begin,
     .query_end = xvk_query_end,
     .query_result = xvk_query_result,
+    .shader_create = xvk_shader_create,
+    .shader_destroy = xvk_shader_destroy,
 };

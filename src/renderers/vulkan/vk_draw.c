@@ -38,6 +38,7 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     if (res != XGD_OK) return res;
     VkPipelineCacheCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
     res = xvk_check(r, vkCreatePipelineCache(r->dev, &ci, NULL, &r->pipeline_cache), "vkCreatePipelineCache");
+    if (res == XGD_OK) res = xvk_user_init(r);
     if (res != XGD_OK) return res;
     res = make_module(r, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert, &r->sprite_vs);
     if (res == XGD_OK) res = make_module(r, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag, &r->sprite_fs);
@@ -110,6 +111,7 @@ void xvk_pipelines_destroy(xvk_renderer *r)
         r->basic_vs[v] = r->basic_fs[v] = VK_NULL_HANDLE;
     }
     if (r->pipeline_cache) vkDestroyPipelineCache(r->dev, r->pipeline_cache, NULL);
+    xvk_user_destroy(r);
     if (r->pipeline_layout) vkDestroyPipelineLayout(r->dev, r->pipeline_layout, NULL);
     if (r->set_layout) vkDestroyDescriptorSetLayout(r->dev, r->set_layout, NULL);
 }
@@ -121,6 +123,8 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->bound_pipeline = VK_NULL_HANDLE;
     r->descriptors_valid = false;
     r->last_constants_size = 0;
+    r->user_descriptors_valid = false;
+    r->user_last_size[0] = r->user_last_size[1] = 0;
     r->viewport_valid = false;
     r->vb_valid = false;
 }
@@ -521,10 +525,29 @@ static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t varia
     return XGD_OK;
 }
 
+/* The element of a layout with this usage and usage index (core checked it is there). */
+static const xgd_vertex_element *find_user_element(const xgdi_vertex_layout *l, xgd_vertex_element_usage u,
+                                                   int index)
+{
+    for (int i = 0; i < l->count; i++)
+        if (l->elements[i].usage == u && l->elements[i].usage_index == index) return &l->elements[i];
+    return NULL;
+}
+
 static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const xgdi_vertex_layout *lay)
 {
     VkShaderModule vs, fs;
-    if (shader_modules(r, (xgdi_program)k->program, k->variant, &vs, &fs) != XGD_OK) return VK_NULL_HANDLE;
+    bool user = k->program == XGDI_PROGRAM_USER;
+    if (user) {
+        if (r->building_vs == NULL || r->building_ps == NULL) {
+            xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION, "vulkan: user pipeline without shaders");
+            return VK_NULL_HANDLE;
+        }
+        vs = r->building_vs->module;
+        fs = r->building_ps->module;
+    } else if (shader_modules(r, (xgdi_program)k->program, k->variant, &vs, &fs) != XGD_OK) {
+        return VK_NULL_HANDLE;
+    }
     VkPipelineShaderStageCreateInfo stages[2] = {
         { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
           .module = vs, .pName = "main" },
@@ -532,12 +555,14 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
           .module = fs, .pName = "main" },
     };
     xgd_vertex_element_usage inputs[4];
-    int ni = program_inputs((xgdi_program)k->program, k->variant, inputs);
-    VkVertexInputAttributeDescription attrs[4];
+    int ni = user ? r->building_vs->input_count : program_inputs((xgdi_program)k->program, k->variant, inputs);
+    VkVertexInputAttributeDescription attrs[XGDI_SHADER_MAX_INPUTS];
     bool need_defaults = false;
     for (int i = 0; i < ni; i++) {
-        const xgd_vertex_element *e = find_element(lay, inputs[i]);
-        attrs[i].location = (uint32_t)i;
+        const xgdi_shader_input *in = user ? &r->building_vs->inputs[i] : NULL;
+        const xgd_vertex_element *e = user ? find_user_element(lay, in->usage, in->usage_index)
+                                           : find_element(lay, inputs[i]);
+        attrs[i].location = user ? (uint32_t)in->location : (uint32_t)i;
         if (e != NULL) {
             attrs[i].binding = 0;
             attrs[i].format = attribute_format(e->format);
@@ -626,7 +651,8 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
                                         .pInputAssemblyState = &ia, .pViewportState = &vp,
                                         .pRasterizationState = &rs, .pMultisampleState = &ms,
                                         .pDepthStencilState = &ds, .pColorBlendState = &cb,
-                                        .pDynamicState = &dy, .layout = r->pipeline_layout };
+                                        .pDynamicState = &dy,
+                                        .layout = user ? r->user_pipeline_layout : r->pipeline_layout };
     VkPipeline p;
     if (xvk_check(r, vkCreateGraphicsPipelines(r->dev, r->pipeline_cache, 1, &ci, NULL, &p),
                   "vkCreateGraphicsPipelines") != XGD_OK)
@@ -690,6 +716,10 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     memset(k, 0, sizeof *k);
     k->program = (uint32_t)st->program;
     k->variant = st->program == XGDI_PROGRAM_BASIC ? st->variant & (XGDI_BASIC_VARIANT_COUNT - 1) : 0;
+    if (st->program == XGDI_PROGRAM_USER && st->vs != NULL && st->ps != NULL) {
+        k->user_vs = st->vs->serial;
+        k->user_ps = st->ps->serial;
+    }
     k->layout_hash = st->layout->hash;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; break;
@@ -737,7 +767,9 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
             b[5] = ad;
             b[6] = af;
         }
-        b[7] = (uint32_t)i < outputs ? write_mask_of(bs != NULL ? bs->target[i].color_write_channels : 15) : 0;
+        bool written = st->program == XGDI_PROGRAM_USER ? st->ps != NULL && (st->ps->color_outputs >> i & 1u) != 0
+                                                        : (uint32_t)i < outputs;
+        b[7] = written ? write_mask_of(bs != NULL ? bs->target[i].color_write_channels : 15) : 0;
     }
     const xgd_depth_stencil_desc *ds = st->depth_stencil;
     bool has_depth = t0->depth_view != VK_NULL_HANDLE;
@@ -868,6 +900,30 @@ static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t n
     return true;
 }
 
+/* Each user stage's block in ring space, uploaded only when it changed since the last user
+   draw of this frame (as place_constants). */
+static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkDeviceSize off[2])
+{
+    const float *data[2] = { st->vs_constants, st->ps_constants };
+    size_t size[2] = { st->vs_constants_size, st->ps_constants_size };
+    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
+    for (int i = 0; i < 2; i++) {
+        off[i] = 0;
+        if (size[i] == 0 || data[i] == NULL) continue;
+        if (r->user_last_size[i] == size[i] && memcmp(r->user_last[i], data[i], size[i]) == 0) {
+            off[i] = r->user_last_offset[i];
+            continue;
+        }
+        void *p;
+        if (!xvk_ring_alloc(r, size[i], align < 16 ? 16 : align, &off[i], &p)) return false;
+        memcpy(p, data[i], size[i]);
+        memcpy(r->user_last[i], data[i], size[i]);
+        r->user_last_size[i] = size[i];
+        r->user_last_offset[i] = off[i];
+    }
+    return true;
+}
+
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 {
     xvk_renderer *r = xvk_cast(base);
@@ -876,13 +932,17 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     if (st == NULL) return XGD_OK;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
-    if (st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 || d->primitive_count <= 0)
+    if (st->layout == NULL || (st->constants == NULL && st->program != XGDI_PROGRAM_USER) ||
+        d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
-    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE   ? sizeof(xgdi_sprite_constants)
+    bool user = st->program == XGDI_PROGRAM_USER;
+    if (user && (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL)) return XGD_OK;
+    size_t need_consts = user                                 ? 0
+                         : st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
                          : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
                          : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
                                                                 : sizeof(xgdi_basic_constants);
-    if (st->constants_size < need_consts)
+    if (!user && st->constants_size < need_consts)
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "vulkan: constants of %zu bytes, program needs %zu", st->constants_size, need_consts);
     xgdi_native_texture *t0 = r->targets[0].texture;
@@ -892,7 +952,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     if (count <= 0) return XGD_OK;
 
     VkBuffer vbuf = VK_NULL_HANDLE, ibuf = VK_NULL_HANDLE;
-    VkDeviceSize voff = 0, ioff = 0, coff = 0;
+    VkDeviceSize voff = 0, ioff = 0, coff = 0, uoff[2] = { 0, 0 };
     int32_t first = 0;
     bool user_vertices = d->vertex_buffer == NULL, user_indices = false;
     if (!user_vertices) {
@@ -952,7 +1012,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
             i_placed = true;
             i_at = base->submitted_fence;
         }
-        if (!place_constants(r, st, need_consts, &coff)) goto fail;
+        if (user ? !place_user_constants(r, st, uoff) : !place_constants(r, st, need_consts, &coff)) goto fail;
         uint64_t now = base->submitted_fence;
         bool again = false;
         if (user_vertices && vspan.big == NULL && v_at != now) {
@@ -966,6 +1026,10 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
             again = true;
         }
         if (!again) break;
+    }
+    if (user) {
+        r->user_bound_offsets_pending[0] = uoff[0];
+        r->user_bound_offsets_pending[1] = uoff[1];
     }
     res = record_draw(r, d, t0, need_consts, coff, count, vbuf, voff, first, ibuf, ioff, itype);
     goto out;
@@ -995,6 +1059,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->last_targets_gen != r->targets_gen) {
         xvk_pipeline_key key;
         build_key(r, d, &key);
+        r->building_vs = st->vs;
+        r->building_ps = st->ps;
         pipe = get_pipeline(r, &key, lay);
         if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
         r->last_pipeline = pipe;
@@ -1003,20 +1069,49 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->pending_dirty &= ~key_bits;
     }
 
-    /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
-    bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
-    /* core guarantees the kind matches (a Texture3D for the volume program, 2D otherwise) */
-    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
-                               : st->program == XGDI_PROGRAM_VOLUME   ? r->dummy_volume
-                                                                      : r->dummy_texture;
-    if (tex == NULL)
-        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                         "vulkan: the device has no volume textures");
-    static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
-                                                      XGD_ADDRESS_WRAP, 4, 0, 0.0f };
-    const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
-    VkSampler smp = get_sampler(r, sd, r->support[tex->desc.format].filterable);
-    if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+    bool user = st->program == XGDI_PROGRAM_USER;
+    xgdi_native_texture *tex = NULL;
+    VkSampler smp = VK_NULL_HANDLE;
+    /* user pixel shaders: the texture and sampler of every register they sample */
+    VkImageView uviews[XGDI_SHADER_MAX_SAMPLERS];
+    VkSampler usamplers[XGDI_SHADER_MAX_SAMPLERS];
+    if (user) {
+        for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+            uviews[i] = VK_NULL_HANDLE;
+            usamplers[i] = VK_NULL_HANDLE;
+            xgdi_sampler_kind kind = st->ps->sampler_kinds[i];
+            if (kind == XGDI_SAMPLER_NONE) continue;
+            /* core guarantees a bound texture's kind matches the register's */
+            xgdi_native_texture *ut = st->textures[i] != NULL ? st->textures[i]
+                                      : kind == XGDI_SAMPLER_3D ? r->dummy_volume
+                                                                : r->dummy_texture;
+            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && st->textures[i] == NULL))
+                return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                                 "vulkan: sampler s%d of the pixel shader needs a %s texture bound", i,
+                                 kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
+            static const xgd_sampler_desc user_default = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
+                                                           XGD_ADDRESS_WRAP, 4, 0, 0.0f };
+            usamplers[i] = get_sampler(r, st->samplers[i] != NULL ? st->samplers[i] : &user_default,
+                                       r->support[ut->desc.format].filterable);
+            if (usamplers[i] == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+            uviews[i] = ut->view;
+        }
+    } else {
+        /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
+        bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
+        /* core guarantees the kind matches (a Texture3D for the volume program, 2D otherwise) */
+        tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
+                                   : st->program == XGDI_PROGRAM_VOLUME   ? r->dummy_volume
+                                                                          : r->dummy_texture;
+        if (tex == NULL)
+            return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
+                             "vulkan: the device has no volume textures");
+        static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
+                                                          XGD_ADDRESS_WRAP, 4, 0, 0.0f };
+        const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
+        smp = get_sampler(r, sd, r->support[tex->desc.format].filterable);
+        if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+    }
 
     /* 4. record */
     VkCommandBuffer cmd = xvk_cmd(r);
@@ -1027,7 +1122,48 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->bound_pipeline = pipe;
         r->counters.pipeline_binds++;
     }
-    if (!r->descriptors_valid || coff != r->bound_constants || tex->view != r->bound_view ||
+    if (user) {
+        VkDeviceSize *off = r->user_bound_offsets_pending;
+        bool same = r->user_descriptors_valid && off[0] == r->user_bound_offsets[0] &&
+                    off[1] == r->user_bound_offsets[1] &&
+                    memcmp(uviews, r->user_bound_views, sizeof uviews) == 0 &&
+                    memcmp(usamplers, r->user_bound_samplers, sizeof usamplers) == 0;
+        if (!same) {
+            VkWriteDescriptorSet w[2 + XGDI_SHADER_MAX_SAMPLERS];
+            VkDescriptorBufferInfo bi[2];
+            VkDescriptorImageInfo ii[XGDI_SHADER_MAX_SAMPLERS];
+            uint32_t n = 0;
+            size_t sizes[2] = { st->vs_constants_size, st->ps_constants_size };
+            for (uint32_t b = 0; b < 2; b++) {
+                if (sizes[b] == 0) continue;
+                bi[b] = (VkDescriptorBufferInfo){ r->ring.buffer, off[b], sizes[b] };
+                w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                                 .dstBinding = b, .descriptorCount = 1,
+                                                 .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                                 .pBufferInfo = &bi[b] };
+            }
+            for (uint32_t i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+                if (uviews[i] == VK_NULL_HANDLE) continue;
+                ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
+                w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                                 .dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + i,
+                                                 .descriptorCount = 1,
+                                                 .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                                 .pImageInfo = &ii[i] };
+            }
+            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
+            r->user_bound_offsets[0] = off[0];
+            r->user_bound_offsets[1] = off[1];
+            memcpy(r->user_bound_views, uviews, sizeof uviews);
+            memcpy(r->user_bound_samplers, usamplers, sizeof usamplers);
+            r->user_descriptors_valid = true;
+            r->descriptors_valid = false;
+            r->counters.descriptor_pushes++;
+            xvk_note_descriptors(r, n);
+        } else {
+            r->counters.descriptor_skips++;
+        }
+    } else if (!r->descriptors_valid || coff != r->bound_constants || tex->view != r->bound_view ||
         smp != r->bound_sampler) {
         VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
         VkDescriptorImageInfo ii = { VK_NULL_HANDLE, tex->view, VK_IMAGE_LAYOUT_GENERAL };
@@ -1045,6 +1181,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->bound_view = tex->view;
         r->bound_sampler = smp;
         r->descriptors_valid = true;
+        r->user_descriptors_valid = false;
         r->counters.descriptor_pushes++;
         xvk_note_descriptors(r, 3);
     } else {

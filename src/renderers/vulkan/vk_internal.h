@@ -111,6 +111,7 @@ struct xgdi_native_buffer {
 
 typedef struct xvk_pipeline_key {
     uint32_t program, variant;
+    uint32_t user_vs, user_ps;  /* XGDI_PROGRAM_USER: the shaders' serial numbers */
     uint64_t layout_hash;
     uint32_t topology;
     uint32_t color_count;
@@ -318,6 +319,21 @@ struct xvk_renderer {
     float bound_blend[4];
     uint32_t bound_stencil_ref;
 
+    /* user shaders (vk_user.c): their set layout (binding 0/1 the stage blocks, 2 + s pixel
+       sampler s, renderer.h), pipeline layout, serial numbers for pipeline keys, the shaders
+       of the pipeline being built, and what the last user draw pushed */
+    VkDescriptorSetLayout user_set_layout;
+    VkPipelineLayout user_pipeline_layout;
+    uint32_t user_serial;
+    struct xgdi_native_shader *building_vs, *building_ps;
+    bool user_descriptors_valid;
+    VkDeviceSize user_bound_offsets[2], user_bound_offsets_pending[2];
+    VkImageView user_bound_views[XGDI_SHADER_MAX_SAMPLERS];
+    VkSampler user_bound_samplers[XGDI_SHADER_MAX_SAMPLERS];
+    float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
+    size_t user_last_size[2];
+    VkDeviceSize user_last_offset[2];
+
     /* stand-ins: a 1x1 (0,0,0,1) texture for an unbound slot, and (0,0,0,1) for a vertex
        attribute the layout lacks (read through a zero-stride binding) */
     xgdi_native_texture *dummy_texture;
@@ -391,6 +407,22 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
                     void **ptr);
 /* Retires a callback at the open frame's fence. */
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
+
+/* vk_user.c: user shaders (renderer.h's shader form) */
+struct xgdi_native_shader {
+    xgdi_shader_stage stage;
+    VkShaderModule module;
+    uint32_t serial;
+    int constant_count;
+    xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
+    int input_count;
+    xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
+    uint32_t color_outputs;
+};
+xgd_result xvk_user_init(xvk_renderer *r);
+void xvk_user_destroy(xvk_renderer *r);
+xgd_result xvk_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc, xgdi_native_shader **out);
+void xvk_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s);
 /* The timeline value the device has completed. */
 uint64_t xvk_completed(xvk_renderer *r);
 
