@@ -146,7 +146,7 @@ static const xgdi_sw_spirv_io *io_name(const rig *g, const char *name)
 }
 
 /* value[lane][component] into an input */
-static void put(rig *g, const xgdi_sw_spirv_io *io, const float v[4][4])
+static void put(rig *g, const xgdi_sw_spirv_io *io, float const (*v)[4])
 {
     for (int c = 0; c < io->components && c < 4; c++) {
         float *p = xgdi_sw_spirv_reg(g->s, io->reg, c);
@@ -879,4 +879,108 @@ XGD_TEST(SwSpirv_CorruptedModules)
         free(c);
         free(w);
     }
+}
+
+/* ---- built-ins, and agreement with the stock program ---- */
+
+XGD_TEST(SwSpirv_FragmentBuiltins)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "builtins", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    const xgdi_sw_spirv_io *fc = io_builtin(&g, XGDI_SW_SPIRV_BUILTIN_FRAG_COORD),
+                           *ff = io_builtin(&g, XGDI_SW_SPIRV_BUILTIN_FRONT_FACING),
+                           *o = io_loc(&g, true, 0);
+    REQUIRE(fc && ff && o);
+    CHECK_INT(ff->scalar, XGDI_SW_SPIRV_BOOL);
+    CHECK_INT(fc->components, 4);
+    const float pos[4][4] = { { 10.5f, 20.5f, 0.25f, 1 }, { 11.5f, 20.5f, 0.25f, 1 },
+                              { 10.5f, 21.5f, 0.5f, 2 }, { 11.5f, 21.5f, 0.5f, 2 } };
+    put(&g, fc, pos);
+    uint32_t *front = (uint32_t *)xgdi_sw_spirv_reg(g.s, ff->reg, 0);
+    front[0] = 1;
+    front[1] = 0;
+    front[2] = 1;
+    front[3] = 0;
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++)
+        for (int c = 0; c < 4; c++)
+            CHECK_NEAR(get(&g, o, l, c), (l & 1) ? -pos[l][c] : pos[l][c], 0);
+    rig_free(&g);
+out:
+    free(w);
+}
+
+/* SpriteBatch's pixel shader as SPIR-V gives exactly what the hand-written stock program
+   gives on the same texture, sampler and varyings (the renderer can switch paths without a
+   pixel changing). */
+XGD_TEST(SwSpirv_SpriteMatchesStockProgram)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "spritebatch", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    enum { S = 8 };
+    uint8_t texels[S * S * 4];
+    for (int i = 0; i < S * S * 4; i++) texels[i] = (uint8_t)(i * 53 + 7);
+    sw_image img;
+    memset(&img, 0, sizeof img);
+    img.width = img.height = S;
+    img.depth = 1;
+    img.texels = img.rgba8 = texels;
+    img.cache_valid = true;
+    xgdi_native_texture tex;
+    memset(&tex, 0, sizeof tex);
+    tex.desc.width = tex.desc.height = S;
+    tex.desc.levels = 1;
+    tex.desc.format = XGD_SURFACE_FORMAT_COLOR;
+    tex.faces = 1;
+    tex.is_color = true;
+    tex.images = &img;
+    const xgd_texture_filter filters[2] = { XGD_FILTER_LINEAR, XGD_FILTER_POINT };
+    for (int fi = 0; fi < 2; fi++) {
+        xgd_sampler_desc sd = XGD_SAMPLER_DESC_DEFAULT;
+        sd.filter = filters[fi];
+        sd.address_u = XGD_ADDRESS_CLAMP;
+        sd.address_v = XGD_ADDRESS_MIRROR;
+        sw_program prog;
+        memset(&prog, 0, sizeof prog);
+        prog.id = XGDI_PROGRAM_SPRITE;
+        prog.varyings = 6;
+        prog.uv_varying = 4;
+        prog.uv_count = 2;
+        prog.texture = &tex;
+        prog.sampler = &sd;
+        sw_sampler_init(&prog.samp, &sd);
+        xgdi_sw_spirv_textures tx;
+        xgdi_sw_spirv_textures_init(&tx);
+        for (int i = 0; i < g.r->resource_count; i++) xgdi_sw_spirv_textures_set(&tx, i, &tex, &sd);
+        xgdi_sw_spirv_bind_sampler(g.s, xgdi_sw_spirv_sample_textures, &tx);
+        const xgdi_sw_spirv_io *col = io_loc(&g, false, 0), *uv = io_loc(&g, false, 1),
+                               *o = io_loc(&g, true, 0);
+        REQUIRE(col && uv && o);
+        for (int q = 0; q < 64; q++) {
+            float v[4][4], c[4][4], u[4][4];
+            for (int l = 0; l < 4; l++) {
+                for (int k = 0; k < 4; k++) c[l][k] = (float)((q * 7 + l * 3 + k * 5) % 11) / 10.0f;
+                u[l][0] = -0.3f + (float)q * 0.027f + (float)(l & 1) * 0.11f;
+                u[l][1] = 1.4f - (float)q * 0.031f + (float)(l >> 1) * 0.09f;
+                memcpy(v[l], c[l], sizeof c[l]);
+            }
+            put(&g, col, (const float (*)[4])c);
+            put(&g, uv, (const float (*)[4])u);
+            CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+            for (int l = 0; l < 4; l++) {
+                float vary[6] = { v[l][0], v[l][1], v[l][2], v[l][3], u[l][0], u[l][1] }, e[4];
+                sw_pixel_shade(&prog, vary, NULL, e);
+                for (int k = 0; k < 4; k++) CHECK_NEAR(get(&g, o, l, k), e[k], 0);
+            }
+        }
+    }
+    rig_free(&g);
+out:
+    free(w);
 }

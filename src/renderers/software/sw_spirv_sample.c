@@ -34,6 +34,12 @@ void xgdi_sw_spirv_textures_set(xgdi_sw_spirv_textures *t, int slot,
     t->texture[slot] = tex;
     t->desc[slot] = s != NULL ? *s : sw_spirv_default_sampler;
     sw_sampler_init(&t->sampler[slot], &t->desc[slot]);
+    xgd_texture_filter f = t->desc[slot].filter;
+    bool mixed = f == XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR ||
+                 f == XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT ||
+                 f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_LINEAR ||
+                 f == XGD_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT;
+    t->needs_lod[slot] = mixed || f == XGD_FILTER_ANISOTROPIC;
     if (tex != NULL) sw_texture_prepare_sampling((xgdi_native_texture *)tex);
 }
 
@@ -53,6 +59,8 @@ void xgdi_sw_spirv_sample_textures(void *user, const xgdi_sw_spirv_sample_reques
         return;
     }
     const sw_sampler *s = &t->sampler[si];
+    /* a combined image-sampler or a texture whose sampler needs no level: no derivatives */
+    bool use_lod = tex->desc.levels > 1 || t->needs_lod[si];
     float w = (float)tex->desc.width, h = (float)tex->desc.height;
     float d = (float)(tex->desc.depth > 1 ? tex->desc.depth : 1);
     for (int l = 0; l < 4; l++) {
@@ -88,7 +96,7 @@ void xgdi_sw_spirv_sample_textures(void *user, const xgdi_sw_spirv_sample_reques
             (void)d;
             sw_sample_3d_with(tex, s, q->coord[l], deriv, out[l]);
         } else {
-            sw_sample_2d_with(tex, s, q->coord[l][0], q->coord[l][1], deriv, out[l]);
+            sw_sample_2d_with(tex, s, q->coord[l][0], q->coord[l][1], use_lod ? deriv : NULL, out[l]);
         }
     }
 }

@@ -18,6 +18,10 @@ typedef struct xgdi_sw_spirv_textures {
     const xgdi_native_texture *texture[XGDI_SW_SPIRV_MAX_RESOURCES];
     xgd_sampler_desc desc[XGDI_SW_SPIRV_MAX_RESOURCES];
     sw_sampler sampler[XGDI_SW_SPIRV_MAX_RESOURCES];
+    /* per sampler slot: whether its filter makes the level of detail matter on a one-level
+       texture (min and mag differ, or anisotropy); with neither that nor several levels,
+       level 0 is sampled without computing one, as the stock programs do */
+    bool needs_lod[XGDI_SW_SPIRV_MAX_RESOURCES];
 } xgdi_sw_spirv_textures;
 
 void xgdi_sw_spirv_textures_init(xgdi_sw_spirv_textures *t);
