@@ -369,6 +369,107 @@ XGD_TEST(SwSpirv_MojoShaderBranch)
 out:
     free(w);
 }
+
+/* loop (aL from 0, 4 iterations) and rep (3 iterations) in a vs_3_0 */
+XGD_TEST(SwSpirv_MojoShaderLoops)
+{
+    const char *src[2] = {
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndefi i0, 4, 0, 1, 0\n"
+        "mov r0, c0\nloop aL, i0\nadd r0, r0, c1\nendloop\nmov o0, v0\nmov o1, r0\n",
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndefi i0, 3, 0, 1, 0\n"
+        "mov r0, c0\nrep i0\nmad r0, r0, c1, v0\nendrep\nmov o0, v0\nmov o1, r0\n" };
+    const float c[8] = { 1.0f, -2.0f, 0.5f, 3.0f, 0.5f, 2.0f, -1.0f, 0.25f };
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        uint32_t *w = mojo_spirv(t, src[k], &n, NULL);
+        if (w == NULL) return;
+        rig g;
+        if (rig_load(t, &g, w, n)) {
+            const xgdi_sw_spirv_io *v0 = io_name(&g, "vs_v0"), *o1 = io_name(&g, "vs_o1");
+            REQUIRE(v0 && o1 && g.r->uniform_block_count == 1);
+            put(&g, v0, test_pos);
+            xgdi_sw_spirv_bind_uniform(g.s, 0, c, sizeof c);
+            CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+            for (int l = 0; l < 4; l++)
+                for (int j = 0; j < 4; j++) {
+                    float e = c[j];
+                    for (int i = 0; i < (k == 0 ? 4 : 3); i++)
+                        e = k == 0 ? e + c[4 + j] : e * c[4 + j] + test_pos[l][j];
+                    CHECK_NEAR(get(&g, o1, l, j), e, 0);
+                }
+            rig_free(&g);
+        }
+        free(w);
+    }
+}
+
+typedef struct req_log {
+    int calls;
+    xgdi_sw_spirv_sample_request q[2];
+} req_log;
+
+static void ones_sampler(void *user, const xgdi_sw_spirv_sample_request *q, float out[4][4])
+{
+    req_log *g = user;
+    if (g->calls < 2) g->q[g->calls] = *q;
+    g->calls++;
+    for (int l = 0; l < 4; l++) out[l][0] = out[l][1] = out[l][2] = out[l][3] = 1.0f;
+}
+
+/* a cube map sampled with an implicit level, a volume with texldl's explicit one (v0.w), and
+   dsx / dsy of a non-affine input */
+XGD_TEST(SwSpirv_MojoShaderCubeVolume)
+{
+    size_t n;
+    uint32_t *w = mojo_spirv(t,
+                             "ps_3_0\ndcl_texcoord0 v0\ndcl_cube s0\ndcl_volume s1\n"
+                             "texld r0, v0, s0\ntexldl r1, v0, s1\ndsx r2, v0\ndsy r3, v0\n"
+                             "mad r0, r0, r1, r2\nadd oC0, r0, r3\n", &n, NULL);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    REQUIRE(g.r->resource_count == 2);
+    CHECK_INT(g.r->resources[0].dim, XGDI_SW_SPIRV_DIM_CUBE);
+    CHECK_INT(g.r->resources[1].dim, XGDI_SW_SPIRV_DIM_3D);
+    CHECK_INT(g.r->resources[1].binding, 1);
+    const xgdi_sw_spirv_io *v0 = io_name(&g, "ps_v0"), *o = io_loc(&g, true, 0);
+    REQUIRE(v0 && o);
+    const float v[4][4] = { { 1, 2, 3, 0.5f }, { 2, 4, 1, 1.5f }, { 5, 3, 3, 2.5f },
+                            { 0, 0, 9, 3.5f } };
+    put(&g, v0, v);
+    req_log log;
+    memset(&log, 0, sizeof log);
+    xgdi_sw_spirv_bind_sampler(g.s, ones_sampler, &log);
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    REQUIRE(log.calls == 2);
+    CHECK_INT(log.q[0].dim, XGDI_SW_SPIRV_DIM_CUBE);
+    CHECK_INT(log.q[0].kind, XGDI_SW_SPIRV_SAMPLE_IMPLICIT);
+    CHECK_INT(log.q[0].image, 0);
+    CHECK_INT(log.q[1].dim, XGDI_SW_SPIRV_DIM_3D);
+    CHECK_INT(log.q[1].kind, XGDI_SW_SPIRV_SAMPLE_LOD);
+    CHECK_INT(log.q[1].image, 1);
+    CHECK_INT(log.q[1].sampler, 1);
+    for (int l = 0; l < 4; l++) {
+        for (int c = 0; c < 3; c++) {
+            CHECK_NEAR(log.q[0].coord[l][c], v[l][c], 0);
+            CHECK_NEAR(log.q[1].coord[l][c], v[l][c], 0);
+        }
+        /* the six derivatives of a 3D coordinate: du/dx dv/dx du/dy dv/dy dw/dx dw/dy */
+        CHECK_NEAR(log.q[0].deriv[l][0], v[1][0] - v[0][0], 0);
+        CHECK_NEAR(log.q[0].deriv[l][1], v[1][1] - v[0][1], 0);
+        CHECK_NEAR(log.q[0].deriv[l][2], v[2][0] - v[0][0], 0);
+        CHECK_NEAR(log.q[0].deriv[l][3], v[2][1] - v[0][1], 0);
+        CHECK_NEAR(log.q[0].deriv[l][4], v[1][2] - v[0][2], 0);
+        CHECK_NEAR(log.q[0].deriv[l][5], v[2][2] - v[0][2], 0);
+        CHECK_NEAR(log.q[1].lod[l], v[l][3], 0);
+        /* oC0 = 1 * 1 + dsx(v0) + dsy(v0) (coarse: one difference per quad) */
+        for (int c = 0; c < 4; c++)
+            CHECK_NEAR(get(&g, o, l, c), 1.0f + (v[1][c] - v[0][c]) + (v[2][c] - v[0][c]), 0);
+    }
+    rig_free(&g);
+out:
+    free(w);
+}
 #endif
 
 /* ---- derivatives ---- */
