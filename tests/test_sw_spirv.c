@@ -1085,3 +1085,34 @@ XGD_TEST(SwSpirv_SpriteMatchesStockProgram)
 out:
     free(w);
 }
+
+/* A module that never terminates stops at the step budget: the lanes still running (and the
+   lanes waiting for them to reconverge) are reported not finished and the caller is told. */
+XGD_TEST(SwSpirv_RunawayLoopStops)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "runaway", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    const xgdi_sw_spirv_io *in = io_loc(&g, false, 0), *o = io_loc(&g, true, 0);
+    REQUIRE(in && o);
+    /* lanes 0 and 2 stay at x = 1 (y = 1) forever */
+    const float v[4][4] = { { 1, 1 }, { 1, 1e10f }, { 1, 1 }, { 2e30f, 1 } };
+    put(&g, in, v);
+    bool exhausted = false;
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, &exhausted) & 0x5, 0);
+    CHECK(exhausted);
+    /* the next execution starts afresh: every lane leaves the loop */
+    const float v2[4][4] = { { 1, 1e10f }, { 2e30f, 1 }, { 1e25f, 1e3f }, { 1e-30f, 1e20f } };
+    put(&g, in, v2);
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, &exhausted), 0xf);
+    CHECK(!exhausted);
+    /* iterations until x >= 1e30: 1 -> 1e10 -> 1e20 -> 1e30: 3; 2e30: 0; 1e25 -> 1e28 -> 1e31:
+       2; 1e-30 -> 1e-10 -> 1e10 -> 1e30: 3 */
+    const float e[4] = { 3, 0, 2, 3 };
+    for (int l = 0; l < 4; l++) CHECK_NEAR(get(&g, o, l, 0), e[l], 0);
+    rig_free(&g);
+out:
+    free(w);
+}

@@ -23,7 +23,9 @@
 #define SPV_MAGIC 0x07230203u
 #define SW_MAX_IDS (1u << 17)
 #define SW_MAX_CALL_DEPTH 32
-#define SW_STEP_BUDGET (1u << 20) /* blocks per execute: far beyond any XNA-era loop nest */
+/* work per execute, in instructions (wide ones count per 8 components): far beyond any
+   XNA-era loop nest, small enough that a module that never ends stops in well under a second */
+#define SW_STEP_BUDGET (1u << 24)
 #define SW_NONE 0xffffffffu
 
 /* SPIR-V opcodes (the specification's numbers) */
@@ -116,6 +118,7 @@ typedef struct sblock {
     uint32_t t0, t1;        /* target blocks (B_SWITCH: default, aux index of cases) */
     uint32_t ncases;
     uint32_t func;
+    uint32_t cost;          /* budget units of one execution of the block */
 } sblock;
 
 typedef struct sfunc {
@@ -2369,6 +2372,11 @@ xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *e
     m->refl.resources = m->res;
     m->refl.state_words = m->words;
     if (m->scratch_words < 16) m->scratch_words = 16;
+    for (uint32_t b = 0; b < m->nblocks; b++) {
+        uint64_t c = 1;
+        for (uint32_t i = 0; i < m->blocks_[b].count; i++) c += 1 + m->ins[m->blocks_[b].first + i].n / 8u;
+        m->blocks_[b].cost = c > SW_STEP_BUDGET ? SW_STEP_BUDGET : (uint32_t)c;
+    }
     *out = m;
     return XGD_OK;
 }
@@ -2627,6 +2635,10 @@ static void sw_sample(xgdi_sw_spirv_state *st, const sins *in, sw_word *D, unsig
     uint32_t res = si[first].u;
     q.image = (int)(res & 0xff);
     q.sampler = (int)((res >> 8) & 0xff);
+    float out[4][4] = { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 } };
+    /* only values loaded from resource variables name resources; anything else (an OpUndef,
+       a bitcast) reads as an unbound slot */
+    bool valid = q.image < m->refl.resource_count && q.sampler < m->refl.resource_count;
     q.dim = (xgdi_sw_spirv_dim)dim;
     q.kind = (xgdi_sw_spirv_sample_kind)kind;
     q.mask = mask;
@@ -2670,8 +2682,7 @@ static void sw_sample(xgdi_sw_spirv_state *st, const sins *in, sw_word *D, unsig
             }
         }
     }
-    float out[4][4] = { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 } };
-    if (st->sample) st->sample(st->sample_user, &q, out);
+    if (st->sample && valid) st->sample(st->sample_user, &q, out);
     for (int l = 0; l < 4; l++)
         for (int k = 0; k < 4; k++) D[k * 4 + l].f = out[l][k];
 }
@@ -2975,7 +2986,6 @@ static void sw_run_function(xgdi_sw_spirv_state *st, uint32_t fi, unsigned mask)
             st->killed |= live;
             return;
         }
-        st->budget--;
         /* the lanes waiting at the earliest block run next */
         uint32_t b = UINT32_MAX;
         for (int l = 0; l < 4; l++)
@@ -2984,6 +2994,7 @@ static void sw_run_function(xgdi_sw_spirv_state *st, uint32_t fi, unsigned mask)
         for (int l = 0; l < 4; l++)
             if ((live & (1u << l)) && pc[l] == b) run |= 1u << l;
         const sblock *blk = &m->blocks_[b];
+        st->budget = st->budget > blk->cost ? st->budget - blk->cost : 0;
         /* phis: choose the incoming value of each lane's predecessor, all before any write */
         uint32_t i0 = blk->first, iend = blk->first + blk->count;
         uint32_t nphi = 0;

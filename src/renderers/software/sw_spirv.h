@@ -178,7 +178,8 @@ float *xgdi_sw_spirv_reg(xgdi_sw_spirv_state *s, uint32_t reg, int comp);
    all four lanes should run so derivatives are defined; pass the helper lanes too).
    Returns the mask of lanes that finished without OpKill. A step budget guards against
    modules that never terminate: when it runs out, execution stops, the lanes that had not
-   finished are reported killed and *exhausted (may be NULL) is set. */
+   finished are reported killed (lanes waiting at a merge block for a lane that never
+   arrives included) and *exhausted (may be NULL) is set. */
 unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exhausted);
 
 #endif /* XGD_SW_SPIRV_H */
