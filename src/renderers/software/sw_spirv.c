@@ -91,7 +91,7 @@ enum {
     I_FOEQ, I_FUEQ, I_FONE, I_FUNE, I_FOLT, I_FULT, I_FOGT, I_FUGT, I_FOLE, I_FULE, I_FOGE,
     I_FUGE, I_F2U, I_F2S, I_S2F, I_U2F, I_ISNAN, I_ISINF, I_SELECT, I_ANY, I_ALL, I_DOT,
     I_VTS, I_MTV, I_VTM, I_MTM, I_OUTER, I_EXTRACT_DYN, I_INSERT_DYN, I_LOADP, I_STOREP,
-    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI
+    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI, I_SIMG
 };
 
 /* block terminators */
@@ -1253,15 +1253,7 @@ static void sw_function_op(sload *L, uint32_t op, const uint32_t *o, size_t n)
             return;
         }
         /* image | sampler << 8 from the two resource values */
-        uint32_t sh = sw_alloc_reg(L, 1);
-        sw_const_fill(L, sh, 0, 8);
-        uint32_t mask = sw_alloc_reg(L, 1);
-        sw_const_fill(L, mask, 0, 0xffu);
-        uint32_t t = sw_alloc_reg(L, 1);
-        sw_emit(L, I_AND, 1, dst, a, mask, 0, 0);
-        sw_emit(L, I_AND, 1, t, b, mask, 0, 0);
-        sw_emit(L, I_SHL, 1, t, t, sh, 0, 0);
-        sw_emit(L, I_OR, 1, dst, dst, t, 0, 0);
+        sw_emit(L, I_SIMG, 1, dst, a, b, 0, 0);
         return;
     }
     case OpImageSampleImplicitLod: case OpImageSampleExplicitLod:
@@ -2235,8 +2227,8 @@ static void sw_parse(sload *L, const char *entry)
             }
             if (!in_functions) continue;
             switch (op) {
-            case OpFunctionParameter:
-                continue;
+            case OpFunctionParameter: case OpLine: case OpNoLine: case OpNop:
+                continue; /* debug lines may sit between OpFunction and its first label */
             case OpFunctionEnd:
                 if (L->cur_block != SW_NONE) BAD("block without a terminator");
                 L->cur_func = SW_NONE;
@@ -2795,6 +2787,9 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
         case I_F2S: for (uint32_t i = 0; i < w; i++) D[i].i = sw_f2s(A[i].f); break;
         case I_S2F: for (uint32_t i = 0; i < w; i++) D[i].f = (float)A[i].i; break;
         case I_U2F: for (uint32_t i = 0; i < w; i++) D[i].f = (float)A[i].u; break;
+        case I_SIMG:
+            for (int l = 0; l < 4; l++) D[l].u = (A[l].u & 0xffu) | (B[l].u & 0xffu) << 8;
+            break;
         case I_ISNAN: for (uint32_t i = 0; i < w; i++) D[i].u = isnan(A[i].f) ? 1u : 0u; break;
         case I_ISINF: for (uint32_t i = 0; i < w; i++) D[i].u = isinf(A[i].f) ? 1u : 0u; break;
         case I_SELECT: {
