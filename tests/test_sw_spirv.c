@@ -470,6 +470,96 @@ XGD_TEST(SwSpirv_MojoShaderCubeVolume)
 out:
     free(w);
 }
+
+static void echo_sampler(void *user, const xgdi_sw_spirv_sample_request *q, float out[4][4])
+{
+    (void)user;
+    for (int l = 0; l < 4; l++) {
+        out[l][0] = q->coord[l][0];
+        out[l][1] = q->coord[l][1];
+        out[l][2] = q->lod_bias[l];
+        out[l][3] = (float)q->kind;
+    }
+}
+
+/* D3D9 instructions as MojoShader translates them (positive inputs): texldb biases by w; rsq,
+   rcp, log (base 2), exp (base 2), pow, lrp (src0 * (src1 - src2) + src2), nrm, dp3, max.
+   texldp: MojoShader passes the whole float4 to OpImageSampleProjImplicitLod, whose rule
+   takes q from the component after the used ones, z for a 2D image: the executor divides u, v
+   by z as the SPIR-V rule (and a GPU) does, where Direct3D 9 divides by w. */
+XGD_TEST(SwSpirv_MojoShaderPs2Ops)
+{
+    size_t n;
+    uint32_t *w = mojo_spirv(t,
+                             "ps_2_0\ndef c0, 0.5, 2, 0, 1\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\n"
+                             "texldb r1, t0, s0\nrsq r2.x, t0.x\nrcp r2.y, t0.y\nlog r2.z, t0.z\n"
+                             "exp r2.w, t0.w\nadd r0, r0, r1\npow r3.x, t0.x, c0.y\n"
+                             "lrp r3.y, c0.x, t0.x, t0.y\nnrm r4.xyz, t0\ndp3 r3.z, r4, r4\n"
+                             "max r3.w, t0.x, t0.y\nadd r0, r0, r2\nadd r0, r0, r3\nmov oC0, r0\n",
+                             &n, NULL);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    const xgdi_sw_spirv_io *t0 = io_name(&g, "ps_t0"), *o = io_loc(&g, true, 0);
+    REQUIRE(t0 && o);
+    const float v[4][4] = { { 0.5f, 0.25f, 2.0f, 1.5f }, { 1.5f, 0.75f, 0.125f, 0.5f },
+                            { 3.0f, 2.0f, 8.0f, 2.0f }, { 0.2f, 0.9f, 1.0f, 1.0f } };
+    put(&g, t0, v);
+    xgdi_sw_spirv_bind_sampler(g.s, echo_sampler, NULL);
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++) {
+        const float *x = v[l];
+        float e[4];
+        /* texldp: (x/z, y/z, no bias, implicit); texldb: (x, y, bias w, implicit) */
+        e[0] = x[0] / x[2] + x[0] + 1.0f / sqrtf(x[0]) + x[0] * x[0];
+        e[1] = x[1] / x[2] + x[1] + 1.0f / x[1] + (0.5f * (x[0] - x[1]) + x[1]);
+        e[2] = 0.0f + x[3] + log2f(x[2]) + 1.0f;
+        e[3] = 0.0f + 0.0f + exp2f(x[3]) + fmaxf(x[0], x[1]);
+        for (int c = 0; c < 4; c++)
+            CHECK_MSG(near_rel(get(&g, o, l, c), e[c], 2e-6), "lane %d [%d]: %.9g, expected %.9g",
+                      l, c, (double)get(&g, o, l, c), (double)e[c]);
+    }
+    rig_free(&g);
+out:
+    free(w);
+}
+
+/* vPos and vFace: FragCoord and FrontFacing. MojoShader gives vFace 1 on front faces and 0 on
+   back faces (Direct3D 9 gives a negative value on back faces, so cmp on vFace alone cannot
+   tell them apart here): the shader compares vFace - 0.5. */
+XGD_TEST(SwSpirv_MojoShaderVPosVFace)
+{
+    size_t n;
+    uint32_t *w = mojo_spirv(t,
+                             "ps_3_0\ndef c0, 1, 0, 0.5, 2\ndcl vPos.xy\ndcl vFace\n"
+                             "mov r0.xy, vPos\nadd r1.x, vFace, -c0.z\ncmp r0.z, r1.x, c0.x, c0.y\n"
+                             "mov r0.w, c0.z\n"
+                             "mov oC0, r0\n", &n, NULL);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    const xgdi_sw_spirv_io *fc = io_builtin(&g, XGDI_SW_SPIRV_BUILTIN_FRAG_COORD),
+                           *ff = io_builtin(&g, XGDI_SW_SPIRV_BUILTIN_FRONT_FACING),
+                           *o = io_loc(&g, true, 0);
+    REQUIRE(fc && ff && o);
+    const float pos[4][4] = { { 4.5f, 7.5f, 0, 1 }, { 5.5f, 7.5f, 0, 1 }, { 4.5f, 8.5f, 0, 1 },
+                              { 5.5f, 8.5f, 0, 1 } };
+    put(&g, fc, pos);
+    uint32_t *front = (uint32_t *)xgdi_sw_spirv_reg(g.s, ff->reg, 0);
+    for (int l = 0; l < 4; l++) front[l] = l == 2 ? 0u : 1u;
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++) {
+        /* vPos is the pixel position as FragCoord holds it (MojoShader adds no offset) */
+        CHECK_NEAR(get(&g, o, l, 0), pos[l][0], 0);
+        CHECK_NEAR(get(&g, o, l, 1), pos[l][1], 0);
+        /* vFace - 0.5 >= 0 on front faces: cmp picks c0.x (1), else c0.y (0) */
+        CHECK_NEAR(get(&g, o, l, 2), l == 2 ? 0.0f : 1.0f, 0);
+        CHECK_NEAR(get(&g, o, l, 3), 0.5f, 0);
+    }
+    rig_free(&g);
+out:
+    free(w);
+}
 #endif
 
 /* ---- derivatives ---- */
