@@ -1410,3 +1410,129 @@ XGD_TEST(SwSpirv_StockBasicEffectAgrees)
     }
 #endif
 }
+
+/* ---- GLSL: calls with pointer parameters, dynamic indexing, matrices, integers ---- */
+
+static const float glsl_v[4][4] = { { 0.5f, 1.5f, -2.0f, 0.25f }, { 2.0f, -1.0f, 0.5f, 3.0f },
+                                    { -1.5f, 0.75f, 1.25f, 0.5f }, { 3.0f, 2.0f, 1.0f, 2.0f } };
+static const int32_t glsl_iv[4][4] = { { 0, 1, 2, 3 }, { 3, -2, 1, 0 }, { -5, 7, 3, 2 },
+                                       { 6, 4, -1, -4 } };
+
+static void put_int(rig *g, const xgdi_sw_spirv_io *io, const int32_t v[4][4])
+{
+    for (int c = 0; c < 4; c++) {
+        int32_t *p = (int32_t *)xgdi_sw_spirv_reg(g->s, io->reg, c);
+        for (int l = 0; l < 4; l++) p[l] = v[l][c];
+    }
+}
+
+XGD_TEST(SwSpirv_GlslCallsArraysMatrices)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "lang", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    REQUIRE(g.r->uniform_block_count == 1);
+    /* std140: table[4] at 0, mat3 at 64 (columns 16 bytes apart), mat2x3 at 112 */
+    REQUIRE(g.r->uniform_blocks[0].member_count == 3);
+    CHECK_INT(g.r->uniform_blocks[0].member_offsets[1], 64);
+    CHECK_INT(g.r->uniform_blocks[0].member_offsets[2], 112);
+    CHECK_INT(g.r->uniform_blocks[0].size, 140);
+    float ub[36];
+    memset(ub, 0, sizeof ub);
+    for (int i = 0; i < 16; i++) ub[i] = (float)(i * 3 % 7) - 2.5f;
+    float M[3][3], N[2][3]; /* [column][row] */
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) M[c][r] = ub[16 + c * 4 + r] = (float)(c * 3 + r) * 0.5f - 1.0f + (c == r);
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < 3; r++) N[c][r] = ub[28 + c * 4 + r] = (float)(r - c) * 0.75f + 0.25f;
+    put(&g, io_loc(&g, false, 0), glsl_v);
+    put_int(&g, io_loc(&g, false, 1), glsl_iv);
+    xgdi_sw_spirv_bind_uniform(g.s, 0, ub, sizeof ub);
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++) {
+        const float *v = glsl_v[l];
+        const int32_t *iv = glsl_iv[l];
+        float e[4][4];
+        float arr[5];
+        for (int i = 0; i < 5; i++) arr[i] = (float)i * v[0];
+        float x = arr[(iv[0] & 3) + 1], acc = 1.0f + x;
+        e[0][0] = acc * 2.0f;
+        e[0][1] = acc;
+        e[0][2] = x * x;
+        e[0][3] = arr[iv[1] & 3];
+        memcpy(e[1], ub + (iv[2] & 3) * 4, 16);
+        e[1][iv[3] & 3] += 1.0f;
+        float m[3][3], a[3], b[3];
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < 3; r++) {
+                /* (M * transpose(M))[c][r] = sum_k M[k][r] * M[k][c] */
+                m[c][r] = 0;
+                for (int k2 = 0; k2 < 3; k2++) m[c][r] += M[k2][r] * M[k2][c];
+            }
+        for (int r = 0; r < 3; r++) a[r] = m[0][r] * v[0] + m[1][r] * v[1] + m[2][r] * v[2];
+        for (int c = 0; c < 3; c++) b[c] = v[0] * M[c][0] + v[1] * M[c][1] + v[2] * M[c][2];
+        e[2][0] = a[0] + b[1];
+        e[2][1] = a[1] - b[2];
+        e[2][2] = N[0][2] * v[0] + N[1][2] * v[1];
+        e[2][3] = v[3] * (v[0] * v[0] + v[1] * v[1]);
+        int32_t q[4];
+        for (int c = 0; c < 4; c++) q[c] = iv[c] * 3 - 7;
+        e[3][0] = (float)(q[0] / 2); /* integer division truncates toward zero */
+        e[3][1] = (float)((q[1] + 100) % 3);
+        e[3][2] = (float)(((uint32_t)(iv[2] + 8) >> 1) ^ 5u);
+        e[3][3] = (float)(q[3] * 4);
+        for (int k = 0; k < 4; k++) {
+            const xgdi_sw_spirv_io *o = io_loc(&g, true, k);
+            REQUIRE(o);
+            for (int c = 0; c < 4; c++)
+                CHECK_MSG(near_rel(get(&g, o, l, c), e[k][c], 2e-6),
+                          "o%d lane %d [%d]: %.9g, expected %.9g", k, l, c,
+                          (double)get(&g, o, l, c), (double)e[k][c]);
+        }
+    }
+    rig_free(&g);
+out:
+    free(w);
+}
+
+XGD_TEST(SwSpirv_GlslStd450Integer)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "math3", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    const float v[4][4] = { { 0.3f, 0.625f, 0.5f, 0.25f }, { 1.2f, 0.375f, -1.5f, 2.0f },
+                            { -0.7f, 1.125f, 3.0f, 0.75f }, { 0.9f, -0.875f, 0.0f, 5.0f } };
+    put(&g, io_loc(&g, false, 0), v);
+    put_int(&g, io_loc(&g, false, 1), glsl_iv);
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++) {
+        const int32_t *iv = glsl_iv[l];
+        const float *x = v[l];
+        uint32_t u[4];
+        for (int c = 0; c < 4; c++) u[c] = (uint32_t)(iv[c] + 10);
+        float e[4][4] = {
+            { (float)abs(iv[0]), (float)((iv[1] > 0) - (iv[1] < 0)),
+              (float)(iv[2] < iv[3] ? iv[2] : iv[3]), (float)(iv[0] > iv[2] ? iv[0] : iv[2]) },
+            { (float)(iv[3] < -2 ? -2 : (iv[3] > 3 ? 3 : iv[3])), (float)(u[0] < u[1] ? u[0] : u[1]),
+              (float)(u[2] > u[3] ? u[2] : u[3]), (float)(u[0] < 9 ? 9 : (u[0] > 12 ? 12 : u[0])) },
+            /* round: halves away from zero (one of GLSL's allowed choices, roundf's), roundEven */
+            { roundf(x[0] * 4.0f), rintf(x[1] * 4.0f), asinhf(x[2]), acoshf(x[3] + 1.0f) },
+            { atanhf(x[0] * 0.5f), ldexpf(x[1], iv[0]), x[2] * x[3] + x[0], 1.0f / sqrtf(x[3]) },
+        };
+        for (int k = 0; k < 4; k++) {
+            const xgdi_sw_spirv_io *o = io_loc(&g, true, k);
+            REQUIRE(o);
+            for (int c = 0; c < 4; c++)
+                CHECK_MSG(near_rel(get(&g, o, l, c), e[k][c], 2e-6),
+                          "o%d lane %d [%d]: %.9g, expected %.9g", k, l, c,
+                          (double)get(&g, o, l, c), (double)e[k][c]);
+        }
+    }
+    rig_free(&g);
+out:
+    free(w);
+}

@@ -952,10 +952,14 @@ static void sw_access_chain(sload *L, const uint32_t *o, size_t n)
     s->matstride = matstride;
     s->vstride = vstride;
     if (nterms == 0 && !base->dyn) return;
-    /* per lane: dreg = (base dynamic part) + sum(clamp(index) * stride) */
+    /* per lane: dreg = (base dynamic part) + static part + sum(clamp(index) * stride). A
+       register-file pointer's dreg is then its whole address (reg 0); a uniform pointer keeps
+       its static byte offset in reg, added by the load. */
     s->dyn = 1;
     s->dreg = sw_alloc_reg(L, 1);
     uint32_t a = sw_aux_push(L, base->dyn ? base->dreg : SW_NONE);
+    sw_aux_push(L, uni ? 0 : off);
+    if (!uni) s->reg = 0;
     sw_aux_push(L, nterms);
     for (uint32_t k = 0; k < nterms * 3; k++) sw_aux_push(L, terms[k]);
     sw_emit(L, I_ACCESS, 1, s->dreg, 0, 0, 0, a);
@@ -2885,11 +2889,11 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
             continue;
         case I_ACCESS: {
             const uint32_t *x = m->aux + in->x;
-            uint32_t nt = x[1];
+            uint32_t nt = x[2];
             for (int l = 0; l < 4; l++) {
-                uint32_t v = x[0] != SW_NONE ? R[x[0] + (uint32_t)l].u : 0u;
+                uint32_t v = (x[0] != SW_NONE ? R[x[0] + (uint32_t)l].u : 0u) + x[1];
                 for (uint32_t k = 0; k < nt; k++)
-                    v += sw_clampi(R[x[2 + 3 * k] + (uint32_t)l].i, x[4 + 3 * k]) * x[3 + 3 * k];
+                    v += sw_clampi(R[x[3 + 3 * k] + (uint32_t)l].i, x[5 + 3 * k]) * x[4 + 3 * k];
                 D[l].u = v;
             }
             break;
