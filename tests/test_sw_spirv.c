@@ -296,6 +296,7 @@ XGD_TEST(SwSpirv_MojoShaderPixel)
     rig g;
     if (!rig_load(t, &g, w, n)) goto out;
     CHECK_INT(g.r->stage, XGDI_SW_SPIRV_FRAGMENT);
+    CHECK(!g.r->discards);
     REQUIRE(g.r->resource_count == 1);
     CHECK_INT(g.r->resources[0].kind, XGDI_SW_SPIRV_SAMPLED_IMAGE);
     CHECK_INT(g.r->resources[0].dim, XGDI_SW_SPIRV_DIM_2D);
@@ -765,6 +766,7 @@ XGD_TEST(SwSpirv_Discard)
     if (!rig_load(t, &g, w, n)) goto out;
     const xgdi_sw_spirv_io *in = io_loc(&g, false, 0), *o = io_loc(&g, true, 0);
     REQUIRE(in && o);
+    CHECK(g.r->discards);
     /* clip(x - 0.5) discards where x - 0.5 < 0: lane 0 only (0.5 - 0.5 = 0 is kept) */
     const float v[4][4] = { { 0.2f, 1, 2, 3 }, { 0.7f, 1, 2, 3 }, { 0.5f, -1, 0, 1 },
                             { 0.9f, 4, 5, 6 } };

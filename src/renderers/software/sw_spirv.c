@@ -1711,6 +1711,7 @@ static void sw_terminator(sload *L, uint32_t op, const uint32_t *o, size_t n)
     }
     case OpKill:
         b->term = B_KILL;
+        m->refl.discards = true;
         break;
     default:
         b->term = B_UNREACHABLE;

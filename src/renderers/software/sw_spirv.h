@@ -22,6 +22,15 @@
  *
  * Memory: the module is immutable after load and may be shared by threads; each thread
  * executes with its own state (xgdi_sw_spirv_state_create). Nothing allocates per invocation.
+ * Use (per draw; a module and its state per stage, created once per effect pass and thread):
+ *     xgdi_sw_spirv_load(words, count, NULL, &m, err, sizeof err);      (once)
+ *     r = xgdi_sw_spirv_reflect(m); xgdi_sw_spirv_state_create(m, &s);    (once per thread)
+ *     xgdi_sw_spirv_bind_uniform(s, i, bytes, size) for each r->uniform_blocks[i];
+ *     xgdi_sw_spirv_bind_sampler(s, xgdi_sw_spirv_sample_textures, &textures);
+ *                                                     (sw_spirv_sample.h, per resource index)
+ *     per 4 vertices / per quad: write inputs through xgdi_sw_spirv_reg(s, io->reg, comp)[lane]
+ *     (FragCoord and FrontFacing are inputs too), alive = xgdi_sw_spirv_execute(s, mask, NULL),
+ *     read outputs the same way (Position: the io whose builtin is POSITION).
  * Untrusted input: every id, type and count is checked at load; the state size is bounded
  * (XGDI_SW_SPIRV_MAX_WORDS); dynamic array indices are clamped into their arrays; uniform
  * reads outside the bound block read 0; a loop that runs away stops at a step budget.
@@ -112,6 +121,7 @@ typedef struct xgdi_sw_spirv_reflection {
     const char *entry_point;
     bool depth_replacing;        /* fragment: writes FragDepth */
     bool origin_lower_left;      /* fragment: OriginLowerLeft (else upper left) */
+    bool discards;               /* contains OpKill (early depth/stencil writes must wait) */
     int io_count;
     const xgdi_sw_spirv_io *io;
     int uniform_block_count;
