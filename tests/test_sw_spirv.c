@@ -1538,3 +1538,50 @@ XGD_TEST(SwSpirv_GlslStd450Integer)
 out:
     free(w);
 }
+
+/* SkinnedEffect's core: Bones[idx[i]] indexed per vertex (lane) from a uniform array of
+   float4x3 (HLSL column_major: each of the 3 columns one float4 register, 48 bytes a bone). */
+XGD_TEST(SwSpirv_SkinningBones)
+{
+    size_t n;
+    uint32_t *w = spv_file(t, "skin", &n);
+    if (w == NULL) return;
+    rig g;
+    if (!rig_load(t, &g, w, n)) goto out;
+    REQUIRE(g.r->uniform_block_count == 1);
+    CHECK_INT(g.r->uniform_blocks[0].size, 8 * 48); /* 3 float4 registers a bone, all used */
+    float bones[8 * 12];
+    for (int i = 0; i < 8 * 12; i++) bones[i] = (float)((i * 7) % 13) * 0.25f - 1.5f;
+    xgdi_sw_spirv_bind_uniform(g.s, 0, bones, sizeof bones);
+    const uint32_t idx[4][4] = { { 0, 1, 2, 3 }, { 7, 7, 0, 5 }, { 4, 2, 6, 1 }, { 3, 3, 3, 3 } };
+    const float wt[4][4] = { { 1, 0, 0, 0 }, { 0.5f, 0.25f, 0.125f, 0.125f },
+                             { 0.1f, 0.2f, 0.3f, 0.4f }, { 0.25f, 0.25f, 0.25f, 0.25f } };
+    const xgdi_sw_spirv_io *pos = io_loc(&g, false, 0), *ix = io_loc(&g, false, 1),
+                           *we = io_loc(&g, false, 2),
+                           *o = io_builtin(&g, XGDI_SW_SPIRV_BUILTIN_POSITION);
+    REQUIRE(pos && ix && we && o);
+    CHECK_INT(ix->scalar, XGDI_SW_SPIRV_UINT);
+    put(&g, pos, test_pos);
+    put(&g, we, wt);
+    for (int c = 0; c < 4; c++) {
+        uint32_t *p = (uint32_t *)xgdi_sw_spirv_reg(g.s, ix->reg, c);
+        for (int l = 0; l < 4; l++) p[l] = idx[l][c];
+    }
+    CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
+    for (int l = 0; l < 4; l++) {
+        for (int j = 0; j < 3; j++) {
+            float e = 0.0f;
+            for (int k = 0; k < 4; k++) {
+                const float *col = bones + idx[l][k] * 12 + j * 4;
+                float m = 0.0f;
+                for (int i = 0; i < 4; i++) m += test_pos[l][i] * col[i];
+                e += wt[l][k] * m;
+            }
+            CHECK_REL(get(&g, o, l, j), e, 1e-5);
+        }
+        CHECK_NEAR(get(&g, o, l, 3), 1.0f, 0);
+    }
+    rig_free(&g);
+out:
+    free(w);
+}
