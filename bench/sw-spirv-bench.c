@@ -1,12 +1,16 @@
 /*
  * sw-spirv-bench - the software renderer's pixel cost per 2x2 quad for SpriteBatch's pixel
  * shader (texture * vertex colour): the hand-written stock program (sw_shader.c) against the
- * same shader as SPIR-V through the executor (sw_spirv.c) with the sampling callback of
+ * stock shader (shaders/sprite.hlsl compiled to SPIR-V by glslang) through the executor (sw_spirv.c) with the sampling callback of
  * sw_spirv_sample.c. Both read the same interpolated varyings and the same texture; the
  * executor's figure includes writing its inputs and reading its outputs. Prints the median of
  * several runs; asserts no timings.
  *
+ * The vertex stage likewise: SpriteBatch's vertex shader (position * matrix, colour and uv
+ * passed on) per four vertices, against sw_vertex_shade's sprite program.
+ *
  * usage: sw-spirv-bench [--quads N] [--runs R] [--filter point|linear] [--spv PATH]
+ *                       [--vs-spv PATH]
  */
 #define _POSIX_C_SOURCE 199309L
 #include "bench_time.h"
@@ -20,6 +24,9 @@
 
 #ifndef XGD_BENCH_SPRITE_SPV
 #define XGD_BENCH_SPRITE_SPV "spritebatch.spv"
+#endif
+#ifndef XGD_BENCH_VERTEX_SPV
+#define XGD_BENCH_VERTEX_SPV "transform.spv"
 #endif
 
 static uint32_t *read_spv(const char *path, size_t *count)
@@ -45,12 +52,13 @@ int main(int argc, char **argv)
     long quads = 250000;
     int runs = 5;
     bool linear = true;
-    const char *spv = XGD_BENCH_SPRITE_SPV;
+    const char *spv = XGD_BENCH_SPRITE_SPV, *vs_spv = XGD_BENCH_VERTEX_SPV;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quads") && i + 1 < argc) quads = atol(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) linear = strcmp(argv[++i], "point") != 0;
         else if (!strcmp(argv[i], "--spv") && i + 1 < argc) spv = argv[++i];
+        else if (!strcmp(argv[i], "--vs-spv") && i + 1 < argc) vs_spv = argv[++i];
         else {
             fprintf(stderr, "usage: %s [--quads N] [--runs R] [--filter point|linear] [--spv PATH]\n", argv[0]);
             return 2;
@@ -179,5 +187,95 @@ int main(int argc, char **argv)
     xgdi_sw_spirv_state_free(st);
     xgdi_sw_spirv_free(m);
     free(words);
-    return maxdiff > 1e-6f ? 1 : 0;
+
+    /* ---- vertex stage ---- */
+    words = read_spv(vs_spv, &nw);
+    if (words == NULL || xgdi_sw_spirv_load(words, nw, NULL, &m, err, sizeof err) != XGD_OK ||
+        xgdi_sw_spirv_state_create(m, &st) != XGD_OK) {
+        fprintf(stderr, "cannot load %s\n", vs_spv);
+        return 1;
+    }
+    r = xgdi_sw_spirv_reflect(m);
+    const xgdi_sw_spirv_io *vin[3] = { NULL, NULL, NULL }, *vpos = NULL;
+    for (int i = 0; i < r->io_count; i++) {
+        const xgdi_sw_spirv_io *io = &r->io[i];
+        if (!io->output && io->location >= 0 && io->location < 3) vin[io->location] = io;
+        if (io->output && io->builtin == XGDI_SW_SPIRV_BUILTIN_POSITION) vpos = io;
+    }
+    if (!vin[0] || !vin[1] || !vin[2] || !vpos) return 1;
+    xgdi_sprite_constants sk;
+    memset(&sk, 0, sizeof sk);
+    for (int i = 0; i < 16; i++) sk.matrix_transform[i] = (float)((i * 5) % 7) * 0.25f - 0.5f;
+    xgdi_sw_spirv_bind_uniform(st, 0, sk.matrix_transform, sizeof sk.matrix_transform);
+    /* the sprite vertex: float3 position, Color, float2 uv (SpriteBatch's layout) */
+    xgd_vertex_element el[3];
+    memset(el, 0, sizeof el);
+    el[0].format = XGD_VERTEX_FORMAT_VECTOR3;
+    el[1].format = XGD_VERTEX_FORMAT_COLOR;
+    el[1].offset = 12;
+    el[2].format = XGD_VERTEX_FORMAT_VECTOR2;
+    el[2].offset = 16;
+    prog.constants = &sk;
+    prog.position = &el[0];
+    prog.color = &el[1];
+    prog.texcoord = &el[2];
+    uint8_t vb[4][24];
+    for (int v = 0; v < 4; v++)
+        for (int b = 0; b < 24; b++) vb[v][b] = (uint8_t)(b < 12 || b >= 16 ? 0 : 200 + v);
+    for (int v = 0; v < 4; v++) {
+        float f[5] = { (float)v, 2.0f - (float)v, 0.5f, 0.25f * (float)v, 1.0f };
+        memcpy(vb[v], f, 12);
+        memcpy(vb[v] + 16, f + 3, 8);
+    }
+    float *vreg[3][4], *pos_out[4];
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 4; c++) vreg[k][c] = c < vin[k]->components ? xgdi_sw_spirv_reg(st, vin[k]->reg, c) : NULL;
+    for (int c = 0; c < 4; c++) pos_out[c] = xgdi_sw_spirv_reg(st, vpos->reg, c);
+    double v_hand[99], v_spv[99];
+    float vdiff = 0.0f;
+    for (int run = 0; run < runs; run++) {
+        double t0 = bench_clock_s();
+        for (long q = 0; q < quads; q++) {
+            for (int v = 0; v < 4; v++) {
+                sw_vertex vo;
+                sw_vertex_shade(&prog, vb[v], &vo);
+                sink += vo.clip[0];
+            }
+        }
+        double t1 = bench_clock_s();
+        for (long q = 0; q < quads; q++) {
+            /* the executor's inputs fetched as the renderer would: sw_fetch_element per element */
+            for (int v = 0; v < 4; v++)
+                for (int k = 0; k < 3; k++) {
+                    float f[4];
+                    sw_fetch_element(el[k].format, vb[v] + el[k].offset, f);
+                    for (int c = 0; c < 4; c++)
+                        if (vreg[k][c]) vreg[k][c][v] = f[c];
+                }
+            xgdi_sw_spirv_execute(st, 0xf, NULL);
+            for (int v = 0; v < 4; v++) sink += pos_out[0][v];
+        }
+        double t2 = bench_clock_s();
+        v_hand[run] = (t1 - t0) / (double)quads * 1e9;
+        v_spv[run] = (t2 - t1) / (double)quads * 1e9;
+    }
+    for (int v = 0; v < 4; v++) {
+        sw_vertex vo;
+        sw_vertex_shade(&prog, vb[v], &vo);
+        for (int c = 0; c < 4; c++) {
+            float d = vo.clip[c] - pos_out[c][v];
+            if (d < 0) d = -d;
+            if (d > vdiff) vdiff = d;
+        }
+    }
+    double vh = bench_median(v_hand, runs), vs = bench_median(v_spv, runs);
+    printf("sprite vertex shader, 4 vertices x %ld x %d runs (median):\n", quads, runs);
+    printf("  hand-written (sw_shader.c): %8.1f ns per 4 vertices\n", vh);
+    printf("  SPIR-V executor:            %8.1f ns per 4 vertices (%.0f%% of the hand-written speed)\n",
+           vs, 100.0 * vh / vs);
+    printf("  largest position difference: %g\n", (double)vdiff);
+    xgdi_sw_spirv_state_free(st);
+    xgdi_sw_spirv_free(m);
+    free(words);
+    return maxdiff > 1e-6f || vdiff > 1e-5f ? 1 : 0;
 }
