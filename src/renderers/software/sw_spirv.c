@@ -1039,7 +1039,7 @@ static void sw_function_op(sload *L, uint32_t op, const uint32_t *o, size_t n)
         break;
     }
     if (n < need) {
-        BAD("opcode %u: %zu operands, %zu needed", op, n, need);
+        BAD("opcode %u: %u operands, %u needed", op, (unsigned)n, (unsigned)need);
         return;
     }
     if (ht) {
@@ -1759,7 +1759,7 @@ static void sw_parse(sload *L, const char *entry)
     for (size_t at = 5; at < count && L->r == XGD_OK;) {
         uint32_t wc = w[at] >> 16, op = w[at] & 0xffff;
         if (wc == 0 || wc > count - at) {
-            BAD("instruction at word %zu has word count %u beyond the module", at, wc);
+            BAD("instruction at word %u has word count %u beyond the module", (unsigned)at, wc);
             break;
         }
         const uint32_t *o = w + at + 1;
@@ -2029,7 +2029,10 @@ static void sw_parse(sload *L, const char *entry)
                 UNSUP("arrays of this element type");
                 break;
             }
-            if (comps > XGDI_SW_SPIRV_MAX_STATE / 4) { UNSUP("array of %llu components", (unsigned long long)comps); break; }
+            if (comps > XGDI_SW_SPIRV_MAX_STATE / 4) {
+                UNSUP("array of more than %u components", XGDI_SW_SPIRV_MAX_STATE / 4);
+                break;
+            }
             uint32_t ec = e->comps;
             uint8_t sc = e->scalar;
             stype *t = sw_new_type(L, o[0], T_ARR);
@@ -2300,7 +2303,7 @@ xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *e
     if (words == NULL || count < 5) return BAD("module shorter than its 5-word header");
     if (words[0] != SPV_MAGIC) return BAD("bad magic number 0x%08x", words[0]);
     if (count > XGDI_SW_SPIRV_MAX_WORDS)
-        return UNSUP("module of %zu words (limit %u)", count, XGDI_SW_SPIRV_MAX_WORDS);
+        return UNSUP("module of more than %u words", XGDI_SW_SPIRV_MAX_WORDS);
     uint32_t ver = words[1];
     if ((ver & 0xff0000ffu) != 0 || ver > 0x00010600u || ver < 0x00010000u)
         return UNSUP("SPIR-V version 0x%08x", ver);
