@@ -25,7 +25,7 @@
 #define SW_MAX_CALL_DEPTH 32
 /* work per execute, in instructions (wide ones count per 8 components): far beyond any
    XNA-era loop nest, small enough that a module that never ends stops in well under a second */
-#define SW_STEP_BUDGET (1u << 24)
+#define SW_STEP_BUDGET (1u << 22)
 #define SW_NONE 0xffffffffu
 
 /* SPIR-V opcodes (the specification's numbers) */
