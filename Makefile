@@ -35,7 +35,8 @@ DEPS        += libvkd3d-dev
 # HLSL effect source compiled at run time: glslang's libraries, SPIRV-Cross' C library for
 # reflection (optional at build time).
 DEPS        += glslang-dev libspirv-cross-c-shared-dev
-# Effects loaded from bytes: MojoShader parses fx_2_0 and translates D3D9 shaders to SPIR-V.
+# Effects loaded from bytes: MojoShader parses fx_2_0 and translates D3D9 shaders to SPIR-V
+# (the software executor's and the DXBC translator's tests use it too).
 DEPS        += libmojoshader-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
