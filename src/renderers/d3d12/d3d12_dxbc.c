@@ -1298,10 +1298,36 @@ static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
     }
 }
 
+/* a whole array of an indexable temp from a constant (an initializer table) */
+static int store_array(ctx *c, const xptr *ptr, uint32_t val_id)
+{
+    const uint32_t *p = ins(c, val_id);
+    uint32_t op = p[0] & 0xffff;
+    if (opof(c, p[1]) != SOpTypeArray) return 0;
+    xid *root = &c->ids[ptr->var];
+    if (root->vkind != V_X || ptr->dyn || ptr->comp != NONE) UNSUP("spirv: store of a whole array");
+    uint32_t n = op == SOpConstantComposite || op == SOpCompositeConstruct ? wc_of(p) - 3 : 0;
+    if (op != SOpConstantComposite && op != SOpCompositeConstruct && op != SOpConstantNull)
+        UNSUP("spirv: store of an array value made by opcode %u", op);
+    uint32_t count = op == SOpConstantNull ? root->vcount - ptr->off : n;
+    if (ptr->off + count > root->vcount) BAD("spirv: array store out of range");
+    for (uint32_t i = 0; i < count; i++) {
+        xval v = op == SOpConstantNull ? imm_val(0, 0, 0, 0, 4) : get_val(c, p[3 + i]);
+        if (v.ncols != 1) UNSUP("spirv: arrays of matrices");
+        size_t at = ins_begin(c, DMOV, 0);
+        op_dst_x(c, root->vreg, ptr->off + i, 0, mask_n(v.ncomp));
+        srcspec s = S(&v, 0, 0);
+        op_src(c, s.v, 0, s.l, 0);
+        ins_end(c, at);
+    }
+    return 1;
+}
+
 static void store(ctx *c, uint32_t ptr_id, uint32_t val_id)
 {
     xptr ptr = get_ptr(c, ptr_id);
     xid *root = &c->ids[ptr.var];
+    if (store_array(c, &ptr, val_id)) return;
     xval v = get_val(c, val_id);
     if (root->vkind == V_TEMP || root->vkind == V_OUTPUT) {
         if (root->vkind == V_OUTPUT && root->oreg == NONE) return; /* PointSize */
@@ -1617,10 +1643,12 @@ static void body_ins(ctx *c, const uint32_t *p)
     case SOpVariable: {
         uint32_t id = p[2];
         if (wc > 4) {
-            xval init = get_val(c, p[4]);
             xid *x = &c->ids[id];
+            xptr whole = get_ptr(c, id);
+            if (store_array(c, &whole, p[4])) return;
+            xval init = get_val(c, p[4]);
             if (x->vkind == V_TEMP) copy_to(c, x->vreg, &init);
-            else UNSUP("spirv: initializer of an array variable");
+            else UNSUP("spirv: initializer of variable %u", id);
         }
         return;
     }
