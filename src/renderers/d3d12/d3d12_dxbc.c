@@ -932,11 +932,13 @@ static uint32_t type_size(ctx *c, uint32_t type, uint32_t depth)
 
 /* ---------------------------------------------------------------- variables and interface */
 
-static const xgdi_d3d12_dxbc_binding *find_binding(ctx *c, uint32_t var)
+static const xgdi_d3d12_dxbc_binding *find_binding(ctx *c, uint32_t var, xgdi_d3d12_dxbc_kind kind)
 {
     xid *x = &c->ids[var];
     for (size_t i = 0; i < c->nbindings; i++)
-        if (c->bindings[i].set == x->set && c->bindings[i].binding == x->binding) return &c->bindings[i];
+        if (c->bindings[i].set == x->set && c->bindings[i].binding == x->binding &&
+            (c->bindings[i].kind == XGDI_D3D12_DXBC_ANY || c->bindings[i].kind == kind))
+            return &c->bindings[i];
     return NULL;
 }
 
@@ -1065,7 +1067,7 @@ static void assign_interface(ctx *c, iface *io)
             if (x->buffer_block || c->ids[t].buffer_block) UNSUP("spirv: storage buffers");
             if (opof(c, t) != SOpTypeStruct || !c->ids[t].block)
                 UNSUP("spirv: uniform variable %u that is not a Block", id);
-            const xgdi_d3d12_dxbc_binding *b = find_binding(c, id);
+            const xgdi_d3d12_dxbc_binding *b = find_binding(c, id, XGDI_D3D12_DXBC_CBUFFER);
             x->vkind = V_CB;
             x->vreg = b ? b->reg : x->binding;
             if (x->vreg > 13) UNSUP("dxbc: cbuffer register b%u (at most b13)", x->vreg);
@@ -1076,8 +1078,9 @@ static void assign_interface(ctx *c, iface *io)
             continue;
         }
         if (storage == SStorageUniformConstant) {
-            const xgdi_d3d12_dxbc_binding *b = find_binding(c, id);
             uint32_t top = opof(c, t);
+            const xgdi_d3d12_dxbc_binding *b =
+                find_binding(c, id, top == SOpTypeSampler ? XGDI_D3D12_DXBC_SAMPLER : XGDI_D3D12_DXBC_TEXTURE);
             x->vreg = b ? b->reg : x->binding;
             x->oreg = b ? b->sampler_reg : x->binding;
             if (top == SOpTypeSampledImage) x->vkind = V_SAMPLED;

@@ -25,7 +25,8 @@
  * with SemanticIndex = the SPIR-V location of the attribute.
  *
  * Resource bindings: each resource variable is found in the binding map by its SPIR-V
- * (DescriptorSet, Binding); a variable with no entry uses register = binding. A uniform block
+ * (DescriptorSet, Binding) and kind (the first matching entry); a variable with no entry uses
+ * register = binding (so glslang's HLSL registers and MojoShader's sampler numbers pass through). A uniform block
  * becomes cbuffer b<reg>, a combined image-sampler texture t<reg> with sampler s<sampler_reg>,
  * a separate image t<reg>, a separate sampler s<reg>.
  */
@@ -37,7 +38,17 @@
 
 #include "xgd.h"
 
+/* what a binding map entry applies to (glslang gives an HLSL cbuffer b0, texture t0 and
+   sampler s0 the same set and binding, so an entry can name the kind it means) */
+typedef enum xgdi_d3d12_dxbc_kind {
+    XGDI_D3D12_DXBC_ANY = 0,      /* every resource variable with this set and binding */
+    XGDI_D3D12_DXBC_CBUFFER,      /* uniform blocks */
+    XGDI_D3D12_DXBC_TEXTURE,      /* images and combined image-samplers */
+    XGDI_D3D12_DXBC_SAMPLER       /* separate samplers */
+} xgdi_d3d12_dxbc_kind;
+
 typedef struct xgdi_d3d12_dxbc_binding {
+    xgdi_d3d12_dxbc_kind kind;
     uint32_t set, binding;  /* the SPIR-V DescriptorSet and Binding decorations */
     uint32_t reg;           /* b# of a uniform block, t# of an image or combined image-sampler,
                                s# of a separate sampler */
