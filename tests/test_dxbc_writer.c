@@ -753,3 +753,116 @@ XGD_TEST(DXBC_RenderControlFlow)
     xgdi_d3d12_dxbc_free(ps);
 #endif
 }
+
+#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_DXBC_HLSL)
+/* translates words and checks the result code and that the message contains `needle` */
+static void expect_refusal(xgdt_ctx *t, const uint32_t *w, size_t n, xgd_result want, const char *needle)
+{
+    void *dxbc = (void *)1;
+    size_t size = 1;
+    char msg[256];
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, n, NULL, 0, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == want, "%s, expected %s (%s)", xgd_result_name(r), xgd_result_name(want), msg);
+    CHECK_MSG(strstr(msg, needle) != NULL, "message '%s' does not name '%s'", msg, needle);
+    CHECK(dxbc == NULL && size == 0);
+    xgdi_d3d12_dxbc_free(r == XGD_OK ? dxbc : NULL);
+}
+
+/* a copy of a module with the first instruction `op` whose word `at` equals `from` changed to `to` */
+static uint32_t *patched(const uint32_t *w, size_t n, uint32_t op, uint32_t at, uint32_t from, uint32_t to)
+{
+    uint32_t *c = malloc(n * 4);
+    if (!c) return NULL;
+    memcpy(c, w, n * 4);
+    for (size_t i = 5; i < n && (c[i] >> 16); i += c[i] >> 16)
+        if ((c[i] & 0xffff) == op && at < (c[i] >> 16) && (from == 0xffffffffu || c[i + at] == from)) {
+            c[i + at] = to;
+            return c;
+        }
+    free(c);
+    return NULL;
+}
+#endif
+
+XGD_TEST(DXBC_RefusesUnsupportedByName)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(XGD_TEST_HAVE_DXBC_HLSL)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    const uint32_t *w = dxbc_hlsl_textured_frag;
+    size_t n = sizeof dxbc_hlsl_textured_frag / 4;
+    uint32_t *m;
+    /* OpCapability Shader (1) -> Geometry (2) */
+    REQUIRE((m = patched(w, n, 17, 1, 1, 2)) != NULL);
+    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "Geometry");
+    free(m);
+    /* OpFMul (133) -> OpSRem (138), same operand shape */
+    REQUIRE((m = patched(w, n, 133, 0, 0xffffffffu, (5u << 16) | 138)) != NULL);
+    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "OpSRem");
+    free(m);
+    /* an entry point of the GLCompute model (5) */
+    REQUIRE((m = patched(w, n, 15, 1, 4, 5)) != NULL);
+    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "execution model 5");
+    free(m);
+    /* GLSL.std.450 Pow (26) -> Atan2 (25) in control.hlsl's pixel shader */
+    const uint32_t *cw = dxbc_hlsl_control_frag;
+    size_t cn = sizeof dxbc_hlsl_control_frag / 4;
+    REQUIRE((m = patched(cw, cn, 12, 4, 26, 25)) != NULL);
+    expect_refusal(t, m, cn, XGD_ERROR_NOT_SUPPORTED, "Atan2");
+    free(m);
+#endif
+}
+
+XGD_TEST(DXBC_RefusesMalformedModules)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(XGD_TEST_HAVE_DXBC_HLSL)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    const uint32_t *w = dxbc_hlsl_control_frag;
+    size_t n = sizeof dxbc_hlsl_control_frag / 4;
+    uint32_t *m = malloc(n * 4);
+    REQUIRE(m);
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    CHECK_RESULT(xgdi_d3d12_dxbc_from_spirv(NULL, 0, NULL, 0, &dxbc, &size, msg, sizeof msg), XGD_ERROR_INVALID_ARGUMENT);
+    /* bad magic */
+    memcpy(m, w, n * 4);
+    m[0] ^= 1;
+    expect_refusal(t, m, n, XGD_ERROR_INVALID_ARGUMENT, "magic");
+    /* cut inside an instruction */
+    memcpy(m, w, n * 4);
+    size_t cut = 5;
+    while (cut + (m[cut] >> 16) < n / 2) cut += m[cut] >> 16;
+    expect_refusal(t, m, cut + 1, XGD_ERROR_INVALID_ARGUMENT, "truncated");
+    /* an id bound below the ids used */
+    memcpy(m, w, n * 4);
+    m[3] = 4;
+    expect_refusal(t, m, n, XGD_ERROR_INVALID_ARGUMENT, "bound");
+    /* every single-word corruption gives a result code, never a crash or a leak (the
+       sanitizer builds of CI check the latter); a deterministic sweep */
+    uint32_t seed = 12345;
+    int codes[4] = { 0 };
+    for (int i = 0; i < 4000; i++) {
+        memcpy(m, w, n * 4);
+        seed = seed * 1103515245u + 12345u;
+        size_t at = 5 + (seed >> 8) % (n - 5);
+        seed = seed * 1103515245u + 12345u;
+        switch (i % 4) {
+        case 0: m[at] ^= 1u << (seed >> 27); break;
+        case 1: m[at] = seed >> 20; break;
+        case 2: m[at] = (m[at] & 0xffff0000u) | ((seed >> 16) & 0x1ff); break;
+        default: m[at] += (seed & 1) ? 1 : 0xffffffffu; break;
+        }
+        xgd_result r = xgdi_d3d12_dxbc_from_spirv(m, n, NULL, 0, &dxbc, &size, msg, sizeof msg);
+        CHECK_MSG(r == XGD_OK || r == XGD_ERROR_INVALID_ARGUMENT || r == XGD_ERROR_NOT_SUPPORTED,
+                  "mutation %d: %s", i, xgd_result_name(r));
+        codes[r == XGD_OK ? 0 : r == XGD_ERROR_INVALID_ARGUMENT ? 1 : r == XGD_ERROR_NOT_SUPPORTED ? 2 : 3]++;
+        if (r == XGD_OK) xgdi_d3d12_dxbc_free(dxbc);
+        else CHECK(dxbc == NULL && size == 0);
+        if (r != XGD_OK) CHECK(msg[0] != 0);
+    }
+    printf("mutations: %d translated, %d invalid, %d not supported\n", codes[0], codes[1], codes[2]);
+    free(m);
+#endif
+}

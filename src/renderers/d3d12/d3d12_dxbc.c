@@ -280,7 +280,7 @@ typedef struct ctx {
     construct cs[64];
     int ncs;
     size_t steps;
-    int depth_out;
+    int depth, depth_out;
 } ctx;
 
 static void fail(ctx *c, xgd_result r, const char *fmt, ...)
@@ -342,6 +342,14 @@ static const uint32_t *ins(ctx *c, uint32_t id)
     return c->w + c->ids[id].def;
 }
 
+/* id, used by the instruction defining `user`, must be defined before it (SPIR-V's rule for
+   types and constants; it also keeps malformed self-references from recursing) */
+static void before(ctx *c, uint32_t id, uint32_t user)
+{
+    if (id == 0 || id >= c->bound || !c->ids[id].def || c->ids[id].def >= c->ids[user].def)
+        BAD("spirv: id %u used by %u before its definition", id, user);
+}
+
 static uint16_t opof(ctx *c, uint32_t id)
 {
     if (id == 0 || id >= c->bound) BAD("spirv: id %u out of range", id);
@@ -361,6 +369,8 @@ static uint32_t ncomp_of(ctx *c, uint32_t type)
         if (t[2] != 32) UNSUP("spirv: %u-bit numbers", t[2]);
         return 1;
     case SOpTypeVector: {
+        if (wc_of(t) < 4) BAD("spirv: OpTypeVector");
+        before(c, t[2], type);
         uint32_t n = ncomp_of(c, t[2]);
         if (n != 1 || t[3] < 2 || t[3] > 4) BAD("spirv: bad vector type %u", type);
         return t[3];
@@ -374,7 +384,7 @@ static int scalar_kind(ctx *c, uint32_t type)
 {
     const uint32_t *t = ins(c, type);
     uint32_t op = t[0] & 0xffff;
-    if (op == SOpTypeVector) return scalar_kind(c, t[2]);
+    if (op == SOpTypeVector) { before(c, t[2], type); return scalar_kind(c, t[2]); }
     if (op == SOpTypeMatrix) return 0;
     if (op == SOpTypeFloat) return 0;
     if (op == SOpTypeInt) return t[3] ? 1 : 2;
@@ -390,6 +400,8 @@ static void shape_of(ctx *c, uint32_t type, uint32_t *ncomp, uint32_t *ncols)
 {
     if (is_matrix(c, type)) {
         const uint32_t *t = ins(c, type);
+        if (wc_of(t) < 4) BAD("spirv: OpTypeMatrix");
+        before(c, t[2], type);
         *ncomp = ncomp_of(c, t[2]);
         *ncols = t[3];
         if (*ncomp < 2 || *ncols < 2 || *ncols > 4) BAD("spirv: bad matrix type %u", type);
@@ -473,6 +485,7 @@ static int const_val(ctx *c, uint32_t id, xval *v)
         if (n != v->ncomp) BAD("spirv: constant %u has %u constituents", id, n);
         for (uint32_t i = 0; i < n; i++) {
             xval e;
+            before(c, p[3 + i], id);
             if (!const_val(c, p[3 + i], &e) || e.ncomp != 1) BAD("spirv: constant %u", id);
             v->imm[i] = e.imm[0];
         }
@@ -713,22 +726,72 @@ static void copy_to(ctx *c, uint32_t reg, const xval *v)
 
 static const char *cap_name(uint32_t cap)
 {
-    switch (cap) {
-    case 4: return "Geometry";
-    case 3: return "Tessellation";
-    case 5: return "Float16Buffer";
-    case 6: return "Float16";
-    case 9: return "Float64";
-    case 10: return "Int64";
-    case 11: return "Int64Atomics";
-    case 22: return "Int16";
-    case 39: return "Int8";
-    case 32: return "ClipDistance";
-    case 33: return "CullDistance";
-    case 35: return "SampleRateShading";
-    case 50: return "StorageImageExtendedFormats";
-    case 56: return "StorageImageWriteWithoutFormat";
-    default: return "(unnamed)";
+    static const char *const names[] = {
+        "Matrix", "Shader", "Geometry", "Tessellation", "Addresses", "Linkage", "Kernel",
+        "Vector16", "Float16Buffer", "Float16", "Float64", "Int64", "Int64Atomics", "ImageBasic",
+        "ImageReadWrite", "ImageMipmap", "", "Pipes", "Groups", "DeviceEnqueue", "LiteralSampler",
+        "AtomicStorage", "Int16", "TessellationPointSize", "GeometryPointSize",
+        "ImageGatherExtended", "", "StorageImageMultisample", "UniformBufferArrayDynamicIndexing",
+        "SampledImageArrayDynamicIndexing", "StorageBufferArrayDynamicIndexing",
+        "StorageImageArrayDynamicIndexing", "ClipDistance", "CullDistance", "ImageCubeArray",
+        "SampleRateShading", "ImageRect", "SampledRect", "GenericPointer", "Int8",
+        "InputAttachment", "SparseResidency", "MinLod", "Sampled1D", "Image1D",
+        "SampledCubeArray", "SampledBuffer", "ImageBuffer", "ImageMSArray",
+        "StorageImageExtendedFormats", "ImageQuery", "DerivativeControl",
+        "InterpolationFunction", "TransformFeedback", "GeometryStreams",
+        "StorageImageReadWithoutFormat", "StorageImageWriteWithoutFormat", "MultiViewport",
+    };
+    return cap < sizeof names / sizeof *names && names[cap][0] ? names[cap] : "(unnamed)";
+}
+
+/* names of the opcodes a shader may plausibly use that the translator leaves out */
+static const char *op_name(uint32_t op)
+{
+    switch (op) {
+    case 57: return "OpFunctionCall";
+    case 60: return "OpImageTexelPointer";
+    case 63: return "OpCopyMemory";
+    case 64: return "OpCopyMemorySized";
+    case 77: return "OpVectorExtractDynamic";
+    case 78: return "OpVectorInsertDynamic";
+    case 91: return "OpImageSampleProjImplicitLod";
+    case 92: return "OpImageSampleProjExplicitLod";
+    case 93: return "OpImageSampleProjDrefImplicitLod";
+    case 94: return "OpImageSampleProjDrefExplicitLod";
+    case 95: return "OpImageFetch";
+    case 96: return "OpImageGather";
+    case 97: return "OpImageDrefGather";
+    case 98: return "OpImageRead";
+    case 99: return "OpImageWrite";
+    case 103: return "OpImageQuerySizeLod";
+    case 104: return "OpImageQuerySize";
+    case 105: return "OpImageQueryLod";
+    case 106: return "OpImageQueryLevels";
+    case 107: return "OpImageQuerySamples";
+    case 113: return "OpUConvert";
+    case 114: return "OpSConvert";
+    case 115: return "OpFConvert";
+    case 116: return "OpQuantizeToF16";
+    case 135: return "OpSDiv";
+    case 138: return "OpSRem";
+    case 139: return "OpSMod";
+    case 147: return "OpOuterProduct";
+    case 149: return "OpIAddCarry";
+    case 150: return "OpISubBorrow";
+    case 151: return "OpUMulExtended";
+    case 152: return "OpSMulExtended";
+    case 158: return "OpIsFinite";
+    case 159: return "OpIsNormal";
+    case 160: return "OpSignBitSet";
+    case 201: return "OpBitFieldInsert";
+    case 202: return "OpBitFieldSExtract";
+    case 203: return "OpBitFieldUExtract";
+    case 204: return "OpBitReverse";
+    case 205: return "OpBitCount";
+    case 218: return "OpEmitVertex";
+    case 224: return "OpControlBarrier";
+    case 225: return "OpMemoryBarrier";
+    default: return (op >= 227 && op <= 242) ? "an atomic operation" : "";
     }
 }
 
@@ -757,7 +820,9 @@ static void scan(ctx *c)
         case SOpCapability:
             if (wc < 2) BAD("spirv: OpCapability");
             /* Shader, Matrix, and capabilities that only enable declarations handled below */
-            if (p[1] != 0 && p[1] != 1 && p[1] != 43 /* SampledCubeArray? no: ImageQuery */)
+            /* Matrix, Shader, Sampled1D, SampledCubeArray, DerivativeControl (fine and coarse
+               derivatives become Direct3D's, whose granularity the driver picks) */
+            if (p[1] != 0 && p[1] != 1 && p[1] != 43 && p[1] != 45 && p[1] != 51)
                 UNSUP("spirv: capability %u (%s)", p[1], cap_name(p[1]));
             break;
         case SOpExtInstImport: {
@@ -795,7 +860,8 @@ static void scan(ctx *c)
                 UNSUP("spirv: execution mode %u", p[2]);
             break;
         case SOpDecorate:
-            if (wc < 3 || p[1] >= c->bound) BAD("spirv: OpDecorate");
+            if (wc < 3) BAD("spirv: OpDecorate");
+            if (p[1] >= c->bound) BAD("spirv: decorated id %u is out of the bound %u", p[1], c->bound);
             {
                 xid *x = &c->ids[p[1]];
                 uint32_t arg = wc > 3 ? p[3] : 0;
@@ -816,7 +882,8 @@ static void scan(ctx *c)
             }
             break;
         case SOpMemberDecorate:
-            if (wc < 4 || p[1] >= c->bound) BAD("spirv: OpMemberDecorate");
+            if (wc < 4) BAD("spirv: OpMemberDecorate");
+            if (p[1] >= c->bound) BAD("spirv: decorated id %u is out of the bound %u", p[1], c->bound);
             if (p[3] == SDecOffset || p[3] == SDecMatrixStride || p[3] == SDecRowMajor ||
                 p[3] == SDecColMajor) {
                 member_dec *d = member(c, p[1], p[2], 1);
@@ -913,6 +980,7 @@ static uint32_t type_size(ctx *c, uint32_t type, uint32_t depth)
         for (uint32_t m = 0; m < n; m++) {
             member_dec *d = member(c, type, m, 0);
             if (!d || !d->has_offset) BAD("spirv: member %u of block type %u has no Offset", m, type);
+            before(c, t[2 + m], type);
             uint32_t ms = type_size(c, t[2 + m], depth + 1);
             uint32_t mt = t[2 + m];
             if (is_matrix(c, mt)) {
@@ -947,6 +1015,7 @@ static uint32_t pointee(ctx *c, uint32_t ptr_type, uint32_t *storage)
     const uint32_t *t = ins(c, ptr_type);
     if ((t[0] & 0xffff) != SOpTypePointer || wc_of(t) < 4) BAD("spirv: type %u is not a pointer", ptr_type);
     if (storage) *storage = t[2];
+    before(c, t[3], ptr_type);
     return t[3];
 }
 
@@ -1102,9 +1171,10 @@ static void assign_interface(ctx *c, iface *io)
 
 static xptr get_ptr(ctx *c, uint32_t id)
 {
+    if (id == 0 || id >= c->bound) BAD("spirv: pointer id %u out of range", id);
     xid *x = &c->ids[id];
-    if (id < c->bound && x->has_ptr) return x->ptr;
-    if (id < c->bound && x->def && x->op == SOpVariable) {
+    if (x->has_ptr) return x->ptr;
+    if (x->def && x->op == SOpVariable) {
         xptr p;
         memset(&p, 0, sizeof p);
         p.var = id;
@@ -1948,9 +2018,7 @@ static void body_ins(ctx *c, const uint32_t *p)
     }
     default: break;
     }
-    if (op == SOpFunctionCall) UNSUP("spirv: OpFunctionCall");
-    if (op == SOpSDiv || op == 138 || op == 139) UNSUP("spirv: opcode %u (signed division/remainder)", op);
-    UNSUP("spirv: opcode %u", op);
+    UNSUP("spirv: opcode %u %s", op, op_name(op));
 }
 
 
@@ -2160,6 +2228,7 @@ static uint32_t terminator(ctx *c, uint32_t label, const uint32_t *term, uint32_
 
 static void emit_range(ctx *c, uint32_t label, uint32_t end)
 {
+    if (++c->depth > 200) UNSUP("spirv: control flow nested too deeply");
     while (label && label != end) {
         if (++c->steps > 4 * c->nw + 64) BAD("spirv: control flow is not structured");
         size_t at = block_of(c, label);
@@ -2206,6 +2275,7 @@ static void emit_range(ctx *c, uint32_t label, uint32_t end)
         }
         label = terminator(c, label, term, merge, end);
     }
+    c->depth--;
 }
 
 /* ---------------------------------------------------------------- declarations and container */
