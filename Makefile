@@ -27,7 +27,7 @@ CMAKE_ARGS  ?=
 # validation layer (the vulkan suite runs under it); vkd3d (Direct3D 12 on Vulkan).
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
-DEPS        += libvkd3d-dev
+DEPS        += libvkd3d-dev libmojoshader-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
 # CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for

@@ -11,6 +11,7 @@
  *  - unsupported features are refused by name, malformed modules as invalid arguments;
  *  - translated pairs draw the expected pixels through vkd3d (last part of this file).
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep (waiting for the Direct3D 12 fence) */
 #include "harness.h"
 
 #include <stdio.h>

@@ -499,6 +499,7 @@ static int const_val(ctx *c, uint32_t id, xval *v)
 static xval get_val(ctx *c, uint32_t id)
 {
     xval v;
+    memset(&v, 0, sizeof v);
     if (id == 0 || id >= c->bound) BAD("spirv: id %u out of range", id);
     if (c->ids[id].has_val) return c->ids[id].val;
     if (c->ids[id].def && const_val(c, id, &v)) return v;
