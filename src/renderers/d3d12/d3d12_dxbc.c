@@ -1930,7 +1930,7 @@ static void body_ins(ctx *c, const uint32_t *p)
         xval a = get_val(c, p[3]), b = get_val(c, p[4]);
         uint32_t n = wc - 5;
         uint32_t rn = ncomp_of(c, p[1]);
-        if (n != rn) BAD("spirv: OpVectorShuffle component count");
+        if (n != rn || n > 4) BAD("spirv: OpVectorShuffle component count");
         /* one component of one source: an alias */
         if (n == 1 && p[5] != NONE) {
             xval v = p[5] < a.ncomp ? a : b;
