@@ -245,6 +245,7 @@ XGD_TEST(DXBC_GlslangHlslTranslate)
 #define SH(x) { dxbc_hlsl_##x, sizeof dxbc_hlsl_##x / 4, #x }
     const struct shader shaders[] = {
         SH(textured_vert), SH(textured_frag), SH(control_vert), SH(control_frag),
+        SH(flow_vert), SH(flow_frag), SH(fetch_vert), SH(fetch_frag),
     };
 #undef SH
     for (size_t i = 0; i < sizeof shaders / sizeof *shaders; i++) {
@@ -797,9 +798,9 @@ XGD_TEST(DXBC_RefusesUnsupportedByName)
     REQUIRE((m = patched(w, n, 17, 1, 1, 2)) != NULL);
     expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "Geometry");
     free(m);
-    /* OpFMul (133) -> OpSRem (138), same operand shape */
-    REQUIRE((m = patched(w, n, 133, 0, 0xffffffffu, (5u << 16) | 138)) != NULL);
-    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "OpSRem");
+    /* OpFMul (133) -> OpSMod (139), same operand shape */
+    REQUIRE((m = patched(w, n, 133, 0, 0xffffffffu, (5u << 16) | 139)) != NULL);
+    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "OpSMod");
     free(m);
     /* an entry point of the GLCompute model (5) */
     REQUIRE((m = patched(w, n, 15, 1, 4, 5)) != NULL);
@@ -865,5 +866,39 @@ XGD_TEST(DXBC_RefusesMalformedModules)
     }
     printf("mutations: %d translated, %d invalid, %d not supported\n", codes[0], codes[1], codes[2]);
     free(m);
+#endif
+}
+
+XGD_TEST(DXBC_RenderTexelLoad)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || defined(_WIN32) || !defined(XGD_TEST_HAVE_DXBC_HLSL)
+    xgdt_not_supported(t, "needs the Direct3D 12 renderer on vkd3d and glslangValidator");
+#else
+    /* tests/dxbc/fetch.hlsl: GetDimensions gives 2x2, so Load reads the texel of the pixel's
+       quadrant at level 0 (integer division by 32 included): the expected image is the sampled
+       one without the tint */
+    void *vs = NULL, *ps = NULL;
+    size_t vs_size = 0, ps_size = 0;
+    gpu g;
+    float none[4] = { 0, 0, 0, 0 };
+    if (translate(t, dxbc_hlsl_fetch_vert, sizeof dxbc_hlsl_fetch_vert / 4, NULL, 0, &vs, &vs_size) &&
+        translate(t, dxbc_hlsl_fetch_frag, sizeof dxbc_hlsl_fetch_frag / 4, NULL, 0, &ps, &ps_size) &&
+        gpu_open(t, &g)) {
+        uint8_t *img = calloc(RT * RT, 4), *want = calloc(RT * RT, 4);
+        if (img && want && draw(t, &g, vs, vs_size, ps, ps_size, none, sizeof none, none, sizeof none, img)) {
+            for (int y = 0; y < RT; y++)
+                for (int x = 0; x < RT; x++)
+                    for (int k = 0; k < 4; k++) {
+                        float v = texels[y >= RT / 2][x >= RT / 2][k] / 255.0f * tri[0].color[k];
+                        want[4 * (RT * y + x) + k] = (uint8_t)(v * 255.0f + 0.5f);
+                    }
+            xgdt_compare_rgba(t, "fetch", img, want, RT, RT, 1);
+        }
+        free(img);
+        free(want);
+        gpu_close(&g);
+    }
+    xgdi_d3d12_dxbc_free(vs);
+    xgdi_d3d12_dxbc_free(ps);
 #endif
 }

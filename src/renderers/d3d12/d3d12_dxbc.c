@@ -123,7 +123,8 @@ enum {
     SOpCompositeConstruct = 80, SOpCompositeExtract = 81, SOpCompositeInsert = 82,
     SOpCopyObject = 83, SOpTranspose = 84, SOpSampledImage = 86,
     SOpImageSampleImplicitLod = 87, SOpImageSampleExplicitLod = 88,
-    SOpImageSampleDrefImplicitLod = 89, SOpImageSampleDrefExplicitLod = 90, SOpImage = 100,
+    SOpImageSampleDrefImplicitLod = 89, SOpImageSampleDrefExplicitLod = 90, SOpImageFetch = 95,
+    SOpImage = 100, SOpImageQuerySizeLod = 103, SOpImageQueryLevels = 106,
     SOpConvertFToU = 109, SOpConvertFToS = 110, SOpConvertSToF = 111, SOpConvertUToF = 112,
     SOpBitcast = 124, SOpSNegate = 126, SOpFNegate = 127, SOpIAdd = 128, SOpFAdd = 129,
     SOpISub = 130, SOpFSub = 131, SOpIMul = 132, SOpFMul = 133, SOpUDiv = 134, SOpSDiv = 135, SOpFDiv = 136,
@@ -167,7 +168,7 @@ enum {
     DDERIV_RTX = 11, DDERIV_RTY = 12, DDISCARD = 13, DDIV = 14, DDP2 = 15, DDP3 = 16,
     DDP4 = 17, DELSE = 18, DENDIF = 21, DENDLOOP = 22, DENDSWITCH = 23, DEQ = 24, DEXP = 25,
     DFRC = 26, DFTOI = 27, DFTOU = 28, DGE = 29, DIADD = 30, DIF = 31, DIEQ = 32, DIGE = 33,
-    DILT = 34, DIMAD = 35, DIMAX = 36, DIMIN = 37, DIMUL = 38, DINE = 39, DINEG = 40,
+    DILT = 34, DIMAD = 35, DLD = 45, DRESINFO = 61, DIMAX = 36, DIMIN = 37, DIMUL = 38, DINE = 39, DINEG = 40,
     DISHL = 41, DISHR = 42, DITOF = 43, DLOG = 47, DLOOP = 48, DLT = 49, DMAD = 50, DMIN = 51,
     DMAX = 52, DMOV = 54, DMOVC = 55, DMUL = 56, DNE = 57, DNOT = 59, DOR = 60, DRET = 62,
     DROUND_NE = 64, DROUND_NI = 65, DROUND_PI = 66, DROUND_Z = 67, DRSQ = 68, DSAMPLE = 69,
@@ -821,9 +822,9 @@ static void scan(ctx *c)
         case SOpCapability:
             if (wc < 2) BAD("spirv: OpCapability");
             /* Shader, Matrix, and capabilities that only enable declarations handled below */
-            /* Matrix, Shader, Sampled1D, SampledCubeArray, DerivativeControl (fine and coarse
+            /* Matrix, Shader, Sampled1D, SampledCubeArray, ImageQuery, DerivativeControl (fine and coarse
                derivatives become Direct3D's, whose granularity the driver picks) */
-            if (p[1] != 0 && p[1] != 1 && p[1] != 43 && p[1] != 45 && p[1] != 51)
+            if (p[1] != 0 && p[1] != 1 && p[1] != 43 && p[1] != 45 && p[1] != 50 && p[1] != 51)
                 UNSUP("spirv: capability %u (%s)", p[1], cap_name(p[1]));
             break;
         case SOpExtInstImport: {
@@ -1703,6 +1704,52 @@ static void sample(ctx *c, const uint32_t *p, uint32_t op)
     ins_end(c, at);
 }
 
+/* OpImageFetch: ld takes the integer texel address in .xyz and the level in .w */
+static void fetch(ctx *c, const uint32_t *p)
+{
+    uint32_t wc = wc_of(p);
+    if (wc < 5) BAD("spirv: OpImageFetch");
+    xval img = get_val(c, p[3]), coord = get_val(c, p[4]);
+    if (img.file != F_DESC || img.tex == NONE) BAD("spirv: OpImageFetch needs an image");
+    uint32_t n = coord_count(c, img.image_type);
+    if (coord.ncomp < n || n > 3) BAD("spirv: OpImageFetch coordinate");
+    xval lod = imm_val(0, 0, 0, 0, 1);
+    uint32_t mask = wc > 5 ? p[5] : 0;
+    if (mask & ~2u) UNSUP("spirv: OpImageFetch operands 0x%x", mask);
+    if (mask & 2) { if (wc < 7) BAD("spirv: OpImageFetch operands"); lod = get_val(c, p[6]); }
+    uint32_t a = new_temps(c, 1);
+    emit1(c, DMOV, a, mask_n(n), S(&coord, 0, 0));
+    emit1(c, DMOV, a, 8, SC(&lod, 0, 0, 0));
+    xval av = temp_val(a, 4);
+    xval *d = def_temp(c, p[2], p[1]);
+    size_t at = ins_begin(c, DLD, 0);
+    op_dst(c, OT_TEMP, d->reg, mask_n(d->ncomp));
+    op_src(c, &av, 0, S(&av, 0, 0).l, 0);
+    wput(c, 2u | 1u << 2 | 0xe4u << 4 | (uint32_t)OT_RESOURCE << 12 | 1u << 20);
+    wput(c, img.tex);
+    ins_end(c, at);
+}
+
+/* OpImageQuerySizeLod / OpImageQueryLevels: resinfo_uint gives width, height, depth or
+   array size, and the level count in .w */
+static void query(ctx *c, const uint32_t *p, uint32_t op)
+{
+    uint32_t wc = wc_of(p);
+    if (wc < (op == SOpImageQuerySizeLod ? 5u : 4u)) BAD("spirv: image query");
+    xval img = get_val(c, p[3]);
+    if (img.file != F_DESC || img.tex == NONE) BAD("spirv: image query needs an image");
+    coord_count(c, img.image_type);
+    xval lod = op == SOpImageQuerySizeLod ? get_val(c, p[4]) : imm_val(0, 0, 0, 0, 1);
+    xval *d = def_temp(c, p[2], p[1]);
+    size_t at = ins_begin(c, DRESINFO, 2u << 11); /* uint results */
+    op_dst(c, OT_TEMP, d->reg, mask_n(d->ncomp));
+    op_src(c, &lod, 0, X4, 0);
+    uint32_t sw = op == SOpImageQuerySizeLod ? 0xe4u : 0xffu; /* xyzw, or wwww for levels */
+    wput(c, 2u | 1u << 2 | sw << 4 | (uint32_t)OT_RESOURCE << 12 | 1u << 20);
+    wput(c, img.tex);
+    ins_end(c, at);
+}
+
 static void compare(ctx *c, const uint32_t *p, uint32_t dop, int swap, int mod)
 {
     int mods[2] = { mod, mod };
@@ -1762,6 +1809,8 @@ static void body_ins(ctx *c, const uint32_t *p)
     case SOpImageSampleDrefImplicitLod: case SOpImageSampleDrefExplicitLod:
         sample(c, p, op);
         return;
+    case SOpImageFetch: fetch(c, p); return;
+    case SOpImageQuerySizeLod: case SOpImageQueryLevels: query(c, p, op); return;
     case SOpExtInst:
         if (wc < 5 || p[3] != c->glsl_ext) BAD("spirv: OpExtInst");
         glsl(c, p);
@@ -1789,6 +1838,32 @@ static void body_ins(ctx *c, const uint32_t *p)
         op_src(c, &a, 0, S(&a, 0, 0).l, 0);
         op_src(c, &b, 0, S(&b, 0, 0).l, 0);
         ins_end(c, at);
+        return;
+    }
+    case SOpSDiv: case 138 /* OpSRem */: {
+        /* udiv on magnitudes; the quotient is negative when the signs differ, the remainder
+           takes the dividend's sign (truncating division, as SPIR-V and HLSL define it) */
+        if (wc < 5) break;
+        xval *d = def_temp(c, p[2], p[1]);
+        xval a = get_val(c, p[3]), b = get_val(c, p[4]);
+        uint32_t m = mask_n(d->ncomp), t = new_temps(c, 4);
+        xval t0 = temp_val(t, d->ncomp), t1 = temp_val(t + 1, d->ncomp), t2 = temp_val(t + 2, d->ncomp),
+             t3 = temp_val(t + 3, d->ncomp), zero = imm_val(0, 0, 0, 0, 1);
+        emit1(c, DINEG, t, m, S(&a, 0, 0));
+        emit2(c, DIMAX, t, m, S(&a, 0, 0), S(&t0, 0, 0));
+        emit1(c, DINEG, t + 1, m, S(&b, 0, 0));
+        emit2(c, DIMAX, t + 1, m, S(&b, 0, 0), S(&t1, 0, 0));
+        size_t at = ins_begin(c, DUDIV, 0);
+        if (op == SOpSDiv) { op_dst(c, OT_TEMP, t + 3, m); op_dst(c, OT_NULL, 0, 0); }
+        else { op_dst(c, OT_NULL, 0, 0); op_dst(c, OT_TEMP, t + 3, m); }
+        op_src(c, &t0, 0, S(&t0, 0, 0).l, 0);
+        op_src(c, &t1, 0, S(&t1, 0, 0).l, 0);
+        ins_end(c, at);
+        if (op == SOpSDiv) emit2(c, DXOR, t + 2, m, S(&a, 0, 0), S(&b, 0, 0));
+        else emit1(c, DMOV, t + 2, m, S(&a, 0, 0));
+        emit2(c, DILT, t + 2, m, S(&t2, 0, 0), S(&zero, 0, 0));
+        emit1(c, DINEG, t, m, S(&t3, 0, 0));
+        emit3(c, DMOVC, d->reg, m, S(&t2, 0, 0), S(&t0, 0, 0), S(&t3, 0, 0));
         return;
     }
     case SOpFMod: case SOpFRem: { /* x - y * floor(x / y) (FMod), trunc (FRem) */
