@@ -215,6 +215,13 @@ XGD_TEST(DXBC_MojoShaderEffectsTranslate)
         "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndefi i0, 3, 0, 1, 0\ndef c20, 0, 1, 0, 0\n"
         "mov r0, c20.x\nrep i0\nadd r0, r0, c1\nendrep\n"
         "sincos r1.xy, v0.x\nadd r0.xy, r0, r1\nmov o0, v0\nmov o1, r0\n",
+        /* ps_2_0: projective and biased sampling, a cube map */
+        "ps_2_0\ndcl t0\ndcl t1.xyz\ndcl_2d s0\ndcl_cube s1\ntexldp r0, t0, s0\ntexldb r1, t0, s0\n"
+        "texld r2, t1, s1\nadd r0, r0, r1\nadd r0, r0, r2\nmov oC0, r0\n",
+        /* vs_3_0: a counted loop, vertex texture fetch */
+        "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_2d s0\ndcl_position o0\ndcl_texcoord o1\n"
+        "defi i0, 4, 0, 1, 0\ndef c30, 0, 0, 0, 0\nmov r0, c30\nloop aL, i0\nadd r0, r0, c2\nendloop\n"
+        "texldl r1, v1, s0\nadd o1, r0, r1\nmov o0, v0\n",
         /* ps_3_0: vPos and vFace */
         "ps_3_0\ndcl vPos.xy\ndcl vFace\ndef c0, 0.25, 0, 0, 1\n"
         "mul r0.xy, vPos, c0.x\ncmp r0.z, vFace, c0.w, c0.y\nmov r0.w, c0.w\nmov oC0, r0\n",

@@ -1649,6 +1649,9 @@ static uint32_t coord_count(ctx *c, uint32_t image_type)
 static void sample(ctx *c, const uint32_t *p, uint32_t op)
 {
     uint32_t wc = wc_of(p);
+    /* projective forms: the coordinate (and reference) divided by its last component */
+    int proj = op >= 91 && op <= 94;
+    if (proj) op -= 4;
     int dref = op == SOpImageSampleDrefImplicitLod || op == SOpImageSampleDrefExplicitLod;
     int explicit_lod = op == SOpImageSampleExplicitLod || op == SOpImageSampleDrefExplicitLod;
     if (c->model != 4 && !explicit_lod) BAD("spirv: implicit-LOD sampling outside a fragment shader");
@@ -1657,9 +1660,20 @@ static void sample(ctx *c, const uint32_t *p, uint32_t op)
     xval img = get_val(c, p[3]);
     if (img.file != F_DESC || img.tex == NONE || img.smp == NONE) BAD("spirv: sampling needs a sampled image");
     xval coord = get_val(c, p[4]);
-    coord_count(c, img.image_type);
+    uint32_t ncoord = coord_count(c, img.image_type);
     xval ref;
     if (dref) ref = get_val(c, p[5]);
+    if (proj) {
+        if (coord.ncomp < ncoord + 1 || ncoord > 3) BAD("spirv: projective coordinate");
+        uint32_t t = new_temps(c, 2);
+        uint32_t q = coord.ncomp - 1u; /* q is the coordinate's last component */
+        emit2(c, DDIV, t, mask_n(ncoord), S(&coord, 0, 0), SC(&coord, 0, q, 0));
+        if (dref) {
+            emit2(c, DDIV, t + 1, 1, SC(&ref, 0, 0, 0), SC(&coord, 0, q, 0));
+            ref = temp_val(t + 1, 1);
+        }
+        coord = temp_val(t, ncoord);
+    }
     uint32_t mask = wc > need ? p[need] : 0, k = need + 1;
     xval bias, lod, gx, gy;
     int have_bias = 0, have_lod = 0, have_grad = 0;
@@ -1807,6 +1821,7 @@ static void body_ins(ctx *c, const uint32_t *p)
     }
     case SOpImageSampleImplicitLod: case SOpImageSampleExplicitLod:
     case SOpImageSampleDrefImplicitLod: case SOpImageSampleDrefExplicitLod:
+    case 91: case 92: case 93: case 94: /* the projective forms */
         sample(c, p, op);
         return;
     case SOpImageFetch: fetch(c, p); return;
