@@ -1,11 +1,10 @@
 # test_dxbc_writer.c (the SPIR-V -> DXBC translator of the Direct3D 12 renderer): checks the
 # translated DXBC with libvkd3d-shader, makes SPIR-V from D3D9 assembly with MojoShader
 # (libmojoshader-dev) and from the HLSL here with glslangValidator (glslang-tools) at build
-# time. Each part is skipped (exit 77) where its tool is missing.
-pkg_check_modules(XGD_VKD3D_SHADER_PC IMPORTED_TARGET libvkd3d-shader)
-if(XGD_VKD3D_SHADER_PC_FOUND)
-    target_link_libraries(xgd-tests PRIVATE PkgConfig::XGD_VKD3D_SHADER_PC)
-endif()
+# time. The MojoShader and glslang parts are skipped (exit 77) where their tool is missing.
+# libvkd3d-shader comes with libvkd3d-dev, which the Direct3D 12 renderer needs anyway
+pkg_check_modules(XGD_VKD3D_SHADER_PC REQUIRED IMPORTED_TARGET libvkd3d-shader)
+target_link_libraries(xgd-tests PRIVATE PkgConfig::XGD_VKD3D_SHADER_PC)
 find_library(XGD_MOJOSHADER_LIB mojoshader)
 find_path(XGD_MOJOSHADER_INCLUDE mojoshader/mojoshader.h)
 if(XGD_MOJOSHADER_LIB AND XGD_MOJOSHADER_INCLUDE)
