@@ -131,7 +131,7 @@ static const char *check_tables(sfnt *f, int font_index)
     unsigned records = u16(f->d + f->cmap + 2);
     if ((uint64_t)4 + 8 * (uint64_t)records > f->cmap_len) return "the cmap table is truncated";
     for (unsigned i = 0; i < records; i++) {
-        uint32_t off = u32(f->d + f->cmap + 4 + 8 * i);
+        uint32_t off = u32(f->d + f->cmap + 4 + 8 * i + 4);
         if ((uint64_t)off + 8 > f->cmap_len) return "a cmap subtable lies outside cmap";
         const uint8_t *s = f->d + f->cmap + off;
         unsigned format = u16(s);
