@@ -38,6 +38,8 @@
 #define MAX_FILE_BYTES (256u * 1024u * 1024u)
 #define MAX_COMPOSITE_DEPTH 8
 
+#ifndef XGD_NO_STB_TRUETYPE
+
 /* ---- reading the font's own structure ------------------------------------------------------ */
 
 typedef struct sfnt {
@@ -106,6 +108,9 @@ static const char *check_tables(sfnt *f, int font_index)
         return "the font lacks one of the cmap, head, hhea, hmtx and maxp tables";
     if (f->head_len < 54 || f->hhea_len < 36 || f->maxp_len < 6 || f->cmap_len < 4)
         return "the head, hhea, maxp or cmap table is truncated";
+    /* the scale divides by unitsPerEm; the format allows 16..16384 */
+    unsigned units_per_em = u16(f->d + f->head + 18);
+    if (units_per_em < 16 || units_per_em > 16384) return "unitsPerEm is outside 16..16384";
     f->num_glyphs = u16(f->d + f->maxp + 4);
     f->long_metrics = u16(f->d + f->hhea + 34);
     if (f->long_metrics == 0) return "hhea declares no horizontal metrics";
@@ -214,6 +219,8 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth)
     }
     return NULL;
 }
+
+#endif
 
 /* ---- building ------------------------------------------------------------------------------ */
 
