@@ -26,6 +26,9 @@
 #ifndef XGD_NO_STB_TRUETYPE
 #define STB_TRUETYPE_IMPLEMENTATION
 #define STBTT_STATIC
+/* The library never aborts: stb_truetype's asserts (unimplemented cases, rasterizer
+   invariants a hostile outline can break) must not stop the host in a debug build. */
+#define STBTT_assert(x) ((void)0)
 /* STBTT_STATIC makes the whole library static here, including the functions xgd never calls. */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include <stb_truetype.h>
@@ -159,9 +162,41 @@ static const char *check_tables(sfnt *f, int font_index)
     return NULL;
 }
 
-/* A TrueType glyph's outline lies inside its glyf range; composites are checked to a depth. */
-static const char *check_glyph(sfnt *f, unsigned g, int depth)
+/* The points of a simple glyph from its flags and coordinate deltas, decoded as stb_truetype
+ * decodes them (32-bit sums stored as 16 bits): the largest |x| or |y| met. */
+static int32_t simple_extent(const uint8_t *p, uint64_t flags_at, uint64_t coords_at,
+                             uint64_t points, int axis)
 {
+    unsigned short_bit = axis == 0 ? 2 : 4, same_bit = axis == 0 ? 16 : 32;
+    int32_t v = 0, extent = 0;
+    uint64_t at = flags_at, n = 0;
+    while (n < points) {
+        unsigned flag = p[at++];
+        uint64_t repeat = 1;
+        if (flag & 8) repeat += p[at++];
+        for (; repeat > 0 && n < points; repeat--, n++) {
+            if (flag & short_bit) {
+                int32_t d = p[coords_at++];
+                v += (flag & same_bit) ? d : -d;
+            } else if (!(flag & same_bit)) {
+                v += (int16_t)u16(p + coords_at);
+                coords_at += 2;
+            }
+            int32_t stored = (int16_t)(uint16_t)(v & 0xFFFF);
+            int32_t mag = stored < 0 ? -stored : stored;
+            if (mag > extent) extent = mag;
+        }
+    }
+    return extent;
+}
+
+/* A TrueType glyph's outline lies inside its glyf range, and the points stb_truetype makes of
+ * it fit its 16-bit vertices: composites (checked to a bounded depth, so a glyph that includes
+ * itself is refused) place their components by offsets, and scale them, within that range.
+ * *extent: the largest |coordinate| of the glyph's points. */
+static const char *check_glyph(sfnt *f, unsigned g, int depth, float *extent)
+{
+    *extent = 0;
     if (!f->glyf || g >= f->num_glyphs) return NULL;
     uint64_t entry = f->loca_format ? 4 : 2;
     const uint8_t *l = f->d + f->loca + entry * g;
@@ -183,7 +218,7 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth)
         }
         uint64_t points = (uint64_t)prev + 1;
         at += 2 + u16(p + at);
-        uint64_t xbytes = 0, ybytes = 0;
+        uint64_t flags_at = at, xbytes = 0, ybytes = 0;
         for (uint64_t n = 0; n < points;) {
             if (at >= len) return "a glyph's flags lie outside it";
             unsigned flag = p[at++];
@@ -198,6 +233,9 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth)
             n += repeat;
         }
         if (at + xbytes + ybytes > len) return "a glyph's coordinates lie outside it";
+        int32_t ex = simple_extent(p, flags_at, at, points, 0);
+        int32_t ey = simple_extent(p, flags_at, at + xbytes, points, 1);
+        *extent = (float)(ex > ey ? ex : ey);
     } else if (contours < 0) {
         if (depth >= MAX_COMPOSITE_DEPTH) return "composite glyphs nest too deeply (or in a cycle)";
         uint64_t at = 10;
@@ -206,13 +244,39 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth)
             f->budget--;
             if (at + 4 > len) return "a composite glyph's component lies outside it";
             unsigned flags = u16(p + at), component = u16(p + at + 2);
+            /* stb_truetype places components by x/y offsets only (flag 2), never by matching
+               points */
+            if (!(flags & 2)) return "a composite glyph places a component by matching points";
             uint64_t size = 4 + ((flags & 1) ? 4 : 2);
             if (flags & 8) size += 2;
             else if (flags & 64) size += 4;
             else if (flags & 128) size += 8;
             if (at + size > len) return "a composite glyph's component lies outside it";
-            const char *why = check_glyph(f, component, depth + 1);
+            const uint8_t *arg = p + at + 4;
+            float dx = (flags & 1) ? (float)(int16_t)u16(arg) : (float)(int8_t)arg[0];
+            float dy = (flags & 1) ? (float)(int16_t)u16(arg + 2) : (float)(int8_t)arg[1];
+            const uint8_t *t = arg + ((flags & 1) ? 4 : 2);
+            float m[4] = { 1, 0, 0, 1 };
+            if (flags & 8) {
+                m[0] = m[3] = (float)(int16_t)u16(t) / 16384.0f;
+            } else if (flags & 64) {
+                m[0] = (float)(int16_t)u16(t) / 16384.0f;
+                m[3] = (float)(int16_t)u16(t + 2) / 16384.0f;
+            } else if (flags & 128) {
+                for (int k = 0; k < 4; k++) m[k] = (float)(int16_t)u16(t + 2 * k) / 16384.0f;
+            }
+            float inner;
+            const char *why = check_glyph(f, component, depth + 1, &inner);
             if (why != NULL) return why;
+            /* stb_truetype: x' = |(m0, m1)| (m0 x + m2 y + dx), y' = |(m2, m3)| (m1 x + m3 y + dy),
+               stored in 16 bits */
+            float sx = sqrtf(m[0] * m[0] + m[1] * m[1]), sy = sqrtf(m[2] * m[2] + m[3] * m[3]);
+            float bx = sx * ((fabsf(m[0]) + fabsf(m[2])) * inner + fabsf(dx));
+            float by = sy * ((fabsf(m[1]) + fabsf(m[3])) * inner + fabsf(dy));
+            if (bx > 32767.0f || by > 32767.0f)
+                return "a composite glyph moves or scales a component beyond 16-bit coordinates";
+            if (bx > *extent) *extent = bx;
+            if (by > *extent) *extent = by;
             at += size;
             if (!(flags & 32)) break;
         }
@@ -372,7 +436,8 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         if (!(wanted[c >> 3] & (1u << (c & 7)))) continue;
         int g = stbtt_FindGlyphIndex(&info, (int)c);
         if (g <= 0 || (unsigned)g >= f.num_glyphs) continue; /* the font lacks it */
-        why = check_glyph(&f, (unsigned)g, 0);
+        float extent;
+        why = check_glyph(&f, (unsigned)g, 0, &extent);
         if (why != NULL) {
             r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: U+%04lX: %s",
                           (unsigned long)c, why);
