@@ -1723,10 +1723,12 @@ typedef struct xgd_truetype_font_desc {
  * ascent - descent + line gap. Code points the font lacks are left out of the font (the
  * default character, when asked, must not be). Pair kerning is not applied: XNA's SpriteFont
  * has none.
- * stb_truetype trusts the font's internal offsets; xgd checks the table directory and the
- * tables it reads lie inside the data, and glyph bitmaps and the texture are bounded (4096 x
- * 4096), but a hostile font can still make stb_truetype read outside the data: load only
- * fonts you trust (the fonts a game ships with).
+ * stb_truetype trusts the font's internal offsets; xgd checks that the table directory, the
+ * tables it reads and each requested TrueType glyph's outline lie inside the data (composites
+ * bounded in depth and extent), and glyph bitmaps and the texture are bounded (4096 x 4096),
+ * but CFF outlines and lookups inside cmap subtables are not checked, so a hostile font can
+ * still make stb_truetype read outside the data: load only fonts you trust (the fonts a game
+ * ships with; README, "Text").
  * Results: INVALID_ARGUMENT (NULL device, data, path, desc or out, bad desc values, data that
  * is no font, a default character the font lacks), ARGUMENT_OUT_OF_RANGE (the glyphs need a
  * texture larger than 4096 x 4096), IO (the file cannot be read), NOT_SUPPORTED (built
