@@ -162,6 +162,44 @@ static const char *check_tables(sfnt *f, int font_index)
     return NULL;
 }
 
+/* stb_truetype's format 4 lookup of code point cp in the subtable at im, replayed with its own
+ * integer types: true when every read it makes lies inside the cmap table (the search fields
+ * were checked against the segments, but a segment's idRangeOffset can point anywhere). */
+static bool cmap4_lookup_inside(const sfnt *f, uint32_t im, uint32_t cp)
+{
+    const uint8_t *d = f->d;
+    uint64_t lo = f->cmap, hi = (uint64_t)f->cmap + f->cmap_len;
+#define READ_OK(addr) ((uint64_t)(addr) >= lo && (uint64_t)(addr) + 2 <= hi)
+    if (cp > 0xFFFF) return true;
+    uint16_t segcount = (uint16_t)(u16(d + im + 6) >> 1);
+    uint16_t search_range = (uint16_t)(u16(d + im + 8) >> 1);
+    uint16_t entry_selector = (uint16_t)u16(d + im + 10);
+    uint16_t range_shift = (uint16_t)(u16(d + im + 12) >> 1);
+    uint32_t end_count = im + 14, search = end_count;
+    if (!READ_OK(search + range_shift * 2u)) return false;
+    if (cp >= u16(d + search + range_shift * 2u)) search += range_shift * 2u;
+    search -= 2;
+    while (entry_selector) {
+        search_range >>= 1;
+        if (!READ_OK(search + search_range * 2u)) return false;
+        if (cp > u16(d + search + search_range * 2u)) search += search_range * 2u;
+        --entry_selector;
+    }
+    search += 2;
+    uint16_t item = (uint16_t)((search - end_count) >> 1);
+    uint64_t start_at = (uint64_t)im + 14 + segcount * 2u + 2 + 2u * item;
+    uint64_t last_at = (uint64_t)end_count + 2u * item;
+    if (!READ_OK(start_at) || !READ_OK(last_at)) return false;
+    unsigned start = u16(d + start_at), last = u16(d + last_at);
+    if (cp < start || cp > last) return true;
+    uint64_t offset_at = (uint64_t)im + 14 + segcount * 6u + 2 + 2u * item;
+    if (!READ_OK(offset_at)) return false;
+    unsigned offset = u16(d + offset_at);
+    if (offset == 0) return READ_OK((uint64_t)im + 14 + segcount * 4u + 2 + 2u * item);
+    return READ_OK((uint64_t)offset + (cp - start) * 2u + offset_at);
+#undef READ_OK
+}
+
 /* The points of a simple glyph from its flags and coordinate deltas, decoded as stb_truetype
  * decodes them (32-bit sums stored as 16 bits): the largest |x| or |y| met. */
 static int32_t simple_extent(const uint8_t *p, uint64_t flags_at, uint64_t coords_at,
@@ -434,6 +472,13 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     int widest = 0;
     for (uint32_t c = 0; c < CODE_POINTS && r == XGD_OK; c++) {
         if (!(wanted[c >> 3] & (1u << (c & 7)))) continue;
+        if (u16(data + info.index_map) == 4 && !cmap4_lookup_inside(&f, (uint32_t)info.index_map, c)) {
+            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                          "not a usable font: the cmap lookup of U+%04lX reads outside the cmap "
+                          "table",
+                          (unsigned long)c);
+            break;
+        }
         int g = stbtt_FindGlyphIndex(&info, (int)c);
         if (g <= 0 || (unsigned)g >= f.num_glyphs) continue; /* the font lacks it */
         float extent;
