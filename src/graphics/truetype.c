@@ -257,9 +257,10 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth, float *extent)
         uint64_t points = (uint64_t)prev + 1;
         at += 2 + u16(p + at);
         uint64_t flags_at = at, xbytes = 0, ybytes = 0;
+        unsigned flag = 0;
         for (uint64_t n = 0; n < points;) {
             if (at >= len) return "a glyph's flags lie outside it";
-            unsigned flag = p[at++];
+            flag = p[at++];
             uint64_t repeat = 1;
             if (flag & 8) {
                 if (at >= len) return "a glyph's flags lie outside it";
@@ -271,6 +272,11 @@ static const char *check_glyph(sfnt *f, unsigned g, int depth, float *extent)
             n += repeat;
         }
         if (at + xbytes + ybytes > len) return "a glyph's coordinates lie outside it";
+        /* stb_truetype starts a contour that begins off the curve by looking at the point after
+           its first: for a one-point last contour that is one past its vertex array */
+        unsigned before_last = contours > 1 ? u16(p + 10 + 2 * (contours - 2)) + 1u : 0;
+        if (before_last == prev && !(flag & 1))
+            return "a glyph's last contour is a single point off the curve";
         int32_t ex = simple_extent(p, flags_at, at, points, 0);
         int32_t ey = simple_extent(p, flags_at, at + xbytes, points, 1);
         *extent = (float)(ex > ey ? ex : ey);
