@@ -1709,6 +1709,9 @@ typedef struct xgd_truetype_font_desc {
     bool has_default_character;  /* XNA DefaultCharacter (must be one of the font's) */
     uint32_t default_character;
     int font_index;              /* font in a collection (.ttc); default 0 */
+    bool allow_cff_outlines;     /* default false: OpenType fonts with CFF outlines (no glyf
+                                    table) are NOT_SUPPORTED, because stb_truetype reads CFF
+                                    data without bounds; true reads them (trusted files only) */
 } xgd_truetype_font_desc;
 
 /*
@@ -1723,16 +1726,16 @@ typedef struct xgd_truetype_font_desc {
  * ascent - descent + line gap. Code points the font lacks are left out of the font (the
  * default character, when asked, must not be). Pair kerning is not applied: XNA's SpriteFont
  * has none.
- * stb_truetype trusts the font's internal offsets; xgd checks that the table directory, the
- * tables it reads and each requested TrueType glyph's outline lie inside the data (composites
- * bounded in depth and extent), and glyph bitmaps and the texture are bounded (4096 x 4096),
- * but CFF outlines and lookups inside cmap subtables are not checked, so a hostile font can
- * still make stb_truetype read outside the data: load only fonts you trust (the fonts a game
- * ships with; README, "Text").
+ * stb_truetype trusts the font's internal offsets; before it reads anything xgd checks that
+ * the table directory, the tables it reads, each cmap lookup and each requested glyph's
+ * outline lie inside the data (composites bounded in depth and extent), and bounds glyph
+ * bitmaps and the texture (4096 x 4096). CFF outlines are not checked, so they are refused
+ * unless allow_cff_outlines says the file is trusted (README, "Text").
  * Results: INVALID_ARGUMENT (NULL device, data, path, desc or out, bad desc values, data that
  * is no font, a default character the font lacks), ARGUMENT_OUT_OF_RANGE (the glyphs need a
  * texture larger than 4096 x 4096), IO (the file cannot be read), NOT_SUPPORTED (built
- * without stb_truetype), OUT_OF_MEMORY, DEVICE_LOST, and those of xgd_texture2d_create.
+ * without stb_truetype; CFF outlines without allow_cff_outlines), OUT_OF_MEMORY, DEVICE_LOST,
+ * and those of xgd_texture2d_create.
  */
 XGD_API xgd_result xgd_sprite_font_from_truetype_memory(xgd_device *device, const void *data,
                                                         size_t size,

@@ -302,6 +302,33 @@ XGD_TEST(TrueType_RefusesBadInput)
                      XGD_ERROR_INVALID_ARGUMENT);
         free(part);
     }
+    /* CFF outlines (no glyf table; here the glyf table renamed "CFF ") are NOT_SUPPORTED
+       unless the caller trusts the file, before stb_truetype reads any of it */
+    uint8_t *cff = malloc(size);
+    REQUIRE(cff);
+    memcpy(cff, data, size);
+    unsigned tables = be16(cff + 4);
+    for (unsigned i = 0; i < tables; i++)
+        if (memcmp(cff + 12 + 16 * i, "glyf", 4) == 0) memcpy(cff + 12 + 16 * i, "CFF ", 4);
+    CHECK_RESULT(xgd_sprite_font_from_truetype_memory(dev, cff, size, &td, &font),
+                 XGD_ERROR_NOT_SUPPORTED);
+    CHECK(strstr(xgd_device_last_error(dev), "allow_cff_outlines") != NULL);
+    free(cff);
+    /* a real CFF font builds when declared trusted (where fonts-urw-base35 is installed) */
+    const char *otf = "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf";
+    FILE *probe = fopen(otf, "rb");
+    if (probe != NULL) {
+        fclose(probe);
+        CHECK_RESULT(xgd_sprite_font_from_truetype_file(dev, otf, &td, &font),
+                     XGD_ERROR_NOT_SUPPORTED);
+        xgd_truetype_font_desc trusted = td;
+        trusted.allow_cff_outlines = true;
+        CHECK_OK(xgd_sprite_font_from_truetype_file(dev, otf, &trusted, &font));
+        xgd_sprite_font_info info;
+        CHECK_OK(xgd_sprite_font_get_info(font, &info));
+        CHECK_INT(info.glyph_count, 95);
+        xgd_sprite_font_destroy(font);
+    }
     /* a composite glyph that includes itself (stb_truetype would recurse until the stack
        overflows): the glyph of U+00E9 made to name itself as its first component */
     unsigned g = glyph_of(data, 0xE9);

@@ -210,7 +210,8 @@ static void setup(demo *d)
 
     /* A font built at run time, sized with the canvas (XNA's Size: points at 96 DPI). Without
        one (no such file, or xgd built without stb_truetype) the demo runs without its text. */
-    xgd_truetype_font_desc fd = { .size = 12.0f * (float)d->height / 360.0f, .spacing = 0 };
+    xgd_truetype_font_desc fd = { .size = 12.0f * (float)d->height / 360.0f,
+                                  .allow_cff_outlines = true /* the user's own choice of file */ };
     xgd_result fr = xgd_sprite_font_from_truetype_file(dev, d->font_path, &fd, &d->font);
     if (fr != XGD_OK)
         fprintf(stderr, "xgd-demo: no text: %s: %s\n", xgd_result_name(fr),

@@ -12,8 +12,9 @@
  * glyphs asked for: the table directory, the lengths of head, hhea, maxp, hmtx, loca and
  * cmap, loca's offsets against glyf, the cmap subtables' declared extents, and each
  * TrueType glyph's outline (point arrays inside the glyph, composite references with a
- * bounded depth, so a glyph that includes itself is refused). CFF outlines and cmap lookups
- * inside a subtable are not validated; the function is documented as for trusted files.
+ * bounded depth, so a glyph that includes itself is refused), and every cmap format 4 lookup
+ * is replayed with bounds before stbtt makes it. CFF outlines are not validated: they are
+ * refused unless the caller declares the file trusted (allow_cff_outlines).
  */
 #include "internal.h"
 
@@ -444,6 +445,11 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     f.budget = 1u << 20;
     const char *why = check_tables(&f, desc->font_index);
     if (why != NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: %s", why);
+    /* stb_truetype reads CFF through a buffer it sizes at 512 MB, whatever the data holds */
+    if (!f.glyf && !desc->allow_cff_outlines)
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+                         "the font has CFF outlines, which stb_truetype reads without bounds "
+                         "checks: set allow_cff_outlines for a trusted file");
     stbtt_fontinfo info;
     if (!stbtt_InitFont(&info, data, (int)f.start))
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
