@@ -41,6 +41,7 @@
 #define CODE_POINTS 0x110000u
 #define MAX_FILE_BYTES (256u * 1024u * 1024u)
 #define MAX_COMPOSITE_DEPTH 8
+#define MAX_EMS 8.0f              /* the largest glyph bitmap, in ems */
 
 #ifndef XGD_NO_STB_TRUETYPE
 
@@ -466,7 +467,8 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
             wanted[c >> 3] |= (uint8_t)(1u << (c & 7));
         }
 
-    float scale = stbtt_ScaleForMappingEmToPixels(&info, desc->size * 96.0f / 72.0f);
+    float em_px = desc->size * 96.0f / 72.0f;
+    float scale = stbtt_ScaleForMappingEmToPixels(&info, em_px);
     int ascent, descent, gap;
     stbtt_GetFontVMetrics(&info, &ascent, &descent, &gap);
     int asc_px = (int)ceilf((float)ascent * scale);
@@ -519,6 +521,16 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
                           "glyph U+%04lX is %d x %d pixels at this size, more than a %d x %d "
                           "texture holds",
                           (unsigned long)c, b->w, b->h, MAX_ATLAS, MAX_ATLAS);
+            break;
+        }
+        /* Real glyphs stay within a few ems (the widest ligatures and operators are about
+           4); an outline spanning more than MAX_EMS is a broken or hostile font, refused
+           before it costs a texture of that size. */
+        if ((float)b->w > MAX_EMS * em_px + 2.0f || (float)b->h > MAX_EMS * em_px + 2.0f) {
+            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                          "not a usable font: glyph U+%04lX is %d x %d pixels, more than %d ems "
+                          "of %g pixels",
+                          (unsigned long)c, b->w, b->h, (int)MAX_EMS, (double)em_px);
             break;
         }
         area += (uint64_t)(b->w + 1) * (uint64_t)(b->h + 1);
