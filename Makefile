@@ -40,6 +40,9 @@ DEPS        += glslang-dev libspirv-cross-c-shared-dev
 DEPS        += libmojoshader-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
+# SpriteFonts from TrueType files: stb_truetype (libstb-dev); DejaVu Sans for the font tests
+# and the demo's line of text (fonts-dejavu-core).
+DEPS        += fonts-dejavu-core
 # CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for
 # `make fuzz`; clang only recommends them, and packages are installed without recommends),
 # and for .ci/check-dxbc.sh (committed DXBC -> SPIR-V -> spirv-val) and .ci/windows-cross.sh:

@@ -1802,6 +1802,191 @@ XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *t
  * drawn), DEVICE_LOST. */
 XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
 
+/* ------------------------------------------------------------------------------------------ */
+/* SpriteFont and DrawString                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * XNA 4.0's SpriteFont: a glyph texture and, per character, the glyph's source rectangle in
+ * it (Glyphs), the glyph's offset and cell in the text (Cropping) and its horizontal metrics
+ * (Kerning: x = left bearing, y = width, z = right bearing), plus LineSpacing, Spacing and an
+ * optional DefaultCharacter. Text is UTF-8; every code point is looked up in the character
+ * list. Layout (MeasureString and DrawString), as XNA does it:
+ *   - '\r' is skipped; '\n' starts a new line LineSpacing pixels lower, at x 0.
+ *   - a glyph advances the pen by left bearing + width + right bearing, and Spacing is added
+ *     between two glyphs of a line; the first glyph of a line uses max(left bearing, 0).
+ *     The glyph's source rectangle is drawn at pen + left bearing + Cropping.X, line top +
+ *     Cropping.Y.
+ *   - a character the font lacks is drawn (and measured) as DefaultCharacter; without one the
+ *     call fails with INVALID_ARGUMENT naming the character, and draws nothing.
+ *   - MeasureString: width = the widest line (its last glyph counts max(right bearing, 0));
+ *     height = LineSpacing per line break plus, for the last line, max(LineSpacing, the
+ *     tallest Cropping.Height on it). "" measures (0, 0).
+ * The font has no native part of its own: after its device is destroyed it answers
+ * OBJECT_DISPOSED.
+ */
+typedef struct xgd_sprite_font xgd_sprite_font;
+
+typedef struct xgd_sprite_font_desc {
+    xgd_texture *texture;        /* required: the glyph texture, a Texture2D of the device
+                                    (XNA SpriteFont.Texture) */
+    bool take_texture;           /* true: the font owns the texture and destroys it with
+                                    itself (only once creation succeeded; a failed create
+                                    leaves it the caller's) */
+    int glyph_count;             /* 0..1114112 entries in each of the four arrays below */
+    const xgd_rect *glyphs;      /* XNA Glyphs: source rectangles, inside the texture */
+    const xgd_rect *cropping;    /* XNA Cropping: x, y offset of the glyph in its cell; height
+                                    counts in MeasureString; width and height >= 0 */
+    const uint32_t *characters;  /* XNA CharacterMap: Unicode code points, no duplicates, any
+                                    order (kept as given for xgd_sprite_font_get_characters) */
+    const xgd_vector3 *kerning;  /* XNA Kerning: x left bearing, y width, z right bearing;
+                                    finite */
+    int line_spacing;            /* XNA LineSpacing, pixels */
+    float spacing;               /* XNA Spacing, pixels between glyphs (finite) */
+    bool has_default_character;  /* XNA DefaultCharacter is not null ... */
+    uint32_t default_character;  /* ... and is this code point, one of `characters` */
+} xgd_sprite_font_desc;
+
+/* Copies the desc's arrays. Results: INVALID_ARGUMENT (NULL desc, out or arrays, a texture
+ * that is not a Texture2D, glyph rectangles outside the texture, negative sizes, duplicate
+ * characters or code points above U+10FFFF, non-finite metrics, a default character not in
+ * the font), OBJECT_DISPOSED / INVALID_OPERATION (a disposed or another device's texture),
+ * OUT_OF_MEMORY, DEVICE_LOST. */
+XGD_API xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc *desc,
+                                          xgd_sprite_font **out);
+/* Accepts NULL and disposed fonts; destroys the texture when the font owns it. */
+XGD_API void xgd_sprite_font_destroy(xgd_sprite_font *font);
+
+typedef struct xgd_sprite_font_info {
+    xgd_texture *texture;        /* XNA Texture (owned by the font when take_texture was set) */
+    int glyph_count;             /* number of characters */
+    int line_spacing;            /* XNA LineSpacing */
+    float spacing;               /* XNA Spacing */
+    bool has_default_character;  /* XNA DefaultCharacter.HasValue */
+    uint32_t default_character;  /* its value (0 without one) */
+} xgd_sprite_font_info;
+
+/* One character's data, index 0..glyph_count-1 in the order the font was created with. */
+typedef struct xgd_sprite_font_glyph {
+    uint32_t character;
+    xgd_rect glyph;              /* source rectangle in the texture */
+    xgd_rect cropping;
+    xgd_vector3 kerning;         /* left bearing, width, right bearing */
+} xgd_sprite_font_glyph;
+
+/* Results: INVALID_ARGUMENT (NULL), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_get_info(xgd_sprite_font *font, xgd_sprite_font_info *out);
+/* INVALID_ARGUMENT (NULL out), ARGUMENT_OUT_OF_RANGE (index), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_get_glyph(xgd_sprite_font *font, int index,
+                                             xgd_sprite_font_glyph *out);
+/* XNA Characters: writes min(capacity, glyph_count) code points to out (NULL with capacity
+ * 0 to ask) and the total to *count. Results: INVALID_ARGUMENT (count NULL, out NULL with a
+ * capacity), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_get_characters(xgd_sprite_font *font, uint32_t *out,
+                                                  int capacity, int *count);
+/* XNA LineSpacing setter (any value). Results: OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_set_line_spacing(xgd_sprite_font *font, int line_spacing);
+/* XNA Spacing setter. Results: INVALID_ARGUMENT (non-finite), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_set_spacing(xgd_sprite_font *font, float spacing);
+/* XNA DefaultCharacter setter: has false is null. Results: INVALID_ARGUMENT (a character
+ * the font lacks; the old value stays), OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_set_default_character(xgd_sprite_font *font, bool has,
+                                                         uint32_t character);
+/* XNA MeasureString of a NUL-terminated UTF-8 string (see the layout rules above).
+ * Results: INVALID_ARGUMENT (NULL text or out, invalid UTF-8 with its byte offset, a
+ * character the font lacks without a default character; *out is then (0, 0)),
+ * OBJECT_DISPOSED. */
+XGD_API xgd_result xgd_sprite_font_measure_string(xgd_sprite_font *font, const char *text,
+                                                  xgd_vector2 *out);
+/* The same for `length` bytes of UTF-8 (XNA's StringBuilder overload; may hold NUL). */
+XGD_API xgd_result xgd_sprite_font_measure_string_n(xgd_sprite_font *font, const char *text,
+                                                    size_t length, xgd_vector2 *out);
+
+/* The parameters of XNA's DrawString overloads. XGD_DRAW_STRING_INIT is the short overload's
+ * (white, scale 1, no rotation); the float-scale overload is scale = { s, s }. */
+typedef struct xgd_draw_string_params {
+    xgd_vector2 position;       /* where origin lands, pixels */
+    xgd_color color;            /* tint (premultiplied under AlphaBlend); INIT White */
+    float rotation;             /* radians, clockwise on screen, about origin */
+    xgd_vector2 origin;         /* in unscaled text pixels, in the (flipped) text block */
+    xgd_vector2 scale;          /* INIT (1, 1) */
+    xgd_sprite_effects effects; /* flips mirror the whole text block (MeasureString's box) and
+                                   each glyph with it */
+    float layer_depth;          /* 0 front .. 1 back; every glyph sorts with this depth */
+} xgd_draw_string_params;
+
+#define XGD_DRAW_STRING_INIT                                                                \
+    { .color = { 255, 255, 255, 255 }, .scale = { 1.0f, 1.0f } }
+
+/* XNA SpriteBatch.DrawString: one sprite per glyph through xgd_sprite_batch_draw, from the
+ * font's texture, placed by the layout rules above: glyph top-left p (scaled text pixels,
+ * after flipping) lands at position + rotate(p - origin * scale), drawn with the rotation,
+ * scale, effects and layer depth given. params NULL: position (0, 0), white. The text is
+ * decoded and every character resolved before any glyph is queued, so a failure queues
+ * nothing. Results: those of xgd_sprite_batch_draw, INVALID_ARGUMENT (NULL font or text,
+ * invalid UTF-8, a character the font lacks without a default character, non-finite
+ * params, unknown effects), OBJECT_DISPOSED (font or its texture), INVALID_OPERATION (no
+ * Begin, another device's font). */
+XGD_API xgd_result xgd_sprite_batch_draw_string(xgd_sprite_batch *batch, xgd_sprite_font *font,
+                                                const char *text,
+                                                const xgd_draw_string_params *params);
+/* The same for `length` bytes of UTF-8 (XNA's StringBuilder overloads). */
+XGD_API xgd_result xgd_sprite_batch_draw_string_n(xgd_sprite_batch *batch,
+                                                  xgd_sprite_font *font, const char *text,
+                                                  size_t length,
+                                                  const xgd_draw_string_params *params);
+
+/* A range of code points, both ends included (XNA's CharacterRegion). */
+typedef struct xgd_char_range {
+    uint32_t first, last;
+} xgd_char_range;
+
+typedef struct xgd_truetype_font_desc {
+    float size;                  /* required: XNA's .spritefont Size, in points at 96 DPI (the
+                                    em is size * 4 / 3 pixels); 0 < size <= 1000 */
+    const xgd_char_range *ranges; /* default (NULL or range_count 0): U+0020..U+007E, XNA's
+                                    default CharacterRegion */
+    int range_count;             /* 0..4096 ranges, first <= last <= U+10FFFF */
+    float spacing;               /* XNA Spacing; default 0 */
+    bool has_default_character;  /* XNA DefaultCharacter (must be one of the font's) */
+    uint32_t default_character;
+    int font_index;              /* font in a collection (.ttc); default 0 */
+    bool allow_cff_outlines;     /* default false: OpenType fonts with CFF outlines (no glyf
+                                    table) are NOT_SUPPORTED, because stb_truetype reads CFF
+                                    data without bounds; true reads them (trusted files only) */
+} xgd_truetype_font_desc;
+
+/*
+ * Builds a SpriteFont at run time from TrueType / OpenType (glyf or CFF outlines) data through
+ * stb_truetype, as XNA's content pipeline builds one from a font description: each code point
+ * of the ranges that the font maps to a glyph is rasterized (8-bit coverage) into a Color
+ * texture of premultiplied white (r = g = b = a = coverage), glyphs packed in rows with one
+ * transparent texel between them. Per glyph, with the font's metrics scaled to pixels and
+ * rounded: left bearing = the bitmap's x offset from the pen, width = the bitmap width, right
+ * bearing = advance - left bearing - width (so the three sum to the advance); Cropping = (0,
+ * the bitmap's top below the line top (baseline - ascent), width, LineSpacing); LineSpacing =
+ * ascent - descent + line gap. Code points the font lacks are left out of the font (the
+ * default character, when asked, must not be). Pair kerning is not applied: XNA's SpriteFont
+ * has none.
+ * stb_truetype trusts the font's internal offsets; before it reads anything xgd checks that
+ * the table directory, the tables it reads, each cmap lookup and each requested glyph's
+ * outline lie inside the data (composites bounded in depth and extent), and bounds glyph
+ * bitmaps and the texture (4096 x 4096). CFF outlines are not checked, so they are refused
+ * unless allow_cff_outlines says the file is trusted (README, "Text").
+ * Results: INVALID_ARGUMENT (NULL device, data, path, desc or out, bad desc values, data that
+ * is no font, a default character the font lacks), ARGUMENT_OUT_OF_RANGE (the glyphs need a
+ * texture larger than 4096 x 4096), IO (the file cannot be read), NOT_SUPPORTED (built
+ * without stb_truetype; CFF outlines without allow_cff_outlines), OUT_OF_MEMORY, DEVICE_LOST,
+ * and those of xgd_texture2d_create.
+ */
+XGD_API xgd_result xgd_sprite_font_from_truetype_memory(xgd_device *device, const void *data,
+                                                        size_t size,
+                                                        const xgd_truetype_font_desc *desc,
+                                                        xgd_sprite_font **out);
+XGD_API xgd_result xgd_sprite_font_from_truetype_file(xgd_device *device, const char *path,
+                                                      const xgd_truetype_font_desc *desc,
+                                                      xgd_sprite_font **out);
+
 /*
  * Native capabilities: what the renderer's native API reports about the device (issue 5,
  * "Capability detection readable through the device"). Filled by renderers that have such

@@ -4,7 +4,9 @@
  * The scene exercises the main paths of the device: a lit, textured, rotating cube with depth
  * test (BasicEffect); a 4x MSAA render target drawn with geometry and sprites, resolved and
  * sampled back as a sprite; a RenderTargetCube whose six faces are cleared and drawn, read
- * back and shown; and rotated, tinted, alpha-blended sprites on top (SpriteBatch).
+ * back and shown; rotated, tinted, alpha-blended sprites on top (SpriteBatch); and a line of
+ * text (SpriteBatch DrawString) in a SpriteFont built at run time from a TrueType file
+ * (--font, default DejaVu Sans from Debian's fonts-dejavu-core).
  *
  * usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png] [--window]
  *
@@ -68,6 +70,8 @@ typedef struct demo {
     int cube_size;
     xgd_texture *faces[6];    /* Texture2D copies of the cube's faces, for display */
     uint8_t *face_pixels;
+    const char *font_path;
+    xgd_sprite_font *font;    /* NULL when the font could not be built (the text is left out) */
 } demo;
 
 static void *xmalloc(size_t n)
@@ -204,6 +208,15 @@ static void setup(demo *d)
                                                              (float)d->msaa_h, 0, 0, 1);
     CHECK(xgd_basic_effect_set(d->flat, &p));
 
+    /* A font built at run time, sized with the canvas (XNA's Size: points at 96 DPI). Without
+       one (no such file, or xgd built without stb_truetype) the demo runs without its text. */
+    xgd_truetype_font_desc fd = { .size = 12.0f * (float)d->height / 360.0f,
+                                  .allow_cff_outlines = true /* the user's own choice of file */ };
+    xgd_result fr = xgd_sprite_font_from_truetype_file(dev, d->font_path, &fd, &d->font);
+    if (fr != XGD_OK)
+        fprintf(stderr, "xgd-demo: no text: %s: %s\n", xgd_result_name(fr),
+                xgd_device_last_error(dev));
+
     d->cube_size = d->height / 8 > 4 ? d->height / 8 : 4;
     CHECK(xgd_render_target_cube_create(dev, &(xgd_render_target_desc){ .width = d->cube_size },
                                         &d->cube));
@@ -222,6 +235,7 @@ static void teardown(demo *d)
     xgd_texture_destroy(d->msaa);
     xgd_texture_destroy(d->dot);
     xgd_texture_destroy(d->checker);
+    xgd_sprite_font_destroy(d->font);
     xgd_effect_destroy(d->flat);
     xgd_effect_destroy(d->lit);
     xgd_sprite_batch_destroy(d->batch);
@@ -369,13 +383,30 @@ static void render_frame(demo *d, float t, const xgd_vertex_position_normal_text
     }
     CHECK(xgd_sprite_batch_end(d->batch));
 
+    /* A line of text, right-aligned through MeasureString, with a drop shadow. */
+    if (d->font != NULL) {
+        const char *text = "xgd: DrawString with a font built at run time";
+        xgd_vector2 size;
+        CHECK(xgd_sprite_font_measure_string(d->font, text, &size));
+        CHECK(xgd_sprite_batch_begin(d->batch, NULL));
+        xgd_draw_string_params p = XGD_DRAW_STRING_INIT;
+        p.position = (xgd_vector2){ floorf((float)d->width - size.x - 8.0f) + 1.0f, 9.0f };
+        p.color = (xgd_color){ 0, 0, 0, 160 };
+        CHECK(xgd_sprite_batch_draw_string(d->batch, d->font, text, &p));
+        p.position.x -= 1.0f;
+        p.position.y -= 1.0f;
+        p.color = XGD_COLOR_WHITE;
+        CHECK(xgd_sprite_batch_draw_string(d->batch, d->font, text, &p));
+        CHECK(xgd_sprite_batch_end(d->batch));
+    }
+
     CHECK(xgd_present(dev));
 }
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: xgd-demo [--renderer NAME] [--size WxH] [--frames N] [--out FILE.png] "
-               "[--window]\n"
+               "[--window] [--font FILE.ttf]\n"
                "  defaults: renderer auto ($XGD_RENDERER or the best compiled), 640x360, "
                "1 frame, xgd-demo.png\n");
 }
@@ -383,6 +414,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     const char *renderer = NULL, *out = "xgd-demo.png";
+    const char *font_path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
     int width = 640, height = 360, frames = 1;
     bool window = false, frames_given = false, out_given = false;
     for (int i = 1; i < argc; i++) {
@@ -412,6 +444,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--out") == 0 && val) {
             out = val;
             out_given = true;
+            i++;
+        } else if (strcmp(a, "--font") == 0 && val) {
+            font_path = val;
             i++;
         } else if (strcmp(a, "--window") == 0) {
             window = true;
@@ -463,7 +498,7 @@ int main(int argc, char **argv)
         return 1;
     }
 #endif
-    demo d = { .width = width, .height = height };
+    demo d = { .width = width, .height = height, .font_path = font_path };
     CHECK(xgd_device_create(&dd, &d.dev));
     g_dev = d.dev;
     xgd_device_info info;

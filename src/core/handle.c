@@ -135,7 +135,7 @@ void xgdi_handle_free(xgdi_resource *res)
 static const char *const type_names[XGDI_RES_TYPE_COUNT] = {
     "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
     "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch",
-    "occlusion query"
+    "occlusion query", "sprite font"
 };
 
 const char *xgdi_resource_type_name(xgdi_resource_type type)

@@ -37,6 +37,7 @@ typedef enum xgdi_resource_type {
     XGDI_RES_EFFECT,
     XGDI_RES_SPRITE_BATCH,
     XGDI_RES_OCCLUSION_QUERY,          /* added by queries (query.c) */
+    XGDI_RES_SPRITE_FONT,              /* src/graphics/sprite_font.c */
     XGDI_RES_TYPE_COUNT
 } xgdi_resource_type;
 
