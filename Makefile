@@ -28,6 +28,8 @@ CMAKE_ARGS  ?=
 DEPS        := cmake build-essential gcc pkg-config libspng-dev
 DEPS        += libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 DEPS        += libvkd3d-dev
+# libmspack: the LZX decoder of compressed .xnb content (src/content/xnb.c).
+DEPS        += libmspack-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
 # CI adds clang (second compiler) and clang's runtimes (libFuzzer and the sanitizers for

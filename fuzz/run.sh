@@ -10,7 +10,7 @@ seconds=${2:-120}
 here=$(cd "$(dirname "$0")" && pwd)
 limits="-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10"
 status=0
-for target in api png; do
+for target in api png xnb; do
     exe="$build/fuzz/xgd-fuzz-$target"
     work="$build/fuzz-work/$target"
     artifacts="$build/fuzz-artifacts"

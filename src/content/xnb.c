@@ -135,7 +135,12 @@ typedef struct xnb_ctx {
     xgd_graphics_profile profile;
 } xnb_ctx;
 
-static xgd_result bad(xnb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static xgd_result bad(xnb_ctx *c, const char *fmt, ...)
+#if defined(__MINGW32__) /* C99 formats (%zu): mingw checks plain printf as MS printf */
+    __attribute__((format(gnu_printf, 2, 3)));
+#else
+    __attribute__((format(printf, 2, 3)));
+#endif
 static xgd_result bad(xnb_ctx *c, const char *fmt, ...)
 {
     char msg[400];
@@ -406,7 +411,7 @@ typedef struct list_ref {
 
 static xgd_result read_list(xnb_ctx *c, reader_kind kind, const char *what, list_ref *out)
 {
-    int k;
+    int k = -1;
     xgd_result r = read_type(c, what, 1u << kind, false, &k);
     if (r != XGD_OK) return r;
     size_t element = kind == R_LIST_RECTANGLE ? 16 : kind == R_LIST_VECTOR3 ? 12 : 1;
@@ -443,7 +448,7 @@ static int32_t i32_at(const uint8_t *b)
  * have one length. */
 static xgd_result read_sprite_font(xnb_ctx *c, struct xgd_sprite_font **out)
 {
-    int k;
+    int k = -1;
     xgd_texture *tex = NULL;
     xgd_result r = read_type(c, "SpriteFont texture", 1u << R_TEXTURE2D, false, &k);
     if (r == XGD_OK) r = read_texture(c, R_TEXTURE2D, &tex);
@@ -546,7 +551,7 @@ static xgd_result read_effect(xnb_ctx *c, xgd_effect **out)
 /* The primary asset or a shared resource: a texture, sprite font or effect, or null. */
 static xgd_result read_asset(xnb_ctx *c, const char *what, xgd_content_object *o)
 {
-    int kind;
+    int kind = -1;
     size_t at = c->pos;
     xgd_result r = read_type(c, what, ~0u, true, &kind);
     if (r != XGD_OK) return r;
@@ -887,9 +892,9 @@ static xgd_result lzx_decode(xgd_device *dev, const uint8_t *src, size_t n, uint
     }
     *out = m.out.data ? m.out.data : malloc(1);
     return *out ? XGD_OK : xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "xnb: out of memory");
-#endif
 truncated:
     return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "xnb: the LZX frames are truncated");
+#endif
 }
 
 /* ---- entry points ------------------------------------------------------------------------- */
