@@ -1621,8 +1621,9 @@ typedef struct xgd_content {
  * Results (on failure *out is zeroed and nothing is created):
  *   INVALID_OPERATION  not an .xnb (no "XNB" signature), as ContentManager's "bad XNB magic";
  *   INVALID_ARGUMENT   a damaged file: the message names what (a size or count beyond the
- *                      data, truncated or corrupt LZX data, a wrong object where a reader
- *                      expects one, a shared resource index out of range, trailing bytes);
+ *                      data, truncated or corrupt LZX data, a type reader index beyond the
+ *                      file's list, another object (or null) where a reader expects one,
+ *                      lists of a sprite font of different lengths, trailing bytes);
  *                      NULL arguments;
  *   NOT_SUPPORTED      an unknown type reader (the message names it: ContentLoadException's
  *                      "could not find ContentTypeReader"), another format version, an
