@@ -38,6 +38,8 @@ DEPS        += glslang-dev libspirv-cross-c-shared-dev
 # Effects loaded from bytes: MojoShader parses fx_2_0 and translates D3D9 shaders to SPIR-V
 # (the software executor's and the DXBC translator's tests use it too).
 DEPS        += libmojoshader-dev
+# libmspack: the LZX decoder of compressed .xnb content (src/content/xnb.c).
+DEPS        += libmspack-dev
 # Windowed devices: SDL2 and X11 windows (src/platform; each optional at build time).
 DEPS        += libsdl2-dev libx11-dev
 # SpriteFonts from TrueType files: stb_truetype (libstb-dev); DejaVu Sans for the font tests

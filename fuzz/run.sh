@@ -13,7 +13,7 @@ small_seconds=${3:-45}
 here=$(cd "$(dirname "$0")" && pwd)
 limits="-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10"
 status=0
-for target in api png hlsl xfx image fx spirv dxbc truetype; do
+for target in api png hlsl xfx image fx spirv dxbc truetype xnb; do
     case $target in
         api) seconds=$api_seconds ;;
         *) seconds=$small_seconds ;;

@@ -1987,6 +1987,89 @@ XGD_API xgd_result xgd_sprite_font_from_truetype_file(xgd_device *device, const 
                                                       const xgd_truetype_font_desc *desc,
                                                       xgd_sprite_font **out);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Content: XNA's compiled .xnb files                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * An .xnb file is what XNA's content pipeline writes and ContentManager.Load reads: a header
+ * (platform, format version 5 = XNA 4.0, flags: HiDef profile, LZX compression), the type
+ * readers the content needs (by .NET name), the primary asset and the shared resources, each an
+ * object written by its reader. xgd reads XNA 4.0 files of the platforms that store
+ * little-endian data ('w' Windows, 'm' Windows Phone; and MonoGame's desktop and mobile
+ * targets), uncompressed or LZX-compressed (decoded by libmspack), with these readers:
+ *   Texture2DReader, TextureCubeReader, Texture3DReader (every XNA SurfaceFormat, all mip levels,
+ *   faces and slices the file holds), SpriteFontReader (with the ListReader, RectangleReader,
+ *   CharReader and Vector3Reader it uses), EffectReader (the compiled effect is handed to the
+ *   effect loader). xgd_content_type_reader_name lists them.
+ */
+typedef enum xgd_content_kind {
+    XGD_CONTENT_NONE = 0,        /* a null object (type reader index 0) */
+    XGD_CONTENT_TEXTURE2D,       /* .texture */
+    XGD_CONTENT_TEXTURE_CUBE,    /* .texture */
+    XGD_CONTENT_TEXTURE3D,       /* .texture */
+    XGD_CONTENT_SPRITE_FONT,     /* .sprite_font (owns its glyph texture) */
+    XGD_CONTENT_EFFECT           /* .effect */
+} xgd_content_kind;
+
+typedef struct xgd_content_object {
+    xgd_content_kind kind;
+    const char *type_reader;     /* the reader's .NET name without assembly qualifiers
+                                    ("Microsoft.Xna.Framework.Content.Texture2DReader"); static
+                                    storage; NULL for a null object */
+    xgd_texture *texture;        /* the one object of the kind; the others are NULL */
+    struct xgd_sprite_font *sprite_font;
+    xgd_effect *effect;
+} xgd_content_object;
+
+typedef struct xgd_content {
+    char platform;               /* the header's target platform byte ('w', 'm', ...) */
+    int version;                 /* 5 (XNA Game Studio 4.0) */
+    bool hidef;                  /* built for the HiDef profile */
+    bool compressed;             /* LZX-compressed */
+    uint32_t file_size;          /* as the header gives it (= the data's size) */
+    uint32_t decompressed_size;  /* of the payload after the header (= its size uncompressed) */
+    int type_reader_count;
+    xgd_content_object asset;    /* the primary asset */
+    int shared_count;            /* shared resources, in file order (XNA's shared resource
+                                    index i + 1 refers to shared[i]) */
+    xgd_content_object *shared;  /* malloc'd; freed by xgd_content_release */
+} xgd_content;
+
+/*
+ * Loads an .xnb: validates the whole file first (every count and size against what the data
+ * holds, before anything is allocated for it or created), then creates its objects on the
+ * device: textures through xgd_texture2d_create / xgd_texture_cube_create /
+ * xgd_texture3d_create and their set_data (the file's SurfaceFormat, level count, faces and
+ * slices), sprite fonts and effects through their public create functions. The caller owns
+ * everything in *out; xgd_content_release destroys what is still there (set a field to NULL
+ * to keep that object). Memory: the file (read whole; at most 1 GiB), its decompressed
+ * payload (its declared size, grown only as LZX output arrives) and what the objects need.
+ * Results (on failure *out is zeroed and nothing is created):
+ *   INVALID_OPERATION  not an .xnb (no "XNB" signature), as ContentManager's "bad XNB magic";
+ *   INVALID_ARGUMENT   a damaged file: the message names what (a size or count beyond the
+ *                      data, truncated or corrupt LZX data, a type reader index beyond the
+ *                      file's list, another object (or null) where a reader expects one,
+ *                      lists of a sprite font of different lengths, trailing bytes);
+ *                      NULL arguments;
+ *   NOT_SUPPORTED      an unknown type reader (the message names it: ContentLoadException's
+ *                      "could not find ContentTypeReader"), another format version, an
+ *                      Xbox 360 (big-endian) or other unknown platform, LZ4 compression, a
+ *                      SurfaceFormat xgd lacks (named), HiDef content on a Reach device, sizes
+ *                      beyond the device or profile, an asset kind whose xgd API this build
+ *                      lacks;
+ *   IO (file), OUT_OF_MEMORY, DEVICE_LOST, OBJECT_DISPOSED.
+ */
+XGD_API xgd_result xgd_content_load_file(xgd_device *device, const char *path, xgd_content *out);
+XGD_API xgd_result xgd_content_load_memory(xgd_device *device, const void *data, size_t size,
+                                           xgd_content *out);
+/* Destroys every object still in *content (asset and shared resources), frees the shared
+ * array and zeroes *content. NULL and a zeroed content are accepted. */
+XGD_API void xgd_content_release(xgd_content *content);
+/* The type readers xgd reads, by .NET name as in xgd_content_object.type_reader: index 0 ..
+ * n-1 gives the names, then NULL. */
+XGD_API const char *xgd_content_type_reader_name(int index);
+
 /*
  * Native capabilities: what the renderer's native API reports about the device (issue 5,
  * "Capability detection readable through the device"). Filled by renderers that have such
