@@ -221,7 +221,7 @@ static void sprite_font_payload(xw_buf *p, int texture_reader, int n_glyphs, int
     xw_u32(p, (uint32_t)n_kerning);
     for (int i = 0; i < n_kerning; i++) xw_f32(p, 0), xw_f32(p, 2), xw_f32(p, 0);
     xw_u8(p, 1);
-    xw_char(p, '?');
+    xw_char(p, 'C'); /* the third character (a default the font lacks is refused at creation) */
 }
 
 XGD_TEST(Xnb_SpriteFontAndEffect)
@@ -237,6 +237,21 @@ XGD_TEST(Xnb_SpriteFontAndEffect)
     CHECK_OK(r);
     CHECK_INT(c.asset.kind, XGD_CONTENT_SPRITE_FONT);
     CHECK(c.asset.sprite_font != NULL);
+    if (c.asset.sprite_font != NULL) {
+        /* what sprite_font_payload wrote comes back through the font's getters */
+        xgd_sprite_font_info fi;
+        CHECK_OK(xgd_sprite_font_get_info(c.asset.sprite_font, &fi));
+        CHECK_INT(fi.glyph_count, 3);
+        CHECK_INT(fi.line_spacing, 10);
+        CHECK(fi.spacing == 1.0f);
+        CHECK(fi.has_default_character && fi.default_character == 'C');
+        xgd_sprite_font_glyph g;
+        CHECK_OK(xgd_sprite_font_get_glyph(c.asset.sprite_font, 1, &g));
+        CHECK_INT(g.character, 0x20ac);
+        CHECK(g.glyph.x == 2 && g.glyph.y == 0 && g.glyph.width == 2 && g.glyph.height == 8);
+        CHECK(g.cropping.x == 2 && g.cropping.width == 2);
+        CHECK(g.kerning.x == 0 && g.kerning.y == 2 && g.kerning.z == 0);
+    }
     xgd_content_release(&c);
     CHECK_INT(live(dev), before);
     xw_free(&f);
