@@ -177,11 +177,18 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     k->msaa_lines = rs->multisample_antialias;
     xgdi_native_texture *t0 = r->targets[0].texture;
     k->rt_count = r->target_count;
-    /* The stock programs other than MRT write target 0 only (renderer.h); the other slots'
-       outputs would be undefined, so those PSOs mask them. */
+    /* The stock programs other than MRT write target 0 only (renderer.h), a user pixel shader
+       the targets of its colour outputs; the other slots' outputs would be undefined, so
+       those PSOs mask them. */
     for (int i = 0; i < r->target_count; i++) {
         k->rtv[i] = r->targets[i].texture->dxgi;
-        if (i > 0 && st->program != XGDI_PROGRAM_MRT) k->blend[i].color_write_channels = 0;
+        bool written = st->program == XGDI_PROGRAM_USER ? (st->ps->color_outputs >> i & 1u) != 0
+                                                        : i == 0 || st->program == XGDI_PROGRAM_MRT;
+        if (!written) k->blend[i].color_write_channels = 0;
+    }
+    if (st->program == XGDI_PROGRAM_USER) {
+        k->user_vs = st->vs->serial;
+        k->user_ps = st->ps->serial;
     }
     k->dsv = t0->has_dsv ? t0->depth_dxgi : DXGI_FORMAT_UNKNOWN;
     if (t0->has_dsv)
@@ -204,11 +211,18 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = draw->state;
+    bool user = st->program == XGDI_PROGRAM_USER;
+    if (user && (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL))
+        return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
+                         "d3d12: user program draw without its shaders");
+    /* the two kinds of program have their own root signatures: switching records the other,
+       which drops every root argument */
+    if (user != r->user_root_bound) r->draw_state_valid = false;
     /* slot 0's texture when the program samples it (core then guarantees its kind matches: a
        Texture3D or nothing for the volume program, a 2D texture or nothing for the others);
        otherwise the stand-in, as on Vulkan: a program that samples nothing may find a
        Texture3D left in slot 0, whose TEXTURE3D SRV must not fill the 2D programs' t0 */
-    bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
+    bool samples_tex = !user && xgdi_program_samples_texture(st->program, st->variant);
     xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
                                : st->program == XGDI_PROGRAM_VOLUME   ? r->black_volume
                                                                       : r->black;
@@ -218,11 +232,16 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_pso_key key;
     fill_key(r, draw, &key);
     ID3D12PipelineState *pso = NULL;
+    r->building_vs = user ? st->vs : NULL;
+    r->building_ps = user ? st->ps : NULL;
     xgd_result res = xgdi_d3d12_pso_get(r, &key, &pso);
+    r->building_vs = r->building_ps = NULL;
     if (res != XGD_OK) return res;
 
     d3d12_frame *f = &r->frames[r->slot];
     /* everything that can fail (allocation) happens before recording */
+    d3d12_user_binding ub;
+    if (user && (res = xgdi_d3d12_user_prepare(r, st, &ub)) != XGD_OK) return res;
     uint32_t sampler = 0;
     const xgd_sampler_desc *sd = st->samplers[0];
     xgd_sampler_desc linear_wrap;
@@ -276,9 +295,12 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
        until xgdi_d3d12_bind_heaps (list open, which also resets the ring; heap change, which sets
        the root signature again) or a blit clears draw_state_valid. Nothing recorded between
        here and the bind below can run either, other than the heaps_dirty bind tested here. */
-    bool same_constants = r->draw_state_valid && !r->heaps_dirty && st->constants_size != 0 &&
-                          r->last_constants_size == st->constants_size &&
-                          memcmp(r->last_constants, st->constants, st->constants_size) == 0;
+    /* (User programs bind their blocks through xgdi_d3d12_user_bind.) */
+    bool same_constants = user || (r->draw_state_valid && !r->heaps_dirty &&
+                                   st->constants_size != 0 &&
+                                   r->last_constants_size == st->constants_size &&
+                                   memcmp(r->last_constants, st->constants,
+                                          st->constants_size) == 0);
     d3d12_alloc cb;
     memset(&cb, 0, sizeof cb);
     if (!same_constants) {
@@ -288,9 +310,17 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     }
     if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
-    /* resource states: targets for output, the sampled texture for reading, buffers */
+    if (user != r->user_root_bound) {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, user ? r->user_root : r->root);
+        r->user_root_bound = user;
+        r->draw_state_valid = false;
+    }
+    /* resource states: targets for output, the sampled textures for reading, buffers */
     bind_targets(r);
-    xgdi_d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    if (user)
+        xgdi_d3d12_user_transitions(r, &ub);
+    else
+        xgdi_d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     if (draw->vertex_buffer != NULL)
         xgdi_d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
                               D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
@@ -304,6 +334,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->current_pso = pso;
     }
     bool valid = r->draw_state_valid;
+    if (user) xgdi_d3d12_user_bind(r, &ub, valid);
     if (!same_constants) {
         ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
         r->last_constants_size = 0;
@@ -312,12 +343,15 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
             r->last_constants_size = st->constants_size;
         }
     }
-    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-        list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
-    D3D12_GPU_DESCRIPTOR_HANDLE sampler_table = xgdi_d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
-    if (!valid || sampler_table.ptr != r->last_sampler_table) {
-        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, sampler_table);
-        r->last_sampler_table = sampler_table.ptr;
+    if (!user) {
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+            list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
+        D3D12_GPU_DESCRIPTOR_HANDLE sampler_table =
+            xgdi_d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
+        if (!valid || sampler_table.ptr != r->last_sampler_table) {
+            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, sampler_table);
+            r->last_sampler_table = sampler_table.ptr;
+        }
     }
     D3D12_VIEWPORT vp = { (FLOAT)st->viewport.x, (FLOAT)st->viewport.y,
                           (FLOAT)st->viewport.width, (FLOAT)st->viewport.height,
@@ -430,6 +464,10 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
     xgdi_d3d12_query_suspend(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
+    if (r->user_root_bound) {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, r->root);
+        r->user_root_bound = false;
+    }
     ID3D12GraphicsCommandList_SetPipelineState(list, pso);
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(

@@ -356,6 +356,7 @@ void xgdi_d3d12_bind_heaps(d3d12_renderer *r)
     ID3D12DescriptorHeap *heaps[2] = { r->view_heap.visible, r->sampler_heap.visible };
     ID3D12GraphicsCommandList_SetDescriptorHeaps(d3d12_list(r), 2, heaps);
     ID3D12GraphicsCommandList_SetGraphicsRootSignature(d3d12_list(r), r->root);
+    r->user_root_bound = false;
     r->heaps_dirty = false;
     r->targets_dirty = true;
     r->current_pso = NULL;
@@ -1136,4 +1137,6 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .query_begin = xgdi_d3d12_op_query_begin,
     .query_end = xgdi_d3d12_op_query_end,
     .query_result = xgdi_d3d12_op_query_result,
+    .shader_create = xgdi_d3d12_op_shader_create,
+    .shader_destroy = xgdi_d3d12_op_shader_destroy,
 };

@@ -228,6 +228,7 @@ typedef struct d3d12_pso_key {
     int samples;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
     uint32_t mode;                    /* 0 stock draw, 1 mip/copy blit */
+    uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
 } d3d12_pso_key;
 
 typedef struct d3d12_pso_entry {
@@ -239,6 +240,52 @@ typedef struct d3d12_pso_entry {
 xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r);
 void xgdi_d3d12_pipelines_free(d3d12_renderer *r);
 xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
+
+/* ---- user shaders (d3d12_user.c) ---------------------------------------------------------- */
+
+/* A shader of renderer.h's form translated to DXBC (d3d12_dxbc.h) with the reflection draws
+   need. PSOs copy the bytecode, so the shader can go while draws that used it are recorded. */
+struct xgdi_native_shader {
+    xgdi_shader_stage stage;
+    uint64_t serial;                  /* PSO key; never reused by the renderer */
+    void *dxbc;
+    size_t dxbc_size;
+    int constant_count;
+    int input_count;
+    xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
+    xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
+    uint32_t color_outputs;
+};
+
+/* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
+   one SRV per pixel sampler register, then one table of one sampler per register. */
+#define D3D12X_USER_ROOT_VS_CBV 0
+#define D3D12X_USER_ROOT_PS_CBV 1
+#define D3D12X_USER_ROOT_SRV0 2
+#define D3D12X_USER_ROOT_SAMPLER0 (2 + XGDI_SHADER_MAX_SAMPLERS)
+#define D3D12X_USER_ROOT_COUNT (2 + 2 * XGDI_SHADER_MAX_SAMPLERS)
+
+/* What a user draw binds, gathered before recording (everything that can fail). */
+typedef struct d3d12_user_binding {
+    xgdi_native_texture *textures[XGDI_SHADER_MAX_SAMPLERS]; /* NULL: register not sampled */
+    uint32_t srv[XGDI_SHADER_MAX_SAMPLERS];
+    uint32_t sampler[XGDI_SHADER_MAX_SAMPLERS];
+    D3D12_GPU_VIRTUAL_ADDRESS cbv[2];  /* 0: the stage's block is already bound */
+} d3d12_user_binding;
+
+xgd_result xgdi_d3d12_user_init(d3d12_renderer *r);
+void xgdi_d3d12_user_free(d3d12_renderer *r);
+xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *r, const xgdi_shader_desc *desc,
+                                       xgdi_native_shader **out);
+void xgdi_d3d12_op_shader_destroy(xgdi_renderer *r, xgdi_native_shader *s);
+/* Resolves textures and samplers, uploads changed blocks (call before recording). */
+xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
+                                   d3d12_user_binding *b);
+/* Queues the sampled textures' transitions (before flush_barriers). */
+void xgdi_d3d12_user_transitions(d3d12_renderer *r, const d3d12_user_binding *b);
+/* Records the root arguments (the user root signature is bound; valid: the list's root
+   arguments are the last ones recorded by this function). */
+void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool valid);
 
 /* ---- frames and submission (d3d12_device.c) ------------------------------------------------ */
 
@@ -329,6 +376,16 @@ struct d3d12_renderer {
     size_t barrier_count, barrier_capacity;
 
     ID3D12RootSignature *root;
+    /* user programs (d3d12_user.c): their root signature, whether the open list has it bound
+       (else the stock one), the shaders a PSO is being built from, the last blocks bound
+       (CPU copies, valid like last_constants) and the tables bound */
+    ID3D12RootSignature *user_root;
+    bool user_root_bound;
+    uint64_t user_serial;
+    const xgdi_native_shader *building_vs, *building_ps;
+    size_t user_last_size[2];
+    float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
+    UINT64 user_last_srv[XGDI_SHADER_MAX_SAMPLERS], user_last_sampler[XGDI_SHADER_MAX_SAMPLERS];
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */

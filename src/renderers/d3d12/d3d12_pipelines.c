@@ -5,8 +5,9 @@
  * (less the reference, which is list state, as is the blend factor), rasterizer with the depth
  * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
  *
- * Root signature: [0] root CBV b0 (constant arena address), [1] table of one SRV t0,
- * [2] table of one sampler s0; every stage sees all three.
+ * Root signature of the stock programs: [0] root CBV b0 (constant arena address), [1] table
+ * of one SRV t0, [2] table of one sampler s0; every stage sees all three. User programs have
+ * their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
 #include "d3d12_internal.h"
 
@@ -41,7 +42,8 @@ xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
                                           (void **)&r->root);
     ID3D10Blob_Release(blob);
     if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
-    return xgdi_d3d12_check(r, hr, "CreateRootSignature");
+    xgd_result res = xgdi_d3d12_check(r, hr, "CreateRootSignature");
+    return res == XGD_OK ? xgdi_d3d12_user_init(r) : res;
 }
 
 void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
@@ -52,6 +54,7 @@ void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
     r->pso_count = r->pso_capacity = 0;
     if (r->root != NULL) ID3D12RootSignature_Release(r->root);
     r->root = NULL;
+    xgdi_d3d12_user_free(r);
 }
 
 /* FNV-1a over the key bytes (the key is memset before it is filled, so padding is zero). */
@@ -172,12 +175,63 @@ static int program_inputs(const d3d12_pso_key *k, xgd_vertex_element_usage *out)
     return n;
 }
 
+static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
+                             D3D12_GRAPHICS_PIPELINE_STATE_DESC *pd, ID3D12PipelineState **out);
+
+/* A user program's PSO: the translated shaders being drawn (r->building_vs/ps, whose serials
+   the key holds) and an input layout naming each element the vertex shader reads TEXCOORD
+   with the semantic index of its location (d3d12_dxbc.h's rule); the input assembler fills
+   the missing components as Direct3D does (0, 0, 0, 1). */
+static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
+                                  D3D12_GRAPHICS_PIPELINE_STATE_DESC *d,
+                                  D3D12_INPUT_ELEMENT_DESC *el, ID3D12PipelineState **out)
+{
+    const xgdi_native_shader *vs = r->building_vs, *ps = r->building_ps;
+    if (vs == NULL || ps == NULL || vs->serial != k->user_vs || ps->serial != k->user_ps)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
+                         "d3d12: user pipeline without its shaders");
+    d->pRootSignature = r->user_root;
+    d->VS.pShaderBytecode = vs->dxbc;
+    d->VS.BytecodeLength = vs->dxbc_size;
+    d->PS.pShaderBytecode = ps->dxbc;
+    d->PS.BytecodeLength = ps->dxbc_size;
+    UINT nel = 0;
+    for (int i = 0; i < vs->input_count; i++) {
+        const xgdi_shader_input *in = &vs->inputs[i];
+        const xgd_vertex_element *e = NULL;
+        for (int j = 0; j < k->layout_count && e == NULL; j++)
+            if (k->elements[j].usage == in->usage && k->elements[j].usage_index == in->usage_index)
+                e = &k->elements[j];
+        D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
+        o->SemanticName = "TEXCOORD";
+        o->SemanticIndex = (UINT)in->location;
+        o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
+        if (e != NULL) {
+            o->Format = element_format(e->format);
+            o->InputSlot = 0;
+            o->AlignedByteOffset = (UINT)e->offset;
+        } else {
+            /* core refuses such a draw (check_layout); the default stream keeps it defined */
+            o->Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
+            o->InputSlot = 1;
+            o->AlignedByteOffset = 16;
+        }
+    }
+    d->InputLayout.pInputElementDescs = nel ? el : NULL;
+    d->InputLayout.NumElements = nel;
+    return finish_pso(r, k, d, out);
+}
+
 static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
                              ID3D12PipelineState **out)
 {
     D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
     memset(&d, 0, sizeof d);
     d.pRootSignature = r->root;
+    D3D12_INPUT_ELEMENT_DESC el[24];
+    UINT nel = 0;
+    if (k->mode == 0 && k->program == XGDI_PROGRAM_USER)
+        return create_user_pso(r, k, &d, el, out);
     d3d12_bytecode vs = k->mode == 1 ? xgdi_d3d12_blit_shader(0)
                                      : xgdi_d3d12_shader((xgdi_program)k->program, k->variant, 0);
     d3d12_bytecode ps = k->mode == 1 ? xgdi_d3d12_blit_shader(1)
@@ -191,8 +245,6 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     d.PS.pShaderBytecode = ps.data;
     d.PS.BytecodeLength = ps.size;
 
-    D3D12_INPUT_ELEMENT_DESC el[24];
-    UINT nel = 0;
     if (k->mode == 0) {
         for (int i = 0; i < k->layout_count && nel < 16; i++) {
             const xgd_vertex_element *e = &k->elements[i];
@@ -224,7 +276,14 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     }
     d.InputLayout.pInputElementDescs = nel ? el : NULL;
     d.InputLayout.NumElements = nel;
+    return finish_pso(r, k, &d, out);
+}
 
+/* The fixed-function part every PSO shares: blend, rasterizer, depth/stencil, targets. */
+static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
+                             D3D12_GRAPHICS_PIPELINE_STATE_DESC *pd, ID3D12PipelineState **out)
+{
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC d = *pd;
     d.BlendState.IndependentBlendEnable = TRUE;
     for (int i = 0; i < 4; i++) {
         const xgd_target_blend_desc *b = &k->blend[i];
@@ -295,7 +354,7 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
                                                           (void **)out);
     if (SUCCEEDED(hr))
         d3d12_set_name(r, *out, "xgd %s pso (program %u variant %u, %d targets, %dx)",
-                       k->mode == 1 ? "blit" : "draw", (unsigned)k->program,
+                       k->mode == 1 ? "blit" : k->program == XGDI_PROGRAM_USER ? "user" : "draw", (unsigned)k->program,
                        (unsigned)k->variant, k->rt_count, k->samples);
     return xgdi_d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }
