@@ -168,11 +168,13 @@ static xgd_result skip_annotations(scanner *sc)
     }
 }
 
-/* Which stage a profile names: "vs_..." 0, "ps_..." 1, -1 otherwise. */
+/* Which stage a profile names: "vs_..." 0, "ps_..." 1, -1 otherwise. The 4_0_level_9_x
+ * profiles are longer than a stored profile (15 characters) holds, so they are refused with
+ * the other unknown ones. */
 static int profile_stage(const char *p)
 {
     static const char *const ok[] = { "2_0", "2_a", "2_b", "2_sw", "3_0", "3_sw", "4_0", "4_1",
-                                      "5_0", "4_0_level_9_1", "4_0_level_9_3" };
+                                      "5_0" };
     int stage = strncmp(p, "vs_", 3) == 0 ? 0 : strncmp(p, "ps_", 3) == 0 ? 1 : -1;
     if (stage < 0) return -1;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)

@@ -297,7 +297,9 @@ typedef struct rbuf {
 } rbuf;
 
 static void bad(rbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats (%zu): mingw checks plain printf as MS printf */
+    __attribute__((format(gnu_printf, 2, 3)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
