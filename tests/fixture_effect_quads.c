@@ -97,4 +97,68 @@ XGD_FIXTURE(effect_fx_quad_derivatives_and_discard)
     xgd_device_destroy(dev);
 }
 
+/* oC0 and oC1 reach render targets 0 and 1 of a two-target set; a line list drawn with the
+ * same effect afterwards lights one row in both (the line rule: the row whose span contains
+ * the line at each column centre). */
+XGD_FIXTURE(effect_fx_color_outputs_and_lines)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    xgd_texture *rt0 = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
+    xgd_texture *rt1 = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
+    REQUIRE(rt0 != NULL && rt1 != NULL);
+    /* target 0: uv as red and green; target 1: (0, 0.5, 1, 1) */
+    static const char ps[] = "ps_3_0\ndef c0, 0, 0.5, 1, 1\ndcl_texcoord v0.xy\n"
+                             "mov r0.xy, v0\nmov r0.zw, c0.xxxw\nmov oC0, r0\nmov oC1, c0\n";
+    xgd_effect *e = quad_effect(t, dev, ps);
+    REQUIRE(e != NULL);
+    xgd_render_target_binding set[2] = { { rt0, XGD_CUBE_MAP_FACE_POSITIVE_X },
+                                         { rt1, XGD_CUBE_MAP_FACE_POSITIVE_X } };
+    CHECK_OK(xgd_set_render_targets(dev, set, 2));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }));
+    if (apply_or_skip(t, dev, e)) {
+        /* the top half of the screen: x -1..1, y 1..0 (rows 0..7), uv of each pixel centre */
+        xgd_vertex_position_color_texture q[4];
+        const float xs[4] = { -1, 1, 1, -1 }, ys[4] = { 1, 1, 0, 0 };
+        for (int i = 0; i < 4; i++) {
+            q[i].position = (xgd_vector3){ xs[i], ys[i], 0 };
+            q[i].color = (xgd_color){ 255, 255, 255, 255 };
+            q[i].texture_coordinate = (xgd_vector2){ (xs[i] + 1) / 2, (1 - ys[i]) / 2 };
+        }
+        xgd_vertex_position_color_texture tri[6] = { q[0], q[1], q[2], q[0], q[2], q[3] };
+        xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 2, decl));
+        /* a horizontal line at y = 12.25 pixels (NDC -0.53125) from x = 0 to 16: row 12 */
+        xgd_vertex_position_color_texture line[2];
+        for (int i = 0; i < 2; i++) {
+            line[i].position = (xgd_vector3){ i == 0 ? -1.0f : 1.0f, -0.53125f, 0 };
+            line[i].color = (xgd_color){ 255, 255, 255, 255 };
+            line[i].texture_coordinate = (xgd_vector2){ 0.25f, 0.75f };
+        }
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_LINE_LIST, line, 0, 1, decl));
+        CHECK_OK(xgd_set_render_target(dev, NULL));
+        uint8_t *img0 = fx_image(W, H, (xgd_color){ 10, 20, 30, 255 });
+        uint8_t *img1 = fx_image(W, H, (xgd_color){ 10, 20, 30, 255 });
+        const xgd_color c1 = { 0, fx_q8(0.5), 255, 255 };
+        for (int y = 0; y < H / 2; y++)
+            for (int x = 0; x < W; x++) {
+                fx_put(img0, W, x, y, (xgd_color){ fx_q8((x + 0.5) / W), fx_q8((y + 0.5) / H), 0, 255 });
+                fx_put(img1, W, x, y, c1);
+            }
+        for (int x = 0; x < W; x++) {
+            fx_put(img0, W, x, 12, (xgd_color){ fx_q8(0.25), fx_q8(0.75), 0, 255 });
+            fx_put(img1, W, x, 12, c1);
+        }
+        fx_expect_texture(t, rt0, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "effect_fx_color_outputs_and_lines.rt0", img0, W, H, 1);
+        fx_expect_texture(t, rt1, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "effect_fx_color_outputs_and_lines.rt1", img1, W, H, 1);
+        free(img0);
+        free(img1);
+    }
+    xgd_effect_destroy(e);
+    xgd_texture_destroy(rt0);
+    xgd_texture_destroy(rt1);
+    xgd_device_destroy(dev);
+}
+
 #endif /* XGD_TEST_HAVE_MOJOSHADER */
