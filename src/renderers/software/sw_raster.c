@@ -23,7 +23,11 @@
  *    that centre (floor(y)); y-major lines are symmetric. Line pixels cover every sample, use
  *    the constant depth bias only, and interpolate attributes perspective-correctly along the
  *    line. This matches Direct3D's diamond-exit rule for lines between pixel centres.
- *  - texture derivatives for mip selection are computed analytically at each pixel centre.
+ *  - texture derivatives for mip selection are computed analytically at each pixel centre;
+ *  - user programs (XGDI_PROGRAM_USER) share clipping, snapping, the fill rule, depth and the
+ *    interpolation above; their pixel shader runs per aligned 2x2 quad in the SPIR-V executor
+ *    (lanes without coverage run as helpers, so derivatives are quad differences), and depth
+ *    and stencil are tested after it, since it may discard or write depth.
  */
 #include "sw_internal.h"
 #include "sw_spirv.h"
