@@ -70,8 +70,8 @@ static const op_info ops[] = {
     { 46, "mova", { K_DST, K_SRC } },
     { 65, "texkill", { K_DST } },
     { 66, "texld", { K_DST, K_SRC, K_SAMPLER } },
-    { 86, "dsx", { K_DST, K_SRC } },
-    { 87, "dsy", { K_DST, K_SRC } },
+    { 91, "dsx", { K_DST, K_SRC } },
+    { 92, "dsy", { K_DST, K_SRC } },
     { 88, "cmp", { K_DST, K_SRC, K_SRC, K_SRC } },
     { 90, "dp2add", { K_DST, K_SRC, K_SRC, K_SRC } },
     { 93, "texldd", { K_DST, K_SRC, K_SAMPLER, K_SRC, K_SRC } },
@@ -393,7 +393,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
             snprintf(msg, sizeof msg, "instruction %u is not supported", (unsigned)opcode);
             return fail(&w, XGD_ERROR_NOT_SUPPORTED, msg, at), w.code;
         }
-        bool tex = opcode == 65 || opcode == 66 || opcode == 93 || opcode == 95 || opcode == 86 || opcode == 87;
+        bool tex = opcode == 65 || opcode == 66 || opcode == 93 || opcode == 95 || opcode == 91 || opcode == 92;
         if (tex && !w.pixel && opcode != 95) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "a pixel instruction in a vertex shader", at), w.code;
         if (opcode == 95 && !w.pixel) return fail(&w, XGD_ERROR_NOT_SUPPORTED, "vertex texture fetch is not supported", at), w.code;
         if (opcode == 46 && w.pixel) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "mova in a pixel shader", at), w.code;

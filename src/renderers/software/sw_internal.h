@@ -18,7 +18,10 @@
 
 #define SW_MAX_TARGETS 4
 #define SW_MAX_SAMPLES 8
-#define SW_MAX_VARYINGS 16
+/* floats a vertex carries to the pixel stage: the stock programs use at most 13; user shaders
+   carry up to SW_USER_MAX_LINKS float4 varyings */
+#define SW_MAX_VARYINGS 64
+#define SW_USER_MAX_LINKS (SW_MAX_VARYINGS / 4)
 #define SW_MAX_TEXTURE_SIZE 8192
 
 /* One face/level of a texture. `texels` always holds the texture's own format bytes (so
@@ -91,6 +94,33 @@ struct xgdi_native_query {
 };
 
 static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
+
+/* A user shader (renderer.h's shader form) loaded into the SPIR-V executor, with its
+   execution state (draws run synchronously on the calling thread, so one state per shader
+   serves every draw) and the interface registers draws need, found once at creation. */
+#define SW_NO_REG UINT32_MAX
+struct xgdi_native_shader {
+    xgdi_shader_stage stage;
+    struct xgdi_sw_spirv_module *module;
+    struct xgdi_sw_spirv_state *state;
+    int block;                 /* uniform block index of the stage's constants, -1 = none */
+    /* by location (xgdi_shader_location): vertex inputs / vertex outputs; pixel inputs */
+    uint32_t in_reg[XGDI_SHADER_LOCATION_COUNT];
+    uint8_t in_comps[XGDI_SHADER_LOCATION_COUNT];
+    uint32_t out_reg[XGDI_SHADER_LOCATION_COUNT];
+    uint8_t out_comps[XGDI_SHADER_LOCATION_COUNT];
+    uint32_t position_reg;     /* vertex: BuiltIn Position */
+    uint32_t frag_coord_reg, front_facing_reg, frag_depth_reg; /* pixel built-ins */
+    uint32_t color_reg[SW_MAX_TARGETS]; /* pixel: COLORi (out_reg by location i) */
+    uint8_t color_comps[SW_MAX_TARGETS];
+    int sampler_resource[XGDI_SHADER_MAX_SAMPLERS]; /* resource index of register s, -1 */
+    bool discards;
+};
+
+/* ---- sw_user.c ---- */
+xgd_result sw_op_shader_create(xgdi_renderer *r, const xgdi_shader_desc *desc,
+                               xgdi_native_shader **out);
+void sw_op_shader_destroy(xgdi_renderer *r, xgdi_native_shader *s);
 
 /* ---- sw_texture.c ---- */
 xgd_result sw_texture_alloc(sw_renderer *r, const xgdi_texture_desc *desc,

@@ -23,9 +23,15 @@
  *    that centre (floor(y)); y-major lines are symmetric. Line pixels cover every sample, use
  *    the constant depth bias only, and interpolate attributes perspective-correctly along the
  *    line. This matches Direct3D's diamond-exit rule for lines between pixel centres.
- *  - texture derivatives for mip selection are computed analytically at each pixel centre.
+ *  - texture derivatives for mip selection are computed analytically at each pixel centre;
+ *  - user programs (XGDI_PROGRAM_USER) share clipping, snapping, the fill rule, depth and the
+ *    interpolation above; their pixel shader runs per aligned 2x2 quad in the SPIR-V executor
+ *    (lanes without coverage run as helpers, so derivatives are quad differences), and depth
+ *    and stencil are tested after it, since it may discard or write depth.
  */
 #include "sw_internal.h"
+#include "sw_spirv.h"
+#include "sw_spirv_sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,6 +121,19 @@ typedef struct sw_ctx {
     bool front;
     double prim_bias;
     uint64_t *occlusion;      /* the active occlusion query's counter, or NULL */
+    /* XGDI_PROGRAM_USER: the shaders; the layout's element feeding each vertex input
+       location; the varyings the pixel shader reads, packed as float4s into sw_vertex.v
+       (link i at v[4i]); the targets the pixel shader writes (bit i = COLORi) */
+    bool user;
+    xgdi_native_shader *vs, *ps;
+    int nin;
+    int in_loc[XGDI_SHADER_LOCATION_COUNT];
+    const xgd_vertex_element *in_elem[XGDI_SHADER_LOCATION_COUNT];
+    int nlink;
+    uint32_t link_vs[SW_USER_MAX_LINKS], link_ps[SW_USER_MAX_LINKS];
+    uint8_t link_vs_comps[SW_USER_MAX_LINKS], link_ps_comps[SW_USER_MAX_LINKS];
+    unsigned color_written;
+    xgdi_sw_spirv_textures tex;
 } sw_ctx;
 
 /* ---- output merger ---- */
@@ -334,6 +353,79 @@ static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, c
         if (c->rt[t].write_mask != 0) sw_write_target(c, &c->rt[t], pix, mask, color);
 }
 
+/* User pixel shaders: depth and stencil run after the shader (it may discard or write
+   depth), on the samples it covered; each target the shader writes gets its own colour. */
+static void sw_pixel_user(sw_ctx *c, int x, int y, unsigned mask, const double *zs,
+                          float (*color)[4])
+{
+    size_t pix = (size_t)y * (size_t)c->width + (size_t)x;
+    if (c->depth_test || c->stencil_on) {
+        mask = sw_depth_stencil(c, pix, mask, zs);
+        if (mask == 0) return;
+    }
+    if (c->occlusion != NULL) *c->occlusion += sw_popcount(mask);
+    for (int t = 0; t < c->out_count; t++)
+        if (c->rt[t].write_mask != 0 && (c->color_written >> t & 1u))
+            sw_write_target(c, &c->rt[t], pix, mask, color[t]);
+}
+
+/* Writes one lane of the pixel shader's inputs: the varyings at barycentric weights
+   (w0, w1, w2) of the primitive's vertices (a2 NULL for lines), FragCoord and FrontFacing. */
+static void sw_user_lane(sw_ctx *c, int lane, double fx, double fy, double z, double invw,
+                         float w0, float w1, float w2, const float *a0, const float *a1,
+                         const float *a2)
+{
+    xgdi_native_shader *ps = c->ps;
+    xgdi_sw_spirv_state *st = ps->state;
+    for (int i = 0; i < c->nlink; i++) {
+        const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i, *p2 = a2 != NULL ? a2 + 4 * i : NULL;
+        for (int k = 0; k < c->link_ps_comps[i]; k++) {
+            float v = w0 * p0[k] + w1 * p1[k];
+            if (p2 != NULL) v += w2 * p2[k];
+            xgdi_sw_spirv_reg(st, c->link_ps[i], k)[lane] = v;
+        }
+    }
+    if (ps->frag_coord_reg != SW_NO_REG) {
+        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 0)[lane] = (float)fx;
+        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 1)[lane] = (float)fy;
+        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 2)[lane] = (float)z;
+        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 3)[lane] = (float)invw;
+    }
+    if (ps->front_facing_reg != SW_NO_REG) {
+        uint32_t ff = c->front ? 1u : 0u;
+        memcpy(&xgdi_sw_spirv_reg(st, ps->front_facing_reg, 0)[lane], &ff, sizeof ff);
+    }
+}
+
+/* Runs the pixel shader on the quad at (qx, qy) (all four lanes, so derivatives see four
+   values) and writes the lanes with coverage that were not discarded. */
+static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4],
+                         double zs[4][SW_MAX_SAMPLES])
+{
+    xgdi_native_shader *ps = c->ps;
+    xgdi_sw_spirv_state *st = ps->state;
+    unsigned alive = xgdi_sw_spirv_execute(st, 15u, NULL);
+    for (int l = 0; l < 4; l++) {
+        if (cov[l] == 0 || !(alive >> l & 1u)) continue;
+        float color[SW_MAX_TARGETS][4];
+        for (int t = 0; t < c->out_count; t++) {
+            if (!(c->color_written >> t & 1u)) continue;
+            for (int k = 0; k < 4; k++)
+                color[t][k] = k < ps->color_comps[t] ? xgdi_sw_spirv_reg(st, ps->color_reg[t], k)[l]
+                                                     : (k == 3 ? 1.0f : 0.0f);
+        }
+        double saved = c->prim_bias;
+        if (ps->frag_depth_reg != SW_NO_REG) {
+            /* a written depth replaces the interpolated one at every sample, without bias */
+            double z = xgdi_sw_spirv_reg(st, ps->frag_depth_reg, 0)[l];
+            for (int s = 0; s < c->samples; s++) zs[l][s] = z;
+            c->prim_bias = 0.0;
+        }
+        sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
+        c->prim_bias = saved;
+    }
+}
+
 /* ---- triangles ---- */
 
 static inline int64_t sw_floor_div256(int64_t v)
@@ -522,6 +614,126 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_
     }
 }
 
+/* The triangle of a user program: the same edge functions, fill rule, depth and
+   perspective-correct interpolation as sw_raster_triangle, visited in aligned 2x2 quads so
+   the pixel shader runs on whole quads (lanes without coverage are helpers). */
+static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
+                                    const sw_screen_vertex *in1, const sw_screen_vertex *in2)
+{
+    const sw_screen_vertex *v[3] = { in0, in1, in2 };
+    int64_t area = (v[1]->X - v[0]->X) * (v[2]->Y - v[0]->Y) -
+                   (v[2]->X - v[0]->X) * (v[1]->Y - v[0]->Y);
+    if (area == 0) return;
+    c->front = area > 0;
+    if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && !c->front) return;
+    if (c->cull == XGD_CULL_CLOCKWISE_FACE && c->front) return;
+    if (area < 0) {
+        const sw_screen_vertex *t = v[1];
+        v[1] = v[2];
+        v[2] = t;
+        area = -area;
+    }
+    int64_t A[3], B[3], bias[3];
+    for (int i = 0; i < 3; i++) {
+        const sw_screen_vertex *a = v[i], *b = v[(i + 1) % 3];
+        int64_t dx = b->X - a->X, dy = b->Y - a->Y;
+        A[i] = -dy;
+        B[i] = dx;
+        bool top_left = dy < 0 || (dy == 0 && dx > 0);
+        bias[i] = top_left ? 0 : 1;
+    }
+    int64_t minX = v[0]->X, maxX = v[0]->X, minY = v[0]->Y, maxY = v[0]->Y;
+    for (int i = 1; i < 3; i++) {
+        if (v[i]->X < minX) minX = v[i]->X;
+        if (v[i]->X > maxX) maxX = v[i]->X;
+        if (v[i]->Y < minY) minY = v[i]->Y;
+        if (v[i]->Y > maxY) maxY = v[i]->Y;
+    }
+    int64_t px0 = sw_floor_div256(minX) - 1, px1 = sw_floor_div256(maxX) + 1;
+    int64_t py0 = sw_floor_div256(minY) - 1, py1 = sw_floor_div256(maxY) + 1;
+    if (px0 < c->cx0) px0 = c->cx0;
+    if (py0 < c->cy0) py0 = c->cy0;
+    if (px1 > c->cx1 - 1) px1 = c->cx1 - 1;
+    if (py1 > c->cy1 - 1) py1 = c->cy1 - 1;
+    if (px0 > px1 || py0 > py1) return;
+
+    double inv_area = 1.0 / (double)area;
+    double dldx[3], dldy[3];
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 2) % 3;
+        dldx[j] = (double)A[i] * 256.0 * inv_area;
+        dldy[j] = (double)B[i] * 256.0 * inv_area;
+    }
+    double dzdx = dldx[0] * v[0]->z + dldx[1] * v[1]->z + dldx[2] * v[2]->z;
+    double dzdy = dldy[0] * v[0]->z + dldy[1] * v[1]->z + dldy[2] * v[2]->z;
+    double slope = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
+    c->prim_bias = (double)c->depth_bias + (double)c->slope_bias * slope;
+
+    bool affine = v[0]->iw == v[1]->iw && v[1]->iw == v[2]->iw;
+    int64_t eoff[3][SW_MAX_SAMPLES];
+    double zoffs[SW_MAX_SAMPLES];
+    int ns = c->samples;
+    for (int s = 0; s < ns; s++) {
+        int ox = c->single_coverage ? 0 : c->spos[s][0] * 16;
+        int oy = c->single_coverage ? 0 : c->spos[s][1] * 16;
+        for (int i = 0; i < 3; i++) eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
+        zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
+    }
+    const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
+    double zs[4][SW_MAX_SAMPLES];
+    /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here) */
+    for (int64_t qy = py0 & ~(int64_t)1; qy <= py1; qy += 2) {
+        for (int64_t qx = px0 & ~(int64_t)1; qx <= px1; qx += 2) {
+            unsigned cov[4];
+            double e[4][3];
+            unsigned any = 0;
+            for (int l = 0; l < 4; l++) {
+                int64_t x = qx + (l & 1), y = qy + (l >> 1);
+                int64_t Px = x * 256 + 128, Py = y * 256 + 128;
+                int64_t ei[3];
+                for (int i = 0; i < 3; i++) {
+                    ei[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
+                    e[l][i] = (double)ei[i];
+                }
+                unsigned mask = 0;
+                if (x >= px0 && x <= px1 && y >= py0 && y <= py1) {
+                    for (int s = 0; s < ns; s++)
+                        if (ei[0] + eoff[0][s] >= 0 && ei[1] + eoff[1][s] >= 0 && ei[2] + eoff[2][s] >= 0)
+                            mask |= 1u << s;
+                    mask &= c->full_mask;
+                }
+                cov[l] = mask;
+                any |= mask;
+            }
+            if (any == 0) continue;
+            for (int l = 0; l < 4; l++) {
+                double l0 = e[l][1] * inv_area, l1 = e[l][2] * inv_area;
+                double l2 = 1.0 - l0 - l1;
+                double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
+                for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
+                float w0, w1, w2;
+                double q;
+                if (affine) {
+                    w0 = (float)l0;
+                    w1 = (float)l1;
+                    w2 = (float)l2;
+                    q = v[0]->iw;
+                } else {
+                    double p0 = l0 * v[0]->iw, p1 = l1 * v[1]->iw, p2 = l2 * v[2]->iw;
+                    q = p0 + p1 + p2;
+                    double iq = q != 0.0 ? 1.0 / q : 0.0;
+                    w0 = (float)(p0 * iq);
+                    w1 = (float)(p1 * iq);
+                    w2 = (float)(p2 * iq);
+                }
+                sw_user_lane(c, l, (double)(qx + (l & 1)) + 0.5, (double)(qy + (l >> 1)) + 0.5, zc,
+                             q, w0, w1, w2, a0, a1, a2);
+            }
+            sw_user_quad(c, qx, qy, cov, zs);
+        }
+    }
+}
+
 /* ---- lines ---- */
 
 static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen_vertex *b)
@@ -573,6 +785,22 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
         double pa = (1.0 - t) * a->iw, pb = t * b->iw;
         double q = pa + pb;
         float wa = q != 0.0 ? (float)(pa / q) : 0.0f, wb = q != 0.0 ? (float)(pb / q) : 0.0f;
+        if (c->user) {
+            /* the quad's helper lanes: one pixel on along the major axis the line moves on
+               (its parameter advances), one along the minor axis it does not */
+            double zq[4][SW_MAX_SAMPLES];
+            unsigned cov[4] = { c->full_mask, 0, 0, 0 };
+            for (int s = 0; s < c->samples; s++) zq[0][s] = z;
+            for (int l = 0; l < 4; l++) {
+                double tl = t + (double)(xmajor ? (l & 1) : (l >> 1)) / dmaj;
+                double la = (1.0 - tl) * a->iw, lb = tl * b->iw, ql = la + lb;
+                float fa = ql != 0.0 ? (float)(la / ql) : 0.0f, fb = ql != 0.0 ? (float)(lb / ql) : 0.0f;
+                sw_user_lane(c, l, (double)(px + (l & 1)) + 0.5, (double)(py + (l >> 1)) + 0.5,
+                             a->z + tl * (b->z - a->z), ql, fa, fb, 0.0f, a->a, b->a, NULL);
+            }
+            sw_user_quad(c, px, py, cov, zq);
+            continue;
+        }
         for (int k = 0; k < nv; k++) vary[k] = wa * a->a[k] + wb * b->a[k];
         sw_pixel(c, (int)px, (int)py, c->full_mask, zs, vary, dp);
     }
@@ -688,7 +916,8 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         sw_screen_vertex s0, s1, s2;
         if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
             return;
-        sw_raster_triangle(c, &s0, &s1, &s2);
+        if (c->user) sw_raster_triangle_user(c, &s0, &s1, &s2);
+        else sw_raster_triangle(c, &s0, &s1, &s2);
         return;
     }
     /* Sutherland-Hodgman against the planes some vertex is outside of */
@@ -720,7 +949,10 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
     sw_screen_vertex sv[SW_CLIP_MAX];
     for (int i = 0; i < n; i++)
         if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
-    for (int i = 1; i + 1 < n; i++) sw_raster_triangle(c, &sv[0], &sv[i], &sv[i + 1]);
+    for (int i = 1; i + 1 < n; i++) {
+        if (c->user) sw_raster_triangle_user(c, &sv[0], &sv[i], &sv[i + 1]);
+        else sw_raster_triangle(c, &sv[0], &sv[i], &sv[i + 1]);
+    }
 }
 
 static void sw_line_edges(sw_ctx *c, const sw_vertex *from, const sw_vertex *to)
@@ -786,13 +1018,92 @@ static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
     else v->base = sw_texture_image(t, face, 0)->texels;
 }
 
+/* A user program's draw: constants and samplers bound to the shaders' states, each vertex
+   input location fed by the layout's element of that location (the first, as core checked
+   every input has one), and the varyings linked by location. A pixel input no vertex output
+   writes reads 0. */
+static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
+{
+    xgdi_native_shader *vs = st->vs, *ps = st->ps;
+    if (vs == NULL || ps == NULL) return false;
+    c->vs = vs;
+    c->ps = ps;
+    if (vs->block >= 0)
+        xgdi_sw_spirv_bind_uniform(vs->state, vs->block, st->vs_constants, st->vs_constants_size);
+    if (ps->block >= 0)
+        xgdi_sw_spirv_bind_uniform(ps->state, ps->block, st->ps_constants, st->ps_constants_size);
+    const xgd_vertex_element *by_loc[XGDI_SHADER_LOCATION_COUNT] = { NULL };
+    const xgdi_vertex_layout *lay = st->layout;
+    for (int i = lay->count < 16 ? lay->count - 1 : 15; i >= 0; i--) {
+        int loc = xgdi_shader_location(lay->elements[i].usage, lay->elements[i].usage_index);
+        if (loc >= 0) by_loc[loc] = &lay->elements[i];
+    }
+    c->nin = 0;
+    c->nlink = 0;
+    for (int loc = 0; loc < XGDI_SHADER_LOCATION_COUNT; loc++) {
+        if (vs->in_reg[loc] != SW_NO_REG) {
+            c->in_loc[c->nin] = loc;
+            c->in_elem[c->nin++] = by_loc[loc];
+        }
+        if (ps->in_reg[loc] == SW_NO_REG) continue;
+        if (vs->out_reg[loc] != SW_NO_REG && c->nlink < SW_USER_MAX_LINKS) {
+            c->link_vs[c->nlink] = vs->out_reg[loc];
+            c->link_vs_comps[c->nlink] = vs->out_comps[loc];
+            c->link_ps[c->nlink] = ps->in_reg[loc];
+            c->link_ps_comps[c->nlink++] = ps->in_comps[loc];
+        } else {
+            for (int k = 0; k < ps->in_comps[loc]; k++)
+                for (int l = 0; l < 4; l++) xgdi_sw_spirv_reg(ps->state, ps->in_reg[loc], k)[l] = 0.0f;
+        }
+    }
+    c->nvary = 4 * c->nlink;
+    xgdi_sw_spirv_textures_init(&c->tex);
+    for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+        if (ps->sampler_resource[s] >= 0)
+            xgdi_sw_spirv_textures_set(&c->tex, ps->sampler_resource[s], st->textures[s], st->samplers[s]);
+    xgdi_sw_spirv_bind_sampler(ps->state, xgdi_sw_spirv_sample_textures, &c->tex);
+    c->color_written = 0;
+    for (int t = 0; t < SW_MAX_TARGETS; t++)
+        if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
+    return true;
+}
+
+/* The vertex stage of a user program for one vertex (NULL: every input missing, 0,0,0,1). */
+static void sw_user_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+{
+    const xgdi_native_shader *vs = c->vs;
+    xgdi_sw_spirv_state *st = vs->state;
+    for (int i = 0; i < c->nin; i++) {
+        float val[4] = { 0, 0, 0, 1 };
+        const xgd_vertex_element *e = c->in_elem[i];
+        if (src != NULL && e != NULL) sw_fetch_element(e->format, src + e->offset, val);
+        uint32_t reg = vs->in_reg[c->in_loc[i]];
+        for (int k = 0; k < vs->in_comps[c->in_loc[i]]; k++) xgdi_sw_spirv_reg(st, reg, k)[0] = val[k];
+    }
+    xgdi_sw_spirv_execute(st, 1u, NULL);
+    for (int k = 0; k < 4; k++) out->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[0];
+    for (int i = 0; i < c->nlink; i++)
+        for (int k = 0; k < 4; k++)
+            out->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[0]
+                                                         : (k == 3 ? 1.0f : 0.0f);
+}
+
+static inline void sw_shade_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+{
+    if (c->user) sw_user_vertex(c, src, out);
+    else sw_vertex_shade(&c->prog, src, out);
+}
+
 static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
 {
     memset(c, 0, sizeof *c);
     c->r = r;
     c->occlusion = r->occlusion;
-    sw_program_setup(&c->prog, st);
-    c->nvary = c->prog.varyings;
+    c->user = st->program == XGDI_PROGRAM_USER;
+    if (!c->user) {
+        sw_program_setup(&c->prog, st);
+        c->nvary = c->prog.varyings;
+    }
     xgdi_native_texture *t0 = r->targets[0].texture;
     if (t0 == NULL) return false;
     c->width = t0->desc.width;
@@ -869,7 +1180,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
             c->rt[i].write_mask = 15;
         }
     }
-    c->out_count = c->rt_count > 0 ? (st->program == XGDI_PROGRAM_MRT ? c->rt_count : 1) : 0;
+    c->out_count = c->rt_count > 0 ? (st->program == XGDI_PROGRAM_MRT || c->user ? c->rt_count : 1) : 0;
     if (bs != NULL) {
         xgd_color f = bs->blend_factor;
         c->blend_factor[0] = f.r / 255.0f;
@@ -911,7 +1222,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
         }
     }
     if (c->prog.texture != NULL) sw_texture_prepare_sampling((xgdi_native_texture *)c->prog.texture);
-    return true;
+    return c->user ? sw_user_setup(c, st) : true;
 }
 
 static size_t sw_element_size(xgd_vertex_element_format f)
@@ -967,14 +1278,15 @@ static inline int64_t sw_index_at(const xgdi_draw *d, const uint8_t *ibase, size
 xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
 {
     const xgdi_draw_state *st = d->state;
-    if (st == NULL || st->layout == NULL || st->constants == NULL || d->vertex_count <= 0 ||
-        d->primitive_count <= 0)
+    bool user = st != NULL && st->program == XGDI_PROGRAM_USER;
+    if (st == NULL || st->layout == NULL || (st->constants == NULL && !user) ||
+        d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
     size_t need_consts = st->program == XGDI_PROGRAM_SPRITE   ? sizeof(xgdi_sprite_constants)
                          : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
                          : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
                                                                 : sizeof(xgdi_basic_constants);
-    if (st->constants_size < need_consts)
+    if (!user && st->constants_size < need_consts)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
                          "software: constants of %zu bytes, program needs %zu",
                          st->constants_size, need_consts);
@@ -1049,8 +1361,8 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
             res = sw_grow_verts(r, range + 1);
             if (res != XGD_OK) return res;
             for (size_t k = 0; k < range; k++)
-                sw_vertex_shade(&c->prog, vbase + ((size_t)lo + k) * stride, &r->verts[k]);
-            sw_vertex_shade(&c->prog, NULL, &r->verts[range]);
+                sw_shade_vertex(c, vbase + ((size_t)lo + k) * stride, &r->verts[k]);
+            sw_shade_vertex(c, NULL, &r->verts[range]);
             for (size_t i = 0; i < count; i++) {
                 int64_t vi = sw_index_at(d, ibase, ilimit, i);
                 map[i] = range > 0 && vi >= lo && vi <= hi ? (uint32_t)(vi - lo) : (uint32_t)range;
@@ -1067,7 +1379,7 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
                                             : (int64_t)d->first_vertex + (int64_t)i;
             const uint8_t *src = NULL;
             if (vi >= 0 && (uint64_t)vi < readable) src = vbase + (size_t)vi * stride;
-            sw_vertex_shade(&c->prog, src, &r->verts[i]);
+            sw_shade_vertex(c, src, &r->verts[i]);
         }
     }
 

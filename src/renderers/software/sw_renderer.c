@@ -320,4 +320,6 @@ const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .query_begin = sw_query_begin,
     .query_end = sw_query_end,
     .query_result = sw_query_result,
+    .shader_create = sw_op_shader_create,
+    .shader_destroy = sw_op_shader_destroy,
 };
