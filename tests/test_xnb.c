@@ -562,3 +562,56 @@ XGD_TEST(Xnb_HostileLzx)
     xw_free(&f);
     xgd_device_destroy(dev);
 }
+
+#ifdef XGD_TEST_HAVE_MOJOSHADER
+#include "fx_writer.h"
+#endif
+
+/* EffectReader hands its bytes to the effect loader: an fx_2_0 effect written by the tests'
+ * writer, wrapped in an LZX-compressed .xnb, loads into an effect with the writer's techniques
+ * and parameters (fx_writer.h: "Solid" and "Textured", WorldViewProj and Tint). */
+XGD_TEST(Xnb_EffectRoundTrip)
+{
+#ifndef XGD_TEST_HAVE_MOJOSHADER
+    xgdt_not_supported(t, "this build has no MojoShader: no effect to write or load");
+#else
+    xgd_device *dev = device(t, XGD_GRAPHICS_PROFILE_HIDEF);
+    REQUIRE(dev != NULL);
+    char err[256];
+    size_t n = 0;
+    uint8_t *fx = fxw_standard(&n, err, sizeof err);
+    REQUIRE(fx != NULL);
+    const char *names[1] = { XW_EFFECT };
+    xw_buf p = { 0 }, f;
+    xw_readers(&p, 1, names);
+    xw_7bit(&p, 0);
+    xw_7bit(&p, 1);
+    xw_u32(&p, (uint32_t)n);
+    xw_bytes(&p, fx, n);
+    file_of(&f, &p, XW_LZX);
+    uint64_t before = live(dev);
+    xgd_content c;
+    CHECK_OK(xgd_content_load_memory(dev, f.p, f.n, &c));
+    CHECK_INT(c.asset.kind, XGD_CONTENT_EFFECT);
+    CHECK(c.compressed);
+    if (c.asset.effect != NULL) {
+        int count = 0, textured = -1;
+        CHECK_OK(xgd_effect_get_technique_count(c.asset.effect, &count));
+        CHECK_INT(count, 2);
+        CHECK_OK(xgd_effect_find_technique(c.asset.effect, "Textured", &textured));
+        CHECK_INT(textured, 1);
+        xgd_effect_parameter wvp, tint;
+        CHECK_OK(xgd_effect_find_parameter(c.asset.effect, "WorldViewProj", &wvp));
+        CHECK_OK(xgd_effect_find_parameter(c.asset.effect, "Tint", &tint));
+        xgd_effect_parameter_info info;
+        CHECK_OK(xgd_effect_parameter_get_info(c.asset.effect, wvp, &info));
+        CHECK(info.parameter_class == XGD_EFFECT_PARAMETER_CLASS_MATRIX && info.rows == 4 &&
+              info.columns == 4 && strcmp(info.semantic, "WORLDVIEWPROJECTION") == 0);
+    }
+    xgd_content_release(&c);
+    CHECK_INT(live(dev), before);
+    xw_free(&f);
+    free(fx);
+    xgd_device_destroy(dev);
+#endif
+}
