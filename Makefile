@@ -18,7 +18,7 @@ TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$|^u
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 120
 # each file-format fuzz target (png, hlsl, xfx, ...): one loader, fewer seconds
-FUZZ_SECONDS_SMALL ?= 45
+FUZZ_SECONDS_SMALL ?= 20
 BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS  ?=

@@ -2,14 +2,14 @@
 # fuzz/run.sh BUILD_DIR [SECONDS [SMALL_SECONDS]]: the fuzzing step of `make fuzz`. For each
 # target: replay the committed corpus and regression inputs, then fuzz from the corpus for
 # SECONDS (default 120) for the api target, whose inputs reach the whole library, and
-# SMALL_SECONDS (default 45) for each file-format target, whose inputs reach one loader.
+# SMALL_SECONDS (default 20) for each file-format target, whose inputs reach one loader.
 # New inputs go to BUILD_DIR/fuzz-work/<target>/ (the committed corpus is only read), crashes
 # to BUILD_DIR/fuzz-artifacts/. Any crash, leak, contract violation (abort), timeout (10 s per
 # input) or allocation beyond the limits fails the step.
 set -u
 build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS [SMALL_SECONDS]]}
 api_seconds=${2:-120}
-small_seconds=${3:-45}
+small_seconds=${3:-20}
 here=$(cd "$(dirname "$0")" && pwd)
 limits="-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10"
 status=0

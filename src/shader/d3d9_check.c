@@ -155,6 +155,10 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
     }
     switch (kind) {
     case K_SAMPLER:
+        /* vertex texture fetch is refused before MojoShader sees it: its SPIR-V back end
+           asserts on a sampler read in a vertex shader */
+        if (!w->pixel)
+            return fail(w, XGD_ERROR_NOT_SUPPORTED, "a vertex shader samples a texture (vertex textures)", at);
         if (type != R_SAMPLER || num >= 16) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a texture instruction's sampler is not s0..s15", at);
         if ((w->declared_sampler & (1u << num)) == 0)
             return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a sampler is used without its declaration", at);

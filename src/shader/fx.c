@@ -2340,8 +2340,16 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
         if (st->value.value_count < 1 || st->type == MOJOSHADER_RS_VERTEXSHADER ||
             st->type == MOJOSHADER_RS_PIXELSHADER)
             continue;
-        int v = st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT ? (int)st->value.valuesF[0]
-                                                                          : st->value.valuesI[0];
+        int v;
+        if (st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT) {
+            /* a float state value outside int's range names no Direct3D 9 enum: ignored, as
+               an unknown value of a known state is */
+            float f = st->value.valuesF[0];
+            if (!(f >= -2147483648.0f && f < 2147483648.0f)) continue;
+            v = (int)f;
+        } else {
+            v = st->value.valuesI[0];
+        }
         switch (st->type) {
         case MOJOSHADER_RS_ALPHABLENDENABLE: enable = v != 0, tb = true; break;
         case MOJOSHADER_RS_SEPARATEALPHABLENDENABLE: separate = v != 0, tb = true; break;

@@ -273,6 +273,7 @@ static uint32_t sw_alloc_reg(sload *L, uint32_t n)
 {
     xgdi_sw_spirv_module *m = L->m;
     if (L->r != XGD_OK) return 0;
+    if (n == 0) return m->words; /* nothing to allocate (the image may not exist yet) */
     uint64_t words = (uint64_t)m->words + (uint64_t)n * 4u;
     if (words > XGDI_SW_SPIRV_MAX_STATE) {
         UNSUP("the module needs more than %u register words (limit of the software renderer)",
@@ -2732,6 +2733,7 @@ static inline uint32_t sw_clampi(int32_t v, uint32_t len)
 static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t count, unsigned mask)
 {
     const xgdi_sw_spirv_module *m = st->m;
+    if (count == 0) return mask; /* an empty block (the module may have no instructions) */
     sw_word *R = st->R;
     const sins *in = m->ins + first, *end = in + count;
     for (; in < end; in++) {
