@@ -2398,7 +2398,7 @@ xgd_result xgdi_sw_spirv_state_create(const xgdi_sw_spirv_module *m, xgdi_sw_spi
         free(s);
         return XGD_ERROR_OUT_OF_MEMORY;
     }
-    memcpy(s->R, m->image, (size_t)m->words * sizeof(uint32_t));
+    if (m->words > 0) memcpy(s->R, m->image, (size_t)m->words * sizeof(uint32_t));
     s->m = m;
     *out = s;
     return XGD_OK;
