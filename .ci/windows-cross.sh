@@ -102,6 +102,11 @@ if command -v wine >/dev/null 2>&1; then
         echo "windows-cross.sh: the static consumer failed under Wine" >&2
         exit 1
     fi
+    # The consumer ran without a display. Wine's server outlives it for a few seconds with a
+    # desktop that has no display driver, and a program started meanwhile on the virtual X
+    # server shares that desktop: its CreateWindowExW fails with ERROR_ACCESS_DENIED. Wait for
+    # the server to exit so the windowed run starts its own, on Xvfb.
+    wineserver -w 2>/dev/null || true
     if command -v xvfb-run >/dev/null 2>&1; then
         rc=0
         WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" timeout 300 \
