@@ -71,6 +71,24 @@ typedef struct sw_vertex {
     float v[SW_MAX_VARYINGS];
 } sw_vertex;
 
+/* ---- sw_pool.c: worker threads ---- */
+/* most threads a device's pool runs (the caller included) */
+#define SW_MAX_THREADS 64
+typedef struct sw_pool sw_pool;
+/* The number of online CPUs (1..SW_MAX_THREADS). */
+int sw_pool_default_threads(void);
+/* A pool of threads - 1 workers, or NULL for threads <= 1 (or when no worker could start):
+   a NULL pool runs every job on the caller. */
+sw_pool *sw_pool_create(int threads);
+void sw_pool_destroy(sw_pool *p);
+int sw_pool_threads(const sw_pool *p);
+/* Calls fn(arg, item, worker) for every item in [0, items), spread over the pool's threads and
+   the caller (worker 0), and returns when all have returned. */
+void sw_pool_run(sw_pool *p, int items, void (*fn)(void *arg, int item, int worker), void *arg);
+
+/* A triangle recorded for banded rasterization (sw_raster.c). */
+typedef struct sw_rec_tri sw_rec_tri;
+
 typedef struct sw_renderer {
     xgdi_renderer base;
     bool debug;
@@ -86,6 +104,21 @@ typedef struct sw_renderer {
     /* the active occlusion query's counter (samples that passed depth and stencil), NULL when
        no query is active: the rasterizer adds to it, at the cost of one test per pixel */
     uint64_t *occlusion;
+    /* Worker threads (NULL: every draw runs on the calling thread). A draw of filled
+       triangles with a stock program is clipped and snapped on the calling thread into `tris`,
+       then rasterized in horizontal bands of the target, one band per item of the pool: each
+       band visits the draw's triangles in order and owns its rows' pixels, depth and stencil,
+       so every pixel sees the same operations in the same order as on one thread. The draw
+       returns after every band finished. */
+    sw_pool *pool;
+    /* pixels of bounding boxes below which a draw runs on the calling thread (waking the
+       workers would cost more than they save); $XGD_SW_BAND_MIN_PIXELS, for tests that want
+       every draw banded */
+    long band_min_pixels;
+    sw_rec_tri *tris;
+    size_t tris_count, tris_capacity;
+    float *clip_vary;          /* varyings of vertices made by clipping, for `tris` */
+    size_t clip_vary_count, clip_vary_capacity;
 } sw_renderer;
 
 /* An occlusion query: results are immediate, since every draw executes before it returns. */

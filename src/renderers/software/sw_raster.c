@@ -133,6 +133,9 @@ typedef struct sw_ctx {
     uint32_t link_vs[SW_USER_MAX_LINKS], link_ps[SW_USER_MAX_LINKS];
     uint8_t link_vs_comps[SW_USER_MAX_LINKS], link_ps_comps[SW_USER_MAX_LINKS];
     unsigned color_written;
+    /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
+    bool record;
+    bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
     xgdi_sw_spirv_textures tex;
 } sw_ctx;
 
@@ -880,6 +883,146 @@ static bool sw_to_screen(const sw_ctx *c, const sw_vertex *v, sw_screen_vertex *
 
 static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b);
 
+/* ---- banded rasterization ---- */
+
+/* A triangle recorded for the bands: its snapped vertices and the rows it may touch. Vertices
+   of the draw's own array keep their varyings in place (a_off = SW_NO_OFF); those clipping made
+   have theirs copied to clip_vary (their pointers are set once recording ended, since the
+   array may move while it grows). */
+#define SW_NO_OFF SIZE_MAX
+struct sw_rec_tri {
+    sw_screen_vertex v[3];
+    size_t a_off[3];
+    int64_t y0, y1;           /* rows the bounding box may touch, inside the pixel rectangle */
+    int64_t area;             /* pixels of the bounding box (how much work the draw is) */
+};
+
+static bool sw_grow_array(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 256;
+    while (n < need) n *= 2;
+    void *np = realloc(*p, n * elem);
+    if (np == NULL) return false;
+    *p = np;
+    *cap = n;
+    return true;
+}
+
+static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_screen_vertex *s1,
+                               const sw_screen_vertex *s2, bool in_place)
+{
+    sw_renderer *r = c->r;
+    if (c->record_failed) return;
+    int64_t minY = s0->Y, maxY = s0->Y, minX = s0->X, maxX = s0->X;
+    const sw_screen_vertex *sv[3] = { s0, s1, s2 };
+    for (int i = 1; i < 3; i++) {
+        if (sv[i]->Y < minY) minY = sv[i]->Y;
+        if (sv[i]->Y > maxY) maxY = sv[i]->Y;
+        if (sv[i]->X < minX) minX = sv[i]->X;
+        if (sv[i]->X > maxX) maxX = sv[i]->X;
+    }
+    /* the same conservative box sw_raster_triangle starts from */
+    int64_t py0 = sw_floor_div256(minY) - 1, py1 = sw_floor_div256(maxY) + 1;
+    int64_t px0 = sw_floor_div256(minX) - 1, px1 = sw_floor_div256(maxX) + 1;
+    if (py0 < c->cy0) py0 = c->cy0;
+    if (py1 > c->cy1 - 1) py1 = c->cy1 - 1;
+    if (px0 < c->cx0) px0 = c->cx0;
+    if (px1 > c->cx1 - 1) px1 = c->cx1 - 1;
+    if (py0 > py1 || px0 > px1) return; /* nothing of it is visited */
+    if (!sw_grow_array((void **)&r->tris, &r->tris_capacity, r->tris_count + 1, sizeof *r->tris) ||
+        (!in_place && !sw_grow_array((void **)&r->clip_vary, &r->clip_vary_capacity,
+                                     r->clip_vary_count + 3 * (size_t)c->nvary + 3,
+                                     sizeof *r->clip_vary))) {
+        c->record_failed = true;
+        return;
+    }
+    sw_rec_tri *t = &r->tris[r->tris_count++];
+    for (int i = 0; i < 3; i++) {
+        t->v[i] = *sv[i];
+        t->a_off[i] = SW_NO_OFF;
+        if (!in_place) {
+            t->a_off[i] = r->clip_vary_count;
+            memcpy(r->clip_vary + r->clip_vary_count, sv[i]->a, (size_t)c->nvary * sizeof(float));
+            r->clip_vary_count += (size_t)c->nvary;
+            t->v[i].a = NULL;
+        }
+    }
+    t->y0 = py0;
+    t->y1 = py1;
+    t->area = (px1 - px0 + 1) * (py1 - py0 + 1);
+}
+
+/* A filled triangle of a stock program: rasterized now, or recorded for the bands. in_place:
+   the vertices' varyings are the draw's own (they stay where they are until it ends). */
+static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
+                                    const sw_screen_vertex *s1, const sw_screen_vertex *s2,
+                                    bool in_place)
+{
+    if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
+    else sw_raster_triangle(c, s0, s1, s2);
+}
+
+typedef struct sw_band_job {
+    const sw_ctx *c;
+    const sw_rec_tri *tris;
+    size_t count;
+    int64_t y0, band_h;
+    uint64_t *counts;          /* per band: samples the occlusion query counted */
+} sw_band_job;
+
+static void sw_band_run(void *arg, int item, int worker)
+{
+    (void)worker;
+    const sw_band_job *j = arg;
+    sw_ctx lc = *j->c;
+    int64_t y0 = j->y0 + (int64_t)item * j->band_h, y1 = y0 + j->band_h;
+    if (y0 > lc.cy0) lc.cy0 = (int)y0;
+    if (y1 < lc.cy1) lc.cy1 = (int)y1;
+    uint64_t count = 0;
+    if (lc.occlusion != NULL) lc.occlusion = &count;
+    for (size_t i = 0; i < j->count; i++) {
+        const sw_rec_tri *t = &j->tris[i];
+        if (t->y1 < lc.cy0 || t->y0 >= lc.cy1) continue;
+        sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
+    }
+    j->counts[item] = count;
+}
+
+/* bands per thread: several, so that a thread that finished early takes another */
+#define SW_BANDS_PER_THREAD 4
+#define SW_MAX_BANDS (SW_MAX_THREADS * SW_BANDS_PER_THREAD)
+
+/* Rasterizes the recorded triangles of the draw, in bands over the pool's threads. */
+static void sw_run_bands(sw_ctx *c)
+{
+    sw_renderer *r = c->r;
+    int64_t work = 0;
+    for (size_t i = 0; i < r->tris_count; i++) {
+        sw_rec_tri *t = &r->tris[i];
+        for (int k = 0; k < 3; k++)
+            if (t->a_off[k] != SW_NO_OFF) t->v[k].a = r->clip_vary + t->a_off[k];
+        work += t->area;
+    }
+    int64_t rows = (int64_t)c->cy1 - c->cy0;
+    int threads = sw_pool_threads(r->pool);
+    int64_t bands = (int64_t)threads * SW_BANDS_PER_THREAD;
+    if (bands > rows) bands = rows;
+    if (work < r->band_min_pixels || bands <= 1) {
+        for (size_t i = 0; i < r->tris_count; i++)
+            sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        return;
+    }
+    uint64_t counts[SW_MAX_BANDS];
+    sw_band_job job = { .c = c, .tris = r->tris, .count = r->tris_count, .y0 = c->cy0,
+                        .counts = counts };
+    job.band_h = (rows + bands - 1) / bands;
+    bands = (rows + job.band_h - 1) / job.band_h;
+    sw_pool_run(r->pool, (int)bands, sw_band_run, &job);
+    if (c->occlusion != NULL)
+        for (int64_t b = 0; b < bands; b++) *c->occlusion += counts[b];
+}
+
 static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, const sw_vertex *v2)
 {
     unsigned o0 = sw_outcode(c, v0), o1 = sw_outcode(c, v1), o2 = sw_outcode(c, v2);
@@ -917,7 +1060,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
             return;
         if (c->user) sw_raster_triangle_user(c, &s0, &s1, &s2);
-        else sw_raster_triangle(c, &s0, &s1, &s2);
+        else sw_emit_triangle(c, &s0, &s1, &s2, true);
         return;
     }
     /* Sutherland-Hodgman against the planes some vertex is outside of */
@@ -951,7 +1094,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
     for (int i = 1; i + 1 < n; i++) {
         if (c->user) sw_raster_triangle_user(c, &sv[0], &sv[i], &sv[i + 1]);
-        else sw_raster_triangle(c, &sv[0], &sv[i], &sv[i + 1]);
+        else sw_emit_triangle(c, &sv[0], &sv[i], &sv[i + 1], false);
     }
 }
 
@@ -1384,6 +1527,10 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     }
 
     const sw_vertex *vv = r->verts;
+    c->record = r->pool != NULL && !c->user && !c->wireframe &&
+                (d->type == XGD_PRIMITIVE_TRIANGLE_LIST || d->type == XGD_PRIMITIVE_TRIANGLE_STRIP);
+    r->tris_count = 0;
+    r->clip_vary_count = 0;
 #define SW_V(i) (map != NULL ? &vv[map[(i)]] : &vv[(i)])
     int pc = d->primitive_count;
     switch (d->type) {
@@ -1412,6 +1559,13 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
         break;
     }
 #undef SW_V
+    if (c->record) {
+        if (c->record_failed)
+            return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
+                             "software: out of memory for the draw's %zu triangles",
+                             r->tris_count + 1);
+        sw_run_bands(c);
+    }
     for (int t = 0; t < c->out_count; t++)
         sw_texture_mark_written(c->rt[t].tex, c->rt[t].face);
     return XGD_OK;

@@ -24,6 +24,32 @@ static void sw_bind_back_buffer(sw_renderer *r)
     r->target_count = 1;
 }
 
+/* Threads a device rasterizes with: $XGD_SW_THREADS (1..SW_MAX_THREADS; 1 = every draw on the
+   calling thread), else the number of online CPUs. */
+static int sw_thread_count(void)
+{
+    const char *e = getenv("XGD_SW_THREADS");
+    if (e != NULL && *e != '\0') {
+        char *end;
+        long n = strtol(e, &end, 10);
+        if (*end == '\0' && n >= 1) return n > SW_MAX_THREADS ? SW_MAX_THREADS : (int)n;
+    }
+    return sw_pool_default_threads();
+}
+
+#define SW_BAND_MIN_PIXELS 8192
+
+static long sw_band_min_pixels(void)
+{
+    const char *e = getenv("XGD_SW_BAND_MIN_PIXELS");
+    if (e != NULL && *e != '\0') {
+        char *end;
+        long n = strtol(e, &end, 10);
+        if (*end == '\0' && n >= 0) return n;
+    }
+    return SW_BAND_MIN_PIXELS;
+}
+
 static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer **out)
 {
     *out = NULL;
@@ -40,6 +66,9 @@ static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer
         return res;
     }
     sw_bind_back_buffer(r);
+    /* without workers (none could start) every draw runs on the calling thread */
+    r->pool = sw_pool_create(sw_thread_count());
+    r->band_min_pixels = sw_band_min_pixels();
     *out = &r->base;
     return XGD_OK;
 }
@@ -50,9 +79,12 @@ static void sw_destroy(xgdi_renderer *base)
     sw_renderer *r = sw_cast(base);
     xgdi_retire_flush_all(&base->retired, base);
     xgdi_retire_free(&base->retired);
+    sw_pool_destroy(r->pool);
     sw_texture_free(r->back_buffer);
     free(r->verts);
     free(r->vmap);
+    free(r->tris);
+    free(r->clip_vary);
     free(r);
 }
 
