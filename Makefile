@@ -12,9 +12,10 @@ BUILD_CLANG ?= build-clang
 BUILD_TSAN  ?= build-tsan
 BUILD_HEADLESS ?= build-headless
 # The tests `make tsan` runs (a ctest regex): the two-device, two-thread fixture on the software
-# renderer and the unit tests that start threads. Add `|^conformance\.(vulkan|d3d12)\.Threads_`
+# renderer and the unit tests that start threads (SoftwareThreads_: the software renderer's
+# rasterizer threads). Add `|^conformance\.(vulkan|d3d12)\.Threads_`
 # to check the GPU renderers too (slower; third-party reports suppressed by tests/tsan.supp).
-TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$|^unit\.handles_two_threads$$
+TSAN_TESTS  ?= ^conformance\.software\.Threads_|^unit\.D3D12_FenceFallsBack$$|^unit\.handles_two_threads$$|^unit\.SoftwareThreads_
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 120
 # each file-format fuzz target (png, hlsl, xfx, ...): one loader, fewer seconds

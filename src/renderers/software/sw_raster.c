@@ -59,6 +59,9 @@ const int8_t (*sw_sample_positions(int samples))[2]
 
 typedef struct sw_blend {
     bool enabled;
+    /* One, InverseSourceAlpha, Add on colour and alpha (SpriteBatch's AlphaBlend): blended
+       without the factor switches, with the same float operations */
+    bool premultiplied;
     xgd_blend cs, cd, as, ad;
     xgd_blend_function cf, af;
 } sw_blend;
@@ -285,6 +288,17 @@ static void sw_write_target(const sw_ctx *c, const sw_rt_view *t, size_t pix, un
             for (int i = 0; i < 4; i++) enc[i] = sw_unorm8(s[i]);
             for (int k = 0; k < c->samples; k++)
                 if (mask & (1u << k)) memcpy(p + (size_t)k * 4, enc, 4);
+            return;
+        }
+        if (t->blend.premultiplied && t->write_mask == 15) {
+            /* s * 1 + d * (1 - sa): what sw_blend_px computes for these factors (s * 1 is
+               exact), so the bytes are the same */
+            float ia = 1.0f - s[3];
+            for (int k = 0; k < c->samples; k++) {
+                if (!(mask & (1u << k))) continue;
+                uint8_t *q = p + (size_t)k * 4;
+                for (int i = 0; i < 4; i++) q[i] = sw_unorm8(s[i] * 1.0f + xgdi_sw_unorm8[q[i]] * ia);
+            }
             return;
         }
         for (int k = 0; k < c->samples; k++) {
@@ -1145,6 +1159,9 @@ static void sw_setup_blend(sw_blend *b, const xgd_target_blend_desc *d)
     b->enabled = !(b->cs == XGD_BLEND_ONE && b->cd == XGD_BLEND_ZERO && b->as == XGD_BLEND_ONE &&
                    b->ad == XGD_BLEND_ZERO && b->cf == XGD_BLEND_FUNCTION_ADD &&
                    b->af == XGD_BLEND_FUNCTION_ADD);
+    b->premultiplied = b->cs == XGD_BLEND_ONE && b->cd == XGD_BLEND_INVERSE_SOURCE_ALPHA &&
+                       b->as == XGD_BLEND_ONE && b->ad == XGD_BLEND_INVERSE_SOURCE_ALPHA &&
+                       b->cf == XGD_BLEND_FUNCTION_ADD && b->af == XGD_BLEND_FUNCTION_ADD;
 }
 
 static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
