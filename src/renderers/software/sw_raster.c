@@ -1006,6 +1006,7 @@ static void sw_band_run(void *arg, int item, int worker)
 /* bands per thread: several, so that a thread that finished early takes another */
 #define SW_BANDS_PER_THREAD 4
 #define SW_MAX_BANDS (SW_MAX_THREADS * SW_BANDS_PER_THREAD)
+#define SW_BAND_ROWS 32
 
 /* Rasterizes the recorded triangles of the draw, in bands over the pool's threads. */
 static void sw_run_bands(sw_ctx *c)
@@ -1030,7 +1031,13 @@ static void sw_run_bands(sw_ctx *c)
     uint64_t counts[SW_MAX_BANDS];
     sw_band_job job = { .c = c, .tris = r->tris, .count = r->tris_count, .y0 = c->cy0,
                         .counts = counts };
+    /* Bands of at most SW_BAND_ROWS rows keep a band's part of the target in the cache while
+       its triangles are drawn (a draw's triangles land anywhere); more bands cost one bounding
+       box test per triangle per band and the setup of triangles that cross band edges. */
     job.band_h = (rows + bands - 1) / bands;
+    if (job.band_h > SW_BAND_ROWS) job.band_h = SW_BAND_ROWS;
+    if (job.band_h < (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS)
+        job.band_h = (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS;
     bands = (rows + job.band_h - 1) / job.band_h;
     sw_pool_run(r->pool, (int)bands, sw_band_run, &job);
     if (c->occlusion != NULL)
