@@ -117,6 +117,9 @@ typedef struct sw_renderer {
     long band_min_pixels;
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
+    int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a
+                                  compact array each band scans) */
+    size_t tri_rows_capacity;
     float *clip_vary;          /* varyings of vertices made by clipping, for `tris` */
     size_t clip_vary_count, clip_vary_capacity;
 } sw_renderer;

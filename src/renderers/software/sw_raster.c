@@ -907,7 +907,6 @@ static void sw_line_edges(sw_ctx *c, const sw_vertex *a, const sw_vertex *b);
 struct sw_rec_tri {
     sw_screen_vertex v[3];
     size_t a_off[3];
-    int64_t y0, y1;           /* rows the bounding box may touch, inside the pixel rectangle */
     int64_t area;             /* pixels of the bounding box (how much work the draw is) */
 };
 
@@ -944,6 +943,11 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
     if (px0 < c->cx0) px0 = c->cx0;
     if (px1 > c->cx1 - 1) px1 = c->cx1 - 1;
     if (py0 > py1 || px0 > px1) return; /* nothing of it is visited */
+    if (!sw_grow_array((void **)&r->tri_rows, &r->tri_rows_capacity, r->tris_count + 1,
+                       sizeof *r->tri_rows)) {
+        c->record_failed = true;
+        return;
+    }
     if (!sw_grow_array((void **)&r->tris, &r->tris_capacity, r->tris_count + 1, sizeof *r->tris) ||
         (!in_place && !sw_grow_array((void **)&r->clip_vary, &r->clip_vary_capacity,
                                      r->clip_vary_count + 3 * (size_t)c->nvary + 3,
@@ -951,6 +955,8 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
         c->record_failed = true;
         return;
     }
+    r->tri_rows[r->tris_count][0] = (int32_t)py0;
+    r->tri_rows[r->tris_count][1] = (int32_t)py1;
     sw_rec_tri *t = &r->tris[r->tris_count++];
     for (int i = 0; i < 3; i++) {
         t->v[i] = *sv[i];
@@ -962,8 +968,6 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
             t->v[i].a = NULL;
         }
     }
-    t->y0 = py0;
-    t->y1 = py1;
     t->area = (px1 - px0 + 1) * (py1 - py0 + 1);
 }
 
@@ -980,6 +984,7 @@ static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
 typedef struct sw_band_job {
     const sw_ctx *c;
     const sw_rec_tri *tris;
+    const int32_t (*rows)[2];
     size_t count;
     int64_t y0, band_h;
     uint64_t *counts;          /* per band: samples the occlusion query counted */
@@ -996,8 +1001,8 @@ static void sw_band_run(void *arg, int item, int worker)
     uint64_t count = 0;
     if (lc.occlusion != NULL) lc.occlusion = &count;
     for (size_t i = 0; i < j->count; i++) {
+        if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
         const sw_rec_tri *t = &j->tris[i];
-        if (t->y1 < lc.cy0 || t->y0 >= lc.cy1) continue;
         sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
     }
     j->counts[item] = count;
@@ -1029,8 +1034,8 @@ static void sw_run_bands(sw_ctx *c)
         return;
     }
     uint64_t counts[SW_MAX_BANDS];
-    sw_band_job job = { .c = c, .tris = r->tris, .count = r->tris_count, .y0 = c->cy0,
-                        .counts = counts };
+    sw_band_job job = { .c = c, .tris = r->tris, .rows = (const int32_t (*)[2])r->tri_rows,
+                        .count = r->tris_count, .y0 = c->cy0, .counts = counts };
     /* Bands of at most SW_BAND_ROWS rows keep a band's part of the target in the cache while
        its triangles are drawn (a draw's triangles land anywhere); more bands cost one bounding
        box test per triangle per band and the setup of triangles that cross band edges. */

@@ -84,6 +84,7 @@ static void sw_destroy(xgdi_renderer *base)
     free(r->verts);
     free(r->vmap);
     free(r->tris);
+    free(r->tri_rows);
     free(r->clip_vary);
     free(r);
 }
