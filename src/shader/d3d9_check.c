@@ -189,7 +189,9 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
                         : type == R_OUTPUT && w->major >= 3 ? w->declared_output
                         : type == R_MISCTYPE ? w->declared_misc
                                              : 0xffffffffu;
-    if ((declared & bit) == 0)
+    /* registers without declarations (constants, temporaries, ...) may be numbered past 31
+       (vs_2_0 reads c0..c255); their range is the limit below */
+    if (declared != 0xffffffffu && (declared & bit) == 0)
         return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a register is used without its declaration", at);
     int limit = reg_limit(w, type, dst);
     if (dst && type == R_ADDR_TEXTURE && !w->pixel && opcode == 46) limit = 1;

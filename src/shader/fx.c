@@ -1111,6 +1111,14 @@ static xgd_effect_parameter_class class_of(MOJOSHADER_symbolClass c)
 }
 
 /* Values one element of this type takes in MojoShader's array. */
+/* Registers (float4 each) one numeric element fills: a column_major matrix keeps one column
+   per register, everything else one row per register (MojoShader copies a parameter's values
+   to its registers as they lie, four per register). */
+static uint32_t element_registers(const MOJOSHADER_symbolTypeInfo *t)
+{
+    return t->parameter_class == MOJOSHADER_SYMCLASS_MATRIX_COLUMNS ? t->columns : t->rows;
+}
+
 static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
 {
     if (t->parameter_class == MOJOSHADER_SYMCLASS_OBJECT) return 1;
@@ -1118,11 +1126,11 @@ static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
         uint32_t size = 0;
         for (unsigned m = 0; m < t->member_count; m++) {
             const MOJOSHADER_symbolTypeInfo *mi = &t->members[m].info;
-            size += 4 * mi->rows * (mi->elements ? mi->elements : 1);
+            size += 4 * element_registers(mi) * (mi->elements ? mi->elements : 1);
         }
         return size;
     }
-    return 4 * t->rows;
+    return 4 * element_registers(t);
 }
 
 /* Builds the node of a value of type t at offset (and its elements and members); returns its
@@ -1172,7 +1180,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
             if (c < 0) return -1;
             /* move the built node into its reserved place */
             fx->nodes[first + (int)m] = fx->nodes[c];
-            off += 4 * mem->info.rows * (mem->info.elements ? mem->info.elements : 1);
+            off += 4 * element_registers(&mem->info) * (mem->info.elements ? mem->info.elements : 1);
         }
         fx->nodes[id].members = (int)t->member_count;
         fx->nodes[id].first_child = first;
@@ -1791,7 +1799,7 @@ static const fx_node *typed(xgd_device *dev, const xgdi_fx *fx, xgd_effect_param
 /* The value index of scalar (element e, row r, column c) of a numeric node. */
 static uint32_t value_index(const fx_node *n, int e, int r, int c)
 {
-    uint32_t base = n->offset + (uint32_t)e * 4u * (uint32_t)n->rows;
+    uint32_t base = n->offset + (uint32_t)e * 4u * (uint32_t)(n->col_major ? n->columns : n->rows);
     return n->col_major ? base + (uint32_t)c * 4u + (uint32_t)r : base + (uint32_t)r * 4u + (uint32_t)c;
 }
 

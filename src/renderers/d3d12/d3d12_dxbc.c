@@ -663,7 +663,19 @@ static void emit(ctx *c, uint32_t op, uint32_t ctl, int dtype, uint32_t dreg, ui
 {
     size_t at = ins_begin(c, op, ctl);
     op_dst(c, dtype, dreg, dmask);
-    for (int i = 0; i < nsrc; i++) op_src(c, src[i].v, src[i].col, src[i].l, src[i].mod);
+    /* A mov's lanes outside the write mask repeat the first written lane's component: vkd3d
+       1.2 turns a mov whose source swizzle is the identity into a copy of the whole register,
+       ignoring a partial write mask (mov r4.y, r2.xyzw would overwrite r4.xzw). Only mov:
+       dot products read every lane whatever their write mask. */
+    uint32_t first = 0;
+    while (first < 4 && !(dmask & (1u << first))) first++;
+    for (int i = 0; i < nsrc; i++) {
+        uint8_t l[4] = { src[i].l[0], src[i].l[1], src[i].l[2], src[i].l[3] };
+        if (op == DMOV && first < 4 && (dmask & 0xf) != 0xf && dtype != OT_NULL && dtype != OT_DEPTH)
+            for (int k = 0; k < 4; k++)
+                if (!(dmask & (1u << k))) l[k] = l[first];
+        op_src(c, src[i].v, src[i].col, l, src[i].mod);
+    }
     ins_end(c, at);
 }
 
