@@ -1626,7 +1626,7 @@ typedef struct xgd_skinned_effect_params {
     float specular_power;
     xgd_vector3 ambient_light_color;
     xgd_directional_light lights[3];
-    bool prefer_per_pixel_lighting;       /* kept; xgd lights SkinnedEffect per vertex */
+    bool prefer_per_pixel_lighting;       /* light per pixel instead of per vertex */
     bool fog_enabled;
     xgd_vector3 fog_color;
     float fog_start, fog_end;

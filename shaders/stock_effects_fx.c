@@ -295,7 +295,8 @@ static void environment_map(void)
 }
 
 /* ---- SkinnedEffect ---------------------------------------------------------------------------
- * skin = sum over the first WeightsPerVertex (1, 2 or 4: one technique each) of
+ * skin = sum over the first WeightsPerVertex (1, 2 or 4: one technique each, and one each with
+ * PreferPerPixelLighting) of
  * Bones[BlendIndices[i]] * BlendWeight[i] (float4x3: three registers per bone, at most 72
  * bones); position.xyz = position * skin, normal = normal * (float3x3)skin. Then XNA's vertex
  * lighting (three lights, BasicEffect's ComputeLights): E = normalize(EyePosition - worldPos),
@@ -344,7 +345,50 @@ static void environment_map(void)
     "dp4 r11.w, r4, c4\n"                                                                      \
     "max r11, r11, c25.x\nmin oD1, r11, c25.y\n"                                               \
     "mov oT0.xy, v2\n"
+/* PreferPerPixelLighting: the vertex shader passes the world position (fog factor in w), the
+ * world normal and (1, 1, 1, DiffuseColor.a); the pixel shader lights as above per pixel:
+ * colour = tex2D(Texture, uv) * that, rgb *= diffuse, rgb += specular * a (XNA does not clamp
+ * per-pixel light), then fog. */
+#define SKIN_PIXEL_TAIL                                                                        \
+    "dp4 r4.x, v0, r1\ndp4 r4.y, v0, r2\ndp4 r4.z, v0, r3\nmov r4.w, v0.w\n"                   \
+    "dp3 r5.x, v1, r1\ndp3 r5.y, v1, r2\ndp3 r5.z, v1, r3\n"                                  \
+    "m4x4 oPos, r4, c0\n"                                                                      \
+    "m4x4 r6, r4, c18\n"                                                                       \
+    "dp4 r6.w, r4, c4\nmax r6.w, r6.w, c25.x\nmin r6.w, r6.w, c25.y\n"                         \
+    "mov oT1, r6\n"                                                                            \
+    "m3x3 r8.xyz, r5, c22\n"                                                                   \
+    "dp3 r8.w, r8, r8\nrsq r8.w, r8.w\nmul oT2.xyz, r8, r8.w\n"                                \
+    "mov r10, c25.y\nmov r10.w, c5.w\nmax r10, r10, c25.x\nmin oD0, r10, c25.y\n"              \
+    "mov oT0.xy, v2\n"
+static const char skin_pixel_ps[] =
+    "ps_2_0\n"
+    "def c15, 0, 1, 0, 0\n"
+    "dcl t0.xy\ndcl t1\ndcl t2.xyz\ndcl v0\ndcl_2d s0\n"
+    "texld r0, t0, s0\n"
+    "mul r0, r0, v0\n"
+    "add r1.xyz, c14, -t1\ndp3 r1.w, r1, r1\nrsq r1.w, r1.w\nmul r1.xyz, r1, r1.w\n" /* E */
+    "dp3 r2.w, t2, t2\nrsq r2.w, r2.w\nmul r2.xyz, t2, r2.w\n"                         /* N */
+    "dp3 r3.x, r2, -c5\ndp3 r3.y, r2, -c6\ndp3 r3.z, r2, -c7\n"                       /* dotL */
+    "cmp r4.xyz, r3, c15.y, c15.x\n"                                                 /* zeroL */
+    "mul r3.xyz, r3, r4\n"
+    "add r5.xyz, r1, -c5\ndp3 r5.w, r5, r5\nrsq r5.w, r5.w\nmul r5.xyz, r5, r5.w\ndp3 r6.x, r2, r5\n"
+    "add r5.xyz, r1, -c6\ndp3 r5.w, r5, r5\nrsq r5.w, r5.w\nmul r5.xyz, r5, r5.w\ndp3 r6.y, r2, r5\n"
+    "add r5.xyz, r1, -c7\ndp3 r5.w, r5, r5\nrsq r5.w, r5.w\nmul r5.xyz, r5, r5.w\ndp3 r6.z, r2, r5\n"
+    "max r6.xyz, r6, c15.x\nmul r6.xyz, r6, r4\n"
+    "pow r6.x, r6.x, c4.x\npow r6.y, r6.y, c4.x\npow r6.z, r6.z, c4.x\n"
+    "mul r7.xyz, r3.x, c8\nmad r7.xyz, r3.y, c9, r7\nmad r7.xyz, r3.z, c10, r7\n"
+    "mad r7.xyz, r7, c1, c2\n"
+    "mul r8.xyz, r6.x, c11\nmad r8.xyz, r6.y, c12, r8\nmad r8.xyz, r6.z, c13, r8\n"
+    "mul r8.xyz, r8, c3\n"
+    "mul r0.xyz, r0, r7\n"
+    "mad r0.xyz, r8, r0.w, r0\n"
+    "mul r9.xyz, c0, r0.w\n"
+    "lrp r0.xyz, t1.w, r9, r0\n"
+    "mov oC0, r0\n";
 static const char skin1_vs[] = SKIN_HEAD SKIN_TAIL;
+static const char skin1_pixel_vs[] = SKIN_HEAD SKIN_PIXEL_TAIL;
+static const char skin2_pixel_vs[] = SKIN_HEAD SKIN_WEIGHT("y") SKIN_PIXEL_TAIL;
+static const char skin4_pixel_vs[] = SKIN_HEAD SKIN_WEIGHT("y") SKIN_WEIGHT("z") SKIN_WEIGHT("w") SKIN_PIXEL_TAIL;
 static const char skin2_vs[] = SKIN_HEAD SKIN_WEIGHT("y") SKIN_TAIL;
 static const char skin4_vs[] = SKIN_HEAD SKIN_WEIGHT("y") SKIN_WEIGHT("z") SKIN_WEIGHT("w") SKIN_TAIL;
 static const char skin_ps[] =
@@ -399,6 +443,19 @@ static void skinned(void)
     pass(w, "SkinnedEffect_1Bones", skin1_vs, vs, 19, skin_ps, ps, 2);
     pass(w, "SkinnedEffect_2Bones", skin2_vs, vs, 19, skin_ps, ps, 2);
     pass(w, "SkinnedEffect_4Bones", skin4_vs, vs, 19, skin_ps, ps, 2);
+    const fxw_symbol pps[] = {
+        VEC3("FogColor", 0),                VEC4("DiffuseColor", 1),
+        VEC3("EmissiveColor", 2),           VEC3("SpecularColor", 3),
+        SCALAR("SpecularPower", 4),         VEC3("DirLight0Direction", 5),
+        VEC3("DirLight1Direction", 6),      VEC3("DirLight2Direction", 7),
+        VEC3("DirLight0DiffuseColor", 8),   VEC3("DirLight1DiffuseColor", 9),
+        VEC3("DirLight2DiffuseColor", 10),  VEC3("DirLight0SpecularColor", 11),
+        VEC3("DirLight1SpecularColor", 12), VEC3("DirLight2SpecularColor", 13),
+        VEC3("EyePosition", 14),            ssym("TextureSampler", 0, FXW_SAMPLER2D)
+    };
+    pass(w, "SkinnedEffect_1Bones_PixelLighting", skin1_pixel_vs, vs, 19, skin_pixel_ps, pps, 16);
+    pass(w, "SkinnedEffect_2Bones_PixelLighting", skin2_pixel_vs, vs, 19, skin_pixel_ps, pps, 16);
+    pass(w, "SkinnedEffect_4Bones_PixelLighting", skin4_pixel_vs, vs, 19, skin_pixel_ps, pps, 16);
     emit("skinned", w);
 }
 

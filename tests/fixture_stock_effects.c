@@ -497,6 +497,84 @@ XGD_FIXTURE(stock_skinned_weights_per_vertex)
     xgd_device_destroy(dev);
 }
 
+/* Lighting per vertex and per pixel (PreferPerPixelLighting), with one bone (the identity,
+ * weight 1) so every renderer reads the blend index 0: a screen-filling quad at z = 0, normal
+ * +z, the eye at (0, 0, 2), light 0 along -z with diffuse 0.5 and specular 1, SpecularColor 0.5,
+ * SpecularPower 8, DiffuseColor (1, 0.5, 0.25), a white texture, fog factor 0.25 towards blue
+ * (FogStart 1, FogEnd 5: (z * wv.m33 + wv.m43 + FogStart) / (FogStart - FogEnd) with
+ * wv.m43 = -2). Per pixel, at the pixel's world position p: E = normalize((0,0,2) - p),
+ * H = normalize(E - L), specular = pow(H.z, 8) * 0.5; per vertex, the four corners have the same
+ * specular (symmetry), so every pixel holds the corners' value. colour = diffuse + specular,
+ * then rgb = lerp(rgb, (0, 0, 1), 0.25). */
+XGD_FIXTURE(stock_skinned_vertex_and_pixel_lighting)
+{
+    const int W = 32, H = 32;
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    xgd_effect *e = NULL;
+    xgd_result r = xgd_skinned_effect_create(dev, &e);
+    if (r == XGD_ERROR_NOT_SUPPORTED) {
+        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
+        xgd_device_destroy(dev);
+        return;
+    }
+    REQUIRE_OK(r);
+    const uint8_t white[4] = { 255, 255, 255, 255 };
+    xgd_texture *tex = solid_texture(t, dev, 1, 1, white);
+    set_texture(t, e, "Texture", tex);
+    xgd_vertex_declaration *decl = skin_decl(t, dev);
+    REQUIRE(decl != NULL);
+    xgd_skinned_effect_params p;
+    CHECK_OK(xgd_skinned_effect_get(e, &p));
+    p.weights_per_vertex = 1;
+    p.diffuse_color = (xgd_vector3){ 1, 0.5f, 0.25f };
+    p.specular_color = (xgd_vector3){ 0.5f, 0.5f, 0.5f };
+    p.specular_power = 8;
+    p.lights[0] = (xgd_directional_light){ true, { 0, 0, -1 }, { 0.5f, 0.5f, 0.5f }, { 1, 1, 1 } };
+    p.view = xgd_matrix_create_translation(0, 0, -2);
+    p.projection = xgd_matrix_create_translation(0, 0, 2);
+    p.fog_enabled = true;
+    p.fog_start = 1;
+    p.fog_end = 5;
+    p.fog_color = (xgd_vector3){ 0, 0, 1 };
+    CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    const double diffuse[3] = { 0.5, 0.25, 0.125 }, fog = 0.25, fogc[3] = { 0, 0, 1 };
+    for (int per_pixel = 0; per_pixel < 2; per_pixel++) {
+        p.prefer_per_pixel_lighting = per_pixel != 0;
+        CHECK_OK(xgd_skinned_effect_set(e, &p));
+        CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+        if (!apply_or_skip(t, dev, e)) break;
+        const float xs[4] = { -1, 1, 1, -1 }, ys[4] = { 1, 1, -1, -1 };
+        skin_vertex q[4];
+        for (int i = 0; i < 4; i++)
+            q[i] = (skin_vertex){ { xs[i], ys[i], 0 }, { 0, 0, 1 }, { 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 } };
+        skin_vertex v[6] = { q[0], q[1], q[2], q[0], q[2], q[3] };
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 2, decl));
+        uint8_t *img = NULL;
+        if (!xgdt_read_back_buffer(t, dev, W, H, &img)) break;
+        const int px[4][2] = { { 16, 16 }, { 1, 1 }, { 16, 1 }, { 30, 20 } };
+        for (int k = 0; k < 4; k++) {
+            double x = (px[k][0] + 0.5) / W * 2 - 1, y = 1 - (px[k][1] + 0.5) / H * 2;
+            if (!per_pixel) x = y = 1; /* the corners' value */
+            double ex = -x, ey = -y, ez = 2, el = sqrt(ex * ex + ey * ey + ez * ez);
+            ex /= el, ey /= el, ez /= el;
+            double hx = ex, hy = ey, hz = ez + 1, hl = sqrt(hx * hx + hy * hy + hz * hz);
+            double spec = pow(hz / hl, 8) * 0.5;
+            double want[3];
+            for (int c = 0; c < 3; c++) want[c] = lerp(diffuse[c] + spec, fogc[c], fog);
+            char what[64];
+            snprintf(what, sizeof what, "%s, pixel (%d,%d)", per_pixel ? "per pixel" : "per vertex",
+                     px[k][0], px[k][1]);
+            check_rgb(t, what, fx_get(img, W, px[k][0], px[k][1]), want[0], want[1], want[2], 2);
+        }
+        free(img);
+    }
+    xgd_vertex_declaration_destroy(decl);
+    xgd_texture_destroy(tex);
+    xgd_effect_destroy(e);
+    xgd_device_destroy(dev);
+}
+
 /* ---- properties and bad input ------------------------------------------------------------------ */
 
 static xgd_device *unit_device(xgdt_ctx *t)

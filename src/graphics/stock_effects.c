@@ -468,9 +468,10 @@ xgd_result xgd_skinned_effect_set(xgd_effect *effect, const xgd_skinned_effect_p
     if (r == XGD_OK) r = set_v3(effect, "SpecularColor", p->specular_color);
     if (r == XGD_OK) r = set_f(effect, "SpecularPower", p->specular_power);
     if (r == XGD_OK)
-        r = xgd_effect_set_current_technique(effect, p->weights_per_vertex == 1   ? 0
-                                                     : p->weights_per_vertex == 2 ? 1
-                                                                                  : 2);
+        r = xgd_effect_set_current_technique(effect, (p->weights_per_vertex == 1   ? 0
+                                                      : p->weights_per_vertex == 2 ? 1
+                                                                                   : 2) +
+                                                         (p->prefer_per_pixel_lighting ? 3 : 0));
     if (r == XGD_OK) r = store_properties(effect, STOCK_SKINNED, p);
     return r;
 }
