@@ -399,10 +399,6 @@ static xgd_vertex_declaration *skin_decl(xgdt_ctx *t, xgd_device *dev)
 XGD_FIXTURE(stock_skinned_weights_per_vertex)
 {
     const int W = 64, H = 64;
-    if (t->renderer == XGD_RENDERER_D3D12)
-        xgdt_expect_failure(t, "d3d12: a Byte4 vertex element reaches a user vertex shader as the "
-                               "bits of R8G8B8A8_UINT read as float (D3D9 reads 0..255 as floats; "
-                               "DXGI has no USCALED format), so every blend index but 0 is wrong");
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
     xgd_effect *e = NULL;
