@@ -2330,11 +2330,30 @@ static xgd_compare_function compare_of(int c, xgd_compare_function keep)
     }
 }
 
+static xgd_stencil_operation stencil_op_of(int o, xgd_stencil_operation keep)
+{
+    switch (o) {
+    case MOJOSHADER_STENCILOP_KEEP: return XGD_STENCIL_OP_KEEP;
+    case MOJOSHADER_STENCILOP_ZERO: return XGD_STENCIL_OP_ZERO;
+    case MOJOSHADER_STENCILOP_REPLACE: return XGD_STENCIL_OP_REPLACE;
+    case MOJOSHADER_STENCILOP_INCRSAT: return XGD_STENCIL_OP_INCREMENT_SATURATION;
+    case MOJOSHADER_STENCILOP_DECRSAT: return XGD_STENCIL_OP_DECREMENT_SATURATION;
+    case MOJOSHADER_STENCILOP_INVERT: return XGD_STENCIL_OP_INVERT;
+    case MOJOSHADER_STENCILOP_INCR: return XGD_STENCIL_OP_INCREMENT;
+    case MOJOSHADER_STENCILOP_DECR: return XGD_STENCIL_OP_DECREMENT;
+    default: return keep;
+    }
+}
+
 /* The pass's render states, as XNA applies an effect pass: on top of the device's current
  * blend, depth-stencil and rasterizer states, each replaced only when the pass changes it
- * (blend: AlphaBlendEnable, Src/DestBlend, BlendOp and their alpha forms, ColorWriteEnable;
- * depth: ZEnable, ZWriteEnable, ZFunc; rasterizer: CullMode, FillMode, ScissorTestEnable).
- * Other Direct3D 9 states have no XNA state object and are ignored. */
+ * (blend: AlphaBlendEnable, Src/DestBlend, BlendOp and their alpha forms, ColorWriteEnable
+ * and ColorWriteEnable1..3 for targets 1..3; depth-stencil: ZEnable, ZWriteEnable, ZFunc,
+ * StencilEnable, StencilFunc/Pass/Fail/ZFail, their CCW forms with TwoSidedStencilMode,
+ * StencilRef, StencilMask, StencilWriteMask; rasterizer: CullMode, FillMode,
+ * ScissorTestEnable, DepthBias and SlopeScaleDepthBias, whose values are floats (Direct3D 9
+ * keeps their bits in the state's DWORD, so they are read as a float whatever the value's
+ * type). Other Direct3D 9 states have no XNA state object and are ignored. */
 static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_effectPass *pass)
 {
     xgd_blend_state_desc b = dev->blend_state->desc;
@@ -2348,6 +2367,14 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
         if (st->value.value_count < 1 || st->type == MOJOSHADER_RS_VERTEXSHADER ||
             st->type == MOJOSHADER_RS_PIXELSHADER)
             continue;
+        if (st->type == MOJOSHADER_RS_DEPTHBIAS || st->type == MOJOSHADER_RS_SLOPESCALEDEPTHBIAS) {
+            float f = st->value.valuesF[0];
+            if (!isfinite(f)) continue;
+            if (st->type == MOJOSHADER_RS_DEPTHBIAS) r.depth_bias = f;
+            else r.slope_scale_depth_bias = f;
+            tr = true;
+            continue;
+        }
         int v;
         if (st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT) {
             /* a float state value outside int's range names no Direct3D 9 enum: ignored, as
@@ -2371,6 +2398,22 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
         case MOJOSHADER_RS_ZENABLE: d.depth_buffer_enable = v != 0, td = true; break;
         case MOJOSHADER_RS_ZWRITEENABLE: d.depth_buffer_write_enable = v != 0, td = true; break;
         case MOJOSHADER_RS_ZFUNC: d.depth_function = compare_of(v, d.depth_function), td = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE1: b.target[1].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE2: b.target[2].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE3: b.target[3].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_STENCILENABLE: d.stencil_enable = v != 0, td = true; break;
+        case MOJOSHADER_RS_STENCILFUNC: d.stencil_function = compare_of(v, d.stencil_function), td = true; break;
+        case MOJOSHADER_RS_STENCILPASS: d.stencil_pass = stencil_op_of(v, d.stencil_pass), td = true; break;
+        case MOJOSHADER_RS_STENCILFAIL: d.stencil_fail = stencil_op_of(v, d.stencil_fail), td = true; break;
+        case MOJOSHADER_RS_STENCILZFAIL: d.stencil_depth_fail = stencil_op_of(v, d.stencil_depth_fail), td = true; break;
+        case MOJOSHADER_RS_TWOSIDEDSTENCILMODE: d.two_sided_stencil = v != 0, td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILFUNC: d.ccw_stencil_function = compare_of(v, d.ccw_stencil_function), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILPASS: d.ccw_stencil_pass = stencil_op_of(v, d.ccw_stencil_pass), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILFAIL: d.ccw_stencil_fail = stencil_op_of(v, d.ccw_stencil_fail), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILZFAIL: d.ccw_stencil_depth_fail = stencil_op_of(v, d.ccw_stencil_depth_fail), td = true; break;
+        case MOJOSHADER_RS_STENCILREF: d.reference_stencil = v & 0xff, td = true; break;
+        case MOJOSHADER_RS_STENCILMASK: d.stencil_mask = v & 0xff, td = true; break;
+        case MOJOSHADER_RS_STENCILWRITEMASK: d.stencil_write_mask = v & 0xff, td = true; break;
         case MOJOSHADER_RS_CULLMODE:
             r.cull_mode = v == MOJOSHADER_CULL_NONE ? XGD_CULL_NONE
                           : v == MOJOSHADER_CULL_CW ? XGD_CULL_CLOCKWISE_FACE
