@@ -1554,6 +1554,116 @@ XGD_API xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture
 /* Multiplier of the sampled colour (rgba, finite). Results as set_matrix. */
 XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 color);
 
+/*
+ * AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and SkinnedEffect (XNA 4.0): effects
+ * loaded from bytes (xgd_effect_create) whose fx_2_0 is built into xgd (shaders/stock_effects_fx.c),
+ * so they run wherever effects from bytes run, and the Effect API (parameters, techniques,
+ * clone) works on them too. Their XNA properties are set as a whole with the effect's _set
+ * function, which also derives the shader constants (WorldViewProj, FogVector, lighting, ...)
+ * and picks the technique XNA would (vertex colour; weights per vertex), as XNA does in
+ * OnApply; apply with xgd_effect_apply. The properties are kept in the effect (its int array
+ * parameter XgdProperties), so a clone keeps them. Defaults (_get on a new effect) are XNA's:
+ * identity matrices, DiffuseColor 1, Alpha 1, FogStart 0, FogEnd 1, FogColor 0, fog and vertex
+ * colour off; AlphaFunction Greater, ReferenceAlpha 0; EnvironmentMapAmount 1,
+ * EnvironmentMapSpecular 0, FresnelFactor 1; SpecularColor 1, SpecularPower 16,
+ * WeightsPerVertex 4, every bone the identity; lights as BasicEffect's (light 0 enabled,
+ * direction (0,-1,0), diffuse 1, specular 0).
+ * Vertex inputs: AlphaTestEffect Position0, TextureCoordinate0 (+ Color0 with vertex colour);
+ * DualTextureEffect Position0, TextureCoordinate0, TextureCoordinate1 (+ Color0);
+ * EnvironmentMapEffect Position0, Normal0, TextureCoordinate0; SkinnedEffect Position0,
+ * Normal0, TextureCoordinate0, BlendIndices0 (Byte4), BlendWeight0 (Vector4).
+ * Results of create: as xgd_effect_create (NOT_SUPPORTED where xgd is built without
+ * MojoShader). Results of _set: INVALID_ARGUMENT (NULL, not an effect of that kind, non-finite
+ * values, a function outside XGD_COMPARE_ALWAYS..NOT_EQUAL, ReferenceAlpha outside 0..255,
+ * WeightsPerVertex not 1, 2 or 4), OBJECT_DISPOSED; nothing changes on failure.
+ */
+typedef struct xgd_alpha_test_effect_params {
+    xgd_matrix world, view, projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+    bool vertex_color_enabled;
+    xgd_compare_function alpha_function;  /* pixels pass when alpha <function> reference */
+    int reference_alpha;                  /* 0..255 */
+} xgd_alpha_test_effect_params;
+
+typedef struct xgd_dual_texture_effect_params {
+    xgd_matrix world, view, projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+    bool vertex_color_enabled;
+} xgd_dual_texture_effect_params;
+
+/* Lighting is always on (XNA's EnvironmentMapEffect cannot turn it off); lights are diffuse
+ * only. */
+typedef struct xgd_environment_map_effect_params {
+    xgd_matrix world, view, projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    xgd_vector3 emissive_color;
+    xgd_vector3 ambient_light_color;
+    xgd_directional_light lights[3];
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+    float environment_map_amount;         /* 0..1 blend towards the environment map */
+    xgd_vector3 environment_map_specular; /* added as specular * environment map alpha */
+    float fresnel_factor;                 /* 0: no Fresnel term */
+} xgd_environment_map_effect_params;
+
+/* Lighting is always on (XNA's SkinnedEffect cannot turn it off). */
+typedef struct xgd_skinned_effect_params {
+    xgd_matrix world, view, projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    xgd_vector3 emissive_color;
+    xgd_vector3 specular_color;
+    float specular_power;
+    xgd_vector3 ambient_light_color;
+    xgd_directional_light lights[3];
+    bool prefer_per_pixel_lighting;       /* light per pixel instead of per vertex */
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+    int weights_per_vertex;               /* 1, 2 or 4 */
+} xgd_skinned_effect_params;
+
+#define XGD_SKINNED_EFFECT_MAX_BONES 72
+
+XGD_API xgd_result xgd_alpha_test_effect_create(xgd_device *device, xgd_effect **out);
+XGD_API xgd_result xgd_alpha_test_effect_get(xgd_effect *effect, xgd_alpha_test_effect_params *out);
+XGD_API xgd_result xgd_alpha_test_effect_set(xgd_effect *effect,
+                                             const xgd_alpha_test_effect_params *p);
+XGD_API xgd_result xgd_dual_texture_effect_create(xgd_device *device, xgd_effect **out);
+XGD_API xgd_result xgd_dual_texture_effect_get(xgd_effect *effect,
+                                               xgd_dual_texture_effect_params *out);
+XGD_API xgd_result xgd_dual_texture_effect_set(xgd_effect *effect,
+                                               const xgd_dual_texture_effect_params *p);
+XGD_API xgd_result xgd_environment_map_effect_create(xgd_device *device, xgd_effect **out);
+XGD_API xgd_result xgd_environment_map_effect_get(xgd_effect *effect,
+                                                  xgd_environment_map_effect_params *out);
+XGD_API xgd_result xgd_environment_map_effect_set(xgd_effect *effect,
+                                                  const xgd_environment_map_effect_params *p);
+XGD_API xgd_result xgd_skinned_effect_create(xgd_device *device, xgd_effect **out);
+XGD_API xgd_result xgd_skinned_effect_get(xgd_effect *effect, xgd_skinned_effect_params *out);
+XGD_API xgd_result xgd_skinned_effect_set(xgd_effect *effect, const xgd_skinned_effect_params *p);
+/* XNA SkinnedEffect.SetBoneTransforms: bones 0..count-1 (count 1..72, finite); the others keep
+ * their values. Results: INVALID_ARGUMENT (NULL, count outside 1..72, non-finite, not a
+ * SkinnedEffect), OBJECT_DISPOSED. get copies `count` (1..72) bones. */
+XGD_API xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect,
+                                                          const xgd_matrix *bones, int count);
+XGD_API xgd_result xgd_skinned_effect_get_bone_transforms(xgd_effect *effect, xgd_matrix *out,
+                                                          int count);
+/* The textures (XNA Texture, DualTextureEffect.Texture2, EnvironmentMapEffect.EnvironmentMap),
+ * set through the effect parameters "Texture", "Texture2" (a 2D texture) and "EnvironmentMap"
+ * (a cube texture) with xgd_effect_parameter_set_texture; sampled with the device's sampler
+ * states of slots 0 and 1, as XNA's stock effects are. */
+
 /* ------------------------------------------------------------------------------------------ */
 /* Effects loaded from bytes (XNA 4.0 Effect)                                                  */
 /* ------------------------------------------------------------------------------------------ */

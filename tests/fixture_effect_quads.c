@@ -72,9 +72,6 @@ static void screen_quad(xgd_vertex_position_color_texture v[6])
 XGD_FIXTURE(effect_fx_quad_derivatives_and_discard)
 {
     const int W = 32, H = 32;
-    if (t->renderer == XGD_RENDERER_D3D12)
-        xgdt_expect_failure(t, "d3d12: this effect (ps_3_0 with def constants, D3D10 centres) draws "
-                               "nothing through the DXBC translator on vkd3d; not yet understood");
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
     static const char ps[] = "ps_3_0\ndef c0, -0.5, 16, 0, 1\ndcl_texcoord v0.xy\n"
@@ -106,9 +103,6 @@ XGD_FIXTURE(effect_fx_quad_derivatives_and_discard)
 XGD_FIXTURE(effect_fx_color_outputs_and_lines)
 {
     const int W = 16, H = 16;
-    if (t->renderer == XGD_RENDERER_D3D12)
-        xgdt_expect_failure(t, "d3d12: this effect (ps_3_0 with def constants, D3D10 centres) draws "
-                               "nothing through the DXBC translator on vkd3d; not yet understood");
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
     xgd_texture *rt0 = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);

@@ -292,9 +292,9 @@ static void fix_ps3_dcl(const char *source, uint32_t *code, size_t words)
 bool fxw_shader(fxw *w, int technique, int pass_index, bool vertex, const char *source,
                 const fxw_symbol *symbols, int symbol_count, char *err, size_t err_cap)
 {
-    MOJOSHADER_symbol syms[16];
+    MOJOSHADER_symbol syms[32];
     memset(syms, 0, sizeof syms);
-    for (int i = 0; i < symbol_count && i < 16; i++) {
+    for (int i = 0; i < symbol_count && i < 32; i++) {
         syms[i].name = symbols[i].name;
         syms[i].register_set = (MOJOSHADER_symbolRegisterSet)symbols[i].register_set;
         syms[i].register_index = (unsigned)symbols[i].register_index;
@@ -307,7 +307,7 @@ bool fxw_shader(fxw *w, int technique, int pass_index, bool vertex, const char *
     }
     const MOJOSHADER_parseData *a =
         MOJOSHADER_assemble("fx_writer", source, (unsigned)strlen(source), NULL, 0, syms,
-                            (unsigned)(symbol_count < 16 ? symbol_count : 16), NULL, 0, NULL, NULL,
+                            (unsigned)(symbol_count < 32 ? symbol_count : 32), NULL, 0, NULL, NULL,
                             NULL, NULL, NULL);
     if (a == NULL || a->error_count > 0) {
         snprintf(err, err_cap, "assembler: %s", a && a->errors[0].error ? a->errors[0].error : "failed");

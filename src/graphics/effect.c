@@ -181,6 +181,12 @@ xgdi_fx *xgdi_effect_fx(const xgd_effect *effect)
     return effect != NULL && effect->kind == EFFECT_USER ? effect->fx : NULL;
 }
 
+xgd_device *xgdi_effect_device(const xgd_effect *effect)
+{
+    xgdi_resource *res = xgdi_handle_get(effect, XGDI_RES_EFFECT);
+    return res != NULL ? xgdi_resource_device(res) : NULL;
+}
+
 /* The device keeps a copy of the applied constants, so an applied effect can go (a user
    effect's applied shaders are forgotten by the device: draws need another apply). */
 void xgd_effect_destroy(xgd_effect *effect)

@@ -91,6 +91,7 @@ typedef struct walker {
     /* declared registers (dcl): inputs, ps_2_x texture coordinates, samplers, vs_3_0
        outputs, ps_3_0 misc (vPos, vFace); reading or writing an undeclared one is refused */
     uint32_t declared_input, declared_texture, declared_sampler, declared_output, declared_misc;
+    uint32_t declared_sampler_2d;
     xgdi_d3d9_info *info;
 } walker;
 
@@ -189,7 +190,9 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
                         : type == R_OUTPUT && w->major >= 3 ? w->declared_output
                         : type == R_MISCTYPE ? w->declared_misc
                                              : 0xffffffffu;
-    if ((declared & bit) == 0)
+    /* registers without declarations (constants, temporaries, ...) may be numbered past 31
+       (vs_2_0 reads c0..c255); their range is the limit below */
+    if (declared != 0xffffffffu && (declared & bit) == 0)
         return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a register is used without its declaration", at);
     int limit = reg_limit(w, type, dst);
     if (dst && type == R_ADDR_TEXTURE && !w->pixel && opcode == 46) limit = 1;
@@ -235,6 +238,7 @@ static bool check_dcl(walker *w, size_t end)
         if (num >= 16 || kind < 2 || kind > 4) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a sampler declaration is malformed", at);
         if (w->declared_sampler & (1u << num)) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a sampler is declared twice", at);
         w->declared_sampler |= 1u << num;
+        if (kind == 2) w->declared_sampler_2d |= 1u << num;
         return true;
     }
     unsigned u = usage & 0x1fu, index = (usage >> 16) & 0xfu;
@@ -401,8 +405,13 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
         if (tex && !w.pixel && opcode != 95) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "a pixel instruction in a vertex shader", at), w.code;
         if (opcode == 95 && !w.pixel) return fail(&w, XGD_ERROR_NOT_SUPPORTED, "vertex texture fetch is not supported", at), w.code;
         if (opcode == 46 && w.pixel) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "mova in a pixel shader", at), w.code;
-        if (opcode == 66 && ((tok >> 16) & 0xffu) != 0)
-            return fail(&w, XGD_ERROR_NOT_SUPPORTED, "texldp / texldb are not supported", at), w.code;
+        /* texldp on a 2D texture runs (the shader form makes SPIR-V divide by w, as Direct3D 9
+           does); texldp on cube and volume textures and texldb are not supported */
+        if (opcode == 66 && ((tok >> 16) & 0xffu) != 0 &&
+            (((tok >> 16) & 0xffu) != 1 || end <= w.pos ||
+             !(w.declared_sampler_2d >> (reg_num(w.t[end - 1]) & 31) & 1u)))
+            return fail(&w, XGD_ERROR_NOT_SUPPORTED,
+                        "texldb, and texldp on a cube or volume texture, are not supported", at), w.code;
         for (int k = 0; k < 5 && op->kinds[k] != K_NONE; k++)
             if (!operand(&w, end, op->kinds[k], (int)opcode, loops)) return w.code;
         if (w.pos != end) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "an instruction has extra operands", at), w.code;

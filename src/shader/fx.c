@@ -1111,6 +1111,14 @@ static xgd_effect_parameter_class class_of(MOJOSHADER_symbolClass c)
 }
 
 /* Values one element of this type takes in MojoShader's array. */
+/* Registers (float4 each) one numeric element fills: a column_major matrix keeps one column
+   per register, everything else one row per register (MojoShader copies a parameter's values
+   to its registers as they lie, four per register). */
+static uint32_t element_registers(const MOJOSHADER_symbolTypeInfo *t)
+{
+    return t->parameter_class == MOJOSHADER_SYMCLASS_MATRIX_COLUMNS ? t->columns : t->rows;
+}
+
 static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
 {
     if (t->parameter_class == MOJOSHADER_SYMCLASS_OBJECT) return 1;
@@ -1118,11 +1126,11 @@ static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
         uint32_t size = 0;
         for (unsigned m = 0; m < t->member_count; m++) {
             const MOJOSHADER_symbolTypeInfo *mi = &t->members[m].info;
-            size += 4 * mi->rows * (mi->elements ? mi->elements : 1);
+            size += 4 * element_registers(mi) * (mi->elements ? mi->elements : 1);
         }
         return size;
     }
-    return 4 * t->rows;
+    return 4 * element_registers(t);
 }
 
 /* Builds the node of a value of type t at offset (and its elements and members); returns its
@@ -1172,7 +1180,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
             if (c < 0) return -1;
             /* move the built node into its reserved place */
             fx->nodes[first + (int)m] = fx->nodes[c];
-            off += 4 * mem->info.rows * (mem->info.elements ? mem->info.elements : 1);
+            off += 4 * element_registers(&mem->info) * (mem->info.elements ? mem->info.elements : 1);
         }
         fx->nodes[id].members = (int)t->member_count;
         fx->nodes[id].first_child = first;
@@ -1791,7 +1799,7 @@ static const fx_node *typed(xgd_device *dev, const xgdi_fx *fx, xgd_effect_param
 /* The value index of scalar (element e, row r, column c) of a numeric node. */
 static uint32_t value_index(const fx_node *n, int e, int r, int c)
 {
-    uint32_t base = n->offset + (uint32_t)e * 4u * (uint32_t)n->rows;
+    uint32_t base = n->offset + (uint32_t)e * 4u * (uint32_t)(n->col_major ? n->columns : n->rows);
     return n->col_major ? base + (uint32_t)c * 4u + (uint32_t)r : base + (uint32_t)r * 4u + (uint32_t)c;
 }
 
@@ -2322,11 +2330,30 @@ static xgd_compare_function compare_of(int c, xgd_compare_function keep)
     }
 }
 
+static xgd_stencil_operation stencil_op_of(int o, xgd_stencil_operation keep)
+{
+    switch (o) {
+    case MOJOSHADER_STENCILOP_KEEP: return XGD_STENCIL_OP_KEEP;
+    case MOJOSHADER_STENCILOP_ZERO: return XGD_STENCIL_OP_ZERO;
+    case MOJOSHADER_STENCILOP_REPLACE: return XGD_STENCIL_OP_REPLACE;
+    case MOJOSHADER_STENCILOP_INCRSAT: return XGD_STENCIL_OP_INCREMENT_SATURATION;
+    case MOJOSHADER_STENCILOP_DECRSAT: return XGD_STENCIL_OP_DECREMENT_SATURATION;
+    case MOJOSHADER_STENCILOP_INVERT: return XGD_STENCIL_OP_INVERT;
+    case MOJOSHADER_STENCILOP_INCR: return XGD_STENCIL_OP_INCREMENT;
+    case MOJOSHADER_STENCILOP_DECR: return XGD_STENCIL_OP_DECREMENT;
+    default: return keep;
+    }
+}
+
 /* The pass's render states, as XNA applies an effect pass: on top of the device's current
  * blend, depth-stencil and rasterizer states, each replaced only when the pass changes it
- * (blend: AlphaBlendEnable, Src/DestBlend, BlendOp and their alpha forms, ColorWriteEnable;
- * depth: ZEnable, ZWriteEnable, ZFunc; rasterizer: CullMode, FillMode, ScissorTestEnable).
- * Other Direct3D 9 states have no XNA state object and are ignored. */
+ * (blend: AlphaBlendEnable, Src/DestBlend, BlendOp and their alpha forms, ColorWriteEnable
+ * and ColorWriteEnable1..3 for targets 1..3; depth-stencil: ZEnable, ZWriteEnable, ZFunc,
+ * StencilEnable, StencilFunc/Pass/Fail/ZFail, their CCW forms with TwoSidedStencilMode,
+ * StencilRef, StencilMask, StencilWriteMask; rasterizer: CullMode, FillMode,
+ * ScissorTestEnable, DepthBias and SlopeScaleDepthBias, whose values are floats (Direct3D 9
+ * keeps their bits in the state's DWORD, so they are read as a float whatever the value's
+ * type). Other Direct3D 9 states have no XNA state object and are ignored. */
 static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_effectPass *pass)
 {
     xgd_blend_state_desc b = dev->blend_state->desc;
@@ -2340,6 +2367,14 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
         if (st->value.value_count < 1 || st->type == MOJOSHADER_RS_VERTEXSHADER ||
             st->type == MOJOSHADER_RS_PIXELSHADER)
             continue;
+        if (st->type == MOJOSHADER_RS_DEPTHBIAS || st->type == MOJOSHADER_RS_SLOPESCALEDEPTHBIAS) {
+            float f = st->value.valuesF[0];
+            if (!isfinite(f)) continue;
+            if (st->type == MOJOSHADER_RS_DEPTHBIAS) r.depth_bias = f;
+            else r.slope_scale_depth_bias = f;
+            tr = true;
+            continue;
+        }
         int v;
         if (st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT) {
             /* a float state value outside int's range names no Direct3D 9 enum: ignored, as
@@ -2363,6 +2398,22 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
         case MOJOSHADER_RS_ZENABLE: d.depth_buffer_enable = v != 0, td = true; break;
         case MOJOSHADER_RS_ZWRITEENABLE: d.depth_buffer_write_enable = v != 0, td = true; break;
         case MOJOSHADER_RS_ZFUNC: d.depth_function = compare_of(v, d.depth_function), td = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE1: b.target[1].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE2: b.target[2].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_COLORWRITEENABLE3: b.target[3].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case MOJOSHADER_RS_STENCILENABLE: d.stencil_enable = v != 0, td = true; break;
+        case MOJOSHADER_RS_STENCILFUNC: d.stencil_function = compare_of(v, d.stencil_function), td = true; break;
+        case MOJOSHADER_RS_STENCILPASS: d.stencil_pass = stencil_op_of(v, d.stencil_pass), td = true; break;
+        case MOJOSHADER_RS_STENCILFAIL: d.stencil_fail = stencil_op_of(v, d.stencil_fail), td = true; break;
+        case MOJOSHADER_RS_STENCILZFAIL: d.stencil_depth_fail = stencil_op_of(v, d.stencil_depth_fail), td = true; break;
+        case MOJOSHADER_RS_TWOSIDEDSTENCILMODE: d.two_sided_stencil = v != 0, td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILFUNC: d.ccw_stencil_function = compare_of(v, d.ccw_stencil_function), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILPASS: d.ccw_stencil_pass = stencil_op_of(v, d.ccw_stencil_pass), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILFAIL: d.ccw_stencil_fail = stencil_op_of(v, d.ccw_stencil_fail), td = true; break;
+        case MOJOSHADER_RS_CCW_STENCILZFAIL: d.ccw_stencil_depth_fail = stencil_op_of(v, d.ccw_stencil_depth_fail), td = true; break;
+        case MOJOSHADER_RS_STENCILREF: d.reference_stencil = v & 0xff, td = true; break;
+        case MOJOSHADER_RS_STENCILMASK: d.stencil_mask = v & 0xff, td = true; break;
+        case MOJOSHADER_RS_STENCILWRITEMASK: d.stencil_write_mask = v & 0xff, td = true; break;
         case MOJOSHADER_RS_CULLMODE:
             r.cull_mode = v == MOJOSHADER_CULL_NONE ? XGD_CULL_NONE
                           : v == MOJOSHADER_CULL_CW ? XGD_CULL_CLOCKWISE_FACE

@@ -26,5 +26,8 @@ xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pas
  * failure). */
 xgdi_fx *xgdi_effect_fx(const xgd_effect *effect);
 xgd_result xgdi_effect_wrap_fx(xgd_device *device, xgdi_fx *fx, xgd_effect **out);
+/* effect.c: the device of an effect handle, NULL when it does not resolve (for messages of the
+ * stock effects in src/graphics/stock_effects.c). */
+xgd_device *xgdi_effect_device(const xgd_effect *effect);
 
 #endif

@@ -22,7 +22,9 @@ enum {
     OP_ACCESS_CHAIN = 65, OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_COMPOSITE_EXTRACT = 81,
     OP_FADD = 129, OP_VECTOR_TIMES_SCALAR = 142, OP_RETURN = 253,
     DEC_BLOCK = 2, DEC_ARRAY_STRIDE = 6, DEC_BUILTIN = 11, DEC_LOCATION = 30, DEC_BINDING = 33,
-    DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, BUILTIN_POSITION = 0,
+    DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, BUILTIN_POSITION = 0, BUILTIN_FRONT_FACING = 17,
+    OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLED_IMAGE = 27, OP_VECTOR_SHUFFLE = 79,
+    OP_IMAGE_SAMPLE_PROJ_IMPLICIT_LOD = 91, OP_IMAGE_SAMPLE_PROJ_EXPLICIT_LOD = 92, OP_SELECT = 169,
     SC_UNIFORM = 2, SC_OUTPUT = 3
 };
 
@@ -113,7 +115,13 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
     uint32_t *type_of_var = calloc(bound, sizeof *type_of_var);
     uint32_t *ptr_pointee = calloc(bound, sizeof *ptr_pointee);
     uint32_t *struct_member0 = calloc(bound, sizeof *struct_member0);
-    if (kind_of == NULL || type_of_var == NULL || ptr_pointee == NULL || struct_member0 == NULL) {
+    /* D3D9 rules MojoShader's SPIR-V misses (fixed in pass 2): marks per id */
+    enum { M_2D = 1, M_FRONT_FACING = 2, M_LOADED_VEC4 = 4 };
+    uint8_t *mark = calloc(bound, 1);
+    uint32_t front_facing = 0;
+    if (kind_of == NULL || type_of_var == NULL || ptr_pointee == NULL || struct_member0 == NULL ||
+        mark == NULL) {
+        free(mark);
         free(kind_of);
         free(type_of_var);
         free(ptr_pointee);
@@ -127,6 +135,17 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
     for (size_t i = 5; i < end; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffff, count = w[i] >> 16;
         const uint32_t *a = w + i + 1;
+        /* 2D sampler variables: image type Dim 2D -> sampled image -> pointer -> variable */
+        if (op == OP_TYPE_IMAGE && count >= 4 && a[0] < bound && a[2] == 1) mark[a[0]] |= M_2D;
+        if (op == OP_TYPE_SAMPLED_IMAGE && count >= 3 && a[0] < bound && a[1] < bound)
+            mark[a[0]] |= mark[a[1]] & M_2D;
+        if (op == OP_TYPE_POINTER && count >= 4 && a[0] < bound && a[2] < bound)
+            mark[a[0]] |= mark[a[2]] & M_2D;
+        if (op == OP_VARIABLE && count >= 4 && a[0] < bound && a[1] < bound)
+            mark[a[1]] |= mark[a[0]] & M_2D;
+        if (op == OP_DECORATE && count >= 4 && a[0] < bound && a[1] == DEC_BUILTIN &&
+            a[2] == BUILTIN_FRONT_FACING && in->stage == XGDI_SHADER_PIXEL)
+            front_facing = a[0];
         if (op == OP_ENTRY_POINT && count >= 3) main_fn = a[1];
         else if (op == OP_TYPE_FLOAT && count == 3 && a[1] == 32) t_float = a[0];
         else if (op == OP_TYPE_INT && count == 4 && a[1] == 32 && a[2] == 1) t_int = a[0];
@@ -189,6 +208,7 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
     free(ptr_pointee);
     free(struct_member0);
     if (rc != XGD_OK) {
+        free(mark);
         free(kind_of);
         free(o.w);
         return rc; /* err holds the message */
@@ -212,6 +232,9 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
             block_var = next_id++;
         }
     }
+    /* vFace: Direct3D 9 gives +1 / -1 (front / back); MojoShader selects 1 or 0 */
+    uint32_t id_minus_one = front_facing != 0 && t_float != 0 ? next_id++ : 0;
+    bool pixel_globals_added = false;
     uint32_t pixel_offset_index = (uint32_t)in->register_count; /* r[N-1] */
     new_len = (uint32_t)in->register_count + 1;
 
@@ -246,6 +269,35 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
                 put_inst(&o, OP_TYPE_POINTER, (uint32_t[]){ id_ptr_struct, SC_UNIFORM, id_struct }, 3);
                 put_inst(&o, OP_VARIABLE, (uint32_t[]){ id_ptr_struct, block_var, SC_UNIFORM }, 3);
             }
+        }
+        if (!pixel_globals_added && op == OP_FUNCTION && id_minus_one != 0) {
+            pixel_globals_added = true;
+            put_inst(&o, OP_CONSTANT, (uint32_t[]){ t_float, id_minus_one, 0xbf800000u }, 3);
+        }
+        if (op == OP_LOAD && count >= 4 && a[1] < bound && a[2] < bound) {
+            if (mark[a[2]] & M_2D) mark[a[1]] |= M_2D;
+            if (a[2] == front_facing && front_facing != 0) mark[a[1]] |= M_FRONT_FACING;
+            if (a[0] == t_vec4 && t_vec4 != 0) mark[a[1]] |= M_LOADED_VEC4;
+        }
+        if (op == OP_SELECT && count == 6 && id_minus_one != 0 && a[0] == t_float && a[2] < bound &&
+            (mark[a[2]] & M_FRONT_FACING)) {
+            put_inst(&o, OP_SELECT, (uint32_t[]){ a[0], a[1], a[2], a[3], id_minus_one }, 5);
+            continue;
+        }
+        /* texldp divides by w (Direct3D 9); SPIR-V's projective 2D sample divides by the third
+           component, so the coordinate becomes (x, y, w, w) */
+        if ((op == OP_IMAGE_SAMPLE_PROJ_IMPLICIT_LOD || op == OP_IMAGE_SAMPLE_PROJ_EXPLICIT_LOD) &&
+            count >= 5 && a[2] < bound && (mark[a[2]] & M_2D) && a[3] < bound &&
+            (mark[a[3]] & M_LOADED_VEC4)) {
+            uint32_t xyww = next_id++;
+            put_inst(&o, OP_VECTOR_SHUFFLE, (uint32_t[]){ t_vec4, xyww, a[3], a[3], 0, 1, 3, 3 }, 8);
+            put(&o, w[i]);
+            put(&o, a[0]);
+            put(&o, a[1]);
+            put(&o, a[2]);
+            put(&o, xyww);
+            for (uint32_t k = 5; k < count; k++) put(&o, w[i + k]);
+            continue;
         }
         if (op == OP_FUNCTION && count >= 3) in_main = a[1] == main_fn;
         if (op == OP_FUNCTION_END) in_main = false;
@@ -299,6 +351,7 @@ xgd_result xgdi_spirv_form(const xgdi_spirv_form_input *in, uint32_t **out_words
         for (uint32_t k = 0; k < count; k++) put(&o, w[i + k]);
     }
     free(kind_of);
+    free(mark);
     if (rc != XGD_OK) {
         free(o.w);
         return rc;

@@ -271,6 +271,7 @@ typedef struct ctx {
 
     const xgdi_d3d12_dxbc_binding *bindings;
     size_t nbindings;
+    uint32_t int_in_u, int_in_s; /* vertex input locations fed integer formats (bit = location) */
 
     wbuf code, decl, *out;
     uint32_t ntemps, nx;
@@ -663,7 +664,19 @@ static void emit(ctx *c, uint32_t op, uint32_t ctl, int dtype, uint32_t dreg, ui
 {
     size_t at = ins_begin(c, op, ctl);
     op_dst(c, dtype, dreg, dmask);
-    for (int i = 0; i < nsrc; i++) op_src(c, src[i].v, src[i].col, src[i].l, src[i].mod);
+    /* A mov's lanes outside the write mask repeat the first written lane's component: vkd3d
+       1.2 turns a mov whose source swizzle is the identity into a copy of the whole register,
+       ignoring a partial write mask (mov r4.y, r2.xyzw would overwrite r4.xzw). Only mov:
+       dot products read every lane whatever their write mask. */
+    uint32_t first = 0;
+    while (first < 4 && !(dmask & (1u << first))) first++;
+    for (int i = 0; i < nsrc; i++) {
+        uint8_t l[4] = { src[i].l[0], src[i].l[1], src[i].l[2], src[i].l[3] };
+        if (op == DMOV && first < 4 && (dmask & 0xf) != 0xf && dtype != OT_NULL && dtype != OT_DEPTH)
+            for (int k = 0; k < 4; k++)
+                if (!(dmask & (1u << k))) l[k] = l[first];
+        op_src(c, src[i].v, src[i].col, l, src[i].mod);
+    }
     ins_end(c, at);
 }
 
@@ -1101,6 +1114,8 @@ static void assign_interface(ctx *c, iface *io)
                 } else {
                     if (x->location == NONE) BAD("spirv: input %u has no Location", id);
                     e.reg = c->model == 0 ? x->location : x->location + 1;
+                    if (c->model == 0 && ((c->int_in_u | c->int_in_s) >> x->location & 1u))
+                        e.ctype = (c->int_in_u >> x->location & 1u) ? 1 : 2;
                 }
                 e.rw = e.mask;
                 x->vreg = e.reg;
@@ -1321,6 +1336,14 @@ static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
         v.ncols = 1;
         if (ptr.comp != NONE) { v.comp0 = (uint8_t)ptr.comp; v.ncomp = 1; }
         else v.ncomp = (uint8_t)ncomp_of(c, rtype);
+        /* an input fed an integer format holds integers: converted to the float the shader
+           reads (Direct3D 9 reads Byte4 and Short2/4 elements as float values) */
+        uint32_t loc = root->location;
+        if (c->model == 0 && loc < 32 && ((c->int_in_u | c->int_in_s) >> loc & 1u)) {
+            xval *d = def_temp(c, id, rtype);
+            emit1(c, (c->int_in_u >> loc & 1u) ? DUTOF : DITOF, d->reg, mask_n(v.ncomp), S(&v, 0, 0));
+            return;
+        }
         set_alias(c, id, v);
         return;
     }
@@ -2596,6 +2619,16 @@ xgd_result xgdi_d3d12_dxbc_from_spirv(const uint32_t *words, size_t word_count,
                                       size_t binding_count, void **out_dxbc, size_t *out_size,
                                       char *msg, size_t msg_size)
 {
+    return xgdi_d3d12_dxbc_from_spirv_int_inputs(words, word_count, bindings, binding_count, 0, 0,
+                                                 out_dxbc, out_size, msg, msg_size);
+}
+
+xgd_result xgdi_d3d12_dxbc_from_spirv_int_inputs(const uint32_t *words, size_t word_count,
+                                                 const xgdi_d3d12_dxbc_binding *bindings,
+                                                 size_t binding_count, uint32_t uint_locations,
+                                                 uint32_t sint_locations, void **out_dxbc,
+                                                 size_t *out_size, char *msg, size_t msg_size)
+{
     if (msg && msg_size) msg[0] = 0;
     if (!out_dxbc || !out_size) return XGD_ERROR_INVALID_ARGUMENT;
     *out_dxbc = NULL;
@@ -2616,6 +2649,8 @@ xgd_result xgdi_d3d12_dxbc_from_spirv(const uint32_t *words, size_t word_count,
     c->msg_size = msg_size;
     c->bindings = bindings;
     c->nbindings = binding_count;
+    c->int_in_u = uint_locations;
+    c->int_in_s = sint_locations & ~uint_locations;
     c->result = XGD_OK;
     if (!setjmp(c->fail)) translate(c, out_dxbc, out_size);
     xgd_result r = c->result;

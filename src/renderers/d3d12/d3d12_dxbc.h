@@ -66,6 +66,16 @@ xgd_result xgdi_d3d12_dxbc_from_spirv(const uint32_t *words, size_t word_count,
                                       const xgdi_d3d12_dxbc_binding *bindings,
                                       size_t binding_count, void **out_dxbc, size_t *out_size,
                                       char *msg, size_t msg_size);
+/* The same for a vertex shader whose inputs at the locations set in uint_locations /
+   sint_locations (bit n = Location n) are fed unsigned / signed integer vertex formats
+   (R8G8B8A8_UINT for Byte4, R16G16(B16A16)_SINT for Short2/4): those inputs are declared with
+   that component type and converted to float where the shader reads them, as Direct3D 9
+   reads such elements. */
+xgd_result xgdi_d3d12_dxbc_from_spirv_int_inputs(const uint32_t *words, size_t word_count,
+                                                 const xgdi_d3d12_dxbc_binding *bindings,
+                                                 size_t binding_count, uint32_t uint_locations,
+                                                 uint32_t sint_locations, void **out_dxbc,
+                                                 size_t *out_size, char *msg, size_t msg_size);
 void xgdi_d3d12_dxbc_free(void *dxbc);
 
 /* The checksum of a DXBC container (size >= 20 bytes): MD5 over bytes 20..size (everything

@@ -255,6 +255,8 @@ struct xgdi_native_shader {
     xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
     uint32_t color_outputs;
+    uint32_t *spirv;                  /* a vertex shader's SPIR-V, translated again for layouts */
+    size_t spirv_words;               /* with integer formats (xgdi_d3d12_user_vs_int_inputs) */
 };
 
 /* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
@@ -275,6 +277,11 @@ typedef struct d3d12_user_binding {
 
 xgd_result xgdi_d3d12_user_init(d3d12_renderer *r);
 void xgdi_d3d12_user_free(d3d12_renderer *r);
+/* The vertex shader translated for a layout feeding integer formats at the locations in
+   uint_locations / sint_locations (d3d12_dxbc.h); free *dxbc with xgdi_d3d12_dxbc_free. */
+xgd_result xgdi_d3d12_user_vs_int_inputs(d3d12_renderer *r, const xgdi_native_shader *vs,
+                                         uint32_t uint_locations, uint32_t sint_locations,
+                                         void **dxbc, size_t *size);
 xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *r, const xgdi_shader_desc *desc,
                                        xgdi_native_shader **out);
 void xgdi_d3d12_op_shader_destroy(xgdi_renderer *r, xgdi_native_shader *s);

@@ -10,6 +10,7 @@
  * their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
 #include "d3d12_internal.h"
+#include "d3d12_dxbc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,7 @@ static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     d->PS.pShaderBytecode = ps->dxbc;
     d->PS.BytecodeLength = ps->dxbc_size;
     UINT nel = 0;
+    uint32_t uint_locations = 0, sint_locations = 0;
     for (int i = 0; i < vs->input_count; i++) {
         const xgdi_shader_input *in = &vs->inputs[i];
         const xgd_vertex_element *e = NULL;
@@ -210,6 +212,11 @@ static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
             o->Format = element_format(e->format);
             o->InputSlot = 0;
             o->AlignedByteOffset = (UINT)e->offset;
+            if (in->location >= 0 && in->location < 32) {
+                if (e->format == XGD_VERTEX_FORMAT_BYTE4) uint_locations |= 1u << in->location;
+                if (e->format == XGD_VERTEX_FORMAT_SHORT2 || e->format == XGD_VERTEX_FORMAT_SHORT4)
+                    sint_locations |= 1u << in->location;
+            }
         } else {
             /* core refuses such a draw (check_layout); the default stream keeps it defined */
             o->Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
@@ -219,7 +226,17 @@ static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     }
     d->InputLayout.pInputElementDescs = nel ? el : NULL;
     d->InputLayout.NumElements = nel;
-    return finish_pso(r, k, d, out);
+    if (uint_locations == 0 && sint_locations == 0) return finish_pso(r, k, d, out);
+    /* integer formats (DXGI has no USCALED/SSCALED): a translation that converts them */
+    void *dxbc = NULL;
+    size_t size = 0;
+    xgd_result res = xgdi_d3d12_user_vs_int_inputs(r, vs, uint_locations, sint_locations, &dxbc, &size);
+    if (res != XGD_OK) return res;
+    d->VS.pShaderBytecode = dxbc;
+    d->VS.BytecodeLength = size;
+    res = finish_pso(r, k, d, out);
+    xgdi_d3d12_dxbc_free(dxbc);
+    return res;
 }
 
 static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,

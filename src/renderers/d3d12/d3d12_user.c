@@ -63,6 +63,38 @@ void xgdi_d3d12_user_free(d3d12_renderer *r)
     r->user_root = NULL;
 }
 
+static void user_binding_map(xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS])
+{
+    map[0] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_CBUFFER, 0,
+                                        XGDI_SHADER_BINDING_VS_CONSTANTS, 0, 0 };
+    map[1] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_CBUFFER, 0,
+                                        XGDI_SHADER_BINDING_PS_CONSTANTS, 1, 0 };
+    for (uint32_t s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+        map[2 + s] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_TEXTURE, 0,
+                                                XGDI_SHADER_BINDING_SAMPLER0 + s, s, s };
+}
+
+xgd_result xgdi_d3d12_user_vs_int_inputs(d3d12_renderer *r, const xgdi_native_shader *vs,
+                                         uint32_t uint_locations, uint32_t sint_locations,
+                                         void **dxbc, size_t *size)
+{
+    if (vs->spirv == NULL)
+        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
+                         "d3d12: the vertex shader's SPIR-V is not kept");
+    xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS];
+    user_binding_map(map);
+    char msg[256] = "";
+    xgd_result res = xgdi_d3d12_dxbc_from_spirv_int_inputs(
+        vs->spirv, vs->spirv_words, map, sizeof map / sizeof map[0], uint_locations,
+        sint_locations, dxbc, size, msg, sizeof msg);
+    if (res == XGD_ERROR_OUT_OF_MEMORY)
+        return xgdi_fail(r->base.device, res, "d3d12: out of memory translating the vertex shader");
+    if (res != XGD_OK)
+        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
+                         "d3d12: the vertex shader cannot be translated to DXBC: %s", msg);
+    return XGD_OK;
+}
+
 xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc,
                                        xgdi_native_shader **out)
 {
@@ -73,13 +105,7 @@ xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *base, const xgdi_shader_de
                          "d3d12: %d vertex shader inputs (at most %d)", desc->input_count,
                          XGDI_SHADER_MAX_INPUTS);
     xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS];
-    map[0] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_CBUFFER, 0,
-                                        XGDI_SHADER_BINDING_VS_CONSTANTS, 0, 0 };
-    map[1] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_CBUFFER, 0,
-                                        XGDI_SHADER_BINDING_PS_CONSTANTS, 1, 0 };
-    for (uint32_t s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
-        map[2 + s] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_TEXTURE, 0,
-                                                XGDI_SHADER_BINDING_SAMPLER0 + s, s, s };
+    user_binding_map(map);
     void *dxbc = NULL;
     size_t size = 0;
     char msg[256] = "";
@@ -95,6 +121,16 @@ xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *base, const xgdi_shader_de
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
                          "d3d12: the %s shader cannot be translated to DXBC: %s", what, msg);
     xgdi_native_shader *s = calloc(1, sizeof *s);
+    if (s != NULL && desc->stage == XGDI_SHADER_VERTEX) {
+        s->spirv = malloc(desc->word_count * sizeof *s->spirv);
+        if (s->spirv == NULL) {
+            free(s);
+            s = NULL;
+        } else {
+            memcpy(s->spirv, desc->code, desc->word_count * sizeof *s->spirv);
+            s->spirv_words = desc->word_count;
+        }
+    }
     if (s == NULL) {
         xgdi_d3d12_dxbc_free(dxbc);
         return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
@@ -122,6 +158,7 @@ void xgdi_d3d12_op_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s)
     if (r->building_vs == s) r->building_vs = NULL;
     if (r->building_ps == s) r->building_ps = NULL;
     xgdi_d3d12_dxbc_free(s->dxbc);
+    free(s->spirv);
     free(s);
 }
 

@@ -1,0 +1,519 @@
+/*
+ * stock_effects.c - XNA's AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and
+ * SkinnedEffect as ordinary effects loaded from bytes: their fx_2_0 (shaders/generated/stock_fx.h,
+ * from shaders/stock_effects_fx.c) goes through xgd_effect_create, and this file does what
+ * XNA's classes do in OnApply: it turns the public properties into the shader constants and
+ * picks the technique. Only the public API is used, plus xgdi_fail for messages on the device.
+ *
+ * The properties block of each effect is stored, byte for byte, in the effect's int array
+ * parameter XgdProperties, so xgd_effect_clone keeps it and _get reads it back.
+ *
+ * Derived constants (XNA's EffectHelpers):
+ *   WorldViewProj   World * View * Projection.
+ *   DiffuseColor    unlit (AlphaTest, DualTexture): rgb = DiffuseColor * Alpha, a = Alpha;
+ *                   lit (EnvironmentMap, Skinned): the same, and EmissiveColor =
+ *                   (EmissiveColor + AmbientLightColor * DiffuseColor) * Alpha.
+ *   FogVector       fog off: zero; FogStart == FogEnd: (0,0,0,1); else with wv = World * View,
+ *                   s = 1 / (FogStart - FogEnd): (wv.m13, wv.m23, wv.m33, wv.m43 + FogStart) * s.
+ *   EyePosition     the translation row of invert(View).
+ *   WorldInverseTranspose  transpose(invert(World)), 3x3 part.
+ *   DirLightN*      direction normalised (zero stays zero); colours zero for a disabled light.
+ *   AlphaTest       reference = ReferenceAlpha / 255, threshold = 0.5 / 255:
+ *                   Less (x = ref - t, z = 1, w = -1), LessEqual (ref + t, 1, -1),
+ *                   GreaterEqual (ref - t, -1, 1), Greater (ref + t, -1, 1),
+ *                   Equal (x = ref, y = t, z = 1, w = -1), NotEqual (ref, t, -1, 1),
+ *                   Never (z = w = -1), Always (z = w = 1); the shader discards where
+ *                   (a < x) ? z : w (Equal / NotEqual: (abs(a - x) < y) ? z : w) is negative.
+ */
+#include "internal.h"
+#include "../shader/fx.h"
+#include "../../shaders/generated/stock_fx.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PROPERTY_INTS 256 /* XgdProperties' length in shaders/stock_effects_fx.c */
+
+typedef enum stock_kind { STOCK_ALPHA_TEST = 0, STOCK_DUAL_TEXTURE, STOCK_ENVIRONMENT_MAP, STOCK_SKINNED } stock_kind;
+
+static const struct {
+    const char *name;          /* XNA's class name; technique 0's name */
+    const unsigned char *bytes;
+    size_t size;
+    size_t params_size;
+} kinds[] = {
+    { "AlphaTestEffect", xgd_stock_fx_alpha_test, sizeof xgd_stock_fx_alpha_test,
+      sizeof(xgd_alpha_test_effect_params) },
+    { "DualTextureEffect", xgd_stock_fx_dual_texture, sizeof xgd_stock_fx_dual_texture,
+      sizeof(xgd_dual_texture_effect_params) },
+    { "EnvironmentMapEffect", xgd_stock_fx_environment_map, sizeof xgd_stock_fx_environment_map,
+      sizeof(xgd_environment_map_effect_params) },
+    { "SkinnedEffect", xgd_stock_fx_skinned, sizeof xgd_stock_fx_skinned,
+      sizeof(xgd_skinned_effect_params) },
+};
+
+_Static_assert(sizeof(xgd_skinned_effect_params) <= PROPERTY_INTS * 4 &&
+                   sizeof(xgd_environment_map_effect_params) <= PROPERTY_INTS * 4,
+               "XgdProperties holds every parameter block");
+
+/* Resolves the effect through the public API and checks its kind; *dev is its device. */
+static xgd_result check_kind(xgd_effect *effect, stock_kind kind, xgd_device **dev)
+{
+    *dev = NULL;
+    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
+    xgd_effect_technique_info ti;
+    xgd_result r = xgd_effect_get_technique_info(effect, 0, &ti);
+    if (r == XGD_ERROR_OBJECT_DISPOSED) return r;
+    xgd_device *d = xgdi_effect_device(effect);
+    *dev = d;
+    xgd_effect_parameter p;
+    size_t n = strlen(kinds[kind].name);
+    if (r != XGD_OK || strncmp(ti.name, kinds[kind].name, n) != 0 ||
+        (ti.name[n] != '\0' && ti.name[n] != '_') ||
+        xgd_effect_find_parameter(effect, "XgdProperties", &p) != XGD_OK)
+        return xgdi_fail(d, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a%s %s",
+                         kind == STOCK_ALPHA_TEST || kind == STOCK_ENVIRONMENT_MAP ? "n" : "",
+                         kinds[kind].name);
+    return XGD_OK;
+}
+
+static xgd_result load_properties(xgd_effect *effect, stock_kind kind, void *out)
+{
+    int32_t block[PROPERTY_INTS];
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(effect, "XgdProperties", &p);
+    if (r == XGD_OK) r = xgd_effect_parameter_get_ints(effect, p, block, PROPERTY_INTS);
+    if (r == XGD_OK) memcpy(out, block, kinds[kind].params_size);
+    return r;
+}
+
+static xgd_result store_properties(xgd_effect *effect, stock_kind kind, const void *in)
+{
+    int32_t block[PROPERTY_INTS];
+    memset(block, 0, sizeof block);
+    memcpy(block, in, kinds[kind].params_size);
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(effect, "XgdProperties", &p);
+    if (r == XGD_OK) r = xgd_effect_parameter_set_ints(effect, p, block, PROPERTY_INTS);
+    return r;
+}
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static bool finite3(xgd_vector3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+static bool finite_matrix(const xgd_matrix *m)
+{
+    for (int i = 0; i < 16; i++) {
+        if (!isfinite(m->m[i])) return false;
+    }
+    return true;
+}
+
+static bool finite_common(const xgd_matrix *w, const xgd_matrix *v, const xgd_matrix *p,
+                          xgd_vector3 diffuse, float alpha, xgd_vector3 fog_color, float fog_start,
+                          float fog_end)
+{
+    return finite_matrix(w) && finite_matrix(v) && finite_matrix(p) && finite3(diffuse) &&
+           isfinite(alpha) && finite3(fog_color) && isfinite(fog_start) && isfinite(fog_end);
+}
+
+static bool finite_lights(const xgd_directional_light l[3])
+{
+    for (int i = 0; i < 3; i++) {
+        if (!finite3(l[i].direction) || !finite3(l[i].diffuse_color) ||
+            !finite3(l[i].specular_color))
+            return false;
+    }
+    return true;
+}
+
+/* Parameter writes by name; the names are those of shaders/stock_effects_fx.c, so a failure
+   here is a mismatch between the two files and is returned as it is. */
+static xgd_result set_v4(xgd_effect *e, const char *name, xgd_vector4 v)
+{
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(e, name, &p);
+    return r != XGD_OK ? r : xgd_effect_parameter_set_vector4(e, p, v);
+}
+
+static xgd_result set_v3(xgd_effect *e, const char *name, xgd_vector3 v)
+{
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(e, name, &p);
+    return r != XGD_OK ? r : xgd_effect_parameter_set_vector3(e, p, v);
+}
+
+static xgd_result set_f(xgd_effect *e, const char *name, float v)
+{
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(e, name, &p);
+    return r != XGD_OK ? r : xgd_effect_parameter_set_float(e, p, v);
+}
+
+static xgd_result set_m(xgd_effect *e, const char *name, const xgd_matrix *m)
+{
+    xgd_effect_parameter p;
+    xgd_result r = xgd_effect_find_parameter(e, name, &p);
+    return r != XGD_OK ? r : xgd_effect_parameter_set_matrix(e, p, m);
+}
+
+static xgd_vector3 scale3(xgd_vector3 v, float s) { return (xgd_vector3){ v.x * s, v.y * s, v.z * s }; }
+
+static xgd_vector3 normalize_or_zero(xgd_vector3 v)
+{
+    float len = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (!(len > 0.0f)) return (xgd_vector3){ 0, 0, 0 };
+    return scale3(v, 1.0f / len);
+}
+
+/* WorldViewProj, FogColor and FogVector. */
+static xgd_result set_transform_and_fog(xgd_effect *e, const xgd_matrix *world,
+                                        const xgd_matrix *view, const xgd_matrix *projection,
+                                        bool fog, xgd_vector3 fog_color, float fog_start,
+                                        float fog_end)
+{
+    xgd_matrix wv = xgd_matrix_multiply(world, view);
+    xgd_matrix wvp = xgd_matrix_multiply(&wv, projection);
+    xgd_vector4 fv = { 0, 0, 0, 0 };
+    if (fog) {
+        if (fog_start == fog_end) {
+            fv.w = 1.0f;
+        } else {
+            float s = 1.0f / (fog_start - fog_end);
+            fv = (xgd_vector4){ wv.m13 * s, wv.m23 * s, wv.m33 * s, (wv.m43 + fog_start) * s };
+        }
+    }
+    xgd_result r = set_m(e, "WorldViewProj", &wvp);
+    if (r == XGD_OK) r = set_v3(e, "FogColor", fog_color);
+    if (r == XGD_OK) r = set_v4(e, "FogVector", fv);
+    return r;
+}
+
+/* World, WorldInverseTranspose, EyePosition, material colours and the three lights. */
+static xgd_result set_lighting(xgd_effect *e, const xgd_matrix *world, const xgd_matrix *view,
+                               xgd_vector3 diffuse, float alpha, xgd_vector3 emissive,
+                               xgd_vector3 ambient, const xgd_directional_light lights[3],
+                               bool specular)
+{
+    xgd_matrix inv, view_inv;
+    (void)xgd_matrix_invert(world, &inv);
+    xgd_matrix wit = xgd_matrix_transpose(&inv);
+    (void)xgd_matrix_invert(view, &view_inv);
+    xgd_vector3 d = scale3(diffuse, alpha);
+    xgd_vector3 em = { (emissive.x + ambient.x * diffuse.x) * alpha,
+                       (emissive.y + ambient.y * diffuse.y) * alpha,
+                       (emissive.z + ambient.z * diffuse.z) * alpha };
+    xgd_result r = set_m(e, "World", world);
+    if (r == XGD_OK) r = set_m(e, "WorldInverseTranspose", &wit);
+    if (r == XGD_OK) r = set_v3(e, "EyePosition", (xgd_vector3){ view_inv.m41, view_inv.m42, view_inv.m43 });
+    if (r == XGD_OK) r = set_v4(e, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, alpha });
+    if (r == XGD_OK) r = set_v3(e, "EmissiveColor", em);
+    for (int i = 0; i < 3 && r == XGD_OK; i++) {
+        char name[40];
+        const xgd_directional_light *l = &lights[i];
+        const xgd_vector3 zero = { 0, 0, 0 };
+        snprintf(name, sizeof name, "DirLight%dDirection", i);
+        r = set_v3(e, name, normalize_or_zero(l->direction));
+        snprintf(name, sizeof name, "DirLight%dDiffuseColor", i);
+        if (r == XGD_OK) r = set_v3(e, name, l->enabled ? l->diffuse_color : zero);
+        snprintf(name, sizeof name, "DirLight%dSpecularColor", i);
+        if (r == XGD_OK && specular) r = set_v3(e, name, l->enabled ? l->specular_color : zero);
+    }
+    return r;
+}
+
+static void default_lights(xgd_directional_light lights[3])
+{
+    for (int i = 0; i < 3; i++) {
+        lights[i] = (xgd_directional_light){ i == 0, { 0, -1, 0 }, { 1, 1, 1 }, { 0, 0, 0 } };
+    }
+}
+
+static xgd_result create_stock(xgd_device *device, stock_kind kind, xgd_effect **out)
+{
+    if (out == NULL) {
+        /* the device's own checks and message, as xgd_effect_create gives them */
+        return xgd_effect_create(device, kinds[kind].bytes, kinds[kind].size, NULL);
+    }
+    *out = NULL;
+    xgd_effect *e = NULL;
+    xgd_result r = xgd_effect_create(device, kinds[kind].bytes, kinds[kind].size, &e);
+    if (r != XGD_OK) return r;
+    const xgd_matrix id = xgd_matrix_identity();
+    const xgd_vector3 one = { 1, 1, 1 }, zero = { 0, 0, 0 };
+    switch (kind) {
+    case STOCK_ALPHA_TEST: {
+        xgd_alpha_test_effect_params p = { id, id, id, one, 1, false, zero, 0, 1, false,
+                                           XGD_COMPARE_GREATER, 0 };
+        r = xgd_alpha_test_effect_set(e, &p);
+        break;
+    }
+    case STOCK_DUAL_TEXTURE: {
+        xgd_dual_texture_effect_params p = { id, id, id, one, 1, false, zero, 0, 1, false };
+        r = xgd_dual_texture_effect_set(e, &p);
+        break;
+    }
+    case STOCK_ENVIRONMENT_MAP: {
+        xgd_environment_map_effect_params p;
+        memset(&p, 0, sizeof p);
+        p.world = p.view = p.projection = id;
+        p.diffuse_color = one;
+        p.alpha = 1;
+        default_lights(p.lights);
+        p.fog_end = 1;
+        p.environment_map_amount = 1;
+        p.fresnel_factor = 1;
+        r = xgd_environment_map_effect_set(e, &p);
+        break;
+    }
+    case STOCK_SKINNED: {
+        xgd_skinned_effect_params p;
+        memset(&p, 0, sizeof p);
+        p.world = p.view = p.projection = id;
+        p.diffuse_color = one;
+        p.alpha = 1;
+        p.specular_color = one;
+        p.specular_power = 16;
+        default_lights(p.lights);
+        p.fog_end = 1;
+        p.weights_per_vertex = 4;
+        r = xgd_skinned_effect_set(e, &p);
+        xgd_matrix bones[XGD_SKINNED_EFFECT_MAX_BONES];
+        for (int i = 0; i < XGD_SKINNED_EFFECT_MAX_BONES; i++) bones[i] = id;
+        if (r == XGD_OK)
+            r = xgd_skinned_effect_set_bone_transforms(e, bones, XGD_SKINNED_EFFECT_MAX_BONES);
+        break;
+    }
+    }
+    if (r != XGD_OK) {
+        xgd_effect_destroy(e);
+        return r;
+    }
+    *out = e;
+    return XGD_OK;
+}
+
+/* ---- AlphaTestEffect ------------------------------------------------------------------------ */
+
+xgd_result xgd_alpha_test_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_stock(device, STOCK_ALPHA_TEST, out);
+}
+
+xgd_result xgd_alpha_test_effect_get(xgd_effect *effect, xgd_alpha_test_effect_params *out)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    return load_properties(effect, STOCK_ALPHA_TEST, out);
+}
+
+xgd_result xgd_alpha_test_effect_set(xgd_effect *effect, const xgd_alpha_test_effect_params *p)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
+    if (r != XGD_OK) return r;
+    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
+                       p->fog_color, p->fog_start, p->fog_end))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "AlphaTestEffect parameters hold non-finite values");
+    if (p->alpha_function < XGD_COMPARE_ALWAYS || p->alpha_function > XGD_COMPARE_NOT_EQUAL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "AlphaFunction %d is not a compare function", (int)p->alpha_function);
+    if (p->reference_alpha < 0 || p->reference_alpha > 255)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "ReferenceAlpha %d is outside 0..255",
+                         p->reference_alpha);
+    const float ref = (float)p->reference_alpha / 255.0f, t = 0.5f / 255.0f;
+    xgd_vector4 at = { 0, 0, 1, 1 };
+    float eqne = 0;
+    switch (p->alpha_function) {
+    case XGD_COMPARE_LESS: at = (xgd_vector4){ ref - t, 0, 1, -1 }; break;
+    case XGD_COMPARE_LESS_EQUAL: at = (xgd_vector4){ ref + t, 0, 1, -1 }; break;
+    case XGD_COMPARE_GREATER_EQUAL: at = (xgd_vector4){ ref - t, 0, -1, 1 }; break;
+    case XGD_COMPARE_GREATER: at = (xgd_vector4){ ref + t, 0, -1, 1 }; break;
+    case XGD_COMPARE_EQUAL: at = (xgd_vector4){ ref, t, 1, -1 }; eqne = 1; break;
+    case XGD_COMPARE_NOT_EQUAL: at = (xgd_vector4){ ref, t, -1, 1 }; eqne = 1; break;
+    case XGD_COMPARE_NEVER: at = (xgd_vector4){ 0, 0, -1, -1 }; break;
+    default: break; /* Always */
+    }
+    xgd_vector3 d = scale3(p->diffuse_color, p->alpha);
+    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
+                              p->fog_color, p->fog_start, p->fog_end);
+    if (r == XGD_OK) r = set_v4(effect, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, p->alpha });
+    if (r == XGD_OK) r = set_v4(effect, "AlphaTest", at);
+    if (r == XGD_OK) r = set_f(effect, "AlphaTestEqNe", eqne);
+    if (r == XGD_OK) r = xgd_effect_set_current_technique(effect, p->vertex_color_enabled ? 1 : 0);
+    if (r == XGD_OK) r = store_properties(effect, STOCK_ALPHA_TEST, p);
+    return r;
+}
+
+/* ---- DualTextureEffect ---------------------------------------------------------------------- */
+
+xgd_result xgd_dual_texture_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_stock(device, STOCK_DUAL_TEXTURE, out);
+}
+
+xgd_result xgd_dual_texture_effect_get(xgd_effect *effect, xgd_dual_texture_effect_params *out)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    return load_properties(effect, STOCK_DUAL_TEXTURE, out);
+}
+
+xgd_result xgd_dual_texture_effect_set(xgd_effect *effect, const xgd_dual_texture_effect_params *p)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
+    if (r != XGD_OK) return r;
+    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
+                       p->fog_color, p->fog_start, p->fog_end))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "DualTextureEffect parameters hold non-finite values");
+    xgd_vector3 d = scale3(p->diffuse_color, p->alpha);
+    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
+                              p->fog_color, p->fog_start, p->fog_end);
+    if (r == XGD_OK) r = set_v4(effect, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, p->alpha });
+    if (r == XGD_OK) r = xgd_effect_set_current_technique(effect, p->vertex_color_enabled ? 1 : 0);
+    if (r == XGD_OK) r = store_properties(effect, STOCK_DUAL_TEXTURE, p);
+    return r;
+}
+
+/* ---- EnvironmentMapEffect ------------------------------------------------------------------- */
+
+xgd_result xgd_environment_map_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_stock(device, STOCK_ENVIRONMENT_MAP, out);
+}
+
+xgd_result xgd_environment_map_effect_get(xgd_effect *effect,
+                                          xgd_environment_map_effect_params *out)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    return load_properties(effect, STOCK_ENVIRONMENT_MAP, out);
+}
+
+xgd_result xgd_environment_map_effect_set(xgd_effect *effect,
+                                          const xgd_environment_map_effect_params *p)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
+    if (r != XGD_OK) return r;
+    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
+                       p->fog_color, p->fog_start, p->fog_end) ||
+        !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
+        !finite_lights(p->lights) || !isfinite(p->environment_map_amount) ||
+        !finite3(p->environment_map_specular) || !isfinite(p->fresnel_factor))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "EnvironmentMapEffect parameters hold non-finite values");
+    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
+                              p->fog_color, p->fog_start, p->fog_end);
+    if (r == XGD_OK)
+        r = set_lighting(effect, &p->world, &p->view, p->diffuse_color, p->alpha,
+                         p->emissive_color, p->ambient_light_color, p->lights, false);
+    if (r == XGD_OK) r = set_f(effect, "EnvironmentMapAmount", p->environment_map_amount);
+    if (r == XGD_OK) r = set_v3(effect, "EnvironmentMapSpecular", p->environment_map_specular);
+    if (r == XGD_OK) r = set_f(effect, "FresnelFactor", p->fresnel_factor);
+    if (r == XGD_OK) r = store_properties(effect, STOCK_ENVIRONMENT_MAP, p);
+    return r;
+}
+
+/* ---- SkinnedEffect -------------------------------------------------------------------------- */
+
+xgd_result xgd_skinned_effect_create(xgd_device *device, xgd_effect **out)
+{
+    return create_stock(device, STOCK_SKINNED, out);
+}
+
+xgd_result xgd_skinned_effect_get(xgd_effect *effect, xgd_skinned_effect_params *out)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    return load_properties(effect, STOCK_SKINNED, out);
+}
+
+xgd_result xgd_skinned_effect_set(xgd_effect *effect, const xgd_skinned_effect_params *p)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    if (r != XGD_OK) return r;
+    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
+                       p->fog_color, p->fog_start, p->fog_end) ||
+        !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
+        !finite3(p->specular_color) || !isfinite(p->specular_power) || !finite_lights(p->lights))
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "SkinnedEffect parameters hold non-finite values");
+    if (p->weights_per_vertex != 1 && p->weights_per_vertex != 2 && p->weights_per_vertex != 4)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "WeightsPerVertex %d is not 1, 2 or 4", p->weights_per_vertex);
+    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
+                              p->fog_color, p->fog_start, p->fog_end);
+    if (r == XGD_OK)
+        r = set_lighting(effect, &p->world, &p->view, p->diffuse_color, p->alpha,
+                         p->emissive_color, p->ambient_light_color, p->lights, true);
+    if (r == XGD_OK) r = set_v3(effect, "SpecularColor", p->specular_color);
+    if (r == XGD_OK) r = set_f(effect, "SpecularPower", p->specular_power);
+    if (r == XGD_OK)
+        r = xgd_effect_set_current_technique(effect, (p->weights_per_vertex == 1   ? 0
+                                                      : p->weights_per_vertex == 2 ? 1
+                                                                                   : 2) +
+                                                         (p->prefer_per_pixel_lighting ? 3 : 0));
+    if (r == XGD_OK) r = store_properties(effect, STOCK_SKINNED, p);
+    return r;
+}
+
+xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_matrix *bones,
+                                                  int count)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    if (r != XGD_OK) return r;
+    if (bones == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "bones is NULL");
+    if (count < 1 || count > XGD_SKINNED_EFFECT_MAX_BONES)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "%d bones: SkinnedEffect takes 1..%d bone transforms", count,
+                         XGD_SKINNED_EFFECT_MAX_BONES);
+    for (int i = 0; i < count; i++) {
+        if (!finite_matrix(&bones[i]))
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "bone %d is not finite", i);
+    }
+    xgd_matrix all[XGD_SKINNED_EFFECT_MAX_BONES];
+    xgd_effect_parameter p;
+    r = xgd_effect_find_parameter(effect, "Bones", &p);
+    if (r == XGD_OK) r = xgd_effect_parameter_get_matrices(effect, p, all, XGD_SKINNED_EFFECT_MAX_BONES);
+    if (r != XGD_OK) return r;
+    memcpy(all, bones, (size_t)count * sizeof *bones);
+    return xgd_effect_parameter_set_matrices(effect, p, all, XGD_SKINNED_EFFECT_MAX_BONES);
+}
+
+xgd_result xgd_skinned_effect_get_bone_transforms(xgd_effect *effect, xgd_matrix *out, int count)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (count < 1 || count > XGD_SKINNED_EFFECT_MAX_BONES)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "%d bones: SkinnedEffect holds %d bone transforms", count,
+                         XGD_SKINNED_EFFECT_MAX_BONES);
+    xgd_matrix all[XGD_SKINNED_EFFECT_MAX_BONES];
+    xgd_effect_parameter p;
+    r = xgd_effect_find_parameter(effect, "Bones", &p);
+    if (r == XGD_OK) r = xgd_effect_parameter_get_matrices(effect, p, all, XGD_SKINNED_EFFECT_MAX_BONES);
+    if (r == XGD_OK) memcpy(out, all, (size_t)count * sizeof *out);
+    return r;
+}
