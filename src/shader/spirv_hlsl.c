@@ -404,10 +404,10 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             if (s != NULL && strncmp(s, "SPV_GOOGLE_", 11) == 0) continue;
         }
         if (op == OP_DECORATE_STRING || op == OP_MEMBER_DECORATE_STRING || op == OP_DECORATE_ID) continue;
-        if (vs && ((op == OP_TYPE_FLOAT && a[0] == t_float) || (op == OP_TYPE_VECTOR && a[0] == t_vec4) ||
+        if (vs && n >= 1 && ((op == OP_TYPE_FLOAT && a[0] == t_float) || (op == OP_TYPE_VECTOR && a[0] == t_vec4) ||
                    (op == OP_TYPE_INT && a[0] == t_int)))
             continue; /* hoisted */
-        if (op == OP_ENTRY_POINT) {
+        if (op == OP_ENTRY_POINT && n >= 3) {
             /* model, function, "main", interface */
             size_t name_words = 0;
             const char *s = literal(w, i + 3, n - 2);
@@ -445,7 +445,7 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             }
         }
         if (op == OP_TYPE_SAMPLED_IMAGE && n == 2 && a[1] < bound && ptr_si_of[a[1]] != 0) continue; /* hoisted */
-        if (op == OP_TYPE_STRUCT && vs && !make_block && a[0] == block_struct) {
+        if (op == OP_TYPE_STRUCT && n >= 1 && vs && !make_block && a[0] == block_struct) {
             put(&o, ((count + 1) << 16) | OP_TYPE_STRUCT);
             for (uint32_t k = 0; k < n; k++) put(&o, a[k]);
             put(&o, t_vec4);
@@ -496,7 +496,7 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             put_inst(&o, OP_STORE, (uint32_t[]){ pos_var, sum }, 2);
         }
         for (uint32_t k = 0; k < count; k++) put(&o, w[i + k]);
-        if (op == OP_TYPE_IMAGE && n >= 8 && ptr_si_of[a[0]] != 0) {
+        if (op == OP_TYPE_IMAGE && n >= 8 && a[0] < bound && ptr_si_of[a[0]] != 0) {
             /* the combined type and a pointer to it, right after the image type */
             put_inst(&o, OP_TYPE_SAMPLED_IMAGE, (uint32_t[]){ si_of[a[0]], a[0] }, 2);
             put_inst(&o, OP_TYPE_POINTER, (uint32_t[]){ ptr_si_of[a[0]], SC_UNIFORM_CONSTANT, si_of[a[0]] }, 3);
