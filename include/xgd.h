@@ -1652,11 +1652,16 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
  * texture at register tN (or sampler sN) is device texture slot N at apply and samples with
  * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Pass render states: Direct3D 9
  * assignments with an XNA state object (AlphaBlendEnable, Src/DestBlend, BlendOp, ZEnable,
- * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Results:
+ * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Vertex
+ * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader) take the same slots (a
+ * register holds one texture for both stages) and are point-sampled, as XNA's vertex texture
+ * fetch: apply sets the slot's sampler state to its Point-filter form; a texture whose format
+ * XNA cannot fetch in a vertex shader (only Single, Vector2, Vector4, HalfSingle, HalfVector2,
+ * HalfVector4, HdrBlendable) makes apply NOT_SUPPORTED, naming it. Results:
  * INVALID_ARGUMENT with the compiler's messages ("file:line: ...": syntax errors, a missing
  * entry point, a technique naming a missing function, malformed technique blocks),
  * NOT_SUPPORTED named (a build without the compiler, XGD_HLSL=OFF; unknown semantics; two
- * cbuffers in one stage; struct parameters; vertex textures; other pass states),
+ * cbuffers in one stage; struct parameters; other pass states),
  * OUT_OF_MEMORY. Nothing is created on failure. */
 XGD_API xgd_result xgd_effect_create_hlsl(xgd_device *device, const char *source, size_t size,
                                           const char *file_name, xgd_effect **out);

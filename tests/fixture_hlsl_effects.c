@@ -347,3 +347,77 @@ XGD_FIXTURE(hlsl_clip_and_derivatives)
     xgd_effect_destroy(e);
     xgd_device_destroy(dev);
 }
+
+static const char heightmap_fx[] =
+    "Texture2D HeightMap : register(t0);\n"
+    "SamplerState HeightSampler : register(s0);\n"
+    "float4 VS(float3 pos : POSITION0, float2 uv : TEXCOORD0) : SV_Position\n"
+    "{\n"
+    "    float h = HeightMap.SampleLevel(HeightSampler, uv, 0).r;\n"
+    "    return float4(pos.x, -1 + 2 * h * pos.y, 0, 1);\n"
+    "}\n"
+    "float4 PS() : SV_Target0 { return float4(1, 1, 1, 1); }\n"
+    "technique HeightMap { pass { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n";
+
+/* A height map displaces vertices through a vertex texture: four bars, bar i's top vertices
+ * (position.y 1) raised to height h[i] of a 4x1 Single texture (0.25, 0.5, 0.75, 1), sampled
+ * at u = (i + 0.2) / 4, near the texel's left edge: point sampling (XNA's vertex texture fetch,
+ * whatever the slot's filter says; the slot holds LinearClamp) reads texel i, where a linear
+ * filter would blend in texel i - 1. Bar i fills columns 4i..4i+3 from row 16 (1 - h[i]) down.
+ * A Color texture in the vertex shader is NOT_SUPPORTED by name. */
+XGD_FIXTURE(hlsl_vertex_texture_height_map)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    xgd_effect *e = hlsl_effect(t, dev, "heightmap.fx", heightmap_fx);
+    xgd_texture *heights = NULL, *color = NULL;
+    if (e != NULL) {
+        const float h[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+        xgd_texture2d_desc td = { .width = 4, .height = 1, .format = XGD_SURFACE_FORMAT_SINGLE };
+        CHECK_OK(xgd_texture2d_create(dev, &td, &heights));
+        CHECK_OK(xgd_texture_set_data(heights, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, h, sizeof h));
+        xgd_effect_parameter map = hlsl_param(t, e, "HeightMap");
+        CHECK_OK(xgd_effect_parameter_set_texture(e, map, heights));
+        xgd_sampler_state *linear = fx_sampler(t, dev, &(xgd_sampler_desc){ .filter = XGD_FILTER_LINEAR,
+                                                                            .address_u = XGD_ADDRESS_CLAMP,
+                                                                            .address_v = XGD_ADDRESS_CLAMP,
+                                                                            .address_w = XGD_ADDRESS_CLAMP,
+                                                                            .max_anisotropy = 4 });
+        CHECK_OK(xgd_set_sampler_state(dev, 0, linear));
+        CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+        if (hlsl_apply(t, dev, e, 0, 0)) {
+            xgd_vertex_position_color_texture v[24];
+            for (int i = 0; i < 4; i++) {
+                float x0 = -1 + 0.5f * (float)i, x1 = x0 + 0.5f, u = ((float)i + 0.2f) / 4;
+                xgd_vertex_position_color_texture q[4];
+                const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { 1, 1, 0, 0 };
+                for (int k = 0; k < 4; k++) {
+                    q[k].position = (xgd_vector3){ xs[k], ys[k], 0 };
+                    q[k].color = (xgd_color){ 255, 255, 255, 255 };
+                    q[k].texture_coordinate = (xgd_vector2){ u, 0.5f };
+                }
+                const int order[6] = { 0, 1, 2, 0, 2, 3 };
+                for (int k = 0; k < 6; k++) v[i * 6 + k] = q[order[k]];
+            }
+            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 8,
+                                              xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+            uint8_t *img = fx_image(W, H, (xgd_color){ 0, 0, 0, 255 });
+            for (int i = 0; i < 4; i++)
+                fx_fill(img, W, H, 4 * i, (int)(H * (1 - h[i])), 4 * i + 4, H, (xgd_color){ 255, 255, 255, 255 });
+            fx_expect_back_buffer(t, dev, "hlsl_vertex_texture_height_map", img, W, H, 0);
+            free(img);
+            /* a format XNA does not fetch in vertex shaders */
+            xgd_texture2d_desc cd = { .width = 4, .height = 1, .format = XGD_SURFACE_FORMAT_COLOR };
+            CHECK_OK(xgd_texture2d_create(dev, &cd, &color));
+            CHECK_OK(xgd_effect_parameter_set_texture(e, map, color));
+            CHECK_RESULT(xgd_effect_pass_apply(e, 0, 0), XGD_ERROR_NOT_SUPPORTED);
+            CHECK(strstr(xgd_device_last_error(dev), "vertex texture") != NULL);
+        }
+        xgd_sampler_state_destroy(linear);
+    }
+    xgd_texture_destroy(heights);
+    xgd_texture_destroy(color);
+    xgd_effect_destroy(e);
+    xgd_device_destroy(dev);
+}

@@ -354,8 +354,9 @@ typedef struct xgdi_volume_constants {
  *   samplers    pixel sampler register s (0..15) is a combined image sampler
  *               (OpTypeSampledImage) at DescriptorSet 0, Binding 2 + s, sampling device
  *               texture slot s with sampler state s (XNA: Textures[s], SamplerStates[s]).
- *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. Vertex samplers are
- *               refused at load (NOT_SUPPORTED).
+ *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. fx_2_0 vertex samplers
+ *               are refused at load (NOT_SUPPORTED); HLSL vertex textures use the same
+ *               bindings (visible to both stages), so a slot sampled by either stage is bound.
  *   locations   vertex inputs and the varyings between the stages use one rule,
  *               xgdi_shader_location(usage, index) below, so a vertex shader's outputs meet
  *               the pixel shader's inputs without a link step, and a vertex element of

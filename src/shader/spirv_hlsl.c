@@ -255,8 +255,6 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
     for (uint32_t v = 0; v < bound; v++) {
         idinfo *t = &id[v];
         if (t->v == V_IMAGE || t->v == V_COMBINED) {
-            if (vs)
-                FAIL(XGD_ERROR_NOT_SUPPORTED, "vertex textures (sampling in the vertex shader) are not supported");
             uint32_t slot = t->binding;
             if (slot >= XGDI_SHADER_MAX_SAMPLERS)
                 FAIL(XGD_ERROR_NOT_SUPPORTED, "a texture at register %u: xgd's slots end at 15", slot);

@@ -17,7 +17,8 @@
  *   - SM4 textures and samplers are separate objects: each Texture at register tN becomes the
  *     combined image-sampler of slot N (binding 2 + N, XNA's Textures[N] with
  *     SamplerStates[N]); OpSampledImage of it becomes a copy, the SamplerState variables go;
- *     DX9 sampler2D (combined already) at register sN is slot N;
+ *     DX9 sampler2D (combined already) at register sN is slot N; a vertex shader's textures
+ *     (vertex texture fetch) take the same slots, so one slot holds one texture for both stages;
  *   - descriptor sets are 0.
  * One constant buffer per stage: a stage reading two is NOT_SUPPORTED by name.
  */
@@ -39,8 +40,8 @@ typedef struct xgdi_spirv_hlsl_out {
 } xgdi_spirv_hlsl_out;
 
 /* block_bytes: the size of the stage's one constant buffer (0 = none). Results: XGD_OK;
- * NOT_SUPPORTED (named: a semantic xgd has no location for, two constant buffers, vertex
- * textures, Texture.Load / GetDimensions, arrays of textures, a slot beyond 15);
+ * NOT_SUPPORTED (named: a semantic xgd has no location for, two constant buffers,
+ * Texture.Load / GetDimensions, arrays of textures, a slot beyond 15);
  * INVALID_ARGUMENT (a malformed module, a vertex shader writing no SV_Position, two textures
  * in one slot); OUT_OF_MEMORY. err receives the message. */
 xgd_result xgdi_spirv_from_hlsl(const uint32_t *words, size_t word_count, xgdi_shader_stage stage,
