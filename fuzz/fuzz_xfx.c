@@ -7,6 +7,7 @@
  * spelling of each program), so nothing was read past, skipped or invented.
  */
 #include "hlsl_program.h"
+#include "spirv_hlsl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (xgdi_hlsl_program_save(&p, &bytes, &n) != XGD_OK) violation("a loaded program did not save");
     if (n != size || memcmp(bytes, data, size) != 0) violation("save(load(x)) != x");
     free(bytes);
+    /* every shader of a loaded file is rewritten into the shader form at effect load */
+    for (int s = 0; s < p.shader_count; s++) {
+        xgdi_spirv_hlsl_out form;
+        uint32_t block = p.shaders[s].reflection.buffer_count > 0 ? p.shaders[s].reflection.buffers[0].size : 0;
+        r = xgdi_spirv_from_hlsl(p.shaders[s].words, p.shaders[s].word_count,
+                                 p.shaders[s].stage == XGDI_HLSL_VERTEX ? XGDI_SHADER_VERTEX : XGDI_SHADER_PIXEL,
+                                 block, &form, msg, sizeof msg);
+        if (r == XGD_OK) free(form.words);
+        else if (form.words != NULL) violation("a failed rewrite left words");
+    }
     xgdi_hlsl_program_free(&p);
     return 0;
 }

@@ -1747,6 +1747,34 @@ typedef struct xgd_effect_pass_info {
  * above 3.0; or a build without MojoShader), OUT_OF_MEMORY. Nothing is created on failure. */
 XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size_t size,
                                      xgd_effect **out);
+/* The same function also loads a compiled xgd effect (.xfx, what `xgd-fxc` writes from HLSL
+ * source; told apart by its "XGDFX" signature), which needs no compiler: results as
+ * xgd_effect_create_hlsl's, except NOT_SUPPORTED for a build without the compiler; a file of
+ * another format version is NOT_SUPPORTED. */
+/* An effect from HLSL effect source (`size` bytes, copied; no NUL needed): SM4/5-style or
+ * DX9-style HLSL with technique and pass blocks (`VertexShader = compile vs_3_0 VS();` or
+ * `SetVertexShader(CompileShader(vs_4_0, VS()));`), compiled at run time through glslang, once
+ * per process: the compiled effect is cached by a hash of file_name and the source, so a second
+ * create of the same source compiles nothing. `file_name` (may be NULL) names the source in
+ * messages. Parameters are the constant-buffer members and globals (class, type, rows,
+ * columns, elements as the compiler laid them out; a cbuffer bool is an Int32) and the textures
+ * (Texture2D/3D/Cube, named after their variable; a DX9 sampler2D after the sampler); a
+ * texture at register tN (or sampler sN) is device texture slot N at apply and samples with
+ * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Pass render states: Direct3D 9
+ * assignments with an XNA state object (AlphaBlendEnable, Src/DestBlend, BlendOp, ZEnable,
+ * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Vertex
+ * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader) take the same slots (a
+ * register holds one texture for both stages) and are point-sampled, as XNA's vertex texture
+ * fetch: apply sets the slot's sampler state to its Point-filter form; a texture whose format
+ * XNA cannot fetch in a vertex shader (only Single, Vector2, Vector4, HalfSingle, HalfVector2,
+ * HalfVector4, HdrBlendable) makes apply NOT_SUPPORTED, naming it. Results:
+ * INVALID_ARGUMENT with the compiler's messages ("file:line: ...": syntax errors, a missing
+ * entry point, a technique naming a missing function, malformed technique blocks),
+ * NOT_SUPPORTED named (a build without the compiler, XGD_HLSL=OFF; unknown semantics; two
+ * cbuffers in one stage; struct parameters; other pass states),
+ * OUT_OF_MEMORY. Nothing is created on failure. */
+XGD_API xgd_result xgd_effect_create_hlsl(xgd_device *device, const char *source, size_t size,
+                                          const char *file_name, xgd_effect **out);
 /* XNA Effect.Clone: a new effect with the same code, the current parameter values (textures
  * included) and the same current technique. Results: as xgd_effect_create; INVALID_ARGUMENT
  * for a stock effect. */

@@ -337,6 +337,14 @@ typedef struct xgdi_volume_constants {
  *               stage. r[i] holds register xgdi_shader_desc.registers[i] (core packs them;
  *               the constants a draw sees are already in this order, N vec4s). A pixel
  *               shader without constants has no block (constant_count 0, nothing to bind).
+ *               HLSL effects (src/shader/spirv_hlsl.c) keep glslang's cbuffer struct, its
+ *               members at HLSL packing offsets inside the N registers: renderers bind the
+ *               block as 16 x N bytes and read it by the module's own offsets either way, so
+ *               the form is "a Block of 16 x N bytes", and the constants core hands over are
+ *               those bytes (registers[i] = i). The vertex struct's last member is the vec4
+ *               pixel_offset at byte 16 x (N - 1). HLSL's separate Texture/SamplerState pairs
+ *               are rewritten into the combined samplers below (texture register tN -> slot N),
+ *               so every renderer still sees one form and nothing is converted per draw.
  *   pixel centre  the vertex stage's block has one more vec4 after its registers,
  *               r[N-1] = pixel_offset, which core fills per draw: (1/vp.width, -1/vp.height,
  *               0, 0) under XGD_PIXEL_CENTER_XNA (half a logical pixel of the viewport, as
@@ -346,8 +354,9 @@ typedef struct xgdi_volume_constants {
  *   samplers    pixel sampler register s (0..15) is a combined image sampler
  *               (OpTypeSampledImage) at DescriptorSet 0, Binding 2 + s, sampling device
  *               texture slot s with sampler state s (XNA: Textures[s], SamplerStates[s]).
- *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. Vertex samplers are
- *               refused at load (NOT_SUPPORTED).
+ *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. fx_2_0 vertex samplers
+ *               are refused at load (NOT_SUPPORTED); HLSL vertex textures use the same
+ *               bindings (visible to both stages), so a slot sampled by either stage is bound.
  *   locations   vertex inputs and the varyings between the stages use one rule,
  *               xgdi_shader_location(usage, index) below, so a vertex shader's outputs meet
  *               the pixel shader's inputs without a link step, and a vertex element of

@@ -105,6 +105,7 @@ struct xgdi_fx {
         xgd_rasterizer_state *state;
     } rasters[8];
     int blend_count, depth_count, raster_count;
+    struct fx_hlsl *hlsl;       /* HLSL / .xfx effects (fx_hlsl.inc); NULL for fx_2_0 */
 };
 
 struct fx_shader {
@@ -1236,9 +1237,18 @@ static bool build_table(xgdi_fx *fx)
 
 /* ---- load, clone, free ----------------------------------------------------------------------- */
 
+static void fx_hlsl_free_body(xgdi_fx *fx);
+static bool fx_is_xfx(const void *bytes, size_t size);
+static xgd_result fx_hlsl_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out);
+static xgd_result fx_hlsl_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass);
+
 static void free_body(xgdi_fx *fx)
 {
     if (fx == NULL) return;
+    if (fx->hlsl != NULL) {
+        fx_hlsl_free_body(fx);
+        return;
+    }
     if (fx->pass_anno != NULL && fx->effect != NULL)
         for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
     free(fx->pass_anno);
@@ -1278,6 +1288,7 @@ xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi
 {
     *out = NULL;
     const uint8_t *b = bytes;
+    if (fx_is_xfx(bytes, size)) return fx_hlsl_load(device, bytes, size, out);
     if (size > 0x7fffffff)
         return fx_fail(device, XGD_ERROR_INVALID_ARGUMENT, "the effect is larger than 2 GiB");
     /* XNA's compiler wraps the container: 0xBCF00BCF and the offset of the container */
@@ -2548,6 +2559,7 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     if (technique == -1) technique = fx->current_technique;
     r = check_pass(dev, fx, technique, pass);
     if (r != XGD_OK) return r;
+    if (fx->hlsl != NULL) return fx_hlsl_apply(dev, fx, technique, pass);
     MOJOSHADER_effect *e = fx->effect;
     /* the pass's shaders (load checked they are compiled shaders of their stage) */
     const MOJOSHADER_effectPass *ps_pass = &e->techniques[technique].passes[pass];
@@ -2612,3 +2624,6 @@ xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass)
 }
 
 #endif /* XGD_HAVE_MOJOSHADER */
+
+/* HLSL source and .xfx effects share this file's tables and application (see the file). */
+#include "fx_hlsl.inc"

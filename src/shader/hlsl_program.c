@@ -113,7 +113,17 @@ xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char
                                           &sh->word_count, &clog);
                     if (r != XGD_OK) {
                         if (clog != NULL) {
-                            *log = clog;
+                            /* the pass's place and entry point first: glslang's message for a
+                               missing entry point names neither */
+                            size_t n = strlen(clog) + strlen(file) + strlen(sh->entry) + 96;
+                            *log = malloc(n);
+                            if (*log != NULL)
+                                snprintf(*log, n, "%s:%d: %s shader %s: %s", file,
+                                         pass->entry_line[stage], stage == 0 ? "vertex" : "pixel",
+                                         sh->entry, clog);
+                            else
+                                *log = clog, clog = NULL;
+                            free(clog);
                         } else {
                             snprintf(msg, sizeof msg, "%s:%d: %s could not be compiled", file,
                                      pass->entry_line[stage], sh->entry);

@@ -186,7 +186,10 @@ enum {
 enum { OT_TEMP = 0, OT_INPUT = 1, OT_OUTPUT = 2, OT_X = 3, OT_IMM = 4, OT_SAMPLER = 6,
        OT_RESOURCE = 7, OT_CB = 8, OT_DEPTH = 12, OT_NULL = 13 };
 /* source modifiers */
-enum { MOD_NONE = 0, MOD_NEG = 1, MOD_ABS = 2 };
+/* MOD_INEG: the neg modifier of an integer instruction (iadd's operand): the same token as
+   MOD_NEG, but an immediate operand is negated as an integer (two's complement), not by its
+   sign bit */
+enum { MOD_NONE = 0, MOD_NEG = 1, MOD_ABS = 2, MOD_INEG = 5 };
 /* system value names (signature and dcl_*_siv/sgv) */
 enum { SV_NONE = 0, SV_POSITION = 1, SV_VERTEX_ID = 6, SV_INSTANCE_ID = 8,
        SV_IS_FRONT_FACE = 9 };
@@ -566,7 +569,7 @@ static void op_dst_x(ctx *c, uint32_t x, uint32_t elem, uint32_t dyn, uint32_t m
 
 static void modtok(ctx *c, int mod)
 {
-    wput(c, 1u | (uint32_t)mod << 6);
+    wput(c, 1u | (uint32_t)(mod & 3) << 6);
 }
 
 /* source: value v, column col, logical components l[0..3] */
@@ -579,8 +582,9 @@ static void op_src(ctx *c, const xval *v, uint32_t col, const uint8_t l[4], int 
         for (int i = 0; i < 4; i++) {
             uint32_t x = v->imm[(l[i] < v->ncomp ? l[i] : v->ncomp - 1u) + v->comp0 > 3
                                     ? 3 : (l[i] < v->ncomp ? l[i] : v->ncomp - 1u) + v->comp0];
-            if (mod & MOD_ABS) x &= 0x7fffffffu;
-            if (mod & MOD_NEG) x ^= 0x80000000u;
+            if (mod == MOD_INEG) x = 0u - x;
+            else if (mod & MOD_ABS) x &= 0x7fffffffu;
+            if (mod == MOD_NEG || mod == (MOD_NEG | MOD_ABS)) x ^= 0x80000000u;
             wput(c, x);
         }
         return;
@@ -1861,7 +1865,7 @@ static void body_ins(ctx *c, const uint32_t *p)
     case SOpFNegate: { if (wc < 4) break; int md = MOD_NEG; alu(c, DMOV, p, 1, &md, 0); return; }
     case SOpNot: case SOpLogicalNot: if (wc < 4) break; alu(c, DNOT, p, 1, NULL, 0); return;
     case SOpIAdd: if (wc < 5) break; alu(c, DIADD, p, 2, NULL, 0); return;
-    case SOpISub: { if (wc < 5) break; int md[2] = { 0, MOD_NEG }; alu(c, DIADD, p, 2, md, 0); return; }
+    case SOpISub: { if (wc < 5) break; int md[2] = { 0, MOD_INEG }; alu(c, DIADD, p, 2, md, 0); return; }
     case SOpFAdd: if (wc < 5) break; alu(c, DADD, p, 2, NULL, 0); return;
     case SOpFSub: { if (wc < 5) break; int md[2] = { 0, MOD_NEG }; alu(c, DADD, p, 2, md, 0); return; }
     case SOpFMul: if (wc < 5) break; alu(c, DMUL, p, 2, NULL, 0); return;

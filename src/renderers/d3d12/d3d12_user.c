@@ -36,12 +36,12 @@ xgd_result xgdi_d3d12_user_init(d3d12_renderer *r)
         p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
         p->DescriptorTable.NumDescriptorRanges = 1;
         p->DescriptorTable.pDescriptorRanges = &srv[s];
-        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL; /* vertex textures too */
         p = &params[D3D12X_USER_ROOT_SAMPLER0 + s];
         p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
         p->DescriptorTable.NumDescriptorRanges = 1;
         p->DescriptorTable.pDescriptorRanges = &smp[s];
-        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
     }
     D3D12_ROOT_SIGNATURE_DESC rd = { D3D12X_USER_ROOT_COUNT, params, 0, NULL,
                                      D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
@@ -173,7 +173,9 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
     xgd_result res = xgdi_d3d12_sampler_get(r, &linear_wrap, &filler);
     if (res != XGD_OK) return res;
     for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
-        xgdi_sampler_kind kind = st->ps->sampler_kinds[i];
+        /* a slot sampled by either stage (vertex textures share the slots) */
+        xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
+                                                                                : st->vs->sampler_kinds[i];
         b->srv[i] = r->black->srv;
         b->sampler[i] = filler;
         if (kind == XGDI_SAMPLER_NONE) continue;

@@ -140,6 +140,7 @@ typedef struct sw_ctx {
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
     xgdi_sw_spirv_textures tex;
+    xgdi_sw_spirv_textures vtex;   /* the vertex stage's (vertex textures) */
 } sw_ctx;
 
 /* ---- output merger ---- */
@@ -1234,6 +1235,12 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
         if (ps->sampler_resource[s] >= 0)
             xgdi_sw_spirv_textures_set(&c->tex, ps->sampler_resource[s], st->textures[s], st->samplers[s]);
     xgdi_sw_spirv_bind_sampler(ps->state, xgdi_sw_spirv_sample_textures, &c->tex);
+    /* vertex textures: the vertex stage samples the same slots */
+    xgdi_sw_spirv_textures_init(&c->vtex);
+    for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+        if (vs->sampler_resource[s] >= 0)
+            xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->textures[s], st->samplers[s]);
+    xgdi_sw_spirv_bind_sampler(vs->state, xgdi_sw_spirv_sample_textures, &c->vtex);
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;

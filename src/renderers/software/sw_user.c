@@ -79,6 +79,8 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
             s->color_reg[i] = s->out_reg[i];
             s->color_comps[i] = s->out_comps[i];
         }
+    }
+    {   /* both stages: vertex textures share the pixel shader's slots */
         for (int i = 0; i < rf->resource_count; i++) {
             const xgdi_sw_spirv_resource *q = &rf->resources[i];
             int reg = q->binding - XGDI_SHADER_BINDING_SAMPLER0;

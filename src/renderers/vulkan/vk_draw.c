@@ -1079,7 +1079,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
             uviews[i] = VK_NULL_HANDLE;
             usamplers[i] = VK_NULL_HANDLE;
-            xgdi_sampler_kind kind = st->ps->sampler_kinds[i];
+            /* a slot sampled by either stage (vertex textures share the slots) */
+            xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
+                                                                                    : st->vs->sampler_kinds[i];
             if (kind == XGDI_SAMPLER_NONE) continue;
             /* core guarantees a bound texture's kind matches the register's */
             xgdi_native_texture *ut = st->textures[i] != NULL ? st->textures[i]

@@ -19,7 +19,8 @@ xgd_result xvk_user_init(xvk_renderer *r)
     for (uint32_t s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
         b[2 + s] = (VkDescriptorSetLayoutBinding){ XGDI_SHADER_BINDING_SAMPLER0 + s,
                                                    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                                   VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
+                                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                                   NULL };
     VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
                                            .bindingCount = 2 + XGDI_SHADER_MAX_SAMPLERS, .pBindings = b };
