@@ -813,6 +813,7 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     }
     if (r->imm_list != NULL) ID3D12GraphicsCommandList_Release(r->imm_list);
     if (r->imm_allocator != NULL) ID3D12CommandAllocator_Release(r->imm_allocator);
+    xgdi_d3d12_readback_free(r);
     xgdi_d3d12_cpu_chain_free(&r->rtv_heap);
     xgdi_d3d12_cpu_chain_free(&r->dsv_heap);
     xgdi_d3d12_gpu_heap_free(&r->view_heap);
