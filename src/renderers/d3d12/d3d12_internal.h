@@ -461,6 +461,9 @@ xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t si
 xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
 /* Closes, executes and waits for the immediate list. */
 xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r);
+/* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
+   finished it: one submission and one wait. */
+xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);
 xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value);
 uint64_t xgdi_d3d12_completed(d3d12_renderer *r);
 /* Keeps a native object alive until the open frame's fence passes. */

@@ -1,7 +1,8 @@
 /*
  * d3d12_resources.c - textures, render targets and buffers: creation, views, per-subresource
  * state tracking with batched barriers, uploads through the frame's upload ring, synchronous
- * readback through a readback heap on the immediate list, MSAA resolve and finalisation.
+ * readback through a kept readback buffer at the end of the open frame, MSAA resolve and
+ * finalisation.
  */
 #include "d3d12_internal.h"
 
@@ -566,8 +567,8 @@ static void readback_unmap(d3d12_readback *rb)
     ID3D12Resource_Unmap(rb->res, 0, &none);
 }
 
-/* Synchronous read of a box of face/level through a readback buffer and an immediate list;
-   the source returns to its tracked state. */
+/* Synchronous read of a box of face/level: the copy into the readback buffer ends the open
+   frame, which is submitted and waited for; the source returns to its tracked state. */
 static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
                                const xgd_box *box, uint8_t *out, size_t row_pitch,
                                size_t slice_pitch)
@@ -583,12 +584,8 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     d3d12_readback rb;
     xgd_result res = readback_acquire(r, size, t->desc.volume ? "xgd volume readback" : "xgd readback", &rb);
     if (res != XGD_OK) return res;
-    ID3D12GraphicsCommandList *list = NULL;
-    res = xgdi_d3d12_immediate_begin(r, &list);
-    if (res != XGD_OK) {
-        readback_release(r, &rb, false); /* nothing was submitted with it */
-        return res;
-    }
+    /* the copy ends the open frame, which is submitted with it: what the frame drew is read */
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
     box_marker(r, list, "read back", t, face, level, box);
     UINT sub = subresource(t, face, level);
     D3D12_RESOURCE_STATES before = t->states[sub];
@@ -609,8 +606,7 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     /* readback returns the source to its tracked state */
     if (before != D3D12_RESOURCE_STATE_COMMON)
         xgdi_d3d12_texture_transition(r, t, face, level, before);
-    flush_barriers_to(r, list);
-    res = xgdi_d3d12_immediate_end(r);
+    res = xgdi_d3d12_submit_and_wait(r);
     const uint8_t *p = NULL;
     if (res == XGD_OK) res = readback_map(r, &rb, size, &p);
     if (res == XGD_OK) {
@@ -817,12 +813,7 @@ xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer
     d3d12_readback rb;
     xgd_result res = readback_acquire(r, size, "xgd buffer readback", &rb);
     if (res != XGD_OK) return res;
-    ID3D12GraphicsCommandList *list = NULL;
-    res = xgdi_d3d12_immediate_begin(r, &list);
-    if (res != XGD_OK) {
-        readback_release(r, &rb, false); /* nothing was submitted with it */
-        return res;
-    }
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
     D3D12_RESOURCE_STATES before = b->state;
     xgdi_d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
     flush_barriers_to(r, list);
@@ -831,8 +822,7 @@ xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer
     ID3D12GraphicsCommandList_CopyBufferRegion(list, rb.res, 0, b->res, offset, size);
     if (before != D3D12_RESOURCE_STATE_COMMON)
         xgdi_d3d12_transition(r, b->res, 0, &b->state, before);
-    flush_barriers_to(r, list);
-    res = xgdi_d3d12_immediate_end(r);
+    res = xgdi_d3d12_submit_and_wait(r);
     const uint8_t *p = NULL;
     if (res == XGD_OK) res = readback_map(r, &rb, size, &p);
     if (res == XGD_OK) {
