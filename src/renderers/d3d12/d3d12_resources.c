@@ -551,7 +551,8 @@ void xgdi_d3d12_readback_free(d3d12_renderer *r)
 }
 
 /* The CPU's view of the first size bytes the GPU copied into rb (released by readback_unmap). */
-static xgd_result readback_map(d3d12_renderer *r, d3d12_readback *rb, size_t size, const uint8_t **out)
+static xgd_result readback_map(d3d12_renderer *r, d3d12_readback *rb, size_t size,
+                               const uint8_t **out)
 {
     void *p = NULL;
     D3D12_RANGE all = { 0, size };
@@ -582,7 +583,8 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     size_t slice = pitch * (size_t)rows, size = slice * (size_t)slices;
     bool narrow = t->store != t->desc.format;
     d3d12_readback rb;
-    xgd_result res = readback_acquire(r, size, t->desc.volume ? "xgd volume readback" : "xgd readback", &rb);
+    xgd_result res = readback_acquire(r, size, t->desc.volume ? "xgd volume readback" : "xgd readback",
+                                      &rb);
     if (res != XGD_OK) return res;
     /* the copy ends the open frame, which is submitted with it: what the frame drew is read */
     ID3D12GraphicsCommandList *list = d3d12_list(r);
