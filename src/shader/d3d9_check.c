@@ -18,6 +18,11 @@ enum {
     R_LOOP = 15, R_MISCTYPE = 17, R_PREDICATE = 19
 };
 
+/* Bits 14-15 of every register token are reserved (zero). MojoShader refuses an instruction
+   that sets them but translates the rest of the shader: for a dcl, the register it declares
+   would then be read undeclared, so every token with them is refused here. */
+#define RESERVED_BITS 0x0000c000u
+
 /* Operand kinds of the instruction table. */
 enum { K_NONE = 0, K_DST, K_SRC, K_SAMPLER, K_SRC_BOOL, K_SRC_INT, K_SRC_AL, K_SRC_PRED };
 
@@ -92,6 +97,9 @@ typedef struct walker {
        outputs, ps_3_0 misc (vPos, vFace); reading or writing an undeclared one is refused */
     uint32_t declared_input, declared_texture, declared_sampler, declared_output, declared_misc;
     uint32_t declared_sampler_2d;
+    /* an instruction was seen: MojoShader refuses a later dcl but goes on translating, so the
+       registers it declares would be read undeclared (its SPIR-V back end asserts on samplers) */
+    bool instructions;
     xgdi_d3d9_info *info;
 } walker;
 
@@ -112,6 +120,13 @@ static int reg_type(uint32_t tok)
 static int reg_num(uint32_t tok)
 {
     return (int)(tok & 0x7ffu);
+}
+
+/* A source swizzle that selects one component for all four (.x, .y, .z or .w). */
+static bool replicate(uint32_t tok)
+{
+    unsigned sw = (tok >> 16) & 0xffu;
+    return sw == (sw & 3u) * 0x55u;
 }
 
 /* The largest register number + 1 a type admits here (0: the type is not allowed). */
@@ -143,6 +158,7 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
     size_t at = w->pos;
     uint32_t tok = w->t[w->pos++];
     if ((tok & 0x80000000u) == 0) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "an operand token lacks bit 31", at);
+    if (tok & RESERVED_BITS) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "an operand token sets reserved bits 14-15", at);
     int type = reg_type(tok), num = reg_num(tok);
     bool dst = kind == K_DST;
     if (tok & (1u << 13)) { /* relative addressing: the address token follows */
@@ -150,7 +166,7 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
             return fail(w, XGD_ERROR_INVALID_ARGUMENT, "relative addressing where it is not allowed", at);
         uint32_t rel = w->t[w->pos++];
         int rt = reg_type(rel);
-        if ((rel & 0x80000000u) == 0 || reg_num(rel) != 0 ||
+        if ((rel & 0x80000000u) == 0 || (rel & RESERVED_BITS) || reg_num(rel) != 0 ||
             !((rt == R_ADDR_TEXTURE && !w->pixel) || (rt == R_LOOP && loop_depth > 0)))
             return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a relative address is not a0 or aL", at);
     }
@@ -175,7 +191,8 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
         if (type != R_LOOP || num != 0) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "loop needs aL", at);
         return true;
     case K_SRC_PRED:
-        if (type != R_PREDICATE || num != 0) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "breakp needs the predicate", at);
+        if (type != R_PREDICATE || num != 0 || !replicate(tok))
+            return fail(w, XGD_ERROR_INVALID_ARGUMENT, "breakp needs one component of the predicate", at);
         return true;
     default: break;
     }
@@ -215,6 +232,12 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
     } else {
         unsigned mod = (tok >> 24) & 0xfu;
         if (mod > 13) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "an unknown source modifier", at);
+        /* ifc and breakc compare one component of each source, directly addressed: MojoShader
+           refuses other forms but translates the rest, and an ifc it dropped leaves its
+           else / endif without a block (its SPIR-V back end asserts) */
+        if ((opcode == 41 || opcode == 45) && (!replicate(tok) || (tok & (1u << 13))))
+            return fail(w, XGD_ERROR_INVALID_ARGUMENT,
+                        "ifc / breakc compare one component (replicate swizzle, no relative address)", at);
     }
     return true;
 }
@@ -227,6 +250,10 @@ static bool check_dcl(walker *w, size_t end)
     w->pos += 2;
     int type = reg_type(reg), num = reg_num(reg);
     if ((reg & 0x80000000u) == 0) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a dcl register token lacks bit 31", at);
+    /* declarations come before every instruction (the bytecode's rule; MojoShader drops a
+       later one and then reads its register undeclared) */
+    if (w->instructions) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a declaration follows an instruction", at);
+    if (reg & RESERVED_BITS) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a dcl register token sets reserved bits 14-15", at);
     /* the usage token: bit 31, then only usage and index (or a sampler's texture type) */
     uint32_t allowed = type == R_SAMPLER ? 0xf8000000u : 0x800f001fu;
     if ((usage & 0x80000000u) == 0 || (usage & ~allowed) != 0 || (reg & (1u << 13)) ||
@@ -246,6 +273,9 @@ static bool check_dcl(walker *w, size_t end)
     if (w->pixel && w->major < 3 && usage != 0x80000000u)
         return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a ps_2_x input declaration has a usage", at);
     if (u > 13 || index > 15) return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a declaration has an unknown usage", at);
+    /* vPos and vFace carry no usage; vFace is declared whole, without a modifier */
+    if (type == R_MISCTYPE && (usage != 0x80000000u || (num == 1 && (reg & 0x00ff0000u) != 0x000f0000u)))
+        return fail(w, XGD_ERROR_INVALID_ARGUMENT, "a vPos / vFace declaration is malformed", at);
     bool ok = (type == R_INPUT && num < (w->pixel ? (w->major >= 3 ? 10 : 2) : 16)) ||
               (w->pixel && w->major < 3 && type == R_ADDR_TEXTURE && num < 8) ||
               (!w->pixel && w->major >= 3 && type == R_OUTPUT && num < 12) ||
@@ -412,6 +442,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
              !(w.declared_sampler_2d >> (reg_num(w.t[end - 1]) & 31) & 1u)))
             return fail(&w, XGD_ERROR_NOT_SUPPORTED,
                         "texldb, and texldp on a cube or volume texture, are not supported", at), w.code;
+        w.instructions = true;
         for (int k = 0; k < 5 && op->kinds[k] != K_NONE; k++)
             if (!operand(&w, end, op->kinds[k], (int)opcode, loops)) return w.code;
         if (w.pos != end) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "an instruction has extra operands", at), w.code;

@@ -461,6 +461,14 @@ xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r)
     return xgdi_d3d12_wait(r, value);
 }
 
+xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r)
+{
+    xgd_result res = d3d12_submit_frame(r);
+    /* the frame's value is the last one submitted (opening the next slot submits nothing) */
+    if (res == XGD_OK) res = xgdi_d3d12_wait(r, r->base.submitted_fence);
+    return res;
+}
+
 static uint64_t d3d12_op_completed_fence(xgdi_renderer *base)
 {
     return xgdi_d3d12_completed(d3d12_cast(base));
@@ -813,6 +821,7 @@ static void d3d12_destroy_all(d3d12_renderer *r)
     }
     if (r->imm_list != NULL) ID3D12GraphicsCommandList_Release(r->imm_list);
     if (r->imm_allocator != NULL) ID3D12CommandAllocator_Release(r->imm_allocator);
+    xgdi_d3d12_readback_free(r);
     xgdi_d3d12_cpu_chain_free(&r->rtv_heap);
     xgdi_d3d12_cpu_chain_free(&r->dsv_heap);
     xgdi_d3d12_gpu_heap_free(&r->view_heap);

@@ -181,6 +181,8 @@ void xgdi_d3d12_flush_barriers(d3d12_renderer *r);
 xgd_result xgdi_d3d12_texture_resolve(d3d12_renderer *r, xgdi_native_texture *t, int face);
 DXGI_FORMAT xgdi_d3d12_dxgi_format(xgd_surface_format f);
 DXGI_FORMAT xgdi_d3d12_dxgi_depth_format(xgd_depth_format f);
+/* Frees the readback buffer kept between readbacks (idle: every readback waited for it). */
+void xgdi_d3d12_readback_free(d3d12_renderer *r);
 xgd_result xgdi_d3d12_read_subresource(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
                                        const xgd_rect *rect, void *data, size_t row_pitch);
 
@@ -330,6 +332,7 @@ typedef struct d3d12_frame {
 
 typedef struct d3d12_stats {
     uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
+    uint64_t readback_buffers_created; /* readback-heap buffers made for readbacks */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {
@@ -369,6 +372,9 @@ struct d3d12_renderer {
     int slot;                         /* the open frame's slot */
     ID3D12CommandAllocator *imm_allocator;
     ID3D12GraphicsCommandList *imm_list;
+    /* the readback buffer kept between readbacks, mapped while kept (d3d12_resources.c) */
+    ID3D12Resource *readback;
+    size_t readback_size;
 
     d3d12_cpu_heap_chain rtv_heap, dsv_heap;
     d3d12_gpu_heap view_heap, sampler_heap;
@@ -462,6 +468,9 @@ xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t si
 xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
 /* Closes, executes and waits for the immediate list. */
 xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r);
+/* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
+   finished it: one submission and one wait. */
+xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);
 xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value);
 uint64_t xgdi_d3d12_completed(d3d12_renderer *r);
 /* Keeps a native object alive until the open frame's fence passes. */

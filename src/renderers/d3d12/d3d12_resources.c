@@ -1,7 +1,8 @@
 /*
  * d3d12_resources.c - textures, render targets and buffers: creation, views, per-subresource
  * state tracking with batched barriers, uploads through the frame's upload ring, synchronous
- * readback through a readback heap on the immediate list, MSAA resolve and finalisation.
+ * readback through a kept readback buffer at the end of the open frame, MSAA resolve and
+ * finalisation.
  */
 #include "d3d12_internal.h"
 
@@ -454,8 +455,121 @@ static xgd_result upload_box(d3d12_renderer *r, xgdi_native_texture *t, int face
     return XGD_OK;
 }
 
-/* Synchronous read of a box of face/level through a readback buffer and an immediate list;
-   the source returns to its tracked state. */
+/* ---- readback memory ---------------------------------------------------------------------- */
+
+/*
+ * Readbacks copy into one readback-heap buffer the renderer keeps between them, mapped for as
+ * long as it lives: creating, mapping and freeing a buffer per readback cost more than the copy
+ * itself (vkd3d maps a heap's memory afresh on every first Map, and the CPU then faults in
+ * every page of it). Every readback waits for its copy before returning, so the kept buffer is
+ * idle whenever the next one starts. It grows in powers of two up to D3D12X_READBACK_KEEP; a
+ * larger readback gets a buffer of its own, freed after it, so what stays allocated is bounded.
+ */
+#define D3D12X_READBACK_MIN (1u << 20)
+#define D3D12X_READBACK_KEEP (64u << 20)
+
+typedef struct d3d12_readback {
+    ID3D12Resource *res;
+    bool kept; /* the renderer's buffer (else this readback's own) */
+} d3d12_readback;
+
+static xgd_result readback_create(d3d12_renderer *r, size_t size, const char *name,
+                                  ID3D12Resource **out)
+{
+    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
+    D3D12_RESOURCE_DESC rd = {
+        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
+        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
+        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
+    };
+    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+                                                      &IID_ID3D12Resource, (void **)out);
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(readback)");
+    r->stats.readback_buffers_created++;
+    d3d12_set_name(r, *out, "%s", name);
+    return XGD_OK;
+}
+
+/* A readback buffer of at least size bytes, idle. */
+static xgd_result readback_acquire(d3d12_renderer *r, size_t size, const char *name,
+                                   d3d12_readback *out)
+{
+    out->res = NULL;
+    out->kept = false;
+    if (size > D3D12X_READBACK_KEEP) return readback_create(r, size, name, &out->res);
+    if (r->readback == NULL || r->readback_size < size) {
+        size_t want = D3D12X_READBACK_MIN;
+        while (want < size) want *= 2;
+        ID3D12Resource *res = NULL;
+        xgd_result result = readback_create(r, want, "xgd readback", &res);
+        if (result != XGD_OK) return result;
+        /* mapped from now on, reading nothing yet (an empty read range): each readback maps
+           it again around its own read, which only counts while this mapping lasts */
+        void *p = NULL;
+        D3D12_RANGE none = { 0, 0 };
+        HRESULT hr = ID3D12Resource_Map(res, 0, &none, &p);
+        if (FAILED(hr)) {
+            ID3D12Resource_Release(res);
+            return xgdi_d3d12_check(r, hr, "Map(readback)");
+        }
+        xgdi_d3d12_readback_free(r);
+        r->readback = res;
+        r->readback_size = want;
+    }
+    out->res = r->readback;
+    out->kept = true;
+    return XGD_OK;
+}
+
+/* Ends a readback's use of its buffer. After a failure its copy may still be pending on the
+   GPU, so the buffer is released only once the queue passed it (the next readback makes a
+   new one). */
+static void readback_release(d3d12_renderer *r, d3d12_readback *rb, bool failed)
+{
+    if (rb->res == NULL) return;
+    if (rb->kept && !failed) return;
+    if (rb->kept) {
+        D3D12_RANGE none = { 0, 0 };
+        ID3D12Resource_Unmap(rb->res, 0, &none);
+        r->readback = NULL;
+        r->readback_size = 0;
+    }
+    if (failed) xgdi_d3d12_retire_unknown(r, (IUnknown *)rb->res);
+    else ID3D12Resource_Release(rb->res);
+    rb->res = NULL;
+}
+
+void xgdi_d3d12_readback_free(d3d12_renderer *r)
+{
+    if (r->readback == NULL) return;
+    D3D12_RANGE none = { 0, 0 };
+    ID3D12Resource_Unmap(r->readback, 0, &none);
+    ID3D12Resource_Release(r->readback);
+    r->readback = NULL;
+    r->readback_size = 0;
+}
+
+/* The CPU's view of the first size bytes the GPU copied into rb (released by readback_unmap). */
+static xgd_result readback_map(d3d12_renderer *r, d3d12_readback *rb, size_t size,
+                               const uint8_t **out)
+{
+    void *p = NULL;
+    D3D12_RANGE all = { 0, size };
+    HRESULT hr = ID3D12Resource_Map(rb->res, 0, &all, &p);
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "Map(readback)");
+    *out = p;
+    return XGD_OK;
+}
+
+static void readback_unmap(d3d12_readback *rb)
+{
+    D3D12_RANGE none = { 0, 0 };
+    ID3D12Resource_Unmap(rb->res, 0, &none);
+}
+
+/* Synchronous read of a box of face/level: the copy into the readback buffer ends the open
+   frame, which is submitted and waited for; the source returns to its tracked state. */
 static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int face, int level,
                                const xgd_box *box, uint8_t *out, size_t row_pitch,
                                size_t slice_pitch)
@@ -468,24 +582,12 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
                    ~(size_t)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1);
     size_t slice = pitch * (size_t)rows, size = slice * (size_t)slices;
     bool narrow = t->store != t->desc.format;
-    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
-    D3D12_RESOURCE_DESC rd = {
-        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
-        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
-        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
-    };
-    ID3D12Resource *rb = NULL;
-    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
-                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
-                                                      &IID_ID3D12Resource, (void **)&rb);
-    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(readback)");
-    d3d12_set_name(r, rb, t->desc.volume ? "xgd volume readback" : "xgd readback");
-    ID3D12GraphicsCommandList *list = NULL;
-    xgd_result res = xgdi_d3d12_immediate_begin(r, &list);
-    if (res != XGD_OK) {
-        ID3D12Resource_Release(rb);
-        return res;
-    }
+    d3d12_readback rb;
+    xgd_result res = readback_acquire(r, size, t->desc.volume ? "xgd volume readback" : "xgd readback",
+                                      &rb);
+    if (res != XGD_OK) return res;
+    /* the copy ends the open frame, which is submitted with it: what the frame drew is read */
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
     box_marker(r, list, "read back", t, face, level, box);
     UINT sub = subresource(t, face, level);
     D3D12_RESOURCE_STATES before = t->states[sub];
@@ -497,7 +599,7 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     src.pResource = t->res;
     src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
     src.SubresourceIndex = sub;
-    dst.pResource = rb;
+    dst.pResource = rb.res;
     dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
     box_footprint(t, box, pitch, &dst.PlacedFootprint.Footprint);
     D3D12_BOX bx = { (UINT)box->left, (UINT)box->top, (UINT)box->front, (UINT)box->right,
@@ -506,27 +608,20 @@ static xgd_result download_box(d3d12_renderer *r, xgdi_native_texture *t, int fa
     /* readback returns the source to its tracked state */
     if (before != D3D12_RESOURCE_STATE_COMMON)
         xgdi_d3d12_texture_transition(r, t, face, level, before);
-    flush_barriers_to(r, list);
-    res = xgdi_d3d12_immediate_end(r);
+    res = xgdi_d3d12_submit_and_wait(r);
+    const uint8_t *p = NULL;
+    if (res == XGD_OK) res = readback_map(r, &rb, size, &p);
     if (res == XGD_OK) {
-        void *p = NULL;
-        D3D12_RANGE all = { 0, size };
-        hr = ID3D12Resource_Map(rb, 0, &all, &p);
-        if (FAILED(hr)) {
-            res = xgdi_d3d12_check(r, hr, "Map(readback)");
-        } else {
-            for (int z = 0; z < slices; z++)
-                for (int y = 0; y < rows; y++) {
-                    uint8_t *to = out + (size_t)z * slice_pitch + (size_t)y * row_pitch;
-                    const uint8_t *from_row = (uint8_t *)p + (size_t)z * slice + (size_t)y * pitch;
-                    if (narrow) xgdi_packed_narrow_row(t->desc.format, from_row, w, to);
-                    else memcpy(to, from_row, row_bytes);
-                }
-            D3D12_RANGE none = { 0, 0 };
-            ID3D12Resource_Unmap(rb, 0, &none);
-        }
+        for (int z = 0; z < slices; z++)
+            for (int y = 0; y < rows; y++) {
+                uint8_t *to = out + (size_t)z * slice_pitch + (size_t)y * row_pitch;
+                const uint8_t *from_row = p + (size_t)z * slice + (size_t)y * pitch;
+                if (narrow) xgdi_packed_narrow_row(t->desc.format, from_row, w, to);
+                else memcpy(to, from_row, row_bytes);
+            }
+        readback_unmap(&rb);
     }
-    ID3D12Resource_Release(rb);
+    readback_release(r, &rb, res != XGD_OK);
     return res;
 }
 
@@ -717,43 +812,25 @@ xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *base, xgdi_native_buffer
                          "d3d12: buffer download [%u, +%u) outside %u bytes", (unsigned)offset,
                          (unsigned)size, (unsigned)b->size);
     if (size == 0) return XGD_OK;
-    D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_READBACK };
-    D3D12_RESOURCE_DESC rd = {
-        .Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = size, .Height = 1,
-        .DepthOrArraySize = 1, .MipLevels = 1, .SampleDesc = { 1, 0 },
-        .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR
-    };
-    ID3D12Resource *rb = NULL;
-    HRESULT hr = ID3D12Device_CreateCommittedResource(r->dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
-                                                      D3D12_RESOURCE_STATE_COPY_DEST, NULL,
-                                                      &IID_ID3D12Resource, (void **)&rb);
-    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(readback)");
-    ID3D12GraphicsCommandList *list = NULL;
-    xgd_result res = xgdi_d3d12_immediate_begin(r, &list);
+    d3d12_readback rb;
+    xgd_result res = readback_acquire(r, size, "xgd buffer readback", &rb);
+    if (res != XGD_OK) return res;
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    D3D12_RESOURCE_STATES before = b->state;
+    xgdi_d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    flush_barriers_to(r, list);
+    d3d12_marker(r, list, "read back buffer bytes %lu..%lu", (unsigned long)offset,
+                 (unsigned long)(offset + size));
+    ID3D12GraphicsCommandList_CopyBufferRegion(list, rb.res, 0, b->res, offset, size);
+    if (before != D3D12_RESOURCE_STATE_COMMON)
+        xgdi_d3d12_transition(r, b->res, 0, &b->state, before);
+    res = xgdi_d3d12_submit_and_wait(r);
+    const uint8_t *p = NULL;
+    if (res == XGD_OK) res = readback_map(r, &rb, size, &p);
     if (res == XGD_OK) {
-        D3D12_RESOURCE_STATES before = b->state;
-        xgdi_d3d12_transition(r, b->res, 0, &b->state, D3D12_RESOURCE_STATE_COPY_SOURCE);
-        flush_barriers_to(r, list);
-        d3d12_marker(r, list, "read back buffer bytes %lu..%lu", (unsigned long)offset,
-                     (unsigned long)(offset + size));
-        ID3D12GraphicsCommandList_CopyBufferRegion(list, rb, 0, b->res, offset, size);
-        if (before != D3D12_RESOURCE_STATE_COMMON)
-            xgdi_d3d12_transition(r, b->res, 0, &b->state, before);
-        flush_barriers_to(r, list);
-        res = xgdi_d3d12_immediate_end(r);
+        memcpy(data, p, size);
+        readback_unmap(&rb);
     }
-    if (res == XGD_OK) {
-        void *p = NULL;
-        D3D12_RANGE all = { 0, size };
-        hr = ID3D12Resource_Map(rb, 0, &all, &p);
-        if (FAILED(hr)) {
-            res = xgdi_d3d12_check(r, hr, "Map(readback)");
-        } else {
-            memcpy(data, p, size);
-            D3D12_RANGE none = { 0, 0 };
-            ID3D12Resource_Unmap(rb, 0, &none);
-        }
-    }
-    ID3D12Resource_Release(rb);
+    readback_release(r, &rb, res != XGD_OK);
     return res;
 }
