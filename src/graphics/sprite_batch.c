@@ -172,6 +172,10 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
 static xgd_result check_batch(xgd_sprite_batch *batch, xgd_device **dev)
 {
     if (batch == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite batch is NULL");
+    /* A resolved batch handle has the right type: what is left to check is that its device
+       still lives (a disposed shell has none), which the full check below reports. */
+    *dev = xgdi_resource_device(&batch->res);
+    if (*dev != NULL) return XGD_OK;
     xgd_result r = xgdi_check_resource(NULL, &batch->res, XGDI_RES_SPRITE_BATCH, "sprite batch");
     if (r != XGD_OK) return r;
     *dev = xgdi_resource_device(&batch->res);
@@ -540,12 +544,16 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
     const float ua = (flip & 1u) ? u1 : u0, ub = (flip & 1u) ? u0 : u1;
     const float va = (flip & 2u) ? v1 : v0, vb = (flip & 2u) ? v0 : v1;
     const float z = s->layer_depth;
+    /* A corner beyond float range (the 2e32 origin above) lies outside every viewport: the
+     * sprite becomes an empty quad rather than handing infinities to the renderer. */
     float x[4], y[4];
     if (s->rotation == 0.0f) {
         x[0] = x[2] = px + lx0;
         x[1] = x[3] = px + lx1;
         y[0] = y[1] = py + ly0;
         y[2] = y[3] = py + ly1;
+        if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(y[0]) && isfinite(y[2])))
+            x[0] = x[1] = x[2] = x[3] = y[0] = y[1] = y[2] = y[3] = 0.0f;
     } else {
         const float c = cosf(s->rotation), sn = sinf(s->rotation);
         const float lx[2] = { lx0, lx1 }, ly[2] = { ly0, ly1 };
@@ -553,12 +561,9 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
             x[i] = px + lx[i & 1u] * c - ly[i >> 1] * sn;
             y[i] = py + lx[i & 1u] * sn + ly[i >> 1] * c;
         }
-    }
-    /* Beyond float range (the 2e32 origin above): the sprite lies outside every viewport, so
-     * it becomes an empty quad rather than handing infinities to the renderer. */
-    if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(x[3]) &&
-          isfinite(y[0]) && isfinite(y[1]) && isfinite(y[2]) && isfinite(y[3]))) {
-        for (unsigned i = 0; i < 4; i++) x[i] = y[i] = 0.0f;
+        if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(x[3]) &&
+              isfinite(y[0]) && isfinite(y[1]) && isfinite(y[2]) && isfinite(y[3])))
+            x[0] = x[1] = x[2] = x[3] = y[0] = y[1] = y[2] = y[3] = 0.0f;
     }
     const xgd_color color = s->color;
     out[0] = (sprite_vertex){ { x[0], y[0], z }, color, { ua, va } };
