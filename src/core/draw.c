@@ -375,6 +375,18 @@ static xgd_result check_indices(xgd_device *dev, const void *indices, int index_
                                 int64_t base, int64_t vertex_count)
 {
     const uint8_t *p = indices;
+    /* The common case first: the largest 16-bit index of the range, in a loop without a branch
+       per index (SpriteBatch checks six per sprite); the scan below then only names the bad
+       one. A 16-bit index plus a base >= 0 is never negative. */
+    if (index_size == 2 && base >= 0) {
+        uint32_t hi = 0;
+        for (int i = 0; i < count; i++) {
+            uint16_t x;
+            memcpy(&x, p + (size_t)i * 2, 2);
+            hi = x > hi ? x : hi;
+        }
+        if ((int64_t)hi + base < vertex_count) return XGD_OK;
+    }
     for (int i = 0; i < count; i++) {
         int64_t v;
         if (index_size == 2) {

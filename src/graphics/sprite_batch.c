@@ -90,6 +90,14 @@ struct xgd_sprite_batch {
     texture_slot *table;
     uint32_t table_capacity;          /* power of two, or 0 */
 
+    /* The texture of the last queued sprite, by its public handle: a run of sprites with the
+       same texture is checked (type, kind, table lookup, size) once, at its first sprite. A
+       handle that resolved is the same live object it was (handles carry a generation), so
+       equality is enough; NULL = no run. */
+    xgd_texture *run_handle;
+    uint32_t run_ordinal;
+    int run_width, run_height;
+
     uint16_t indices[MAX_SPRITES * 6];
 };
 
@@ -103,6 +111,7 @@ static void batch_device_destroyed(xgdi_resource *res)
     b->in_begin = false;
     b->count = 0;
     b->effect = NULL;
+    b->run_handle = NULL;
 }
 
 static const xgdi_resource_vtable batch_vtable = { NULL, NULL, batch_device_destroyed };
@@ -163,6 +172,10 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
 static xgd_result check_batch(xgd_sprite_batch *batch, xgd_device **dev)
 {
     if (batch == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite batch is NULL");
+    /* A resolved batch handle has the right type: what is left to check is that its device
+       still lives (a disposed shell has none), which the full check below reports. */
+    *dev = xgdi_resource_device(&batch->res);
+    if (*dev != NULL) return XGD_OK;
     xgd_result r = xgdi_check_resource(NULL, &batch->res, XGDI_RES_SPRITE_BATCH, "sprite batch");
     if (r != XGD_OK) return r;
     *dev = xgdi_resource_device(&batch->res);
@@ -196,6 +209,7 @@ static void table_reset(xgd_sprite_batch *b)
 {
     for (uint32_t i = 0; i < b->distinct; i++) b->table[b->distinct_buckets[i]].ordinal_plus1 = 0;
     b->distinct = 0;
+    b->run_handle = NULL;
 }
 
 /* ---- Begin --------------------------------------------------------------------------------- */
@@ -486,19 +500,29 @@ static xgd_result add_texture(xgd_sprite_batch *b, xgd_device *dev, xgd_texture 
     return XGD_OK;
 }
 
-static bool finite2(xgd_vector2 v) { return isfinite(v.x) && isfinite(v.y); }
-
-/* XNA's corner math (see the file comment), written straight into the queue. */
-static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd_sprite *s)
+/* x - x is +0 for a finite x and NaN for an infinity or a NaN, and a NaN survives the sum:
+ * one subtraction and one addition per value instead of a classification each. */
+static inline bool finite4(float a, float b, float c, float d)
 {
-    int tw, th;
-    xgdi_texture_size(tex, &tw, &th);
-    float sx = 0.0f, sy = 0.0f, sw = (float)tw, sh = (float)th;
+    return (a - a) + (b - b) + (c - c) + (d - d) == 0.0f;
+}
+
+/* XNA's corner math (see the file comment), written straight into the queue. tw x th is the
+ * texture's size. An unrotated sprite (the common case) skips sin/cos and the rotation: with
+ * cos 1 and sin 0 the general formula gives the same values (up to the sign of a zero). */
+static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite *s)
+{
+    float sw = (float)tw, sh = (float)th;
+    /* Without a source rectangle the whole texture: u and v span exactly 0..1. */
+    float u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
     if (s->source != NULL) {
-        sx = (float)s->source->x;
-        sy = (float)s->source->y;
+        float sx = (float)s->source->x, sy = (float)s->source->y;
         sw = (float)s->source->width;
         sh = (float)s->source->height;
+        u0 = sx / (float)tw;
+        v0 = sy / (float)th;
+        u1 = (sx + sw) / (float)tw;
+        v1 = (sy + sh) / (float)th;
     }
     /* Geometry uses gw x gh as the source size. A destination rectangle over a zero-size
      * source: XNA spreads the destination over a zero-wide texture span (every pixel shows the
@@ -517,41 +541,45 @@ static void build_vertices(sprite_vertex *out, const xgd_texture *tex, const xgd
         scale_x = s->scale.x;
         scale_y = s->scale.y;
     }
-    float c = 1.0f, sn = 0.0f;
-    if (s->rotation != 0.0f) {
-        c = cosf(s->rotation);
-        sn = sinf(s->rotation);
-    }
-    float u0 = sx / (float)tw, v0 = sy / (float)th;
-    float u1 = (sx + sw) / (float)tw, v1 = (sy + sh) / (float)th;
-    const float us[2] = { u0, u1 }, vs[2] = { v0, v1 };
-    unsigned flip = (unsigned)s->effects & 3u;
-    for (unsigned i = 0; i < 4; i++) {
-        float lx = ((float)(i & 1u) * gw - ox) * scale_x;
-        float ly = ((float)(i >> 1) * gh - oy) * scale_y;
-        unsigned t = i ^ flip;
-        out[i].position.x = px + lx * c - ly * sn;
-        out[i].position.y = py + lx * sn + ly * c;
-        out[i].position.z = s->layer_depth;
-        out[i].color = s->color;
-        out[i].texture_coordinate.x = us[t & 1u];
-        out[i].texture_coordinate.y = vs[t >> 1];
-    }
-    /* Beyond float range (the 2e32 origin above): the sprite lies outside every viewport, so
-     * it becomes an empty quad rather than handing infinities to the renderer. */
-    for (unsigned i = 0; i < 4; i++) {
-        if (isfinite(out[i].position.x) && isfinite(out[i].position.y)) continue;
-        for (unsigned k = 0; k < 4; k++) {
-            out[k].position.x = 0.0f;
-            out[k].position.y = 0.0f;
+    /* corner i's offset from the position before rotation: (lx[i & 1], ly[i >> 1]) */
+    const float lx0 = -ox * scale_x, lx1 = (gw - ox) * scale_x;
+    const float ly0 = -oy * scale_y, ly1 = (gh - oy) * scale_y;
+    /* SpriteEffects: corner i takes the texture coordinate of corner i ^ effects. */
+    const unsigned flip = (unsigned)s->effects;
+    const float ua = (flip & 1u) ? u1 : u0, ub = (flip & 1u) ? u0 : u1;
+    const float va = (flip & 2u) ? v1 : v0, vb = (flip & 2u) ? v0 : v1;
+    const float z = s->layer_depth;
+    /* A corner beyond float range (the 2e32 origin above) lies outside every viewport: the
+     * sprite becomes an empty quad rather than handing infinities to the renderer. */
+    float x[4], y[4];
+    if (s->rotation == 0.0f) {
+        x[0] = x[2] = px + lx0;
+        x[1] = x[3] = px + lx1;
+        y[0] = y[1] = py + ly0;
+        y[2] = y[3] = py + ly1;
+        if (!finite4(x[0], x[1], y[0], y[2]))
+            x[0] = x[1] = x[2] = x[3] = y[0] = y[1] = y[2] = y[3] = 0.0f;
+    } else {
+        const float c = cosf(s->rotation), sn = sinf(s->rotation);
+        const float lx[2] = { lx0, lx1 }, ly[2] = { ly0, ly1 };
+        for (unsigned i = 0; i < 4; i++) {
+            x[i] = px + lx[i & 1u] * c - ly[i >> 1] * sn;
+            y[i] = py + lx[i & 1u] * sn + ly[i >> 1] * c;
         }
-        break;
+        if (!finite4(x[0], x[1], x[2], x[3]) || !finite4(y[0], y[1], y[2], y[3]))
+            x[0] = x[1] = x[2] = x[3] = y[0] = y[1] = y[2] = y[3] = 0.0f;
     }
+    const xgd_color color = s->color;
+    out[0] = (sprite_vertex){ { x[0], y[0], z }, color, { ua, va } };
+    out[1] = (sprite_vertex){ { x[1], y[1], z }, color, { ub, va } };
+    out[2] = (sprite_vertex){ { x[2], y[2], z }, color, { ua, vb } };
+    out[3] = (sprite_vertex){ { x[3], y[3], z }, color, { ub, vb } };
 }
 
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
+    xgd_texture *const handle = texture;
     XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
     XGDI_RESOLVE(XGDI_OWNER(batch), texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
@@ -562,13 +590,19 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                          "Begin must be called successfully before a Draw can be called");
     if (texture == NULL)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
-    r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
-    if (r != XGD_OK) return r;
-    if (texture->kind != XGD_TEXTURE_2D && texture->kind != XGD_RENDER_TARGET_2D)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "SpriteBatch draws 2D textures only");
+    /* The texture of the previous sprite passed these checks, and nothing they test changes
+       while its handle stays live. */
+    const bool same_run = handle == batch->run_handle;
+    if (!same_run) {
+        r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
+        if (r != XGD_OK) return r;
+        if (texture->kind != XGD_TEXTURE_2D && texture->kind != XGD_RENDER_TARGET_2D)
+            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "SpriteBatch draws 2D textures only");
+    }
     if (sprite == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite is NULL");
-    if (!finite2(sprite->position) || !finite2(sprite->origin) || !finite2(sprite->scale) ||
-        !isfinite(sprite->rotation) || !isfinite(sprite->layer_depth))
+    if (!finite4(sprite->position.x, sprite->position.y, sprite->origin.x, sprite->origin.y) ||
+        !finite4(sprite->scale.x, sprite->scale.y, sprite->rotation, sprite->layer_depth))
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite has non-finite values");
     if (((unsigned)sprite->effects & ~3u) != 0)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
@@ -588,7 +622,9 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             r = set_projection(batch, dev);
             if (r != XGD_OK) return r;
         }
-        build_vertices(batch->vertices, texture, sprite);
+        int tw, th;
+        xgdi_texture_size(texture, &tw, &th);
+        build_vertices(batch->vertices, tw, th, sprite);
         saved_states saved;
         save_states(dev, &saved);
         r = draw_run(batch, dev, texture, NULL, 0, 1);
@@ -600,16 +636,23 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         return r;
     }
 
-    if (batch->count == UINT32_MAX)
-        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
-    r = reserve(batch, dev, batch->count + 1);
-    if (r != XGD_OK) return r;
-    uint32_t ordinal = 0;
-    r = add_texture(batch, dev, texture, &ordinal);
-    if (r != XGD_OK) return r;
-    uint32_t i = batch->count++;
-    build_vertices(&batch->vertices[(size_t)i * 4], texture, sprite);
-    batch->textures[i] = ordinal;
+    uint32_t i = batch->count;
+    if (i >= batch->capacity) {
+        if (i == UINT32_MAX) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        r = reserve(batch, dev, i + 1);
+        if (r != XGD_OK) return r;
+    }
+    if (!same_run) {
+        uint32_t ordinal = 0;
+        r = add_texture(batch, dev, texture, &ordinal);
+        if (r != XGD_OK) return r;
+        batch->run_handle = handle;
+        batch->run_ordinal = ordinal;
+        xgdi_texture_size(texture, &batch->run_width, &batch->run_height);
+    }
+    batch->count = i + 1;
+    build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);
+    batch->textures[i] = batch->run_ordinal;
     batch->depths[i] = sprite->layer_depth;
     return XGD_OK;
 }
