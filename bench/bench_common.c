@@ -4,8 +4,9 @@
  *   xgd   the raw loop's draws through the public API on the bench's renderer: xgd_set_texture,
  *         xgd_draw_user_primitives per quad, then xgd_present; a one-pixel readback waits for
  *         the frame.
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame; a round runs both paths
+ * Per draw: the draw loop's CPU time (the ratio's figure: what a draw costs, without the
+ * frame's fixed costs), the frame's recording + submission, and the time until the frame
+ * finished. Each figure is the median of --frames frames after one warm-up frame; a round runs both paths
  * once for every N (alternating which goes first), and the report gives min / median / max of
  * the rounds, the ratio taken within each round (both paths then saw the same machine load).
  * Allocations are counted by wrapping malloc, calloc and realloc (glibc: the executable's
@@ -22,8 +23,15 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__GLIBC__) && !defined(_WIN32)
+/* glibc only, and not under a sanitizer, whose runtime owns malloc */
+#if defined(__GLIBC__) && !defined(_WIN32) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer) && !__has_feature(memory_sanitizer)
 #define BENCH_COUNT_ALLOCS 1
+#endif
+#else
+#define BENCH_COUNT_ALLOCS 1
+#endif
 #endif
 
 static const char *bench_name = "bench";
@@ -97,6 +105,7 @@ void bench_path_frame(bench_path *p, int f, double t0, double t1, double t2)
 void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames, const char *who)
 {
     p->bad = check_pixels(rgba, draws, who);
+    p->loop_us = bench_median(p->loop, frames) * 1e6 / draws;
     p->cpu_us = bench_median(p->cpu, frames) * 1e6 / draws;
     p->wait_us = bench_median(p->wall, frames) * 1e6 / draws;
 }
@@ -105,6 +114,7 @@ void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames
 
 static volatile int alloc_on;
 static long long alloc_count;
+static double loop_t0;
 
 #ifdef BENCH_COUNT_ALLOCS
 extern void *__libc_malloc(size_t size);
@@ -134,16 +144,20 @@ int bench_alloc_counting(void) { return 1; }
 int bench_alloc_counting(void) { return 0; }
 #endif
 
-void bench_alloc_begin(void)
+void bench_loop_begin(void)
 {
     alloc_count = 0;
     alloc_on = 1;
+    loop_t0 = bench_clock_s();
 }
 
-void bench_alloc_end(bench_path *p, int f)
+void bench_loop_end(bench_path *p, int f)
 {
+    double t = bench_clock_s() - loop_t0;
     alloc_on = 0;
-    if (f >= 0) p->allocs += alloc_count;
+    if (f < 0) return;
+    p->allocs += alloc_count;
+    p->loop[f] = t;
 }
 
 /* ---- the same draws through xgd ------------------------------------------------------------ */
@@ -197,14 +211,14 @@ static void xgd_run(xgd_bench *b, int draws, int frames, bench_path *p)
         double t0 = bench_now_s();
         XGD(xgd_clear_color(dev, XGD_COLOR_BLACK));
         XGD(xgd_effect_apply(b->fx));
-        bench_alloc_begin();
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             vtx q[4];
             bench_quad_vertices(i, q);
             XGD(xgd_set_texture(dev, 0, b->tex[i % TEX]));
             XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, b->decl));
         }
-        bench_alloc_end(p, f);
+        bench_loop_end(p, f);
         XGD(xgd_present(dev));
         double t1 = bench_now_s();
         /* a one-pixel readback waits for the frame */
@@ -231,8 +245,8 @@ enum { MAX_NS = 8, MAX_ROUNDS = 32 };
 
 typedef struct bench_row {
     int draws;
-    double raw[MAX_ROUNDS], xgd[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* cpu us/draw per round */
-    double raw_wait[MAX_ROUNDS], xgd_wait[MAX_ROUNDS];
+    double raw[MAX_ROUNDS], xgd[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* draw-loop us/draw per round */
+    double raw_cpu[MAX_ROUNDS], xgd_cpu[MAX_ROUNDS], raw_wait[MAX_ROUNDS], xgd_wait[MAX_ROUNDS];
     long long raw_allocs, xgd_allocs; /* over all rounds' timed frames */
     int bad;
 } bench_row;
@@ -267,8 +281,9 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
     }
     fprintf(f, "{\n  \"bench\": \"%s\",\n  \"renderer\": \"%s\",\n  \"adapter\": \"%s\",\n"
                "  \"scene\": \"textured 8x8 quads, one draw each, texture change every draw, %dx%d RGBA8\",\n"
-               "  \"rounds\": %d,\n  \"frames_per_round\": %d,\n  \"unit\": \"cpu microseconds per draw "
-               "(recording + submission)\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
+               "  \"rounds\": %d,\n  \"frames_per_round\": %d,\n  \"unit\": \"microseconds per draw: "
+               "us_per_draw and ratio the draw loop alone, frame_cpu recording + submission of the "
+               "frame, with_wait until the frame finished\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
             d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), adapter, W, H, rounds, frames,
             bench_alloc_counting() ? "true" : "false");
     for (int i = 0; i < nrows; i++) {
@@ -278,6 +293,8 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
         json_stat(f, "raw_us_per_draw", stat_of(r->raw, rounds), ", ");
         json_stat(f, "xgd_us_per_draw", stat_of(r->xgd, rounds), ", ");
         json_stat(f, "ratio", stat_of(r->ratio, rounds), ", ");
+        json_stat(f, "raw_frame_cpu_us_per_draw", stat_of(r->raw_cpu, rounds), ", ");
+        json_stat(f, "xgd_frame_cpu_us_per_draw", stat_of(r->xgd_cpu, rounds), ", ");
         json_stat(f, "raw_with_wait_us_per_draw", stat_of(r->raw_wait, rounds), ", ");
         json_stat(f, "xgd_with_wait_us_per_draw", stat_of(r->xgd_wait, rounds), ", ");
         fprintf(f, "\"raw_allocations_per_draw\": %.4f, \"xgd_allocations_per_draw\": %.4f, \"pixels_ok\": %s }%s\n",
@@ -318,7 +335,7 @@ static int write_svg(const char *path, const bench_desc *d, const char *adapter,
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"sans-serif\" font-size=\"12\">\n", cw, ch, cw, ch);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", cw, ch);
-    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s: CPU us per draw, xgd %s vs raw</text>\n",
+    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s: CPU us per draw (draw loop), xgd %s vs raw</text>\n",
             left, d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"));
     fprintf(f, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s; median of %d rounds (whiskers min..max), "
                "%d frames each; texture change every draw</text>\n", left, adapter, rounds, frames);
@@ -419,9 +436,11 @@ int bench_main(int argc, char **argv, const bench_desc *d)
                 d->raw_run(raw_ctx, ns[i], frames, &raw);
             }
             bench_row *row = &rows[i];
-            row->raw[r] = raw.cpu_us;
-            row->xgd[r] = xgd.cpu_us;
-            row->ratio[r] = xgd.cpu_us / raw.cpu_us;
+            row->raw[r] = raw.loop_us;
+            row->xgd[r] = xgd.loop_us;
+            row->ratio[r] = xgd.loop_us / raw.loop_us;
+            row->raw_cpu[r] = raw.cpu_us;
+            row->xgd_cpu[r] = xgd.cpu_us;
             row->raw_wait[r] = raw.wait_us;
             row->xgd_wait[r] = xgd.wait_us;
             row->raw_allocs += raw.allocs;
@@ -435,29 +454,32 @@ int bench_main(int argc, char **argv, const bench_desc *d)
     d->raw_close(raw_ctx);
 
     printf("%s: textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8\n"
-           "  %s vs %s on %s; cpu = recording + submission; min / median / max of %d interleaved "
-           "rounds, each the median of %d frames\n",
+           "  %s vs %s on %s; CPU us per draw of the draw loop; min / median / max of %d "
+           "interleaved rounds, each the median of %d frames\n",
            d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames);
-    printf("%8s  %-23s %-23s %-20s %-17s %s\n", "draws", "raw cpu us/draw", "xgd cpu us/draw",
-           "ratio xgd/raw", "allocs/draw", "with wait raw/xgd (med)");
+    printf("%8s  %-23s %-23s %-20s %-15s %-17s %s\n", "draws", "raw us/draw", "xgd us/draw",
+           "ratio xgd/raw", "allocs/draw", "frame cpu (med)", "with wait (med)");
     int bad = 0;
     for (int i = 0; i < nn; i++) {
         const bench_row *row = &rows[i];
         bench_stat a = stat_of(row->raw, rounds), b = stat_of(row->xgd, rounds), q = stat_of(row->ratio, rounds);
         bench_stat aw = stat_of(row->raw_wait, rounds), bw = stat_of(row->xgd_wait, rounds);
+        bench_stat ac = stat_of(row->raw_cpu, rounds), bc = stat_of(row->xgd_cpu, rounds);
         double per = (double)row->draws * frames * rounds;
         char al[32];
         if (bench_alloc_counting())
             snprintf(al, sizeof al, "%.2f / %.2f", row->raw_allocs / per, row->xgd_allocs / per);
         else
             snprintf(al, sizeof al, "not counted");
-        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-17s %.3f / %.3f%s\n", row->draws,
-               a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, aw.med, bw.med,
-               row->bad ? "  PIXELS WRONG" : "");
+        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %.3f / %.3f   %.1f / %.1f%s\n",
+               row->draws, a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, ac.med,
+               bc.med, aw.med, bw.med, row->bad ? "  PIXELS WRONG" : "");
         bad |= row->bad;
     }
     printf("allocs/draw: raw / xgd, heap allocations inside the draw loops per draw (the raw "
-           "loop's are the driver's)\n");
+           "loop's are the driver's); frame cpu: raw / xgd, recording + submission of the whole "
+           "frame per draw (xgd's includes clear, apply and present); with wait: until the frame "
+           "finished\n");
     printf("pixels: %s\n", bad ? "WRONG" : "ok");
     if (json) {
         if (write_json(json, d, adapter, rows, nn, rounds, frames)) return 1;

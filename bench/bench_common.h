@@ -24,9 +24,10 @@ typedef struct vtx {
 
 /* One path's figures: per-frame seconds, then the per-draw medians and the pixel check. */
 typedef struct bench_path {
-    double cpu[MAX_FRAMES];  /* recording + submission */
+    double loop[MAX_FRAMES]; /* the draw loop alone (bench_loop_begin/end) */
+    double cpu[MAX_FRAMES];  /* recording + submission of the whole frame */
     double wall[MAX_FRAMES]; /* the same, plus waiting for the frame to finish */
-    double cpu_us, wait_us;  /* medians per draw, microseconds (bench_path_finish) */
+    double loop_us, cpu_us, wait_us; /* medians per draw, microseconds (bench_path_finish) */
     int bad;                 /* checked quads with the wrong colour (bench_path_finish) */
     long long allocs;        /* heap allocations inside the draw loops of the timed frames */
 } bench_path;
@@ -39,7 +40,7 @@ typedef struct bench_desc {
        max_draws quads); the context goes to raw_run and raw_close. */
     void *(*raw_open)(int max_draws);
     /* Draws `draws` quads a frame for one warm-up frame and then `frames` frames, recording
-       each with bench_path_frame and bracketing the draw loop with bench_alloc_begin/end, and
+       each with bench_path_frame and bracketing the draw loop with bench_loop_begin/end, and
        ends with bench_path_finish on the last frame's pixels. */
     void (*raw_run)(void *ctx, int draws, int frames, bench_path *p);
     void (*raw_close)(void *ctx);
@@ -56,10 +57,10 @@ void bench_path_frame(bench_path *p, int f, double t0, double t1, double t2);
 /* the medians per draw, and the pixel check of the last frame's W x H RGBA8 pixels */
 void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames, const char *who);
 
-/* Counting of heap allocations (malloc, calloc, realloc of the whole process, glibc only):
-   begin before a draw loop, end after it adds what it counted to p->allocs when f >= 0. */
-void bench_alloc_begin(void);
-void bench_alloc_end(bench_path *p, int f);
+/* Brackets frame f's draw loop: its time goes to p->loop[f] and the heap allocations inside
+   it (malloc, calloc, realloc of the whole process, glibc only) to p->allocs, when f >= 0. */
+void bench_loop_begin(void);
+void bench_loop_end(bench_path *p, int f);
 /* Whether allocations are counted on this platform. */
 int bench_alloc_counting(void);
 

@@ -12,11 +12,12 @@
  *         (the texture) and one DrawInstanced per quad;
  *   xgd   the same draws through the public API on the "d3d12" renderer (bench_common.c,
  *         which also holds the scene, the timing and the report).
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame. On Linux both run on
+ * The ratio is of the draw loops' CPU time per draw; the frame's recording + submission and
+ * the time until it finished are reported beside it (bench_common.c says how: rounds over
+ * N = 1,000 / 10,000 / 100,000 by default, JSON, an SVG chart, allocations per draw). On Linux both run on
  * vkd3d (VKD3D_VULKAN_DEVICE picks the Vulkan device for both).
  *
- * usage: d3d12-raw-bench [--draws N] [--frames F]
+ * usage: d3d12-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
  */
 #ifndef COBJMACROS
 #define COBJMACROS
@@ -345,7 +346,7 @@ static void raw_run(void *ctx, int draws, int frames, bench_path *p)
         ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
         ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 1, &b->vbv);
         vtx *verts = b->vptr;
-        bench_alloc_begin();
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             bench_quad_vertices(i, &verts[i * 4]);
             D3D12_GPU_DESCRIPTOR_HANDLE s = srv0;
@@ -353,7 +354,7 @@ static void raw_run(void *ctx, int draws, int frames, bench_path *p)
             ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 1, s);
             ID3D12GraphicsCommandList_DrawInstanced(list, 4, 1, (UINT)(i * 4), 0);
         }
-        bench_alloc_end(p, f);
+        bench_loop_end(p, f);
         if (f == frames - 1) {
             transition(list, b->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
             D3D12_TEXTURE_COPY_LOCATION src = { .pResource = b->target,

@@ -10,10 +10,11 @@
  *         (constants, texture, sampler) and one vkCmdDraw per quad;
  *   xgd   the same draws through the public API on the "vulkan" renderer (bench_common.c,
  *         which also holds the scene, the timing and the report).
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame.
+ * The ratio is of the draw loops' CPU time per draw; the frame's recording + submission and
+ * the time until it finished are reported beside it (bench_common.c says how: rounds over
+ * N = 1,000 / 10,000 / 100,000 by default, JSON, an SVG chart, allocations per draw).
  *
- * usage: vk-raw-bench [--draws N] [--frames F]
+ * usage: vk-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
  */
 #include "xgd.h"
 #include "xvk_spirv.h"
@@ -337,7 +338,7 @@ static void raw_run(void *ctx, int draws, int frames, bench_path *p)
         VkDeviceSize zero = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &b->vbuf, &zero);
         vtx *verts = b->vptr;
-        bench_alloc_begin();
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             bench_quad_vertices(i, &verts[i * 4]);
             VkDescriptorBufferInfo dbi = { b->cbuf, 0, 64 };
@@ -353,7 +354,7 @@ static void raw_run(void *ctx, int draws, int frames, bench_path *p)
             push(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pl, 0, 3, w);
             draw(cmd, 4, 1, (uint32_t)(i * 4), 0);
         }
-        bench_alloc_end(p, f);
+        bench_loop_end(p, f);
         vkCmdEndRendering(cmd);
         barrier_all(cmd);
         VkBufferImageCopy rb = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },

@@ -138,7 +138,8 @@ static xgd_result check_common(xgd_device *dev)
                          "before any draw operations may be performed (apply an effect)");
     uint32_t slots = stale_slots(dev);
     if (slots == 0) return XGD_OK;
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+    /* up to the highest stale slot only */
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
         xgd_texture *t = dev->textures[i];
         if (t == NULL || !(slots >> i & 1u)) continue;
         if (xgdi_resource_device(&t->res) == NULL)
@@ -172,7 +173,7 @@ static xgd_result check_common(xgd_device *dev)
     /* A user pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
      * another kind is refused here, as Direct3D leaves such a mismatch undefined. */
     if (dev->program == XGDI_PROGRAM_USER) {
-        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++) {
+        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS && (slots >> s) != 0; s++) {
             const xgd_texture *t = dev->textures[s];
             xgdi_sampler_kind k = dev->user_sampler_kinds[s];
             if (t == NULL || k == XGDI_SAMPLER_NONE || !(slots >> s & 1u)) continue;
@@ -318,7 +319,7 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     update_draw_constants(dev);
     s->constants_size = user ? 0 : dev->constants_size;
 
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
         if (!(slots >> i & 1u)) continue;
         xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
         const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;

@@ -332,11 +332,13 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
        the root signature again) or a blit clears draw_state_valid. Nothing recorded between
        here and the bind below can run either, other than the heaps_dirty bind tested here. */
     /* (User programs bind their blocks through xgdi_d3d12_user_bind.) */
+    /* no XGDI_DIRTY_CONSTANTS since the last stock draw bound them: equal without a compare */
     bool same_constants = user || (r->draw_state_valid && !r->heaps_dirty &&
                                    st->constants_size != 0 &&
                                    r->last_constants_size == st->constants_size &&
-                                   memcmp(r->last_constants, st->constants,
-                                          st->constants_size) == 0);
+                                   (!(r->pending_dirty & XGDI_DIRTY_CONSTANTS) ||
+                                    memcmp(r->last_constants, st->constants,
+                                           st->constants_size) == 0));
     d3d12_alloc cb;
     memset(&cb, 0, sizeof cb);
     if (!same_constants) {
@@ -379,6 +381,8 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
             r->last_constants_size = st->constants_size;
         }
     }
+    if (!user && r->last_constants_size == st->constants_size)
+        r->pending_dirty &= ~(uint32_t)XGDI_DIRTY_CONSTANTS;
     if (!user) {
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
             list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));

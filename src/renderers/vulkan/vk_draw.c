@@ -856,11 +856,18 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
 {
     const xgdi_vertex_layout *lay = d->state->layout;
     size_t stride = (size_t)lay->stride;
-    size_t vneed = 0;
-    for (int i = 0; i < lay->count && i < 16; i++) {
-        size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
-        if (end > vneed) vneed = end;
+    /* the bytes a vertex's elements reach, once per layout (layouts are immutable; a new one
+       at a freed one's address comes with XGDI_DIRTY_LAYOUT) */
+    if (lay != r->memo_layout || (d->state->dirty & XGDI_DIRTY_LAYOUT)) {
+        size_t vneed = 0;
+        for (int i = 0; i < lay->count && i < 16; i++) {
+            size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
+            if (end > vneed) vneed = end;
+        }
+        r->memo_layout = lay;
+        r->memo_layout_reach = vneed;
     }
+    size_t vneed = r->memo_layout_reach;
     size_t bytes = (size_t)d->user_vertex_count * stride;
     if (vneed > stride) bytes += vneed - stride;
     /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the draw
@@ -885,9 +892,12 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
 static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t need_consts,
                             VkDeviceSize *coff)
 {
+    /* unchanged since the last draw (no XGDI_DIRTY_CONSTANTS seen since) needs no compare */
     if (r->last_constants_size == need_consts &&
-        memcmp(r->last_constants, st->constants, need_consts) == 0) {
+        (!(r->constants_dirty & XGDI_DIRTY_CONSTANTS) ||
+         memcmp(r->last_constants, st->constants, need_consts) == 0)) {
         *coff = r->last_constants_offset;
+        r->constants_dirty = 0;
         return true;
     }
     void *p;
@@ -897,6 +907,7 @@ static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t n
     memcpy(r->last_constants, st->constants, need_consts);
     r->last_constants_size = need_consts;
     r->last_constants_offset = *coff;
+    r->constants_dirty = 0;
     return true;
 }
 
@@ -933,6 +944,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
+    r->constants_dirty |= st->dirty;
     if (st->dirty & XGDI_DIRTY_SAMPLERS) r->memo_sampler_desc = NULL;
     if (st->layout == NULL || (st->constants == NULL && st->program != XGDI_PROGRAM_USER) ||
         d->vertex_count <= 0 || d->primitive_count <= 0)

@@ -317,6 +317,9 @@ struct xvk_renderer {
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
        reference) has not seen yet, and the targets it was derived for */
     uint32_t dynamic_dirty;
+    uint32_t constants_dirty;  /* the same for last_constants (place_constants) */
+    const xgdi_vertex_layout *memo_layout; /* place_vertices: the last layout and its reach */
+    size_t memo_layout_reach;
     uint64_t dynamic_targets_gen;
     /* the sampler of the last stock-program draw: its sampler description and filterability;
        forgotten when sampler states change (XGDI_DIRTY_SAMPLERS) */
