@@ -23,6 +23,24 @@
 #include <string.h>
 #include <time.h>
 
+/* Under callgrind (valgrind --tool=callgrind --collect-atstart=no), each draw loop is collected
+   and dumped by itself, named "raw N" or "xgd N": the instructions per draw of both paths,
+   steady where timings on a shared machine are not. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
+#include <valgrind/callgrind.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#define BENCH_CALLGRIND 1
+#endif
+#endif
+static char loop_label[32];
+
 /* glibc only, and not under a sanitizer, whose runtime owns malloc */
 #if defined(__GLIBC__) && !defined(_WIN32) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #if defined(__has_feature)
@@ -148,12 +166,21 @@ void bench_loop_begin(void)
 {
     alloc_count = 0;
     alloc_on = 1;
+#ifdef BENCH_CALLGRIND
+    if (RUNNING_ON_VALGRIND) CALLGRIND_TOGGLE_COLLECT;
+#endif
     loop_t0 = bench_clock_s();
 }
 
 void bench_loop_end(bench_path *p, int f)
 {
     double t = bench_clock_s() - loop_t0;
+#ifdef BENCH_CALLGRIND
+    if (RUNNING_ON_VALGRIND) {
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_DUMP_STATS_AT(loop_label);
+    }
+#endif
     alloc_on = 0;
     if (f < 0) return;
     p->allocs += alloc_count;
@@ -397,7 +424,7 @@ int bench_main(int argc, char **argv, const bench_desc *d)
     bench_name = d->name;
     int ns[MAX_NS] = { 1000, 10000, 100000 }, nn = 3, frames = 3, rounds = 3;
     const char *json = NULL, *svg = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = v != NULL;
         if (ok && strcmp(a, "--draws") == 0) ok = (nn = parse_ns(v, ns)) > 0;
@@ -413,7 +440,6 @@ int bench_main(int argc, char **argv, const bench_desc *d)
                     d->name, MAX_NS, MAX_FRAMES, MAX_ROUNDS);
             return 1;
         }
-        i++;
     }
     int max_draws = 0;
     for (int i = 0; i < nn; i++)
@@ -428,12 +454,17 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             bench_path raw, xgd;
             memset(&raw, 0, sizeof raw);
             memset(&xgd, 0, sizeof xgd);
-            if ((r + i) % 2 == 0) {
-                d->raw_run(raw_ctx, ns[i], frames, &raw);
-                xgd_run(xb, ns[i], frames, &xgd);
-            } else {
-                xgd_run(xb, ns[i], frames, &xgd);
-                d->raw_run(raw_ctx, ns[i], frames, &raw);
+            char rl[32], xl[32];
+            snprintf(rl, sizeof rl, "raw %d", ns[i]);
+            snprintf(xl, sizeof xl, "xgd %d", ns[i]);
+            for (int k = 0; k < 2; k++) {
+                if (((r + i) % 2 == 0) == (k == 0)) {
+                    memcpy(loop_label, rl, sizeof loop_label);
+                    d->raw_run(raw_ctx, ns[i], frames, &raw);
+                } else {
+                    memcpy(loop_label, xl, sizeof loop_label);
+                    xgd_run(xb, ns[i], frames, &xgd);
+                }
             }
             bench_row *row = &rows[i];
             row->raw[r] = raw.loop_us;
