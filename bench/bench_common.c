@@ -345,7 +345,7 @@ static int write_svg(const char *path, const bench_desc *d, const char *adapter,
         perror(path);
         return 1;
     }
-    const int cw = 640, ch = 360, left = 60, right = 20, top = 56, bottom = 50;
+    const int cw = 640, ch = 380, left = 60, right = 20, top = 56, bottom = 70;
     double ymax = 0;
     for (int i = 0; i < nrows; i++)
         for (int r = 0; r < rounds; r++) {
@@ -392,10 +392,10 @@ static int write_svg(const char *path, const bench_desc *d, const char *adapter,
                 gx, top + ph + 36, q.med, q.min, q.max);
     }
 #undef YPIX
-    fprintf(f, "<rect x=\"%d\" y=\"44\" width=\"10\" height=\"10\" fill=\"#5b7fbf\"/><text x=\"%d\" y=\"53\">%s</text>\n",
-            cw - 260, cw - 246, d->raw_label);
-    fprintf(f, "<rect x=\"%d\" y=\"44\" width=\"10\" height=\"10\" fill=\"#d9534f\"/><text x=\"%d\" y=\"53\">%s</text>\n",
-            cw - 100, cw - 86, "xgd");
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#5b7fbf\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+            left, ch - 18, left + 14, ch - 9, d->raw_label);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#d9534f\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+            left + 260, ch - 18, left + 274, ch - 9, d->xgd_label);
     fprintf(f, "</svg>\n");
     if (fclose(f) != 0) {
         perror(path);
