@@ -4,8 +4,14 @@
  *   xgd   the raw loop's draws through the public API on the bench's renderer: xgd_set_texture,
  *         xgd_draw_user_primitives per quad, then xgd_present; a one-pixel readback waits for
  *         the frame.
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame.
+ * Per draw: the draw loop's CPU time (the ratio's figure: what a draw costs, without the
+ * frame's fixed costs), the frame's recording + submission, and the time until the frame
+ * finished. Each figure is the median of --frames frames after one warm-up frame; a round runs both paths
+ * once for every N (alternating which goes first), and the report gives min / median / max of
+ * the rounds, the ratio taken within each round (both paths then saw the same machine load).
+ * Allocations are counted by wrapping malloc, calloc and realloc (glibc: the executable's
+ * definitions take precedence over libc's for xgd and the drivers too), only inside the draw
+ * loops: the raw loop's count is what the driver allocates, xgd's adds its own.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,6 +22,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Under callgrind (valgrind --tool=callgrind --collect-atstart=no), each draw loop is collected
+   and dumped by itself, named "raw N" or "xgd N": the instructions per draw of both paths,
+   steady where timings on a shared machine are not. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
+#include <valgrind/callgrind.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#define BENCH_CALLGRIND 1
+#endif
+#endif
+static char loop_label[32];
+
+/* glibc only, and not under a sanitizer, whose runtime owns malloc */
+#if defined(__GLIBC__) && !defined(_WIN32) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer) && !__has_feature(memory_sanitizer)
+#define BENCH_COUNT_ALLOCS 1
+#endif
+#else
+#define BENCH_COUNT_ALLOCS 1
+#endif
+#endif
 
 static const char *bench_name = "bench";
 
@@ -88,14 +123,85 @@ void bench_path_frame(bench_path *p, int f, double t0, double t1, double t2)
 void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames, const char *who)
 {
     p->bad = check_pixels(rgba, draws, who);
+    p->loop_us = bench_median(p->loop, frames) * 1e6 / draws;
     p->cpu_us = bench_median(p->cpu, frames) * 1e6 / draws;
     p->wait_us = bench_median(p->wall, frames) * 1e6 / draws;
 }
 
+/* ---- allocation counting --------------------------------------------------------------- */
+
+static volatile int alloc_on;
+static long long alloc_count;
+static double loop_t0;
+
+#ifdef BENCH_COUNT_ALLOCS
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+
+void *malloc(size_t size)
+{
+    if (alloc_on) alloc_count++;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    if (alloc_on) alloc_count++;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    if (alloc_on) alloc_count++;
+    return __libc_realloc(p, size);
+}
+
+int bench_alloc_counting(void) { return 1; }
+#else
+int bench_alloc_counting(void) { return 0; }
+#endif
+
+void bench_loop_begin(void)
+{
+    alloc_count = 0;
+    alloc_on = 1;
+#ifdef BENCH_CALLGRIND
+    if (RUNNING_ON_VALGRIND) CALLGRIND_TOGGLE_COLLECT;
+#endif
+    loop_t0 = bench_clock_s();
+}
+
+void bench_loop_end(bench_path *p, int f)
+{
+    double t = bench_clock_s() - loop_t0;
+#ifdef BENCH_CALLGRIND
+    if (RUNNING_ON_VALGRIND) {
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_DUMP_STATS_AT(loop_label);
+    }
+#endif
+    alloc_on = 0;
+    if (f < 0) return;
+    p->allocs += alloc_count;
+    p->loop[f] = t;
+}
+
 /* ---- the same draws through xgd ------------------------------------------------------------ */
 
-static void run_xgd(xgd_renderer_kind renderer, int draws, int frames, bench_path *p)
+typedef struct xgd_bench {
+    xgd_device *dev;
+    xgd_texture *tex[TEX];
+    xgd_effect *fx;
+    xgd_vertex_declaration *decl;
+    uint8_t *pixels;
+    char adapter[128];
+} xgd_bench;
+
+static xgd_bench *xgd_open(xgd_renderer_kind renderer)
 {
+    xgd_bench *b = calloc(1, sizeof *b);
+    if (!b) exit(1);
     xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.renderer = renderer;
     dd.pp.back_buffer_width = W;
@@ -103,35 +209,43 @@ static void run_xgd(xgd_renderer_kind renderer, int draws, int frames, bench_pat
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
     dd.pp.present_interval = XGD_PRESENT_INTERVAL_IMMEDIATE;
     dd.pp.headless = true;
-    xgd_device *dev;
-    XGD(xgd_device_create(&dd, &dev));
-    xgd_texture *tex[TEX];
+    XGD(xgd_device_create(&dd, &b->dev));
+    xgd_device_info info;
+    XGD(xgd_device_get_info(b->dev, &info));
+    snprintf(b->adapter, sizeof b->adapter, "%s", info.adapter_name ? info.adapter_name : "?");
     for (int t = 0; t < TEX; t++) {
         uint8_t c[4], px[TS * TS * 4];
         bench_texture_color(t, c);
         for (int i = 0; i < TS * TS; i++) memcpy(px + i * 4, c, 4);
-        XGD(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex[t]));
-        XGD(xgd_texture_set_data(tex[t], 0, 0, NULL, px, sizeof px));
+        XGD(xgd_texture2d_create(b->dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &b->tex[t]));
+        XGD(xgd_texture_set_data(b->tex[t], 0, 0, NULL, px, sizeof px));
     }
-    xgd_effect *fx;
-    XGD(xgd_sprite_effect_create(dev, &fx));
-    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
-    XGD(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
-    XGD(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
-    XGD(xgd_set_depth_stencil_state(dev, xgd_depth_stencil_state_preset(dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
-    uint8_t *pixels = malloc((size_t)W * H * 4);
+    XGD(xgd_sprite_effect_create(b->dev, &b->fx));
+    b->decl = xgd_vertex_declaration_stock(b->dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    XGD(xgd_set_sampler_state(b->dev, 0, xgd_sampler_state_preset(b->dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    XGD(xgd_set_rasterizer_state(b->dev, xgd_rasterizer_state_preset(b->dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+    XGD(xgd_set_depth_stencil_state(b->dev, xgd_depth_stencil_state_preset(b->dev, XGD_DEPTH_STENCIL_PRESET_NONE)));
+    b->pixels = malloc((size_t)W * H * 4);
+    if (!b->pixels) exit(1);
+    return b;
+}
+
+static void xgd_run(xgd_bench *b, int draws, int frames, bench_path *p)
+{
+    xgd_device *dev = b->dev;
     uint8_t one[4];
-    if (!pixels) exit(1);
     for (int f = -1; f < frames; f++) {
         double t0 = bench_now_s();
         XGD(xgd_clear_color(dev, XGD_COLOR_BLACK));
-        XGD(xgd_effect_apply(fx));
+        XGD(xgd_effect_apply(b->fx));
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             vtx q[4];
             bench_quad_vertices(i, q);
-            XGD(xgd_set_texture(dev, 0, tex[i % TEX]));
-            XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
+            XGD(xgd_set_texture(dev, 0, b->tex[i % TEX]));
+            XGD(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, b->decl));
         }
+        bench_loop_end(p, f);
         XGD(xgd_present(dev));
         double t1 = bench_now_s();
         /* a one-pixel readback waits for the frame */
@@ -139,35 +253,272 @@ static void run_xgd(xgd_renderer_kind renderer, int draws, int frames, bench_pat
         double t2 = bench_now_s();
         bench_path_frame(p, f, t0, t1, t2);
     }
-    XGD(xgd_get_back_buffer_data(dev, NULL, pixels, (size_t)W * H * 4));
-    bench_path_finish(p, pixels, draws, frames, "xgd");
-    free(pixels);
-    xgd_effect_destroy(fx);
-    for (int t = 0; t < TEX; t++) xgd_texture_destroy(tex[t]);
-    xgd_device_destroy(dev);
+    XGD(xgd_get_back_buffer_data(dev, NULL, b->pixels, (size_t)W * H * 4));
+    bench_path_finish(p, b->pixels, draws, frames, "xgd");
+}
+
+static void xgd_close(xgd_bench *b)
+{
+    free(b->pixels);
+    xgd_effect_destroy(b->fx);
+    for (int t = 0; t < TEX; t++) xgd_texture_destroy(b->tex[t]);
+    xgd_device_destroy(b->dev);
+    free(b);
+}
+
+/* ---- rounds, report, JSON and chart ---------------------------------------------------- */
+
+enum { MAX_NS = 8, MAX_ROUNDS = 32 };
+
+typedef struct bench_row {
+    int draws;
+    double raw[MAX_ROUNDS], xgd[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* draw-loop us/draw per round */
+    double raw_cpu[MAX_ROUNDS], xgd_cpu[MAX_ROUNDS], raw_wait[MAX_ROUNDS], xgd_wait[MAX_ROUNDS];
+    long long raw_allocs, xgd_allocs; /* over all rounds' timed frames */
+    int bad;
+} bench_row;
+
+typedef struct bench_stat {
+    double min, med, max;
+} bench_stat;
+
+static bench_stat stat_of(const double *v, int n)
+{
+    double c[MAX_ROUNDS];
+    memcpy(c, v, sizeof *v * (size_t)n);
+    bench_stat s;
+    s.med = bench_median(c, n); /* sorts c */
+    s.min = c[0];
+    s.max = c[n - 1];
+    return s;
+}
+
+static void json_stat(FILE *f, const char *name, bench_stat s, const char *end)
+{
+    fprintf(f, "\"%s\": { \"min\": %.5f, \"median\": %.5f, \"max\": %.5f }%s", name, s.min, s.med, s.max, end);
+}
+
+static int write_json(const char *path, const bench_desc *d, const char *adapter, const bench_row *rows,
+                      int nrows, int rounds, int frames)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    fprintf(f, "{\n  \"bench\": \"%s\",\n  \"renderer\": \"%s\",\n  \"adapter\": \"%s\",\n"
+               "  \"scene\": \"textured 8x8 quads, one draw each, texture change every draw, %dx%d RGBA8\",\n"
+               "  \"rounds\": %d,\n  \"frames_per_round\": %d,\n  \"unit\": \"microseconds per draw: "
+               "us_per_draw and ratio the draw loop alone, frame_cpu recording + submission of the "
+               "frame, with_wait until the frame finished\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
+            d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), adapter, W, H, rounds, frames,
+            bench_alloc_counting() ? "true" : "false");
+    for (int i = 0; i < nrows; i++) {
+        const bench_row *r = &rows[i];
+        double per = (double)r->draws * frames * rounds;
+        fprintf(f, "    { \"draws\": %d, ", r->draws);
+        json_stat(f, "raw_us_per_draw", stat_of(r->raw, rounds), ", ");
+        json_stat(f, "xgd_us_per_draw", stat_of(r->xgd, rounds), ", ");
+        json_stat(f, "ratio", stat_of(r->ratio, rounds), ", ");
+        json_stat(f, "raw_frame_cpu_us_per_draw", stat_of(r->raw_cpu, rounds), ", ");
+        json_stat(f, "xgd_frame_cpu_us_per_draw", stat_of(r->xgd_cpu, rounds), ", ");
+        json_stat(f, "raw_with_wait_us_per_draw", stat_of(r->raw_wait, rounds), ", ");
+        json_stat(f, "xgd_with_wait_us_per_draw", stat_of(r->xgd_wait, rounds), ", ");
+        fprintf(f, "\"raw_allocations_per_draw\": %.4f, \"xgd_allocations_per_draw\": %.4f, \"pixels_ok\": %s }%s\n",
+                r->raw_allocs / per, r->xgd_allocs / per, r->bad ? "false" : "true", i + 1 < nrows ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    if (fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}
+
+/* A grouped bar chart (raw and xgd median us/draw per N, min..max whiskers, the median ratio
+   above each group), plain SVG so the README can show it without a plotting library. */
+static int write_svg(const char *path, const bench_desc *d, const char *adapter, const bench_row *rows,
+                     int nrows, int rounds, int frames)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    const int cw = 640, ch = 380, left = 60, right = 20, top = 56, bottom = 70;
+    double ymax = 0;
+    for (int i = 0; i < nrows; i++)
+        for (int r = 0; r < rounds; r++) {
+            if (rows[i].raw[r] > ymax) ymax = rows[i].raw[r];
+            if (rows[i].xgd[r] > ymax) ymax = rows[i].xgd[r];
+        }
+    /* a round step of 1, 2 or 5 times a power of ten, about 5 ticks */
+    double step = 1e-3;
+    for (int k = 0; ymax / step > 5; k++) step *= k % 3 == 1 ? 2.5 : 2;
+    double top_v = step;
+    while (top_v < ymax * 1.05) top_v += step;
+    int pw = cw - left - right, ph = ch - top - bottom;
+#define YPIX(v) (top + ph - (v) / top_v * ph)
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n", cw, ch, cw, ch);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", cw, ch);
+    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s: CPU us per draw (draw loop), xgd %s vs raw</text>\n",
+            left, d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"));
+    fprintf(f, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s; median of %d rounds (whiskers min..max), "
+               "%d frames each; texture change every draw</text>\n", left, adapter, rounds, frames);
+    for (double v = 0; v <= top_v + step / 2; v += step) {
+        double y = YPIX(v);
+        fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", left, left + pw, y, y);
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", left - 6, y + 4, v);
+    }
+    int gw = pw / (nrows > 0 ? nrows : 1), bw = gw / 4;
+    for (int i = 0; i < nrows; i++) {
+        const bench_row *r = &rows[i];
+        bench_stat s[2] = { stat_of(r->raw, rounds), stat_of(r->xgd, rounds) };
+        bench_stat q = stat_of(r->ratio, rounds);
+        int gx = left + i * gw + gw / 2;
+        for (int k = 0; k < 2; k++) {
+            int x = gx - bw - 2 + k * (bw + 4);
+            double y = YPIX(s[k].med);
+            fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, bw,
+                    top + ph - y, k ? "#d9534f" : "#5b7fbf");
+            fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", x + bw / 2,
+                    x + bw / 2, YPIX(s[k].min), YPIX(s[k].max));
+            fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.3f</text>\n",
+                    x + bw / 2, YPIX(s[k].max) - 4, s[k].med);
+        }
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">N = %d</text>\n", gx, top + ph + 18, r->draws);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">ratio %.2fx (%.2f-%.2f)</text>\n",
+                gx, top + ph + 36, q.med, q.min, q.max);
+    }
+#undef YPIX
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#5b7fbf\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+            left, ch - 18, left + 14, ch - 9, d->raw_label);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#d9534f\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+            left + 260, ch - 18, left + 274, ch - 9, d->xgd_label);
+    fprintf(f, "</svg>\n");
+    if (fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_ns(const char *s, int *ns)
+{
+    int n = 0;
+    while (*s && n < MAX_NS) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 10000000) return 0;
+        ns[n++] = (int)v;
+        s = end;
+        if (*s == ',') s++;
+        else if (*s) return 0;
+    }
+    return *s ? 0 : n;
 }
 
 int bench_main(int argc, char **argv, const bench_desc *d)
 {
     bench_name = d->name;
-    int draws = 10000, frames = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--draws") == 0) draws = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--frames") == 0) frames = atoi(argv[i + 1]);
+    int ns[MAX_NS] = { 1000, 10000, 100000 }, nn = 3, frames = 3, rounds = 3;
+    const char *json = NULL, *svg = NULL;
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = v != NULL;
+        if (ok && strcmp(a, "--draws") == 0) ok = (nn = parse_ns(v, ns)) > 0;
+        else if (ok && strcmp(a, "--frames") == 0) ok = (frames = atoi(v)) >= 1 && frames <= MAX_FRAMES;
+        else if (ok && strcmp(a, "--rounds") == 0) ok = (rounds = atoi(v)) >= 1 && rounds <= MAX_ROUNDS;
+        else if (ok && strcmp(a, "--json") == 0) json = v;
+        else if (ok && strcmp(a, "--svg") == 0) svg = v;
+        else ok = 0;
+        if (!ok) {
+            fprintf(stderr, "usage: %s [--draws N[,N...] (1..10000000, at most %d)] [--frames 1..%d] "
+                            "[--rounds 1..%d] [--json FILE] [--svg FILE]\n"
+                            "  defaults: --draws 1000,10000,100000 --frames 3 --rounds 3\n",
+                    d->name, MAX_NS, MAX_FRAMES, MAX_ROUNDS);
+            return 1;
+        }
     }
-    if (draws < 1 || frames < 1 || frames > MAX_FRAMES) {
-        fprintf(stderr, "usage: %s [--draws N >= 1] [--frames 1..%d]\n", d->name, MAX_FRAMES);
-        return 1;
+    int max_draws = 0;
+    for (int i = 0; i < nn; i++)
+        if (ns[i] > max_draws) max_draws = ns[i];
+    static bench_row rows[MAX_NS];
+    for (int i = 0; i < nn; i++) rows[i].draws = ns[i];
+    /* one device of each kind for the whole run: drivers limit how many a process creates */
+    void *raw_ctx = d->raw_open(max_draws);
+    xgd_bench *xb = xgd_open(d->renderer);
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < nn; i++) {
+            bench_path raw, xgd;
+            memset(&raw, 0, sizeof raw);
+            memset(&xgd, 0, sizeof xgd);
+            char rl[32], xl[32];
+            snprintf(rl, sizeof rl, "raw %d", ns[i]);
+            snprintf(xl, sizeof xl, "xgd %d", ns[i]);
+            for (int k = 0; k < 2; k++) {
+                if (((r + i) % 2 == 0) == (k == 0)) {
+                    memcpy(loop_label, rl, sizeof loop_label);
+                    d->raw_run(raw_ctx, ns[i], frames, &raw);
+                } else {
+                    memcpy(loop_label, xl, sizeof loop_label);
+                    xgd_run(xb, ns[i], frames, &xgd);
+                }
+            }
+            bench_row *row = &rows[i];
+            row->raw[r] = raw.loop_us;
+            row->xgd[r] = xgd.loop_us;
+            row->ratio[r] = xgd.loop_us / raw.loop_us;
+            row->raw_cpu[r] = raw.cpu_us;
+            row->xgd_cpu[r] = xgd.cpu_us;
+            row->raw_wait[r] = raw.wait_us;
+            row->xgd_wait[r] = xgd.wait_us;
+            row->raw_allocs += raw.allocs;
+            row->xgd_allocs += xgd.allocs;
+            row->bad |= raw.bad | xgd.bad;
+        }
     }
-    static bench_path raw, xgd;
-    d->run_raw(draws, frames, &raw);
-    run_xgd(d->renderer, draws, frames, &xgd);
-    printf("%s: %d textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8, "
-           "median of %d frames\n", d->name, draws, W, H, frames);
-    printf("%-28s %12s %16s\n", "path", "cpu us/draw", "with wait us/draw");
-    printf("%-28s %12.3f %16.3f\n", d->raw_label, raw.cpu_us, raw.wait_us);
-    printf("%-28s %12.3f %16.3f\n", d->xgd_label, xgd.cpu_us, xgd.wait_us);
-    printf("%-28s %12.2f %16.2f\n", "ratio xgd / raw", xgd.cpu_us / raw.cpu_us, xgd.wait_us / raw.wait_us);
-    printf("pixels: raw %s, xgd %s\n", raw.bad ? "WRONG" : "ok", xgd.bad ? "WRONG" : "ok");
-    return raw.bad || xgd.bad ? 1 : 0;
+    char adapter[128];
+    memcpy(adapter, xb->adapter, sizeof adapter);
+    xgd_close(xb);
+    d->raw_close(raw_ctx);
+
+    printf("%s: textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8\n"
+           "  %s vs %s on %s; CPU us per draw of the draw loop; min / median / max of %d "
+           "interleaved rounds, each the median of %d frames\n",
+           d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames);
+    printf("%8s  %-23s %-23s %-20s %-15s %-17s %s\n", "draws", "raw us/draw", "xgd us/draw",
+           "ratio xgd/raw", "allocs/draw", "frame cpu (med)", "with wait (med)");
+    int bad = 0;
+    for (int i = 0; i < nn; i++) {
+        const bench_row *row = &rows[i];
+        bench_stat a = stat_of(row->raw, rounds), b = stat_of(row->xgd, rounds), q = stat_of(row->ratio, rounds);
+        bench_stat aw = stat_of(row->raw_wait, rounds), bw = stat_of(row->xgd_wait, rounds);
+        bench_stat ac = stat_of(row->raw_cpu, rounds), bc = stat_of(row->xgd_cpu, rounds);
+        double per = (double)row->draws * frames * rounds;
+        char al[32];
+        if (bench_alloc_counting())
+            snprintf(al, sizeof al, "%.2f / %.2f", row->raw_allocs / per, row->xgd_allocs / per);
+        else
+            snprintf(al, sizeof al, "not counted");
+        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %.3f / %.3f   %.1f / %.1f%s\n",
+               row->draws, a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, ac.med,
+               bc.med, aw.med, bw.med, row->bad ? "  PIXELS WRONG" : "");
+        bad |= row->bad;
+    }
+    printf("allocs/draw: raw / xgd, heap allocations inside the draw loops per draw (the raw "
+           "loop's are the driver's); frame cpu: raw / xgd, recording + submission of the whole "
+           "frame per draw (xgd's includes clear, apply and present); with wait: until the frame "
+           "finished\n");
+    printf("pixels: %s\n", bad ? "WRONG" : "ok");
+    if (json) {
+        if (write_json(json, d, adapter, rows, nn, rounds, frames)) return 1;
+        printf("%s\n", json);
+    }
+    if (svg) {
+        if (write_svg(svg, d, adapter, rows, nn, rounds, frames)) return 1;
+        printf("%s\n", svg);
+    }
+    return bad ? 1 : 0;
 }

@@ -12,11 +12,12 @@
  *         (the texture) and one DrawInstanced per quad;
  *   xgd   the same draws through the public API on the "d3d12" renderer (bench_common.c,
  *         which also holds the scene, the timing and the report).
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame. On Linux both run on
+ * The ratio is of the draw loops' CPU time per draw; the frame's recording + submission and
+ * the time until it finished are reported beside it (bench_common.c says how: rounds over
+ * N = 1,000 / 10,000 / 100,000 by default, JSON, an SVG chart, allocations per draw). On Linux both run on
  * vkd3d (VKD3D_VULKAN_DEVICE picks the Vulkan device for both).
  *
- * usage: d3d12-raw-bench [--draws N] [--frames F]
+ * usage: d3d12-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
  */
 #ifndef COBJMACROS
 #define COBJMACROS
@@ -188,65 +189,77 @@ static D3D12_GPU_DESCRIPTOR_HANDLE gpu_start(ID3D12DescriptorHeap *h)
 /* D3D12 row-pitch (256) and placement (512) alignments: each 8-row texture gets 2 KiB */
 enum { TEX_PITCH = 256, TEX_SLICE = TS * TEX_PITCH };
 
-static void run_raw(int draws, int frames, bench_path *p)
-{
+/* Everything the frames reuse: made once per process (drivers limit device creations: see
+   platform-measurements.md), sized for the largest --draws. */
+typedef struct d3d_bench {
     raw g;
-    memset(&g, 0, sizeof g);
-    raw_init(&g);
-    ID3D12GraphicsCommandList *list = g.list;
+    ID3D12Resource *target, *staging, *readback, *vbuf, *cbuf, *tex[TEX];
+    void *sptr, *rptr, *vptr, *cptr;
+    ID3D12DescriptorHeap *srv_heap, *smp_heap, *rtv_heap;
+    UINT srv_inc;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
+    ID3D12RootSignature *root;
+    ID3D12PipelineState *pso;
+    D3D12_VERTEX_BUFFER_VIEW vbv;
+} d3d_bench;
+
+static void *raw_open(int max_draws)
+{
+    d3d_bench *b = calloc(1, sizeof *b);
+    if (!b) exit(1);
+    raw_init(&b->g);
+    ID3D12GraphicsCommandList *list = b->g.list;
 
     /* setup: target, textures, staging, vertex and constant buffers */
-    ID3D12Resource *target = image(&g, W, H, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+    b->target = image(&b->g, W, H, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
                                    D3D12_RESOURCE_STATE_RENDER_TARGET);
-    void *sptr, *rptr, *vptr, *cptr;
-    ID3D12Resource *staging = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)TEX * TEX_SLICE,
-                                     D3D12_RESOURCE_STATE_GENERIC_READ, &sptr);
-    ID3D12Resource *readback = buffer(&g, D3D12_HEAP_TYPE_READBACK, (UINT64)W * H * 4,
-                                      D3D12_RESOURCE_STATE_COPY_DEST, &rptr);
-    ID3D12DescriptorHeap *srv_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, TEX, true);
-    ID3D12DescriptorHeap *smp_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 1, true);
-    ID3D12DescriptorHeap *rtv_heap = heap(&g, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, false);
-    UINT srv_inc = ID3D12Device_GetDescriptorHandleIncrementSize(g.dev, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    ID3D12Resource *tex[TEX];
+    b->staging = buffer(&b->g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)TEX * TEX_SLICE,
+                                     D3D12_RESOURCE_STATE_GENERIC_READ, &b->sptr);
+    b->readback = buffer(&b->g, D3D12_HEAP_TYPE_READBACK, (UINT64)W * H * 4,
+                                      D3D12_RESOURCE_STATE_COPY_DEST, &b->rptr);
+    b->srv_heap = heap(&b->g, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, TEX, true);
+    b->smp_heap = heap(&b->g, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 1, true);
+    b->rtv_heap = heap(&b->g, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, false);
+    b->srv_inc = ID3D12Device_GetDescriptorHandleIncrementSize(b->g.dev, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     for (int t = 0; t < TEX; t++) {
-        tex[t] = image(&g, TS, TS, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+        b->tex[t] = image(&b->g, TS, TS, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
         uint8_t c[4];
         bench_texture_color(t, c);
         for (int y = 0; y < TS; y++)
             for (int x = 0; x < TS; x++)
-                memcpy((uint8_t *)sptr + (size_t)t * TEX_SLICE + (size_t)y * TEX_PITCH + (size_t)x * 4, c, 4);
-        D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = tex[t],
+                memcpy((uint8_t *)b->sptr + (size_t)t * TEX_SLICE + (size_t)y * TEX_PITCH + (size_t)x * 4, c, 4);
+        D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = b->tex[t],
                                             .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX };
-        D3D12_TEXTURE_COPY_LOCATION src = { .pResource = staging, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
+        D3D12_TEXTURE_COPY_LOCATION src = { .pResource = b->staging, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
         src.PlacedFootprint.Offset = (UINT64)t * TEX_SLICE;
         src.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){ DXGI_FORMAT_R8G8B8A8_UNORM, TS, TS, 1,
                                                                        TEX_PITCH };
         ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, NULL);
-        transition(list, tex[t], D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        transition(list, b->tex[t], D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
         D3D12_SHADER_RESOURCE_VIEW_DESC sd = { .Format = DXGI_FORMAT_R8G8B8A8_UNORM,
                                                .ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2D,
                                                .Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING };
         sd.Texture2D.MipLevels = 1;
-        D3D12_CPU_DESCRIPTOR_HANDLE h = cpu_start(srv_heap);
-        h.ptr += (SIZE_T)t * srv_inc;
-        ID3D12Device_CreateShaderResourceView(g.dev, tex[t], &sd, h);
+        D3D12_CPU_DESCRIPTOR_HANDLE h = cpu_start(b->srv_heap);
+        h.ptr += (SIZE_T)t * b->srv_inc;
+        ID3D12Device_CreateShaderResourceView(b->g.dev, b->tex[t], &sd, h);
     }
-    raw_submit(&g);
-    raw_wait(&g);
-    ID3D12Resource *vbuf = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)draws * 4 * sizeof(vtx),
-                                  D3D12_RESOURCE_STATE_GENERIC_READ, &vptr);
-    ID3D12Resource *cbuf = buffer(&g, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ, &cptr);
+    raw_submit(&b->g);
+    raw_wait(&b->g);
+    b->vbuf = buffer(&b->g, D3D12_HEAP_TYPE_UPLOAD, (UINT64)max_draws * 4 * sizeof(vtx),
+                                  D3D12_RESOURCE_STATE_GENERIC_READ, &b->vptr);
+    b->cbuf = buffer(&b->g, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ, &b->cptr);
     /* clip = float4(pos, 1) * M: pixel space to clip space, y down (D3D's viewport has y down) */
     const float m[16] = { 2.0f / W, 0, 0, 0, 0, -2.0f / H, 0, 0, 0, 0, 1, 0, -1, 1, 0, 1 };
-    memcpy(cptr, m, sizeof m);
+    memcpy(b->cptr, m, sizeof m);
     D3D12_SAMPLER_DESC smp = { .Filter = D3D12_FILTER_MIN_MAG_MIP_POINT,
                                .AddressU = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
                                .AddressV = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
                                .AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP,
                                .ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER, .MaxLOD = 0 };
-    ID3D12Device_CreateSampler(g.dev, &smp, cpu_start(smp_heap));
-    D3D12_CPU_DESCRIPTOR_HANDLE rtv = cpu_start(rtv_heap);
-    ID3D12Device_CreateRenderTargetView(g.dev, target, NULL, rtv);
+    ID3D12Device_CreateSampler(b->g.dev, &smp, cpu_start(b->smp_heap));
+    b->rtv = cpu_start(b->rtv_heap);
+    ID3D12Device_CreateRenderTargetView(b->g.dev, b->target, NULL, b->rtv);
 
     /* root signature: root CBV b0, one-SRV table t0, one-sampler table s0 (as xgd's) */
     D3D12_DESCRIPTOR_RANGE srv_range = { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 };
@@ -268,10 +281,9 @@ static void run_raw(int draws, int frames, bench_path *p)
     ID3DBlob *blob = NULL, *err = NULL;
     HR(D3D12SerializeRootSignature(&rsd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err));
     if (err != NULL) ID3D10Blob_Release(err);
-    ID3D12RootSignature *root;
-    HR(ID3D12Device_CreateRootSignature(g.dev, 0, ID3D10Blob_GetBufferPointer(blob),
+    HR(ID3D12Device_CreateRootSignature(b->g.dev, 0, ID3D10Blob_GetBufferPointer(blob),
                                         ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
-                                        (void **)&root));
+                                        (void **)&b->root));
     ID3D10Blob_Release(blob);
 
     /* pipeline: the stock sprite shaders (the committed DXBC xgd uses) */
@@ -281,7 +293,7 @@ static void run_raw(int draws, int frames, bench_path *p)
         { "TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0 } };
     D3D12_GRAPHICS_PIPELINE_STATE_DESC pd;
     memset(&pd, 0, sizeof pd);
-    pd.pRootSignature = root;
+    pd.pRootSignature = b->root;
     pd.VS = (D3D12_SHADER_BYTECODE){ xgd_dxbc_sprite_vs, sizeof xgd_dxbc_sprite_vs };
     pd.PS = (D3D12_SHADER_BYTECODE){ xgd_dxbc_sprite_ps, sizeof xgd_dxbc_sprite_ps };
     pd.BlendState.RenderTarget[0].SrcBlend = D3D12_BLEND_ONE;
@@ -301,80 +313,95 @@ static void run_raw(int draws, int frames, bench_path *p)
     pd.NumRenderTargets = 1;
     pd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
     pd.SampleDesc.Count = 1;
-    ID3D12PipelineState *pso;
-    HR(ID3D12Device_CreateGraphicsPipelineState(g.dev, &pd, &IID_ID3D12PipelineState, (void **)&pso));
+    HR(ID3D12Device_CreateGraphicsPipelineState(b->g.dev, &pd, &IID_ID3D12PipelineState, (void **)&b->pso));
 
+    b->vbv = (D3D12_VERTEX_BUFFER_VIEW){ ID3D12Resource_GetGPUVirtualAddress(b->vbuf),
+                                         (UINT)((size_t)max_draws * 4 * sizeof(vtx)), sizeof(vtx) };
+    return b;
+}
+
+static void raw_run(void *ctx, int draws, int frames, bench_path *p)
+{
+    d3d_bench *b = ctx;
+    raw *g = &b->g;
+    ID3D12GraphicsCommandList *list = g->list;
     D3D12_VIEWPORT vp = { 0, 0, W, H, 0, 1 };
     D3D12_RECT sc = { 0, 0, W, H };
-    D3D12_VERTEX_BUFFER_VIEW vbv = { ID3D12Resource_GetGPUVirtualAddress(vbuf),
-                                     (UINT)((size_t)draws * 4 * sizeof(vtx)), sizeof(vtx) };
-    D3D12_GPU_DESCRIPTOR_HANDLE srv0 = gpu_start(srv_heap);
-    ID3D12DescriptorHeap *heaps[2] = { srv_heap, smp_heap };
+    D3D12_GPU_DESCRIPTOR_HANDLE srv0 = gpu_start(b->srv_heap);
+    ID3D12DescriptorHeap *heaps[2] = { b->srv_heap, b->smp_heap };
     const float black[4] = { 0, 0, 0, 0 };
     for (int f = -1; f < frames; f++) {
         double t0 = bench_now_s();
-        HR(ID3D12CommandAllocator_Reset(g.alloc));
-        HR(ID3D12GraphicsCommandList_Reset(list, g.alloc, pso));
+        HR(ID3D12CommandAllocator_Reset(g->alloc));
+        HR(ID3D12GraphicsCommandList_Reset(list, g->alloc, b->pso));
         ID3D12GraphicsCommandList_SetDescriptorHeaps(list, 2, heaps);
-        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, root);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, b->root);
         ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0,
-                                                                    ID3D12Resource_GetGPUVirtualAddress(cbuf));
-        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, gpu_start(smp_heap));
+                                                                    ID3D12Resource_GetGPUVirtualAddress(b->cbuf));
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, gpu_start(b->smp_heap));
         ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
         ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
-        ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &rtv, FALSE, NULL);
-        ID3D12GraphicsCommandList_ClearRenderTargetView(list, rtv, black, 0, NULL);
+        ID3D12GraphicsCommandList_OMSetRenderTargets(list, 1, &b->rtv, FALSE, NULL);
+        ID3D12GraphicsCommandList_ClearRenderTargetView(list, b->rtv, black, 0, NULL);
         ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
-        ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 1, &vbv);
-        vtx *verts = vptr;
+        ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 1, &b->vbv);
+        vtx *verts = b->vptr;
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             bench_quad_vertices(i, &verts[i * 4]);
             D3D12_GPU_DESCRIPTOR_HANDLE s = srv0;
-            s.ptr += (UINT64)(i % TEX) * srv_inc;
+            s.ptr += (UINT64)(i % TEX) * b->srv_inc;
             ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 1, s);
             ID3D12GraphicsCommandList_DrawInstanced(list, 4, 1, (UINT)(i * 4), 0);
         }
+        bench_loop_end(p, f);
         if (f == frames - 1) {
-            transition(list, target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
-            D3D12_TEXTURE_COPY_LOCATION src = { .pResource = target,
+            transition(list, b->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+            D3D12_TEXTURE_COPY_LOCATION src = { .pResource = b->target,
                                                 .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX };
-            D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = readback,
+            D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = b->readback,
                                                 .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
             dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){ DXGI_FORMAT_R8G8B8A8_UNORM, W, H, 1,
                                                                            W * 4 };
             ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, NULL);
-            transition(list, target, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+            transition(list, b->target, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
         }
-        raw_submit(&g);
+        raw_submit(g);
         double t1 = bench_now_s();
-        raw_wait(&g);
+        raw_wait(g);
         double t2 = bench_now_s();
         bench_path_frame(p, f, t0, t1, t2);
     }
-    bench_path_finish(p, rptr, draws, frames, "raw");
-    ID3D12PipelineState_Release(pso);
-    ID3D12RootSignature_Release(root);
-    ID3D12Resource *res[5] = { target, staging, readback, vbuf, cbuf };
+    bench_path_finish(p, b->rptr, draws, frames, "raw");
+}
+
+static void raw_close(void *ctx)
+{
+    d3d_bench *b = ctx;
+    ID3D12PipelineState_Release(b->pso);
+    ID3D12RootSignature_Release(b->root);
+    ID3D12Resource *res[5] = { b->target, b->staging, b->readback, b->vbuf, b->cbuf };
     for (int i = 0; i < 5; i++) ID3D12Resource_Release(res[i]);
-    for (int t = 0; t < TEX; t++) ID3D12Resource_Release(tex[t]);
-    ID3D12DescriptorHeap_Release(srv_heap);
-    ID3D12DescriptorHeap_Release(smp_heap);
-    ID3D12DescriptorHeap_Release(rtv_heap);
-    ID3D12GraphicsCommandList_Release(g.list);
-    ID3D12CommandAllocator_Release(g.alloc);
-    ID3D12Fence_Release(g.fence);
+    for (int t = 0; t < TEX; t++) ID3D12Resource_Release(b->tex[t]);
+    ID3D12DescriptorHeap_Release(b->srv_heap);
+    ID3D12DescriptorHeap_Release(b->smp_heap);
+    ID3D12DescriptorHeap_Release(b->rtv_heap);
+    ID3D12GraphicsCommandList_Release(b->g.list);
+    ID3D12CommandAllocator_Release(b->g.alloc);
+    ID3D12Fence_Release(b->g.fence);
 #ifdef _WIN32
-    CloseHandle(g.event);
+    CloseHandle(b->g.event);
 #else
-    vkd3d_destroy_event(g.event);
+    vkd3d_destroy_event(b->g.event);
 #endif
-    ID3D12CommandQueue_Release(g.queue);
-    ID3D12Device_Release(g.dev);
+    ID3D12CommandQueue_Release(b->g.queue);
+    ID3D12Device_Release(b->g.dev);
+    free(b);
 }
 
 int main(int argc, char **argv)
 {
     static const bench_desc desc = { "d3d12-raw-bench", XGD_RENDERER_D3D12, "raw Direct3D 12",
-                                     "xgd d3d12 renderer", run_raw };
+                                     "xgd d3d12 renderer", raw_open, raw_run, raw_close };
     return bench_main(argc, argv, &desc);
 }

@@ -10,10 +10,11 @@
  *         (constants, texture, sampler) and one vkCmdDraw per quad;
  *   xgd   the same draws through the public API on the "vulkan" renderer (bench_common.c,
  *         which also holds the scene, the timing and the report).
- * "cpu" is recording + submission per draw; "with wait" adds waiting for the frame to finish.
- * Each figure is the median of --frames frames after one warm-up frame.
+ * The ratio is of the draw loops' CPU time per draw; the frame's recording + submission and
+ * the time until it finished are reported beside it (bench_common.c says how: rounds over
+ * N = 1,000 / 10,000 / 100,000 by default, JSON, an SVG chart, allocations per draw).
  *
- * usage: vk-raw-bench [--draws N] [--frames F]
+ * usage: vk-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
  */
 #include "xgd.h"
 #include "xvk_spirv.h"
@@ -45,6 +46,8 @@ typedef struct raw {
     uint32_t family;
     VkPhysicalDeviceMemoryProperties mp;
     PFN_vkCmdPushDescriptorSetKHR push;
+    /* the per-draw calls through the device's own entry points, not the loader's trampolines */
+    PFN_vkCmdDraw draw;
 } raw;
 
 static uint32_t mem_type(const raw *g, uint32_t bits, VkMemoryPropertyFlags want)
@@ -117,6 +120,7 @@ static void raw_init(raw *g)
     VK(vkCreateDevice(g->pd, &dci, NULL, &g->dev));
     vkGetDeviceQueue(g->dev, g->family, 0, &g->queue);
     g->push = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(g->dev, "vkCmdPushDescriptorSetKHR");
+    g->draw = (PFN_vkCmdDraw)vkGetDeviceProcAddr(g->dev, "vkCmdDraw");
 }
 
 static VkShaderModule module(const raw *g, const uint32_t *code, size_t size)
@@ -180,91 +184,100 @@ static VkBuffer host_buffer(const raw *g, VkDeviceSize size, VkBufferUsageFlags 
     return b;
 }
 
-static void run_raw(int draws, int frames, bench_path *p)
-{
+/* Everything the frames reuse: made once per process (drivers limit instance creations: see
+   platform-measurements.md), sized for the largest --draws. */
+typedef struct vk_bench {
     raw g;
-    memset(&g, 0, sizeof g);
-    raw_init(&g);
     VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkDeviceMemory tmem, texmem[TEX], smem, vmem, cmem;
+    VkImageView tview, texview[TEX];
+    VkImage target, tex[TEX];
+    VkBuffer staging, vbuf, cbuf;
+    void *sptr, *vptr, *cptr;
+    VkSampler sampler;
+    VkDescriptorSetLayout dsl;
+    VkPipelineLayout pl;
+    VkShaderModule vs, fs;
+    VkPipeline pipe;
+} vk_bench;
+
+static void *raw_open(int max_draws)
+{
+    vk_bench *b = calloc(1, sizeof *b);
+    if (!b) exit(1);
+    raw_init(&b->g);
     VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                    .queueFamilyIndex = g.family };
-    VK(vkCreateCommandPool(g.dev, &pci, NULL, &pool));
-    VkCommandBuffer cmd;
+                                    .queueFamilyIndex = b->g.family };
+    VK(vkCreateCommandPool(b->g.dev, &pci, NULL, &b->pool));
     VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                        .commandPool = pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                        .commandPool = b->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                         .commandBufferCount = 1 };
-    VK(vkAllocateCommandBuffers(g.dev, &cai, &cmd));
-    VkFence fence;
+    VK(vkAllocateCommandBuffers(b->g.dev, &cai, &b->cmd));
+    VkCommandBuffer cmd = b->cmd;
     VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-    VK(vkCreateFence(g.dev, &fci, NULL, &fence));
+    VK(vkCreateFence(b->g.dev, &fci, NULL, &b->fence));
     VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &b->cmd };
 
     /* setup: target, textures, staging, vertex and constant buffers */
     VK(vkBeginCommandBuffer(cmd, &cbi));
-    VkDeviceMemory tmem, texmem[TEX], smem, vmem, cmem;
-    VkImageView tview, texview[TEX];
-    VkImage target = image_general(&g, cmd, W, H,
-                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                   &tmem, &tview);
-    VkImage tex[TEX];
-    void *sptr, *vptr, *cptr;
-    VkBuffer staging = host_buffer(&g, (VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, &smem, &sptr);
+    b->target = image_general(&b->g, cmd, W, H,
+                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                              &b->tmem, &b->tview);
+    b->staging = host_buffer(&b->g, (VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, &b->smem, &b->sptr);
     barrier_all(cmd);
     for (int t = 0; t < TEX; t++) {
-        tex[t] = image_general(&g, cmd, TS, TS, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                               &texmem[t], &texview[t]);
+        b->tex[t] = image_general(&b->g, cmd, TS, TS, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                  &b->texmem[t], &b->texview[t]);
         uint8_t c[4];
         bench_texture_color(t, c);
-        for (int i = 0; i < TS * TS; i++) memcpy((uint8_t *)sptr + (size_t)(t * TS * TS + i) * 4, c, 4);
+        for (int i = 0; i < TS * TS; i++) memcpy((uint8_t *)b->sptr + (size_t)(t * TS * TS + i) * 4, c, 4);
         barrier_all(cmd);
         VkBufferImageCopy bc = { .bufferOffset = (VkDeviceSize)t * TS * TS * 4,
                                  .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
                                  .imageExtent = { TS, TS, 1 } };
-        vkCmdCopyBufferToImage(cmd, staging, tex[t], VK_IMAGE_LAYOUT_GENERAL, 1, &bc);
+        vkCmdCopyBufferToImage(cmd, b->staging, b->tex[t], VK_IMAGE_LAYOUT_GENERAL, 1, &bc);
     }
     barrier_all(cmd);
     VK(vkEndCommandBuffer(cmd));
-    VK(vkQueueSubmit(g.queue, 1, &si, fence));
-    VK(vkWaitForFences(g.dev, 1, &fence, VK_TRUE, UINT64_MAX));
-    VK(vkResetFences(g.dev, 1, &fence));
-    VkBuffer vbuf = host_buffer(&g, (VkDeviceSize)draws * 4 * sizeof(vtx), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                                &vmem, &vptr);
-    VkBuffer cbuf = host_buffer(&g, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &cmem, &cptr);
+    VK(vkQueueSubmit(b->g.queue, 1, &si, b->fence));
+    VK(vkWaitForFences(b->g.dev, 1, &b->fence, VK_TRUE, UINT64_MAX));
+    VK(vkResetFences(b->g.dev, 1, &b->fence));
+    b->vbuf = host_buffer(&b->g, (VkDeviceSize)max_draws * 4 * sizeof(vtx), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                          &b->vmem, &b->vptr);
+    b->cbuf = host_buffer(&b->g, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &b->cmem, &b->cptr);
     /* clip = float4(pos, 1) * M: pixel space to clip space, y up (the viewport flips it) */
     const float m[16] = { 2.0f / W, 0, 0, 0, 0, -2.0f / H, 0, 0, 0, 0, 1, 0, -1, 1, 0, 1 };
-    memcpy(cptr, m, sizeof m);
-    VkSampler sampler;
+    memcpy(b->cptr, m, sizeof m);
     VkSamplerCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
                                 .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                 .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                 .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, .maxLod = 0 };
-    VK(vkCreateSampler(g.dev, &sci, NULL, &sampler));
-
+    VK(vkCreateSampler(b->g.dev, &sci, NULL, &b->sampler));
     /* pipeline: the stock sprite shaders, push descriptors */
-    VkDescriptorSetLayoutBinding b[3] = {
+    VkDescriptorSetLayoutBinding lb[3] = {
         { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
         { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
         { 2, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL } };
     VkDescriptorSetLayoutCreateInfo dli = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                             .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-                                            .bindingCount = 3, .pBindings = b };
-    VkDescriptorSetLayout dsl;
-    VK(vkCreateDescriptorSetLayout(g.dev, &dli, NULL, &dsl));
+                                            .bindingCount = 3, .pBindings = lb };
+    VK(vkCreateDescriptorSetLayout(b->g.dev, &dli, NULL, &b->dsl));
     VkPipelineLayoutCreateInfo pli = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = 1, .pSetLayouts = &dsl };
-    VkPipelineLayout pl;
-    VK(vkCreatePipelineLayout(g.dev, &pli, NULL, &pl));
-    VkShaderModule vs = module(&g, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert);
-    VkShaderModule fs = module(&g, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag);
+                                       .setLayoutCount = 1, .pSetLayouts = &b->dsl };
+    VK(vkCreatePipelineLayout(b->g.dev, &pli, NULL, &b->pl));
+    b->vs = module(&b->g, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert);
+    b->fs = module(&b->g, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag);
     VkPipelineShaderStageCreateInfo st[2] = {
         { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-          .module = vs, .pName = "main" },
+          .module = b->vs, .pName = "main" },
         { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-          .module = fs, .pName = "main" } };
+          .module = b->fs, .pName = "main" } };
     VkVertexInputBindingDescription vb = { 0, sizeof(vtx), VK_VERTEX_INPUT_RATE_VERTEX };
     VkVertexInputAttributeDescription va[3] = { { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 },
                                                 { 1, 0, VK_FORMAT_R8G8B8A8_UNORM, 12 },
@@ -292,31 +305,45 @@ static void run_raw(int draws, int frames, bench_path *p)
                                          .stageCount = 2, .pStages = st, .pVertexInputState = &vis,
                                          .pInputAssemblyState = &ias, .pViewportState = &vps,
                                          .pRasterizationState = &rs, .pMultisampleState = &ms,
-                                         .pColorBlendState = &cbs, .layout = pl };
-    VkPipeline pipe;
-    VK(vkCreateGraphicsPipelines(g.dev, VK_NULL_HANDLE, 1, &gpi, NULL, &pipe));
+                                         .pColorBlendState = &cbs, .layout = b->pl };
+    VK(vkCreateGraphicsPipelines(b->g.dev, VK_NULL_HANDLE, 1, &gpi, NULL, &b->pipe));
 
+    return b;
+}
+
+static void raw_run(void *ctx, int draws, int frames, bench_path *p)
+{
+    vk_bench *b = ctx;
+    raw *g = &b->g;
+    VkCommandBuffer cmd = b->cmd;
+    VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    VkRect2D sc = { { 0, 0 }, { W, H } };
+    PFN_vkCmdPushDescriptorSetKHR push = g->push;
+    PFN_vkCmdDraw draw = g->draw;
     for (int f = -1; f < frames; f++) {
         double t0 = bench_now_s();
         VK(vkResetCommandBuffer(cmd, 0));
         VK(vkBeginCommandBuffer(cmd, &cbi));
         barrier_all(cmd);
-        VkRenderingAttachmentInfo ca = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = tview,
+        VkRenderingAttachmentInfo ca = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = b->tview,
                                          .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
                                          .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                          .storeOp = VK_ATTACHMENT_STORE_OP_STORE };
         VkRenderingInfo ri = { .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = sc, .layerCount = 1,
                                .colorAttachmentCount = 1, .pColorAttachments = &ca };
         vkCmdBeginRendering(cmd, &ri);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipe);
         VkDeviceSize zero = 0;
-        vkCmdBindVertexBuffers(cmd, 0, 1, &vbuf, &zero);
-        vtx *verts = vptr;
+        vkCmdBindVertexBuffers(cmd, 0, 1, &b->vbuf, &zero);
+        vtx *verts = b->vptr;
+        bench_loop_begin();
         for (int i = 0; i < draws; i++) {
             bench_quad_vertices(i, &verts[i * 4]);
-            VkDescriptorBufferInfo dbi = { cbuf, 0, 64 };
-            VkDescriptorImageInfo dii = { VK_NULL_HANDLE, texview[i % TEX], VK_IMAGE_LAYOUT_GENERAL };
-            VkDescriptorImageInfo dsi = { sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
+            VkDescriptorBufferInfo dbi = { b->cbuf, 0, 64 };
+            VkDescriptorImageInfo dii = { VK_NULL_HANDLE, b->texview[i % TEX], VK_IMAGE_LAYOUT_GENERAL };
+            VkDescriptorImageInfo dsi = { b->sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
             VkWriteDescriptorSet w[3] = {
                 { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
                   .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &dbi },
@@ -324,53 +351,60 @@ static void run_raw(int draws, int frames, bench_path *p)
                   .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &dii },
                 { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
                   .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &dsi } };
-            g.push(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pl, 0, 3, w);
-            vkCmdDraw(cmd, 4, 1, (uint32_t)(i * 4), 0);
+            push(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pl, 0, 3, w);
+            draw(cmd, 4, 1, (uint32_t)(i * 4), 0);
         }
+        bench_loop_end(p, f);
         vkCmdEndRendering(cmd);
         barrier_all(cmd);
         VkBufferImageCopy rb = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
                                  .imageExtent = { W, H, 1 } };
-        if (f == frames - 1) vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_GENERAL, staging, 1, &rb);
+        if (f == frames - 1) vkCmdCopyImageToBuffer(cmd, b->target, VK_IMAGE_LAYOUT_GENERAL, b->staging, 1, &rb);
         VK(vkEndCommandBuffer(cmd));
-        VK(vkQueueSubmit(g.queue, 1, &si, fence));
+        VK(vkQueueSubmit(g->queue, 1, &si, b->fence));
         double t1 = bench_now_s();
-        VK(vkWaitForFences(g.dev, 1, &fence, VK_TRUE, UINT64_MAX));
-        VK(vkResetFences(g.dev, 1, &fence));
+        VK(vkWaitForFences(g->dev, 1, &b->fence, VK_TRUE, UINT64_MAX));
+        VK(vkResetFences(g->dev, 1, &b->fence));
         double t2 = bench_now_s();
         bench_path_frame(p, f, t0, t1, t2);
     }
-    bench_path_finish(p, sptr, draws, frames, "raw");
-    VK(vkDeviceWaitIdle(g.dev));
-    vkDestroyPipeline(g.dev, pipe, NULL);
-    vkDestroyShaderModule(g.dev, vs, NULL);
-    vkDestroyShaderModule(g.dev, fs, NULL);
-    vkDestroyPipelineLayout(g.dev, pl, NULL);
-    vkDestroyDescriptorSetLayout(g.dev, dsl, NULL);
-    vkDestroySampler(g.dev, sampler, NULL);
-    VkBuffer bufs[3] = { staging, vbuf, cbuf };
-    VkDeviceMemory bmem[3] = { smem, vmem, cmem };
+    bench_path_finish(p, b->sptr, draws, frames, "raw");
+}
+
+static void raw_close(void *ctx)
+{
+    vk_bench *b = ctx;
+    VK(vkDeviceWaitIdle(b->g.dev));
+    vkDestroyPipeline(b->g.dev, b->pipe, NULL);
+    vkDestroyShaderModule(b->g.dev, b->vs, NULL);
+    vkDestroyShaderModule(b->g.dev, b->fs, NULL);
+    vkDestroyPipelineLayout(b->g.dev, b->pl, NULL);
+    vkDestroyDescriptorSetLayout(b->g.dev, b->dsl, NULL);
+    vkDestroySampler(b->g.dev, b->sampler, NULL);
+    VkBuffer bufs[3] = { b->staging, b->vbuf, b->cbuf };
+    VkDeviceMemory bmem[3] = { b->smem, b->vmem, b->cmem };
     for (int i = 0; i < 3; i++) {
-        vkDestroyBuffer(g.dev, bufs[i], NULL);
-        vkFreeMemory(g.dev, bmem[i], NULL);
+        vkDestroyBuffer(b->g.dev, bufs[i], NULL);
+        vkFreeMemory(b->g.dev, bmem[i], NULL);
     }
     for (int t = 0; t < TEX; t++) {
-        vkDestroyImageView(g.dev, texview[t], NULL);
-        vkDestroyImage(g.dev, tex[t], NULL);
-        vkFreeMemory(g.dev, texmem[t], NULL);
+        vkDestroyImageView(b->g.dev, b->texview[t], NULL);
+        vkDestroyImage(b->g.dev, b->tex[t], NULL);
+        vkFreeMemory(b->g.dev, b->texmem[t], NULL);
     }
-    vkDestroyImageView(g.dev, tview, NULL);
-    vkDestroyImage(g.dev, target, NULL);
-    vkFreeMemory(g.dev, tmem, NULL);
-    vkDestroyFence(g.dev, fence, NULL);
-    vkDestroyCommandPool(g.dev, pool, NULL);
-    vkDestroyDevice(g.dev, NULL);
-    vkDestroyInstance(g.inst, NULL);
+    vkDestroyImageView(b->g.dev, b->tview, NULL);
+    vkDestroyImage(b->g.dev, b->target, NULL);
+    vkFreeMemory(b->g.dev, b->tmem, NULL);
+    vkDestroyFence(b->g.dev, b->fence, NULL);
+    vkDestroyCommandPool(b->g.dev, b->pool, NULL);
+    vkDestroyDevice(b->g.dev, NULL);
+    vkDestroyInstance(b->g.inst, NULL);
+    free(b);
 }
 
 int main(int argc, char **argv)
 {
     static const bench_desc desc = { "vk-raw-bench", XGD_RENDERER_VULKAN, "raw Vulkan (push descriptors)",
-                                     "xgd vulkan renderer", run_raw };
+                                     "xgd vulkan renderer", raw_open, raw_run, raw_close };
     return bench_main(argc, argv, &desc);
 }

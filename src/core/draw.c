@@ -56,6 +56,9 @@ static bool layout_has(const xgdi_vertex_layout *l, xgd_vertex_element_usage usa
  * vertex shader"). Renderers can then rely on the inputs being present. */
 static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
 {
+    /* The layout of the last draw passed against the same program (a program change is marked
+       dirty until a draw succeeds; a destroyed layout is cleared from the draw state). */
+    if (l == dev->draw_state.layout && !(dev->draw_state.dirty & XGDI_DIRTY_PROGRAM)) return XGD_OK;
     const char *missing = NULL;
     if (dev->program == XGDI_PROGRAM_USER) {
         /* every input the vertex shader reads, by usage and usage index */
@@ -109,6 +112,22 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
 /* Checks shared by all four draws: the device, the applied program, and the textures. */
 static bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/* The texture slots whose checks and draw state may be stale (bit i: slot i). What the slot
+ * checks depend on (the slot's texture and sampler state, the program, the bound render
+ * targets, the textures' storage) changes only through a setter that marks it dirty or through
+ * xgdi_invalidate_draw_state (every bit), and the dirty bits are cleared only by a draw that
+ * passed the checks: so every slot after a sampler, program or wholesale change, the changed
+ * slots after texture changes alone, and none when nothing of theirs changed. The same holds
+ * for the draw state's per-slot copies (prepare_state). */
+static uint32_t stale_slots(const xgd_device *dev)
+{
+    const uint32_t all = (1u << XGDI_MAX_TEXTURE_SLOTS) - 1u;
+    uint32_t d = dev->draw_state.dirty;
+    if (d & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_PROGRAM)) return all;
+    if (d & XGDI_DIRTY_TEXTURES) return dev->texture_slots_changed != 0 ? dev->texture_slots_changed & all : all;
+    return 0;
+}
+
 static xgd_result check_common(xgd_device *dev)
 {
     xgd_result r = xgdi_check_device(dev);
@@ -117,9 +136,12 @@ static xgd_result check_common(xgd_device *dev)
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                          "a valid vertex shader and pixel shader must be set on the device "
                          "before any draw operations may be performed (apply an effect)");
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+    uint32_t slots = stale_slots(dev);
+    if (slots == 0) return XGD_OK;
+    /* up to the highest stale slot only */
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
         xgd_texture *t = dev->textures[i];
-        if (t == NULL) continue;
+        if (t == NULL || !(slots >> i & 1u)) continue;
         if (xgdi_resource_device(&t->res) == NULL)
             return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "the texture in slot %d is disposed", i);
@@ -151,10 +173,10 @@ static xgd_result check_common(xgd_device *dev)
     /* A user pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
      * another kind is refused here, as Direct3D leaves such a mismatch undefined. */
     if (dev->program == XGDI_PROGRAM_USER) {
-        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++) {
+        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS && (slots >> s) != 0; s++) {
             const xgd_texture *t = dev->textures[s];
             xgdi_sampler_kind k = dev->user_sampler_kinds[s];
-            if (t == NULL || k == XGDI_SAMPLER_NONE) continue;
+            if (t == NULL || k == XGDI_SAMPLER_NONE || !(slots >> s & 1u)) continue;
             bool cube = t->kind == XGD_TEXTURE_CUBE || t->kind == XGD_RENDER_TARGET_CUBE;
             bool vol = t->kind == XGD_TEXTURE_3D;
             bool ok = k == XGDI_SAMPLER_CUBE ? cube : k == XGDI_SAMPLER_3D ? vol : !cube && !vol;
@@ -172,7 +194,7 @@ static xgd_result check_common(xgd_device *dev)
      * leaves such a mismatch undefined), so the draw is refused before a renderer sees it. */
     bool samples = xgdi_program_samples_texture(dev->program, dev->variant);
     const xgd_texture *t0 = dev->textures[0];
-    if (samples && t0 != NULL &&
+    if (samples && t0 != NULL && (slots & 1u) &&
         (t0->kind == XGD_TEXTURE_3D) != (dev->program == XGDI_PROGRAM_VOLUME))
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                          dev->program == XGDI_PROGRAM_VOLUME
@@ -258,6 +280,7 @@ static void update_draw_constants(xgd_device *dev)
 static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 {
     xgdi_draw_state *s = &dev->draw_state;
+    uint32_t slots = stale_slots(dev); /* before this draw's own dirty bits are added */
     const xgd_blend_state_desc *blend = &dev->blend_state->desc;
     const xgd_depth_stencil_desc *ds = &dev->depth_stencil_state->desc;
     const xgd_rasterizer_desc *rs = &dev->rasterizer_state->desc;
@@ -268,13 +291,18 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     s->depth_stencil = ds;
     s->rasterizer = rs;
 
-    xgd_viewport vp;
-    xgd_rect scissor;
-    xgdi_physical_viewport(dev, &vp, &scissor);
-    if (!viewport_equal(&vp, &s->viewport)) s->dirty |= XGDI_DIRTY_VIEWPORT;
-    if (!rect_equal(&scissor, &s->scissor)) s->dirty |= XGDI_DIRTY_SCISSOR;
-    s->viewport = vp;
-    s->scissor = scissor;
+    /* The physical viewport and scissor follow the logical ones (their setters mark them),
+       the first target and the presentation parameters (changing either invalidates every
+       bit): derived again only when one of them changed. */
+    if (s->dirty & (XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR)) {
+        xgd_viewport vp;
+        xgd_rect scissor;
+        xgdi_physical_viewport(dev, &vp, &scissor);
+        if (!viewport_equal(&vp, &s->viewport)) s->dirty |= XGDI_DIRTY_VIEWPORT;
+        if (!rect_equal(&scissor, &s->scissor)) s->dirty |= XGDI_DIRTY_SCISSOR;
+        s->viewport = vp;
+        s->scissor = scissor;
+    }
 
     if (s->program != dev->program || s->variant != dev->variant) s->dirty |= XGDI_DIRTY_PROGRAM;
     s->program = dev->program;
@@ -291,7 +319,8 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     update_draw_constants(dev);
     s->constants_size = user ? 0 : dev->constants_size;
 
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) {
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
+        if (!(slots >> i & 1u)) continue;
         xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
         const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
         if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
@@ -314,6 +343,7 @@ static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_lay
     r = dev->ops->draw(dev->renderer, draw);
     if (r != XGD_OK) return r;
     dev->draw_state.dirty = 0;
+    dev->texture_slots_changed = 0;
     dev->stats.draw_calls++;
     dev->stats.primitives += (uint64_t)draw->primitive_count;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST ||
@@ -584,6 +614,7 @@ xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t
                 (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
     if (bind && device->textures[0] != texture) {
         device->textures[0] = texture;
+        device->texture_slots_changed |= 1u;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
     return XGD_OK;

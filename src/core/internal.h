@@ -347,6 +347,9 @@ struct xgd_device {
     xgd_rasterizer_state *rasterizer_state;
     xgd_sampler_state *sampler_states[XGDI_MAX_TEXTURE_SLOTS];
     xgd_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
+    /* bit i: textures[i] changed since the last draw (with XGDI_DIRTY_TEXTURES alone, a draw
+       checks and refreshes only these slots: draw.c) */
+    uint32_t texture_slots_changed;
     xgd_vertex_buffer *vertex_buffer;
     int vertex_offset;
     xgd_index_buffer *index_buffer;

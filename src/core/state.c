@@ -486,6 +486,7 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
     }
     if (device->textures[slot] != texture) {
         device->textures[slot] = texture;
+        device->texture_slots_changed |= 1u << slot;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
     return XGD_OK;

@@ -15,6 +15,7 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_targ
         r->targets[0].texture = r->back_buffer;
         r->target_count = 1;
         r->targets_dirty = true;
+        r->memo_pso = NULL;
         return XGD_OK;
     }
     if (count > D3D12X_MAX_TARGETS)
@@ -33,6 +34,7 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_targ
     for (int i = 0; i < count; i++) r->targets[i] = targets[i];
     r->target_count = count;
     r->targets_dirty = true;
+    r->memo_pso = NULL; /* the PSO key holds the targets' formats and sample count */
     return XGD_OK;
 }
 
@@ -229,14 +231,29 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     if (tex == NULL)
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
                          "d3d12: the device has no volume textures");
-    d3d12_pso_key key;
-    fill_key(r, draw, &key);
-    ID3D12PipelineState *pso = NULL;
-    r->building_vs = user ? st->vs : NULL;
-    r->building_ps = user ? st->ps : NULL;
-    xgd_result res = xgdi_d3d12_pso_get(r, &key, &pso);
-    r->building_vs = r->building_ps = NULL;
-    if (res != XGD_OK) return res;
+    r->pending_dirty |= st->dirty;
+    /* the last draw's PSO serves again while nothing its key holds changed */
+    const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
+                              XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE topo_type =
+        draw->type == XGD_PRIMITIVE_LINE_LIST || draw->type == XGD_PRIMITIVE_LINE_STRIP
+            ? D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE
+            : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    ID3D12PipelineState *pso = r->memo_pso;
+    xgd_result res;
+    if (pso == NULL || (r->pending_dirty & key_bits) || topo_type != r->memo_topology || user != r->memo_user) {
+        d3d12_pso_key key;
+        fill_key(r, draw, &key);
+        r->building_vs = user ? st->vs : NULL;
+        r->building_ps = user ? st->ps : NULL;
+        res = xgdi_d3d12_pso_get(r, &key, &pso);
+        r->building_vs = r->building_ps = NULL;
+        if (res != XGD_OK) return res;
+        r->memo_pso = pso;
+        r->memo_topology = topo_type;
+        r->memo_user = user;
+        r->pending_dirty &= ~key_bits;
+    }
 
     d3d12_frame *f = &r->frames[r->slot];
     /* everything that can fail (allocation) happens before recording */
@@ -252,22 +269,41 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         linear_wrap.max_anisotropy = 4; /* XNA SamplerState.LinearWrap */
         sd = &linear_wrap;
     }
-    if ((res = xgdi_d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
+    if (r->pending_dirty & XGDI_DIRTY_SAMPLERS) {
+        r->memo_sampler_desc = NULL;
+        r->pending_dirty &= ~(uint32_t)XGDI_DIRTY_SAMPLERS;
+    }
+    /* a bound sampler state's description is immutable (a new or destroyed one marks the
+       samplers dirty); the stand-in above lives on the stack, so it is never remembered */
+    if (sd == r->memo_sampler_desc) {
+        sampler = r->memo_sampler;
+    } else {
+        if ((res = xgdi_d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
+        if (sd == st->samplers[0]) {
+            r->memo_sampler_desc = sd;
+            r->memo_sampler = sampler;
+        }
+    }
 
     D3D12_VERTEX_BUFFER_VIEW vbv[2];
     memset(vbv, 0, sizeof vbv);
+    UINT user_first = 0; /* user vertices: the first one's index in the bound ring chunk */
     int stride = st->layout != NULL ? st->layout->stride : 0;
     if (draw->vertex_buffer != NULL) {
         xgdi_native_buffer *b = draw->vertex_buffer;
         vbv[0].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->res) + draw->vertex_offset;
         vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
-    } else if (draw->user_vertices != NULL) {
+    } else if (draw->user_vertices != NULL && stride > 0) {
+        /* placed at a multiple of the stride from the start of the ring's chunk, which stays
+           bound: the draw names its first vertex, so consecutive draws set no vertex buffer */
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
-        if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes, 16, &a)) != XGD_OK) return res;
-        memcpy(a.cpu, draw->user_vertices, bytes);
-        vbv[0].BufferLocation = a.gpu;
-        vbv[0].SizeInBytes = (UINT)bytes;
+        if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes + (size_t)stride, 16, &a)) != XGD_OK) return res;
+        size_t pad = ((size_t)stride - a.offset % (size_t)stride) % (size_t)stride;
+        memcpy(a.cpu + pad, draw->user_vertices, bytes);
+        vbv[0].BufferLocation = a.gpu - a.offset;
+        vbv[0].SizeInBytes = (UINT)f->ring.chunks[f->ring.current].size;
+        user_first = (UINT)((a.offset + pad) / (size_t)stride);
     }
     vbv[0].StrideInBytes = (UINT)stride;
     vbv[1].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
@@ -296,11 +332,13 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
        the root signature again) or a blit clears draw_state_valid. Nothing recorded between
        here and the bind below can run either, other than the heaps_dirty bind tested here. */
     /* (User programs bind their blocks through xgdi_d3d12_user_bind.) */
+    /* no XGDI_DIRTY_CONSTANTS since the last stock draw bound them: equal without a compare */
     bool same_constants = user || (r->draw_state_valid && !r->heaps_dirty &&
                                    st->constants_size != 0 &&
                                    r->last_constants_size == st->constants_size &&
-                                   memcmp(r->last_constants, st->constants,
-                                          st->constants_size) == 0);
+                                   (!(r->pending_dirty & XGDI_DIRTY_CONSTANTS) ||
+                                    memcmp(r->last_constants, st->constants,
+                                           st->constants_size) == 0));
     d3d12_alloc cb;
     memset(&cb, 0, sizeof cb);
     if (!same_constants) {
@@ -343,6 +381,8 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
             r->last_constants_size = st->constants_size;
         }
     }
+    if (!user && r->last_constants_size == st->constants_size)
+        r->pending_dirty &= ~(uint32_t)XGDI_DIRTY_CONSTANTS;
     if (!user) {
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
             list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
@@ -403,10 +443,10 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     r->draw_state_valid = true;
     if (draw->index_size != 0) {
         ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, 1, 0,
-                                                       draw->base_vertex, 0);
+                                                       draw->base_vertex + (INT)user_first, 0);
     } else {
         ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
-                                                (UINT)draw->first_vertex, 0);
+                                                (UINT)draw->first_vertex + user_first, 0);
     }
     mark_written(r);
     r->stats.draws++;

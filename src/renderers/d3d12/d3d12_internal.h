@@ -426,6 +426,17 @@ struct d3d12_renderer {
     D3D12_VERTEX_BUFFER_VIEW last_vbv[2];
     D3D12_INDEX_BUFFER_VIEW last_ibv;
     UINT64 last_sampler_table;
+    /* Memos of the draw path: core's dirty bits not yet applied to them (core clears its own
+       after every accepted draw), the PSO of the last draw with the topology type it was made
+       for (forgotten on a change of blend, depth-stencil, rasterizer, program, layout or
+       targets), and slot 0's sampler description with its heap index (forgotten on a change
+       of sampler states). */
+    uint32_t pending_dirty;
+    ID3D12PipelineState *memo_pso;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
+    bool memo_user;
+    const xgd_sampler_desc *memo_sampler_desc;
+    uint32_t memo_sampler;
     /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too
        slow to read back); size 0 when the constants did not fit */
     size_t last_constants_size;

@@ -856,11 +856,18 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
 {
     const xgdi_vertex_layout *lay = d->state->layout;
     size_t stride = (size_t)lay->stride;
-    size_t vneed = 0;
-    for (int i = 0; i < lay->count && i < 16; i++) {
-        size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
-        if (end > vneed) vneed = end;
+    /* the bytes a vertex's elements reach, once per layout (layouts are immutable; a new one
+       at a freed one's address comes with XGDI_DIRTY_LAYOUT) */
+    if (lay != r->memo_layout || (d->state->dirty & XGDI_DIRTY_LAYOUT)) {
+        size_t vneed = 0;
+        for (int i = 0; i < lay->count && i < 16; i++) {
+            size_t end = (size_t)lay->elements[i].offset + element_size(lay->elements[i].format);
+            if (end > vneed) vneed = end;
+        }
+        r->memo_layout = lay;
+        r->memo_layout_reach = vneed;
     }
+    size_t vneed = r->memo_layout_reach;
     size_t bytes = (size_t)d->user_vertex_count * stride;
     if (vneed > stride) bytes += vneed - stride;
     /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the draw
@@ -885,9 +892,12 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
 static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t need_consts,
                             VkDeviceSize *coff)
 {
+    /* unchanged since the last draw (no XGDI_DIRTY_CONSTANTS seen since) needs no compare */
     if (r->last_constants_size == need_consts &&
-        memcmp(r->last_constants, st->constants, need_consts) == 0) {
+        (!(r->constants_dirty & XGDI_DIRTY_CONSTANTS) ||
+         memcmp(r->last_constants, st->constants, need_consts) == 0)) {
         *coff = r->last_constants_offset;
+        r->constants_dirty = 0;
         return true;
     }
     void *p;
@@ -897,6 +907,7 @@ static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t n
     memcpy(r->last_constants, st->constants, need_consts);
     r->last_constants_size = need_consts;
     r->last_constants_offset = *coff;
+    r->constants_dirty = 0;
     return true;
 }
 
@@ -932,6 +943,9 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     if (st == NULL) return XGD_OK;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
+    r->dynamic_dirty |= st->dirty;
+    r->constants_dirty |= st->dirty;
+    if (st->dirty & XGDI_DIRTY_SAMPLERS) r->memo_sampler_desc = NULL;
     if (st->layout == NULL || (st->constants == NULL && st->program != XGDI_PROGRAM_USER) ||
         d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
@@ -1111,8 +1125,18 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
                                                           XGD_ADDRESS_WRAP, 4, 0, 0.0f };
         const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
-        smp = get_sampler(r, sd, r->support[tex->desc.format].filterable);
-        if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+        bool filterable = r->support[tex->desc.format].filterable;
+        /* a sampler state's description is immutable while it is bound (a new or destroyed
+           one marks the samplers dirty, which forgets the memo) */
+        if (sd == r->memo_sampler_desc && filterable == r->memo_sampler_filterable) {
+            smp = r->memo_sampler;
+        } else {
+            smp = get_sampler(r, sd, filterable);
+            if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+            r->memo_sampler_desc = sd;
+            r->memo_sampler_filterable = filterable;
+            r->memo_sampler = smp;
+        }
     }
 
     /* 4. record */
@@ -1189,52 +1213,60 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     } else {
         r->counters.descriptor_skips++;
     }
-    /* viewport: D3D clip conventions in the stock HLSL, so y is flipped with a negative height
-       (Vulkan 1.1): y = vp.y + (1 - ndc.y) * vp.h / 2 as in the software renderer */
-    const xgd_viewport *v = &st->viewport;
-    VkViewport vv = { (float)v->x, (float)(v->y + v->height), (float)v->width, -(float)v->height,
-                      v->min_depth, v->max_depth };
-    VkRect2D sc = { { 0, 0 }, { (uint32_t)t0->desc.width, (uint32_t)t0->desc.height } };
-    if (st->rasterizer != NULL && st->rasterizer->scissor_test_enable) {
-        int x0 = st->scissor.x, y0 = st->scissor.y;
-        int x1 = x0 + st->scissor.width, y1 = y0 + st->scissor.height;
-        if (x0 < 0) x0 = 0;
-        if (y0 < 0) y0 = 0;
-        if (x1 > t0->desc.width) x1 = t0->desc.width;
-        if (y1 > t0->desc.height) y1 = t0->desc.height;
-        if (x1 < x0) x1 = x0;
-        if (y1 < y0) y1 = y0;
-        sc.offset.x = x0;
-        sc.offset.y = y0;
-        sc.extent.width = (uint32_t)(x1 - x0); /* zero extent: nothing drawn (CLIPS_ALL) */
-        sc.extent.height = (uint32_t)(y1 - y0);
+    /* the dynamic state follows the viewport, scissor, rasterizer, blend and depth-stencil
+       states and the targets: derived and compared again only when one of them changed */
+    const uint32_t dynamic_bits = XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR | XGDI_DIRTY_RASTERIZER |
+                                  XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL;
+    if (!r->viewport_valid || (r->dynamic_dirty & dynamic_bits) || r->dynamic_targets_gen != r->targets_gen) {
+        /* viewport: D3D clip conventions in the stock HLSL, so y is flipped with a negative height
+           (Vulkan 1.1): y = vp.y + (1 - ndc.y) * vp.h / 2 as in the software renderer */
+        const xgd_viewport *v = &st->viewport;
+        VkViewport vv = { (float)v->x, (float)(v->y + v->height), (float)v->width, -(float)v->height,
+                          v->min_depth, v->max_depth };
+        VkRect2D sc = { { 0, 0 }, { (uint32_t)t0->desc.width, (uint32_t)t0->desc.height } };
+        if (st->rasterizer != NULL && st->rasterizer->scissor_test_enable) {
+            int x0 = st->scissor.x, y0 = st->scissor.y;
+            int x1 = x0 + st->scissor.width, y1 = y0 + st->scissor.height;
+            if (x0 < 0) x0 = 0;
+            if (y0 < 0) y0 = 0;
+            if (x1 > t0->desc.width) x1 = t0->desc.width;
+            if (y1 > t0->desc.height) y1 = t0->desc.height;
+            if (x1 < x0) x1 = x0;
+            if (y1 < y0) y1 = y0;
+            sc.offset.x = x0;
+            sc.offset.y = y0;
+            sc.extent.width = (uint32_t)(x1 - x0); /* zero extent: nothing drawn (CLIPS_ALL) */
+            sc.extent.height = (uint32_t)(y1 - y0);
+        }
+        float bf[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+        if (st->blend != NULL) {
+            xgd_color f = st->blend->blend_factor;
+            bf[0] = f.r / 255.0f;
+            bf[1] = f.g / 255.0f;
+            bf[2] = f.b / 255.0f;
+            bf[3] = f.a / 255.0f;
+        }
+        uint32_t sref = st->depth_stencil != NULL ? (uint32_t)st->depth_stencil->reference_stencil & 0xffu : 0;
+        if (!r->viewport_valid || memcmp(&vv, &r->bound_viewport, sizeof vv) != 0) {
+            vkCmdSetViewport(cmd, 0, 1, &vv);
+            r->bound_viewport = vv;
+        }
+        if (!r->viewport_valid || memcmp(&sc, &r->bound_scissor, sizeof sc) != 0) {
+            vkCmdSetScissor(cmd, 0, 1, &sc);
+            r->bound_scissor = sc;
+        }
+        if (!r->viewport_valid || memcmp(bf, r->bound_blend, sizeof bf) != 0) {
+            vkCmdSetBlendConstants(cmd, bf);
+            memcpy(r->bound_blend, bf, sizeof bf);
+        }
+        if (!r->viewport_valid || sref != r->bound_stencil_ref) {
+            vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, sref);
+            r->bound_stencil_ref = sref;
+        }
+        r->viewport_valid = true;
+        r->dynamic_dirty = 0;
+        r->dynamic_targets_gen = r->targets_gen;
     }
-    float bf[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
-    if (st->blend != NULL) {
-        xgd_color f = st->blend->blend_factor;
-        bf[0] = f.r / 255.0f;
-        bf[1] = f.g / 255.0f;
-        bf[2] = f.b / 255.0f;
-        bf[3] = f.a / 255.0f;
-    }
-    uint32_t sref = st->depth_stencil != NULL ? (uint32_t)st->depth_stencil->reference_stencil & 0xffu : 0;
-    if (!r->viewport_valid || memcmp(&vv, &r->bound_viewport, sizeof vv) != 0) {
-        vkCmdSetViewport(cmd, 0, 1, &vv);
-        r->bound_viewport = vv;
-    }
-    if (!r->viewport_valid || memcmp(&sc, &r->bound_scissor, sizeof sc) != 0) {
-        vkCmdSetScissor(cmd, 0, 1, &sc);
-        r->bound_scissor = sc;
-    }
-    if (!r->viewport_valid || memcmp(bf, r->bound_blend, sizeof bf) != 0) {
-        vkCmdSetBlendConstants(cmd, bf);
-        memcpy(r->bound_blend, bf, sizeof bf);
-    }
-    if (!r->viewport_valid || sref != r->bound_stencil_ref) {
-        vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, sref);
-        r->bound_stencil_ref = sref;
-    }
-    r->viewport_valid = true;
     if (!r->vb_valid || vbuf != r->bound_vb || voff != r->bound_vb_offset) {
         VkBuffer vbs[2] = { vbuf, r->defaults_buffer };
         VkDeviceSize vos[2] = { voff, 0 };
@@ -1245,9 +1277,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     }
     if (d->index_size != 0) {
         vkCmdBindIndexBuffer(cmd, ibuf, ioff, itype);
-        vkCmdDrawIndexed(cmd, (uint32_t)count, 1, 0, d->base_vertex + first, 0);
+        r->cmd_draw_indexed(cmd, (uint32_t)count, 1, 0, d->base_vertex + first, 0);
     } else {
-        vkCmdDraw(cmd, (uint32_t)count, 1, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
+        r->cmd_draw(cmd, (uint32_t)count, 1, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
     }
     for (int i = 0; i < r->target_count; i++)
         if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;

@@ -239,6 +239,9 @@ struct xvk_renderer {
     int bias_factor[XGD_DEPTH_FORMAT_COUNT];
 
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
+    /* the per-draw commands through the device's entry points (no loader trampoline) */
+    PFN_vkCmdDraw cmd_draw;
+    PFN_vkCmdDrawIndexed cmd_draw_indexed;
     PFN_vkSetDebugUtilsObjectNameEXT set_name;
     /* command-buffer labels: loaded only for debug devices with VK_EXT_debug_utils enabled, so
        a release device pays one NULL test per labelled operation */
@@ -311,6 +314,18 @@ struct xvk_renderer {
     xgd_primitive_type last_type;
     uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
+    /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
+       reference) has not seen yet, and the targets it was derived for */
+    uint32_t dynamic_dirty;
+    uint32_t constants_dirty;  /* the same for last_constants (place_constants) */
+    const xgdi_vertex_layout *memo_layout; /* place_vertices: the last layout and its reach */
+    size_t memo_layout_reach;
+    uint64_t dynamic_targets_gen;
+    /* the sampler of the last stock-program draw: its sampler description and filterability;
+       forgotten when sampler states change (XGDI_DIRTY_SAMPLERS) */
+    const xgd_sampler_desc *memo_sampler_desc;
+    bool memo_sampler_filterable;
+    VkSampler memo_sampler;
     bool vb_valid;
     VkBuffer bound_vb;
     VkDeviceSize bound_vb_offset;
