@@ -150,6 +150,68 @@ XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
     xgd_device_destroy(dev);
 }
 
+/* A texture parameter changed between two draws of the same pass, after a texture was set on
+ * another slot through the device: the second draw must sample the new texture on every slot the
+ * apply changed, not only on the slot the device setter touched. Left half A + B, right half
+ * A + D (slot 1, unread by the shader, got C in between). */
+XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    fxw *w = fxw_create();
+    int ta = fxw_texture_param(w, "TexA", FXW_TEXTURE2D);
+    int tb = fxw_texture_param(w, "TexB", FXW_TEXTURE2D);
+    fxw_state ss[5] = { { FXW_SAMP_MINFILTER, 1 }, { FXW_SAMP_MAGFILTER, 1 }, { FXW_SAMP_MIPFILTER, 1 },
+                        { FXW_SAMP_ADDRESSU, 3 }, { FXW_SAMP_ADDRESSV, 3 } };
+    fxw_sampler_param(w, "SamplerA", FXW_SAMPLER2D, ta, ss, 5);
+    fxw_sampler_param(w, "SamplerB", FXW_SAMPLER2D, tb, ss, 5);
+    int tech = fxw_technique(w, "Sum");
+    int pass = fxw_pass(w, tech, "P0");
+    static const char vs[] = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n";
+    static const char ps[] = "ps_2_0\ndcl t0.xy\ndcl_2d s0\ndcl_2d s2\ntexld r0, t0, s0\n"
+                             "texld r1, t0, s2\nadd r0, r0, r1\nmov oC0, r0\n";
+    fxw_symbol syms[2] = { { "SamplerA", 3, 0, 1, FXW_OBJECT, FXW_SAMPLER2D, 1, 1, 0 },
+                           { "SamplerB", 3, 2, 1, FXW_OBJECT, FXW_SAMPLER2D, 1, 1, 0 } };
+    char err[256] = "";
+    bool ok = fxw_shader(w, tech, pass, true, vs, NULL, 0, err, sizeof err) &&
+              fxw_shader(w, tech, pass, false, ps, syms, 2, err, sizeof err);
+    CHECK_MSG(ok, "fx writer: %s", err);
+    size_t n = 0;
+    uint8_t *bytes = ok ? fxw_finish(w, false, &n) : NULL;
+    fxw_destroy(w);
+    REQUIRE(bytes != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    enum { A, B, C, D };
+    xgd_texture *tex[4] = { NULL, NULL, NULL, NULL };
+    const uint8_t texel[4][4] = { { 100, 0, 0, 255 }, { 0, 50, 30, 0 }, { 0, 0, 200, 0 }, { 0, 120, 0, 0 } };
+    for (int i = 0; i < 4; i++) {
+        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &tex[i]));
+        CHECK_OK(xgd_texture_set_data(tex[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
+    }
+    CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexA"), tex[A]));
+    CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[B]));
+    CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    if (applied(t, dev, xgd_effect_pass_apply(e, 0, 0))) {
+        CHECK_OK(pct_rect(dev, W, H, 0, 0, 8, 16));
+        CHECK_OK(xgd_set_texture(dev, 1, tex[C]));
+        CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[D]));
+        CHECK_OK(xgd_effect_pass_apply(e, 0, 0));
+        CHECK_OK(pct_rect(dev, W, H, 8, 0, 16, 16));
+        uint8_t *img = fx_image(W, H, (xgd_color){ 100, 50, 30, 255 });
+        fx_fill(img, W, H, 8, 0, 16, 16, (xgd_color){ 100, 120, 0, 255 });
+        fx_expect_back_buffer(t, dev, "effect_fx_texture_parameter_change_after_device_texture_set", img, W,
+                              H, 1);
+        free(img);
+    }
+    for (int i = 0; i < 4; i++) xgd_texture_destroy(tex[i]);
+    xgd_effect_destroy(e);
+    free(bytes);
+    xgd_device_destroy(dev);
+}
+
 #else
 typedef int xgd_fixture_effect_bindings_needs_mojoshader; /* ISO C: no empty translation unit */
 #endif
