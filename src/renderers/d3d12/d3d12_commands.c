@@ -231,6 +231,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
                          "d3d12: the device has no volume textures");
     d3d12_pso_key key;
     fill_key(r, draw, &key);
+    if (user && draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
     ID3D12PipelineState *pso = NULL;
     r->building_vs = user ? st->vs : NULL;
     r->building_ps = user ? st->ps : NULL;
@@ -324,6 +325,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     if (draw->vertex_buffer != NULL)
         xgdi_d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
                               D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
+    if (draw->stream_count > 0) xgdi_d3d12_stream_transitions(r, draw);
     if (draw->index_size != 0 && draw->index_buffer != NULL)
         xgdi_d3d12_transition(r, draw->index_buffer->res, 0, &draw->index_buffer->state,
                               D3D12_RESOURCE_STATE_INDEX_BUFFER);
@@ -389,7 +391,9 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, topo);
         r->last_topology = topo;
     }
-    if (!valid || memcmp(vbv, r->last_vbv, sizeof vbv) != 0) {
+    if (draw->stream_count > 0) {
+        xgdi_d3d12_stream_bind(r, list, draw);
+    } else if (!valid || memcmp(vbv, r->last_vbv, sizeof vbv) != 0) {
         ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 2, vbv);
         memcpy(r->last_vbv, vbv, sizeof vbv);
     }
@@ -401,11 +405,12 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         memset(&r->last_ibv, 0, sizeof r->last_ibv);
     }
     r->draw_state_valid = true;
+    UINT instances = draw->instance_count > 1 ? (UINT)draw->instance_count : 1u;
     if (draw->index_size != 0) {
-        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, 1, 0,
-                                                       draw->base_vertex, 0);
+        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, instances,
+                                                       0, draw->base_vertex, 0);
     } else {
-        ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
+        ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, instances,
                                                 (UINT)draw->first_vertex, 0);
     }
     mark_written(r);
