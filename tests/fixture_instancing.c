@@ -17,34 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t *instancing_effect(size_t *size, char *err, size_t cap)
-{
-    fxw *w = fxw_create();
-    int tech = fxw_technique(w, "Instanced");
-    int pass = fxw_pass(w, tech, "P0");
-    fxw_render_state(w, tech, pass, FXW_RS_CULLMODE, 1); /* None */
-    static const char vs[] = "vs_3_0\n"
-                             "dcl_position v0\n"
-                             "dcl_texcoord1 v1\n"
-                             "dcl_texcoord2 v2\n"
-                             "dcl_texcoord3 v3\n"
-                             "dcl_texcoord4 v4\n"
-                             "dcl_color1 v5\n"
-                             "dcl_position o0\n"
-                             "dcl_color o1\n"
-                             "mul r0, v0.x, v1\n"
-                             "mad r0, v0.y, v2, r0\n"
-                             "mad r0, v0.z, v3, r0\n"
-                             "mad o0, v0.w, v4, r0\n"
-                             "mov o1, v5\n";
-    static const char ps[] = "ps_3_0\ndcl_color v0\nmov oC0, v0\n";
-    bool ok = fxw_shader(w, tech, pass, true, vs, NULL, 0, err, cap) &&
-              fxw_shader(w, tech, pass, false, ps, NULL, 0, err, cap);
-    uint8_t *b = ok ? fxw_finish(w, false, size) : NULL;
-    fxw_destroy(w);
-    return b;
-}
-
 /* one instance: the matrix rows (TEXCOORD1..4) and the colour (COLOR1) */
 typedef struct instance {
     float m[4][4];
@@ -123,7 +95,7 @@ static bool scene_create(xgdt_ctx *t, scene *s, xgd_graphics_profile profile)
     if (s->dev == NULL) return false;
     char err[256] = "";
     size_t n = 0;
-    s->bytes = instancing_effect(&n, err, sizeof err);
+    s->bytes = fxw_instancing(&n, err, sizeof err);
     CHECK_MSG(s->bytes != NULL, "fx writer: %s", err);
     if (s->bytes == NULL) return false;
     xgd_result r = xgd_effect_create(s->dev, s->bytes, n, &s->effect);
