@@ -11,11 +11,11 @@
 #include "fixture_util.h"
 #include "harness.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER
-#include "fx_writer.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef XGD_TEST_HAVE_MOJOSHADER
+#include "fx_writer.h"
 
 /* one instance: the matrix rows (TEXCOORD1..4) and the colour (COLOR1) */
 typedef struct instance {
@@ -375,3 +375,67 @@ XGD_FIXTURE(instancing_reach_not_supported)
 }
 
 #endif /* XGD_TEST_HAVE_MOJOSHADER */
+
+/* A stock effect reads the first per-vertex binding only, and draws every instance: three
+ * instances of one quad under additive blending add its colour three times (a per-instance
+ * binding the BasicEffect does not read is ignored). */
+XGD_FIXTURE(instancing_basic_effect_instances)
+{
+    enum { BW = 16, BH = 8 };
+    xgd_device *dev = fx_device_centers(t, BW, BH, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_basic_effect_create(dev, &fx));
+    xgd_basic_effect_params p;
+    CHECK_OK(xgd_basic_effect_get(fx, &p));
+    p.vertex_color_enabled = true;
+    CHECK_OK(xgd_basic_effect_set(fx, &p));
+    const xgd_color c = { 50, 60, 70, 255 };
+    /* the left half of the target */
+    const xgd_vertex_position_color quad[4] = {
+        { { -1, 1, 0 }, c }, { { 0, 1, 0 }, c }, { { 0, -1, 0 }, c }, { { -1, -1, 0 }, c } };
+    const uint16_t idx[6] = { 0, 1, 2, 0, 2, 3 };
+    xgd_vertex_buffer_desc vd = { xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR), 4, false, false };
+    xgd_vertex_buffer *vb = NULL, *extra = NULL;
+    CHECK_OK(xgd_vertex_buffer_create(dev, &vd, &vb));
+    const xgd_vertex_element ce = { 0, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 1 };
+    xgd_vertex_declaration *cd = NULL;
+    CHECK_OK(xgd_vertex_declaration_create(dev, &ce, 1, 0, &cd));
+    xgd_vertex_buffer_desc ed = { cd, 3, false, false };
+    CHECK_OK(xgd_vertex_buffer_create(dev, &ed, &extra));
+    xgd_index_buffer_desc id = { XGD_INDEX_SIXTEEN_BITS, 6, false, false };
+    xgd_index_buffer *ib = NULL;
+    CHECK_OK(xgd_index_buffer_create(dev, &id, &ib));
+    REQUIRE(vb != NULL && extra != NULL && ib != NULL);
+    const xgd_color junk[3] = { { 255, 0, 0, 255 }, { 255, 0, 0, 255 }, { 255, 0, 0, 255 } };
+    CHECK_OK(xgd_vertex_buffer_set_data(vb, 0, quad, sizeof quad, XGD_SET_DATA_NONE));
+    CHECK_OK(xgd_vertex_buffer_set_data(extra, 0, junk, sizeof junk, XGD_SET_DATA_NONE));
+    CHECK_OK(xgd_index_buffer_set_data(ib, 0, idx, sizeof idx, XGD_SET_DATA_NONE));
+    CHECK_OK(xgd_set_indices(dev, ib));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    CHECK_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ADDITIVE)));
+    CHECK_OK(xgd_effect_apply(fx));
+    xgd_vertex_buffer_binding b[2] = { { vb, 0, 0 }, { extra, 0, 1 } };
+    CHECK_OK(xgd_set_vertex_buffers(dev, b, 2));
+    xgd_result r = xgd_draw_instanced_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 0, 4, 0, 2, 3);
+    CHECK_MSG(r == XGD_OK, "draw: %s %s", xgd_result_name(r), xgd_device_last_error(dev));
+    /* Additive: colour = src * src alpha (1) + dst, three times over black */
+    uint8_t *img = fx_image(BW, BH, (xgd_color){ 0, 0, 0, 255 });
+    REQUIRE(img != NULL);
+    for (int y = 0; y < BH; y++)
+        for (int x = 0; x < BW / 2; x++) {
+            uint8_t *q = img + ((size_t)y * BW + (size_t)x) * 4;
+            q[0] = fx_q8(3.0 * c.r / 255.0);
+            q[1] = fx_q8(3.0 * c.g / 255.0);
+            q[2] = fx_q8(3.0 * c.b / 255.0);
+            q[3] = 255;
+        }
+    fx_expect_back_buffer(t, dev, "instancing_basic_effect_instances", img, BW, BH, 1);
+    free(img);
+    xgd_vertex_buffer_destroy(vb);
+    xgd_vertex_buffer_destroy(extra);
+    xgd_index_buffer_destroy(ib);
+    xgd_vertex_declaration_destroy(cd);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
