@@ -177,9 +177,41 @@ XGD_FIXTURE(instancing_grid_1000)
         CHECK_OK(xgd_set_vertex_buffers(s.dev, b, 2));
         xgd_result r = xgd_draw_instanced_primitives(s.dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 0, 4, 0, 2, N);
         CHECK_MSG(r == XGD_OK, "draw: %s %s", xgd_result_name(r), xgd_device_last_error(s.dev));
+        /* then one quad through a single buffer holding every input per vertex (the same
+           program, another layout): cell 0 in white, the bindings' streams no longer used */
+        typedef struct full_vertex {
+            xgd_vector3 pos;
+            float m[4][4];
+            xgd_color color;
+        } full_vertex;
+        const xgd_vertex_element full_el[] = {
+            { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+            { 12, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 1 },
+            { 28, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 2 },
+            { 44, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 3 },
+            { 60, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 4 },
+            { 76, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 1 } };
+        xgd_vertex_declaration *fd = NULL;
+        CHECK_OK(xgd_vertex_declaration_create(s.dev, full_el, 6, (int)sizeof(full_vertex), &fd));
+        full_vertex fv[4];
+        const xgd_vector3 corners[4] = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } };
+        for (int k = 0; k < 4; k++) {
+            fv[k].pos = corners[k];
+            instance_matrix(0, fv[k].m);
+            fv[k].color = (xgd_color){ 255, 255, 255, 255 };
+        }
+        xgd_vertex_buffer *fvb = fd != NULL ? make_vb(t, s.dev, fd, 4, fv) : NULL;
+        if (fvb != NULL) {
+            CHECK_OK(xgd_set_vertex_buffer(s.dev, fvb, 0));
+            CHECK_OK(xgd_draw_indexed_primitives(s.dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 0, 4, 0, 2));
+        }
         uint8_t *img = grid_image((xgd_color){ 0, 0, 0, 255 }, N, instance_color);
+        for (int y = 0; y < SIDE && img != NULL; y++)
+            for (int x = 0; x < SIDE; x++) memset(img + ((size_t)y * W + (size_t)x) * 4, 255, 4);
         fx_expect_back_buffer(t, s.dev, "instancing_grid_1000", img, W, H, 1);
         free(img);
+        xgd_vertex_buffer_destroy(fvb);
+        xgd_vertex_declaration_destroy(fd);
     }
     xgd_vertex_buffer_destroy(ivb);
     free(inst);
