@@ -1350,7 +1350,7 @@ XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer)
  * Reach profile (NOT_SUPPORTED: Reach has no instancing). Rules of the combination, checked at
  * the draw (INVALID_OPERATION): no usage and usage index may appear in two bindings, at most 16
  * elements in all, at least one per-vertex binding. Stock effects (BasicEffect, SpriteBatch's)
- * read the first binding only; user effects read every binding. A destroyed buffer leaves
+ * read the first per-vertex binding only; user effects read every binding. A destroyed buffer leaves
  * its binding empty: a draw then fails with INVALID_OPERATION naming the binding.
  * Non-instanced draws read a per-instance binding's first element (instance 0).
  */
