@@ -270,6 +270,51 @@ XGD_FIXTURE(instancing_frequency_offsets)
     scene_destroy(&s);
 }
 
+/* Several per-vertex streams in a non-indexed draw: positions (from a vertex offset of 1) and
+ * colours in two buffers, the transform per instance; xgd_draw_primitives reads instance 0. */
+XGD_FIXTURE(instancing_per_vertex_streams)
+{
+    scene s;
+    if (!scene_create(t, &s, XGD_GRAPHICS_PROFILE_HIDEF)) {
+        scene_destroy(&s);
+        return;
+    }
+    const xgd_vector3 pos[7] = { { 5, 5, 0 }, { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 },
+                                 { 0, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } };
+    const xgd_color c = { 200, 100, 50, 255 };
+    const xgd_color cols[6] = { c, c, c, c, c, c };
+    float xf[2][4][4];
+    instance_matrix(41, xf[0]); /* cell (1, 1) */
+    instance_matrix(0, xf[1]);
+    xgd_vertex_buffer *pvb = make_vb(t, s.dev, s.quad_decl, 7, pos);
+    xgd_vertex_buffer *cvb = make_vb(t, s.dev, s.color_decl, 6, cols);
+    xgd_vertex_buffer *xvb = make_vb(t, s.dev, s.xform_decl, 2, xf);
+    CHECK_OK(xgd_clear_color(s.dev, (xgd_color){ 0, 0, 0, 255 }));
+    if (pvb && cvb && xvb && apply_or_skip(t, &s)) {
+        xgd_vertex_buffer_binding b[3] = { { pvb, 1, 0 }, { cvb, 0, 0 }, { xvb, 0, 1 } };
+        CHECK_OK(xgd_set_vertex_buffers(s.dev, b, 3));
+        xgd_result r = xgd_draw_primitives(s.dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 2);
+        CHECK_MSG(r == XGD_OK, "draw: %s %s", xgd_result_name(r), xgd_device_last_error(s.dev));
+        /* beyond the shortest per-vertex binding (6 vertices after the offset) */
+        CHECK_RESULT(xgd_draw_primitives(s.dev, XGD_PRIMITIVE_TRIANGLE_LIST, 1, 2), XGD_ERROR_INVALID_ARGUMENT);
+        uint8_t *img = fx_image(W, H, (xgd_color){ 0, 0, 0, 255 });
+        for (int y = CELL; y < CELL + SIDE && img != NULL; y++)
+            for (int x = CELL; x < CELL + SIDE; x++) {
+                uint8_t *p = img + ((size_t)y * W + (size_t)x) * 4;
+                p[0] = c.r;
+                p[1] = c.g;
+                p[2] = c.b;
+                p[3] = 255;
+            }
+        fx_expect_back_buffer(t, s.dev, "instancing_per_vertex_streams", img, W, H, 1);
+        free(img);
+    }
+    xgd_vertex_buffer_destroy(pvb);
+    xgd_vertex_buffer_destroy(cvb);
+    xgd_vertex_buffer_destroy(xvb);
+    scene_destroy(&s);
+}
+
 /* Bad input: each refused with its named error, nothing drawn, the bindings unchanged. */
 XGD_FIXTURE(instancing_bad_input)
 {
