@@ -1333,6 +1333,42 @@ XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *
 XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);
 
 /*
+ * XNA SetVertexBuffers(params VertexBufferBinding[]): several vertex buffers at once, each with
+ * its vertex offset (in vertices, as xgd_set_vertex_buffer) and InstanceFrequency: 0 = the
+ * buffer holds per-vertex data; n > 0 = per-instance data, one element per n instances of
+ * xgd_draw_instanced_primitives. The vertex shader's inputs are looked up across the
+ * declarations of every binding, so a binding adds inputs (e.g. a per-instance matrix in
+ * TextureCoordinate1..4 and a colour in Color1) to the geometry's.
+ *     xgd_vertex_buffer_binding b[2] = { { quad_vb, 0, 0 }, { instance_vb, 0, 1 } };
+ *     xgd_set_vertex_buffers(dev, b, 2);
+ *     xgd_draw_instanced_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 0, 4, 0, 2, 1000);
+ * count 0 (bindings may then be NULL) unbinds every vertex buffer; binding one buffer with
+ * xgd_set_vertex_buffer replaces all bindings by that one. Rules (checked here, nothing
+ * changes on failure): count 0..XGD_MAX_VERTEX_BUFFER_BINDINGS (INVALID_ARGUMENT beyond),
+ * buffer not NULL (INVALID_ARGUMENT: ArgumentNullException), vertex_offset naming a vertex of
+ * the buffer and instance_frequency >= 0 (ARGUMENT_OUT_OF_RANGE), per-instance data under the
+ * Reach profile (NOT_SUPPORTED: Reach has no instancing). Rules of the combination, checked at
+ * the draw (INVALID_OPERATION): no usage and usage index may appear in two bindings, at most 16
+ * elements in all, at least one per-vertex binding. Stock effects (BasicEffect, SpriteBatch's)
+ * read the first per-vertex binding only; user effects read every binding. A destroyed buffer leaves
+ * its binding empty: a draw then fails with INVALID_OPERATION naming the binding.
+ * Non-instanced draws read a per-instance binding's first element (instance 0).
+ */
+#define XGD_MAX_VERTEX_BUFFER_BINDINGS 16
+typedef struct xgd_vertex_buffer_binding {
+    xgd_vertex_buffer *buffer;
+    int vertex_offset;                   /* in vertices */
+    int instance_frequency;              /* 0: per vertex; n > 0: advances every n instances */
+} xgd_vertex_buffer_binding;
+XGD_API xgd_result xgd_set_vertex_buffers(xgd_device *device,
+                                          const xgd_vertex_buffer_binding *bindings, int count);
+/* XNA GetVertexBuffers(): copies up to capacity bindings into out (may be NULL when capacity
+ * is 0) and the number bound into *count. Results: INVALID_ARGUMENT (count NULL, capacity < 0,
+ * out NULL with capacity > 0), OBJECT_DISPOSED (the device). */
+XGD_API xgd_result xgd_get_vertex_buffers(xgd_device *device, xgd_vertex_buffer_binding *out,
+                                          int capacity, int *count);
+
+/*
  * What is bound, as XNA's GraphicsDevice properties read, for the save / change / restore
  * pattern (xgd_get_blend_state(dev, &saved); ...; xgd_set_blend_state(dev, saved)). State
  * slots always hold an object: after binding NULL (and on a new device) they return XNA's
@@ -1378,6 +1414,20 @@ XGD_API xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive
                                                int base_vertex, int min_vertex_index,
                                                int num_vertices, int start_index,
                                                int primitive_count);
+/*
+ * XNA DrawInstancedPrimitives (HiDef): instance_count instances of the indexed primitives of
+ * xgd_draw_indexed_primitives, reading the bindings of xgd_set_vertex_buffers: per-vertex
+ * bindings by index (base_vertex added), a per-instance binding with frequency n by
+ * instance / n. Results as xgd_draw_indexed_primitives (every per-vertex binding must hold
+ * every index), plus NOT_SUPPORTED (the Reach profile), INVALID_ARGUMENT (instance_count <= 0;
+ * a per-instance binding holding fewer than ceil(instance_count / n) elements after its
+ * offset), INVALID_OPERATION (the binding rules of xgd_set_vertex_buffers). Instances are
+ * drawn in order, so blending and depth see instance 0's primitives first.
+ */
+XGD_API xgd_result xgd_draw_instanced_primitives(xgd_device *device, xgd_primitive_type type,
+                                                 int base_vertex, int min_vertex_index,
+                                                 int num_vertices, int start_index,
+                                                 int primitive_count, int instance_count);
 /* vertices: vertex_offset + the vertices the primitives need, laid out as decl says. */
 XGD_API xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                             const void *vertices, int vertex_offset,

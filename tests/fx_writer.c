@@ -458,6 +458,37 @@ uint8_t *fxw_standard(size_t *size, char *err, size_t err_cap)
     return bytes;
 }
 
+uint8_t *fxw_instancing(size_t *size, char *err, size_t err_cap)
+{
+    fxw *w = fxw_create();
+    if (w == NULL) return NULL;
+    int ti = fxw_technique(w, "Instanced");
+    int pi = fxw_pass(w, ti, "P0");
+    fxw_render_state(w, ti, pi, FXW_RS_CULLMODE, 1); /* None */
+    static const char vs[] = "vs_3_0\n"
+                             "dcl_position v0\n"
+                             "dcl_texcoord1 v1\n"
+                             "dcl_texcoord2 v2\n"
+                             "dcl_texcoord3 v3\n"
+                             "dcl_texcoord4 v4\n"
+                             "dcl_color1 v5\n"
+                             "dcl_position o0\n"
+                             "dcl_color o1\n"
+                             "mul r0, v0.x, v1\n"
+                             "mad r0, v0.y, v2, r0\n"
+                             "mad r0, v0.z, v3, r0\n"
+                             "mad o0, v0.w, v4, r0\n"
+                             "mov o1, v5\n";
+    static const char ps[] = "ps_3_0\ndcl_color v0\nmov oC0, v0\n";
+    bool ok = fxw_shader(w, ti, pi, true, vs, NULL, 0, err, err_cap) &&
+              fxw_shader(w, ti, pi, false, ps, NULL, 0, err, err_cap);
+    uint8_t *b = ok ? fxw_finish(w, false, size) : NULL;
+    fxw_destroy(w);
+    return b;
+}
+
+
 #else
 typedef int xgd_fx_writer_needs_mojoshader; /* ISO C: no empty translation unit */
+
 #endif

@@ -100,4 +100,11 @@ uint8_t *fxw_finish(fxw *w, bool xna_header, size_t *size);
  * Returns NULL (err filled) if MojoShader's assembler refuses a shader. */
 uint8_t *fxw_standard(size_t *size, char *err, size_t err_cap);
 
+/* The instancing effect (fixture_instancing.c, bench/instancing-bench.c): technique
+ * "Instanced", pass "P0" (CullMode None), vs_3_0 reading POSITION0 per vertex and, per
+ * instance, a row-vector matrix in TEXCOORD1..4 and a colour in COLOR1:
+ *     position = float4(POSITION0.xyz, 1) * float4x4(TEXCOORD1, TEXCOORD2, TEXCOORD3, TEXCOORD4)
+ *     colour   = COLOR1 (ps_3_0 outputs it). */
+uint8_t *fxw_instancing(size_t *size, char *err, size_t err_cap);
+
 #endif

@@ -411,6 +411,8 @@ void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer)
         dev->vertex_buffer = NULL;
         dev->vertex_offset = 0;
     }
+    for (int i = 0; dev != NULL && i < dev->vertex_binding_count; i++)
+        if (dev->vertex_bindings[i].buffer == buffer) dev->vertex_bindings[i].buffer = NULL;
     if (dev != NULL && dev->draw_state.layout == &buffer->layout) {
         dev->draw_state.layout = NULL;
         dev->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
@@ -588,6 +590,8 @@ xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer, 
     if (device->vertex_buffer != buffer) device->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
     device->vertex_buffer = buffer;
     device->vertex_offset = vertex_offset;
+    device->vertex_binding_count = buffer != NULL ? 1 : 0;
+    device->vertex_bindings[0] = (xgd_vertex_buffer_binding){ buffer, vertex_offset, 0 };
     return XGD_OK;
 }
 

@@ -377,6 +377,8 @@ xgd_result xgd_draw_primitives(xgd_device *device, xgd_primitive_type type, int 
     if (start_vertex < 0)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "start_vertex %d is negative",
                          start_vertex);
+    if (xgdi_draw_needs_bindings(device))
+        return xgdi_draw_bindings(device, type, false, start_vertex, 0, 0, primitive_count, 1);
     r = check_vertex_buffer(device);
     if (r != XGD_OK) return r;
     const xgd_vertex_buffer *vb = device->vertex_buffer;
@@ -453,6 +455,9 @@ xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type ty
                          "min_vertex_index %d and start_index %d must not be negative, "
                          "num_vertices %d must be > 0",
                          min_vertex_index, start_index, num_vertices);
+    if (xgdi_draw_needs_bindings(device))
+        return xgdi_draw_bindings(device, type, true, 0, base_vertex, start_index,
+                                  primitive_count, 1);
     r = check_vertex_buffer(device);
     if (r != XGD_OK) return r;
     xgd_index_buffer *ib = device->index_buffer;
@@ -580,6 +585,29 @@ xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_ty
     draw.index_size = isize;
     draw.user_indices = first_index;
     return submit(device, &draw, &decl->layout);
+}
+
+/* ---- shared with instancing.c ---------------------------------------------------------------- */
+
+int64_t xgdi_vertices_for(xgd_primitive_type type, int primitive_count)
+{
+    return vertices_for(type, primitive_count);
+}
+
+xgd_result xgdi_draw_check_common(xgd_device *dev, xgd_primitive_type type, int primitive_count)
+{
+    xgd_result r = check_common(dev);
+    return r != XGD_OK ? r : check_primitives(dev, type, primitive_count);
+}
+
+xgd_result xgdi_draw_check_layout(xgd_device *dev, const xgdi_vertex_layout *layout)
+{
+    return check_layout(dev, layout);
+}
+
+xgd_result xgdi_draw_submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout)
+{
+    return submit(dev, draw, layout);
 }
 
 /* ---- the applied program ------------------------------------------------------------------- */

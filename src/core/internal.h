@@ -352,6 +352,14 @@ struct xgd_device {
     uint32_t texture_slots_changed;
     xgd_vertex_buffer *vertex_buffer;
     int vertex_offset;
+    /* xgd_set_vertex_buffers (instancing.c): every binding, resolved pointers ([0] is
+       vertex_buffer / vertex_offset; a destroyed buffer leaves NULL); and what a draw with
+       several builds from them */
+    int vertex_binding_count;
+    xgd_vertex_buffer_binding vertex_bindings[XGD_MAX_VERTEX_BUFFER_BINDINGS];
+    xgdi_vertex_stream draw_streams[XGD_MAX_VERTEX_BUFFER_BINDINGS];
+    xgdi_vertex_layout stream_layout;
+    uint8_t element_stream[16];
     xgd_index_buffer *index_buffer;
 
     /* the applied program (xgd_effect_apply) */
@@ -491,6 +499,18 @@ void xgdi_raise_event(xgd_device *dev, xgd_device_event event);
 /* Checks a device without requiring the renderer (getters and pure public state): like
  * xgdi_check_device but a lost device is accepted. */
 xgd_result xgdi_check_device_alive(xgd_device *device);
+
+/* draw.c's checks and submission, shared with the draws through several vertex buffers and
+ * instancing (instancing.c); xgdi_draw_bindings is such a draw, xgdi_draw_needs_bindings says
+ * whether the bound buffers need one. */
+int64_t xgdi_vertices_for(xgd_primitive_type type, int primitive_count);
+xgd_result xgdi_draw_check_common(xgd_device *dev, xgd_primitive_type type, int primitive_count);
+xgd_result xgdi_draw_check_layout(xgd_device *dev, const xgdi_vertex_layout *layout);
+xgd_result xgdi_draw_submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout);
+bool xgdi_draw_needs_bindings(const xgd_device *dev);
+xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool indexed,
+                              int start_vertex, int base_vertex, int start_index,
+                              int primitive_count, int instance_count);
 /* The current frame's counters: device->stats minus device->frame_base (device.c). */
 xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device);
 /* The profile's limits combined with the renderer's caps. */

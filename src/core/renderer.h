@@ -492,6 +492,16 @@ typedef struct xgdi_draw_state {
     const xgdi_vertex_layout *layout;
 } xgdi_draw_state;
 
+/* One vertex buffer binding of a draw with several (xgd_set_vertex_buffers). */
+typedef struct xgdi_vertex_stream {
+    xgdi_native_buffer *buffer;
+    size_t offset;                   /* bytes: the binding's vertex offset times stride */
+    size_t readable;                 /* elements readable from offset (core checked the draw
+                                        stays inside) */
+    int stride;
+    int instance_frequency;          /* 0: per vertex; n: element instance / n */
+} xgdi_vertex_stream;
+
 typedef struct xgdi_draw {
     xgd_primitive_type type;
     int primitive_count;
@@ -509,6 +519,17 @@ typedef struct xgdi_draw {
     int base_vertex;                 /* added to each index */
     int first_vertex;                /* non-indexed: first vertex, relative to the source */
     const xgdi_draw_state *state;
+    /* Instancing and several vertex buffers (user programs only). instance_count 0 or 1 draws
+       once. stream_count 0: the draw reads vertex_buffer with state->layout alone. Otherwise
+       streams[] are the bindings in order, stream_layout holds their elements in that order
+       (element i from stream element_stream[i]; offsets within that stream; its hash covers
+       every stream's layout, stride and frequency), and vertex_buffer / vertex_offset /
+       state->layout are the first per-vertex stream's, as a single-stream draw has them. */
+    int instance_count;
+    int stream_count;
+    const xgdi_vertex_stream *streams;
+    const xgdi_vertex_layout *stream_layout;
+    const uint8_t *element_stream;
 } xgdi_draw;
 
 /* ---- the function table ------------------------------------------------------------------- */

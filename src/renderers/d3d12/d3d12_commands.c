@@ -241,9 +241,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
             : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
     ID3D12PipelineState *pso = r->memo_pso;
     xgd_result res;
-    if (pso == NULL || (r->pending_dirty & key_bits) || topo_type != r->memo_topology || user != r->memo_user) {
+    if (pso == NULL || (r->pending_dirty & key_bits) || topo_type != r->memo_topology || user != r->memo_user ||
+        draw->stream_count > 0 || r->memo_streams) {
         d3d12_pso_key key;
         fill_key(r, draw, &key);
+        if (user && draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
         r->building_vs = user ? st->vs : NULL;
         r->building_ps = user ? st->ps : NULL;
         res = xgdi_d3d12_pso_get(r, &key, &pso);
@@ -252,6 +254,8 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->memo_pso = pso;
         r->memo_topology = topo_type;
         r->memo_user = user;
+        /* a key with streams is not kept: the next draw's bindings may differ */
+        r->memo_streams = draw->stream_count > 0;
         r->pending_dirty &= ~key_bits;
     }
 
@@ -362,6 +366,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     if (draw->vertex_buffer != NULL)
         xgdi_d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
                               D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
+    if (draw->stream_count > 0) xgdi_d3d12_stream_transitions(r, draw);
     if (draw->index_size != 0 && draw->index_buffer != NULL)
         xgdi_d3d12_transition(r, draw->index_buffer->res, 0, &draw->index_buffer->state,
                               D3D12_RESOURCE_STATE_INDEX_BUFFER);
@@ -429,7 +434,9 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, topo);
         r->last_topology = topo;
     }
-    if (!valid || memcmp(vbv, r->last_vbv, sizeof vbv) != 0) {
+    if (draw->stream_count > 0) {
+        xgdi_d3d12_stream_bind(r, list, draw);
+    } else if (!valid || memcmp(vbv, r->last_vbv, sizeof vbv) != 0) {
         ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, 2, vbv);
         memcpy(r->last_vbv, vbv, sizeof vbv);
     }
@@ -441,11 +448,12 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         memset(&r->last_ibv, 0, sizeof r->last_ibv);
     }
     r->draw_state_valid = true;
+    UINT instances = draw->instance_count > 1 ? (UINT)draw->instance_count : 1u;
     if (draw->index_size != 0) {
-        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, 1, 0,
+        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, instances, 0,
                                                        draw->base_vertex + (INT)user_first, 0);
     } else {
-        ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
+        ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, instances,
                                                 (UINT)draw->first_vertex + user_first, 0);
     }
     mark_written(r);

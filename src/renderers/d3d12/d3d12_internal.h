@@ -231,6 +231,11 @@ typedef struct d3d12_pso_key {
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
     uint32_t mode;                    /* 0 stock draw, 1 mip/copy blit */
     uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
+    /* draws through several streams (d3d12_instancing.c): each element's input slot, each
+       slot's instance step rate (0: per vertex); all zero for single-stream draws */
+    int stream_count;
+    uint8_t element_slot[16];
+    int slot_step[XGD_MAX_VERTEX_BUFFER_BINDINGS];
 } d3d12_pso_key;
 
 typedef struct d3d12_pso_entry {
@@ -238,6 +243,13 @@ typedef struct d3d12_pso_entry {
     d3d12_pso_key key;
     ID3D12PipelineState *pso;
 } d3d12_pso_entry;
+
+/* d3d12_instancing.c: the key, resource states and vertex buffer views of a draw through
+   several streams */
+void xgdi_d3d12_stream_key(const xgdi_draw *draw, d3d12_pso_key *k);
+void xgdi_d3d12_stream_transitions(d3d12_renderer *r, const xgdi_draw *draw);
+void xgdi_d3d12_stream_bind(d3d12_renderer *r, ID3D12GraphicsCommandList *list,
+                            const xgdi_draw *draw);
 
 xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r);
 void xgdi_d3d12_pipelines_free(d3d12_renderer *r);
@@ -435,6 +447,7 @@ struct d3d12_renderer {
     ID3D12PipelineState *memo_pso;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
     bool memo_user;
+    bool memo_streams; /* the memo's PSO came from a draw through several streams */
     const xgd_sampler_desc *memo_sampler_desc;
     uint32_t memo_sampler;
     /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too

@@ -201,26 +201,34 @@ static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     for (int i = 0; i < vs->input_count; i++) {
         const xgdi_shader_input *in = &vs->inputs[i];
         const xgd_vertex_element *e = NULL;
+        int slot = 0;
         for (int j = 0; j < k->layout_count && e == NULL; j++)
-            if (k->elements[j].usage == in->usage && k->elements[j].usage_index == in->usage_index)
+            if (k->elements[j].usage == in->usage && k->elements[j].usage_index == in->usage_index) {
                 e = &k->elements[j];
+                slot = k->element_slot[j];
+            }
         D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
         o->SemanticName = "TEXCOORD";
         o->SemanticIndex = (UINT)in->location;
         o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
         if (e != NULL) {
             o->Format = element_format(e->format);
-            o->InputSlot = 0;
+            o->InputSlot = (UINT)slot;
             o->AlignedByteOffset = (UINT)e->offset;
             if (in->location >= 0 && in->location < 32) {
                 if (e->format == XGD_VERTEX_FORMAT_BYTE4) uint_locations |= 1u << in->location;
                 if (e->format == XGD_VERTEX_FORMAT_SHORT2 || e->format == XGD_VERTEX_FORMAT_SHORT4)
                     sint_locations |= 1u << in->location;
             }
+            /* per-instance data of a draw through several streams (d3d12_instancing.c) */
+            if (k->slot_step[slot] > 0) {
+                o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA;
+                o->InstanceDataStepRate = (UINT)k->slot_step[slot];
+            }
         } else {
             /* core refuses such a draw (check_layout); the default stream keeps it defined */
             o->Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
-            o->InputSlot = 1;
+            o->InputSlot = k->stream_count > 0 ? XGD_MAX_VERTEX_BUFFER_BINDINGS : 1;
             o->AlignedByteOffset = 16;
         }
     }
@@ -246,6 +254,7 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     memset(&d, 0, sizeof d);
     d.pRootSignature = r->root;
     D3D12_INPUT_ELEMENT_DESC el[24];
+    memset(el, 0, sizeof el); /* InstanceDataStepRate 0: per-vertex elements require it */
     UINT nel = 0;
     if (k->mode == 0 && k->program == XGDI_PROGRAM_USER)
         return create_user_pso(r, k, &d, el, out);

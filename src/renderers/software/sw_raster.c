@@ -141,6 +141,14 @@ typedef struct sw_ctx {
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
     xgdi_sw_spirv_textures tex;
     xgdi_sw_spirv_textures vtex;   /* the vertex stage's (vertex textures) */
+    /* several vertex buffers (xgdi_draw.streams): the instance being drawn; the primary
+       stream's source (a vertex's index is its offset there over the stride); per input, the
+       stream feeding it (in_stream[i] < 0: the primary, read through the vertex pointer) */
+    int instance;
+    const uint8_t *vbase;
+    size_t vstride;
+    const xgdi_draw *draw;
+    int in_stream[XGDI_SHADER_LOCATION_COUNT];
 } sw_ctx;
 
 /* ---- output merger ---- */
@@ -1247,6 +1255,45 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     return true;
 }
 
+/* A draw with several vertex buffers: each input reads the element of its stream's binding
+   (found in stream_layout); the primary stream's stays on the vertex pointer. */
+static void sw_user_streams(sw_ctx *c, const xgdi_draw *d)
+{
+    c->draw = d;
+    for (int i = 0; i < c->nin; i++) {
+        c->in_stream[i] = -1;
+        if (d->stream_count == 0) continue;
+        const xgdi_vertex_layout *cl = d->stream_layout;
+        for (int j = 0; j < cl->count && j < 16; j++) {
+            if (xgdi_shader_location(cl->elements[j].usage, cl->elements[j].usage_index) !=
+                c->in_loc[i])
+                continue;
+            const xgdi_vertex_stream *s = &d->streams[d->element_stream[j]];
+            bool primary = s->buffer == d->vertex_buffer && s->offset == d->vertex_offset &&
+                           s->instance_frequency == 0;
+            c->in_elem[i] = &cl->elements[j];
+            c->in_stream[i] = primary ? -1 : d->element_stream[j];
+            break;
+        }
+    }
+}
+
+/* The source of input i for the vertex at src (primary stream) of the current instance. */
+static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *src)
+{
+    if (c->draw == NULL || c->in_stream[i] < 0) return src;
+    const xgdi_vertex_stream *s = &c->draw->streams[c->in_stream[i]];
+    size_t k;
+    if (s->instance_frequency > 0) {
+        k = (size_t)c->instance / (size_t)s->instance_frequency;
+    } else {
+        if (src == NULL || c->vstride == 0) return NULL;
+        k = (size_t)(src - c->vbase) / c->vstride;
+    }
+    if (k >= s->readable || s->buffer == NULL) return NULL;
+    return s->buffer->data + s->offset + k * (size_t)s->stride;
+}
+
 /* The vertex stage of a user program for one vertex (NULL: every input missing, 0,0,0,1). */
 static void sw_user_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
 {
@@ -1255,7 +1302,8 @@ static void sw_user_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
     for (int i = 0; i < c->nin; i++) {
         float val[4] = { 0, 0, 0, 1 };
         const xgd_vertex_element *e = c->in_elem[i];
-        if (src != NULL && e != NULL) sw_fetch_element(e->format, src + e->offset, val);
+        const uint8_t *from = sw_stream_source(c, i, src);
+        if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
         uint32_t reg = vs->in_reg[c->in_loc[i]];
         for (int k = 0; k < vs->in_comps[c->in_loc[i]]; k++) xgdi_sw_spirv_reg(st, reg, k)[0] = val[k];
     }
@@ -1522,6 +1570,14 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     uint64_t readable = 0;
     if (vbase != NULL && vlimit >= vneed)
         readable = stride > 0 ? (uint64_t)((vlimit - vneed) / stride) + 1 : UINT64_MAX;
+    if (user) {
+        c->vbase = vbase;
+        c->vstride = stride;
+        sw_user_streams(c, d);
+    }
+    /* instances are drawn one after another, each shading its vertices */
+    int instances = d->instance_count > 1 ? d->instance_count : 1;
+next_instance:;
     uint32_t *map = NULL;
     if (d->index_size != 0) {
         res = sw_grow_map(r, count);
@@ -1600,8 +1656,9 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
             return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
                              "software: out of memory for the draw's %zu triangles",
                              r->tris_count + 1);
-        sw_run_bands(c);
+        sw_run_bands(c); /* each instance's triangles before the next instance's */
     }
+    if (++c->instance < instances) goto next_instance;
     for (int t = 0; t < c->out_count; t++)
         sw_texture_mark_written(c->rt[t].tex, c->rt[t].face);
     return XGD_OK;

@@ -460,6 +460,14 @@ static xgd_result create_device(xvk_renderer *r)
                                                   .pNext = &f13_have };
     bool line_ext = has_device_ext(r->phys, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME);
     if (line_ext) f13_have.pNext = &line_have;
+    /* instance frequencies above 1 (xgd_set_vertex_buffers) need attribute divisors */
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT div_have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT };
+    bool div_ext = has_device_ext(r->phys, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
+    if (div_ext) {
+        div_have.pNext = f13_have.pNext;
+        f13_have.pNext = &div_have;
+    }
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                      .pNext = &f12_have };
     vkGetPhysicalDeviceFeatures2(r->phys, &f2);
@@ -467,6 +475,7 @@ static xgd_result create_device(xvk_renderer *r)
         return xgdi_fail(r->base.device, XGD_ERROR_NO_SUITABLE_DEVICE,
                          "vulkan: %s lacks dynamicRendering or timelineSemaphore", r->adapter_name);
     r->has_line_rasterization = line_ext && line_have.bresenhamLines;
+    r->has_divisor = div_ext && div_have.vertexAttributeInstanceRateDivisor;
 
     VkPhysicalDeviceFeatures en;
     memset(&en, 0, sizeof en);
@@ -493,9 +502,14 @@ static xgd_result create_device(xvk_renderer *r)
                                              .dynamicRendering = VK_TRUE };
     VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = &f13, .timelineSemaphore = VK_TRUE };
-    const char *exts[3];
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT div_en = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT,
+        .pNext = f13.pNext, .vertexAttributeInstanceRateDivisor = VK_TRUE };
+    if (r->has_divisor) f13.pNext = &div_en;
+    const char *exts[4];
     uint32_t next = 0;
     exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    if (r->has_divisor) exts[next++] = VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME;
     if (r->has_line_rasterization) exts[next++] = VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME;
     const char *surface_exts[XVK_SURFACE_EXTS];
     r->has_surface = xvk_surface_extensions(surface_exts) > 0;

@@ -424,7 +424,7 @@ static VkStencilOp stencil_of(xgd_stencil_operation o)
     }
 }
 
-static VkFormat attribute_format(xgd_vertex_element_format f)
+VkFormat xvk_attribute_format(xgd_vertex_element_format f)
 {
     switch (f) {
     case XGD_VERTEX_FORMAT_SINGLE: return VK_FORMAT_R32_SFLOAT;
@@ -565,7 +565,7 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
         attrs[i].location = user ? (uint32_t)in->location : (uint32_t)i;
         if (e != NULL) {
             attrs[i].binding = 0;
-            attrs[i].format = attribute_format(e->format);
+            attrs[i].format = xvk_attribute_format(e->format);
             attrs[i].offset = (uint32_t)e->offset;
         } else {
             attrs[i].binding = 1;
@@ -583,6 +583,12 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
                                                 .pVertexBindingDescriptions = binds,
                                                 .vertexAttributeDescriptionCount = (uint32_t)ni,
                                                 .pVertexAttributeDescriptions = attrs };
+    VkVertexInputBindingDescription sbinds[XGD_MAX_VERTEX_BUFFER_BINDINGS + 1];
+    VkVertexInputBindingDivisorDescriptionEXT sdivs[XGD_MAX_VERTEX_BUFFER_BINDINGS];
+    VkPipelineVertexInputDivisorStateCreateInfoEXT sdiv;
+    if (user && r->building_draw != NULL && r->building_draw->stream_count > 0 &&
+        xvk_stream_inputs(r, r->building_draw, r->building_vs, &vi, attrs, sbinds, sdivs, &sdiv) != XGD_OK)
+        return VK_NULL_HANDLE;
     VkPipelineInputAssemblyStateCreateInfo ia = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
                                                   .topology = (VkPrimitiveTopology)k->topology };
     VkPipelineViewportStateCreateInfo vp = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
@@ -720,7 +726,7 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
         k->user_vs = st->vs->serial;
         k->user_ps = st->ps->serial;
     }
-    k->layout_hash = st->layout->hash;
+    k->layout_hash = d->stream_count > 0 ? d->stream_layout->hash : st->layout->hash;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; break;
     case XGD_PRIMITIVE_LINE_LIST: k->topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; break;
@@ -1070,15 +1076,20 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                               XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
     VkPipeline pipe = r->last_pipeline;
     if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits) || d->type != r->last_type ||
-        r->last_targets_gen != r->targets_gen) {
+        r->last_targets_gen != r->targets_gen || d->stream_count > 0 || r->last_streams) {
         xvk_pipeline_key key;
         build_key(r, d, &key);
         r->building_vs = st->vs;
         r->building_ps = st->ps;
+        r->building_draw = d;
         pipe = get_pipeline(r, &key, lay);
+        r->building_draw = NULL;
         if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
         r->last_pipeline = pipe;
         r->last_type = d->type;
+        /* a pipeline of a draw through several streams is not kept: the next draw's bindings
+           may differ while every dirty bit is clear */
+        r->last_streams = d->stream_count > 0;
         r->last_targets_gen = r->targets_gen;
         r->pending_dirty &= ~key_bits;
     }
@@ -1267,7 +1278,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->dynamic_dirty = 0;
         r->dynamic_targets_gen = r->targets_gen;
     }
-    if (!r->vb_valid || vbuf != r->bound_vb || voff != r->bound_vb_offset) {
+    if (d->stream_count > 0) {
+        xvk_bind_streams(r, cmd, d);
+    } else if (!r->vb_valid || vbuf != r->bound_vb || voff != r->bound_vb_offset) {
         VkBuffer vbs[2] = { vbuf, r->defaults_buffer };
         VkDeviceSize vos[2] = { voff, 0 };
         vkCmdBindVertexBuffers(cmd, 0, 2, vbs, vos);
@@ -1275,11 +1288,12 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->bound_vb_offset = voff;
         r->vb_valid = true;
     }
+    uint32_t instances = d->instance_count > 1 ? (uint32_t)d->instance_count : 1u;
     if (d->index_size != 0) {
         vkCmdBindIndexBuffer(cmd, ibuf, ioff, itype);
-        r->cmd_draw_indexed(cmd, (uint32_t)count, 1, 0, d->base_vertex + first, 0);
+        r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, d->base_vertex + first, 0);
     } else {
-        r->cmd_draw(cmd, (uint32_t)count, 1, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
+        r->cmd_draw(cmd, (uint32_t)count, instances, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
     }
     for (int i = 0; i < r->target_count; i++)
         if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;

@@ -229,6 +229,7 @@ struct xvk_renderer {
     VkSemaphore timeline;
     bool lost;
     bool has_line_rasterization;
+    bool has_divisor;             /* VK_EXT_vertex_attribute_divisor: instance frequencies > 1 */
     /* Anisotropic sampler states: the largest MaxAnisotropy applied, min(16,
        maxSamplerAnisotropy) with the samplerAnisotropy feature enabled, 1 without it (they
        then sample as Linear) */
@@ -312,6 +313,7 @@ struct xvk_renderer {
     uint32_t pending_dirty;    /* draw-state dirty bits not yet applied to last_pipeline */
     VkPipeline last_pipeline;
     xgd_primitive_type last_type;
+    bool last_streams;
     uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
@@ -341,6 +343,7 @@ struct xvk_renderer {
     VkPipelineLayout user_pipeline_layout;
     uint32_t user_serial;
     struct xgdi_native_shader *building_vs, *building_ps;
+    const struct xgdi_draw *building_draw; /* its streams, when it has several */
     bool user_descriptors_valid;
     VkDeviceSize user_bound_offsets[2], user_bound_offsets_pending[2];
     VkImageView user_bound_views[XGDI_SHADER_MAX_SAMPLERS];
@@ -434,6 +437,18 @@ struct xgdi_native_shader {
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
     uint32_t color_outputs;
 };
+/* vk_draw.c: the Vulkan format of a vertex element format */
+VkFormat xvk_attribute_format(xgd_vertex_element_format f);
+/* vk_instancing.c: a user pipeline's vertex input state for a draw through several streams
+   (NOT_SUPPORTED for an instance frequency above 1 without attribute divisors), and the
+   streams' binding before such a draw */
+xgd_result xvk_stream_inputs(xvk_renderer *r, const xgdi_draw *d, const xgdi_native_shader *vs,
+                             VkPipelineVertexInputStateCreateInfo *vi,
+                             VkVertexInputAttributeDescription *attrs,
+                             VkVertexInputBindingDescription *binds,
+                             VkVertexInputBindingDivisorDescriptionEXT *divs,
+                             VkPipelineVertexInputDivisorStateCreateInfoEXT *div);
+void xvk_bind_streams(xvk_renderer *r, VkCommandBuffer cmd, const xgdi_draw *d);
 xgd_result xvk_user_init(xvk_renderer *r);
 void xvk_user_destroy(xvk_renderer *r);
 xgd_result xvk_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc, xgdi_native_shader **out);
