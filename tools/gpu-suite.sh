@@ -30,7 +30,15 @@ mkdir -p "$XGD_TEST_OUTPUT"
 tar -C /tmp -czf "$O/report.tar.gz" report 2>/dev/null
 {
   for r in vulkan d3d12 software; do "$B/bench/xgd-bench" --renderer "$r" --json "$O/bench-$r.json"; done
-  [ -x "$B/bench/vk-raw-bench" ] && for i in 1 2 3; do "$B/bench/vk-raw-bench" --draws 10000 --frames 7; done
-  [ -x "$B/bench/d3d12-raw-bench" ] && for i in 1 2 3; do "$B/bench/d3d12-raw-bench" --draws 10000 --frames 7; done
+  for k in vk d3d12; do
+    [ -x "$B/bench/$k-raw-bench" ] && "$B/bench/$k-raw-bench" --draws 1000,10000,100000 --frames 3 \
+        --rounds 5 --json "$O/$k-raw.json" --svg "$O/$k-raw.svg"
+  done
+  for r in vulkan d3d12 software; do
+    [ -x "$B/bench/instancing-bench" ] && "$B/bench/instancing-bench" --renderer "$r" --frames 10
+    [ -x "$B/bench/effect-bench" ] && "$B/bench/effect-bench" --renderer "$r"
+  done
+  [ -x "$B/bench/sw-mt-bench" ] && "$B/bench/sw-mt-bench" --frames 7
+  [ -x "$B/bench/hlsl-compile-bench" ] && "$B/bench/hlsl-compile-bench" --runs 5
 } > "$O/bench.txt" 2>&1
 tail -40 "$O/suite.txt"; cat "$O/bench.txt" | grep -v "^$" | tail -40
