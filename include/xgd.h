@@ -1439,6 +1439,21 @@ XGD_API xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_prim
                                                     int index_offset, int primitive_count,
                                                     xgd_index_element_size index_size,
                                                     xgd_vertex_declaration *decl);
+/* Draws quad_count quads of user vertices as a triangle list through an index pattern the
+ * device owns (the indices SpriteBatch-style code would otherwise pass, and have checked, on
+ * every draw). Quad q is vertices vertex_offset + 4q .. + 4q + 3 with corner i at
+ * (i & 1, i >> 1) (0 top left, 1 top right, 2 bottom left, 3 bottom right): triangles
+ * (0,1,2) and (1,3,2), clockwise on screen for a quad laid out that way. vertices holds
+ * vertex_offset + 4 * quad_count vertices laid out as decl says. Errors, changing nothing:
+ * ARGUMENT_OUT_OF_RANGE (quad_count outside 1..XGD_USER_QUADS_MAX, the most quads 16-bit
+ * indices address), INVALID_ARGUMENT (NULL vertices or decl, a negative vertex_offset),
+ * OBJECT_DISPOSED (a destroyed decl), the device and program errors of every draw, and
+ * OUT_OF_MEMORY the first time (the pattern, 6 * XGD_USER_QUADS_MAX 16-bit indices, is
+ * allocated once per device). */
+#define XGD_USER_QUADS_MAX 16384
+XGD_API xgd_result xgd_draw_user_quads(xgd_device *device, const void *vertices,
+                                       int vertex_offset, int quad_count,
+                                       xgd_vertex_declaration *decl);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Occlusion queries                                                                           */

@@ -336,6 +336,7 @@ static void free_device(xgd_device *dev)
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);
     }
+    free(dev->quad_indices);
     free(dev);
 }
 

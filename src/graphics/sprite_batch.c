@@ -3,12 +3,13 @@
  *
  * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
  * with the texture and layer depth; End sorts (when the mode asks), then draws every run of
- * equal textures with one xgd_draw_user_indexed_primitives call (split every MAX_SPRITES
- * sprites, the most 16-bit indices can address). Deferred draws straight out of the queue;
+ * equal textures with one xgd_draw_user_quads call (the device's static quad indices, so
+ * the batch builds and checks no index; split every MAX_SPRITES sprites,
+ * which bounds the sorted modes' gather array). Deferred draws straight out of the queue;
  * sorted modes gather the vertices in sorted order into a scratch array first.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
- * doubling and are kept between batches; the index pattern is built once.
+ * doubling and are kept between batches.
  *
  * Conventions taken from XNA (and kept by FNA, MonoGame and DirectXTK, which share its design):
  *   - corner i of the quad is (i & 1, i >> 1) in source space: 0 TL, 1 TR, 2 BL, 3 BR;
@@ -38,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 4 vertices per sprite: 2048 sprites use vertex indices up to 8191 (16-bit indices). */
+/* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps the gather array at 192 KiB */
 #define MAX_SPRITES 2048
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
@@ -98,7 +99,6 @@ struct xgd_sprite_batch {
     uint32_t run_ordinal;
     int run_width, run_height;
 
-    uint16_t indices[MAX_SPRITES * 6];
 };
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
@@ -128,16 +128,6 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
     if (r != XGD_OK) {
         free(b);
         return r;
-    }
-    for (int i = 0; i < MAX_SPRITES; i++) {
-        uint16_t v = (uint16_t)(i * 4);
-        uint16_t *p = &b->indices[i * 6];
-        p[0] = v;
-        p[1] = (uint16_t)(v + 1);
-        p[2] = (uint16_t)(v + 2);
-        p[3] = (uint16_t)(v + 1);
-        p[4] = (uint16_t)(v + 3);
-        p[5] = (uint16_t)(v + 2);
     }
     b->transform = xgd_matrix_identity();
     r = xgdi_resource_register(device, &b->res, XGDI_RES_SPRITE_BATCH, &batch_vtable);
@@ -397,9 +387,7 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *te
             v = b->gather;
             vertex_offset = 0;
         }
-        r = xgd_draw_user_indexed_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, vertex_offset,
-                                             (int)chunk * 4, b->indices, 0, (int)chunk * 2,
-                                             XGD_INDEX_SIXTEEN_BITS, decl);
+        r = xgd_draw_user_quads(dev, v, vertex_offset, (int)chunk, decl);
         if (r != XGD_OK) return r;
         first += chunk;
         n -= chunk;

@@ -1,0 +1,143 @@
+/*
+ * fixture_user_quads.c - xgd_draw_user_quads: the device's static quad index pattern.
+ *
+ * Rules (include/xgd.h): quad q is vertices vertex_offset + 4q .. + 3, corner i at
+ * (i & 1, i >> 1); triangles (0,1,2) and (1,3,2) are clockwise on screen, so the default
+ * CullCounterClockwise keeps them; quad_count is 1..XGD_USER_QUADS_MAX (the most quads 16-bit
+ * indices address); bad input gets a named error, draws nothing and counts no draw call.
+ */
+#include "fixture_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { W = 8, H = 8 };
+
+static uint64_t draw_calls(xgd_device *dev)
+{
+    xgd_statistics s;
+    memset(&s, 0, sizeof s);
+    xgd_device_get_statistics(dev, &s);
+    return s.draw_calls;
+}
+
+/* The four corners of the pixel rectangle [x0,x1) x [y0,y1) in corner order TL, TR, BL, BR. */
+static void quad(xgd_vertex_position_color *v, float x0, float y0, float x1, float y1,
+                 xgd_color c)
+{
+    v[0] = fx_vpc(x0, y0, 0.0f, W, H, c);
+    v[1] = fx_vpc(x1, y0, 0.0f, W, H, c);
+    v[2] = fx_vpc(x0, y1, 0.0f, W, H, c);
+    v[3] = fx_vpc(x1, y1, 0.0f, W, H, c);
+}
+
+static void check_image(xgdt_ctx *t, xgd_device *dev, const uint8_t *want)
+{
+    uint8_t *img = NULL;
+    if (!xgdt_read_back_buffer(t, dev, W, H, &img)) return;
+    int bad = 0;
+    for (int i = 0; i < W * H * 4 && bad < 4; i++)
+        if (img[i] != want[i]) {
+            CHECK_MSG(false, "pixel (%d,%d) channel %d is %d, want %d", (i / 4) % W,
+                      (i / 4) / W, i % 4, img[i], want[i]);
+            bad++;
+        }
+    free(img);
+}
+
+XGD_FIXTURE(UserQuads_CornerOrderWindingAndOffset)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
+                    GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    /* one leading vertex that vertex_offset skips (a full-screen blue corner if it were used),
+       then a red left half and a green right half */
+    xgd_vertex_position_color v[9];
+    v[0] = fx_vpc(0, 0, 0.0f, W, H, BLUE);
+    quad(&v[1], 0, 0, 4, 8, RED);
+    quad(&v[5], 4, 0, 8, 8, GREEN);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    CHECK_OK(xgd_draw_user_quads(dev, v, 1, 2, decl));
+    CHECK(draw_calls(dev) == before + 1);
+    uint8_t *want = fx_image(W, H, RED);
+    REQUIRE(want);
+    fx_fill(want, W, H, 4, 0, 8, 8, GREEN);
+    check_image(t, dev, want);
+
+    /* a mirrored quad (x1 < x0) winds counter-clockwise and is culled, as SpriteBatch's */
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    quad(&v[1], 8, 0, 0, 8, BLUE);
+    CHECK_OK(xgd_draw_user_quads(dev, v, 1, 1, decl));
+    fx_fill(want, W, H, 0, 0, W, H, BLACK);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+/* The most quads one call takes: the pattern reaches vertex 65535 (the last quad is the only
+   one with area). */
+XGD_FIXTURE(UserQuads_MaxCountReachesLastVertex)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    REQUIRE(fx);
+    size_t n = (size_t)XGD_USER_QUADS_MAX * 4;
+    xgd_vertex_position_color *v = calloc(n, sizeof *v);
+    REQUIRE(v);
+    quad(&v[n - 4], 0, 0, W, H, BLUE);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_draw_user_quads(dev, v, 0, XGD_USER_QUADS_MAX,
+                                 xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR)));
+    uint8_t *want = fx_image(W, H, BLUE);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    free(want);
+    free(v);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(UserQuads_BadInputNamedErrorsDrawNothing)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_vertex_position_color v[4];
+    quad(v, 0, 0, W, H, RED);
+    xgd_vertex_declaration *stock = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    /* before any effect is applied: the draw's own program rule */
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, 1, stock), XGD_ERROR_INVALID_OPERATION);
+    xgd_effect *fx = fx_effect(t, dev);
+    REQUIRE(fx);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    CHECK_RESULT(xgd_draw_user_quads(NULL, v, 0, 1, stock), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, 0, stock), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, -1, stock), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, XGD_USER_QUADS_MAX + 1, stock),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_draw_user_quads(dev, NULL, 0, 1, stock), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, -1, 1, stock), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, 1, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    xgd_vertex_element el[2] = { { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+                                 { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 } };
+    xgd_vertex_declaration *decl = NULL;
+    REQUIRE_OK(xgd_vertex_declaration_create(dev, el, 2, (int)sizeof v[0], &decl));
+    xgd_vertex_declaration_destroy(decl);
+    CHECK_RESULT(xgd_draw_user_quads(dev, v, 0, 1, decl), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK(draw_calls(dev) == before);
+    uint8_t *want = fx_image(W, H, BLACK);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
