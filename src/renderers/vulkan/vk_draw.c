@@ -1219,14 +1219,20 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
         VkDescriptorImageInfo ii = { VK_NULL_HANDLE, tex->view, VK_IMAGE_LAYOUT_GENERAL };
         VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
-        VkWriteDescriptorSet w[3] = {
+        /* copied from a constant template: cheaper than building three zeroed structs */
+        static const VkWriteDescriptorSet tmpl[3] = {
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
+              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER },
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii },
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE },
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER },
         };
+        VkWriteDescriptorSet w[3];
+        memcpy(w, tmpl, sizeof w);
+        w[0].pBufferInfo = &bi;
+        w[1].pImageInfo = &ii;
+        w[2].pImageInfo = &si;
         r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
         r->bound_constants = coff;
         r->bound_view = tex->view;
