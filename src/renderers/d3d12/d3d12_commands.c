@@ -232,6 +232,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
                          "d3d12: the device has no volume textures");
     r->pending_dirty |= st->dirty;
+    r->dynamic_dirty |= st->dirty;
     /* the last draw's PSO serves again while nothing its key holds changed */
     const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
                               XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
@@ -398,36 +399,46 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
             r->last_sampler_table = sampler_table.ptr;
         }
     }
-    D3D12_VIEWPORT vp = { (FLOAT)st->viewport.x, (FLOAT)st->viewport.y,
-                          (FLOAT)st->viewport.width, (FLOAT)st->viewport.height,
-                          st->viewport.min_depth, st->viewport.max_depth };
-    if (!valid || memcmp(&vp, &r->last_viewport, sizeof vp) != 0) {
-        ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
-        r->last_viewport = vp;
-    }
+    /* the viewport, scissor, stencil reference and blend factor follow those states and the
+       first target's size: derived and compared again only when one of them changed */
+    const uint32_t dynamic_bits = XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR | XGDI_DIRTY_RASTERIZER |
+                                  XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL;
     xgdi_native_texture *t0 = r->targets[0].texture;
-    D3D12_RECT sc = { 0, 0, t0->desc.width, t0->desc.height };
-    if (st->rasterizer->scissor_test_enable) {
-        sc.left = st->scissor.x;
-        sc.top = st->scissor.y;
-        sc.right = st->scissor.x + st->scissor.width;
-        sc.bottom = st->scissor.y + st->scissor.height;
-    }
-    if (!valid || memcmp(&sc, &r->last_scissor, sizeof sc) != 0) {
-        ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
-        r->last_scissor = sc;
-    }
-    /* stencil reference and blend factor are list state, not pipeline state */
-    UINT stencil_ref = (UINT)(st->depth_stencil->reference_stencil & 0xff);
-    if (!valid || stencil_ref != r->last_stencil_ref) {
-        ID3D12GraphicsCommandList_OMSetStencilRef(list, stencil_ref);
-        r->last_stencil_ref = stencil_ref;
-    }
-    xgd_color bf = st->blend->blend_factor;
-    FLOAT factor[4] = { bf.r / 255.0f, bf.g / 255.0f, bf.b / 255.0f, bf.a / 255.0f };
-    if (!valid || memcmp(factor, r->last_blend_factor, sizeof factor) != 0) {
-        ID3D12GraphicsCommandList_OMSetBlendFactor(list, factor);
-        memcpy(r->last_blend_factor, factor, sizeof factor);
+    if (!valid || (r->dynamic_dirty & dynamic_bits) || t0->desc.width != r->dynamic_width ||
+        t0->desc.height != r->dynamic_height) {
+        D3D12_VIEWPORT vp = { (FLOAT)st->viewport.x, (FLOAT)st->viewport.y,
+                              (FLOAT)st->viewport.width, (FLOAT)st->viewport.height,
+                              st->viewport.min_depth, st->viewport.max_depth };
+        if (!valid || memcmp(&vp, &r->last_viewport, sizeof vp) != 0) {
+            ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+            r->last_viewport = vp;
+        }
+        D3D12_RECT sc = { 0, 0, t0->desc.width, t0->desc.height };
+        if (st->rasterizer->scissor_test_enable) {
+            sc.left = st->scissor.x;
+            sc.top = st->scissor.y;
+            sc.right = st->scissor.x + st->scissor.width;
+            sc.bottom = st->scissor.y + st->scissor.height;
+        }
+        if (!valid || memcmp(&sc, &r->last_scissor, sizeof sc) != 0) {
+            ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+            r->last_scissor = sc;
+        }
+        /* stencil reference and blend factor are list state, not pipeline state */
+        UINT stencil_ref = (UINT)(st->depth_stencil->reference_stencil & 0xff);
+        if (!valid || stencil_ref != r->last_stencil_ref) {
+            ID3D12GraphicsCommandList_OMSetStencilRef(list, stencil_ref);
+            r->last_stencil_ref = stencil_ref;
+        }
+        xgd_color bf = st->blend->blend_factor;
+        FLOAT factor[4] = { bf.r / 255.0f, bf.g / 255.0f, bf.b / 255.0f, bf.a / 255.0f };
+        if (!valid || memcmp(factor, r->last_blend_factor, sizeof factor) != 0) {
+            ID3D12GraphicsCommandList_OMSetBlendFactor(list, factor);
+            memcpy(r->last_blend_factor, factor, sizeof factor);
+        }
+        r->dynamic_dirty = 0;
+        r->dynamic_width = t0->desc.width;
+        r->dynamic_height = t0->desc.height;
     }
     D3D12_PRIMITIVE_TOPOLOGY topo = topology(draw->type);
     if (!valid || topo != r->last_topology) {

@@ -444,6 +444,10 @@ struct d3d12_renderer {
        targets), and slot 0's sampler description with its heap index (forgotten on a change
        of sampler states). */
     uint32_t pending_dirty;
+    /* core's dirty bits not yet applied to the viewport, scissor, stencil reference and blend
+       factor, and the target size the recorded scissor was derived from */
+    uint32_t dynamic_dirty;
+    int dynamic_width, dynamic_height;
     ID3D12PipelineState *memo_pso;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
     bool memo_user;

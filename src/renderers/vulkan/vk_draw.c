@@ -857,6 +857,19 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                               VkIndexType itype);
 
 /* Copies the draw's user vertices into ring space or a big buffer. */
+/* xvk_span_alloc with its ring case inline: a draw's small uploads take ring space and reach
+   the big-buffer path only when they exceed a quarter of the ring, as there. */
+static inline bool draw_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, xvk_span *s)
+{
+    if (size > r->ring.size / 4) return xvk_span_alloc(r, size, align, false, s);
+    void *p;
+    if (!xvk_ring_alloc(r, size, align, &s->offset, &p)) return false;
+    s->buffer = r->ring.buffer;
+    s->ptr = p;
+    s->big = NULL;
+    return true;
+}
+
 static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkBuffer *vbuf,
                            VkDeviceSize *voff, int32_t *first)
 {
@@ -878,7 +891,7 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
     if (vneed > stride) bytes += vneed - stride;
     /* placed at a multiple of the stride, so the ring stays bound at offset 0 and the draw
        names its first vertex: one vertex-buffer bind per frame, not per draw */
-    if (!xvk_span_alloc(r, bytes + stride, 16, false, s)) return false;
+    if (!draw_span_alloc(r, bytes + stride, 16, s)) return false;
     VkDeviceSize off = s->offset;
     VkDeviceSize pad = stride > 0 ? (stride - off % stride) % stride : 0;
     memcpy(s->ptr + pad, d->user_vertices, bytes);
@@ -1025,7 +1038,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         }
         if (!i_placed) {
             size_t bytes = (size_t)count * (size_t)d->index_size;
-            if (!xvk_span_alloc(r, bytes, 4, false, &ispan)) goto fail;
+            if (!draw_span_alloc(r, bytes, 4, &ispan)) goto fail;
             memcpy(ispan.ptr, d->user_indices, bytes);
             ibuf = ispan.buffer;
             ioff = ispan.offset;
@@ -1056,8 +1069,9 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 fail:
     res = xgd_device_last_result(base->device);
 out:
-    xvk_span_release(r, &ispan);
-    xvk_span_release(r, &vspan);
+    /* ring space needs no release (reclaimed when its submission completes) */
+    if (ispan.big != NULL) xvk_span_release(r, &ispan);
+    if (vspan.big != NULL) xvk_span_release(r, &vspan);
     return res;
 }
 
@@ -1205,14 +1219,20 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
         VkDescriptorImageInfo ii = { VK_NULL_HANDLE, tex->view, VK_IMAGE_LAYOUT_GENERAL };
         VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
-        VkWriteDescriptorSet w[3] = {
+        /* copied from a constant template: cheaper than building three zeroed structs */
+        static const VkWriteDescriptorSet tmpl[3] = {
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
+              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER },
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii },
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE },
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
+              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER },
         };
+        VkWriteDescriptorSet w[3];
+        memcpy(w, tmpl, sizeof w);
+        w[0].pBufferInfo = &bi;
+        w[1].pImageInfo = &ii;
+        w[2].pImageInfo = &si;
         r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
         r->bound_constants = coff;
         r->bound_view = tex->view;
