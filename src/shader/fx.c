@@ -1833,14 +1833,24 @@ static xgd_result move_values(xgd_device *dev, const fx_node *n, float *f, int32
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "parameter \"%s\" holds %d values, not %d", n->name, want,
                          count);
     int E = n->elements > 0 ? n->elements : 1, k = 0;
-    for (int e = 0; e < E; e++)
-        for (int r = 0; r < n->rows; r++)
-            for (int c = 0; c < n->columns; c++) {
-                if (!index_ok(n, e, r, c))
-                    return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "parameter \"%s\" has a layout xgd cannot address",
-                                     n->name);
-                (void)k;
-            }
+    if (want == 0) return XGD_OK;
+    /* value_index grows with e, r and c, so the last scalar's index bounds every other one:
+       one check before anything is written (a set either writes every value or none) */
+    if (!index_ok(n, E - 1, n->rows - 1, n->columns - 1))
+        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "parameter \"%s\" has a layout xgd cannot address", n->name);
+    if (f != NULL && write) {
+        /* the per-draw case (set_matrix, set_vector4, ...): the same order, the index walked
+           without recomputing it per scalar */
+        uint32_t rs = n->col_major ? 1u : 4u, cs = n->col_major ? 4u : 1u;
+        uint32_t es = 4u * (uint32_t)(n->col_major ? n->columns : n->rows);
+        float *dst = n->value->valuesF;
+        for (int e = 0; e < E; e++) {
+            uint32_t eb = n->offset + (uint32_t)e * es;
+            for (int r = 0; r < n->rows; r++)
+                for (int c = 0; c < n->columns; c++) dst[eb + (uint32_t)r * rs + (uint32_t)c * cs] = f[k++];
+        }
+        return XGD_OK;
+    }
     for (int e = 0; e < E; e++)
         for (int r = 0; r < n->rows; r++)
             for (int c = 0; c < n->columns; c++, k++) {
