@@ -681,6 +681,18 @@ XGD_API void xgd_device_destroy(xgd_device *device);
 XGD_API const char *xgd_device_last_error(const xgd_device *device);
 /* The code of the last failure on this device (XGD_OK if none). */
 XGD_API xgd_result xgd_device_last_result(const xgd_device *device);
+/* Records a failure on the device as every xgd call does (xgd_device_last_error,
+ * xgd_device_last_result and the log callback see it) and returns code. For libraries layered
+ * on xgd (xgd's own SpriteBatch, fonts and stock effects use it), so their errors reach the
+ * user the same way. device NULL records it for xgd_device_last_error(NULL) on this thread.
+ * code must be negative (an xgd_result error); XGD_OK is returned unrecorded. The message is
+ * formatted as printf and cut at 511 bytes. */
+XGD_API xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const char *fmt,
+                                           ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 XGD_API xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out);
 /* Cumulative counters since creation or the last xgd_device_reset_statistics, plus gauges
  * (live resources, descriptors). Results: OK, INVALID_ARGUMENT (out NULL), OBJECT_DISPOSED. */
@@ -1850,6 +1862,9 @@ XGD_API xgd_result xgd_effect_clone(xgd_effect *effect, xgd_effect **out);
  * Names returned stay valid while the effect lives. */
 XGD_API xgd_result xgd_effect_get_technique_count(xgd_effect *effect, int *out);
 XGD_API xgd_result xgd_effect_find_technique(xgd_effect *effect, const char *name, int *out);
+/* The device the effect belongs to (XNA's Effect.GraphicsDevice). Results: OK,
+ * INVALID_ARGUMENT (effect or out NULL), OBJECT_DISPOSED (*out NULL). */
+XGD_API xgd_result xgd_effect_get_device(xgd_effect *effect, xgd_device **out);
 XGD_API xgd_result xgd_effect_get_technique_info(xgd_effect *effect, int technique,
                                                  xgd_effect_technique_info *out);
 XGD_API xgd_result xgd_effect_find_pass(xgd_effect *effect, int technique, const char *name,

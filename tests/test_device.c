@@ -422,6 +422,60 @@ static void capture_log(void *user, xgd_log_level level, xgd_result code, const 
     snprintf(c->message, sizeof c->message, "%s", message ? message : "(null)");
 }
 
+/* xgd_device_report_error: a layered library's failure reaches last_error, last_result and the
+ * log exactly as a failed xgd call's; XGD_OK and positive codes are not failures. */
+XGD_TEST(device_report_error_for_layered_libraries)
+{
+    log_capture cap;
+    memset(&cap, 0, sizeof cap);
+    xgd_device_desc d = headless_desc();
+    d.pp.back_buffer_width = 16;
+    d.pp.back_buffer_height = 16;
+    d.log = capture_log;
+    d.log_user = &cap;
+    xgd_device *dev = NULL;
+    REQUIRE_OK(xgd_device_create(&d, &dev));
+    int before = cap.count;
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED, "layer: %s %d", "frob", 7),
+                 XGD_ERROR_NOT_SUPPORTED);
+    CHECK_INT(cap.count, before + 1);
+    CHECK_INT(cap.code, XGD_ERROR_NOT_SUPPORTED);
+    CHECK(strcmp(cap.message, "layer: frob 7") == 0);
+    CHECK(strcmp(xgd_device_last_error(dev), "layer: frob 7") == 0);
+    CHECK_INT(xgd_device_last_result(dev), XGD_ERROR_NOT_SUPPORTED);
+    /* not a failure: nothing recorded */
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_OK, "ignored"), XGD_OK);
+    CHECK_INT(cap.count, before + 1);
+    CHECK(strcmp(xgd_device_last_error(dev), "layer: frob 7") == 0);
+    /* a '%' in user text is not a format when passed as an argument; long text is cut */
+    char big[700];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "%s", big),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_INT((int)strlen(xgd_device_last_error(dev)), 511);
+    /* no device: this thread's message, as xgd_device_create's */
+    CHECK_RESULT(xgd_device_report_error(NULL, XGD_ERROR_INVALID_OPERATION, "no device"),
+                 XGD_ERROR_INVALID_OPERATION);
+    CHECK(strcmp(xgd_device_last_error(NULL), "no device") == 0);
+    CHECK_INT(xgd_device_last_result(NULL), XGD_ERROR_INVALID_OPERATION);
+
+    /* xgd_effect_get_device: the owner; NULL and destroyed effects are named errors */
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_basic_effect_create(dev, &fx));
+    xgd_device *owner = NULL;
+    CHECK_OK(xgd_effect_get_device(fx, &owner));
+    CHECK(owner == dev);
+    CHECK_RESULT(xgd_effect_get_device(fx, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_effect_get_device(NULL, &owner), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(owner == NULL);
+    xgd_effect_destroy(fx);
+    owner = dev;
+    CHECK_RESULT(xgd_effect_get_device(fx, &owner), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK(owner == NULL);
+    xgd_device_destroy(dev);
+}
+
 XGD_TEST(device_log_callback_receives_message)
 {
     log_capture cap;

@@ -108,6 +108,17 @@ xgd_result xgd_device_last_result(const xgd_device *device)
     return device != NULL ? device->last_result : tls_result;
 }
 
+xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const char *fmt, ...)
+{
+    if (code >= XGD_OK) return XGD_OK;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt != NULL ? fmt : "", ap);
+    va_end(ap);
+    return xgdi_fail(device, code, "%s", msg);
+}
+
 /* ---- profile ------------------------------------------------------------------------------ */
 
 static int profile_max_texture(xgd_graphics_profile profile)

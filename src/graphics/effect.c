@@ -187,6 +187,17 @@ xgd_device *xgdi_effect_device(const xgd_effect *effect)
     return res != NULL ? xgdi_resource_device(res) : NULL;
 }
 
+xgd_result xgd_effect_get_device(xgd_effect *effect, xgd_device **out)
+{
+    if (out != NULL) *out = NULL;
+    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
+    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = dev;
+    return XGD_OK;
+}
+
 /* The device keeps a copy of the applied constants, so an applied effect can go (a user
    effect's applied shaders are forgotten by the device: draws need another apply). */
 void xgd_effect_destroy(xgd_effect *effect)

@@ -3,7 +3,7 @@
  * SkinnedEffect as ordinary effects loaded from bytes: their fx_2_0 (shaders/generated/stock_fx.h,
  * from shaders/stock_effects_fx.c) goes through xgd_effect_create, and this file does what
  * XNA's classes do in OnApply: it turns the public properties into the shader constants and
- * picks the technique. Only the public API is used, plus xgdi_fail for messages on the device.
+ * picks the technique. Only the public API is used.
  *
  * The properties block of each effect is stored, byte for byte, in the effect's int array
  * parameter XgdProperties, so xgd_effect_clone keeps it and _get reads it back.
@@ -25,8 +25,7 @@
  *                   Never (z = w = -1), Always (z = w = 1); the shader discards where
  *                   (a < x) ? z : w (Equal / NotEqual: (abs(a - x) < y) ? z : w) is negative.
  */
-#include "internal.h"
-#include "../shader/fx.h"
+#include "xgd.h"
 #include "../../shaders/generated/stock_fx.h"
 
 #include <math.h>
@@ -61,18 +60,20 @@ _Static_assert(sizeof(xgd_skinned_effect_params) <= PROPERTY_INTS * 4 &&
 static xgd_result check_kind(xgd_effect *effect, stock_kind kind, xgd_device **dev)
 {
     *dev = NULL;
-    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
+    if (effect == NULL) return xgd_device_report_error(NULL, XGD_ERROR_INVALID_ARGUMENT,
+                                                       "effect is NULL");
     xgd_effect_technique_info ti;
     xgd_result r = xgd_effect_get_technique_info(effect, 0, &ti);
     if (r == XGD_ERROR_OBJECT_DISPOSED) return r;
-    xgd_device *d = xgdi_effect_device(effect);
+    xgd_device *d = NULL;
+    xgd_effect_get_device(effect, &d);
     *dev = d;
     xgd_effect_parameter p;
     size_t n = strlen(kinds[kind].name);
     if (r != XGD_OK || strncmp(ti.name, kinds[kind].name, n) != 0 ||
         (ti.name[n] != '\0' && ti.name[n] != '_') ||
         xgd_effect_find_parameter(effect, "XgdProperties", &p) != XGD_OK)
-        return xgdi_fail(d, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a%s %s",
+        return xgd_device_report_error(d, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a%s %s",
                          kind == STOCK_ALPHA_TEST || kind == STOCK_ENVIRONMENT_MAP ? "n" : "",
                          kinds[kind].name);
     return XGD_OK;
@@ -307,7 +308,7 @@ xgd_result xgd_alpha_test_effect_get(xgd_effect *effect, xgd_alpha_test_effect_p
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     return load_properties(effect, STOCK_ALPHA_TEST, out);
 }
 
@@ -316,16 +317,18 @@ xgd_result xgd_alpha_test_effect_set(xgd_effect *effect, const xgd_alpha_test_ef
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                                  "params is NULL");
     if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
                        p->fog_color, p->fog_start, p->fog_end))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "AlphaTestEffect parameters hold non-finite values");
     if (p->alpha_function < XGD_COMPARE_ALWAYS || p->alpha_function > XGD_COMPARE_NOT_EQUAL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "AlphaFunction %d is not a compare function", (int)p->alpha_function);
     if (p->reference_alpha < 0 || p->reference_alpha > 255)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "ReferenceAlpha %d is outside 0..255",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                       "ReferenceAlpha %d is outside 0..255",
                          p->reference_alpha);
     const float ref = (float)p->reference_alpha / 255.0f, t = 0.5f / 255.0f;
     xgd_vector4 at = { 0, 0, 1, 1 };
@@ -363,7 +366,7 @@ xgd_result xgd_dual_texture_effect_get(xgd_effect *effect, xgd_dual_texture_effe
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     return load_properties(effect, STOCK_DUAL_TEXTURE, out);
 }
 
@@ -372,10 +375,11 @@ xgd_result xgd_dual_texture_effect_set(xgd_effect *effect, const xgd_dual_textur
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                                  "params is NULL");
     if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
                        p->fog_color, p->fog_start, p->fog_end))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "DualTextureEffect parameters hold non-finite values");
     xgd_vector3 d = scale3(p->diffuse_color, p->alpha);
     r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
@@ -399,7 +403,7 @@ xgd_result xgd_environment_map_effect_get(xgd_effect *effect,
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     return load_properties(effect, STOCK_ENVIRONMENT_MAP, out);
 }
 
@@ -409,13 +413,14 @@ xgd_result xgd_environment_map_effect_set(xgd_effect *effect,
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                                  "params is NULL");
     if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
                        p->fog_color, p->fog_start, p->fog_end) ||
         !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
         !finite_lights(p->lights) || !isfinite(p->environment_map_amount) ||
         !finite3(p->environment_map_specular) || !isfinite(p->fresnel_factor))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "EnvironmentMapEffect parameters hold non-finite values");
     r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
                               p->fog_color, p->fog_start, p->fog_end);
@@ -441,7 +446,7 @@ xgd_result xgd_skinned_effect_get(xgd_effect *effect, xgd_skinned_effect_params 
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     return load_properties(effect, STOCK_SKINNED, out);
 }
 
@@ -450,15 +455,16 @@ xgd_result xgd_skinned_effect_set(xgd_effect *effect, const xgd_skinned_effect_p
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                                  "params is NULL");
     if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
                        p->fog_color, p->fog_start, p->fog_end) ||
         !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
         !finite3(p->specular_color) || !isfinite(p->specular_power) || !finite_lights(p->lights))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "SkinnedEffect parameters hold non-finite values");
     if (p->weights_per_vertex != 1 && p->weights_per_vertex != 2 && p->weights_per_vertex != 4)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "WeightsPerVertex %d is not 1, 2 or 4", p->weights_per_vertex);
     r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
                               p->fog_color, p->fog_start, p->fog_end);
@@ -482,14 +488,16 @@ xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
     if (r != XGD_OK) return r;
-    if (bones == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "bones is NULL");
+    if (bones == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                                      "bones is NULL");
     if (count < 1 || count > XGD_SKINNED_EFFECT_MAX_BONES)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "%d bones: SkinnedEffect takes 1..%d bone transforms", count,
                          XGD_SKINNED_EFFECT_MAX_BONES);
     for (int i = 0; i < count; i++) {
         if (!finite_matrix(&bones[i]))
-            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "bone %d is not finite", i);
+            return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                           "bone %d is not finite", i);
     }
     xgd_matrix all[XGD_SKINNED_EFFECT_MAX_BONES];
     xgd_effect_parameter p;
@@ -505,9 +513,9 @@ xgd_result xgd_skinned_effect_get_bone_transforms(xgd_effect *effect, xgd_matrix
     xgd_device *dev;
     xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     if (count < 1 || count > XGD_SKINNED_EFFECT_MAX_BONES)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "%d bones: SkinnedEffect holds %d bone transforms", count,
                          XGD_SKINNED_EFFECT_MAX_BONES);
     xgd_matrix all[XGD_SKINNED_EFFECT_MAX_BONES];
