@@ -345,10 +345,12 @@ static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_lay
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
     dev->stats.draw_calls++;
-    dev->stats.primitives += (uint64_t)draw->primitive_count;
+    /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
+    uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
+    dev->stats.primitives += prims;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST ||
         draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-        dev->stats.triangles += (uint64_t)draw->primitive_count;
+        dev->stats.triangles += prims;
     return XGD_OK;
 }
 
