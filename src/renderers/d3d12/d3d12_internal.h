@@ -382,8 +382,6 @@ struct d3d12_renderer {
 
     d3d12_frame frames[D3D12X_FRAMES];
     int slot;                         /* the open frame's slot */
-    ID3D12CommandAllocator *imm_allocator;
-    ID3D12GraphicsCommandList *imm_list;
     /* the readback buffer kept between readbacks, mapped while kept (d3d12_resources.c) */
     ID3D12Resource *readback;
     size_t readback_size;
@@ -492,10 +490,6 @@ unsigned xgdi_d3d12_instance_creations(void);
 xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
 xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
                                    d3d12_alloc *out);
-/* The synchronous island: submits the open frame, then returns the immediate list, open. */
-xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
-/* Closes, executes and waits for the immediate list. */
-xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r);
 /* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
    finished it: one submission and one wait. */
 xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);
