@@ -345,6 +345,7 @@ typedef struct d3d12_frame {
 typedef struct d3d12_stats {
     uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
     uint64_t readback_buffers_created; /* readback-heap buffers made for readbacks */
+    uint64_t pso_lookups;             /* draws whose PSO was looked up (the memo did not serve) */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {
@@ -449,7 +450,10 @@ struct d3d12_renderer {
     ID3D12PipelineState *memo_pso;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
     bool memo_user;
-    bool memo_streams; /* the memo's PSO came from a draw through several streams */
+    /* the vertex layout the memo's PSO was made for: its hash (the combined layout's for a
+       draw through several streams) and the number of streams (0: one buffer) */
+    uint64_t memo_layout_hash;
+    int memo_stream_count;
     const xgd_sampler_desc *memo_sampler_desc;
     uint32_t memo_sampler;
     /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too

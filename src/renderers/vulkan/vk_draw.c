@@ -1085,12 +1085,18 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     const xgdi_vertex_layout *lay = st->layout;
 
     /* 3. pipeline */
-    /* the pipeline of the last draw serves again while nothing it depends on changed */
+    /* the pipeline of the last draw serves again while nothing it depends on changed; the
+       vertex layout is in the key by its hash (a draw through several streams: the combined
+       layout's, which covers every stream's elements, stride and frequency), so the memo
+       compares that hash instead of the layout's dirty bit, which core sets for every draw
+       through several streams */
     const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
                               XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
+    uint64_t layout_hash = d->stream_count > 0 ? d->stream_layout->hash : lay->hash;
     VkPipeline pipe = r->last_pipeline;
-    if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits) || d->type != r->last_type ||
-        r->last_targets_gen != r->targets_gen || d->stream_count > 0 || r->last_streams) {
+    if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
+        d->type != r->last_type || r->last_targets_gen != r->targets_gen ||
+        layout_hash != r->last_layout_hash || d->stream_count != r->last_stream_count) {
         xvk_pipeline_key key;
         build_key(r, d, &key);
         r->building_vs = st->vs;
@@ -1099,11 +1105,11 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         pipe = get_pipeline(r, &key, lay);
         r->building_draw = NULL;
         if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+        r->counters.pipeline_lookups++;
         r->last_pipeline = pipe;
         r->last_type = d->type;
-        /* a pipeline of a draw through several streams is not kept: the next draw's bindings
-           may differ while every dirty bit is clear */
-        r->last_streams = d->stream_count > 0;
+        r->last_layout_hash = layout_hash;
+        r->last_stream_count = d->stream_count;
         r->last_targets_gen = r->targets_gen;
         r->pending_dirty &= ~key_bits;
     }

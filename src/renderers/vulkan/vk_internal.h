@@ -196,6 +196,7 @@ typedef struct xvk_span {
 typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
+    uint64_t pipeline_lookups; /* draws whose pipeline was looked up (the memo did not serve) */
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
@@ -313,7 +314,10 @@ struct xvk_renderer {
     uint32_t pending_dirty;    /* draw-state dirty bits not yet applied to last_pipeline */
     VkPipeline last_pipeline;
     xgd_primitive_type last_type;
-    bool last_streams;
+    /* the vertex layout last_pipeline was made for: its hash (of the combined layout for a
+       draw through several streams) and the number of streams (0: one buffer) */
+    uint64_t last_layout_hash;
+    int last_stream_count;
     uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
