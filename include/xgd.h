@@ -1407,6 +1407,26 @@ XGD_API xgd_result xgd_get_vertex_buffer(xgd_device *device, xgd_vertex_buffer *
 /* XNA GraphicsDevice.Indices. */
 XGD_API xgd_result xgd_get_indices(xgd_device *device, xgd_index_buffer **out);
 
+/* XNA 4.0 HiDef's vertex texture slots, GraphicsDevice.VertexTextures[slot] and
+ * VertexSamplerStates[slot], slot 0..XGD_MAX_VERTEX_TEXTURE_SLOTS - 1: what a vertex shader
+ * samples (an HLSL effect's vertex-shader texture at register tN / sN is vertex slot N, which
+ * the effect sets at apply), apart from the pixel stage's Textures[] / SamplerStates[]. Vertex
+ * texture fetch is point-sampled with the slot's addressing (an effect's apply sets the slot's
+ * sampler state to its Point-filter form). Textures: only the formats XNA fetches in a vertex
+ * shader (Single, Vector2, Vector4, HalfSingle, HalfVector2, HalfVector4, HdrBlendable);
+ * NULL unbinds. Sampler states: NULL restores the default, LinearWrap (as XNA's device
+ * starts). Results: OBJECT_DISPOSED, INVALID_OPERATION (another device's object; at draw time
+ * a render target bound for output), INVALID_ARGUMENT (slot out of range), NOT_SUPPORTED (a
+ * texture on the Reach profile, which has no vertex textures; another format, named). Nothing
+ * changes on failure. Getters: the bound object or NULL. */
+#define XGD_MAX_VERTEX_TEXTURE_SLOTS 4
+XGD_API xgd_result xgd_set_vertex_texture(xgd_device *device, int slot, xgd_texture *texture);
+XGD_API xgd_result xgd_get_vertex_texture(xgd_device *device, int slot, xgd_texture **out);
+XGD_API xgd_result xgd_set_vertex_sampler_state(xgd_device *device, int slot,
+                                                xgd_sampler_state *state);
+XGD_API xgd_result xgd_get_vertex_sampler_state(xgd_device *device, int slot,
+                                                xgd_sampler_state **out);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Drawing                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
@@ -1840,9 +1860,10 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
  * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Pass render states: Direct3D 9
  * assignments with an XNA state object (AlphaBlendEnable, Src/DestBlend, BlendOp, ZEnable,
  * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Vertex
- * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader) take the same slots (a
- * register holds one texture for both stages) and are point-sampled, as XNA's vertex texture
- * fetch: apply sets the slot's sampler state to its Point-filter form; a texture whose format
+ * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader, registers 0..3) are XNA's
+ * VertexTextures[N] / VertexSamplerStates[N] (xgd_set_vertex_texture) and are point-sampled,
+ * as XNA's vertex texture fetch: apply sets the vertex slot's sampler state to its
+ * Point-filter form; a texture whose format
  * XNA cannot fetch in a vertex shader (only Single, Vector2, Vector4, HalfSingle, HalfVector2,
  * HalfVector4, HdrBlendable) makes apply NOT_SUPPORTED, naming it. Results:
  * INVALID_ARGUMENT with the compiler's messages ("file:line: ...": syntax errors, a missing

@@ -136,6 +136,10 @@ static xgd_result check_common(xgd_device *dev)
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                          "a valid vertex shader and pixel shader must be set on the device "
                          "before any draw operations may be performed (apply an effect)");
+    if (dev->draw_state.dirty & (XGDI_DIRTY_VERTEX_TEXTURES | XGDI_DIRTY_PROGRAM)) {
+        xgd_result vr = xgdi_check_vertex_textures(dev);
+        if (vr != XGD_OK) return vr;
+    }
     uint32_t slots = stale_slots(dev);
     if (slots == 0) return XGD_OK;
     /* up to the highest stale slot only */
@@ -328,6 +332,8 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
         s->textures[i] = nt;
         s->samplers[i] = sd;
     }
+
+    if (s->dirty & XGDI_DIRTY_VERTEX_TEXTURES) xgdi_prepare_vertex_textures(dev);
 
     /* Layouts are immutable and destroy clears this pointer, so identity means no change. */
     if (s->layout != layout) s->dirty |= XGDI_DIRTY_LAYOUT;
@@ -680,6 +686,7 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
     memcpy(device->user_inputs, inputs, sizeof *inputs * (size_t)input_count);
     device->user_input_count = input_count;
     memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
+    xgdi_set_user_vertex_sampler_kinds(device, NULL); /* the caller names them afterwards */
     device->program_set = true;
     device->program = XGDI_PROGRAM_USER;
     device->variant = 0;

@@ -351,6 +351,12 @@ struct xgd_device {
     /* bit i: textures[i] changed since the last draw (with XGDI_DIRTY_TEXTURES alone, a draw
        checks and refreshes only these slots: draw.c) */
     uint32_t texture_slots_changed;
+    /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
+       XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
+       are what the applied user vertex shader samples (NONE: not sampled). */
+    xgd_texture *vertex_textures[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
+    xgd_sampler_state *vertex_sampler_states[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
+    xgdi_sampler_kind user_vertex_sampler_kinds[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
     xgd_vertex_buffer *vertex_buffer;
     int vertex_offset;
     /* xgd_set_vertex_buffers (instancing.c): every binding, resolved pointers ([0] is
@@ -462,6 +468,19 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
 /* A user effect's shader is going away: the device forgets it if applied (draws then need
  * another apply). */
 void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader);
+/* Vertex texture slots (vertex_textures.c): the formats XNA fetches in a vertex shader; binding
+ * without checks (effects, which check at apply); the default sampler states; forgetting a
+ * destroyed texture (true when a slot held it) or sampler state; the applied vertex shader's
+ * sampler kinds (NULL: none); the draw-time checks and the copy into the draw state, which
+ * draws run only while XGDI_DIRTY_VERTEX_TEXTURES or XGDI_DIRTY_PROGRAM is set. */
+bool xgdi_vertex_texture_format(xgd_surface_format f);
+void xgdi_bind_vertex_texture(xgd_device *device, int slot, xgd_texture *texture);
+void xgdi_vertex_textures_init(xgd_device *dev);
+bool xgdi_vertex_textures_forget_texture(xgd_device *dev, xgd_texture *texture);
+void xgdi_vertex_textures_forget_sampler(xgd_device *dev, xgd_sampler_state *state);
+void xgdi_set_user_vertex_sampler_kinds(xgd_device *dev, const xgdi_sampler_kind *kinds);
+xgd_result xgdi_check_vertex_textures(xgd_device *dev);
+void xgdi_prepare_vertex_textures(xgd_device *dev);
 /* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
  * with XNA's -0.5 translation under Direct3D 9 pixel centres (effect.c). */
 xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);

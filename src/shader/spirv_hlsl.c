@@ -258,6 +258,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             uint32_t slot = t->binding;
             if (slot >= XGDI_SHADER_MAX_SAMPLERS)
                 FAIL(XGD_ERROR_NOT_SUPPORTED, "a texture at register %u: xgd's slots end at 15", slot);
+            if (vs && slot >= XGDI_SHADER_MAX_VERTEX_SAMPLERS)
+                FAIL(XGD_ERROR_NOT_SUPPORTED, "a vertex texture at register %u: XNA's vertex texture slots "
+                     "are 0..%d", slot, XGDI_SHADER_MAX_VERTEX_SAMPLERS - 1);
             if (tex_taken & (1u << slot))
                 FAIL(XGD_ERROR_INVALID_ARGUMENT,
                      "two textures share register %u (each texture needs its own t/s register)", slot);
@@ -437,7 +440,8 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             }
             if ((t->v == V_BLOCK || t->v == V_IMAGE || t->v == V_COMBINED) && a[1] == DEC_BINDING) {
                 uint32_t b = t->v == V_BLOCK ? (vs ? XGDI_SHADER_BINDING_VS_CONSTANTS : XGDI_SHADER_BINDING_PS_CONSTANTS)
-                                             : XGDI_SHADER_BINDING_SAMPLER0 + (uint32_t)t->slot;
+                                             : (vs ? XGDI_SHADER_BINDING_VERTEX_SAMPLER0 : XGDI_SHADER_BINDING_SAMPLER0) +
+                                                   (uint32_t)t->slot;
                 put_inst(&o, OP_DECORATE, (uint32_t[]){ a[0], DEC_BINDING, b }, 3);
                 continue;
             }

@@ -18,7 +18,8 @@
  *     combined image-sampler of slot N (binding 2 + N, XNA's Textures[N] with
  *     SamplerStates[N]); OpSampledImage of it becomes a copy, the SamplerState variables go;
  *     DX9 sampler2D (combined already) at register sN is slot N; a vertex shader's textures
- *     (vertex texture fetch) take the same slots, so one slot holds one texture for both stages;
+ *     (vertex texture fetch, registers 0..3) are vertex slot N at binding
+ *     XGDI_SHADER_BINDING_VERTEX_SAMPLER0 + N (XNA's VertexTextures[N]);
  *   - descriptor sets are 0.
  * One constant buffer per stage: a stage reading two is NOT_SUPPORTED by name.
  */

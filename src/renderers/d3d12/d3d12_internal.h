@@ -274,18 +274,21 @@ struct xgdi_native_shader {
 };
 
 /* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
-   one SRV per pixel sampler register, then one table of one sampler per register. */
+   one SRV per sampler register, then one table of one sampler per register; the registers are
+   the pixel shader's 16 (pixel visibility), then the vertex shader's 4 vertex texture slots
+   (vertex visibility, registers t0..t3 / s0..s3 of that stage). */
+#define D3D12X_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
 #define D3D12X_USER_ROOT_VS_CBV 0
 #define D3D12X_USER_ROOT_PS_CBV 1
 #define D3D12X_USER_ROOT_SRV0 2
-#define D3D12X_USER_ROOT_SAMPLER0 (2 + XGDI_SHADER_MAX_SAMPLERS)
-#define D3D12X_USER_ROOT_COUNT (2 + 2 * XGDI_SHADER_MAX_SAMPLERS)
+#define D3D12X_USER_ROOT_SAMPLER0 (2 + D3D12X_USER_SAMPLERS)
+#define D3D12X_USER_ROOT_COUNT (2 + 2 * D3D12X_USER_SAMPLERS)
 
 /* What a user draw binds, gathered before recording (everything that can fail). */
 typedef struct d3d12_user_binding {
-    xgdi_native_texture *textures[XGDI_SHADER_MAX_SAMPLERS]; /* NULL: register not sampled */
-    uint32_t srv[XGDI_SHADER_MAX_SAMPLERS];
-    uint32_t sampler[XGDI_SHADER_MAX_SAMPLERS];
+    xgdi_native_texture *textures[D3D12X_USER_SAMPLERS]; /* NULL: register not sampled */
+    uint32_t srv[D3D12X_USER_SAMPLERS];
+    uint32_t sampler[D3D12X_USER_SAMPLERS];
     D3D12_GPU_VIRTUAL_ADDRESS cbv[2];  /* 0: the stage's block is already bound */
 } d3d12_user_binding;
 
@@ -409,7 +412,7 @@ struct d3d12_renderer {
     const xgdi_native_shader *building_vs, *building_ps;
     size_t user_last_size[2];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
-    UINT64 user_last_srv[XGDI_SHADER_MAX_SAMPLERS], user_last_sampler[XGDI_SHADER_MAX_SAMPLERS];
+    UINT64 user_last_srv[D3D12X_USER_SAMPLERS], user_last_sampler[D3D12X_USER_SAMPLERS];
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */

@@ -1243,11 +1243,12 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
         if (ps->sampler_resource[s] >= 0)
             xgdi_sw_spirv_textures_set(&c->tex, ps->sampler_resource[s], st->textures[s], st->samplers[s]);
     xgdi_sw_spirv_bind_sampler(ps->state, xgdi_sw_spirv_sample_textures, &c->tex);
-    /* vertex textures: the vertex stage samples the same slots */
+    /* vertex textures: the vertex stage samples its own slots */
     xgdi_sw_spirv_textures_init(&c->vtex);
-    for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+    for (int s = 0; s < XGDI_MAX_VERTEX_TEXTURE_SLOTS; s++)
         if (vs->sampler_resource[s] >= 0)
-            xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->textures[s], st->samplers[s]);
+            xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->vertex_textures[s],
+                                       st->vertex_samplers[s]);
     xgdi_sw_spirv_bind_sampler(vs->state, xgdi_sw_spirv_sample_textures, &c->vtex);
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)

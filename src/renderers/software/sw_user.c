@@ -80,12 +80,15 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
             s->color_comps[i] = s->out_comps[i];
         }
     }
-    {   /* both stages: vertex textures share the pixel shader's slots */
+    {   /* pixel registers s at binding SAMPLER0 + s, vertex registers (vertex texture slots)
+           at VERTEX_SAMPLER0 + s */
+        bool vertex = desc->stage == XGDI_SHADER_VERTEX;
+        int first = vertex ? XGDI_SHADER_BINDING_VERTEX_SAMPLER0 : XGDI_SHADER_BINDING_SAMPLER0;
+        int count = vertex ? XGDI_SHADER_MAX_VERTEX_SAMPLERS : XGDI_SHADER_MAX_SAMPLERS;
         for (int i = 0; i < rf->resource_count; i++) {
             const xgdi_sw_spirv_resource *q = &rf->resources[i];
-            int reg = q->binding - XGDI_SHADER_BINDING_SAMPLER0;
-            if (q->set == 0 && q->kind == XGDI_SW_SPIRV_SAMPLED_IMAGE && reg >= 0 &&
-                reg < XGDI_SHADER_MAX_SAMPLERS)
+            int reg = q->binding - first;
+            if (q->set == 0 && q->kind == XGDI_SW_SPIRV_SAMPLED_IMAGE && reg >= 0 && reg < count)
                 s->sampler_resource[reg] = i;
         }
     }

@@ -1118,27 +1118,30 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     xgdi_native_texture *tex = NULL;
     VkSampler smp = VK_NULL_HANDLE;
     /* user pixel shaders: the texture and sampler of every register they sample */
-    VkImageView uviews[XGDI_SHADER_MAX_SAMPLERS];
-    VkSampler usamplers[XGDI_SHADER_MAX_SAMPLERS];
+    VkImageView uviews[XVK_USER_SAMPLERS];
+    VkSampler usamplers[XVK_USER_SAMPLERS];
     if (user) {
-        for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+        for (int i = 0; i < XVK_USER_SAMPLERS; i++) {
             uviews[i] = VK_NULL_HANDLE;
             usamplers[i] = VK_NULL_HANDLE;
-            /* a slot sampled by either stage (vertex textures share the slots) */
-            xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
-                                                                                    : st->vs->sampler_kinds[i];
+            /* the pixel shader's registers, then the vertex shader's (vertex texture slots) */
+            bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+            int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+            xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
             if (kind == XGDI_SAMPLER_NONE) continue;
+            xgdi_native_texture *bound = vertex ? st->vertex_textures[reg] : st->textures[reg];
+            const xgd_sampler_desc *bound_sampler = vertex ? st->vertex_samplers[reg] : st->samplers[reg];
             /* core guarantees a bound texture's kind matches the register's */
-            xgdi_native_texture *ut = st->textures[i] != NULL ? st->textures[i]
+            xgdi_native_texture *ut = bound != NULL ? bound
                                       : kind == XGDI_SAMPLER_3D ? r->dummy_volume
                                                                 : r->dummy_texture;
-            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && st->textures[i] == NULL))
+            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && bound == NULL))
                 return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                                 "vulkan: sampler s%d of the pixel shader needs a %s texture bound", i,
-                                 kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
+                                 "vulkan: sampler s%d of the %s shader needs a %s texture bound", reg,
+                                 vertex ? "vertex" : "pixel", kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
             static const xgd_sampler_desc user_default = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
                                                            XGD_ADDRESS_WRAP, 4, 0, 0.0f };
-            usamplers[i] = get_sampler(r, st->samplers[i] != NULL ? st->samplers[i] : &user_default,
+            usamplers[i] = get_sampler(r, bound_sampler != NULL ? bound_sampler : &user_default,
                                        r->support[ut->desc.format].filterable);
             if (usamplers[i] == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
             uviews[i] = ut->view;
@@ -1186,9 +1189,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                     memcmp(uviews, r->user_bound_views, sizeof uviews) == 0 &&
                     memcmp(usamplers, r->user_bound_samplers, sizeof usamplers) == 0;
         if (!same) {
-            VkWriteDescriptorSet w[2 + XGDI_SHADER_MAX_SAMPLERS];
+            VkWriteDescriptorSet w[2 + XVK_USER_SAMPLERS];
             VkDescriptorBufferInfo bi[2];
-            VkDescriptorImageInfo ii[XGDI_SHADER_MAX_SAMPLERS];
+            VkDescriptorImageInfo ii[XVK_USER_SAMPLERS];
             uint32_t n = 0;
             size_t sizes[2] = { st->vs_constants_size, st->ps_constants_size };
             for (uint32_t b = 0; b < 2; b++) {
@@ -1199,7 +1202,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                                  .pBufferInfo = &bi[b] };
             }
-            for (uint32_t i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+            for (uint32_t i = 0; i < XVK_USER_SAMPLERS; i++) {
                 if (uviews[i] == VK_NULL_HANDLE) continue;
                 ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
                 w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,

@@ -193,6 +193,10 @@ typedef struct xvk_span {
     xvk_big_buffer *big;       /* NULL for ring space */
 } xvk_span;
 
+/* combined image samplers of a user program: the pixel registers, then the vertex texture
+   slots (binding XGDI_SHADER_BINDING_SAMPLER0 + i for both) */
+#define XVK_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
+
 typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
@@ -350,8 +354,8 @@ struct xvk_renderer {
     const struct xgdi_draw *building_draw; /* its streams, when it has several */
     bool user_descriptors_valid;
     VkDeviceSize user_bound_offsets[2], user_bound_offsets_pending[2];
-    VkImageView user_bound_views[XGDI_SHADER_MAX_SAMPLERS];
-    VkSampler user_bound_samplers[XGDI_SHADER_MAX_SAMPLERS];
+    VkImageView user_bound_views[XVK_USER_SAMPLERS];
+    VkSampler user_bound_samplers[XVK_USER_SAMPLERS];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     size_t user_last_size[2];
     VkDeviceSize user_last_offset[2];
