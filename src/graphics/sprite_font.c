@@ -356,7 +356,8 @@ static xgd_result resolve_text(const xgd_sprite_font *f, xgd_device *dev, const 
         if (!utf8_next(s, length, &pos, &cp)) {
             free(out);
             return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                             "text is not valid UTF-8 (byte %zu: 0x%02X)", at, s[at]);
+                             "text is not valid UTF-8 (byte %llu: 0x%02X)",
+                             (unsigned long long)at, s[at]);
         }
         int32_t item;
         if (cp == '\r') item = ITEM_SKIP;
@@ -368,8 +369,8 @@ static xgd_result resolve_text(const xgd_sprite_font *f, xgd_device *dev, const 
                     free(out);
                     return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                                      "text contains U+%04lX, which the font lacks and the font "
-                                     "has no default character (byte %zu)",
-                                     (unsigned long)cp, at);
+                                     "has no default character (byte %llu)",
+                                     (unsigned long)cp, (unsigned long long)at);
                 }
                 item = f->default_index;
             }
