@@ -25,9 +25,9 @@
  *     (z_clip = depth, inside the D3D clip range 0 <= z <= w). The x/y part of the projection
  *     is CreateOrthographicOffCenter(0, vp.w, vp.h, 0, ...), preceded by XNA's
  *     CreateTranslation(-0.5, -0.5, 0) under Direct3D 9 pixel centres (the device default),
- *     which cancels the rasterizer's half pixel (xgd_matrix_create_sprite_projection). The z part uses
- *     near 0, far -1 (z kept) rather than near 0, far 1 (z negated): with the latter every
- *     sprite with a layer depth above 0 would fall outside 0 <= z and be clipped.
+ *     which cancels the rasterizer's half pixel (xgd_matrix_create_sprite_projection). The z
+ *     part uses near 0, far -1 (z kept) rather than near 0, far 1 (z negated): with the
+ *     latter every sprite with a layer depth above 0 would fall outside 0 <= z and be clipped.
  *     DirectXTK's viewport transform (by the author of XNA's SpriteBatch), FNA and MonoGame
  *     all keep z the same way.
  *   - spec 002 "Viewport and scissor": the projection comes from the effective viewport, so
