@@ -2227,6 +2227,125 @@ XGD_API xgd_result xgd_sprite_font_from_truetype_file(xgd_device *device, const 
                                                       xgd_sprite_font **out);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Libraries layered on xgd                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * What a library built on the public API needs to behave like xgd's own objects; xgd's
+ * SpriteBatch and SpriteFont use only these and the calls above. Its objects get handles as
+ * xgd's do (a stale, destroyed or another device's handle answers with a named error, never a
+ * crash), turn into disposed shells when their device is destroyed first, and report failures
+ * on the device (xgd_device_report_error). It can hold xgd objects weakly (a handle is a weak
+ * reference: xgd_resource_is_live says whether it still names the same live object) and check
+ * up front what a later draw would refuse, so a deferred flush can fail before drawing
+ * anything.
+ */
+
+/* The kinds of xgd's own objects, for xgd_resource_check. */
+typedef enum xgd_resource_kind {
+    XGD_RESOURCE_TEXTURE = 0,          /* every texture and render target */
+    XGD_RESOURCE_VERTEX_DECLARATION,
+    XGD_RESOURCE_VERTEX_BUFFER,        /* static and dynamic */
+    XGD_RESOURCE_INDEX_BUFFER,         /* static and dynamic */
+    XGD_RESOURCE_BLEND_STATE,
+    XGD_RESOURCE_DEPTH_STENCIL_STATE,
+    XGD_RESOURCE_RASTERIZER_STATE,
+    XGD_RESOURCE_SAMPLER_STATE,
+    XGD_RESOURCE_EFFECT,
+    XGD_RESOURCE_OCCLUSION_QUERY
+} xgd_resource_kind;
+
+/* A kind of object of a layered library. Its address is the kind's identity, so keep it in
+ * static storage for as long as objects of the kind exist. */
+typedef struct xgd_resource_class {
+    const char *name;            /* names the objects in messages ("sprite batch"); NULL:
+                                    "object" */
+    /* Optional. The device is being destroyed while the object is registered: called once,
+       after which every resolve of the object answers OBJECT_DISPOSED. Drop what the object
+       holds of the device (a queue, cached state); do not call xgd on the device (its other
+       objects are being disposed too) and do not free the object: its owner still destroys
+       it, and its destroy still calls xgd_resource_unregister. */
+    void (*device_destroyed)(void *object);
+} xgd_resource_class;
+
+/*
+ * Registers a layered library's object with the device: *out_handle is the value to give the
+ * user (any pointer type: it is a handle, never the object's address). The object counts in
+ * the device's live resources and raises RESOURCE_CREATED / RESOURCE_DESTROYED as xgd's own
+ * objects do. Results: OK, INVALID_ARGUMENT (NULL device, cls, object or out_handle),
+ * OBJECT_DISPOSED (the device is being destroyed), OUT_OF_MEMORY (the handle table is full;
+ * nothing registered). On failure *out_handle is NULL.
+ */
+XGD_API xgd_result xgd_resource_register(xgd_device *device, const xgd_resource_class *cls,
+                                         void *object, void **out_handle);
+/* For the object's destroy: makes the handle stale (every copy then answers OBJECT_DISPOSED)
+ * and unregisters the object, then returns it for its owner to free. NULL, a stale handle,
+ * another class's object and a value that is no handle return NULL and change nothing, so a
+ * destroy is a no-op for them, as xgd's own destroys are. A disposed shell is returned too. */
+XGD_API void *xgd_resource_unregister(const void *handle, const xgd_resource_class *cls);
+/*
+ * Handle -> the registered object, for every call of the layered library that takes one:
+ * *out_object the object, *out_device (may be NULL) its device. device NULL accepts the
+ * object's own device; otherwise the object must belong to device. `what` names the argument
+ * in messages (NULL: the class's name). Failures are recorded on device, else on the object's
+ * device when it has one, else for xgd_device_last_error(NULL); *out_object (and *out_device)
+ * are then NULL. Results: OK; INVALID_ARGUMENT (handle NULL, a value that is no xgd handle, an
+ * object of another kind or class: "batch is a texture, not a sprite batch"; cls or out_object
+ * NULL); OBJECT_DISPOSED (destroyed, or its device destroyed); INVALID_OPERATION (another
+ * device's object). Lock-free and allocation-free: a few loads and compares.
+ */
+XGD_API xgd_result xgd_resource_resolve(xgd_device *device, const void *handle,
+                                        const xgd_resource_class *cls, const char *what,
+                                        void **out_object, xgd_device **out_device);
+/* The same checks for a handle of one of xgd's own kinds (a texture, state, effect, ...):
+ * OK when it is a live object of `kind` on device. Results: INVALID_ARGUMENT (device or
+ * resource NULL, an unknown kind, no handle, another kind), OBJECT_DISPOSED, INVALID_OPERATION
+ * (another device's object), recorded on device. */
+XGD_API xgd_result xgd_resource_check(xgd_device *device, const void *resource,
+                                      xgd_resource_kind kind, const char *what);
+/* Whether a handle (of any kind, xgd's or a layered library's) still names a live object of
+ * device: false for NULL, a destroyed object (even when its slot holds a newer one), a disposed
+ * shell, another device's object and a value that is no handle. Records nothing; lock-free and
+ * allocation-free. A library that keeps handles between calls (a queue until a flush) checks
+ * them with this; a handle stays the same object as long as this answers true, so what was
+ * checked about it (kind, size, device) still holds. */
+XGD_API bool xgd_resource_is_live(const xgd_device *device, const void *resource);
+
+/* Whether the device can draw now. Results: OK; INVALID_ARGUMENT (NULL); OBJECT_DISPOSED (it
+ * is being destroyed); DEVICE_LOST (until xgd_device_restore_context), recorded as xgd's own
+ * calls record them. */
+XGD_API xgd_result xgd_device_check_status(xgd_device *device);
+/*
+ * What a draw would refuse about sampling `texture` through `sampler` (NULL: the sampler
+ * state a draw would find in slot 0), checked without drawing, so a library that queues draws
+ * can refuse a whole flush before its first draw: INVALID_OPERATION (the texture is bound as
+ * a render target; it has no storage because its recovery failed), NOT_SUPPORTED (Reach: a 2D
+ * texture whose size is not a power of two needs Clamp addressing), and the failures of
+ * xgd_resource_check for both objects. Recorded on device.
+ */
+XGD_API xgd_result xgd_device_check_sampling(xgd_device *device, xgd_texture *texture,
+                                             xgd_sampler_state *sampler);
+/* Counts one sprite batch flush that drew in the statistics (xgd_statistics.sprite_batches
+ * and the current frame's): what xgd's SpriteBatch counts, for a library drawing sprites
+ * its own way. A NULL or destroyed device is ignored. */
+XGD_API void xgd_device_count_sprite_batch(xgd_device *device);
+/*
+ * The projection SpriteBatch and SpriteEffect use for a viewport of width x height pixels:
+ * XNA's CreateOrthographicOffCenter(0, width, height, 0, 0, -1) (y down; near 0, far -1, so a
+ * vertex's z, the layer depth, passes through unchanged and depths in 0..1 stay inside the
+ * clip range 0 <= z <= w), preceded under XGD_PIXEL_CENTER_XNA by CreateTranslation(-0.5,
+ * -0.5, 0), which cancels the rasterizer's half pixel so that texels land exactly on pixels;
+ * no translation under XGD_PIXEL_CENTER_D3D10. The device's choice is
+ * xgd_device_info.pixel_center. A width or height below 1 counts as 1.
+ */
+XGD_API xgd_matrix xgd_matrix_create_sprite_projection(int width, int height,
+                                                       xgd_pixel_center pixel_center);
+/* XNA SpriteBatch.GraphicsDevice. Results: OK, INVALID_ARGUMENT (batch or out NULL, not a
+ * sprite batch), OBJECT_DISPOSED (*out NULL). */
+XGD_API xgd_result xgd_sprite_batch_get_device(xgd_sprite_batch *batch, xgd_device **out);
+
+
+/* ------------------------------------------------------------------------------------------ */
 /* Content: XNA's compiled .xnb files                                                          */
 /* ------------------------------------------------------------------------------------------ */
 

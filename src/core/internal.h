@@ -35,9 +35,9 @@ typedef enum xgdi_resource_type {
     XGDI_RES_RASTERIZER_STATE,
     XGDI_RES_SAMPLER_STATE,
     XGDI_RES_EFFECT,
-    XGDI_RES_SPRITE_BATCH,
     XGDI_RES_OCCLUSION_QUERY,          /* added by queries (query.c) */
-    XGDI_RES_SPRITE_FONT,              /* src/graphics/sprite_font.c */
+    XGDI_RES_LAYERED,                  /* a layered library's object (layered.c): SpriteBatch,
+                                          SpriteFont and the user's own */
     XGDI_RES_TYPE_COUNT
 } xgdi_resource_type;
 
@@ -173,6 +173,9 @@ xgd_result xgdi_check_handle(struct xgd_device *device, const void *handle,
                              xgdi_resource_type type, const char *what);
 /* "texture", "blend state", ... */
 const char *xgdi_resource_type_name(xgdi_resource_type type);
+/* The name of a registered object's kind: its type's, or a layered object's class name
+ * (layered.c). */
+const char *xgdi_resource_name(const xgdi_resource *res);
 
 /* EVERY PUBLIC ENTRY POINT THAT TAKES AN OBJECT starts with one of these per object parameter,
  * before anything reads it; the rest of the function then works on the internal struct in the
