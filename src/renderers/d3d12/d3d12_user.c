@@ -173,9 +173,7 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
     xgd_result res = xgdi_d3d12_sampler_get(r, &linear_wrap, &filler);
     if (res != XGD_OK) return res;
     for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
-        /* a slot sampled by either stage (vertex textures share the slots) */
-        xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
-                                                                                : st->vs->sampler_kinds[i];
+        xgdi_sampler_kind kind = xgdi_sampler_kind_merge(st->ps->sampler_kinds[i], st->vs->sampler_kinds[i]);
         b->srv[i] = r->black->srv;
         b->sampler[i] = filler;
         if (kind == XGDI_SAMPLER_NONE) continue;
