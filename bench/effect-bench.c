@@ -56,7 +56,10 @@ static void quad_matrix(int i, xgd_matrix *m)
     m->m44 = 1.0f;
 }
 
-static int fail(xgd_device *dev, const char *what, xgd_result r) { return bench_fail("effect-bench", dev, what, r); }
+static int fail(xgd_device *dev, const char *what, xgd_result r)
+{
+    return bench_fail("effect-bench", dev, what, r);
+}
 
 /* the fx_2_0 twin of the BasicEffect configuration above */
 static uint8_t *user_fx(size_t *size, char *err, size_t cap)

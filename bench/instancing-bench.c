@@ -52,7 +52,10 @@ static void object_matrix(int i, float m[4][4])
     m[3][3] = 1.0f;
 }
 
-static int fail(xgd_device *dev, const char *what, xgd_result r) { return bench_fail("instancing-bench", dev, what, r); }
+static int fail(xgd_device *dev, const char *what, xgd_result r)
+{
+    return bench_fail("instancing-bench", dev, what, r);
+}
 
 /* quads whose pixels are not their colour in the last frame */
 static int check_pixels(xgd_device *dev, int n)

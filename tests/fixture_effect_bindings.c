@@ -129,6 +129,21 @@ static xgd_effect *sum_effect(xgdt_ctx *t, xgd_device *dev)
     return e;
 }
 
+/* n 1x1 textures, texture i holding texel[i] (RGBA8); false after a failed check. */
+static bool texel_textures(xgdt_ctx *t, xgd_device *dev, int n, const uint8_t texel[][4],
+                           xgd_texture **out)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        xgd_result r = xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &out[i]);
+        CHECK_OK(r);
+        if (r == XGD_OK)
+            CHECK_OK(xgd_texture_set_data(out[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
+        ok = ok && r == XGD_OK;
+    }
+    return ok;
+}
+
 /* A pixel shader sampling s0 and s2 (s1 unused): colour = tex2D(s0) + tex2D(s2), each 1x1
  * texture of its own, so the sum shows that register s reads texture slot s. */
 XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
@@ -140,10 +155,7 @@ XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
     REQUIRE(e != NULL);
     xgd_texture *tex[2] = { NULL, NULL };
     const uint8_t texel[2][4] = { { 100, 0, 0, 255 }, { 0, 50, 30, 0 } };
-    for (int i = 0; i < 2; i++) {
-        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &tex[i]));
-        CHECK_OK(xgd_texture_set_data(tex[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
-    }
+    REQUIRE(texel_textures(t, dev, 2, texel, tex));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexA"), tex[0]));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[1]));
     CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
@@ -174,10 +186,7 @@ XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
     enum { A, B, C, D };
     xgd_texture *tex[4] = { NULL, NULL, NULL, NULL };
     const uint8_t texel[4][4] = { { 100, 0, 0, 255 }, { 0, 50, 30, 0 }, { 0, 0, 200, 0 }, { 0, 120, 0, 0 } };
-    for (int i = 0; i < 4; i++) {
-        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &tex[i]));
-        CHECK_OK(xgd_texture_set_data(tex[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
-    }
+    REQUIRE(texel_textures(t, dev, 4, texel, tex));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexA"), tex[A]));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[B]));
     CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));

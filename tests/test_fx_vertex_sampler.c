@@ -7,6 +7,7 @@
  * xgd_effect_create answers NOT_SUPPORTED naming vertex textures, creates no effect and does
  * not abort. (HLSL effects sample vertex textures: fixture hlsl_vertex_texture_height_map.)
  */
+#include "fixture_util.h"
 #include "harness.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
@@ -17,10 +18,7 @@
 
 XGD_TEST(EffectFx_VertexSamplerRefusedByName)
 {
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.pp.back_buffer_width = 8;
-    dd.pp.back_buffer_height = 8;
-    xgd_device *dev = xgdt_device(t, &dd);
+    xgd_device *dev = fx_device(t, 8, 8, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
     fxw *w = fxw_create();
     int tex = fxw_texture_param(w, "Height", FXW_TEXTURE2D);

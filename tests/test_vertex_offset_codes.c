@@ -7,6 +7,7 @@
  * [0, vb.VertexCount) - offsets count vertices, so no offset is misaligned - and a failed call
  * leaves the bound buffers as they were.
  */
+#include "fixture_util.h"
 #include "harness.h"
 
 #include <string.h>
@@ -24,10 +25,7 @@ static void expect_binding(xgdt_ctx *t, xgd_device *dev, xgd_vertex_buffer *vb, 
 
 XGD_TEST(VertexOffset_SameCodeFromBothSetters)
 {
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.pp.back_buffer_width = 8;
-    dd.pp.back_buffer_height = 8;
-    xgd_device *dev = xgdt_device(t, &dd);
+    xgd_device *dev = fx_device(t, 8, 8, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
     xgd_vertex_buffer_desc vd = { xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR), 4,
                                   false, false };

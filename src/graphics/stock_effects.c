@@ -248,18 +248,20 @@ static xgd_result set_lighting(xgd_effect *e, const xgd_matrix *world, const xgd
 
 /* The start every _set shares: the kind, non-NULL params, and then (once the caller has
    checked its own fields too) the message for non-finite values. */
-static xgd_result begin_set(xgd_effect *effect, stock_kind kind, const void *params, xgd_device **dev)
+static xgd_result begin_set(xgd_effect *effect, stock_kind kind, const void *params,
+                            xgd_device **dev)
 {
     xgd_result r = check_kind(effect, kind, dev);
     if (r != XGD_OK) return r;
-    if (params == NULL) return xgd_device_report_error(*dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    if (params == NULL)
+        return xgd_device_report_error(*dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
     return XGD_OK;
 }
 
 static xgd_result not_finite(xgd_device *dev, stock_kind kind)
 {
-    return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "%s parameters hold non-finite values",
-                                   kinds[kind].name);
+    return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                   "%s parameters hold non-finite values", kinds[kind].name);
 }
 
 /* The end every _set shares: the technique XNA would pick (-1: the effect has one) and the
