@@ -1339,7 +1339,9 @@ XGD_API xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t of
 XGD_API xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, void *data,
                                              size_t size);
 
-/* XNA SetVertexBuffer(vb, vertexOffset) and Indices = ib. NULL unbinds. */
+/* XNA SetVertexBuffer(vb, vertexOffset) and Indices = ib. NULL unbinds. vertex_offset counts
+ * vertices and must name one of the buffer's: ARGUMENT_OUT_OF_RANGE otherwise (negative or
+ * >= its vertex count), as xgd_set_vertex_buffers gives for a binding's offset. */
 XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer,
                                          int vertex_offset);
 XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);

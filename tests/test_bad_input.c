@@ -159,6 +159,7 @@ static void bind_five(bad_ctx *c)
 #define NS XGD_ERROR_NOT_SUPPORTED
 #define DI XGD_ERROR_OBJECT_DISPOSED
 #define IO XGD_ERROR_IO
+#define OR XGD_ERROR_ARGUMENT_OUT_OF_RANGE
 #define NOHOOK NULL
 #define TRUE_ 1
 
@@ -659,7 +660,7 @@ static void bind_five(bad_ctx *c)
       NOHOOK)                                                                                    \
     X(set_vertex_buffer, foreign, (xgd_set_vertex_buffer(c->dev, c->f_vb, 0)), OP, NOHOOK,       \
       NOHOOK)                                                                                    \
-    X(set_vertex_buffer, negative_offset, (xgd_set_vertex_buffer(c->dev, c->vb, -1)), A, NOHOOK, \
+    X(set_vertex_buffer, negative_offset, (xgd_set_vertex_buffer(c->dev, c->vb, -1)), OR, NOHOOK, \
       NOHOOK)                                                                                    \
     X(set_indices, null_device, (xgd_set_indices(NULL, c->ib)), A, NOHOOK, NOHOOK)               \
     X(set_indices, disposed, (xgd_set_indices(c->dev, c->s_ib)), DI, NOHOOK, NOHOOK)             \

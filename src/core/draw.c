@@ -447,6 +447,35 @@ static xgd_result check_indices(xgd_device *dev, const void *indices, int index_
     return XGD_OK;
 }
 
+xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int start_index,
+                                       int64_t count, int64_t available, xgd_index_buffer **out)
+{
+    xgd_index_buffer *ib = dev->index_buffer;
+    if (ib == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "an index buffer must be set before drawing indexed primitives");
+    xgd_result r = xgdi_check_resource(dev, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
+    if (r != XGD_OK) return r;
+    if (ib->buf.native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the index buffer has no storage (its recovery failed)");
+    if ((int64_t)start_index + count > ib->index_count)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
+                         (long long)(start_index + count - 1), ib->index_count);
+    /* O(1) when every index the buffer can hold fits (set_data keeps the bounds); otherwise
+       only the drawn range is scanned, which also names the offending index. */
+    int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
+    if (!((int64_t)ib->index_min + base_vertex >= 0 &&
+          (int64_t)ib->index_max + base_vertex < available)) {
+        r = check_indices(dev, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
+                          (int)count, base_vertex, available);
+        if (r != XGD_OK) return r;
+    }
+    *out = ib;
+    return XGD_OK;
+}
+
 xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type type,
                                        int base_vertex, int min_vertex_index, int num_vertices,
                                        int start_index, int primitive_count)
@@ -468,31 +497,13 @@ xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type ty
                                   primitive_count, 1);
     r = check_vertex_buffer(device);
     if (r != XGD_OK) return r;
-    xgd_index_buffer *ib = device->index_buffer;
-    if (ib == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
-                         "an index buffer must be set before drawing indexed primitives");
-    r = xgdi_check_resource(device, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
-    if (r != XGD_OK) return r;
-    if (ib->buf.native == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
-                         "the index buffer has no storage (its recovery failed)");
-    int64_t count = vertices_for(type, primitive_count);
-    if ((int64_t)start_index + count > ib->index_count)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
-                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
-                         (long long)(start_index + count - 1), ib->index_count);
     const xgd_vertex_buffer *vb = device->vertex_buffer;
+    int64_t count = vertices_for(type, primitive_count);
+    xgd_index_buffer *ib = NULL;
+    r = xgdi_draw_check_index_range(device, base_vertex, start_index, count,
+                                    (int64_t)vb->vertex_count - device->vertex_offset, &ib);
+    if (r != XGD_OK) return r;
     int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
-    int64_t available = (int64_t)vb->vertex_count - device->vertex_offset;
-    /* O(1) when every index the buffer can hold fits (set_data keeps the bounds); otherwise
-       only the drawn range is scanned, which also names the offending index. */
-    if (!((int64_t)ib->index_min + base_vertex >= 0 &&
-          (int64_t)ib->index_max + base_vertex < available)) {
-        r = check_indices(device, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
-                          (int)count, base_vertex, available);
-        if (r != XGD_OK) return r;
-    }
 
     xgdi_draw draw;
     memset(&draw, 0, sizeof draw);

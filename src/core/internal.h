@@ -531,6 +531,10 @@ xgd_result xgdi_draw_check_common(xgd_device *dev, xgd_primitive_type type, int 
 xgd_result xgdi_draw_check_layout(xgd_device *dev, const xgdi_vertex_layout *layout);
 xgd_result xgdi_draw_submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout);
 bool xgdi_draw_needs_bindings(const xgd_device *dev);
+/* An indexed draw's index buffer: set, live, with storage, holding `count` indices from
+   start_index, each plus base_vertex naming one of `available` vertices; *out is the buffer. */
+xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int start_index,
+                                       int64_t count, int64_t available, xgd_index_buffer **out);
 xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool indexed,
                               int start_vertex, int base_vertex, int start_index,
                               int primitive_count, int instance_count);

@@ -308,7 +308,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
     } else if (draw->user_vertices != NULL && stride > 0) {
         /* placed at a multiple of the stride from the start of the ring's chunk, which stays
-           bound: the draw names its first vertex, so consecutive draws set no vertex buffer */
+           bound: the draw names its first vertex, so consecutive draws set no vertex buffer.
+           The view spans the whole chunk rather than the bytes written so far: a view that
+           grew with each draw would be set again every draw (on vkd3d three heap allocations
+           each), and core checks that a draw reads only its own vertices, so the bytes past
+           them are never fetched. */
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
         if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes + (size_t)stride, 16, &a)) != XGD_OK) return res;

@@ -77,8 +77,8 @@ typedef struct sw_vertex {
 typedef struct sw_pool sw_pool;
 /* The number of online CPUs (1..SW_MAX_THREADS). */
 int sw_pool_default_threads(void);
-/* A pool of threads - 1 workers, or NULL for threads <= 1 (or when no worker could start):
-   a NULL pool runs every job on the caller. */
+/* A pool of threads - 1 workers, or NULL for threads <= 1: a NULL pool runs every job on the
+   caller. The workers start with the first job of more than one item. */
 sw_pool *sw_pool_create(int threads);
 void sw_pool_destroy(sw_pool *p);
 int sw_pool_threads(const sw_pool *p);
