@@ -689,7 +689,9 @@ XGD_API xgd_result xgd_device_last_result(const xgd_device *device);
  * formatted as printf and cut at 511 bytes. */
 XGD_API xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const char *fmt,
                                            ...)
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 3, 4))) /* C99 formats (%zu, %lld) on Windows too */
+#elif defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
