@@ -131,14 +131,17 @@ struct xgdi_native_query {
 
 static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
 
-/* A user shader (renderer.h's shader form) loaded into the SPIR-V executor, with its
-   execution state (draws run synchronously on the calling thread, so one state per shader
-   serves every draw) and the interface registers draws need, found once at creation. */
+/* A user shader (renderer.h's shader form) loaded into the SPIR-V executor, with one
+   execution state per thread of the device's pool (states[w] belongs to pool worker w; state ==
+   states[0], the calling thread's) and the interface registers draws need, found once at
+   creation. */
 #define SW_NO_REG UINT32_MAX
 struct xgdi_native_shader {
     xgdi_shader_stage stage;
     struct xgdi_sw_spirv_module *module;
     struct xgdi_sw_spirv_state *state;
+    struct xgdi_sw_spirv_state **states;
+    int nstates;
     int block;                 /* uniform block index of the stage's constants, -1 = none */
     /* by location (xgdi_shader_location): vertex inputs / vertex outputs; pixel inputs */
     uint32_t in_reg[XGDI_SHADER_LOCATION_COUNT];

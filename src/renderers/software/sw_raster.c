@@ -129,6 +129,11 @@ typedef struct sw_ctx {
        (link i at v[4i]); the targets the pixel shader writes (bit i = COLORi) */
     bool user;
     xgdi_native_shader *vs, *ps;
+    xgdi_sw_spirv_state *ps_state; /* the pixel shader's state of the thread using this context */
+    /* vertices waiting for the vertex shader's four lanes (sw_shade_vertex) */
+    const uint8_t *vq_src[4];
+    sw_vertex *vq_out[4];
+    int vq_n;
     int nin;
     int in_loc[XGDI_SHADER_LOCATION_COUNT];
     const xgd_vertex_element *in_elem[XGDI_SHADER_LOCATION_COUNT];
@@ -402,7 +407,7 @@ static void sw_user_lane(sw_ctx *c, int lane, double fx, double fy, double z, do
                          const float *a2)
 {
     xgdi_native_shader *ps = c->ps;
-    xgdi_sw_spirv_state *st = ps->state;
+    xgdi_sw_spirv_state *st = c->ps_state;
     for (int i = 0; i < c->nlink; i++) {
         const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i, *p2 = a2 != NULL ? a2 + 4 * i : NULL;
         for (int k = 0; k < c->link_ps_comps[i]; k++) {
@@ -429,7 +434,7 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
                          double zs[4][SW_MAX_SAMPLES])
 {
     xgdi_native_shader *ps = c->ps;
-    xgdi_sw_spirv_state *st = ps->state;
+    xgdi_sw_spirv_state *st = c->ps_state;
     unsigned alive = xgdi_sw_spirv_execute(st, 15u, NULL);
     for (int l = 0; l < 4; l++) {
         if (cov[l] == 0 || !(alive >> l & 1u)) continue;
@@ -990,6 +995,15 @@ static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
     else sw_raster_triangle(c, s0, s1, s2);
 }
 
+/* A filled triangle of a user program: rasterized now, or recorded for the bands. */
+static inline void sw_emit_triangle_user(sw_ctx *c, const sw_screen_vertex *s0,
+                                         const sw_screen_vertex *s1, const sw_screen_vertex *s2,
+                                         bool in_place)
+{
+    if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
+    else sw_raster_triangle_user(c, s0, s1, s2);
+}
+
 typedef struct sw_band_job {
     const sw_ctx *c;
     const sw_rec_tri *tris;
@@ -1017,6 +1031,26 @@ static void sw_band_run(void *arg, int item, int worker)
     j->counts[item] = count;
 }
 
+/* A band of a user program's draw: as sw_band_run, with the pixel shader state of the worker
+   running it. Bands start on even rows, so each 2x2 quad lies in one band and runs once. */
+static void sw_band_run_user(void *arg, int item, int worker)
+{
+    const sw_band_job *j = arg;
+    sw_ctx lc = *j->c;
+    lc.ps_state = lc.ps->states[worker];
+    int64_t y0 = j->y0 + (int64_t)item * j->band_h, y1 = y0 + j->band_h;
+    if (y0 > lc.cy0) lc.cy0 = (int)y0;
+    if (y1 < lc.cy1) lc.cy1 = (int)y1;
+    uint64_t count = 0;
+    if (lc.occlusion != NULL) lc.occlusion = &count;
+    for (size_t i = 0; i < j->count; i++) {
+        if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
+        const sw_rec_tri *t = &j->tris[i];
+        sw_raster_triangle_user(&lc, &t->v[0], &t->v[1], &t->v[2]);
+    }
+    j->counts[item] = count;
+}
+
 /* bands per thread: several, so that a thread that finished early takes another */
 #define SW_BANDS_PER_THREAD 4
 #define SW_MAX_BANDS (SW_MAX_THREADS * SW_BANDS_PER_THREAD)
@@ -1038,8 +1072,10 @@ static void sw_run_bands(sw_ctx *c)
     int64_t bands = (int64_t)threads * SW_BANDS_PER_THREAD;
     if (bands > rows) bands = rows;
     if (work < r->band_min_pixels || bands <= 1) {
-        for (size_t i = 0; i < r->tris_count; i++)
-            sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        for (size_t i = 0; i < r->tris_count; i++) {
+            if (c->user) sw_raster_triangle_user(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+            else sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        }
         return;
     }
     uint64_t counts[SW_MAX_BANDS];
@@ -1052,8 +1088,16 @@ static void sw_run_bands(sw_ctx *c)
     if (job.band_h > SW_BAND_ROWS) job.band_h = SW_BAND_ROWS;
     if (job.band_h < (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS)
         job.band_h = (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS;
+    if (c->user) {
+        /* user programs shade aligned 2x2 quads: bands of even height from an even row */
+        job.y0 = c->cy0 & ~1;
+        rows = (int64_t)c->cy1 - job.y0;
+        job.band_h += job.band_h & 1;
+        if (job.band_h < 2) job.band_h = 2;
+        while ((rows + job.band_h - 1) / job.band_h > SW_MAX_BANDS) job.band_h += 2;
+    }
     bands = (rows + job.band_h - 1) / job.band_h;
-    sw_pool_run(r->pool, (int)bands, sw_band_run, &job);
+    sw_pool_run(r->pool, (int)bands, c->user ? sw_band_run_user : sw_band_run, &job);
     if (c->occlusion != NULL)
         for (int64_t b = 0; b < bands; b++) *c->occlusion += counts[b];
 }
@@ -1094,7 +1138,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         sw_screen_vertex s0, s1, s2;
         if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
             return;
-        if (c->user) sw_raster_triangle_user(c, &s0, &s1, &s2);
+        if (c->user) sw_emit_triangle_user(c, &s0, &s1, &s2, true);
         else sw_emit_triangle(c, &s0, &s1, &s2, true);
         return;
     }
@@ -1128,7 +1172,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
     for (int i = 0; i < n; i++)
         if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
     for (int i = 1; i + 1 < n; i++) {
-        if (c->user) sw_raster_triangle_user(c, &sv[0], &sv[i], &sv[i + 1]);
+        if (c->user) sw_emit_triangle_user(c, &sv[0], &sv[i], &sv[i + 1], false);
         else sw_emit_triangle(c, &sv[0], &sv[i], &sv[i + 1], false);
     }
 }
@@ -1209,10 +1253,14 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     if (vs == NULL || ps == NULL) return false;
     c->vs = vs;
     c->ps = ps;
-    if (vs->block >= 0)
-        xgdi_sw_spirv_bind_uniform(vs->state, vs->block, st->vs_constants, st->vs_constants_size);
-    if (ps->block >= 0)
-        xgdi_sw_spirv_bind_uniform(ps->state, ps->block, st->ps_constants, st->ps_constants_size);
+    c->ps_state = ps->state;
+    /* every thread's state gets the draw's constants, samplers and unlinked inputs */
+    for (int w = 0; w < vs->nstates; w++)
+        if (vs->block >= 0)
+            xgdi_sw_spirv_bind_uniform(vs->states[w], vs->block, st->vs_constants, st->vs_constants_size);
+    for (int w = 0; w < ps->nstates; w++)
+        if (ps->block >= 0)
+            xgdi_sw_spirv_bind_uniform(ps->states[w], ps->block, st->ps_constants, st->ps_constants_size);
     const xgd_vertex_element *by_loc[XGDI_SHADER_LOCATION_COUNT] = { NULL };
     const xgdi_vertex_layout *lay = st->layout;
     for (int i = lay->count < 16 ? lay->count - 1 : 15; i >= 0; i--) {
@@ -1233,8 +1281,10 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             c->link_ps[c->nlink] = ps->in_reg[loc];
             c->link_ps_comps[c->nlink++] = ps->in_comps[loc];
         } else {
-            for (int k = 0; k < ps->in_comps[loc]; k++)
-                for (int l = 0; l < 4; l++) xgdi_sw_spirv_reg(ps->state, ps->in_reg[loc], k)[l] = 0.0f;
+            for (int w = 0; w < ps->nstates; w++)
+                for (int k = 0; k < ps->in_comps[loc]; k++)
+                    for (int l = 0; l < 4; l++)
+                        xgdi_sw_spirv_reg(ps->states[w], ps->in_reg[loc], k)[l] = 0.0f;
         }
     }
     c->nvary = 4 * c->nlink;
@@ -1242,13 +1292,15 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
         if (ps->sampler_resource[s] >= 0)
             xgdi_sw_spirv_textures_set(&c->tex, ps->sampler_resource[s], st->textures[s], st->samplers[s]);
-    xgdi_sw_spirv_bind_sampler(ps->state, xgdi_sw_spirv_sample_textures, &c->tex);
+    for (int w = 0; w < ps->nstates; w++)
+        xgdi_sw_spirv_bind_sampler(ps->states[w], xgdi_sw_spirv_sample_textures, &c->tex);
     /* vertex textures: the vertex stage samples the same slots */
     xgdi_sw_spirv_textures_init(&c->vtex);
     for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
         if (vs->sampler_resource[s] >= 0)
             xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->textures[s], st->samplers[s]);
-    xgdi_sw_spirv_bind_sampler(vs->state, xgdi_sw_spirv_sample_textures, &c->vtex);
+    for (int w = 0; w < vs->nstates; w++)
+        xgdi_sw_spirv_bind_sampler(vs->states[w], xgdi_sw_spirv_sample_textures, &c->vtex);
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
@@ -1294,31 +1346,55 @@ static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *sr
     return s->buffer->data + s->offset + k * (size_t)s->stride;
 }
 
-/* The vertex stage of a user program for one vertex (NULL: every input missing, 0,0,0,1). */
-static void sw_user_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+/* The vertex stage of a user program for up to four vertices at once, one per lane (lanes of
+   the vertex stage are independent invocations). src[l] NULL: every input missing, 0,0,0,1. */
+static void sw_user_vertices(const sw_ctx *c, const uint8_t *const *src, sw_vertex *const *out,
+                             int n)
 {
     const xgdi_native_shader *vs = c->vs;
     xgdi_sw_spirv_state *st = vs->state;
     for (int i = 0; i < c->nin; i++) {
-        float val[4] = { 0, 0, 0, 1 };
         const xgd_vertex_element *e = c->in_elem[i];
-        const uint8_t *from = sw_stream_source(c, i, src);
-        if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
         uint32_t reg = vs->in_reg[c->in_loc[i]];
-        for (int k = 0; k < vs->in_comps[c->in_loc[i]]; k++) xgdi_sw_spirv_reg(st, reg, k)[0] = val[k];
+        int comps = vs->in_comps[c->in_loc[i]];
+        for (int l = 0; l < n; l++) {
+            float val[4] = { 0, 0, 0, 1 };
+            const uint8_t *from = sw_stream_source(c, i, src[l]);
+            if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
+            for (int k = 0; k < comps; k++) xgdi_sw_spirv_reg(st, reg, k)[l] = val[k];
+        }
     }
-    xgdi_sw_spirv_execute(st, 1u, NULL);
-    for (int k = 0; k < 4; k++) out->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[0];
-    for (int i = 0; i < c->nlink; i++)
-        for (int k = 0; k < 4; k++)
-            out->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[0]
-                                                         : (k == 3 ? 1.0f : 0.0f);
+    xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
+    for (int l = 0; l < n; l++) {
+        sw_vertex *o = out[l];
+        for (int k = 0; k < 4; k++) o->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[l];
+        for (int i = 0; i < c->nlink; i++)
+            for (int k = 0; k < 4; k++)
+                o->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[l]
+                                                           : (k == 3 ? 1.0f : 0.0f);
+    }
 }
 
-static inline void sw_shade_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+/* Shades a vertex; a user program's vertices are gathered four at a time into the executor's
+   lanes, so the shaded vertex is complete only after sw_shade_flush. */
+static inline void sw_shade_vertex(sw_ctx *c, const uint8_t *src, sw_vertex *out)
 {
-    if (c->user) sw_user_vertex(c, src, out);
-    else sw_vertex_shade(&c->prog, src, out);
+    if (!c->user) {
+        sw_vertex_shade(&c->prog, src, out);
+        return;
+    }
+    c->vq_src[c->vq_n] = src;
+    c->vq_out[c->vq_n++] = out;
+    if (c->vq_n == 4) {
+        sw_user_vertices(c, c->vq_src, c->vq_out, 4);
+        c->vq_n = 0;
+    }
+}
+
+static void sw_shade_flush(sw_ctx *c)
+{
+    if (c->user && c->vq_n > 0) sw_user_vertices(c, c->vq_src, c->vq_out, c->vq_n);
+    c->vq_n = 0;
 }
 
 static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
@@ -1598,6 +1674,7 @@ next_instance:;
             for (size_t k = 0; k < range; k++)
                 sw_shade_vertex(c, vbase + ((size_t)lo + k) * stride, &r->verts[k]);
             sw_shade_vertex(c, NULL, &r->verts[range]);
+            sw_shade_flush(c);
             for (size_t i = 0; i < count; i++) {
                 int64_t vi = sw_index_at(d, ibase, ilimit, i);
                 map[i] = range > 0 && vi >= lo && vi <= hi ? (uint32_t)(vi - lo) : (uint32_t)range;
@@ -1616,10 +1693,11 @@ next_instance:;
             if (vi >= 0 && (uint64_t)vi < readable) src = vbase + (size_t)vi * stride;
             sw_shade_vertex(c, src, &r->verts[i]);
         }
+        sw_shade_flush(c);
     }
 
     const sw_vertex *vv = r->verts;
-    c->record = r->pool != NULL && !c->user && !c->wireframe &&
+    c->record = r->pool != NULL && !c->wireframe &&
                 (d->type == XGD_PRIMITIVE_TRIANGLE_LIST || d->type == XGD_PRIMITIVE_TRIANGLE_STRIP);
     r->tris_count = 0;
     r->clip_vary_count = 0;

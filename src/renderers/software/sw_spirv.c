@@ -194,6 +194,13 @@ struct xgdi_sw_spirv_module {
     uint32_t *image;                 /* initial register file */
     uint32_t words;
     uint32_t scratch_words;
+    /* Register ranges (start, count in words) reloaded from `image` at the start of every
+       execute, when a lane may read another lane's register that it did not write in this
+       execute (derivatives or implicit-LOD sampling after a lane was killed or skipped a
+       block): everything but the inputs, so each execute depends on its inputs only and not
+       on the quads this state ran before (threads running different quads agree). */
+    uint32_t nreset;
+    uint32_t reset[2 * (XGDI_SW_SPIRV_MAX_INTERFACE + 1)];
 };
 
 struct xgdi_sw_spirv_state {
@@ -2289,6 +2296,47 @@ done:
 /* The pre-pass assigns registers while parsing functions; call arguments need the callee's
    parameter lists split first, so they are read through this pair layout at emit time. */
 
+/* Fills m->reset (see the module): needed by fragment modules that read across lanes and
+   whose lanes can stop running part of the program (a kill, a branch). */
+static void sw_plan_reset(xgdi_sw_spirv_module *m)
+{
+    m->nreset = 0;
+    if (m->refl.stage != XGDI_SW_SPIRV_FRAGMENT) return;
+    bool cross = false, diverge = false;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_DERIV || m->ins[i].op == I_SAMPLE) cross = true;
+    for (uint32_t b = 0; b < m->nblocks; b++)
+        if (m->blocks_[b].term != B_BRANCH && m->blocks_[b].term != B_RETURN) diverge = true;
+    if (!cross || !diverge) return;
+    /* the complement of the input ranges in [0, words), inputs sorted by register */
+    uint32_t lo[XGDI_SW_SPIRV_MAX_INTERFACE], hi[XGDI_SW_SPIRV_MAX_INTERFACE];
+    int n = 0;
+    for (int i = 0; i < m->refl.io_count; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (io->output) continue;
+        uint32_t a = io->reg, e = io->reg + (uint32_t)io->components * 4u;
+        int k = n++;
+        while (k > 0 && lo[k - 1] > a) {
+            lo[k] = lo[k - 1];
+            hi[k] = hi[k - 1];
+            k--;
+        }
+        lo[k] = a;
+        hi[k] = e;
+    }
+    uint32_t at = 0;
+    for (int i = 0; i <= n; i++) {
+        uint32_t end = i < n ? lo[i] : m->words;
+        if (end > m->words) end = m->words;
+        if (end > at) {
+            m->reset[2 * m->nreset] = at;
+            m->reset[2 * m->nreset + 1] = end - at;
+            m->nreset++;
+        }
+        if (i < n && hi[i] > at) at = hi[i];
+    }
+}
+
 xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *entry,
                               xgdi_sw_spirv_module **out, char *err, size_t err_size)
 {
@@ -2373,6 +2421,7 @@ xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *e
     m->refl.resources = m->res;
     m->refl.state_words = m->words;
     if (m->scratch_words < 16) m->scratch_words = 16;
+    sw_plan_reset(m);
     for (uint32_t b = 0; b < m->nblocks; b++) {
         uint64_t c = 1;
         for (uint32_t i = 0; i < m->blocks_[b].count; i++) c += 1 + m->ins[m->blocks_[b].first + i].n / 8u;
@@ -3075,6 +3124,9 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
     s->budget = SW_STEP_BUDGET;
     s->depth = 0;
     s->exhausted = false;
+    for (uint32_t i = 0; i < m->nreset; i++)
+        memcpy(s->R + m->reset[2 * i], m->image + m->reset[2 * i],
+               (size_t)m->reset[2 * i + 1] * sizeof(uint32_t));
     if (m->init_count) sw_run_ins(s, m->init_first, m->init_count, 0xf);
     sw_run_function(s, m->entry_func, mask);
     if (exhausted) *exhausted = s->exhausted;
