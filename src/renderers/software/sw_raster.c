@@ -130,6 +130,7 @@ typedef struct sw_ctx {
     bool user;
     xgdi_native_shader *vs, *ps;
     xgdi_sw_spirv_state *ps_state; /* the pixel shader's state of the thread using this context */
+    float *ps_R;                   /* its register file (xgdi_sw_spirv_regs) */
     /* vertices waiting for the vertex shader's four lanes (sw_shade_vertex) */
     const uint8_t *vq_src[4];
     sw_vertex *vq_out[4];
@@ -407,24 +408,28 @@ static void sw_user_lane(sw_ctx *c, int lane, double fx, double fy, double z, do
                          const float *a2)
 {
     xgdi_native_shader *ps = c->ps;
-    xgdi_sw_spirv_state *st = c->ps_state;
+    float *R = c->ps_R + lane;
     for (int i = 0; i < c->nlink; i++) {
-        const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i, *p2 = a2 != NULL ? a2 + 4 * i : NULL;
-        for (int k = 0; k < c->link_ps_comps[i]; k++) {
-            float v = w0 * p0[k] + w1 * p1[k];
-            if (p2 != NULL) v += w2 * p2[k];
-            xgdi_sw_spirv_reg(st, c->link_ps[i], k)[lane] = v;
+        const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i;
+        float *d = R + c->link_ps[i];
+        int n = c->link_ps_comps[i];
+        if (a2 != NULL) {
+            const float *p2 = a2 + 4 * i;
+            for (int k = 0; k < n; k++) d[4 * k] = w0 * p0[k] + w1 * p1[k] + w2 * p2[k];
+        } else {
+            for (int k = 0; k < n; k++) d[4 * k] = w0 * p0[k] + w1 * p1[k];
         }
     }
     if (ps->frag_coord_reg != SW_NO_REG) {
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 0)[lane] = (float)fx;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 1)[lane] = (float)fy;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 2)[lane] = (float)z;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 3)[lane] = (float)invw;
+        float *d = R + ps->frag_coord_reg;
+        d[0] = (float)fx;
+        d[4] = (float)fy;
+        d[8] = (float)z;
+        d[12] = (float)invw;
     }
     if (ps->front_facing_reg != SW_NO_REG) {
         uint32_t ff = c->front ? 1u : 0u;
-        memcpy(&xgdi_sw_spirv_reg(st, ps->front_facing_reg, 0)[lane], &ff, sizeof ff);
+        memcpy(R + ps->front_facing_reg, &ff, sizeof ff);
     }
 }
 
@@ -435,6 +440,7 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
 {
     xgdi_native_shader *ps = c->ps;
     xgdi_sw_spirv_state *st = c->ps_state;
+    const float *R = c->ps_R;
     unsigned alive = xgdi_sw_spirv_execute(st, 15u, NULL);
     for (int l = 0; l < 4; l++) {
         if (cov[l] == 0 || !(alive >> l & 1u)) continue;
@@ -442,13 +448,13 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
         for (int t = 0; t < c->out_count; t++) {
             if (!(c->color_written >> t & 1u)) continue;
             for (int k = 0; k < 4; k++)
-                color[t][k] = k < ps->color_comps[t] ? xgdi_sw_spirv_reg(st, ps->color_reg[t], k)[l]
+                color[t][k] = k < ps->color_comps[t] ? R[ps->color_reg[t] + 4u * (unsigned)k + (unsigned)l]
                                                      : (k == 3 ? 1.0f : 0.0f);
         }
         double saved = c->prim_bias;
         if (ps->frag_depth_reg != SW_NO_REG) {
             /* a written depth replaces the interpolated one at every sample, without bias */
-            double z = xgdi_sw_spirv_reg(st, ps->frag_depth_reg, 0)[l];
+            double z = R[ps->frag_depth_reg + (unsigned)l];
             for (int s = 0; s < c->samples; s++) zs[l][s] = z;
             c->prim_bias = 0.0;
         }
@@ -710,11 +716,41 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
         for (int i = 0; i < 3; i++) eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
         zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
     }
+    /* per edge, an offset at least as large as any sample's (exact for single coverage): a
+       row's span from it holds every pixel with a covered sample */
+    int64_t span_off[3] = { -bias[0], -bias[1], -bias[2] };
+    for (int s = 0; s < ns; s++)
+        for (int i = 0; i < 3; i++)
+            if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
     const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
     double zs[4][SW_MAX_SAMPLES];
-    /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here) */
+    /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here); a row of quads visits
+       those its two rows' spans touch (the others have no coverage) */
     for (int64_t qy = py0 & ~(int64_t)1; qy <= py1; qy += 2) {
-        for (int64_t qx = px0 & ~(int64_t)1; qx <= px1; qx += 2) {
+        int64_t xlo = px1 + 1, xhi = px0 - 1;
+        for (int64_t y = qy; y <= qy + 1; y++) {
+            if (y < py0 || y > py1) continue;
+            int64_t Py = y * 256 + 128, Px = px0 * 256 + 128;
+            int64_t klo = 0, khi = px1 - px0;
+            for (int i = 0; i < 3 && klo <= khi; i++) {
+                int64_t step = A[i] * 256;
+                int64_t t0 = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y) + span_off[i];
+                if (step > 0) {
+                    int64_t k = sw_ceil_div(-t0, step);
+                    if (k > klo) klo = k;
+                } else if (step < 0) {
+                    int64_t k = sw_floor_div(t0, -step);
+                    if (k < khi) khi = k;
+                } else if (t0 < 0) {
+                    klo = khi + 1;
+                }
+            }
+            if (klo > khi) continue;
+            if (px0 + klo < xlo) xlo = px0 + klo;
+            if (px0 + khi > xhi) xhi = px0 + khi;
+        }
+        if (xlo > xhi) continue;
+        for (int64_t qx = xlo & ~(int64_t)1; qx <= xhi; qx += 2) {
             unsigned cov[4];
             double e[4][3];
             unsigned any = 0;
@@ -1038,6 +1074,7 @@ static void sw_band_run_user(void *arg, int item, int worker)
     const sw_band_job *j = arg;
     sw_ctx lc = *j->c;
     lc.ps_state = lc.ps->states[worker];
+    lc.ps_R = xgdi_sw_spirv_regs(lc.ps_state);
     int64_t y0 = j->y0 + (int64_t)item * j->band_h, y1 = y0 + j->band_h;
     if (y0 > lc.cy0) lc.cy0 = (int)y0;
     if (y1 < lc.cy1) lc.cy1 = (int)y1;
@@ -1254,6 +1291,7 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     c->vs = vs;
     c->ps = ps;
     c->ps_state = ps->state;
+    c->ps_R = xgdi_sw_spirv_regs(ps->state);
     /* every thread's state gets the draw's constants, samplers and unlinked inputs */
     for (int w = 0; w < vs->nstates; w++)
         if (vs->block >= 0)

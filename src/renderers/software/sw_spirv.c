@@ -2479,6 +2479,11 @@ float *xgdi_sw_spirv_reg(xgdi_sw_spirv_state *s, uint32_t reg, int comp)
     return &s->R[reg + (uint32_t)comp * 4].f;
 }
 
+float *xgdi_sw_spirv_regs(xgdi_sw_spirv_state *s)
+{
+    return &s->R[0].f;
+}
+
 static inline uint32_t sw_uread(const xgdi_sw_spirv_state *s, uint32_t blk, uint32_t off)
 {
     /* reads beyond the bound block give 0 (robust buffer access) */

@@ -183,6 +183,9 @@ void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn 
    (or int / uint / bool as uint32, same storage). Inputs are written before execute; outputs
    read after. */
 float *xgdi_sw_spirv_reg(xgdi_sw_spirv_state *s, uint32_t reg, int comp);
+/* The whole register file (it never moves): lane l of component comp of register reg is at
+   [reg + 4 * comp + l], for callers that address many registers per invocation. */
+float *xgdi_sw_spirv_regs(xgdi_sw_spirv_state *s);
 
 /* Runs the lanes in `mask` (vertex stage: independent invocations; fragment stage: one quad,
    all four lanes should run so derivatives are defined; pass the helper lanes too).
