@@ -99,6 +99,8 @@ typedef struct sw_renderer {
     /* per-draw scratch, grown on demand and kept (no allocation per draw in steady state) */
     sw_vertex *verts;
     size_t verts_capacity;
+    const uint8_t **vsrc;      /* user programs: the source of each vertex of verts, shaded in
+                                  groups of four lanes (on the pool when many); verts_capacity */
     uint32_t *vmap;            /* indexed draws: index position -> shaded vertex in verts */
     size_t vmap_capacity;
     /* the active occlusion query's counter (samples that passed depth and stencil), NULL when

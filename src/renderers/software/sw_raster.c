@@ -131,10 +131,9 @@ typedef struct sw_ctx {
     xgdi_native_shader *vs, *ps;
     xgdi_sw_spirv_state *ps_state; /* the pixel shader's state of the thread using this context */
     float *ps_R;                   /* its register file (xgdi_sw_spirv_regs) */
-    /* vertices waiting for the vertex shader's four lanes (sw_shade_vertex) */
-    const uint8_t *vq_src[4];
-    sw_vertex *vq_out[4];
-    int vq_n;
+    /* vertices waiting for the vertex shader (sw_shade_vertex): r->verts[0, vq_count) from
+       r->vsrc */
+    size_t vq_count;
     int nin;
     int in_loc[XGDI_SHADER_LOCATION_COUNT];
     const xgd_vertex_element *in_elem[XGDI_SHADER_LOCATION_COUNT];
@@ -1386,11 +1385,10 @@ static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *sr
 
 /* The vertex stage of a user program for up to four vertices at once, one per lane (lanes of
    the vertex stage are independent invocations). src[l] NULL: every input missing, 0,0,0,1. */
-static void sw_user_vertices(const sw_ctx *c, const uint8_t *const *src, sw_vertex *const *out,
-                             int n)
+static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uint8_t *const *src,
+                             sw_vertex *out, int n)
 {
     const xgdi_native_shader *vs = c->vs;
-    xgdi_sw_spirv_state *st = vs->state;
     for (int i = 0; i < c->nin; i++) {
         const xgd_vertex_element *e = c->in_elem[i];
         uint32_t reg = vs->in_reg[c->in_loc[i]];
@@ -1404,7 +1402,7 @@ static void sw_user_vertices(const sw_ctx *c, const uint8_t *const *src, sw_vert
     }
     xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
     for (int l = 0; l < n; l++) {
-        sw_vertex *o = out[l];
+        sw_vertex *o = &out[l];
         for (int k = 0; k < 4; k++) o->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[l];
         for (int i = 0; i < c->nlink; i++)
             for (int k = 0; k < 4; k++)
@@ -1413,26 +1411,54 @@ static void sw_user_vertices(const sw_ctx *c, const uint8_t *const *src, sw_vert
     }
 }
 
-/* Shades a vertex; a user program's vertices are gathered four at a time into the executor's
-   lanes, so the shaded vertex is complete only after sw_shade_flush. */
+/* Shades vertex `out` (an element of r->verts); a user program's vertices are only noted
+   here and shaded by sw_shade_flush, four per execute, in chunks of SW_VERTEX_CHUNK spread
+   over the pool. Vertices are independent invocations and the chunks (and the groups of four
+   in them) are the same whatever the thread count, so every count shades the same values. */
 static inline void sw_shade_vertex(sw_ctx *c, const uint8_t *src, sw_vertex *out)
 {
     if (!c->user) {
         sw_vertex_shade(&c->prog, src, out);
         return;
     }
-    c->vq_src[c->vq_n] = src;
-    c->vq_out[c->vq_n++] = out;
-    if (c->vq_n == 4) {
-        sw_user_vertices(c, c->vq_src, c->vq_out, 4);
-        c->vq_n = 0;
+    size_t i = (size_t)(out - c->r->verts);
+    c->r->vsrc[i] = src;
+    if (i + 1 > c->vq_count) c->vq_count = i + 1;
+}
+
+#define SW_VERTEX_CHUNK 64
+/* vertices below which a draw shades on the calling thread */
+#define SW_VERTEX_POOL_MIN 512
+
+typedef struct sw_vertex_job {
+    const sw_ctx *c;
+    size_t count;
+} sw_vertex_job;
+
+static void sw_vertex_chunk(void *arg, int item, int worker)
+{
+    const sw_vertex_job *j = arg;
+    const sw_ctx *c = j->c;
+    xgdi_sw_spirv_state *st = c->vs->states[worker];
+    size_t i0 = (size_t)item * SW_VERTEX_CHUNK, i1 = i0 + SW_VERTEX_CHUNK;
+    if (i1 > j->count) i1 = j->count;
+    for (size_t i = i0; i < i1; i += 4) {
+        int n = i1 - i < 4 ? (int)(i1 - i) : 4;
+        sw_user_vertices(c, st, c->r->vsrc + i, c->r->verts + i, n);
     }
 }
 
 static void sw_shade_flush(sw_ctx *c)
 {
-    if (c->user && c->vq_n > 0) sw_user_vertices(c, c->vq_src, c->vq_out, c->vq_n);
-    c->vq_n = 0;
+    if (!c->user || c->vq_count == 0) return;
+    sw_vertex_job job = { .c = c, .count = c->vq_count };
+    size_t chunks = (c->vq_count + SW_VERTEX_CHUNK - 1) / SW_VERTEX_CHUNK;
+    if (c->r->pool != NULL && c->vq_count >= SW_VERTEX_POOL_MIN && chunks <= INT32_MAX) {
+        sw_pool_run(c->r->pool, (int)chunks, sw_vertex_chunk, &job);
+    } else {
+        for (size_t k = 0; k < chunks; k++) sw_vertex_chunk(&job, (int)k, 0);
+    }
+    c->vq_count = 0;
 }
 
 static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
@@ -1578,10 +1604,12 @@ static xgd_result sw_grow_verts(sw_renderer *r, size_t n)
     size_t cap = r->verts_capacity ? r->verts_capacity : 256;
     while (cap < n) cap *= 2;
     sw_vertex *nv = realloc(r->verts, cap * sizeof *nv);
-    if (nv == NULL)
+    if (nv != NULL) r->verts = nv;
+    const uint8_t **ns = nv != NULL ? realloc(r->vsrc, cap * sizeof *ns) : NULL;
+    if (ns != NULL) r->vsrc = ns;
+    if (nv == NULL || ns == NULL)
         return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
                          "software: out of memory for %zu transformed vertices", n);
-    r->verts = nv;
     r->verts_capacity = cap;
     return XGD_OK;
 }
