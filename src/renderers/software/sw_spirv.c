@@ -2698,18 +2698,21 @@ static void sw_sample(xgdi_sw_spirv_state *st, const sins *in, sw_word *D, unsig
     q.kind = (xgdi_sw_spirv_sample_kind)kind;
     q.mask = mask;
     int nc = dim == XGDI_SW_SPIRV_DIM_2D ? 2 : 3;
-    float c[4][3];
+    float (*c)[3] = q.coord;
     for (int l = 0; l < 4; l++) {
+        /* without a projection the coordinates are used as they are (x / 1 == x) */
         float div = proj ? co[proj * 4 + (uint32_t)l].f : 1.0f;
-        for (int k = 0; k < 3; k++)
-            c[l][k] = k < nc ? co[(uint32_t)k * 4 + (uint32_t)l].f / (proj ? div : 1.0f) : 0.0f;
-        memcpy(q.coord[l], c[l], sizeof c[l]);
+        for (int k = 0; k < 3; k++) {
+            float v = k < nc ? co[(uint32_t)k * 4 + (uint32_t)l].f : 0.0f;
+            c[l][k] = proj && k < nc ? v / div : v;
+        }
         q.lod[l] = 0.0f;
         q.lod_bias[l] = 0.0f;
     }
-    memset(q.deriv, 0, sizeof q.deriv);
+    bool implicit_quad = kind == XGDI_SW_SPIRV_SAMPLE_IMPLICIT && m->refl.stage == XGDI_SW_SPIRV_FRAGMENT;
+    if (!implicit_quad) memset(q.deriv, 0, sizeof q.deriv);
     if (kind == XGDI_SW_SPIRV_SAMPLE_IMPLICIT) {
-        if (m->refl.stage == XGDI_SW_SPIRV_FRAGMENT) {
+        if (implicit_quad) {
             /* coarse: one difference per quad, the same for every lane */
             float d[6];
             d[0] = c[1][0] - c[0][0];
@@ -2796,7 +2799,16 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
         const sw_word *A = R + in->a, *B = R + in->b;
         uint32_t w = (uint32_t)in->n * 4;
         switch (in->op) {
-        case I_MOV: memcpy(D, A, w * sizeof *D); break;
+        case I_MOV:
+            /* most moves are one vector or less: fixed-size copies the compiler inlines */
+            switch (w) {
+            case 4: memcpy(D, A, 4 * sizeof *D); break;
+            case 8: memcpy(D, A, 8 * sizeof *D); break;
+            case 12: memcpy(D, A, 12 * sizeof *D); break;
+            case 16: memcpy(D, A, 16 * sizeof *D); break;
+            default: memcpy(D, A, w * sizeof *D); break;
+            }
+            break;
 #define FOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { float x = A[i].f, y = B[i].f; (void)y; D[i].f = (expr); } break;
 #define UOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { uint32_t x = A[i].u, y = B[i].u; (void)y; D[i].u = (expr); } break;
 #define SOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { int32_t x = A[i].i, y = B[i].i; (void)y; D[i].u = (expr); } break;
