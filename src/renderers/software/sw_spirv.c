@@ -2885,46 +2885,50 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
                 D[l].u = in->op == I_ANY ? any : all;
             }
             break;
-        case I_DOT:
-            for (int l = 0; l < 4; l++) {
-                float s = 0.0f;
-                for (uint32_t c = 0; c < in->n; c++) s += A[c * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
-                D[l].f = s;
-            }
+        /* Products and sums below keep the lanes innermost (four independent sums the compiler
+           does side by side); each lane adds its terms in the same order as one sum would. */
+        case I_DOT: {
+            float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+            for (uint32_t c = 0; c < in->n; c++)
+                for (int l = 0; l < 4; l++) s[l] += A[c * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
+            for (int l = 0; l < 4; l++) D[l].f = s[l];
             break;
+        }
         case I_VTS:
             for (uint32_t i = 0; i < w; i++) D[i].f = A[i].f * B[i & 3].f;
             break;
         case I_MTV: { /* rows = n, cols = x; M column-major: M[c][r] at (c * rows + r) */
             uint32_t rows = in->n, cols = in->x;
-            for (uint32_t r = 0; r < rows; r++)
-                for (int l = 0; l < 4; l++) {
-                    float s = 0.0f;
-                    for (uint32_t c = 0; c < cols; c++) s += A[(c * rows + r) * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
-                    D[r * 4 + (uint32_t)l].f = s;
-                }
+            for (uint32_t r = 0; r < rows; r++) {
+                float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                for (uint32_t c = 0; c < cols; c++)
+                    for (int l = 0; l < 4; l++)
+                        s[l] += A[(c * rows + r) * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
+                for (int l = 0; l < 4; l++) D[r * 4 + (uint32_t)l].f = s[l];
+            }
             break;
         }
         case I_VTM: { /* cols = n, rows = x: result[c] = dot(v, column c) */
             uint32_t cols = in->n, rows = in->x;
-            for (uint32_t c = 0; c < cols; c++)
-                for (int l = 0; l < 4; l++) {
-                    float s = 0.0f;
-                    for (uint32_t r = 0; r < rows; r++) s += A[r * 4 + (uint32_t)l].f * B[(c * rows + r) * 4 + (uint32_t)l].f;
-                    D[c * 4 + (uint32_t)l].f = s;
-                }
+            for (uint32_t c = 0; c < cols; c++) {
+                float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                for (uint32_t r = 0; r < rows; r++)
+                    for (int l = 0; l < 4; l++)
+                        s[l] += A[r * 4 + (uint32_t)l].f * B[(c * rows + r) * 4 + (uint32_t)l].f;
+                for (int l = 0; l < 4; l++) D[c * 4 + (uint32_t)l].f = s[l];
+            }
             break;
         }
         case I_MTM: { /* A: k columns of `rows`; B: n/rows columns of k */
             uint32_t rows = in->c, k2 = in->x, cols = in->n / rows;
             for (uint32_t c = 0; c < cols; c++)
-                for (uint32_t r = 0; r < rows; r++)
-                    for (int l = 0; l < 4; l++) {
-                        float s = 0.0f;
-                        for (uint32_t k = 0; k < k2; k++)
-                            s += A[(k * rows + r) * 4 + (uint32_t)l].f * B[(c * k2 + k) * 4 + (uint32_t)l].f;
-                        D[(c * rows + r) * 4 + (uint32_t)l].f = s;
-                    }
+                for (uint32_t r = 0; r < rows; r++) {
+                    float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                    for (uint32_t k = 0; k < k2; k++)
+                        for (int l = 0; l < 4; l++)
+                            s[l] += A[(k * rows + r) * 4 + (uint32_t)l].f * B[(c * k2 + k) * 4 + (uint32_t)l].f;
+                    for (int l = 0; l < 4; l++) D[(c * rows + r) * 4 + (uint32_t)l].f = s[l];
+                }
             break;
         }
         case I_OUTER: { /* a: rows (c), b: cols (x) */
