@@ -20,7 +20,8 @@
  * effect (D3D assembly through the project's writer and MojoShader) and an HLSL source effect
  * whose pixel shader also branches per lane and takes derivatives. A one-thread device's image
  * and counts must equal those of 3- and 5-thread devices byte for byte (every draw banded:
- * $XGD_SW_BAND_MIN_PIXELS=0), and the scene must not be trivial.
+ * $XGD_SW_BAND_MIN_PIXELS=0), single-sampled and 4x multisampled, and the scene must not be
+ * trivial.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -161,12 +162,12 @@ static xgd_vertex_position_color_texture vertex(uint32_t *seed, float px, float 
 
 /* Draws the scene on a new device rasterizing with `threads` threads; false with *skip set
    when the build cannot make the effect. */
-static bool draw_scene(xgdt_ctx *t, effect_kind kind, const char *threads, scene_out *out,
-                       bool *skip)
+static bool draw_scene(xgdt_ctx *t, effect_kind kind, const char *threads, int msaa,
+                       scene_out *out, bool *skip)
 {
     setenv("XGD_SW_THREADS", threads, 1);
     setenv("XGD_SW_BAND_MIN_PIXELS", "0", 1);
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_DEPTH24_STENCIL8, 0);
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_DEPTH24_STENCIL8, msaa);
     unsetenv("XGD_SW_THREADS");
     unsetenv("XGD_SW_BAND_MIN_PIXELS");
     if (dev == NULL) return false;
@@ -279,11 +280,11 @@ static int distinct_colors(const uint8_t *px)
     return n;
 }
 
-static void compare_threads(xgdt_ctx *t, effect_kind kind)
+static void compare_threads(xgdt_ctx *t, effect_kind kind, int msaa)
 {
     static scene_out one, many;
     bool skip = false;
-    if (!draw_scene(t, kind, "1", &one, &skip)) {
+    if (!draw_scene(t, kind, "1", msaa, &one, &skip)) {
         if (skip && t->failures == 0)
             xgdt_not_supported(t, kind == EFFECT_HLSL ? "this build compiles no HLSL effects"
                                                       : "this build has no MojoShader (fx_2_0)");
@@ -294,10 +295,11 @@ static void compare_threads(xgdt_ctx *t, effect_kind kind)
               distinct_colors(one.px));
     const char *counts[] = { "3", "5" };
     for (int n = 0; n < 2; n++) {
-        if (!draw_scene(t, kind, counts[n], &many, &skip)) return;
+        if (!draw_scene(t, kind, counts[n], msaa, &many, &skip)) return;
         for (int k = 0; k < FRAMES * 2; k++)
             CHECK_MSG(many.counts[k] == one.counts[k],
-                      "%s threads: query %d counted %llu samples, one thread %llu", counts[n], k,
+                      "msaa %d, %s threads: query %d counted %llu samples, one thread %llu", msaa,
+                      counts[n], k,
                       (unsigned long long)many.counts[k], (unsigned long long)one.counts[k]);
         int bad = 0, first = -1;
         for (int i = 0; i < W * H * 4; i++)
@@ -305,17 +307,22 @@ static void compare_threads(xgdt_ctx *t, effect_kind kind)
                 if (first < 0) first = i / 4;
                 bad++;
             }
-        CHECK_MSG(bad == 0, "%s threads: %d bytes differ from one thread (first at %d,%d)",
-                  counts[n], bad, first % W, first / W);
+        CHECK_MSG(bad == 0, "msaa %d, %s threads: %d bytes differ from one thread (first at %d,%d)",
+                  msaa, counts[n], bad, first % W, first / W);
     }
 }
 
 XGD_TEST(SoftwareThreads_SameImageUserFx)
 {
-    compare_threads(t, EFFECT_FX);
+    compare_threads(t, EFFECT_FX, 0);
 }
 
 XGD_TEST(SoftwareThreads_SameImageUserHlsl)
 {
-    compare_threads(t, EFFECT_HLSL);
+    compare_threads(t, EFFECT_HLSL, 0);
+}
+
+XGD_TEST(SoftwareThreads_SameImageUserHlslMsaa)
+{
+    compare_threads(t, EFFECT_HLSL, 4);
 }
