@@ -91,7 +91,8 @@ enum {
     I_FOEQ, I_FUEQ, I_FONE, I_FUNE, I_FOLT, I_FULT, I_FOGT, I_FUGT, I_FOLE, I_FULE, I_FOGE,
     I_FUGE, I_F2U, I_F2S, I_S2F, I_U2F, I_ISNAN, I_ISINF, I_SELECT, I_ANY, I_ALL, I_DOT,
     I_VTS, I_MTV, I_VTM, I_MTM, I_OUTER, I_EXTRACT_DYN, I_INSERT_DYN, I_LOADP, I_STOREP,
-    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI, I_SIMG
+    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI, I_SIMG,
+    I_HOISTED   /* a uniform load moved to the state's per-binding prologue (m->hoist) */
 };
 
 /* block terminators */
@@ -201,6 +202,11 @@ struct xgdi_sw_spirv_module {
        on the quads this state ran before (threads running different quads agree). */
     uint32_t nreset;
     uint32_t reset[2 * (XGDI_SW_SPIRV_MAX_INTERFACE + 1)];
+    /* Uniform loads at static offsets (the same value in every lane for the whole draw): run
+       once after the uniforms are bound rather than per execute; their instructions in the
+       body become I_HOISTED. Only without `reset`, which would reload their registers. */
+    sins *hoist;
+    uint32_t nhoist;
 };
 
 struct xgdi_sw_spirv_state {
@@ -212,6 +218,7 @@ struct xgdi_sw_spirv_state {
     xgdi_sw_spirv_sample_fn sample;
     void *sample_user;
     unsigned killed;
+    bool uniforms_loaded;   /* the hoisted uniform loads ran since the last binding */
     uint32_t budget;
     int depth;
     bool exhausted;
@@ -1742,6 +1749,7 @@ static void sw_module_free(xgdi_sw_spirv_module *m)
     free(m->funcs);
     free(m->aux);
     free(m->image);
+    free(m->hoist);
     free(m);
 }
 
@@ -2298,6 +2306,26 @@ done:
 
 /* Fills m->reset (see the module): needed by fragment modules that read across lanes and
    whose lanes can stop running part of the program (a kill, a branch). */
+/* Fills m->hoist (see the module); false when out of memory. */
+static bool sw_plan_hoist(xgdi_sw_spirv_module *m)
+{
+    m->nhoist = 0;
+    if (m->nreset > 0) return true;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_ULOAD && m->ins[i].b == SW_NONE) n++;
+    if (n == 0) return true;
+    m->hoist = malloc(n * sizeof *m->hoist);
+    if (m->hoist == NULL) return false;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_ULOAD && m->ins[i].b == SW_NONE) {
+            m->hoist[m->nhoist++] = m->ins[i];
+            m->ins[i].op = I_HOISTED;
+
+        }
+    return true;
+}
+
 static void sw_plan_reset(xgdi_sw_spirv_module *m)
 {
     m->nreset = 0;
@@ -2422,6 +2450,10 @@ xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *e
     m->refl.state_words = m->words;
     if (m->scratch_words < 16) m->scratch_words = 16;
     sw_plan_reset(m);
+    if (!sw_plan_hoist(m)) {
+        sw_module_free(m);
+        return XGD_ERROR_OUT_OF_MEMORY;
+    }
     for (uint32_t b = 0; b < m->nblocks; b++) {
         uint64_t c = 1;
         for (uint32_t i = 0; i < m->blocks_[b].count; i++) c += 1 + m->ins[m->blocks_[b].first + i].n / 8u;
@@ -2466,6 +2498,7 @@ void xgdi_sw_spirv_bind_uniform(xgdi_sw_spirv_state *s, int index, const void *d
     if (index < 0 || index >= XGDI_SW_SPIRV_MAX_UNIFORM_BLOCKS) return;
     s->ubo[index] = data;
     s->ubo_size[index] = data ? size : 0;
+    s->uniforms_loaded = false;
 }
 
 void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn fn, void *user)
@@ -3031,12 +3064,16 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
         case I_PHI:
             /* handled at block entry */
             continue;
+        case I_HOISTED:
+            continue;
         default:
             break;
         }
         if (!full) {
+            /* the result's components (n counts the operands' for these three) */
+            uint32_t rn = in->op == I_DOT || in->op == I_ANY || in->op == I_ALL ? 1 : in->n;
             sw_word *T = R + in->d;
-            for (uint32_t c = 0; c < in->n; c++)
+            for (uint32_t c = 0; c < rn; c++)
                 for (int l = 0; l < 4; l++)
                     if (mask & (1u << l)) T[c * 4 + (uint32_t)l] = D[c * 4 + (uint32_t)l];
         }
@@ -3148,6 +3185,18 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
     for (uint32_t i = 0; i < m->nreset; i++)
         memcpy(s->R + m->reset[2 * i], m->image + m->reset[2 * i],
                (size_t)m->reset[2 * i + 1] * sizeof(uint32_t));
+    if (!s->uniforms_loaded) {
+        for (uint32_t k = 0; k < m->nhoist; k++) {
+            const sins *in = &m->hoist[k];
+            const uint32_t *offs = m->aux + in->x;
+            sw_word *D = s->R + in->d;
+            for (uint32_t c = 0; c < in->n; c++) {
+                uint32_t v = sw_uread(s, in->c, in->a + offs[c]);
+                D[c * 4].u = D[c * 4 + 1].u = D[c * 4 + 2].u = D[c * 4 + 3].u = v;
+            }
+        }
+        s->uniforms_loaded = true;
+    }
     if (m->init_count) sw_run_ins(s, m->init_first, m->init_count, 0xf);
     sw_run_function(s, m->entry_func, mask);
     if (exhausted) *exhausted = s->exhausted;
