@@ -107,11 +107,12 @@ typedef struct sw_renderer {
        no query is active: the rasterizer adds to it, at the cost of one test per pixel */
     uint64_t *occlusion;
     /* Worker threads (NULL: every draw runs on the calling thread). A draw of filled
-       triangles with a stock program is clipped and snapped on the calling thread into `tris`,
-       then rasterized in horizontal bands of the target, one band per item of the pool: each
-       band visits the draw's triangles in order and owns its rows' pixels, depth and stencil,
-       so every pixel sees the same operations in the same order as on one thread. The draw
-       returns after every band finished. */
+       triangles is clipped and snapped on the calling thread into `tris`, then rasterized in
+       horizontal bands of the target, one band per item of the pool: each band visits the
+       draw's triangles in order and owns its rows' pixels, depth and stencil, so every pixel
+       sees the same operations in the same order as on one thread (user programs: bands start
+       on even rows, so each 2x2 quad is shaded whole by one thread, with that thread's
+       executor state). The draw returns after every band finished. */
     sw_pool *pool;
     /* pixels of bounding boxes below which a draw runs on the calling thread (waking the
        workers would cost more than they save); $XGD_SW_BAND_MIN_PIXELS, for tests that want

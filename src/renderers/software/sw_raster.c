@@ -27,7 +27,8 @@
  *  - user programs (XGDI_PROGRAM_USER) share clipping, snapping, the fill rule, depth and the
  *    interpolation above; their pixel shader runs per aligned 2x2 quad in the SPIR-V executor
  *    (lanes without coverage run as helpers, so derivatives are quad differences), and depth
- *    and stencil are tested after it, since it may discard or write depth.
+ *    and stencil are tested after it, since it may discard or write depth. Their vertices are
+ *    shaded four per execute, their filled triangles rasterized in bands, both on the pool.
  */
 #include "sw_internal.h"
 #include "sw_spirv.h"
