@@ -323,6 +323,13 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
         if (!(slots >> i & 1u)) continue;
         xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
         const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
+        if (user && (dev->user_point_slots >> i & 1u)) {
+            xgd_sampler_desc pd = *sd;
+            pd.filter = XGD_FILTER_POINT;
+            if (memcmp(&pd, &dev->point_descs[i], sizeof pd) != 0) s->dirty |= XGDI_DIRTY_SAMPLERS;
+            dev->point_descs[i] = pd;
+            sd = &dev->point_descs[i];
+        }
         if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
         if (s->samplers[i] != sd) s->dirty |= XGDI_DIRTY_SAMPLERS;
         s->textures[i] = nt;
@@ -677,6 +684,7 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
     device->user_ps = ps;
     memcpy(device->user_inputs, inputs, sizeof *inputs * (size_t)input_count);
     device->user_input_count = input_count;
+    device->user_point_slots = 0;
     memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
     device->program_set = true;
     device->program = XGDI_PROGRAM_USER;

@@ -383,6 +383,10 @@ struct xgd_device {
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;
     xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
+    /* slots a user vertex shader samples: drawn with the slot's sampler state made Point
+       (XNA's vertex texture fetch), the public state untouched; point_descs hold those descs */
+    uint32_t user_point_slots;
+    xgd_sampler_desc point_descs[XGDI_MAX_TEXTURE_SLOTS];
     float user_vs_constants[(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     float user_ps_constants[XGDI_SHADER_MAX_REGISTERS * 4];
     int user_vs_count, user_ps_count;  /* vec4s */
