@@ -562,8 +562,10 @@ static xgd_result read_sampler_block(scanner *sc, xgdi_hlsl_fx *fx, int *cap, co
         if (!tok_copy(sc, &t, st.name, sizeof st.name))
             return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.line, "sampler %s: state name too long", name);
         st.line = t.line;
-        xgd_result r = expect(sc, '=', "after a sampler state's name");
-        if (r == XGD_OK) r = read_value(sc, &st, t.line);
+        tok eq = next(sc);
+        if (!is_punct(&eq, '='))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, eq.line, "sampler %s: expected '=' after %s", name, st.name);
+        xgd_result r = read_value(sc, &st, t.line);
         if (r == XGD_OK) r = sampler_assign(sc, ss, &st);
         if (r != XGD_OK) return r;
     }

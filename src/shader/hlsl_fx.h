@@ -138,4 +138,17 @@ xgd_result xgdi_hlsl_compile(const char *source, const char *file_name, const ch
                              xgdi_hlsl_stage stage, uint32_t **words, size_t *word_count,
                              char **log);
 
+/* As xgdi_hlsl_compile, with `preamble` (NULL or text, e.g. "#define A 1\n") read before the
+ * source without shifting its line numbers: the macros of a create call. */
+xgd_result xgdi_hlsl_compile_ex(const char *source, const char *file_name, const char *entry,
+                                const char *preamble, xgdi_hlsl_stage stage, uint32_t **words,
+                                size_t *word_count, char **log);
+
+/* The preamble of a macro list: one "#define NAME VALUE" line per macro (a NULL value is 1).
+ * INVALID_ARGUMENT with msg naming the macro for a name that is not an identifier (at most 63
+ * characters) or a value holding a line break or longer than 1024 bytes, or more than 256
+ * macros; OUT_OF_MEMORY. *out is malloc'd ("" for none). */
+xgd_result xgdi_hlsl_preamble(const xgd_hlsl_define *defines, int count, char **out, char *msg,
+                              size_t msg_size);
+
 #endif /* XGD_HLSL_FX_H */

@@ -69,6 +69,12 @@ static char *dup_text(const char *s)
 xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char *file_name,
                                      xgdi_hlsl_program *out, char **log)
 {
+    return xgdi_hlsl_program_compile_ex(source, size, file_name, NULL, out, log);
+}
+
+xgd_result xgdi_hlsl_program_compile_ex(const char *source, size_t size, const char *file_name,
+                                        const char *preamble, xgdi_hlsl_program *out, char **log)
+{
     if (log != NULL) *log = NULL;
     if (out == NULL || log == NULL) return XGD_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -111,7 +117,7 @@ xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char
                     memcpy(sh->profile, pass->profile[stage], sizeof sh->profile);
                     sh->stage = (xgdi_hlsl_stage)stage;
                     char *clog = NULL;
-                    r = xgdi_hlsl_compile(p.fx.source, file, sh->entry, sh->stage, &sh->words,
+                    r = xgdi_hlsl_compile_ex(p.fx.source, file, sh->entry, preamble, sh->stage, &sh->words,
                                           &sh->word_count, &clog);
                     if (r != XGD_OK) {
                         if (clog != NULL) {

@@ -58,6 +58,10 @@ typedef struct xgdi_hlsl_program {
  * (INVALID_ARGUMENT): an HLSL effect names its passes. */
 xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char *file_name,
                                      xgdi_hlsl_program *out, char **log);
+/* As xgdi_hlsl_program_compile, with a preamble of macros for the compiler (xgdi_hlsl_preamble;
+ * NULL = none). */
+xgd_result xgdi_hlsl_program_compile_ex(const char *source, size_t size, const char *file_name,
+                                        const char *preamble, xgdi_hlsl_program *out, char **log);
 /* Serialises a program (the .xfx format above); *bytes is malloc'd. */
 xgd_result xgdi_hlsl_program_save(const xgdi_hlsl_program *p, void **bytes, size_t *size);
 /* Loads an .xfx image. INVALID_ARGUMENT with msg saying what and at which byte for anything
