@@ -95,6 +95,10 @@ static int info(const char *path)
             printf(", %d states\n", tq->passes[q].state_count);
         }
     }
+    for (int i = 0; i < p.fx.sampler_count; i++)
+        printf("sampler %s%s%s (line %d)\n", p.fx.samplers[i].name, p.fx.samplers[i].texture[0] ? " of texture " : "",
+               p.fx.samplers[i].texture, p.fx.samplers[i].line);
+    if (p.fx.annotation_count > 0) printf("%d annotations\n", p.fx.annotation_count);
     xgdi_hlsl_program_free(&p);
     return 0;
 }
