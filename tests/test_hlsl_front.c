@@ -354,3 +354,19 @@ XGD_TEST(hlsl_xfx_sampler_states)
     xgdi_hlsl_program_free(&p);
 #endif
 }
+
+/* Blocks after a technique block are read as at the top of the file: the DX9 texture
+ * declaration is blanked (glslang has no `texture` type), the sampler's state block read. */
+XGD_TEST(hlsl_front_blocks_after_technique)
+{
+    static const char src[] = "technique T { pass { PixelShader = compile ps_3_0 PS(); } }\n"
+                              "texture Pattern;\n"
+                              "sampler S = sampler_state { Texture = <Pattern>; AddressU = Clamp; };\n";
+    xgdi_hlsl_fx fx;
+    char msg[256];
+    REQUIRE_OK(xgdi_hlsl_fx_scan(src, strlen(src), "after.fx", &fx, msg, sizeof msg));
+    CHECK_INT(fx.sampler_count, 1);
+    CHECK(strstr(fx.source, "texture") == NULL && strstr(fx.source, "sampler_state") == NULL);
+    CHECK(strstr(fx.source, "sampler S") != NULL);
+    xgdi_hlsl_fx_free(&fx);
+}

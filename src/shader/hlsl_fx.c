@@ -845,9 +845,10 @@ xgd_result xgdi_hlsl_fx_scan(const char *source, size_t size, const char *file_n
         r = read_technique(&sc, &fx.techniques[fx.technique_count], t);
         fx.technique_count++; /* counted even when it failed: its passes are freed below */
         if (r != XGD_OK) break;
-        /* blank the block in the copy, newlines kept */
+        /* blank the block in the copy, newlines kept; a declaration may follow */
         for (size_t i = t.begin; i < sc.pos; i++)
             if (fx.source[i] != '\n') fx.source[i] = ' ';
+        nhist = 0, parens = 0, assigned = false;
     }
     if (r == XGD_OK && depth != 0)
         r = fail(&sc, XGD_ERROR_INVALID_ARGUMENT, sc.line, "unbalanced braces at the end of the source");
