@@ -1850,8 +1850,8 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
                                      xgd_effect **out);
 /* The same function also loads a compiled xgd effect (.xfx, what `xgd-fxc` writes from HLSL
  * source; told apart by its "XGDFX" signature), which needs no compiler: results as
- * xgd_effect_create_hlsl's, except NOT_SUPPORTED for a build without the compiler; a file of
- * another format version is NOT_SUPPORTED. */
+ * xgd_effect_create_hlsl's, except NOT_SUPPORTED for a build without the compiler; files of
+ * format versions 1 and 2 load, a file of a later version is NOT_SUPPORTED. */
 /* An effect from HLSL effect source (`size` bytes, copied; no NUL needed): SM4/5-style or
  * DX9-style HLSL with technique and pass blocks (`VertexShader = compile vs_3_0 VS();` or
  * `SetVertexShader(CompileShader(vs_4_0, VS()));`), compiled at run time through glslang, once
@@ -1861,7 +1861,17 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
  * columns, elements as the compiler laid them out; a cbuffer bool is an Int32) and the textures
  * (Texture2D/3D/Cube, named after their variable; a DX9 sampler2D after the sampler); a
  * texture at register tN (or sampler sN) is device texture slot N at apply and samples with
- * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Pass render states: Direct3D 9
+ * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Sampler state blocks, D3D10's
+ * `SamplerState S { Filter = MIN_MAG_MIP_POINT; AddressU = Clamp; };` and XNA's
+ * `sampler S = sampler_state { Texture = <T>; MinFilter = Point; AddressU = Mirror; };`
+ * (with `texture T;`, T is then the parameter), are applied as XNA applies an effect's: a
+ * pass sets each sampled slot's sampler state to the slot's current state with the states the
+ * block names changed (Filter, Min/Mag/MipFilter, AddressU/V/W, MaxAnisotropy, MaxMipLevel
+ * or MinLOD, MipMapLodBias; BorderColor and MaxLOD are ignored, others NOT_SUPPORTED with
+ * file:line). A pass apply that fails sets nothing. Annotations of globals
+ * (`float x <string UIName = "X";> = 1;`: bool, int, float and string) are the parameter's
+ * annotations; a struct parameter's members are reached with xgd_effect_parameter_get_member
+ * and find_member. Pass render states: Direct3D 9
  * assignments with an XNA state object (AlphaBlendEnable, Src/DestBlend, BlendOp, ZEnable,
  * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Vertex
  * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader, registers 0..3) are XNA's
@@ -1873,10 +1883,35 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
  * INVALID_ARGUMENT with the compiler's messages ("file:line: ...": syntax errors, a missing
  * entry point, a technique naming a missing function, malformed technique blocks),
  * NOT_SUPPORTED named (a build without the compiler, XGD_HLSL=OFF; unknown semantics; two
- * cbuffers in one stage; struct parameters; other pass states),
+ * cbuffers in one stage; other pass states),
  * OUT_OF_MEMORY. Nothing is created on failure. */
 XGD_API xgd_result xgd_effect_create_hlsl(xgd_device *device, const char *source, size_t size,
                                           const char *file_name, xgd_effect **out);
+/* A preprocessor macro of an HLSL compile (D3D's D3D_SHADER_MACRO, XNA's EffectProcessor
+ * Defines): `#define name value`; a NULL value defines the name as 1. */
+typedef struct xgd_hlsl_define {
+    const char *name;           /* an identifier, at most 63 characters */
+    const char *value;          /* NULL = "1"; no line breaks, at most 1024 bytes */
+} xgd_hlsl_define;
+
+/* What xgd_effect_create_hlsl_ex compiles. Zero fields: no macros. */
+typedef struct xgd_hlsl_desc {
+    const char *source;         /* required; `size` bytes, copied (no NUL needed) */
+    size_t size;
+    const char *file_name;      /* NULL = "(effect)": names the source in messages */
+    const xgd_hlsl_define *defines; /* define_count macros, defined before the source's first
+                                       line (its line numbers are kept) */
+    int define_count;           /* 0..256 */
+} xgd_hlsl_desc;
+
+/* xgd_effect_create_hlsl with macros: the source is compiled as if each macro were #defined
+ * before it (the macros take part in the compile cache's key: the same source with other
+ * macros compiles again). Technique blocks and sampler state blocks are read before
+ * preprocessing: select whole effects with macros inside functions, not around techniques.
+ * Results: as xgd_effect_create_hlsl; INVALID_ARGUMENT naming the macro for a name that is
+ * not an identifier or a value with a line break, or for more than 256 macros. */
+XGD_API xgd_result xgd_effect_create_hlsl_ex(xgd_device *device, const xgd_hlsl_desc *desc,
+                                             xgd_effect **out);
 /* XNA Effect.Clone: a new effect with the same code, the current parameter values (textures
  * included) and the same current technique. Results: as xgd_effect_create; INVALID_ARGUMENT
  * for a stock effect. */

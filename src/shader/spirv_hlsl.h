@@ -37,6 +37,11 @@ typedef struct xgdi_spirv_hlsl_out {
     int input_count;
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
     char sampler_names[XGDI_SHADER_MAX_SAMPLERS][64]; /* the HLSL variable of each slot */
+    /* SM4: the SamplerState variable each slot's texture is sampled with ("" none; a DX9
+       sampler is its own, sampler_names); bit k of sampler_conflicts: slot k's texture is
+       sampled with two different SamplerStates */
+    char sampler_state_names[XGDI_SHADER_MAX_SAMPLERS][64];
+    uint32_t sampler_conflicts;
     uint32_t color_outputs;
 } xgdi_spirv_hlsl_out;
 
