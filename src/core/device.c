@@ -338,6 +338,7 @@ static xgd_result start_with_caps(xgd_device *dev, const xgdi_renderer_ops *ops)
 
 static void free_device(xgd_device *dev)
 {
+    if (dev->quad_index_buffer != NULL) xgd_index_buffer_destroy(dev->quad_index_buffer->buf.res.handle);
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
@@ -347,7 +348,6 @@ static void free_device(xgd_device *dev)
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);
     }
-    free(dev->quad_indices);
     free(dev);
 }
 

@@ -331,6 +331,12 @@ struct xvk_renderer {
     bool vb_valid;
     VkBuffer bound_vb;
     VkDeviceSize bound_vb_offset;
+    /* the index buffer bound by the last indexed draw (xgd_draw_user_quads binds the same one
+       every time) */
+    bool ib_valid;
+    VkBuffer bound_ib;
+    VkDeviceSize bound_ib_offset;
+    VkIndexType bound_ib_type;
     VkViewport bound_viewport;
     VkRect2D bound_scissor;
     float bound_blend[4];
