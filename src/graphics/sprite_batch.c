@@ -620,7 +620,8 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
     /* The texture of the previous sprite, and every texture in the memo, passed these checks
        in this batch, and nothing they test changes while its handle stays live. */
     const bool same_run = handle == batch->run_handle;
-    struct texture_memo *memo = &batch->memo[((uintptr_t)handle >> 1) & (TEXTURE_MEMO - 1)];
+    struct texture_memo *memo =
+        same_run ? NULL : &batch->memo[((uintptr_t)handle >> 1) & (TEXTURE_MEMO - 1)];
     if (!same_run && memo->handle != handle) {
         r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
         if (r != XGD_OK) return r;

@@ -1319,6 +1319,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
             r->bound_ib_offset = ioff;
             r->bound_ib_type = itype;
             r->ib_valid = true;
+            r->counters.index_binds++;
         }
         r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, d->base_vertex + first, 0);
     } else {

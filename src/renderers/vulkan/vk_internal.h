@@ -196,6 +196,7 @@ typedef struct xvk_span {
 typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
+    uint64_t index_binds;      /* vkCmdBindIndexBuffer calls */
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
