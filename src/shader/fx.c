@@ -479,6 +479,10 @@ static bool check_value_in(fxv *v, uint32_t typeoff, uint32_t valoff, int depth,
         return true;
     }
     if (cls == MOJOSHADER_SYMCLASS_STRUCT) {
+        /* MojoShader frees any value of a sampler type as sampler states, whatever its class */
+        if (is_sampler_type(type))
+            return vfail(v, XGD_ERROR_INVALID_ARGUMENT, "the effect's %s is a struct of sampler type %u", what,
+                         type);
         uint32_t members;
         if (!rd(v, typeoff + 20, &members)) return false;
         if (members == 0 || members > 256)

@@ -767,11 +767,19 @@ static xgd_result file_scope(scanner *sc, xgdi_hlsl_fx *fx, tok t, const tok *hi
     }
     if (is_punct(&t, '<') && !*assigned && nhist >= 2 && hist[nhist - 1].kind == TOK_IDENT) {
         char prev[XGDI_HLSL_NAME_MAX] = "";
-        tok_copy(sc, &hist[nhist - 1], prev, sizeof prev);
-        if (hist[nhist - 2].kind == TOK_IDENT && !template_type(prev)) {
+        bool fits = tok_copy(sc, &hist[nhist - 1], prev, sizeof prev);
+        if (hist[nhist - 2].kind == TOK_IDENT && fits && !template_type(prev)) {
             snprintf(name, sizeof name, "%s", prev);
         } else if (nhist >= 3 && is_punct(&hist[nhist - 2], ':') && hist[nhist - 3].kind == TOK_IDENT) {
-            if (!tok_copy(sc, &hist[nhist - 3], name, sizeof name)) return XGD_OK;
+            if (!tok_copy(sc, &hist[nhist - 3], name, sizeof name))
+                return fail(sc, XGD_ERROR_NOT_SUPPORTED, t.line,
+                            "annotations of a variable whose name is longer than %d characters",
+                            XGDI_HLSL_NAME_MAX - 1);
+        } else if (hist[nhist - 2].kind == TOK_IDENT && !fits) {
+            /* a declared name too long to keep: its annotations could not be found by it */
+            return fail(sc, XGD_ERROR_NOT_SUPPORTED, t.line,
+                        "annotations of a variable whose name is longer than %d characters",
+                        XGDI_HLSL_NAME_MAX - 1);
         } else {
             return XGD_OK;
         }
