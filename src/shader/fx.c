@@ -263,7 +263,9 @@ static void *MOJOSHADERCALL arena_malloc(int bytes, void *data)
 {
     fx_arena *a = data;
     if (bytes < 0 || (size_t)bytes > FX_ARENA_LIMIT - a->bytes) return NULL;
-    fx_block *b = malloc(sizeof *b + (size_t)bytes);
+    /* zeroed: anything MojoShader reads of a block it did not fill (a half-parsed effect it frees)
+       is then the same every time, not earlier heap contents */
+    fx_block *b = calloc(1, sizeof *b + (size_t)bytes);
     if (b == NULL) return NULL;
     b->size = (size_t)bytes;
     b->link.next = a->head.next;
