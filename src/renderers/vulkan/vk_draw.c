@@ -246,6 +246,11 @@ xgd_result xvk_clear(xgdi_renderer *base, unsigned options, const float color[4]
                               want_depth ? " depth" : "", want_stencil ? " stencil" : "",
                               (double)color[0], (double)color[1], (double)color[2], (double)color[3]);
     }
+    /* The frame's command buffer opens at the clear that usually starts a frame: recycling
+       its slot (a pool reset, which frees the commands of the slot's previous frame, and the
+       wait for that frame if it is still running) is paid here once, not by the first draw. */
+    if (xvk_cmd(r) == VK_NULL_HANDLE)
+        return r->lost ? XGD_ERROR_DEVICE_LOST : xgd_device_last_result(base->device);
     if (r->rendering) {
         VkClearAttachment ca[XVK_MAX_TARGETS + 1];
         uint32_t n = 0;
@@ -1238,19 +1243,33 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
               .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER },
         };
+        /* Push descriptors update incrementally (the Vulkan spec: a pushed binding keeps its
+           descriptor until pushed again or the set is disturbed), so once the set is valid in
+           this command buffer only the bindings that changed are written: a texture change
+           alone writes one descriptor. */
         VkWriteDescriptorSet w[3];
-        memcpy(w, tmpl, sizeof w);
-        w[0].pBufferInfo = &bi;
-        w[1].pImageInfo = &ii;
-        w[2].pImageInfo = &si;
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
+        uint32_t n = 0;
+        bool all = !r->descriptors_valid;
+        if (all || coff != r->bound_constants) {
+            w[n] = tmpl[0];
+            w[n++].pBufferInfo = &bi;
+        }
+        if (all || tex->view != r->bound_view) {
+            w[n] = tmpl[1];
+            w[n++].pImageInfo = &ii;
+        }
+        if (all || smp != r->bound_sampler) {
+            w[n] = tmpl[2];
+            w[n++].pImageInfo = &si;
+        }
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, n, w);
         r->bound_constants = coff;
         r->bound_view = tex->view;
         r->bound_sampler = smp;
         r->descriptors_valid = true;
         r->user_descriptors_valid = false;
         r->counters.descriptor_pushes++;
-        xvk_note_descriptors(r, 3);
+        xvk_note_descriptors(r, n);
     } else {
         r->counters.descriptor_skips++;
     }
