@@ -96,8 +96,8 @@ xgd_device *xgdi_resource_device(const xgdi_resource *res)
     return dev;
 }
 
-static xgd_result check_resource_failed(xgd_device *device, const xgdi_resource *res,
-                                        xgdi_resource_type type, const char *what)
+xgd_result xgdi_check_resource_slow(xgd_device *device, const xgdi_resource *res,
+                                    xgdi_resource_type type, const char *what)
 {
     if (what == NULL) what = "object";
     if (res == NULL) {
@@ -118,17 +118,6 @@ static xgd_result check_resource_failed(xgd_device *device, const xgdi_resource 
                          "%s belongs to another device", what);
     }
     return XGD_OK;
-}
-
-/* Every draw and setter checks its objects: a live object of the type, owned by the device,
-   passes in a few compares; anything else goes through the checks in their order above. */
-xgd_result xgdi_check_resource(xgd_device *device, const xgdi_resource *res,
-                               xgdi_resource_type type, const char *what)
-{
-    if (device != NULL && res != NULL && res->type == type && !res->disposed &&
-        res->token != NULL && res->token->device == device && !device->destroying)
-        return XGD_OK;
-    return check_resource_failed(device, res, type, what);
 }
 
 /* ---- used by device.c at destroy, loss and restore ---------------------------------------- */

@@ -946,7 +946,12 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     for (int i = 0; i < 2; i++) {
         off[i] = 0;
         if (size[i] == 0 || data[i] == NULL) continue;
-        if (r->user_last_size[i] == size[i] && memcmp(r->user_last[i], data[i], size[i]) == 0) {
+        /* unchanged since the last user draw (no XGDI_DIRTY_CONSTANTS seen since, and no
+           program change, across which a stock draw may have taken the bit) needs no
+           compare */
+        if (r->user_last_size[i] == size[i] &&
+            (!(r->constants_dirty & (XGDI_DIRTY_CONSTANTS | XGDI_DIRTY_PROGRAM)) ||
+             memcmp(r->user_last[i], data[i], size[i]) == 0)) {
             off[i] = r->user_last_offset[i];
             continue;
         }
@@ -957,6 +962,9 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
         r->user_last_size[i] = size[i];
         r->user_last_offset[i] = off[i];
     }
+    /* a stock draw after this one comes with EffectPass.Apply, which marks its constants
+       dirty again */
+    r->constants_dirty = 0;
     return true;
 }
 
@@ -1084,9 +1092,9 @@ out:
     return res;
 }
 
-/* The image view and sampler of every register the user shaders sample (VK_NULL_HANDLE for
-   the others): the pixel shader's registers, then the vertex shader's (vertex texture
-   slots). Which registers are sampled is found once per pair of shaders, and each register's
+/* The image view and sampler of every register the user shaders sample (r->user_memo_used;
+   the other entries are left as they were): the pixel shader's registers, then the vertex
+   shader's (vertex texture slots). Which registers are sampled is found once per pair of shaders, and each register's
    sampler is looked up only when its sampler description or the texture's filterability
    changed (a sampler state's description is immutable while it is bound; a new or destroyed
    one marks the samplers dirty, which forgets the memo in xvk_draw). */
@@ -1105,8 +1113,6 @@ static xgd_result user_bindings(xvk_renderer *r, const xgdi_draw_state *st, VkIm
         r->user_memo_ps = st->ps;
         r->user_memo_used = used;
     }
-    memset(uviews, 0, sizeof(VkImageView) * XVK_USER_SAMPLERS);
-    memset(usamplers, 0, sizeof(VkSampler) * XVK_USER_SAMPLERS);
     for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
         int i = 0;
         while (!(used >> i & 1u)) i++;
@@ -1268,7 +1274,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     }
 
     /* 4. record */
-    VkCommandBuffer cmd = xvk_cmd(r);
+    VkCommandBuffer cmd = r->recording ? r->frames[r->frame_index].cmd : xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     if (!r->rendering && !begin_rendering(r, cmd)) return XGD_OK;
     if (pipe != r->bound_pipeline) {
