@@ -448,8 +448,14 @@ struct xgd_device {
 #define XGDI_FAIL(dev, code, ...) xgdi_fail((dev), (code), __VA_ARGS__)
 
 /* Checks that the device is usable: INVALID_ARGUMENT for NULL, OBJECT_DISPOSED after destroy,
- * DEVICE_LOST while lost. */
-xgd_result xgdi_check_device(xgd_device *device);
+ * DEVICE_LOST while lost. The usable case passes inline (every draw checks it). */
+xgd_result xgdi_check_device_slow(xgd_device *device);
+static inline xgd_result xgdi_check_device(xgd_device *device)
+{
+    if (device != NULL && !device->destroying && !device->lost && device->renderer != NULL)
+        return XGD_OK;
+    return xgdi_check_device_slow(device);
+}
 
 /* Every draw and setter checks its objects: a live object of the type, owned by the device,
  * passes in a few compares inline; anything else takes the checks in their order. */

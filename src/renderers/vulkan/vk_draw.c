@@ -867,12 +867,22 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
    the big-buffer path only when they exceed a quarter of the ring, as there. */
 static inline bool draw_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, xvk_span *s)
 {
-    if (size > r->ring.size / 4) return xvk_span_alloc(r, size, align, false, s);
+    xvk_ring *g = &r->ring;
+    if (size > g->size / 4) return xvk_span_alloc(r, size, align, false, s);
+    s->buffer = g->buffer;
+    s->big = NULL;
+    /* xvk_ring_alloc's common case inline: the aligned span fits before the ring's end and
+       the ring has room (align is a power of two, as there) */
+    uint64_t pos = g->head % g->size, start = (pos + align - 1) & ~(align - 1);
+    if (start + size <= g->size && g->head + (start - pos) + size - g->tail <= g->size) {
+        g->head += start - pos + size;
+        s->offset = start;
+        s->ptr = g->mapped + start;
+        return true;
+    }
     void *p;
     if (!xvk_ring_alloc(r, size, align, &s->offset, &p)) return false;
-    s->buffer = r->ring.buffer;
     s->ptr = p;
-    s->big = NULL;
     return true;
 }
 
