@@ -88,7 +88,7 @@ xgdi_resource *xgdi_ref_get(struct xgd_device *device, xgdi_ref ref);
  * mark disposed, drop the token. Idempotent. The caller frees its own struct afterwards. */
 void xgdi_resource_dispose(xgdi_resource *res);
 /* The live device of a resource, or NULL if the resource or its device is disposed. */
-struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
+static inline struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
 /* Validates that res is usable on `device` (NULL device = its own): INVALID_ARGUMENT for NULL,
  * OBJECT_DISPOSED, INVALID_OPERATION for another device's object. Records the message on the
  * device when there is one. `what` names the parameter in the message. */
@@ -455,6 +455,15 @@ static inline xgd_result xgdi_check_device(xgd_device *device)
     if (device != NULL && !device->destroying && !device->lost && device->renderer != NULL)
         return XGD_OK;
     return xgdi_check_device_slow(device);
+}
+
+/* (declared above; inline because every draw asks it of its textures) */
+static inline struct xgd_device *xgdi_resource_device(const xgdi_resource *res)
+{
+    if (res == NULL || res->disposed || res->token == NULL) return NULL;
+    xgd_device *dev = res->token->device;
+    if (dev == NULL || dev->destroying) return NULL;
+    return dev;
 }
 
 /* Every draw and setter checks its objects: a live object of the type, owned by the device,

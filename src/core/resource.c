@@ -88,14 +88,6 @@ void xgdi_resource_dispose(xgdi_resource *res)
     res->token = NULL;
 }
 
-xgd_device *xgdi_resource_device(const xgdi_resource *res)
-{
-    if (res == NULL || res->disposed || res->token == NULL) return NULL;
-    xgd_device *dev = res->token->device;
-    if (dev == NULL || dev->destroying) return NULL;
-    return dev;
-}
-
 xgd_result xgdi_check_resource_slow(xgd_device *device, const xgdi_resource *res,
                                     xgdi_resource_type type, const char *what)
 {
