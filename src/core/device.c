@@ -86,7 +86,7 @@ xgd_result xgdi_check_device_alive(xgd_device *device)
     return XGD_OK;
 }
 
-xgd_result xgdi_check_device(xgd_device *device)
+xgd_result xgdi_check_device_slow(xgd_device *device)
 {
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;

@@ -280,11 +280,34 @@ static void update_draw_constants(xgd_device *dev)
     s->dirty |= XGDI_DIRTY_CONSTANTS;
 }
 
+/* The draw state's copies of the stale texture slots (stale_slots). */
+static void refresh_texture_slots(xgd_device *dev, uint32_t slots)
+{
+    xgdi_draw_state *s = &dev->draw_state;
+    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
+        if (!(slots >> i & 1u)) continue;
+        xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
+        const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
+        if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
+        if (s->samplers[i] != sd) s->dirty |= XGDI_DIRTY_SAMPLERS;
+        s->textures[i] = nt;
+        s->samplers[i] = sd;
+    }
+}
+
 /* Refreshes dev->draw_state for this draw; dirty bits mark what changed. */
 static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 {
     xgdi_draw_state *s = &dev->draw_state;
     uint32_t slots = stale_slots(dev); /* before this draw's own dirty bits are added */
+    /* Every part of the draw state but the texture slots changes only with its dirty bit (set
+       by its setter, EffectPass.Apply, the destroy of a bound object or
+       xgdi_invalidate_draw_state), and those bits are cleared only by an accepted draw: with
+       none of them set and the layout of the last draw, only the stale slots need a look. */
+    if ((s->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 && s->layout == layout) {
+        refresh_texture_slots(dev, slots);
+        return;
+    }
     const xgd_blend_state_desc *blend = &dev->blend_state->desc;
     const xgd_depth_stencil_desc *ds = &dev->depth_stencil_state->desc;
     const xgd_rasterizer_desc *rs = &dev->rasterizer_state->desc;
@@ -323,15 +346,7 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     update_draw_constants(dev);
     s->constants_size = user ? 0 : dev->constants_size;
 
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
-        if (!(slots >> i & 1u)) continue;
-        xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
-        const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
-        if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
-        if (s->samplers[i] != sd) s->dirty |= XGDI_DIRTY_SAMPLERS;
-        s->textures[i] = nt;
-        s->samplers[i] = sd;
-    }
+    refresh_texture_slots(dev, slots);
 
     if (s->dirty & XGDI_DIRTY_VERTEX_TEXTURES) xgdi_prepare_vertex_textures(dev);
 

@@ -88,12 +88,15 @@ xgdi_resource *xgdi_ref_get(struct xgd_device *device, xgdi_ref ref);
  * mark disposed, drop the token. Idempotent. The caller frees its own struct afterwards. */
 void xgdi_resource_dispose(xgdi_resource *res);
 /* The live device of a resource, or NULL if the resource or its device is disposed. */
-struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
+static inline struct xgd_device *xgdi_resource_device(const xgdi_resource *res);
 /* Validates that res is usable on `device` (NULL device = its own): INVALID_ARGUMENT for NULL,
  * OBJECT_DISPOSED, INVALID_OPERATION for another device's object. Records the message on the
  * device when there is one. `what` names the parameter in the message. */
-xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
-                               xgdi_resource_type type, const char *what);
+static inline xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
+                                             xgdi_resource_type type, const char *what);
+/* xgdi_check_resource's checks in their order, for what its inline test did not pass. */
+xgd_result xgdi_check_resource_slow(struct xgd_device *device, const xgdi_resource *res,
+                                    xgdi_resource_type type, const char *what);
 
 /* ---- public handles (handle.c) ------------------------------------------------------------- */
 
@@ -445,8 +448,34 @@ struct xgd_device {
 #define XGDI_FAIL(dev, code, ...) xgdi_fail((dev), (code), __VA_ARGS__)
 
 /* Checks that the device is usable: INVALID_ARGUMENT for NULL, OBJECT_DISPOSED after destroy,
- * DEVICE_LOST while lost. */
-xgd_result xgdi_check_device(xgd_device *device);
+ * DEVICE_LOST while lost. The usable case passes inline (every draw checks it). */
+xgd_result xgdi_check_device_slow(xgd_device *device);
+static inline xgd_result xgdi_check_device(xgd_device *device)
+{
+    if (device != NULL && !device->destroying && !device->lost && device->renderer != NULL)
+        return XGD_OK;
+    return xgdi_check_device_slow(device);
+}
+
+/* (declared above; inline because every draw asks it of its textures) */
+static inline struct xgd_device *xgdi_resource_device(const xgdi_resource *res)
+{
+    if (res == NULL || res->disposed || res->token == NULL) return NULL;
+    xgd_device *dev = res->token->device;
+    if (dev == NULL || dev->destroying) return NULL;
+    return dev;
+}
+
+/* Every draw and setter checks its objects: a live object of the type, owned by the device,
+ * passes in a few compares inline; anything else takes the checks in their order. */
+static inline xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
+                                             xgdi_resource_type type, const char *what)
+{
+    if (device != NULL && res != NULL && res->type == type && !res->disposed &&
+        res->token != NULL && res->token->device == device && !device->destroying)
+        return XGD_OK;
+    return xgdi_check_resource_slow(device, res, type, what);
+}
 
 /* Presentation geometry (spec 002): logical canvas size and its rectangle in the back buffer. */
 typedef struct xgdi_presentation_geometry {

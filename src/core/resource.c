@@ -88,16 +88,8 @@ void xgdi_resource_dispose(xgdi_resource *res)
     res->token = NULL;
 }
 
-xgd_device *xgdi_resource_device(const xgdi_resource *res)
-{
-    if (res == NULL || res->disposed || res->token == NULL) return NULL;
-    xgd_device *dev = res->token->device;
-    if (dev == NULL || dev->destroying) return NULL;
-    return dev;
-}
-
-static xgd_result check_resource_failed(xgd_device *device, const xgdi_resource *res,
-                                        xgdi_resource_type type, const char *what)
+xgd_result xgdi_check_resource_slow(xgd_device *device, const xgdi_resource *res,
+                                    xgdi_resource_type type, const char *what)
 {
     if (what == NULL) what = "object";
     if (res == NULL) {
@@ -118,17 +110,6 @@ static xgd_result check_resource_failed(xgd_device *device, const xgdi_resource 
                          "%s belongs to another device", what);
     }
     return XGD_OK;
-}
-
-/* Every draw and setter checks its objects: a live object of the type, owned by the device,
-   passes in a few compares; anything else goes through the checks in their order above. */
-xgd_result xgdi_check_resource(xgd_device *device, const xgdi_resource *res,
-                               xgdi_resource_type type, const char *what)
-{
-    if (device != NULL && res != NULL && res->type == type && !res->disposed &&
-        res->token != NULL && res->token->device == device && !device->destroying)
-        return XGD_OK;
-    return check_resource_failed(device, res, type, what);
 }
 
 /* ---- used by device.c at destroy, loss and restore ---------------------------------------- */

@@ -246,6 +246,11 @@ xgd_result xvk_clear(xgdi_renderer *base, unsigned options, const float color[4]
                               want_depth ? " depth" : "", want_stencil ? " stencil" : "",
                               (double)color[0], (double)color[1], (double)color[2], (double)color[3]);
     }
+    /* The frame's command buffer opens at the clear that usually starts a frame: recycling
+       its slot (a pool reset, which frees the commands of the slot's previous frame, and the
+       wait for that frame if it is still running) is paid here once, not by the first draw. */
+    if (xvk_cmd(r) == VK_NULL_HANDLE)
+        return r->lost ? XGD_ERROR_DEVICE_LOST : xgd_device_last_result(base->device);
     if (r->rendering) {
         VkClearAttachment ca[XVK_MAX_TARGETS + 1];
         uint32_t n = 0;
@@ -862,12 +867,22 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
    the big-buffer path only when they exceed a quarter of the ring, as there. */
 static inline bool draw_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, xvk_span *s)
 {
-    if (size > r->ring.size / 4) return xvk_span_alloc(r, size, align, false, s);
+    xvk_ring *g = &r->ring;
+    if (size > g->size / 4) return xvk_span_alloc(r, size, align, false, s);
+    s->buffer = g->buffer;
+    s->big = NULL;
+    /* xvk_ring_alloc's common case inline: the aligned span fits before the ring's end and
+       the ring has room (align is a power of two, as there) */
+    uint64_t pos = g->head % g->size, start = (pos + align - 1) & ~(align - 1);
+    if (start + size <= g->size && g->head + (start - pos) + size - g->tail <= g->size) {
+        g->head += start - pos + size;
+        s->offset = start;
+        s->ptr = g->mapped + start;
+        return true;
+    }
     void *p;
     if (!xvk_ring_alloc(r, size, align, &s->offset, &p)) return false;
-    s->buffer = r->ring.buffer;
     s->ptr = p;
-    s->big = NULL;
     return true;
 }
 
@@ -941,7 +956,12 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     for (int i = 0; i < 2; i++) {
         off[i] = 0;
         if (size[i] == 0 || data[i] == NULL) continue;
-        if (r->user_last_size[i] == size[i] && memcmp(r->user_last[i], data[i], size[i]) == 0) {
+        /* unchanged since the last user draw (no XGDI_DIRTY_CONSTANTS seen since, and no
+           program change, across which a stock draw may have taken the bit) needs no
+           compare */
+        if (r->user_last_size[i] == size[i] &&
+            (!(r->constants_dirty & (XGDI_DIRTY_CONSTANTS | XGDI_DIRTY_PROGRAM)) ||
+             memcmp(r->user_last[i], data[i], size[i]) == 0)) {
             off[i] = r->user_last_offset[i];
             continue;
         }
@@ -952,6 +972,9 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
         r->user_last_size[i] = size[i];
         r->user_last_offset[i] = off[i];
     }
+    /* a stock draw after this one comes with EffectPass.Apply, which marks its constants
+       dirty again */
+    r->constants_dirty = 0;
     return true;
 }
 
@@ -966,6 +989,9 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     r->dynamic_dirty |= st->dirty;
     r->constants_dirty |= st->dirty;
     if (st->dirty & XGDI_DIRTY_SAMPLERS) r->memo_sampler_desc = NULL;
+    if (st->dirty & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_VERTEX_TEXTURES))
+        memset(r->user_memo_desc, 0, sizeof r->user_memo_desc);
+    if (st->dirty & XGDI_DIRTY_PROGRAM) r->user_memo_vs = r->user_memo_ps = NULL;
     if (st->layout == NULL || (st->constants == NULL && st->program != XGDI_PROGRAM_USER) ||
         d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
@@ -1076,6 +1102,112 @@ out:
     return res;
 }
 
+/* The image view and sampler of every register the user shaders sample (r->user_memo_used;
+   the other entries are left as they were): the pixel shader's registers, then the vertex
+   shader's (vertex texture slots). Which registers are sampled is found once per pair of shaders, and each register's
+   sampler is looked up only when its sampler description or the texture's filterability
+   changed (a sampler state's description is immutable while it is bound; a new or destroyed
+   one marks the samplers dirty, which forgets the memo in xvk_draw). */
+static xgd_result user_bindings(xvk_renderer *r, const xgdi_draw_state *st, VkImageView *uviews,
+                                VkSampler *usamplers)
+{
+    if (st->vs != r->user_memo_vs || st->ps != r->user_memo_ps) {
+        uint32_t used = 0;
+        for (int i = 0; i < XVK_USER_SAMPLERS; i++) {
+            bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+            int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+            xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
+            if (kind != XGDI_SAMPLER_NONE) used |= 1u << i;
+        }
+        r->user_memo_vs = st->vs;
+        r->user_memo_ps = st->ps;
+        r->user_memo_used = used;
+    }
+    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+        int i = 0;
+        while (!(used >> i & 1u)) i++;
+        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+        xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
+        xgdi_native_texture *bound = vertex ? st->vertex_textures[reg] : st->textures[reg];
+        const xgd_sampler_desc *bound_sampler = vertex ? st->vertex_samplers[reg] : st->samplers[reg];
+        /* core guarantees a bound texture's kind matches the register's */
+        xgdi_native_texture *ut = bound != NULL ? bound
+                                  : kind == XGDI_SAMPLER_3D ? r->dummy_volume
+                                                            : r->dummy_texture;
+        if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && bound == NULL))
+            return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
+                             "vulkan: sampler s%d of the %s shader needs a %s texture bound", reg,
+                             vertex ? "vertex" : "pixel", kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
+        static const xgd_sampler_desc user_default = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
+                                                       XGD_ADDRESS_WRAP, 4, 0, 0.0f };
+        const xgd_sampler_desc *sd = bound_sampler != NULL ? bound_sampler : &user_default;
+        bool filterable = r->support[ut->desc.format].filterable;
+        if (sd != r->user_memo_desc[i] || filterable != r->user_memo_filterable[i]) {
+            VkSampler smp = get_sampler(r, sd, filterable);
+            if (smp == VK_NULL_HANDLE) return xgd_device_last_result(r->base.device);
+            r->user_memo_desc[i] = sd;
+            r->user_memo_filterable[i] = filterable;
+            r->user_memo_sampler[i] = smp;
+        }
+        usamplers[i] = r->user_memo_sampler[i];
+        uviews[i] = ut->view;
+    }
+    return XGD_OK;
+}
+
+/* Pushes the user draw's stage blocks and combined image samplers. Push descriptors update
+   incrementally (the Vulkan spec: a pushed binding keeps its descriptor until pushed again or
+   the set is disturbed, and every user pipeline shares one layout), so once the set is valid
+   in this command buffer only the bindings that changed are written. */
+static void push_user_descriptors(xvk_renderer *r, VkCommandBuffer cmd, const xgdi_draw_state *st,
+                                  const VkImageView *uviews, const VkSampler *usamplers)
+{
+    const VkDeviceSize *off = r->user_bound_offsets_pending;
+    bool all = !r->user_descriptors_valid;
+    VkWriteDescriptorSet w[2 + XVK_USER_SAMPLERS];
+    VkDescriptorBufferInfo bi[2];
+    VkDescriptorImageInfo ii[XVK_USER_SAMPLERS];
+    uint32_t n = 0;
+    size_t sizes[2] = { st->vs_constants_size, st->ps_constants_size };
+    for (uint32_t b = 0; b < 2; b++) {
+        if (sizes[b] == 0 || (!all && off[b] == r->user_bound_offsets[b])) continue;
+        bi[b] = (VkDescriptorBufferInfo){ r->ring.buffer, off[b], sizes[b] };
+        w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                         .dstBinding = b, .descriptorCount = 1,
+                                         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                         .pBufferInfo = &bi[b] };
+        r->user_bound_offsets[b] = off[b];
+    }
+    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+        uint32_t i = 0;
+        while (!(used >> i & 1u)) i++;
+        if (!all && uviews[i] == r->user_bound_views[i] && usamplers[i] == r->user_bound_samplers[i]) continue;
+        ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
+        w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                         .dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + i,
+                                         .descriptorCount = 1,
+                                         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                         .pImageInfo = &ii[i] };
+        r->user_bound_views[i] = uviews[i];
+        r->user_bound_samplers[i] = usamplers[i];
+    }
+    if (n == 0) {
+        r->counters.descriptor_skips++;
+        return;
+    }
+    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
+    if (all) {
+        /* registers this program does not sample hold nothing pushed in this command buffer */
+        for (uint32_t i = 0; i < XVK_USER_SAMPLERS; i++)
+            if (!(r->user_memo_used >> i & 1u)) r->user_bound_views[i] = VK_NULL_HANDLE;
+    }
+    r->user_descriptors_valid = true;
+    r->descriptors_valid = false;
+    r->counters.descriptor_pushes++;
+    xvk_note_descriptors(r, n);
+}
+
 static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
                               size_t need_consts, VkDeviceSize coff, int count, VkBuffer vbuf,
                               VkDeviceSize voff, int32_t first, VkBuffer ibuf, VkDeviceSize ioff,
@@ -1122,31 +1254,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     VkImageView uviews[XVK_USER_SAMPLERS];
     VkSampler usamplers[XVK_USER_SAMPLERS];
     if (user) {
-        for (int i = 0; i < XVK_USER_SAMPLERS; i++) {
-            uviews[i] = VK_NULL_HANDLE;
-            usamplers[i] = VK_NULL_HANDLE;
-            /* the pixel shader's registers, then the vertex shader's (vertex texture slots) */
-            bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
-            int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
-            xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
-            if (kind == XGDI_SAMPLER_NONE) continue;
-            xgdi_native_texture *bound = vertex ? st->vertex_textures[reg] : st->textures[reg];
-            const xgd_sampler_desc *bound_sampler = vertex ? st->vertex_samplers[reg] : st->samplers[reg];
-            /* core guarantees a bound texture's kind matches the register's */
-            xgdi_native_texture *ut = bound != NULL ? bound
-                                      : kind == XGDI_SAMPLER_3D ? r->dummy_volume
-                                                                : r->dummy_texture;
-            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && bound == NULL))
-                return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                                 "vulkan: sampler s%d of the %s shader needs a %s texture bound", reg,
-                                 vertex ? "vertex" : "pixel", kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
-            static const xgd_sampler_desc user_default = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
-                                                           XGD_ADDRESS_WRAP, 4, 0, 0.0f };
-            usamplers[i] = get_sampler(r, bound_sampler != NULL ? bound_sampler : &user_default,
-                                       r->support[ut->desc.format].filterable);
-            if (usamplers[i] == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
-            uviews[i] = ut->view;
-        }
+        xgd_result ures = user_bindings(r, st, uviews, usamplers);
+        if (ures != XGD_OK) return ures;
     } else {
         /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
         bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
@@ -1175,7 +1284,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     }
 
     /* 4. record */
-    VkCommandBuffer cmd = xvk_cmd(r);
+    VkCommandBuffer cmd = r->recording ? r->frames[r->frame_index].cmd : xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     if (!r->rendering && !begin_rendering(r, cmd)) return XGD_OK;
     if (pipe != r->bound_pipeline) {
@@ -1184,46 +1293,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->counters.pipeline_binds++;
     }
     if (user) {
-        VkDeviceSize *off = r->user_bound_offsets_pending;
-        bool same = r->user_descriptors_valid && off[0] == r->user_bound_offsets[0] &&
-                    off[1] == r->user_bound_offsets[1] &&
-                    memcmp(uviews, r->user_bound_views, sizeof uviews) == 0 &&
-                    memcmp(usamplers, r->user_bound_samplers, sizeof usamplers) == 0;
-        if (!same) {
-            VkWriteDescriptorSet w[2 + XVK_USER_SAMPLERS];
-            VkDescriptorBufferInfo bi[2];
-            VkDescriptorImageInfo ii[XVK_USER_SAMPLERS];
-            uint32_t n = 0;
-            size_t sizes[2] = { st->vs_constants_size, st->ps_constants_size };
-            for (uint32_t b = 0; b < 2; b++) {
-                if (sizes[b] == 0) continue;
-                bi[b] = (VkDescriptorBufferInfo){ r->ring.buffer, off[b], sizes[b] };
-                w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                                 .dstBinding = b, .descriptorCount = 1,
-                                                 .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                                                 .pBufferInfo = &bi[b] };
-            }
-            for (uint32_t i = 0; i < XVK_USER_SAMPLERS; i++) {
-                if (uviews[i] == VK_NULL_HANDLE) continue;
-                ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
-                w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                                 .dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + i,
-                                                 .descriptorCount = 1,
-                                                 .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                                 .pImageInfo = &ii[i] };
-            }
-            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
-            r->user_bound_offsets[0] = off[0];
-            r->user_bound_offsets[1] = off[1];
-            memcpy(r->user_bound_views, uviews, sizeof uviews);
-            memcpy(r->user_bound_samplers, usamplers, sizeof usamplers);
-            r->user_descriptors_valid = true;
-            r->descriptors_valid = false;
-            r->counters.descriptor_pushes++;
-            xvk_note_descriptors(r, n);
-        } else {
-            r->counters.descriptor_skips++;
-        }
+        push_user_descriptors(r, cmd, st, uviews, usamplers);
     } else if (!r->descriptors_valid || coff != r->bound_constants || tex->view != r->bound_view ||
         smp != r->bound_sampler) {
         VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
@@ -1238,19 +1308,33 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
               .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER },
         };
+        /* Push descriptors update incrementally (the Vulkan spec: a pushed binding keeps its
+           descriptor until pushed again or the set is disturbed), so once the set is valid in
+           this command buffer only the bindings that changed are written: a texture change
+           alone writes one descriptor. */
         VkWriteDescriptorSet w[3];
-        memcpy(w, tmpl, sizeof w);
-        w[0].pBufferInfo = &bi;
-        w[1].pImageInfo = &ii;
-        w[2].pImageInfo = &si;
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
+        uint32_t n = 0;
+        bool all = !r->descriptors_valid;
+        if (all || coff != r->bound_constants) {
+            w[n] = tmpl[0];
+            w[n++].pBufferInfo = &bi;
+        }
+        if (all || tex->view != r->bound_view) {
+            w[n] = tmpl[1];
+            w[n++].pImageInfo = &ii;
+        }
+        if (all || smp != r->bound_sampler) {
+            w[n] = tmpl[2];
+            w[n++].pImageInfo = &si;
+        }
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, n, w);
         r->bound_constants = coff;
         r->bound_view = tex->view;
         r->bound_sampler = smp;
         r->descriptors_valid = true;
         r->user_descriptors_valid = false;
         r->counters.descriptor_pushes++;
-        xvk_note_descriptors(r, 3);
+        xvk_note_descriptors(r, n);
     } else {
         r->counters.descriptor_skips++;
     }

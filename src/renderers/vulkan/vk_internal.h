@@ -363,6 +363,14 @@ struct xvk_renderer {
     VkDeviceSize user_bound_offsets[2], user_bound_offsets_pending[2];
     VkImageView user_bound_views[XVK_USER_SAMPLERS];
     VkSampler user_bound_samplers[XVK_USER_SAMPLERS];
+    /* user_bindings' memo: the registers the last user shaders sample (forgotten when the
+       program changes) and each register's sampler by its sampler description and
+       filterability (forgotten when sampler states change) */
+    const struct xgdi_native_shader *user_memo_vs, *user_memo_ps;
+    uint32_t user_memo_used;
+    const xgd_sampler_desc *user_memo_desc[XVK_USER_SAMPLERS];
+    bool user_memo_filterable[XVK_USER_SAMPLERS];
+    VkSampler user_memo_sampler[XVK_USER_SAMPLERS];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     size_t user_last_size[2];
     VkDeviceSize user_last_offset[2];
