@@ -323,7 +323,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         user_first = (UINT)((a.offset + pad) / (size_t)stride);
     }
     vbv[0].StrideInBytes = (UINT)stride;
-    vbv[1].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
+    vbv[1].BufferLocation = r->defaults_gpu;
     vbv[1].SizeInBytes = 32;
     vbv[1].StrideInBytes = 0;
     D3D12_INDEX_BUFFER_VIEW ibv;

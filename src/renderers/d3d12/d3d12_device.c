@@ -845,6 +845,7 @@ static xgd_result d3d12_create_defaults(d3d12_renderer *r)
                                                       &IID_ID3D12Resource, (void **)&r->defaults);
     if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(defaults)");
     d3d12_set_name(r, r->defaults, "xgd default vertex attributes");
+    r->defaults_gpu = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
     void *p = NULL;
     D3D12_RANGE none = { 0, 0 };
     hr = ID3D12Resource_Map(r->defaults, 0, &none, &p);

@@ -273,16 +273,17 @@ struct xgdi_native_shader {
     size_t spirv_words;               /* with integer formats (xgdi_d3d12_user_vs_int_inputs) */
 };
 
-/* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
-   one SRV per sampler register, then one table of one sampler per register; the registers are
-   the pixel shader's 16 (pixel visibility), then the vertex shader's 4 vertex texture slots
-   (vertex visibility, registers t0..t3 / s0..s3 of that stage). */
+/* A user draw's sampler registers: the pixel shader's 16, then the vertex shader's 4 vertex
+   texture slots (registers t0..t3 / s0..s3 of that stage); d3d12_user.c gives the root
+   signature of a program tables for the registers its shaders sample. */
 #define D3D12X_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
-#define D3D12X_USER_ROOT_VS_CBV 0
-#define D3D12X_USER_ROOT_PS_CBV 1
-#define D3D12X_USER_ROOT_SRV0 2
-#define D3D12X_USER_ROOT_SAMPLER0 (2 + D3D12X_USER_SAMPLERS)
-#define D3D12X_USER_ROOT_COUNT (2 + 2 * D3D12X_USER_SAMPLERS)
+
+/* A user root signature made for one shape of program (d3d12_user.c): its key packs the pixel
+   registers with tables (0..n-1), the vertex ones, and whether the pixel stage has a block. */
+typedef struct d3d12_user_root {
+    uint32_t key;
+    ID3D12RootSignature *root;
+} d3d12_user_root;
 
 /* What a user draw binds, gathered before recording (everything that can fail). */
 typedef struct d3d12_user_binding {
@@ -310,6 +311,9 @@ void xgdi_d3d12_user_transitions(d3d12_renderer *r, const d3d12_user_binding *b)
 /* Records the root arguments (the user root signature is bound; valid: the list's root
    arguments are the last ones recorded by this function). */
 void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool valid);
+/* Makes r->shape_root the root signature of the program of vs and ps (made on first use). */
+xgd_result xgdi_d3d12_user_shape(d3d12_renderer *r, const xgdi_native_shader *vs,
+                                 const xgdi_native_shader *ps);
 
 /* ---- frames and submission (d3d12_device.c) ------------------------------------------------ */
 
@@ -413,9 +417,27 @@ struct d3d12_renderer {
     size_t user_last_size[2];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     UINT64 user_last_srv[D3D12X_USER_SAMPLERS], user_last_sampler[D3D12X_USER_SAMPLERS];
+    /* user_root is the root signature of the last program prepared, made for its shape and
+       kept in user_roots; the shape memo is that program's (by its shaders' serials): tables
+       for pixel registers 0..shape_pixel-1 and vertex registers 0..shape_vertex-1, a pixel
+       block or not */
+    d3d12_user_root *user_roots;
+    size_t user_root_count, user_root_capacity;
+    uint64_t shape_vs, shape_ps;
+    int shape_pixel, shape_vertex;
+    bool shape_ps_cbv;
+    ID3D12RootSignature *shape_root;
+    /* heap indices of samplers, which stay valid while the device lives: the stand-in for
+       unset states and, per register, the last state's description */
+    bool filler_ready;
+    uint32_t filler_sampler;
+    bool sampler_memo_valid[D3D12X_USER_SAMPLERS];
+    xgd_sampler_desc sampler_memo_desc[D3D12X_USER_SAMPLERS];
+    uint32_t sampler_memo[D3D12X_USER_SAMPLERS];
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */
+    D3D12_GPU_VIRTUAL_ADDRESS defaults_gpu;
 
     xgdi_native_texture *back_buffer;
     struct d3d12_present *present;    /* windowed devices: the swap chain (d3d12_window.c) */
