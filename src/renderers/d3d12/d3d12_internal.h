@@ -291,6 +291,8 @@ typedef struct d3d12_user_binding {
     uint32_t srv[D3D12X_USER_SAMPLERS];
     uint32_t sampler[D3D12X_USER_SAMPLERS];
     D3D12_GPU_VIRTUAL_ADDRESS cbv[2];  /* 0: the stage's block is already bound */
+    const float *data[2];              /* the blocks of cbv[i] != 0 and their bytes */
+    size_t size[2];
 } d3d12_user_binding;
 
 xgd_result xgdi_d3d12_user_init(d3d12_renderer *r);
@@ -418,15 +420,15 @@ struct d3d12_renderer {
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     UINT64 user_last_srv[D3D12X_USER_SAMPLERS], user_last_sampler[D3D12X_USER_SAMPLERS];
     /* user_root is the root signature of the last program prepared, made for its shape and
-       kept in user_roots; the shape memo is that program's (by its shaders' serials): tables
-       for pixel registers 0..shape_pixel-1 and vertex registers 0..shape_vertex-1, a pixel
-       block or not */
+       kept in user_roots; the shape memo is that program's (by its shaders' serials): whether
+       the pixel stage has a block, the registers with tables in root parameter order */
     d3d12_user_root *user_roots;
     size_t user_root_count, user_root_capacity;
     uint64_t shape_vs, shape_ps;
-    int shape_pixel, shape_vertex;
     bool shape_ps_cbv;
     ID3D12RootSignature *shape_root;
+    int shape_slot_count;
+    uint8_t shape_slots[D3D12X_USER_SAMPLERS];
     /* heap indices of samplers, which stay valid while the device lives: the stand-in for
        unset states and, per register, the last state's description */
     bool filler_ready;
@@ -434,6 +436,9 @@ struct d3d12_renderer {
     bool sampler_memo_valid[D3D12X_USER_SAMPLERS];
     xgd_sampler_desc sampler_memo_desc[D3D12X_USER_SAMPLERS];
     uint32_t sampler_memo[D3D12X_USER_SAMPLERS];
+    /* core's dirty bits since the last user draw was recorded: without XGDI_DIRTY_CONSTANTS or
+       XGDI_DIRTY_PROGRAM its blocks equal user_last without a compare */
+    uint32_t user_dirty;
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */

@@ -28,12 +28,11 @@
    register a table of one SRV and a table of one sampler, then the same per vertex register;
    each table is visible to its own stage only, as Direct3D's per-stage slots (the vertex
    stage's registers t0..t3 / s0..s3 overlap the pixel stage's). */
-static UINT root_table(const d3d12_renderer *r, int slot)
-{
-    int k = slot < XGDI_SHADER_MAX_SAMPLERS ? slot : r->shape_pixel + slot - XGDI_SHADER_MAX_SAMPLERS;
-    return (UINT)((r->shape_ps_cbv ? 2 : 1) + 2 * k);
-}
-
+/* Root parameter order of a shape: [0] the vertex block b0 (a vertex shader always has one:
+   its pixel_offset), [1] the pixel block b1 when the pixel shader has one, then per register
+   with a table (shape_slots: pixel registers, then vertex ones) a table of one SRV and a
+   table of one sampler; each table is visible to its own stage only, as Direct3D's per-stage
+   slots (the vertex stage's registers t0..t3 / s0..s3 overlap the pixel stage's). */
 static xgd_result create_root(d3d12_renderer *r, int pixel, int vertex, bool ps_cbv,
                               ID3D12RootSignature **out)
 {
@@ -113,10 +112,13 @@ xgd_result xgdi_d3d12_user_shape(d3d12_renderer *r, const xgdi_native_shader *vs
     }
     r->shape_vs = vs->serial;
     r->shape_ps = ps->serial;
-    r->shape_pixel = pixel;
-    r->shape_vertex = vertex;
     r->shape_ps_cbv = ps_cbv;
     r->shape_root = root;
+    /* the registers with tables, in root parameter order: pixel 0..pixel-1, then vertex */
+    r->shape_slot_count = 0;
+    for (int i = 0; i < pixel; i++) r->shape_slots[r->shape_slot_count++] = (uint8_t)i;
+    for (int i = 0; i < vertex; i++)
+        r->shape_slots[r->shape_slot_count++] = (uint8_t)(XGDI_SHADER_MAX_SAMPLERS + i);
     return XGD_OK;
 }
 
@@ -275,33 +277,23 @@ static xgd_result slot_sampler(d3d12_renderer *r, int slot, const xgd_sampler_de
     return XGD_OK;
 }
 
-/* The registers a shape has tables for: pixel 0..shape_pixel-1, then vertex slots. */
-static int next_slot(const d3d12_renderer *r, int slot)
-{
-    slot++;
-    if (slot == r->shape_pixel && slot < XGDI_SHADER_MAX_SAMPLERS) slot = XGDI_SHADER_MAX_SAMPLERS;
-    return slot < XGDI_SHADER_MAX_SAMPLERS + r->shape_vertex ? slot : D3D12X_USER_SAMPLERS;
-}
-
-static int first_slot(const d3d12_renderer *r)
-{
-    return next_slot(r, -1);
-}
-
 xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
                                    d3d12_user_binding *b)
 {
     b->cbv[0] = b->cbv[1] = 0;
-    xgd_result res = xgdi_d3d12_user_shape(r, st->vs, st->ps);
-    if (res != XGD_OK) return res;
+    xgd_result res;
+    if ((st->vs->serial != r->shape_vs || st->ps->serial != r->shape_ps) &&
+        (res = xgdi_d3d12_user_shape(r, st->vs, st->ps)) != XGD_OK)
+        return res;
     /* another shape's root signature: op_draw records it, which drops every root argument */
     if (r->user_root != r->shape_root) {
         r->user_root = r->shape_root;
         r->user_root_bound = false;
         r->draw_state_valid = false;
     }
-    for (int i = first_slot(r); i < D3D12X_USER_SAMPLERS; i = next_slot(r, i)) {
+    for (int k = 0; k < r->shape_slot_count; k++) {
         /* the pixel shader's registers, then the vertex shader's (vertex texture slots) */
+        int i = r->shape_slots[k];
         bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
         int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
         xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
@@ -329,8 +321,10 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
     }
 
     /* Blocks equal to the bound ones are neither uploaded nor rebound (as the stock path's
-       last_constants): valid while the list's user root arguments are the last recorded. */
+       last_constants): valid while the list's user root arguments are the last recorded;
+       compared only when core marked a change of blocks or shaders since then. */
     bool valid = r->draw_state_valid && !r->heaps_dirty && r->user_root_bound;
+    bool unchanged = (r->user_dirty & (XGDI_DIRTY_CONSTANTS | XGDI_DIRTY_PROGRAM)) == 0;
     const float *data[2] = { st->vs_constants, st->ps_constants };
     size_t size[2] = { st->vs_constants_size, st->ps_constants_size };
     d3d12_frame *f = &r->frames[r->slot];
@@ -342,18 +336,15 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
         /* a pixel shader without a block has no root CBV in its shape */
         if (size[i] == 0 || (i == 1 && !r->shape_ps_cbv)) continue;
         if (valid && r->user_last_size[i] == size[i] &&
-            memcmp(r->user_last[i], data[i], size[i]) == 0)
+            (unchanged || memcmp(r->user_last[i], data[i], size[i]) == 0))
             continue;
         d3d12_alloc a;
         res = xgdi_d3d12_linear_alloc(r, &f->constants, size[i], D3D12X_CBV_ALIGN, &a);
         if (res != XGD_OK) return res;
         memcpy(a.cpu, data[i], size[i]);
         b->cbv[i] = a.gpu;
-    }
-    for (int i = 0; i < 2; i++) {
-        if (b->cbv[i] == 0) continue;
-        memcpy(r->user_last[i], data[i], size[i]);
-        r->user_last_size[i] = size[i];
+        b->data[i] = data[i];
+        b->size[i] = size[i];
     }
     return XGD_OK;
 }
@@ -371,23 +362,33 @@ void xgdi_d3d12_user_transitions(d3d12_renderer *r, const d3d12_user_binding *b)
 {
     /* a vertex texture is read by the vertex stage (and may be a pixel slot's too: the
        read-only states combine) */
-    for (int i = first_slot(r); i < D3D12X_USER_SAMPLERS; i = next_slot(r, i))
+    for (int k = 0; k < r->shape_slot_count; k++) {
+        int i = r->shape_slots[k];
         if (b->textures[i] != NULL)
             read_state(r, b->textures[i],
                        i < XGDI_SHADER_MAX_SAMPLERS ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE
                                                     : D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE |
                                                           D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    }
 }
 
 void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool valid)
 {
     ID3D12GraphicsCommandList *list = d3d12_list(r);
-    if (b->cbv[0] != 0) ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, b->cbv[0]);
-    if (b->cbv[1] != 0) ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 1, b->cbv[1]);
+    /* the blocks bound become the ones later draws compare with (a draw that failed before
+       recording bound nothing, so they change only here) */
+    for (int i = 0; i < 2; i++) {
+        if (b->cbv[i] == 0) continue;
+        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, (UINT)i, b->cbv[i]);
+        memcpy(r->user_last[i], b->data[i], b->size[i]);
+        r->user_last_size[i] = b->size[i];
+    }
+    r->user_dirty = 0;
     UINT64 srv0 = r->view_heap.visible_gpu.ptr, smp0 = r->sampler_heap.visible_gpu.ptr;
     UINT64 srv_inc = r->view_heap.increment, smp_inc = r->sampler_heap.increment;
-    for (int i = first_slot(r); i < D3D12X_USER_SAMPLERS; i = next_slot(r, i)) {
-        UINT table = root_table(r, i);
+    UINT table = r->shape_ps_cbv ? 2 : 1;
+    for (int k = 0; k < r->shape_slot_count; k++, table += 2) {
+        int i = r->shape_slots[k];
         D3D12_GPU_DESCRIPTOR_HANDLE t = { srv0 + (UINT64)b->srv[i] * srv_inc };
         if (!valid || t.ptr != r->user_last_srv[i]) {
             ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, table, t);
