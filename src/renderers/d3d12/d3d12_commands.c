@@ -317,12 +317,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
            them are never fetched. */
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
-        if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes + (size_t)stride, 16, &a)) != XGD_OK) return res;
-        size_t pad = ((size_t)stride - a.offset % (size_t)stride) % (size_t)stride;
-        memcpy(a.cpu + pad, draw->user_vertices, bytes);
+        res = xgdi_d3d12_linear_alloc_vertices(r, &f->ring, bytes, (size_t)stride, &a, &user_first);
+        if (res != XGD_OK) return res;
+        memcpy(a.cpu, draw->user_vertices, bytes);
         vbv[0].BufferLocation = a.gpu - a.offset;
         vbv[0].SizeInBytes = (UINT)f->ring.chunks[f->ring.current].size;
-        user_first = (UINT)((a.offset + pad) / (size_t)stride);
     }
     vbv[0].StrideInBytes = (UINT)stride;
     vbv[1].BufferLocation = r->defaults_gpu;

@@ -436,6 +436,7 @@ struct d3d12_renderer {
     bool sampler_memo_valid[D3D12X_USER_SAMPLERS];
     xgd_sampler_desc sampler_memo_desc[D3D12X_USER_SAMPLERS];
     uint32_t sampler_memo[D3D12X_USER_SAMPLERS];
+    const xgd_sampler_desc *sampler_memo_ptr[D3D12X_USER_SAMPLERS]; /* the state it came from */
     /* core's dirty bits since the last user draw was recorded: without XGDI_DIRTY_CONSTANTS or
        XGDI_DIRTY_PROGRAM its blocks equal user_last without a compare */
     uint32_t user_dirty;
@@ -524,6 +525,10 @@ unsigned xgdi_d3d12_instance_creations(void);
 xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
 xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
                                    d3d12_alloc *out);
+/* `bytes` of vertices placed at a multiple of `stride` from the start of their chunk, the
+   first one's index in the chunk in *first (out->offset: the first vertex's offset). */
+xgd_result xgdi_d3d12_linear_alloc_vertices(d3d12_renderer *r, d3d12_linear *l, size_t bytes,
+                                            size_t stride, d3d12_alloc *out, UINT *first);
 /* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
    finished it: one submission and one wait. */
 xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);

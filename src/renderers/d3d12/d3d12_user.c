@@ -128,6 +128,7 @@ static void user_reset(d3d12_renderer *r)
     r->shape_vs = r->shape_ps = 0;
     r->filler_ready = false;
     memset(r->sampler_memo_valid, 0, sizeof r->sampler_memo_valid);
+    memset(r->sampler_memo_ptr, 0, sizeof r->sampler_memo_ptr);
 }
 
 xgd_result xgdi_d3d12_user_init(d3d12_renderer *r)
@@ -266,6 +267,13 @@ static xgd_result slot_sampler(d3d12_renderer *r, int slot, const xgd_sampler_de
         *index = r->filler_sampler;
         return XGD_OK;
     }
+    /* the same state as the last draw's, unless core marked a change of sampler states
+       since (a state destroyed and another made at its address is set again) */
+    if (desc == r->sampler_memo_ptr[slot] &&
+        (r->user_dirty & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_VERTEX_TEXTURES)) == 0) {
+        *index = r->sampler_memo[slot];
+        return XGD_OK;
+    }
     if (!r->sampler_memo_valid[slot] ||
         memcmp(&r->sampler_memo_desc[slot], desc, sizeof *desc) != 0) {
         xgd_result res = xgdi_d3d12_sampler_get(r, desc, &r->sampler_memo[slot]);
@@ -273,6 +281,7 @@ static xgd_result slot_sampler(d3d12_renderer *r, int slot, const xgd_sampler_de
         r->sampler_memo_desc[slot] = *desc;
         r->sampler_memo_valid[slot] = true;
     }
+    r->sampler_memo_ptr[slot] = desc;
     *index = r->sampler_memo[slot];
     return XGD_OK;
 }
