@@ -45,28 +45,29 @@ static D3D12_CPU_DESCRIPTOR_HANDLE target_rtv(d3d12_renderer *r, const xgdi_targ
     return xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[tg->face * t->desc.levels]);
 }
 
-/* Transitions the bound set for output and records OMSetRenderTargets when it changed. */
+/* Transitions the bound set for output and records OMSetRenderTargets when it changed. The
+   states are tested here: a set drawn to again (most draws) needs no barrier. */
 static void bind_targets(d3d12_renderer *r)
 {
-    D3D12_CPU_DESCRIPTOR_HANDLE rtvs[D3D12X_MAX_TARGETS];
     for (int i = 0; i < r->target_count; i++) {
         xgdi_target *tg = &r->targets[i];
         xgdi_native_texture *t = tg->texture;
-        if (t->samples > 1)
-            xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
-                                  D3D12_RESOURCE_STATE_RENDER_TARGET);
-        else
+        if (t->samples > 1) {
+            if (t->ms_state != D3D12_RESOURCE_STATE_RENDER_TARGET)
+                xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES,
+                                      &t->ms_state, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        } else if (t->states[tg->face * t->desc.levels] != D3D12_RESOURCE_STATE_RENDER_TARGET) {
             xgdi_d3d12_texture_transition(r, t, tg->face, 0, D3D12_RESOURCE_STATE_RENDER_TARGET);
-        rtvs[i] = target_rtv(r, tg);
+        }
     }
     xgdi_native_texture *t0 = r->targets[0].texture;
-    D3D12_CPU_DESCRIPTOR_HANDLE dsv;
     bool has_depth = t0->has_dsv;
-    if (has_depth) {
+    if (has_depth && t0->depth_state != D3D12_RESOURCE_STATE_DEPTH_WRITE)
         xgdi_d3d12_transition(r, t0->depth, 0, &t0->depth_state, D3D12_RESOURCE_STATE_DEPTH_WRITE);
-        dsv = xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
-    }
     if (r->targets_dirty) {
+        D3D12_CPU_DESCRIPTOR_HANDLE rtvs[D3D12X_MAX_TARGETS], dsv = { 0 };
+        for (int i = 0; i < r->target_count; i++) rtvs[i] = target_rtv(r, &r->targets[i]);
+        if (has_depth) dsv = xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
         /* debug devices: each binding of a set opens the event of its rendering segment */
         d3d12_event_targets(r);
         ID3D12GraphicsCommandList_OMSetRenderTargets(d3d12_list(r), (UINT)r->target_count, rtvs,
@@ -233,6 +234,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
                          "d3d12: the device has no volume textures");
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
+    r->user_dirty |= st->dirty;
     /* the last draw's PSO serves again while nothing its key holds changed; the vertex layout
        is compared by its hash (a draw through several streams: the combined layout's, which
        covers every stream's elements, stride and step rate), not by the layout's dirty bit,
@@ -315,15 +317,14 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
            them are never fetched. */
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
-        if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes + (size_t)stride, 16, &a)) != XGD_OK) return res;
-        size_t pad = ((size_t)stride - a.offset % (size_t)stride) % (size_t)stride;
-        memcpy(a.cpu + pad, draw->user_vertices, bytes);
+        res = xgdi_d3d12_linear_alloc_vertices(r, &f->ring, bytes, (size_t)stride, &a, &user_first);
+        if (res != XGD_OK) return res;
+        memcpy(a.cpu, draw->user_vertices, bytes);
         vbv[0].BufferLocation = a.gpu - a.offset;
         vbv[0].SizeInBytes = (UINT)f->ring.chunks[f->ring.current].size;
-        user_first = (UINT)((a.offset + pad) / (size_t)stride);
     }
     vbv[0].StrideInBytes = (UINT)stride;
-    vbv[1].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
+    vbv[1].BufferLocation = r->defaults_gpu;
     vbv[1].SizeInBytes = 32;
     vbv[1].StrideInBytes = 0;
     D3D12_INDEX_BUFFER_VIEW ibv;

@@ -212,6 +212,37 @@ xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t si
     }
 }
 
+xgd_result xgdi_d3d12_linear_alloc_vertices(d3d12_renderer *r, d3d12_linear *l, size_t bytes,
+                                            size_t stride, d3d12_alloc *out, UINT *first)
+{
+    /* most draws: the current chunk has room at its next multiple of the stride */
+    if (l->current < l->count) {
+        d3d12_upload_chunk *c = &l->chunks[l->current];
+        size_t n = (l->offset + stride - 1) / stride;
+        size_t off = n * stride;
+        if (off + bytes <= c->size) {
+            out->res = c->res;
+            out->cpu = c->cpu + off;
+            out->gpu = c->gpu + off;
+            out->offset = off;
+            l->offset = off + bytes;
+            *first = (UINT)n;
+            return XGD_OK;
+        }
+    }
+    /* else one stride more than the vertices, padded up to a multiple of the stride */
+    d3d12_alloc a;
+    xgd_result res = xgdi_d3d12_linear_alloc(r, l, bytes + stride, 16, &a);
+    if (res != XGD_OK) return res;
+    size_t pad = (stride - a.offset % stride) % stride;
+    out->res = a.res;
+    out->cpu = a.cpu + pad;
+    out->gpu = a.gpu + pad;
+    out->offset = a.offset + pad;
+    *first = (UINT)(out->offset / stride);
+    return XGD_OK;
+}
+
 static void d3d12_linear_reset(d3d12_linear *l)
 {
     l->current = 0;
@@ -845,6 +876,7 @@ static xgd_result d3d12_create_defaults(d3d12_renderer *r)
                                                       &IID_ID3D12Resource, (void **)&r->defaults);
     if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommittedResource(defaults)");
     d3d12_set_name(r, r->defaults, "xgd default vertex attributes");
+    r->defaults_gpu = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
     void *p = NULL;
     D3D12_RANGE none = { 0, 0 };
     hr = ID3D12Resource_Map(r->defaults, 0, &none, &p);

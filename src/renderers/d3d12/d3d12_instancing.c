@@ -48,7 +48,7 @@ void xgdi_d3d12_stream_bind(d3d12_renderer *r, ID3D12GraphicsCommandList *list,
     }
     ID3D12GraphicsCommandList_IASetVertexBuffers(list, 0, (UINT)n, v);
     D3D12_VERTEX_BUFFER_VIEW d;
-    d.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(r->defaults);
+    d.BufferLocation = r->defaults_gpu;
     d.SizeInBytes = 32;
     d.StrideInBytes = 0;
     ID3D12GraphicsCommandList_IASetVertexBuffers(list, XGD_MAX_VERTEX_BUFFER_BINDINGS, 1, &d);

@@ -273,16 +273,17 @@ struct xgdi_native_shader {
     size_t spirv_words;               /* with integer formats (xgdi_d3d12_user_vs_int_inputs) */
 };
 
-/* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
-   one SRV per sampler register, then one table of one sampler per register; the registers are
-   the pixel shader's 16 (pixel visibility), then the vertex shader's 4 vertex texture slots
-   (vertex visibility, registers t0..t3 / s0..s3 of that stage). */
+/* A user draw's sampler registers: the pixel shader's 16, then the vertex shader's 4 vertex
+   texture slots (registers t0..t3 / s0..s3 of that stage); d3d12_user.c gives the root
+   signature of a program tables for the registers its shaders sample. */
 #define D3D12X_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
-#define D3D12X_USER_ROOT_VS_CBV 0
-#define D3D12X_USER_ROOT_PS_CBV 1
-#define D3D12X_USER_ROOT_SRV0 2
-#define D3D12X_USER_ROOT_SAMPLER0 (2 + D3D12X_USER_SAMPLERS)
-#define D3D12X_USER_ROOT_COUNT (2 + 2 * D3D12X_USER_SAMPLERS)
+
+/* A user root signature made for one shape of program (d3d12_user.c): its key packs the pixel
+   registers with tables (0..n-1), the vertex ones, and whether the pixel stage has a block. */
+typedef struct d3d12_user_root {
+    uint32_t key;
+    ID3D12RootSignature *root;
+} d3d12_user_root;
 
 /* What a user draw binds, gathered before recording (everything that can fail). */
 typedef struct d3d12_user_binding {
@@ -290,6 +291,8 @@ typedef struct d3d12_user_binding {
     uint32_t srv[D3D12X_USER_SAMPLERS];
     uint32_t sampler[D3D12X_USER_SAMPLERS];
     D3D12_GPU_VIRTUAL_ADDRESS cbv[2];  /* 0: the stage's block is already bound */
+    const float *data[2];              /* the blocks of cbv[i] != 0 and their bytes */
+    size_t size[2];
 } d3d12_user_binding;
 
 xgd_result xgdi_d3d12_user_init(d3d12_renderer *r);
@@ -310,6 +313,9 @@ void xgdi_d3d12_user_transitions(d3d12_renderer *r, const d3d12_user_binding *b)
 /* Records the root arguments (the user root signature is bound; valid: the list's root
    arguments are the last ones recorded by this function). */
 void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool valid);
+/* Makes r->shape_root the root signature of the program of vs and ps (made on first use). */
+xgd_result xgdi_d3d12_user_shape(d3d12_renderer *r, const xgdi_native_shader *vs,
+                                 const xgdi_native_shader *ps);
 
 /* ---- frames and submission (d3d12_device.c) ------------------------------------------------ */
 
@@ -413,9 +419,31 @@ struct d3d12_renderer {
     size_t user_last_size[2];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     UINT64 user_last_srv[D3D12X_USER_SAMPLERS], user_last_sampler[D3D12X_USER_SAMPLERS];
+    /* user_root is the root signature of the last program prepared, made for its shape and
+       kept in user_roots; the shape memo is that program's (by its shaders' serials): whether
+       the pixel stage has a block, the registers with tables in root parameter order */
+    d3d12_user_root *user_roots;
+    size_t user_root_count, user_root_capacity;
+    uint64_t shape_vs, shape_ps;
+    bool shape_ps_cbv;
+    ID3D12RootSignature *shape_root;
+    int shape_slot_count;
+    uint8_t shape_slots[D3D12X_USER_SAMPLERS];
+    /* heap indices of samplers, which stay valid while the device lives: the stand-in for
+       unset states and, per register, the last state's description */
+    bool filler_ready;
+    uint32_t filler_sampler;
+    bool sampler_memo_valid[D3D12X_USER_SAMPLERS];
+    xgd_sampler_desc sampler_memo_desc[D3D12X_USER_SAMPLERS];
+    uint32_t sampler_memo[D3D12X_USER_SAMPLERS];
+    const xgd_sampler_desc *sampler_memo_ptr[D3D12X_USER_SAMPLERS]; /* the state it came from */
+    /* core's dirty bits since the last user draw was recorded: without XGDI_DIRTY_CONSTANTS or
+       XGDI_DIRTY_PROGRAM its blocks equal user_last without a compare */
+    uint32_t user_dirty;
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */
+    D3D12_GPU_VIRTUAL_ADDRESS defaults_gpu;
 
     xgdi_native_texture *back_buffer;
     struct d3d12_present *present;    /* windowed devices: the swap chain (d3d12_window.c) */
@@ -497,6 +525,10 @@ unsigned xgdi_d3d12_instance_creations(void);
 xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
 xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
                                    d3d12_alloc *out);
+/* `bytes` of vertices placed at a multiple of `stride` from the start of their chunk, the
+   first one's index in the chunk in *first (out->offset: the first vertex's offset). */
+xgd_result xgdi_d3d12_linear_alloc_vertices(d3d12_renderer *r, d3d12_linear *l, size_t bytes,
+                                            size_t stride, d3d12_alloc *out, UINT *first);
 /* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
    finished it: one submission and one wait. */
 xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);

@@ -191,7 +191,10 @@ static xgd_result create_user_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     if (vs == NULL || ps == NULL || vs->serial != k->user_vs || ps->serial != k->user_ps)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
                          "d3d12: user pipeline without its shaders");
-    d->pRootSignature = r->user_root;
+    /* the root signature of the program's shape (the one its draws bind) */
+    xgd_result shaped = xgdi_d3d12_user_shape(r, vs, ps);
+    if (shaped != XGD_OK) return shaped;
+    d->pRootSignature = r->shape_root;
     d->VS.pShaderBytecode = vs->dxbc;
     d->VS.BytecodeLength = vs->dxbc_size;
     d->PS.pShaderBytecode = ps->dxbc;
