@@ -4,10 +4,11 @@
  * sprite of a texture does: the same pixels and the same errors.
  *
  * The rule: a sprite's vertices and its checks depend on the sprite and its texture's size,
- * never on which texture the previous sprite used. So a scene drawn with two textures of
- * identical content, alternated every sprite (each sprite the first of its texture's run),
- * must match the same scene drawn with one texture (every sprite after the first inside a
- * run) pixel for pixel, and a bad sprite inside a run is refused exactly as a first one is.
+ * never on which textures earlier sprites used. So a scene drawn with a new texture of
+ * identical content for every sprite (each sprite the first of its texture in the batch) must
+ * match the same scene drawn with one texture (every sprite after the first inside a run)
+ * and with two alternating textures (a texture seen earlier in the batch) pixel for pixel, and
+ * a bad sprite inside a run is refused exactly as a first one is.
  */
 #include "harness.h"
 
@@ -95,8 +96,9 @@ static int scene(xgd_sprite *out, xgd_rect *src)
     return n;
 }
 
-static bool draw_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_texture *a,
-                       xgd_texture *b, uint8_t **pixels)
+/* Sprite i uses textures[i % count]. */
+static bool draw_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                       xgd_texture *const *textures, int count, uint8_t **pixels)
 {
     xgd_sprite sprites[40];
     xgd_rect src;
@@ -107,7 +109,7 @@ static bool draw_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_t
     if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
     if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
     for (int i = 0; i < n; i++) {
-        if (xgd_sprite_batch_draw(sb, (i & 1) ? b : a, &sprites[i]) != XGD_OK) return false;
+        if (xgd_sprite_batch_draw(sb, textures[i % count], &sprites[i]) != XGD_OK) return false;
     }
     if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
     return xgdt_read_back_buffer(t, dev, RW, RH, pixels);
@@ -115,25 +117,31 @@ static bool draw_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_t
 
 XGD_FIXTURE(SpriteBatch_RunOfOneTextureMatchesFirstSprites)
 {
+    enum { N = 40 };
     xgd_device *dev = run_device(t);
     REQUIRE(dev != NULL);
-    xgd_texture *a = run_texture(t, dev), *b = run_texture(t, dev);
-    REQUIRE(a != NULL && b != NULL);
+    xgd_texture *tex[N];
+    for (int i = 0; i < N; i++) {
+        tex[i] = run_texture(t, dev);
+        REQUIRE(tex[i] != NULL);
+    }
     xgd_sprite_batch *sb = NULL;
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
-    uint8_t *alternating = NULL, *one = NULL;
-    REQUIRE(draw_scene(t, dev, sb, a, b, &alternating));
-    REQUIRE(draw_scene(t, dev, sb, a, a, &one));
+    uint8_t *firsts = NULL, *one = NULL, *two = NULL;
+    REQUIRE(draw_scene(t, dev, sb, tex, N, &firsts));
+    REQUIRE(draw_scene(t, dev, sb, tex, 1, &one));
+    REQUIRE(draw_scene(t, dev, sb, tex, 2, &two));
     /* the scene must draw something, or the comparison proves nothing */
     bool drawn = false;
-    for (int i = 0; i < RW * RH && !drawn; i++) drawn = alternating[i * 4] != 10;
+    for (int i = 0; i < RW * RH && !drawn; i++) drawn = firsts[i * 4] != 10;
     CHECK(drawn);
-    CHECK(xgdt_compare_rgba(t, "one texture vs alternating", one, alternating, RW, RH, 0));
-    free(alternating);
+    CHECK(xgdt_compare_rgba(t, "one texture vs a texture per sprite", one, firsts, RW, RH, 0));
+    CHECK(xgdt_compare_rgba(t, "two textures vs a texture per sprite", two, firsts, RW, RH, 0));
+    free(firsts);
     free(one);
+    free(two);
     xgd_sprite_batch_destroy(sb);
-    xgd_texture_destroy(a);
-    xgd_texture_destroy(b);
+    for (int i = 0; i < N; i++) xgd_texture_destroy(tex[i]);
     xgd_device_destroy(dev);
 }
 
@@ -172,6 +180,21 @@ XGD_FIXTURE(SpriteBatch_RunRefusesBadSprites)
     CHECK_OK(xgd_device_get_statistics(dev, &s1));
     CHECK_INT(s1.draw_calls - s0.draw_calls, 1);
     CHECK_INT(s1.primitives - s0.primitives, 18);
+
+    /* the same with a texture seen earlier in the batch but not by the previous sprite */
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, gone, &good));
+    for (int i = 0; i < 8; i++) {
+        CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, &bad[i]), XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(xgd_sprite_batch_draw(sb, gone, &good));
+    }
+    /* 10 sprites in two runs (the refused ones queued nothing): 2 draws, 20 triangles */
+    CHECK_OK(xgd_device_get_statistics(dev, &s0));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    CHECK_OK(xgd_device_get_statistics(dev, &s1));
+    CHECK_INT(s1.draw_calls - s0.draw_calls, 2);
+    CHECK_INT(s1.primitives - s0.primitives, 20);
 
     /* a texture destroyed inside its own run: the next Draw of its handle is refused */
     CHECK_OK(xgd_sprite_batch_begin(sb, NULL));

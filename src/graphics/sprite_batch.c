@@ -116,6 +116,7 @@ struct xgd_sprite_batch {
         xgd_texture *handle;          /* NULL = empty */
         uint32_t ordinal;
         int width, height;
+        float corner[4];              /* as run_corner */
     } memo[TEXTURE_MEMO];
 
 };
@@ -712,14 +713,15 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
             memo->ordinal = ordinal;
             memo->width = tw;
             memo->height = th;
+            memo->corner[0] = memo->corner[1] = -0.0f;
+            memo->corner[2] = (float)tw;
+            memo->corner[3] = (float)th;
         }
         batch->run_handle = texture;
         batch->run_ordinal = memo->ordinal;
         batch->run_width = memo->width;
         batch->run_height = memo->height;
-        batch->run_corner[0] = batch->run_corner[1] = -0.0f;
-        batch->run_corner[2] = (float)memo->width;
-        batch->run_corner[3] = (float)memo->height;
+        memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
     batch->count = i + 1;
     build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);
@@ -805,15 +807,29 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
     RESOLVE_BATCH(batch, dev);
     /* The common call: a queued mode, the previous sprite's texture (it passed every texture
        check in this batch, and nothing they test changes while its handle names the same live
-       object), room in the queue, and the whole texture unrotated. Everything else, and every
+       object) or one in the memo, room in the queue, and the whole texture unrotated. Everything else, and every
        call that fails, goes to draw_general, which checks in XNA's order and names the
        error. */
+    /* A texture in the memo passed the same checks in this batch: a batch that alternates
+       among a few textures takes this path too, switching the run. */
     uint32_t i = batch->count;
-    if (texture == batch->run_handle && texture != NULL && sprite != NULL &&
-        i < batch->capacity && batch->in_begin && sprite->source == NULL &&
-        sprite->destination == NULL && sprite->rotation == 0.0f &&
+    struct texture_memo *memo = NULL;
+    if (texture != batch->run_handle) {
+        memo = &batch->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+        if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
+    }
+    if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
+        sprite->source == NULL && sprite->destination == NULL && sprite->rotation == 0.0f &&
         xgd_resource_is_live(dev, texture) &&
-        build_fast(&batch->vertices[(size_t)i * 4], batch->run_corner, sprite)) {
+        build_fast(&batch->vertices[(size_t)i * 4],
+                   memo != NULL ? memo->corner : batch->run_corner, sprite)) {
+        if (memo != NULL) {
+            batch->run_handle = texture;
+            batch->run_ordinal = memo->ordinal;
+            batch->run_width = memo->width;
+            batch->run_height = memo->height;
+            memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
+        }
         batch->textures[i] = batch->run_ordinal;
         batch->depths[i] = sprite->layer_depth;
         batch->count = i + 1;
