@@ -17,7 +17,12 @@
  * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
  *
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
- *                  [--repeat R] [--json FILE]
+ *                  [--repeat R] [--json FILE] [--sprites-only 1|16]
+ *
+ * --sprites-only T runs only the SpriteBatch scene with T textures (a warm-up pass and --repeat
+ * timed passes) and prints its figures: a profile of one scene, e.g.
+ *   valgrind --tool=callgrind --toggle-collect='xgd_sprite_batch_*' xgd-bench --sprites-only 1
+ * collects Begin, Draw and End (with everything they call) and nothing else.
  */
 #define _POSIX_C_SOURCE 200809L
 #if defined(__linux__)
@@ -100,6 +105,7 @@ typedef struct bench {
     xgd_device *dev;
     int width, height;
     int sprites, draws, readbacks, repeat;
+    int sprites_only;            /* 0, or the texture count of the one scene to run */
     xgd_sprite_batch *batch;
     xgd_texture *textures[TEXTURES];
     int counter;                 /* instructions_open's descriptor, or -1 */
@@ -198,7 +204,7 @@ static int positive_arg(const char *opt, const char *val, int max)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
-               "                 [--readbacks N] [--repeat R] [--json FILE]\n"
+               "                 [--readbacks N] [--repeat R] [--json FILE] [--sprites-only 1|16]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
@@ -235,6 +241,12 @@ int main(int argc, char **argv)
             b.readbacks = positive_arg(a, val, 100000);
         } else if (strcmp(a, "--repeat") == 0) {
             b.repeat = positive_arg(a, val, MAX_REPEAT);
+        } else if (strcmp(a, "--sprites-only") == 0) {
+            b.sprites_only = positive_arg(a, val, TEXTURES);
+            if (b.sprites_only != 1 && b.sprites_only != TEXTURES) {
+                fprintf(stderr, "xgd-bench: bad --sprites-only '%s' (1 or %d)\n", val, TEXTURES);
+                return 1;
+            }
         } else if (strcmp(a, "--json") == 0) {
             json = val;
         } else {
@@ -287,6 +299,25 @@ int main(int argc, char **argv)
     double ins_one[MAX_REPEAT], ins_many[MAX_REPEAT];
     uint64_t calls_one = 0, calls_many = 0, ins = 0;
     b.counter = instructions_open();
+    if (b.sprites_only != 0) {
+        uint64_t calls = 0;
+        (void)time_sprites(&b, b.sprites_only, &calls, &ins);
+        for (int r = 0; r < b.repeat; r++) {
+            one[r] = time_sprites(&b, b.sprites_only, &calls, &ins);
+            ins_one[r] = (double)ins / b.sprites;
+        }
+        double per_s = b.sprites / bench_median(one, b.repeat);
+        printf("xgd-bench: %s renderer, %d sprites, %d texture%s, median of %d (plus a warm-up)\n",
+               info.renderer_name, b.sprites, b.sprites_only, b.sprites_only > 1 ? "s" : "",
+               b.repeat);
+        printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch", per_s,
+               (unsigned long long)calls);
+        printf("%-44s %14.0f  sprites/16.7 ms frame\n", "SpriteBatch, per frame", per_s * FRAME_S);
+        if (b.counter >= 0)
+            printf("%-44s %14.0f  instructions/sprite\n", "SpriteBatch",
+                   bench_median(ins_one, b.repeat));
+        goto done;
+    }
     /* One untimed warm-up pass of each so first-use allocations are not measured. */
     (void)time_sprites(&b, 1, &calls_one, &ins);
     (void)time_sprites(&b, TEXTURES, &calls_many, &ins);
@@ -373,6 +404,7 @@ int main(int argc, char **argv)
         printf("%s\n", json);
     }
 
+done:
 #if defined(__linux__)
     if (b.counter >= 0) close(b.counter);
 #endif

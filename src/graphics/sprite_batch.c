@@ -39,6 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps the gather array at 192 KiB */
 #define MAX_SPRITES 2048
@@ -105,6 +108,7 @@ struct xgd_sprite_batch {
     xgd_texture *run_handle;
     uint32_t run_ordinal;
     int run_width, run_height;
+    float run_corner[4];              /* (-0, -0, width, height): build_fast's corner offsets */
 
     /* The same for the last textures seen in this batch, direct-mapped by handle: a batch that
        alternates among a few textures checks and looks each up once, not once per change. */
@@ -112,6 +116,7 @@ struct xgd_sprite_batch {
         xgd_texture *handle;          /* NULL = empty */
         uint32_t ordinal;
         int width, height;
+        float corner[4];              /* as run_corner */
     } memo[TEXTURE_MEMO];
 
 };
@@ -611,11 +616,14 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
     out[3] = (sprite_vertex){ { x[3], y[3], z }, color, { ub, vb } };
 }
 
-xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
-                                 const xgd_sprite *sprite)
+/* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
+ * the last sprite's, a full queue, and every call that fails. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_texture *texture,
+                               const xgd_sprite *sprite)
 {
-    xgd_device *dev = NULL;
-    RESOLVE_BATCH(batch, dev);
     /* A live object of the batch's device (the typed check names what else it is). The
        texture of the previous sprite passed the checks below, and nothing they test changes
        while its handle names the same live object. */
@@ -705,17 +713,129 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             memo->ordinal = ordinal;
             memo->width = tw;
             memo->height = th;
+            memo->corner[0] = memo->corner[1] = -0.0f;
+            memo->corner[2] = (float)tw;
+            memo->corner[3] = (float)th;
         }
         batch->run_handle = texture;
         batch->run_ordinal = memo->ordinal;
         batch->run_width = memo->width;
         batch->run_height = memo->height;
+        memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
     batch->count = i + 1;
     build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);
     batch->textures[i] = batch->run_ordinal;
     batch->depths[i] = sprite->layer_depth;
     return XGD_OK;
+}
+
+/* The whole texture, placed by position, origin and scale, unrotated (the common sprite):
+ * writes its four vertices to out and returns true when every corner and the layer depth are
+ * finite and effects has no unknown bits; otherwise returns false having written nothing,
+ * and draw_general checks the sprite and names the error (or writes the empty quad of a
+ * corner beyond float range). Finite corners prove position, origin and scale finite: a
+ * non-finite one of them makes each corner that uses it infinite or NaN (an infinity times
+ * a scale of 0 is NaN), so the checks draw_general makes cannot fail here. corner is
+ * (-0, -0, width, height) of the texture. The arithmetic is build_vertices' fast case lane by
+ * lane (-0 - origin is -origin exactly, then a multiply and an add, no fused multiply-add),
+ * so both give the same bits. */
+#if defined(__SSE2__)
+/* (x, y, x, y) */
+static inline __m128 load_pair(const xgd_vector2 *v)
+{
+    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)v));
+    return _mm_movelh_ps(xy, xy);
+}
+
+static inline bool build_fast(sprite_vertex *out, const float corner[4], const xgd_sprite *s)
+{
+    /* (u, v) of corners 0 and 3 for each SpriteEffects value: corner i takes the texture
+       coordinate of corner i ^ effects */
+    static const float uv_flip[4][4] = {
+        { 0, 0, 1, 1 }, { 1, 0, 0, 1 }, { 0, 1, 1, 0 }, { 1, 1, 0, 0 },
+    };
+    const unsigned flip = (unsigned)s->effects;
+    const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
+    const __m128 sc = load_pair(&s->scale);
+    const __m128 z = _mm_load1_ps(&s->layer_depth);
+    /* (x0, y0, x1, y1) */
+    const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(corner), o), sc));
+    /* x - x is +0 for a finite x and NaN otherwise (finite4) */
+    const __m128 chk = _mm_add_ps(_mm_sub_ps(r, r), _mm_sub_ps(z, z));
+    if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
+        return false;
+    int32_t color;
+    memcpy(&color, &s->color, sizeof color);
+    const __m128 zc = _mm_unpacklo_ps(z, _mm_castsi128_ps(_mm_set1_epi32(color))); /* z c z c */
+    const __m128 uv = _mm_loadu_ps(uv_flip[flip]);                           /* ua va ub vb */
+    float *f = (float *)(void *)out;
+    _mm_storeu_ps(f + 0, _mm_movelh_ps(r, zc));                            /* x0 y0 z c */
+    _mm_storeu_ps(f + 4, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(1, 2, 1, 0)));   /* ua va x1 y0 */
+    _mm_storeu_ps(f + 8, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(1, 2, 1, 0)));  /* z c ub va */
+    _mm_storeu_ps(f + 12, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 0)));  /* x0 y1 z c */
+    _mm_storeu_ps(f + 16, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(3, 2, 3, 0)));  /* ua vb x1 y1 */
+    _mm_storeu_ps(f + 20, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(3, 2, 1, 0))); /* z c ub vb */
+    return true;
+}
+#else
+static inline bool build_fast(sprite_vertex *out, const float corner[4], const xgd_sprite *s)
+{
+    const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
+    const float x0 = s->position.x + (corner[0] - ox) * sx;
+    const float y0 = s->position.y + (corner[1] - oy) * sy;
+    const float x1 = s->position.x + (corner[2] - ox) * sx;
+    const float y1 = s->position.y + (corner[3] - oy) * sy;
+    const unsigned flip = (unsigned)s->effects;
+    const float z = s->layer_depth;
+    if (!finite4(x0, x1, y0, y1) || z - z != 0.0f || flip > 3u) return false;
+    const float ua = (float)(flip & 1u), ub = 1.0f - ua;
+    const float va = (float)(flip >> 1 & 1u), vb = 1.0f - va;
+    const xgd_color color = s->color;
+    out[0] = (sprite_vertex){ { x0, y0, z }, color, { ua, va } };
+    out[1] = (sprite_vertex){ { x1, y0, z }, color, { ub, va } };
+    out[2] = (sprite_vertex){ { x0, y1, z }, color, { ua, vb } };
+    out[3] = (sprite_vertex){ { x1, y1, z }, color, { ub, vb } };
+    return true;
+}
+#endif
+
+xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
+                                 const xgd_sprite *sprite)
+{
+    xgd_device *dev = NULL;
+    RESOLVE_BATCH(batch, dev);
+    /* The common call: a queued mode, the previous sprite's texture (it passed every texture
+       check in this batch, and nothing they test changes while its handle names the same live
+       object) or one in the memo, room in the queue, and the whole texture unrotated. Everything else, and every
+       call that fails, goes to draw_general, which checks in XNA's order and names the
+       error. */
+    /* A texture in the memo passed the same checks in this batch: a batch that alternates
+       among a few textures takes this path too, switching the run. */
+    uint32_t i = batch->count;
+    struct texture_memo *memo = NULL;
+    if (texture != batch->run_handle) {
+        memo = &batch->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+        if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
+    }
+    if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
+        sprite->source == NULL && sprite->destination == NULL && sprite->rotation == 0.0f &&
+        xgd_resource_is_live(dev, texture) &&
+        build_fast(&batch->vertices[(size_t)i * 4],
+                   memo != NULL ? memo->corner : batch->run_corner, sprite)) {
+        if (memo != NULL) {
+            batch->run_handle = texture;
+            batch->run_ordinal = memo->ordinal;
+            batch->run_width = memo->width;
+            batch->run_height = memo->height;
+            memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
+        }
+        batch->textures[i] = batch->run_ordinal;
+        batch->depths[i] = sprite->layer_depth;
+        batch->count = i + 1;
+        return XGD_OK;
+    }
+    return draw_general(batch, dev, texture, sprite);
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */

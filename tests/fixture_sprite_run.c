@@ -1,0 +1,214 @@
+/*
+ * fixture_sprite_run.c - SpriteBatch.Draw of a sprite whose texture is the previous sprite's
+ * (the common call, which SpriteBatch takes through a shorter path) behaves as the first
+ * sprite of a texture does: the same pixels and the same errors.
+ *
+ * The rule: a sprite's vertices and its checks depend on the sprite and its texture's size,
+ * never on which textures earlier sprites used. So a scene drawn with a new texture of
+ * identical content for every sprite (each sprite the first of its texture in the batch) must
+ * match the same scene drawn with one texture (every sprite after the first inside a run)
+ * and with two alternating textures (a texture seen earlier in the batch) pixel for pixel, and
+ * a bad sprite inside a run is refused exactly as a first one is.
+ */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RW = 64, RH = 64, TW = 4, TH = 4 };
+
+static xgd_device *run_device(xgdt_ctx *t)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = RW;
+    dd.pp.back_buffer_height = RH;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    return xgdt_device(t, &dd);
+}
+
+/* 4x4 texels, every one distinct, no symmetry (a flip or an off-by-one shows). */
+static xgd_texture *run_texture(xgdt_ctx *t, xgd_device *dev)
+{
+    uint8_t rgba[TW * TH * 4];
+    for (int j = 0; j < TH; j++) {
+        for (int i = 0; i < TW; i++) {
+            uint8_t *p = &rgba[(j * TW + i) * 4];
+            p[0] = (uint8_t)(20 + 70 * i);
+            p[1] = (uint8_t)(25 + 70 * j);
+            p[2] = (uint8_t)(240 - 14 * (i + 4 * j));
+            p[3] = (uint8_t)(255 - 40 * ((i + j) & 1));
+        }
+    }
+    return xgdt_image_texture(t, dev, TW, TH, rgba);
+}
+
+static uint64_t stat_draws(xgd_device *dev)
+{
+    xgd_statistics s;
+    memset(&s, 0, sizeof s);
+    (void)xgd_device_get_statistics(dev, &s);
+    return s.draw_calls;
+}
+
+/* Sprites covering what the corner math distinguishes: fractional positions, origins,
+ * scales (negative: mirrored and culled; zero: empty), every flip, tints, layer depths, a
+ * corner beyond float range (an empty quad, not an error), and a rotated and a
+ * source-rectangle sprite between them. */
+static int scene(xgd_sprite *out, xgd_rect *src)
+{
+    int n = 0;
+    *src = (xgd_rect){ 1, 1, 2, 3 };
+    for (int k = 0; k < 24; k++) {
+        xgd_sprite s = XGD_SPRITE_INIT;
+        s.position = (xgd_vector2){ 3.0f + (float)(k % 6) * 10.25f, 4.0f + (float)(k / 6) * 14.5f };
+        s.origin = (xgd_vector2){ (float)(k % 3) * 0.75f, (float)(k % 5) * 0.5f };
+        s.scale = (xgd_vector2){ 1.0f + (float)(k % 4) * 0.625f, 1.5f + (float)(k % 3) * 0.375f };
+        s.effects = (xgd_sprite_effects)(k & 3);
+        s.color = (xgd_color){ (uint8_t)(255 - 9 * k), 255, (uint8_t)(128 + 5 * k), 255 };
+        s.layer_depth = (float)k / 24.0f;
+        out[n++] = s;
+    }
+    xgd_sprite s = XGD_SPRITE_INIT;
+    s.position = (xgd_vector2){ 30.5f, 30.5f };
+    s.scale = (xgd_vector2){ -2.0f, 2.0f };
+    out[n++] = s;
+    s.scale = (xgd_vector2){ 0.0f, 3.0f };
+    out[n++] = s;
+    s.scale = (xgd_vector2){ 1e38f, 1e38f }; /* corners beyond float range */
+    s.position = (xgd_vector2){ 3e38f, 3e38f };
+    out[n++] = s;
+    s = (xgd_sprite)XGD_SPRITE_INIT;
+    s.position = (xgd_vector2){ 40.0f, 50.0f };
+    s.rotation = 0.5f;
+    s.scale = (xgd_vector2){ 2.0f, 2.0f };
+    out[n++] = s;
+    s.rotation = 0.0f;
+    s.source = src;
+    s.position = (xgd_vector2){ 12.0f, 50.0f };
+    out[n++] = s;
+    s.source = NULL;
+    s.position = (xgd_vector2){ 50.25f, 40.75f };
+    s.origin = (xgd_vector2){ 2.0f, 2.0f };
+    s.scale = (xgd_vector2){ 3.0f, 1.25f };
+    s.effects = (xgd_sprite_effects)(XGD_SPRITE_FLIP_HORIZONTALLY | XGD_SPRITE_FLIP_VERTICALLY);
+    out[n++] = s;
+    return n;
+}
+
+/* Sprite i uses textures[i % count]. */
+static bool draw_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                       xgd_texture *const *textures, int count, uint8_t **pixels)
+{
+    xgd_sprite sprites[40];
+    xgd_rect src;
+    int n = scene(sprites, &src);
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
+    for (int i = 0; i < n; i++) {
+        if (xgd_sprite_batch_draw(sb, textures[i % count], &sprites[i]) != XGD_OK) return false;
+    }
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    return xgdt_read_back_buffer(t, dev, RW, RH, pixels);
+}
+
+XGD_FIXTURE(SpriteBatch_RunOfOneTextureMatchesFirstSprites)
+{
+    enum { N = 40 };
+    xgd_device *dev = run_device(t);
+    REQUIRE(dev != NULL);
+    xgd_texture *tex[N];
+    for (int i = 0; i < N; i++) {
+        tex[i] = run_texture(t, dev);
+        REQUIRE(tex[i] != NULL);
+    }
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    uint8_t *firsts = NULL, *one = NULL, *two = NULL;
+    REQUIRE(draw_scene(t, dev, sb, tex, N, &firsts));
+    REQUIRE(draw_scene(t, dev, sb, tex, 1, &one));
+    REQUIRE(draw_scene(t, dev, sb, tex, 2, &two));
+    /* the scene must draw something, or the comparison proves nothing */
+    bool drawn = false;
+    for (int i = 0; i < RW * RH && !drawn; i++) drawn = firsts[i * 4] != 10;
+    CHECK(drawn);
+    CHECK(xgdt_compare_rgba(t, "one texture vs a texture per sprite", one, firsts, RW, RH, 0));
+    CHECK(xgdt_compare_rgba(t, "two textures vs a texture per sprite", two, firsts, RW, RH, 0));
+    free(firsts);
+    free(one);
+    free(two);
+    xgd_sprite_batch_destroy(sb);
+    for (int i = 0; i < N; i++) xgd_texture_destroy(tex[i]);
+    xgd_device_destroy(dev);
+}
+
+/* A bad sprite after a good one of the same texture is refused and queues nothing. */
+XGD_FIXTURE(SpriteBatch_RunRefusesBadSprites)
+{
+    xgd_device *dev = run_device(t);
+    REQUIRE(dev != NULL);
+    xgd_texture *tex = run_texture(t, dev), *gone = run_texture(t, dev);
+    REQUIRE(tex != NULL && gone != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    const xgd_sprite good = XGD_SPRITE_INIT;
+
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &good));
+    xgd_sprite bad[8];
+    for (int i = 0; i < 8; i++) bad[i] = good;
+    bad[0].position.x = NAN;
+    bad[1].position.y = INFINITY;
+    bad[2].origin.x = NAN;
+    bad[3].origin.y = -INFINITY;
+    bad[4].scale.x = INFINITY;
+    bad[5].scale.y = NAN;
+    bad[6].layer_depth = NAN;
+    bad[7].effects = (xgd_sprite_effects)4;
+    for (int i = 0; i < 8; i++) {
+        CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, &bad[i]), XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(xgd_sprite_batch_draw(sb, tex, &good)); /* the run goes on */
+    }
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    /* nine good sprites of one texture: one draw of 18 triangles */
+    xgd_statistics s0, s1;
+    CHECK_OK(xgd_device_get_statistics(dev, &s0));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    CHECK_OK(xgd_device_get_statistics(dev, &s1));
+    CHECK_INT(s1.draw_calls - s0.draw_calls, 1);
+    CHECK_INT(s1.primitives - s0.primitives, 18);
+
+    /* the same with a texture seen earlier in the batch but not by the previous sprite */
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, gone, &good));
+    for (int i = 0; i < 8; i++) {
+        CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, &bad[i]), XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(xgd_sprite_batch_draw(sb, gone, &good));
+    }
+    /* 10 sprites in two runs (the refused ones queued nothing): 2 draws, 20 triangles */
+    CHECK_OK(xgd_device_get_statistics(dev, &s0));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    CHECK_OK(xgd_device_get_statistics(dev, &s1));
+    CHECK_INT(s1.draw_calls - s0.draw_calls, 2);
+    CHECK_INT(s1.primitives - s0.primitives, 20);
+
+    /* a texture destroyed inside its own run: the next Draw of its handle is refused */
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, gone, &good));
+    xgd_texture_destroy(gone);
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, gone, &good), XGD_ERROR_OBJECT_DISPOSED);
+    uint64_t before = stat_draws(dev);
+    CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_INT(stat_draws(dev) - before, 0);
+
+    /* outside Begin/End, with the last batch's texture */
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, tex, &good), XGD_ERROR_INVALID_OPERATION);
+
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
