@@ -685,9 +685,37 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
     return XGD_OK;
 }
 
+xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *ps,
+                                        const xgdi_sampler_kind *sampler_kinds,
+                                        const float *ps_constants, int ps_count,
+                                        int technique, int pass)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (ps == NULL || ps_count < 0 || ps_count > XGDI_SHADER_MAX_REGISTERS)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
+    if (!device->program_set || device->program != XGDI_PROGRAM_USER || device->user_vs == NULL ||
+        device->user_vs != device->sprite_vs)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "pass %d of technique %d has no vertex shader (a pixel-shader-only pass "
+                         "needs SpriteBatch's vertex shader: use it inside SpriteBatch, or after "
+                         "applying a SpriteEffect)", pass, technique);
+    if (device->user_ps != ps) device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
+    size_t pbytes = (size_t)ps_count * 16;
+    if (device->user_ps_count != ps_count ||
+        (pbytes > 0 && memcmp(device->user_ps_constants, ps_constants, pbytes) != 0))
+        device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
+    if (pbytes > 0) memcpy(device->user_ps_constants, ps_constants, pbytes);
+    device->user_ps_count = ps_count;
+    device->user_ps = ps;
+    memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
+    return XGD_OK;
+}
+
 void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader)
 {
     if (device == NULL || shader == NULL) return;
+    if (device->sprite_vs == shader) device->sprite_vs = NULL;
     if (device->user_vs == shader || device->user_ps == shader) {
         if (device->program == XGDI_PROGRAM_USER) device->program_set = false;
         device->user_vs = device->user_ps = NULL;

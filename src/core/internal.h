@@ -380,6 +380,9 @@ struct xgd_device {
        their reflection and of the constants of the last apply (the vertex block's last vec4
        is pixel_offset, written per draw by draw.c) */
     xgdi_native_shader *user_vs, *user_ps;
+    /* the stock SpriteEffect's vertex shader while it is the applied one (effect.c): a pass
+       with a pixel shader only keeps it, as XNA's custom sprite effects inside SpriteBatch */
+    xgdi_native_shader *sprite_vs;
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;
     xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
@@ -451,6 +454,13 @@ xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presenta
 /* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
 xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
                               const void *constants, size_t size, xgd_texture *texture);
+/* A pass with a pixel shader only: keeps the applied vertex shader and its constants when it
+ * is the stock SpriteEffect's (device->sprite_vs), and applies ps with them; INVALID_OPERATION
+ * naming the pass otherwise. */
+xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *ps,
+                                        const xgdi_sampler_kind *sampler_kinds,
+                                        const float *ps_constants, int ps_count,
+                                        int technique, int pass);
 /* Applies a user program (XGDI_PROGRAM_USER) for the following draws: the shaders, their
  * reflection (copied) and each stage's constants (vs_count vec4s including pixel_offset,
  * which draws fill; ps_count). Marks PROGRAM / CONSTANTS dirty only for what changed. */

@@ -76,8 +76,6 @@ struct xgdi_fx {
     int current_technique;
     fx_shader **shaders;        /* every shader object, for natives */
     int shader_count;
-    fx_shader *sprite_vs;       /* SpriteEffect's vertex shader in the form, for passes with a
-                                   pixel shader only (made at the first such apply) */
     fx_texref *textures;        /* per effect object index */
     int object_count;
     /* register files MojoShader's commit writes (vertex, pixel) */
@@ -175,6 +173,22 @@ void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx) { (void)device; (v
 xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pass)
 {
     (void)fx; (void)technique; (void)pass;
+    return fx_fail(device, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader");
+}
+int xgdi_fx_parameter_id(const xgdi_fx *fx, const char *name)
+{
+    (void)fx;
+    (void)name;
+    return -1;
+}
+xgd_result xgdi_fx_set_floats(xgd_device *device, xgdi_fx *fx, int id, const float *v, int count)
+{
+    (void)fx; (void)id; (void)v; (void)count;
+    return fx_fail(device, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader");
+}
+xgd_result xgdi_fx_set_texture(xgd_device *device, xgdi_fx *fx, int id, xgd_texture *texture)
+{
+    (void)fx; (void)id; (void)texture;
     return fx_fail(device, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader");
 }
 #define NOFX1(name, T1) xgd_result name(xgd_effect *e, T1 a) { (void)a; return no_fx(e); }
@@ -1272,10 +1286,6 @@ static void free_body(xgdi_fx *fx)
         shader_release(fx->shaders[i]);
     }
     free(fx->shaders);
-    if (fx->sprite_vs != NULL) {
-        fx->sprite_vs->refs = 1;
-        shader_release(fx->sprite_vs);
-    }
     free(fx->nodes);
     free(fx->pub);
     free(fx->tech_anno);
@@ -1436,8 +1446,8 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
 
 void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
 {
-    for (int i = 0; i <= fx->shader_count; i++) {
-        fx_shader *s = i < fx->shader_count ? fx->shaders[i] : fx->sprite_vs;
+    for (int i = 0; i < fx->shader_count; i++) {
+        fx_shader *s = fx->shaders[i];
         if (s == NULL) continue;
         if (s->native == NULL) continue;
         if (device != NULL) {
@@ -2149,6 +2159,32 @@ xgd_result xgd_effect_parameter_set_texture(xgd_effect *effect, xgd_effect_param
     return XGD_OK;
 }
 
+int xgdi_fx_parameter_id(const xgdi_fx *fx, const char *name)
+{
+    for (int i = 0; i < fx->pub_count; i++)
+        if (strcmp(fx->nodes[fx->pub[i]].name, name) == 0) return fx->pub[i];
+    return -1;
+}
+
+xgd_result xgdi_fx_set_floats(xgd_device *dev, xgdi_fx *fx, int id, const float *v, int count)
+{
+    xgd_result r;
+    const fx_node *n = typed(dev, fx, (xgd_effect_parameter){ id }, XGD_EFFECT_PARAMETER_TYPE_SINGLE, 6, true,
+                             "set_floats", &r);
+    return n == NULL ? r : move_values(dev, n, (float *)v, NULL, count, true);
+}
+
+xgd_result xgdi_fx_set_texture(xgd_device *dev, xgdi_fx *fx, int id, xgd_texture *texture)
+{
+    xgd_result r;
+    const fx_node *n = texture_node(dev, fx, (xgd_effect_parameter){ id }, true, &r);
+    if (n == NULL) return r;
+    fx_texref *t = &fx->textures[n->value->valuesI[n->offset]];
+    t->handle = texture != NULL ? texture->res.handle : NULL;
+    t->ref = texture != NULL ? xgdi_ref_make(&texture->res) : (xgdi_ref){ 0, 0 };
+    return XGD_OK;
+}
+
 xgd_result xgd_effect_parameter_get_texture(xgd_effect *effect, xgd_effect_parameter p, xgd_texture **out)
 {
     FX_ENTER(effect, fx, dev);
@@ -2521,46 +2557,12 @@ static int pack(const fx_shader *s, const float *file, float *out)
 }
 
 
-/* SpriteEffect's vertex shader (position * MatrixTransform, colour and texture coordinate
- * passed on) in the shader form. XNA's sprite effects are often pixel shaders only: SpriteBatch
- * binds SpriteEffect, then the custom pass replaces the pixel shader and keeps that vertex
- * shader and its matrix. The stock SpriteEffect is no shader of the form, so this one stands in
- * for it when such a pass follows the stock sprite program. */
-static xgd_result sprite_vertex_shader(xgd_device *dev, xgdi_fx *fx, fx_shader **out)
+/* Whether the applied vertex shader is the stock SpriteEffect's, which a pass with a pixel
+ * shader only keeps (XNA's custom sprite effects inside SpriteBatch). */
+static bool fx_sprite_vs_current(const xgd_device *dev)
 {
-    static const char src[] = "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n"
-                              "m4x4 oPos, v0, c0\nmov oD0, v1\nmov oT0, v2\n";
-    if (fx->sprite_vs == NULL) {
-        const MOJOSHADER_parseData *a = MOJOSHADER_assemble("xgd sprite vertex shader", src, (unsigned)strlen(src), NULL, 0,
-                                                            NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL);
-        if (a == NULL || a->error_count > 0) {
-            if (a != NULL) MOJOSHADER_freeParseData(a);
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader could not be assembled");
-        }
-        fx_shader *s = calloc(1, sizeof *s);
-        if (s != NULL && (s->arena = malloc(sizeof(fx_arena))) == NULL) {
-            free(s);
-            s = NULL;
-        }
-        if (s != NULL) {
-            s->refs = 1;
-            arena_init(s->arena);
-            s->pd = MOJOSHADER_parse("spirv", "main", (const unsigned char *)a->output, (unsigned)a->output_len, NULL, 0,
-                                     NULL, 0, arena_malloc, arena_free, s->arena);
-            if (s->pd == NULL || s->pd->error_count > 0) shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "sprite vertex shader");
-            else prepare_shader(s);
-        }
-        MOJOSHADER_freeParseData(a);
-        if (s == NULL || s->failed) {
-            xgd_result r = xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader: %s",
-                                     s != NULL ? s->message : "out of memory");
-            if (s != NULL) shader_release(s);
-            return r;
-        }
-        fx->sprite_vs = s;
-    }
-    *out = fx->sprite_vs;
-    return XGD_OK;
+    return dev->program_set && dev->program == XGDI_PROGRAM_USER && dev->user_vs != NULL &&
+           dev->user_vs == dev->sprite_vs;
 }
 
 xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
@@ -2580,22 +2582,13 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
         if (st->type == MOJOSHADER_RS_VERTEXSHADER) vs = e->objects[st->value.valuesI[0]].shader.shader;
         if (st->type == MOJOSHADER_RS_PIXELSHADER) ps = e->objects[st->value.valuesI[0]].shader.shader;
     }
-    /* a pixel-shader-only pass after the stock sprite program keeps SpriteEffect's vertex
-       shader and matrix (SpriteBatch with a custom effect) */
-    bool sprite = vs == NULL && dev->program_set && dev->program == XGDI_PROGRAM_SPRITE;
-    xgd_matrix sprite_matrix;
-    if (sprite) {
-        memcpy(sprite_matrix.m, dev->constants.sprite.matrix_transform, sizeof sprite_matrix.m);
-        r = sprite_vertex_shader(dev, fx, &vs);
-        if (r != XGD_OK) return r;
-    }
-    if (vs == NULL || ps == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         "pass %d of technique %d has no %s shader%s", pass, technique,
-                         vs == NULL ? "vertex" : "pixel",
-                         vs == NULL ? " (a pixel-shader-only pass needs SpriteBatch's vertex shader: use it inside "
-                                      "SpriteBatch, or after applying a SpriteEffect)" : "");
-    r = ensure_native(dev, vs);
+    /* a pixel-shader-only pass keeps SpriteBatch's vertex shader (xgdi_apply_user_pixel_shader) */
+    if (ps == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION, "pass %d of technique %d has no pixel shader", pass,
+                         technique);
+    if (vs == NULL && !fx_sprite_vs_current(dev))
+        return xgdi_apply_user_pixel_shader(dev, NULL, NULL, NULL, 0, technique, pass);
+    r = vs != NULL ? ensure_native(dev, vs) : XGD_OK;
     if (r == XGD_OK) r = ensure_native(dev, ps);
     if (r != XGD_OK) return r;
 
@@ -2617,13 +2610,10 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     r = apply_samplers(dev, fx, &changes);
     if (r == XGD_OK) r = apply_render_states(dev, fx, ps_pass);
     if (r != XGD_OK) return r;
-    if (sprite) {
-        /* m4x4 oPos, v0, c0: register i is column i of the row-vector matrix */
-        for (int i = 0; i < 4; i++)
-            for (int k = 0; k < 4; k++) fx->vs_f[i * 4 + k] = sprite_matrix.m[k * 4 + i];
-    }
-    int nv = pack(vs, fx->vs_f, fx->vs_pack);
     int np = pack(ps, fx->ps_f, fx->ps_pack);
+    if (vs == NULL)
+        return xgdi_apply_user_pixel_shader(dev, ps->native, ps->sampler_kinds, fx->ps_pack, np, technique, pass);
+    int nv = pack(vs, fx->vs_f, fx->vs_pack);
     return xgdi_apply_user_program(dev, vs->native, ps->native, vs->inputs, vs->input_count, ps->sampler_kinds,
                                    fx->vs_pack, nv, fx->ps_pack, np);
 }
