@@ -692,14 +692,14 @@ xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *
 {
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
-    if (ps == NULL || ps_count < 0 || ps_count > XGDI_SHADER_MAX_REGISTERS)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
     if (!device->program_set || device->program != XGDI_PROGRAM_USER || device->user_vs == NULL ||
         device->user_vs != device->sprite_vs)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "pass %d of technique %d has no vertex shader (a pixel-shader-only pass "
                          "needs SpriteBatch's vertex shader: use it inside SpriteBatch, or after "
                          "applying a SpriteEffect)", pass, technique);
+    if (ps == NULL || ps_count < 0 || ps_count > XGDI_SHADER_MAX_REGISTERS)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
     if (device->user_ps != ps) device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
     size_t pbytes = (size_t)ps_count * 16;
     if (device->user_ps_count != ps_count ||
