@@ -366,16 +366,6 @@ struct xgd_device {
     /* the applied program (xgd_effect_apply) */
     bool program_set;
     xgdi_program program;
-    uint32_t variant;
-    union {
-        xgdi_sprite_constants sprite;
-        xgdi_basic_constants basic;
-        xgdi_mrt_constants mrt;        /* added for the EXT MrtEffect */
-        xgdi_volume_constants volume;  /* added for the EXT VolumeEffect */
-    } constants, draw_constants;       /* draw_constants: what draws read (draw.c) */
-    int pixel_shift_width, pixel_shift_height; /* the viewport draw_constants were built for */
-    size_t constants_size;
-    xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
     /* XGDI_PROGRAM_USER (src/shader/fx.c, xgdi_apply_user_program): the shaders, copies of
        their reflection and of the constants of the last apply (the vertex block's last vec4
        is pixel_offset, written per draw by draw.c) */
@@ -451,9 +441,6 @@ typedef struct xgdi_presentation_geometry {
 } xgdi_presentation_geometry;
 xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presentation_parameters *pp);
 
-/* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
-xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
-                              const void *constants, size_t size, xgd_texture *texture);
 /* A pass with a pixel shader only: keeps the applied vertex shader and its constants when it
  * is the stock SpriteEffect's (device->sprite_vs), and applies ps with them; INVALID_OPERATION
  * naming the pass otherwise. */

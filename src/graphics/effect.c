@@ -41,7 +41,7 @@
  */
 #include "internal.h"
 #include "../shader/fx.h"
-#include "../../shaders/generated/stock_xfx.h"
+#include "../shader/stock_xfx.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -136,21 +136,22 @@ static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_
 static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect **out)
 {
     static const struct {
-        const unsigned char *bytes;
-        size_t size;
+        const char *name;
         const char *constants;
     } stock[] = {
-        [EFFECT_SPRITE] = { xgd_stock_xfx_sprite, sizeof xgd_stock_xfx_sprite, "MatrixTransform" },
-        [EFFECT_BASIC] = { xgd_stock_xfx_basic, sizeof xgd_stock_xfx_basic, "BasicConstants" },
-        [EFFECT_MRT] = { xgd_stock_xfx_mrt, sizeof xgd_stock_xfx_mrt, "MrtConstants" },
-        [EFFECT_VOLUME] = { xgd_stock_xfx_volume, sizeof xgd_stock_xfx_volume, "VolumeConstants" },
+        [EFFECT_SPRITE] = { "sprite", "MatrixTransform" },
+        [EFFECT_BASIC] = { "basic", "BasicConstants" },
+        [EFFECT_MRT] = { "mrt", "MrtConstants" },
+        [EFFECT_VOLUME] = { "volume", "VolumeConstants" },
     };
     if (out != NULL) *out = NULL;
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     xgdi_fx *fx;
-    r = xgdi_fx_load(device, stock[kind].bytes, stock[kind].size, &fx);
+    size_t size;
+    const unsigned char *bytes = xgdi_stock_xfx(stock[kind].name, &size);
+    r = xgdi_fx_load(device, bytes, size, &fx);
     if (r != XGD_OK) return r;
     int constants = xgdi_fx_parameter_id(fx, stock[kind].constants);
     int texture = xgdi_fx_parameter_id(fx, "Texture");
