@@ -1,7 +1,7 @@
 /*
- * effect.c - the stock effects: BasicEffect and SpriteEffect, plus the EXT MrtEffect (xgd.h;
- * constants xgdi_mrt_constants: matrix, then one colour per render-target slot) and the EXT
- * VolumeEffect (constants xgdi_volume_constants: matrix, colour; its Texture3D in slot 0).
+ * effect.c - the Effect object, and the stock effects: BasicEffect and SpriteEffect, plus the
+ * EXT MrtEffect (xgd.h; constants: matrix, then one colour per render-target slot) and the
+ * EXT VolumeEffect (constants: matrix, colour; its Texture3D in slot 0).
  *
  * Each is an ordinary effect on the path of effects loaded from bytes: its HLSL source
  * (shaders/stock/, one .fx per effect) was compiled ahead of time to .xfx (shaders/generated/stock_xfx.h), so
