@@ -14,6 +14,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 fxc=${1:-"$root/build/tools/xgd-fxc"}
+case "$fxc" in /*) ;; *) fxc="$PWD/$fxc" ;; esac # the compiler runs inside a temporary folder
 out=${2:-"$here/generated/stock_xfx.h"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
