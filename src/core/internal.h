@@ -373,6 +373,10 @@ struct xgd_device {
     /* the stock SpriteEffect's vertex shader while it is the applied one (effect.c): a pass
        with a pixel shader only keeps it, as XNA's custom sprite effects inside SpriteBatch */
     xgdi_native_shader *sprite_vs;
+    /* bodies of destroyed stock effects, one per kind, with their native shaders: the next
+       create of that kind takes it, so effects created and destroyed every frame reuse the
+       same shaders (and the renderers' pipelines made for them) (src/graphics/effect.c) */
+    struct xgdi_fx *stock_spare[4];
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;
     xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
@@ -441,6 +445,9 @@ typedef struct xgdi_presentation_geometry {
 } xgdi_presentation_geometry;
 xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presentation_parameters *pp);
 
+/* Frees the spare stock effect bodies (device->stock_spare) and their native shaders: before
+ * the renderer's natives go (context loss, device destroy). */
+void xgdi_effect_drop_spares(xgd_device *device);
 /* A pass with a pixel shader only: keeps the applied vertex shader and its constants when it
  * is the stock SpriteEffect's (device->sprite_vs), and applies ps with them; INVALID_OPERATION
  * naming the pass otherwise. */

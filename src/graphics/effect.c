@@ -148,11 +148,14 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    xgdi_fx *fx;
-    size_t size;
-    const unsigned char *bytes = xgdi_stock_xfx(stock[kind].name, &size);
-    r = xgdi_fx_load(device, bytes, size, &fx);
-    if (r != XGD_OK) return r;
+    xgdi_fx *fx = device->stock_spare[kind];
+    device->stock_spare[kind] = NULL;
+    if (fx == NULL) {
+        size_t size;
+        const unsigned char *bytes = xgdi_stock_xfx(stock[kind].name, &size);
+        r = xgdi_fx_load(device, bytes, size, &fx);
+        if (r != XGD_OK) return r;
+    }
     int constants = xgdi_fx_parameter_id(fx, stock[kind].constants);
     int texture = xgdi_fx_parameter_id(fx, "Texture");
     if (constants < 0) {
@@ -281,11 +284,26 @@ void xgd_effect_destroy(xgd_effect *effect)
     XGDI_RESOLVE_DESTROY(effect, XGDI_RES_EFFECT);
     if (effect == NULL) return;
     if (effect->fx != NULL) {
-        xgdi_fx_free(xgdi_resource_device(&effect->res), effect->fx);
+        xgd_device *dev = xgdi_resource_device(&effect->res);
+        /* a stock body is kept for the next effect of its kind (every apply writes all its
+           constants, its texture and its technique, so nothing of this one shows through) */
+        if (dev != NULL && effect->kind != EFFECT_USER && dev->stock_spare[effect->kind] == NULL &&
+            dev->renderer != NULL)
+            dev->stock_spare[effect->kind] = effect->fx;
+        else
+            xgdi_fx_free(dev, effect->fx);
         effect->fx = NULL;
     }
     xgdi_resource_dispose(&effect->res);
     free(effect);
+}
+
+void xgdi_effect_drop_spares(xgd_device *device)
+{
+    for (int k = 0; k < 4; k++) {
+        if (device->stock_spare[k] != NULL) xgdi_fx_free(device, device->stock_spare[k]);
+        device->stock_spare[k] = NULL;
+    }
 }
 
 /* ---- checks -------------------------------------------------------------------------------- */
