@@ -21,7 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "xgd.h"
-#include "bench_time.h"
+#include "bench_device.h"
 #include "fx_writer.h"
 
 #include <stdio.h>
@@ -58,8 +58,7 @@ static void quad_matrix(int i, xgd_matrix *m)
 
 static int fail(xgd_device *dev, const char *what, xgd_result r)
 {
-    fprintf(stderr, "effect-bench: %s: %s %s\n", what, xgd_result_name(r), xgd_device_last_error(dev));
-    return r == XGD_ERROR_NOT_SUPPORTED ? 77 : 1;
+    return bench_fail("effect-bench", dev, what, r);
 }
 
 /* the fx_2_0 twin of the BasicEffect configuration above */
@@ -141,25 +140,10 @@ int main(int argc, char **argv)
     }
     g_w = COLS * CELL;
     g_h = (n + COLS - 1) / COLS * CELL;
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.pp.back_buffer_width = g_w;
-    dd.pp.back_buffer_height = g_h;
-    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    dd.pp.headless = true;
-    dd.pixel_center = XGD_PIXEL_CENTER_D3D10;
-    if (renderer) {
-        dd.renderer = xgd_renderer_from_name(renderer);
-        if (dd.renderer == XGD_RENDERER_COUNT) {
-            fprintf(stderr, "effect-bench: unknown renderer '%s'\n", renderer);
-            return 2;
-        }
-    }
     xgd_device *dev = NULL;
-    xgd_result r = xgd_device_create(&dd, &dev);
-    if (r != XGD_OK) {
-        fprintf(stderr, "effect-bench: no device: %s\n", xgd_device_last_error(NULL));
-        return r == XGD_ERROR_NOT_SUPPORTED || r == XGD_ERROR_NO_SUITABLE_DEVICE ? 77 : 1;
-    }
+    int status = bench_device_open("effect-bench", renderer, g_w, g_h, &dev);
+    if (status != 0) return status;
+    xgd_result r;
 
     /* the three effects */
     xgd_effect *fx[PATHS] = { NULL, NULL, NULL };
@@ -224,8 +208,6 @@ int main(int argc, char **argv)
 
     double cpu[PATHS][MAX_FRAMES], wall[PATHS][MAX_FRAMES];
     int bad[PATHS] = { 0, 0, 0 };
-    uint8_t one[4];
-    xgd_rect px = { 0, 0, 1, 1 };
     for (int p = 0; p < PATHS; p++) {
         if (fx[p] == NULL || (only >= 0 && p != only)) continue;
         for (int f = -1; f < frames; f++) { /* frame -1 warms up (pipelines, uploads) */
@@ -240,13 +222,7 @@ int main(int argc, char **argv)
                 r = xgd_draw_indexed_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 0, 4, 0, 2);
                 if (r != XGD_OK) return fail(dev, "draw", r);
             }
-            double t1 = bench_clock_s();
-            if ((r = xgd_get_back_buffer_data(dev, &px, one, sizeof one)) != XGD_OK) return fail(dev, "read", r);
-            double t2 = bench_clock_s();
-            if (f >= 0) {
-                cpu[p][f] = t1 - t0;
-                wall[p][f] = t2 - t0;
-            }
+            if ((r = bench_frame_end(dev, f, t0, cpu[p], wall[p])) != XGD_OK) return fail(dev, "read", r);
         }
         bad[p] = check_pixels(dev, n);
     }
@@ -268,7 +244,7 @@ int main(int argc, char **argv)
         if (p > 0 && c0 > 0) printf(" %12.3f %12.3f", c / c0, w / w0);
         printf("\n");
     }
-    int status = 0;
+    status = 0;
     for (int p = 0; p < PATHS; p++)
         if (bad[p]) {
             fprintf(stderr, "effect-bench: wrong pixels through %s: %d cells\n", path_names[p], bad[p]);

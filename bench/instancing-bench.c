@@ -19,7 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "xgd.h"
-#include "bench_time.h"
+#include "bench_device.h"
 #include "fx_writer.h"
 
 #include <stdio.h>
@@ -54,9 +54,7 @@ static void object_matrix(int i, float m[4][4])
 
 static int fail(xgd_device *dev, const char *what, xgd_result r)
 {
-    fprintf(stderr, "instancing-bench: %s: %s %s\n", what, xgd_result_name(r),
-            xgd_device_last_error(dev));
-    return r == XGD_ERROR_NOT_SUPPORTED ? 77 : 1;
+    return bench_fail("instancing-bench", dev, what, r);
 }
 
 /* quads whose pixels are not their colour in the last frame */
@@ -105,25 +103,10 @@ int main(int argc, char **argv)
     }
     g_w = COLS * CELL;
     g_h = (n + COLS - 1) / COLS * CELL;
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.pp.back_buffer_width = g_w;
-    dd.pp.back_buffer_height = g_h;
-    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    dd.pp.headless = true;
-    dd.pixel_center = XGD_PIXEL_CENTER_D3D10;
-    if (renderer) {
-        dd.renderer = xgd_renderer_from_name(renderer);
-        if (dd.renderer == XGD_RENDERER_COUNT) {
-            fprintf(stderr, "instancing-bench: unknown renderer '%s'\n", renderer);
-            return 2;
-        }
-    }
     xgd_device *dev = NULL;
-    xgd_result r = xgd_device_create(&dd, &dev);
-    if (r != XGD_OK) {
-        fprintf(stderr, "instancing-bench: no device: %s\n", xgd_device_last_error(NULL));
-        return r == XGD_ERROR_NOT_SUPPORTED || r == XGD_ERROR_NO_SUITABLE_DEVICE ? 77 : 1;
-    }
+    int status = bench_device_open("instancing-bench", renderer, g_w, g_h, &dev);
+    if (status != 0) return status;
+    xgd_result r;
     char err[256] = "";
     size_t size = 0;
     uint8_t *fx = fxw_instancing(&size, err, sizeof err);
@@ -168,8 +151,6 @@ int main(int argc, char **argv)
 
     double cpu[2][MAX_FRAMES], wall[2][MAX_FRAMES];
     int bad[2] = { 0, 0 };
-    uint8_t one[4];
-    xgd_rect px = { 0, 0, 1, 1 };
     for (int path = 0; path < 2; path++) {
         for (int f = -1; f < frames; f++) { /* frame -1 warms up (pipelines, uploads) */
             double t0 = bench_clock_s();
@@ -187,13 +168,7 @@ int main(int argc, char **argv)
                         return fail(dev, "draw", r);
                 }
             }
-            double t1 = bench_clock_s();
-            if ((r = xgd_get_back_buffer_data(dev, &px, one, sizeof one)) != XGD_OK) return fail(dev, "read", r);
-            double t2 = bench_clock_s();
-            if (f >= 0) {
-                cpu[path][f] = t1 - t0;
-                wall[path][f] = t2 - t0;
-            }
+            if ((r = bench_frame_end(dev, f, t0, cpu[path], wall[path])) != XGD_OK) return fail(dev, "read", r);
         }
         bad[path] = check_pixels(dev, n);
     }

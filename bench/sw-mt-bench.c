@@ -16,8 +16,12 @@
  * must be identical (the bench fails otherwise), the Vulkan one's largest channel difference is
  * printed.
  *
+ * --effect: SpriteBatch draws through a user effect (HLSL source: texture * vertex colour, the
+ * stock sprite shader's formula), so the software renderer runs its SPIR-V executor; the build
+ * must compile HLSL effects (the bench says so and exits 77 otherwise).
+ *
  * usage: sw-mt-bench [--size WxH] [--sprites N] [--scale S] [--textures 1|16] [--frames F]
- *                    [--threads T]
+ *                    [--threads T] [--effect]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -38,8 +42,30 @@ typedef struct target {
     xgd_sprite_batch *batch;
     xgd_texture *textures[TEXTURES];
     uint8_t *pixels;
+    xgd_effect *effect;        /* --effect: the user sprite effect */
     double times[MAX_FRAMES];
 } target;
+
+static bool g_effect = false;
+static const char sprite_fx[] =
+    "float4x4 MatrixTransform;\n"
+    "Texture2D Tex : register(t0);\n"
+    "SamplerState Samp : register(s0);\n"
+    "struct VSOut { float4 pos : SV_Position; float4 col : COLOR0; float2 uv : TEXCOORD0; };\n"
+    "VSOut VS(float4 pos : POSITION0, float4 col : COLOR0, float2 uv : TEXCOORD0)\n"
+    "{\n"
+    "    VSOut o;\n"
+    "    o.pos = mul(pos, MatrixTransform);\n"
+    "    o.col = col;\n"
+    "    o.uv = uv;\n"
+    "    return o;\n"
+    "}\n"
+    "float4 PS(VSOut i) : SV_Target0\n"
+    "{\n"
+    "    return Tex.Sample(Samp, i.uv) * i.col;\n"
+    "}\n"
+    "technique T { pass { SetVertexShader(CompileShader(vs_4_0, VS()));\n"
+    "                     SetPixelShader(CompileShader(ps_4_0, PS())); } }\n";
 
 static int g_w = 640, g_h = 360, g_sprites = 10000, g_textures = 1, g_frames = 15;
 static float g_scale = 1.0f;
@@ -86,6 +112,27 @@ static bool open_target(target *t, const char *label, xgd_renderer_kind kind, co
                                                 NULL, px, sizeof px), "texture data"))
             exit(1);
     }
+    if (g_effect) {
+        r = xgd_effect_create_hlsl(t->dev, sprite_fx, strlen(sprite_fx), "sprite.fx", &t->effect);
+        if (r == XGD_ERROR_NOT_SUPPORTED) {
+            printf("sw-mt-bench: --effect: %s\n", xgd_device_last_error(t->dev));
+            exit(77);
+        }
+        if (!check(t->dev, r, "effect")) exit(1);
+        /* SpriteBatch's projection: pixels to clip space (XNA's OrthographicOffCenter) */
+        xgd_matrix m;
+        memset(&m, 0, sizeof m);
+        m.m[0] = 2.0f / (float)g_w;
+        m.m[5] = -2.0f / (float)g_h;
+        m.m[10] = 1.0f;
+        m.m[12] = -1.0f;
+        m.m[13] = 1.0f;
+        m.m[15] = 1.0f;
+        xgd_effect_parameter p = { -1 };
+        if (!check(t->dev, xgd_effect_find_parameter(t->effect, "MatrixTransform", &p), "parameter") ||
+            !check(t->dev, xgd_effect_parameter_set_matrix(t->effect, p, &m), "matrix"))
+            exit(1);
+    }
     t->pixels = malloc((size_t)g_w * (size_t)g_h * 4);
     if (t->pixels == NULL) exit(1);
     return true;
@@ -95,6 +142,7 @@ static void close_target(target *t)
 {
     if (t->dev == NULL) return;
     for (int k = 0; k < TEXTURES; k++) xgd_texture_destroy(t->textures[k]);
+    xgd_effect_destroy(t->effect);
     xgd_sprite_batch_destroy(t->batch);
     xgd_device_destroy(t->dev);
     free(t->pixels);
@@ -105,7 +153,8 @@ static double frame(target *t)
     uint32_t seed = 12345;
     double t0 = bench_clock_s();
     bool ok = check(t->dev, xgd_clear_color(t->dev, (xgd_color){ 30, 40, 50, 255 }), "clear") &&
-              check(t->dev, xgd_sprite_batch_begin(t->batch, NULL), "begin");
+              check(t->dev, xgd_sprite_batch_begin(t->batch, t->effect == NULL ? NULL :
+                        &(xgd_sprite_batch_begin_desc){ .effect = t->effect }), "begin");
     for (int i = 0; ok && i < g_sprites; i++) {
         seed = seed * 1664525u + 1013904223u;
         float x = (float)((seed >> 8) % (uint32_t)g_w) - 8.0f * g_scale;
@@ -140,9 +189,13 @@ int main(int argc, char **argv)
     char threads_buf[24];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--effect") == 0) {
+            g_effect = true;
+            continue;
+        }
         if (v == NULL) {
             fprintf(stderr, "usage: sw-mt-bench [--size WxH] [--sprites N] [--scale S] "
-                            "[--textures 1|16] [--frames F] [--threads T]\n");
+                            "[--textures 1|16] [--frames F] [--threads T] [--effect]\n");
             return 2;
         }
         i++;
@@ -190,9 +243,10 @@ int main(int argc, char **argv)
     for (int f = 0; f < g_frames; f++)
         for (int k = 0; k < 3; k++)
             if (open[k]) tg[k].times[f] = frame(&tg[k]);
-    printf("sw-mt-bench: %dx%d, %d sprites of %gx%g pixels, %d texture%s, median of %d frames\n",
+    printf("sw-mt-bench: %dx%d, %d sprites of %gx%g pixels, %d texture%s, %s, median of %d frames\n",
            g_w, g_h, g_sprites, 16.0 * g_scale, 16.0 * g_scale, g_textures,
-           g_textures > 1 ? "s (a change every sprite)" : "", g_frames);
+           g_textures > 1 ? "s (a change every sprite)" : "",
+           g_effect ? "a user effect (SPIR-V executor)" : "the stock sprite program", g_frames);
     double fps[3] = { 0, 0, 0 };
     for (int k = 0; k < 3; k++) {
         if (!open[k]) continue;

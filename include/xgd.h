@@ -689,7 +689,9 @@ XGD_API xgd_result xgd_device_last_result(const xgd_device *device);
  * formatted as printf and cut at 511 bytes. */
 XGD_API xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const char *fmt,
                                            ...)
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 3, 4))) /* C99 formats (%zu, %lld) on Windows too */
+#elif defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
@@ -1341,7 +1343,9 @@ XGD_API xgd_result xgd_index_buffer_set_data(xgd_index_buffer *buffer, size_t of
 XGD_API xgd_result xgd_index_buffer_get_data(xgd_index_buffer *buffer, size_t offset, void *data,
                                              size_t size);
 
-/* XNA SetVertexBuffer(vb, vertexOffset) and Indices = ib. NULL unbinds. */
+/* XNA SetVertexBuffer(vb, vertexOffset) and Indices = ib. NULL unbinds. vertex_offset counts
+ * vertices and must name one of the buffer's: ARGUMENT_OUT_OF_RANGE otherwise (negative or
+ * >= its vertex count), as xgd_set_vertex_buffers gives for a binding's offset. */
 XGD_API xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer,
                                          int vertex_offset);
 XGD_API xgd_result xgd_set_indices(xgd_device *device, xgd_index_buffer *buffer);
@@ -1408,6 +1412,26 @@ XGD_API xgd_result xgd_get_vertex_buffer(xgd_device *device, xgd_vertex_buffer *
                                          int *vertex_offset);
 /* XNA GraphicsDevice.Indices. */
 XGD_API xgd_result xgd_get_indices(xgd_device *device, xgd_index_buffer **out);
+
+/* XNA 4.0 HiDef's vertex texture slots, GraphicsDevice.VertexTextures[slot] and
+ * VertexSamplerStates[slot], slot 0..XGD_MAX_VERTEX_TEXTURE_SLOTS - 1: what a vertex shader
+ * samples (an HLSL effect's vertex-shader texture at register tN / sN is vertex slot N, which
+ * the effect sets at apply), apart from the pixel stage's Textures[] / SamplerStates[]. Vertex
+ * texture fetch is point-sampled with the slot's addressing (an effect's apply sets the slot's
+ * sampler state to its Point-filter form). Textures: only the formats XNA fetches in a vertex
+ * shader (Single, Vector2, Vector4, HalfSingle, HalfVector2, HalfVector4, HdrBlendable);
+ * NULL unbinds. Sampler states: NULL restores the default, LinearWrap (as XNA's device
+ * starts). Results: OBJECT_DISPOSED, INVALID_OPERATION (another device's object; at draw time
+ * a render target bound for output), INVALID_ARGUMENT (slot out of range), NOT_SUPPORTED (a
+ * texture on the Reach profile, which has no vertex textures; another format, named). Nothing
+ * changes on failure. Getters: the bound object or NULL. */
+#define XGD_MAX_VERTEX_TEXTURE_SLOTS 4
+XGD_API xgd_result xgd_set_vertex_texture(xgd_device *device, int slot, xgd_texture *texture);
+XGD_API xgd_result xgd_get_vertex_texture(xgd_device *device, int slot, xgd_texture **out);
+XGD_API xgd_result xgd_set_vertex_sampler_state(xgd_device *device, int slot,
+                                                xgd_sampler_state *state);
+XGD_API xgd_result xgd_get_vertex_sampler_state(xgd_device *device, int slot,
+                                                xgd_sampler_state **out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Drawing                                                                                     */
@@ -1828,8 +1852,8 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
                                      xgd_effect **out);
 /* The same function also loads a compiled xgd effect (.xfx, what `xgd-fxc` writes from HLSL
  * source; told apart by its "XGDFX" signature), which needs no compiler: results as
- * xgd_effect_create_hlsl's, except NOT_SUPPORTED for a build without the compiler; a file of
- * another format version is NOT_SUPPORTED. */
+ * xgd_effect_create_hlsl's, except NOT_SUPPORTED for a build without the compiler; files of
+ * format versions 1 and 2 load, a file of a later version is NOT_SUPPORTED. */
 /* An effect from HLSL effect source (`size` bytes, copied; no NUL needed): SM4/5-style or
  * DX9-style HLSL with technique and pass blocks (`VertexShader = compile vs_3_0 VS();` or
  * `SetVertexShader(CompileShader(vs_4_0, VS()));`), compiled at run time through glslang, once
@@ -1839,21 +1863,57 @@ XGD_API xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size
  * columns, elements as the compiler laid them out; a cbuffer bool is an Int32) and the textures
  * (Texture2D/3D/Cube, named after their variable; a DX9 sampler2D after the sampler); a
  * texture at register tN (or sampler sN) is device texture slot N at apply and samples with
- * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Pass render states: Direct3D 9
+ * sampler state N, as XNA's Textures[N] / SamplerStates[N]. Sampler state blocks, D3D10's
+ * `SamplerState S { Filter = MIN_MAG_MIP_POINT; AddressU = Clamp; };` and XNA's
+ * `sampler S = sampler_state { Texture = <T>; MinFilter = Point; AddressU = Mirror; };`
+ * (with `texture T;`, T is then the parameter), are applied as XNA applies an effect's: a
+ * pass sets each sampled slot's sampler state to the slot's current state with the states the
+ * block names changed (Filter, Min/Mag/MipFilter, AddressU/V/W, MaxAnisotropy, MaxMipLevel
+ * or MinLOD, MipMapLodBias; BorderColor and MaxLOD are ignored, others NOT_SUPPORTED with
+ * file:line). A pass apply that fails sets nothing. Annotations of globals
+ * (`float x <string UIName = "X";> = 1;`: bool, int, float and string) are the parameter's
+ * annotations; a struct parameter's members are reached with xgd_effect_parameter_get_member
+ * and find_member. Pass render states: Direct3D 9
  * assignments with an XNA state object (AlphaBlendEnable, Src/DestBlend, BlendOp, ZEnable,
  * ZWriteEnable, ZFunc, CullMode, FillMode, ScissorTestEnable, ColorWriteEnable). Vertex
- * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader) take the same slots (a
- * register holds one texture for both stages) and are point-sampled, as XNA's vertex texture
- * fetch: apply sets the slot's sampler state to its Point-filter form; a texture whose format
+ * textures (Texture2D.SampleLevel / tex2Dlod in the vertex shader, registers 0..3) are XNA's
+ * VertexTextures[N] / VertexSamplerStates[N] (xgd_set_vertex_texture) and are point-sampled,
+ * as XNA's vertex texture fetch: apply sets the vertex slot's sampler state to its
+ * Point-filter form; a texture whose format
  * XNA cannot fetch in a vertex shader (only Single, Vector2, Vector4, HalfSingle, HalfVector2,
  * HalfVector4, HdrBlendable) makes apply NOT_SUPPORTED, naming it. Results:
  * INVALID_ARGUMENT with the compiler's messages ("file:line: ...": syntax errors, a missing
  * entry point, a technique naming a missing function, malformed technique blocks),
  * NOT_SUPPORTED named (a build without the compiler, XGD_HLSL=OFF; unknown semantics; two
- * cbuffers in one stage; struct parameters; other pass states),
+ * cbuffers in one stage; other pass states),
  * OUT_OF_MEMORY. Nothing is created on failure. */
 XGD_API xgd_result xgd_effect_create_hlsl(xgd_device *device, const char *source, size_t size,
                                           const char *file_name, xgd_effect **out);
+/* A preprocessor macro of an HLSL compile (D3D's D3D_SHADER_MACRO, XNA's EffectProcessor
+ * Defines): `#define name value`; a NULL value defines the name as 1. */
+typedef struct xgd_hlsl_define {
+    const char *name;           /* an identifier, at most 63 characters */
+    const char *value;          /* NULL = "1"; no line breaks, at most 1024 bytes */
+} xgd_hlsl_define;
+
+/* What xgd_effect_create_hlsl_ex compiles. Zero fields: no macros. */
+typedef struct xgd_hlsl_desc {
+    const char *source;         /* required; `size` bytes, copied (no NUL needed) */
+    size_t size;
+    const char *file_name;      /* NULL = "(effect)": names the source in messages */
+    const xgd_hlsl_define *defines; /* define_count macros, defined before the source's first
+                                       line (its line numbers are kept) */
+    int define_count;           /* 0..256 */
+} xgd_hlsl_desc;
+
+/* xgd_effect_create_hlsl with macros: the source is compiled as if each macro were #defined
+ * before it (the macros take part in the compile cache's key: the same source with other
+ * macros compiles again). Technique blocks and sampler state blocks are read before
+ * preprocessing: select whole effects with macros inside functions, not around techniques.
+ * Results: as xgd_effect_create_hlsl; INVALID_ARGUMENT naming the macro for a name that is
+ * not an identifier or a value with a line break, or for more than 256 macros. */
+XGD_API xgd_result xgd_effect_create_hlsl_ex(xgd_device *device, const xgd_hlsl_desc *desc,
+                                             xgd_effect **out);
 /* XNA Effect.Clone: a new effect with the same code, the current parameter values (textures
  * included) and the same current technique. Results: as xgd_effect_create; INVALID_ARGUMENT
  * for a stock effect. */
@@ -2206,6 +2266,125 @@ XGD_API xgd_result xgd_sprite_font_from_truetype_memory(xgd_device *device, cons
 XGD_API xgd_result xgd_sprite_font_from_truetype_file(xgd_device *device, const char *path,
                                                       const xgd_truetype_font_desc *desc,
                                                       xgd_sprite_font **out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Libraries layered on xgd                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * What a library built on the public API needs to behave like xgd's own objects; xgd's
+ * SpriteBatch and SpriteFont use only these and the calls above. Its objects get handles as
+ * xgd's do (a stale, destroyed or another device's handle answers with a named error, never a
+ * crash), turn into disposed shells when their device is destroyed first, and report failures
+ * on the device (xgd_device_report_error). It can hold xgd objects weakly (a handle is a weak
+ * reference: xgd_resource_is_live says whether it still names the same live object) and check
+ * up front what a later draw would refuse, so a deferred flush can fail before drawing
+ * anything.
+ */
+
+/* The kinds of xgd's own objects, for xgd_resource_check. */
+typedef enum xgd_resource_kind {
+    XGD_RESOURCE_TEXTURE = 0,          /* every texture and render target */
+    XGD_RESOURCE_VERTEX_DECLARATION,
+    XGD_RESOURCE_VERTEX_BUFFER,        /* static and dynamic */
+    XGD_RESOURCE_INDEX_BUFFER,         /* static and dynamic */
+    XGD_RESOURCE_BLEND_STATE,
+    XGD_RESOURCE_DEPTH_STENCIL_STATE,
+    XGD_RESOURCE_RASTERIZER_STATE,
+    XGD_RESOURCE_SAMPLER_STATE,
+    XGD_RESOURCE_EFFECT,
+    XGD_RESOURCE_OCCLUSION_QUERY
+} xgd_resource_kind;
+
+/* A kind of object of a layered library. Its address is the kind's identity, so keep it in
+ * static storage for as long as objects of the kind exist. */
+typedef struct xgd_resource_class {
+    const char *name;            /* names the objects in messages ("sprite batch"); NULL:
+                                    "object" */
+    /* Optional. The device is being destroyed while the object is registered: called once,
+       after which every resolve of the object answers OBJECT_DISPOSED. Drop what the object
+       holds of the device (a queue, cached state); do not call xgd on the device (its other
+       objects are being disposed too) and do not free the object: its owner still destroys
+       it, and its destroy still calls xgd_resource_unregister. */
+    void (*device_destroyed)(void *object);
+} xgd_resource_class;
+
+/*
+ * Registers a layered library's object with the device: *out_handle is the value to give the
+ * user (any pointer type: it is a handle, never the object's address). The object counts in
+ * the device's live resources and raises RESOURCE_CREATED / RESOURCE_DESTROYED as xgd's own
+ * objects do. Results: OK, INVALID_ARGUMENT (NULL device, cls, object or out_handle),
+ * OBJECT_DISPOSED (the device is being destroyed), OUT_OF_MEMORY (the handle table is full;
+ * nothing registered). On failure *out_handle is NULL.
+ */
+XGD_API xgd_result xgd_resource_register(xgd_device *device, const xgd_resource_class *cls,
+                                         void *object, void **out_handle);
+/* For the object's destroy: makes the handle stale (every copy then answers OBJECT_DISPOSED)
+ * and unregisters the object, then returns it for its owner to free. NULL, a stale handle,
+ * another class's object and a value that is no handle return NULL and change nothing, so a
+ * destroy is a no-op for them, as xgd's own destroys are. A disposed shell is returned too. */
+XGD_API void *xgd_resource_unregister(const void *handle, const xgd_resource_class *cls);
+/*
+ * Handle -> the registered object, for every call of the layered library that takes one:
+ * *out_object the object, *out_device (may be NULL) its device. device NULL accepts the
+ * object's own device; otherwise the object must belong to device. `what` names the argument
+ * in messages (NULL: the class's name). Failures are recorded on device, else on the object's
+ * device when it has one, else for xgd_device_last_error(NULL); *out_object (and *out_device)
+ * are then NULL. Results: OK; INVALID_ARGUMENT (handle NULL, a value that is no xgd handle, an
+ * object of another kind or class: "batch is a texture, not a sprite batch"; cls or out_object
+ * NULL); OBJECT_DISPOSED (destroyed, or its device destroyed); INVALID_OPERATION (another
+ * device's object). Lock-free and allocation-free: a few loads and compares.
+ */
+XGD_API xgd_result xgd_resource_resolve(xgd_device *device, const void *handle,
+                                        const xgd_resource_class *cls, const char *what,
+                                        void **out_object, xgd_device **out_device);
+/* The same checks for a handle of one of xgd's own kinds (a texture, state, effect, ...):
+ * OK when it is a live object of `kind` on device. Results: INVALID_ARGUMENT (device or
+ * resource NULL, an unknown kind, no handle, another kind), OBJECT_DISPOSED, INVALID_OPERATION
+ * (another device's object), recorded on device. */
+XGD_API xgd_result xgd_resource_check(xgd_device *device, const void *resource,
+                                      xgd_resource_kind kind, const char *what);
+/* Whether a handle (of any kind, xgd's or a layered library's) still names a live object of
+ * device: false for NULL, a destroyed object (even when its slot holds a newer one), a disposed
+ * shell, another device's object and a value that is no handle. Records nothing; lock-free and
+ * allocation-free. A library that keeps handles between calls (a queue until a flush) checks
+ * them with this; a handle stays the same object as long as this answers true, so what was
+ * checked about it (kind, size, device) still holds. */
+XGD_API bool xgd_resource_is_live(const xgd_device *device, const void *resource);
+
+/* Whether the device can draw now. Results: OK; INVALID_ARGUMENT (NULL); OBJECT_DISPOSED (it
+ * is being destroyed); DEVICE_LOST (until xgd_device_restore_context), recorded as xgd's own
+ * calls record them. */
+XGD_API xgd_result xgd_device_check_status(xgd_device *device);
+/*
+ * What a draw would refuse about sampling `texture` through `sampler` (NULL: the sampler
+ * state a draw would find in slot 0), checked without drawing, so a library that queues draws
+ * can refuse a whole flush before its first draw: INVALID_OPERATION (the texture is bound as
+ * a render target; it has no storage because its recovery failed), NOT_SUPPORTED (Reach: a 2D
+ * texture whose size is not a power of two needs Clamp addressing), and the failures of
+ * xgd_resource_check for both objects. Recorded on device.
+ */
+XGD_API xgd_result xgd_device_check_sampling(xgd_device *device, xgd_texture *texture,
+                                             xgd_sampler_state *sampler);
+/* Counts one sprite batch flush that drew in the statistics (xgd_statistics.sprite_batches
+ * and the current frame's): what xgd's SpriteBatch counts, for a library drawing sprites
+ * its own way. A NULL or destroyed device is ignored. */
+XGD_API void xgd_device_count_sprite_batch(xgd_device *device);
+/*
+ * The projection SpriteBatch and SpriteEffect use for a viewport of width x height pixels:
+ * XNA's CreateOrthographicOffCenter(0, width, height, 0, 0, -1) (y down; near 0, far -1, so a
+ * vertex's z, the layer depth, passes through unchanged and depths in 0..1 stay inside the
+ * clip range 0 <= z <= w), preceded under XGD_PIXEL_CENTER_XNA by CreateTranslation(-0.5,
+ * -0.5, 0), which cancels the rasterizer's half pixel so that texels land exactly on pixels;
+ * no translation under XGD_PIXEL_CENTER_D3D10. The device's choice is
+ * xgd_device_info.pixel_center. A width or height below 1 counts as 1.
+ */
+XGD_API xgd_matrix xgd_matrix_create_sprite_projection(int width, int height,
+                                                       xgd_pixel_center pixel_center);
+/* XNA SpriteBatch.GraphicsDevice. Results: OK, INVALID_ARGUMENT (batch or out NULL, not a
+ * sprite batch), OBJECT_DISPOSED (*out NULL). */
+XGD_API xgd_result xgd_sprite_batch_get_device(xgd_sprite_batch *batch, xgd_device **out);
+
 
 /* ------------------------------------------------------------------------------------------ */
 /* Content: XNA's compiled .xnb files                                                          */

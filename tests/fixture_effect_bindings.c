@@ -96,13 +96,11 @@ XGD_FIXTURE(effect_fx_interleaved_with_stock_draws)
     xgd_device_destroy(dev);
 }
 
-/* A pixel shader sampling s0 and s2 (s1 unused): colour = tex2D(s0) + tex2D(s2), each 1x1
- * texture of its own, so the sum shows that register s reads texture slot s. */
-XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
+/* The "Sum" effect: its pixel shader samples s0 and s2 (s1 unused) and writes
+ * tex2D(s0) + tex2D(s2); SamplerA (texture TexA) is register s0, SamplerB (TexB) s2, both point
+ * filtered and clamped. NULL (after a failed check) where the writer or the load fails. */
+static xgd_effect *sum_effect(xgdt_ctx *t, xgd_device *dev)
 {
-    const int W = 16, H = 16;
-    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
-    REQUIRE(dev != NULL);
     fxw *w = fxw_create();
     int ta = fxw_texture_param(w, "TexA", FXW_TEXTURE2D);
     int tb = fxw_texture_param(w, "TexB", FXW_TEXTURE2D);
@@ -124,15 +122,40 @@ XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
     size_t n = 0;
     uint8_t *bytes = ok ? fxw_finish(w, false, &n) : NULL;
     fxw_destroy(w);
-    REQUIRE(bytes != NULL);
+    if (!bytes) return NULL;
     xgd_effect *e = NULL;
-    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    CHECK_OK(xgd_effect_create(dev, bytes, n, &e)); /* the bytes are copied */
+    free(bytes);
+    return e;
+}
+
+/* n 1x1 textures, texture i holding texel[i] (RGBA8); false after a failed check. */
+static bool texel_textures(xgdt_ctx *t, xgd_device *dev, int n, const uint8_t texel[][4],
+                           xgd_texture **out)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        xgd_result r = xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &out[i]);
+        CHECK_OK(r);
+        if (r == XGD_OK)
+            CHECK_OK(xgd_texture_set_data(out[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
+        ok = ok && r == XGD_OK;
+    }
+    return ok;
+}
+
+/* A pixel shader sampling s0 and s2 (s1 unused): colour = tex2D(s0) + tex2D(s2), each 1x1
+ * texture of its own, so the sum shows that register s reads texture slot s. */
+XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
+{
+    const int W = 16, H = 16;
+    xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev != NULL);
+    xgd_effect *e = sum_effect(t, dev);
+    REQUIRE(e != NULL);
     xgd_texture *tex[2] = { NULL, NULL };
     const uint8_t texel[2][4] = { { 100, 0, 0, 255 }, { 0, 50, 30, 0 } };
-    for (int i = 0; i < 2; i++) {
-        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &tex[i]));
-        CHECK_OK(xgd_texture_set_data(tex[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
-    }
+    REQUIRE(texel_textures(t, dev, 2, texel, tex));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexA"), tex[0]));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[1]));
     CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
@@ -146,7 +169,6 @@ XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
     xgd_texture_destroy(tex[0]);
     xgd_texture_destroy(tex[1]);
     xgd_effect_destroy(e);
-    free(bytes);
     xgd_device_destroy(dev);
 }
 
@@ -159,37 +181,12 @@ XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
-    fxw *w = fxw_create();
-    int ta = fxw_texture_param(w, "TexA", FXW_TEXTURE2D);
-    int tb = fxw_texture_param(w, "TexB", FXW_TEXTURE2D);
-    fxw_state ss[5] = { { FXW_SAMP_MINFILTER, 1 }, { FXW_SAMP_MAGFILTER, 1 }, { FXW_SAMP_MIPFILTER, 1 },
-                        { FXW_SAMP_ADDRESSU, 3 }, { FXW_SAMP_ADDRESSV, 3 } };
-    fxw_sampler_param(w, "SamplerA", FXW_SAMPLER2D, ta, ss, 5);
-    fxw_sampler_param(w, "SamplerB", FXW_SAMPLER2D, tb, ss, 5);
-    int tech = fxw_technique(w, "Sum");
-    int pass = fxw_pass(w, tech, "P0");
-    static const char vs[] = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n";
-    static const char ps[] = "ps_2_0\ndcl t0.xy\ndcl_2d s0\ndcl_2d s2\ntexld r0, t0, s0\n"
-                             "texld r1, t0, s2\nadd r0, r0, r1\nmov oC0, r0\n";
-    fxw_symbol syms[2] = { { "SamplerA", 3, 0, 1, FXW_OBJECT, FXW_SAMPLER2D, 1, 1, 0 },
-                           { "SamplerB", 3, 2, 1, FXW_OBJECT, FXW_SAMPLER2D, 1, 1, 0 } };
-    char err[256] = "";
-    bool ok = fxw_shader(w, tech, pass, true, vs, NULL, 0, err, sizeof err) &&
-              fxw_shader(w, tech, pass, false, ps, syms, 2, err, sizeof err);
-    CHECK_MSG(ok, "fx writer: %s", err);
-    size_t n = 0;
-    uint8_t *bytes = ok ? fxw_finish(w, false, &n) : NULL;
-    fxw_destroy(w);
-    REQUIRE(bytes != NULL);
-    xgd_effect *e = NULL;
-    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    xgd_effect *e = sum_effect(t, dev);
+    REQUIRE(e != NULL);
     enum { A, B, C, D };
     xgd_texture *tex[4] = { NULL, NULL, NULL, NULL };
     const uint8_t texel[4][4] = { { 100, 0, 0, 255 }, { 0, 50, 30, 0 }, { 0, 0, 200, 0 }, { 0, 120, 0, 0 } };
-    for (int i = 0; i < 4; i++) {
-        REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 1, .height = 1 }, &tex[i]));
-        CHECK_OK(xgd_texture_set_data(tex[i], 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel[i], 4));
-    }
+    REQUIRE(texel_textures(t, dev, 4, texel, tex));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexA"), tex[A]));
     CHECK_OK(xgd_effect_parameter_set_texture(e, find(t, e, "TexB"), tex[B]));
     CHECK_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
@@ -208,7 +205,6 @@ XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
     }
     for (int i = 0; i < 4; i++) xgd_texture_destroy(tex[i]);
     xgd_effect_destroy(e);
-    free(bytes);
     xgd_device_destroy(dev);
 }
 

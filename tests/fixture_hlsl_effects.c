@@ -362,9 +362,11 @@ static const char heightmap_fx[] =
 /* A height map displaces vertices through a vertex texture: four bars, bar i's top vertices
  * (position.y 1) raised to height h[i] of a 4x1 Single texture (0.25, 0.5, 0.75, 1), sampled
  * at u = (i + 0.2) / 4, near the texel's left edge: point sampling (XNA's vertex texture fetch,
- * whatever the slot's filter says; the slot holds LinearClamp) reads texel i, where a linear
- * filter would blend in texel i - 1. Bar i fills columns 4i..4i+3 from row 16 (1 - h[i]) down.
- * A Color texture in the vertex shader is NOT_SUPPORTED by name. */
+ * whatever the vertex slot's filter says; VertexSamplerStates[0] holds LinearClamp) reads
+ * texel i, where a linear filter would blend in texel i - 1. Bar i fills columns 4i..4i+3 from
+ * row 16 (1 - h[i]) down. The effect's vertex texture goes to XNA's VertexTextures[0], not to
+ * the pixel stage's Textures[0]. A Color texture in the vertex shader is NOT_SUPPORTED by
+ * name. */
 XGD_FIXTURE(hlsl_vertex_texture_height_map)
 {
     const int W = 16, H = 16;
@@ -384,9 +386,14 @@ XGD_FIXTURE(hlsl_vertex_texture_height_map)
                                                                             .address_v = XGD_ADDRESS_CLAMP,
                                                                             .address_w = XGD_ADDRESS_CLAMP,
                                                                             .max_anisotropy = 4 });
-        CHECK_OK(xgd_set_sampler_state(dev, 0, linear));
+        CHECK_OK(xgd_set_vertex_sampler_state(dev, 0, linear));
         CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
         if (hlsl_apply(t, dev, e, 0, 0)) {
+            xgd_texture *vt = NULL, *pt = heights;
+            CHECK_OK(xgd_get_vertex_texture(dev, 0, &vt));
+            CHECK_OK(xgd_get_texture(dev, 0, &pt));
+            CHECK_MSG(vt == heights && pt == NULL, "the vertex texture went to VertexTextures[0] %s, Textures[0] %s",
+                      vt == heights ? "yes" : "no", pt == NULL ? "untouched" : "set");
             xgd_vertex_position_color_texture v[24];
             for (int i = 0; i < 4; i++) {
                 float x0 = -1 + 0.5f * (float)i, x1 = x0 + 0.5f, u = ((float)i + 0.2f) / 4;

@@ -107,6 +107,8 @@ typedef struct bad_ctx {
     int count_out, w_out, h_out;
     uint8_t *rgba_out;
     bool done_out;
+    void *obj_out;      /* xgd_resource_register / _resolve */
+    xgd_device *dev_out;
     uint64_t pixels_out;
     uint8_t buf[4096];
     xgd_vertex_position_color tri[3];
@@ -117,6 +119,8 @@ typedef struct bad_ctx {
 /* ---- setup / teardown around rows that need a state --------------------------------------- */
 
 typedef void (*hook_fn)(bad_ctx *c);
+/* A layered library's kind of object, for the rows of the layered-library calls. */
+static const xgd_resource_class k_row_class = { "row object", NULL };
 static void bind_rt(bad_ctx *c) { xgd_set_render_target(c->dev, c->rt); }
 static void unbind_rt(bad_ctx *c) { xgd_set_render_target(c->dev, NULL); }
 static void begin_batch(bad_ctx *c) { xgd_sprite_batch_begin(c->sb, NULL); }
@@ -155,6 +159,7 @@ static void bind_five(bad_ctx *c)
 #define NS XGD_ERROR_NOT_SUPPORTED
 #define DI XGD_ERROR_OBJECT_DISPOSED
 #define IO XGD_ERROR_IO
+#define OR XGD_ERROR_ARGUMENT_OUT_OF_RANGE
 #define NOHOOK NULL
 #define TRUE_ 1
 
@@ -655,7 +660,7 @@ static void bind_five(bad_ctx *c)
       NOHOOK)                                                                                    \
     X(set_vertex_buffer, foreign, (xgd_set_vertex_buffer(c->dev, c->f_vb, 0)), OP, NOHOOK,       \
       NOHOOK)                                                                                    \
-    X(set_vertex_buffer, negative_offset, (xgd_set_vertex_buffer(c->dev, c->vb, -1)), A, NOHOOK, \
+    X(set_vertex_buffer, negative_offset, (xgd_set_vertex_buffer(c->dev, c->vb, -1)), OR, NOHOOK, \
       NOHOOK)                                                                                    \
     X(set_indices, null_device, (xgd_set_indices(NULL, c->ib)), A, NOHOOK, NOHOOK)               \
     X(set_indices, disposed, (xgd_set_indices(c->dev, c->s_ib)), DI, NOHOOK, NOHOOK)             \
@@ -798,6 +803,67 @@ static void bind_five(bad_ctx *c)
     X(sprite_batch_end, without_begin, (xgd_sprite_batch_end(c->sb)), OP, NOHOOK, NOHOOK)        \
     X(sprite_batch_end, null_batch, (xgd_sprite_batch_end(NULL)), A, NOHOOK, NOHOOK)             \
     X(sprite_batch_end, disposed, (xgd_sprite_batch_end(c->s_sb)), DI, NOHOOK, NOHOOK)           \
+    X(sprite_batch_get_device, null_batch, (xgd_sprite_batch_get_device(NULL, &c->dev_out)), A,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(sprite_batch_get_device, null_out, (xgd_sprite_batch_get_device(c->sb, NULL)), A, NOHOOK,  \
+      NOHOOK)                                                                                    \
+    X(sprite_batch_get_device, disposed, (xgd_sprite_batch_get_device(c->s_sb, &c->dev_out)), DI,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(sprite_batch_get_device, not_a_batch, (xgd_sprite_batch_get_device(                        \
+                                                (xgd_sprite_batch *)c->tex, &c->dev_out)),         \
+      A, NOHOOK, NOHOOK)                                                                         \
+    /* libraries layered on xgd */                                                               \
+    X(resource_register, null_device, (xgd_resource_register(NULL, &k_row_class, c,              \
+                                                             &c->obj_out)),                      \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_register, null_class, (xgd_resource_register(c->dev, NULL, c, &c->obj_out)), A,   \
+      NOHOOK, NOHOOK)                                                                            \
+    X(resource_register, null_object, (xgd_resource_register(c->dev, &k_row_class, NULL,         \
+                                                             &c->obj_out)),                      \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_register, null_out, (xgd_resource_register(c->dev, &k_row_class, c, NULL)), A,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(resource_resolve, null_handle, (xgd_resource_resolve(c->dev, NULL, &k_row_class, NULL,     \
+                                                           &c->obj_out, NULL)),                  \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_resolve, another_class, (xgd_resource_resolve(c->dev, c->sb, &k_row_class, NULL,  \
+                                                             &c->obj_out, NULL)),                \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_resolve, null_out, (xgd_resource_resolve(c->dev, c->sb, &k_row_class, NULL, NULL, \
+                                                        NULL)),                                  \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_check, null_device, (xgd_resource_check(NULL, c->tex, XGD_RESOURCE_TEXTURE,       \
+                                                       NULL)),                                   \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_check, null_resource, (xgd_resource_check(c->dev, NULL, XGD_RESOURCE_TEXTURE,     \
+                                                         NULL)),                                 \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_check, unknown_kind, (xgd_resource_check(c->dev, c->tex, (xgd_resource_kind)77,   \
+                                                        NULL)),                                  \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_check, wrong_kind, (xgd_resource_check(c->dev, c->bs, XGD_RESOURCE_TEXTURE,       \
+                                                      NULL)),                                    \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(resource_check, disposed, (xgd_resource_check(c->dev, c->s_tex, XGD_RESOURCE_TEXTURE,      \
+                                                    NULL)),                                      \
+      DI, NOHOOK, NOHOOK)                                                                        \
+    X(resource_check, foreign, (xgd_resource_check(c->dev, c->f_tex, XGD_RESOURCE_TEXTURE,       \
+                                                   NULL)),                                       \
+      OP, NOHOOK, NOHOOK)                                                                        \
+    X(device_check_status, null_device, (xgd_device_check_status(NULL)), A, NOHOOK, NOHOOK)      \
+    X(device_check_sampling, null_device, (xgd_device_check_sampling(NULL, c->tex, NULL)), A,    \
+      NOHOOK, NOHOOK)                                                                            \
+    X(device_check_sampling, null_texture, (xgd_device_check_sampling(c->dev, NULL, NULL)), A,   \
+      NOHOOK, NOHOOK)                                                                            \
+    X(device_check_sampling, disposed, (xgd_device_check_sampling(c->dev, c->s_tex, NULL)), DI,  \
+      NOHOOK, NOHOOK)                                                                            \
+    X(device_check_sampling, foreign, (xgd_device_check_sampling(c->dev, c->f_tex, NULL)), OP,   \
+      NOHOOK, NOHOOK)                                                                            \
+    X(device_check_sampling, wrong_sampler, (xgd_device_check_sampling(                          \
+                                                c->dev, c->tex, (xgd_sampler_state *)c->bs)),    \
+      A, NOHOOK, NOHOOK)                                                                         \
+    X(device_check_sampling, bound_target, (xgd_device_check_sampling(c->dev, c->rt, NULL)), OP, \
+      bind_rt, unbind_rt)                                                                        \
     /* occlusion queries */                                                                      \
     X(occlusion_query_create, null_device, (xgd_occlusion_query_create(NULL, &c->o_query)), A,   \
       NOHOOK, NOHOOK)                                                                            \

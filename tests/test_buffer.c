@@ -390,7 +390,7 @@ XGD_TEST(buffer_draw_validation)
     CHECK_OK(xgd_set_vertex_buffer(dev, vb, 1));
     CHECK_RESULT(xgd_draw_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, 0, 1),
                  XGD_ERROR_INVALID_ARGUMENT);
-    CHECK_RESULT(xgd_set_vertex_buffer(dev, vb, -1), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_set_vertex_buffer(dev, vb, -1), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
     xgd_statistics s1 = stats(dev);
     CHECK_INT(s1.draw_calls, s0.draw_calls);
     CHECK_INT(s1.primitives, s0.primitives);

@@ -211,11 +211,11 @@ XGD_TEST(hlsl_program_load_hostile)
     CHECK_RESULT(xgdi_hlsl_program_load(file, n + 1, &p, msg, sizeof msg), XGD_ERROR_INVALID_ARGUMENT);
 
     uint8_t bad[256];
-    /* another version: NOT_SUPPORTED, saying which */
+    /* a version after this xgd's: NOT_SUPPORTED, saying which (version 1, above, still loads) */
     memcpy(bad, file, n);
-    put32(bad, 8, 2);
+    put32(bad, 8, XGDI_XFX_VERSION + 1);
     CHECK_RESULT(xgdi_hlsl_program_load(bad, n, &p, msg, sizeof msg), XGD_ERROR_NOT_SUPPORTED);
-    CHECK_MSG(strstr(msg, "version 2") != NULL, "%s", msg);
+    CHECK_MSG(strstr(msg, "version 3") != NULL, "%s", msg);
     /* a technique count far beyond the bytes: refused before any allocation of that size */
     memcpy(bad, file, n);
     put32(bad, 16, 0x7fffffffu);

@@ -3,7 +3,9 @@
  * (the .xfx format of src/shader/hlsl_program.h, the same structure the library builds when it
  * compiles the source at run time).
  *
- *   xgd-fxc [-o OUT.xfx] IN.fx      compile; OUT defaults to IN with .xfx
+ *   xgd-fxc [-D NAME[=VALUE]]... [-o OUT.xfx] IN.fx
+ *                                    compile (with the macros, as #define NAME VALUE before the
+ *                                    source; VALUE defaults to 1); OUT defaults to IN with .xfx
  *   xgd-fxc --info FILE.xfx          load a compiled effect and list its techniques, passes
  *                                    and shaders
  *
@@ -21,7 +23,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: xgd-fxc [-o OUT.xfx] IN.fx\n       xgd-fxc --info FILE.xfx\n");
+    fprintf(stderr, "usage: xgd-fxc [-D NAME[=VALUE]]... [-o OUT.xfx] IN.fx\n       xgd-fxc --info FILE.xfx\n");
     return 2;
 }
 
@@ -93,6 +95,10 @@ static int info(const char *path)
             printf(", %d states\n", tq->passes[q].state_count);
         }
     }
+    for (int i = 0; i < p.fx.sampler_count; i++)
+        printf("sampler %s%s%s (line %d)\n", p.fx.samplers[i].name, p.fx.samplers[i].texture[0] ? " of texture " : "",
+               p.fx.samplers[i].texture, p.fx.samplers[i].line);
+    if (p.fx.annotation_count > 0) printf("%d annotations\n", p.fx.annotation_count);
     xgdi_hlsl_program_free(&p);
     return 0;
 }
@@ -100,10 +106,23 @@ static int info(const char *path)
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
+    static xgd_hlsl_define defines[256];
+    static char define_text[256][1100];
+    int define_count = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--info") == 0 && i + 1 < argc) return info(argv[i + 1]);
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (argv[i][0] == '-') return usage();
+        else if (strncmp(argv[i], "-D", 2) == 0) {
+            const char *d = argv[i][2] != '\0' ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
+            if (d == NULL || define_count == 256 || strlen(d) >= sizeof define_text[0]) return usage();
+            char *text = define_text[define_count];
+            strcpy(text, d);
+            char *eq = strchr(text, '=');
+            if (eq != NULL) *eq = '\0';
+            defines[define_count].name = text;
+            defines[define_count].value = eq != NULL ? eq + 1 : NULL;
+            define_count++;
+        } else if (argv[i][0] == '-') return usage();
         else if (in == NULL) in = argv[i];
         else return usage();
     }
@@ -125,9 +144,17 @@ int main(int argc, char **argv)
         free(default_out);
         return 2;
     }
+    char *preamble = NULL, pmsg[200];
+    if (xgdi_hlsl_preamble(defines, define_count, &preamble, pmsg, sizeof pmsg) != XGD_OK) {
+        fprintf(stderr, "xgd-fxc: -D: %s\n", pmsg);
+        free(src);
+        free(default_out);
+        return 2;
+    }
     xgdi_hlsl_program p;
     char *log = NULL;
-    xgd_result r = xgdi_hlsl_program_compile(src, size, in, &p, &log);
+    xgd_result r = xgdi_hlsl_program_compile_ex(src, size, in, preamble, &p, &log);
+    free(preamble);
     free(src);
     if (log != NULL) fputs(log, stderr);
     if (log != NULL && log[0] != '\0' && log[strlen(log) - 1] != '\n') fputc('\n', stderr);

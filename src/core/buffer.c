@@ -575,13 +575,13 @@ xgd_result xgd_set_vertex_buffer(xgd_device *device, xgd_vertex_buffer *buffer, 
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (vertex_offset < 0)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "vertex_offset %d is negative",
+        return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "vertex_offset %d is negative",
                          vertex_offset);
     if (buffer != NULL) {
         r = xgdi_check_resource(device, &buffer->buf.res, XGDI_RES_VERTEX_BUFFER, "buffer");
         if (r != XGD_OK) return r;
         if (vertex_offset >= buffer->vertex_count)
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
                              "vertex_offset %d is beyond the buffer's %d vertices", vertex_offset,
                              buffer->vertex_count);
     } else {

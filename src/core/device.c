@@ -111,10 +111,15 @@ xgd_result xgd_device_last_result(const xgd_device *device)
 xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const char *fmt, ...)
 {
     if (code >= XGD_OK) return XGD_OK;
-    char msg[512];
+    char msg[512] = "";
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt != NULL ? fmt : "", ap);
+#if defined(__MINGW32__)
+    /* the header promises C99 formats (gnu_printf) whatever the C runtime's printf supports */
+    if (fmt != NULL) __mingw_vsnprintf(msg, sizeof msg, fmt, ap);
+#else
+    if (fmt != NULL) vsnprintf(msg, sizeof msg, fmt, ap);
+#endif
     va_end(ap);
     return xgdi_fail(device, code, "%s", msg);
 }

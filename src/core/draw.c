@@ -104,6 +104,10 @@ static xgd_result check_common(xgd_device *dev)
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                          "a valid vertex shader and pixel shader must be set on the device "
                          "before any draw operations may be performed (apply an effect)");
+    if (dev->draw_state.dirty & (XGDI_DIRTY_VERTEX_TEXTURES | XGDI_DIRTY_PROGRAM)) {
+        xgd_result vr = xgdi_check_vertex_textures(dev);
+        if (vr != XGD_OK) return vr;
+    }
     uint32_t slots = stale_slots(dev);
     if (slots == 0) return XGD_OK;
     /* up to the highest stale slot only */
@@ -249,6 +253,8 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
         s->samplers[i] = sd;
     }
 
+    if (s->dirty & XGDI_DIRTY_VERTEX_TEXTURES) xgdi_prepare_vertex_textures(dev);
+
     /* Layouts are immutable and destroy clears this pointer, so identity means no change. */
     if (s->layout != layout) s->dirty |= XGDI_DIRTY_LAYOUT;
     s->layout = layout;
@@ -265,10 +271,12 @@ static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_lay
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
     dev->stats.draw_calls++;
-    dev->stats.primitives += (uint64_t)draw->primitive_count;
+    /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
+    uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
+    dev->stats.primitives += prims;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST ||
         draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-        dev->stats.triangles += (uint64_t)draw->primitive_count;
+        dev->stats.triangles += prims;
     return XGD_OK;
 }
 
@@ -359,6 +367,35 @@ static xgd_result check_indices(xgd_device *dev, const void *indices, int index_
     return XGD_OK;
 }
 
+xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int start_index,
+                                       int64_t count, int64_t available, xgd_index_buffer **out)
+{
+    xgd_index_buffer *ib = dev->index_buffer;
+    if (ib == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "an index buffer must be set before drawing indexed primitives");
+    xgd_result r = xgdi_check_resource(dev, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
+    if (r != XGD_OK) return r;
+    if (ib->buf.native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the index buffer has no storage (its recovery failed)");
+    if ((int64_t)start_index + count > ib->index_count)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
+                         (long long)(start_index + count - 1), ib->index_count);
+    /* O(1) when every index the buffer can hold fits (set_data keeps the bounds); otherwise
+       only the drawn range is scanned, which also names the offending index. */
+    int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
+    if (!((int64_t)ib->index_min + base_vertex >= 0 &&
+          (int64_t)ib->index_max + base_vertex < available)) {
+        r = check_indices(dev, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
+                          (int)count, base_vertex, available);
+        if (r != XGD_OK) return r;
+    }
+    *out = ib;
+    return XGD_OK;
+}
+
 xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type type,
                                        int base_vertex, int min_vertex_index, int num_vertices,
                                        int start_index, int primitive_count)
@@ -380,31 +417,13 @@ xgd_result xgd_draw_indexed_primitives(xgd_device *device, xgd_primitive_type ty
                                   primitive_count, 1);
     r = check_vertex_buffer(device);
     if (r != XGD_OK) return r;
-    xgd_index_buffer *ib = device->index_buffer;
-    if (ib == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
-                         "an index buffer must be set before drawing indexed primitives");
-    r = xgdi_check_resource(device, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
-    if (r != XGD_OK) return r;
-    if (ib->buf.native == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
-                         "the index buffer has no storage (its recovery failed)");
-    int64_t count = vertices_for(type, primitive_count);
-    if ((int64_t)start_index + count > ib->index_count)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
-                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
-                         (long long)(start_index + count - 1), ib->index_count);
     const xgd_vertex_buffer *vb = device->vertex_buffer;
+    int64_t count = vertices_for(type, primitive_count);
+    xgd_index_buffer *ib = NULL;
+    r = xgdi_draw_check_index_range(device, base_vertex, start_index, count,
+                                    (int64_t)vb->vertex_count - device->vertex_offset, &ib);
+    if (r != XGD_OK) return r;
     int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
-    int64_t available = (int64_t)vb->vertex_count - device->vertex_offset;
-    /* O(1) when every index the buffer can hold fits (set_data keeps the bounds); otherwise
-       only the drawn range is scanned, which also names the offending index. */
-    if (!((int64_t)ib->index_min + base_vertex >= 0 &&
-          (int64_t)ib->index_max + base_vertex < available)) {
-        r = check_indices(device, ib->buf.shadow + (size_t)start_index * (size_t)isize, isize,
-                          (int)count, base_vertex, available);
-        if (r != XGD_OK) return r;
-    }
 
     xgdi_draw draw;
     memset(&draw, 0, sizeof draw);
@@ -562,6 +581,7 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
     memcpy(device->user_inputs, inputs, sizeof *inputs * (size_t)input_count);
     device->user_input_count = input_count;
     memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
+    xgdi_set_user_vertex_sampler_kinds(device, NULL); /* the caller names them afterwards */
     device->program_set = true;
     device->program = XGDI_PROGRAM_USER;
     return XGD_OK;

@@ -134,8 +134,8 @@ void xgdi_handle_free(xgdi_resource *res)
 
 static const char *const type_names[XGDI_RES_TYPE_COUNT] = {
     "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
-    "depth-stencil state", "rasterizer state", "sampler state", "effect", "sprite batch",
-    "occlusion query", "sprite font"
+    "depth-stencil state", "rasterizer state", "sampler state", "effect", "occlusion query",
+    "object"
 };
 
 const char *xgdi_resource_type_name(xgdi_resource_type type)
@@ -158,7 +158,7 @@ void *xgdi_handle_resolve_failed(xgd_device *device, const void *handle, xgdi_re
     xgdi_resource *live = xgdi_handle_get(handle, XGDI_RES_TYPE_COUNT);
     if (live != NULL) {
         *result = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is a %s, not a %s", what,
-                            xgdi_resource_type_name(live->type), xgdi_resource_type_name(type));
+                            xgdi_resource_name(live), xgdi_resource_type_name(type));
         return NULL;
     }
     *result = xgdi_fail(device, XGD_ERROR_OBJECT_DISPOSED,

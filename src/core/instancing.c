@@ -99,50 +99,6 @@ bool xgdi_draw_needs_bindings(const xgd_device *dev)
            (dev->vertex_binding_count == 1 && dev->vertex_bindings[0].instance_frequency > 0);
 }
 
-static xgd_result check_index_range(xgd_device *dev, int base_vertex, int start_index,
-                                    int64_t count, int64_t available, xgd_index_buffer **out)
-{
-    xgd_index_buffer *ib = dev->index_buffer;
-    if (ib == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         "an index buffer must be set before drawing indexed primitives");
-    xgd_result r = xgdi_check_resource(dev, &ib->buf.res, XGDI_RES_INDEX_BUFFER, "index buffer");
-    if (r != XGD_OK) return r;
-    if (ib->buf.native == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         "the index buffer has no storage (its recovery failed)");
-    if ((int64_t)start_index + count > ib->index_count)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
-                         "indices %d..%lld are beyond the buffer's %d indices", start_index,
-                         (long long)(start_index + count - 1), ib->index_count);
-    *out = ib;
-    /* O(1) when every index the buffer can hold fits; otherwise the drawn range is read */
-    if ((int64_t)ib->index_min + base_vertex >= 0 &&
-        (int64_t)ib->index_max + base_vertex < available)
-        return XGD_OK;
-    int isize = ib->element_size == XGD_INDEX_THIRTY_TWO_BITS ? 4 : 2;
-    const uint8_t *p = ib->buf.shadow + (size_t)start_index * (size_t)isize;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t v;
-        if (isize == 2) {
-            uint16_t x;
-            memcpy(&x, p + (size_t)i * 2, 2);
-            v = x;
-        } else {
-            uint32_t x;
-            memcpy(&x, p + (size_t)i * 4, 4);
-            v = x;
-        }
-        v += base_vertex;
-        if (v < 0 || v >= available)
-            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
-                             "index %lld refers to vertex %lld, outside the %lld vertices every "
-                             "per-vertex binding holds",
-                             (long long)i, (long long)v, (long long)available);
-    }
-    return XGD_OK;
-}
-
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     for (int i = 0; i < 8; i++) {
@@ -248,7 +204,7 @@ xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool ind
     int64_t count = xgdi_vertices_for(type, primitive_count);
     xgd_index_buffer *ib = NULL;
     if (indexed) {
-        r = check_index_range(dev, base_vertex, start_index, count, available, &ib);
+        r = xgdi_draw_check_index_range(dev, base_vertex, start_index, count, available, &ib);
         if (r != XGD_OK) return r;
     } else if ((int64_t)start_vertex + count > available) {
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,

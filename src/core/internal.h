@@ -35,9 +35,9 @@ typedef enum xgdi_resource_type {
     XGDI_RES_RASTERIZER_STATE,
     XGDI_RES_SAMPLER_STATE,
     XGDI_RES_EFFECT,
-    XGDI_RES_SPRITE_BATCH,
     XGDI_RES_OCCLUSION_QUERY,          /* added by queries (query.c) */
-    XGDI_RES_SPRITE_FONT,              /* src/graphics/sprite_font.c */
+    XGDI_RES_LAYERED,                  /* a layered library's object (layered.c): SpriteBatch,
+                                          SpriteFont and the user's own */
     XGDI_RES_TYPE_COUNT
 } xgdi_resource_type;
 
@@ -173,6 +173,9 @@ xgd_result xgdi_check_handle(struct xgd_device *device, const void *handle,
                              xgdi_resource_type type, const char *what);
 /* "texture", "blend state", ... */
 const char *xgdi_resource_type_name(xgdi_resource_type type);
+/* The name of a registered object's kind: its type's, or a layered object's class name
+ * (layered.c). */
+const char *xgdi_resource_name(const xgdi_resource *res);
 
 /* EVERY PUBLIC ENTRY POINT THAT TAKES AN OBJECT starts with one of these per object parameter,
  * before anything reads it; the rest of the function then works on the internal struct in the
@@ -351,6 +354,12 @@ struct xgd_device {
     /* bit i: textures[i] changed since the last draw (with XGDI_DIRTY_TEXTURES alone, a draw
        checks and refreshes only these slots: draw.c) */
     uint32_t texture_slots_changed;
+    /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
+       XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
+       are what the applied user vertex shader samples (NONE: not sampled). */
+    xgd_texture *vertex_textures[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
+    xgd_sampler_state *vertex_sampler_states[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
+    xgdi_sampler_kind user_vertex_sampler_kinds[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
     xgd_vertex_buffer *vertex_buffer;
     int vertex_offset;
     /* xgd_set_vertex_buffers (instancing.c): every binding, resolved pointers ([0] is
@@ -466,6 +475,19 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
 /* A user effect's shader is going away: the device forgets it if applied (draws then need
  * another apply). */
 void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader);
+/* Vertex texture slots (vertex_textures.c): the formats XNA fetches in a vertex shader; binding
+ * without checks (effects, which check at apply); the default sampler states; forgetting a
+ * destroyed texture (true when a slot held it) or sampler state; the applied vertex shader's
+ * sampler kinds (NULL: none); the draw-time checks and the copy into the draw state, which
+ * draws run only while XGDI_DIRTY_VERTEX_TEXTURES or XGDI_DIRTY_PROGRAM is set. */
+bool xgdi_vertex_texture_format(xgd_surface_format f);
+void xgdi_bind_vertex_texture(xgd_device *device, int slot, xgd_texture *texture);
+void xgdi_vertex_textures_init(xgd_device *dev);
+bool xgdi_vertex_textures_forget_texture(xgd_device *dev, xgd_texture *texture);
+void xgdi_vertex_textures_forget_sampler(xgd_device *dev, xgd_sampler_state *state);
+void xgdi_set_user_vertex_sampler_kinds(xgd_device *dev, const xgdi_sampler_kind *kinds);
+xgd_result xgdi_check_vertex_textures(xgd_device *dev);
+void xgdi_prepare_vertex_textures(xgd_device *dev);
 /* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
  * with XNA's -0.5 translation under Direct3D 9 pixel centres (effect.c). */
 xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);
@@ -513,6 +535,10 @@ xgd_result xgdi_draw_check_common(xgd_device *dev, xgd_primitive_type type, int 
 xgd_result xgdi_draw_check_layout(xgd_device *dev, const xgdi_vertex_layout *layout);
 xgd_result xgdi_draw_submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout);
 bool xgdi_draw_needs_bindings(const xgd_device *dev);
+/* An indexed draw's index buffer: set, live, with storage, holding `count` indices from
+   start_index, each plus base_vertex naming one of `available` vertices; *out is the buffer. */
+xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int start_index,
+                                       int64_t count, int64_t available, xgd_index_buffer **out);
 xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool indexed,
                               int start_vertex, int base_vertex, int start_index,
                               int primitive_count, int instance_count);

@@ -359,8 +359,11 @@ typedef struct xgdi_volume_constants {
  *               (OpTypeSampledImage) at DescriptorSet 0, Binding 2 + s, sampling device
  *               texture slot s with sampler state s (XNA: Textures[s], SamplerStates[s]).
  *               Its dimension is xgdi_shader_desc.sampler_kinds[s]. fx_2_0 vertex samplers
- *               are refused at load (NOT_SUPPORTED); HLSL vertex textures use the same
- *               bindings (visible to both stages), so a slot sampled by either stage is bound.
+ *               are refused at load (NOT_SUPPORTED). A vertex shader's sampler register s
+ *               (0..3, HLSL vertex textures) is a combined image sampler at Binding
+ *               XGDI_SHADER_BINDING_VERTEX_SAMPLER0 + s, sampling vertex texture slot s with
+ *               vertex sampler state s (XNA: VertexTextures[s], VertexSamplerStates[s]); its
+ *               dimension is the vertex shader's sampler_kinds[s].
  *   locations   vertex inputs and the varyings between the stages use one rule,
  *               xgdi_shader_location(usage, index) below, so a vertex shader's outputs meet
  *               the pixel shader's inputs without a link step, and a vertex element of
@@ -378,6 +381,8 @@ typedef struct xgdi_volume_constants {
 #define XGDI_SHADER_BINDING_VS_CONSTANTS 0
 #define XGDI_SHADER_BINDING_PS_CONSTANTS 1
 #define XGDI_SHADER_BINDING_SAMPLER0 2  /* + sampler register */
+#define XGDI_SHADER_BINDING_VERTEX_SAMPLER0 (XGDI_SHADER_BINDING_SAMPLER0 + XGDI_SHADER_MAX_SAMPLERS) /* + vertex sampler register */
+#define XGDI_SHADER_MAX_VERTEX_SAMPLERS 4
 #define XGDI_SHADER_LOCATION_COUNT 32
 
 /* The location of a varying or vertex input of (usage, usage index), or -1 when the form has
@@ -416,6 +421,13 @@ typedef enum xgdi_sampler_kind {
     XGDI_SAMPLER_3D             /* Dim 3D: a Texture3D */
 } xgdi_sampler_kind;
 
+/* The kind a texture slot is bound as when both stages may sample it (vertex textures share
+ * the slots): the pixel shader's where it samples the slot, else the vertex shader's. */
+static inline xgdi_sampler_kind xgdi_sampler_kind_merge(xgdi_sampler_kind ps, xgdi_sampler_kind vs)
+{
+    return ps != XGDI_SAMPLER_NONE ? ps : vs;
+}
+
 typedef struct xgdi_shader_input {
     xgd_vertex_element_usage usage;
     int usage_index;
@@ -433,7 +445,8 @@ typedef struct xgdi_shader_desc {
                                    vertex stage's last one is pixel_offset, 0xffff) */
     int input_count;            /* vertex shaders: the inputs, at most XGDI_SHADER_MAX_INPUTS */
     const xgdi_shader_input *inputs;
-    xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS]; /* pixel shaders */
+    xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS]; /* pixel shaders; vertex
+                                   shaders: vertex sampler registers 0..3 */
     uint32_t color_outputs;     /* pixel shaders: bit i = writes COLORi (render target i) */
     const char *debug_name;     /* may be NULL */
 } xgdi_shader_desc;
@@ -460,10 +473,12 @@ enum {
     XGDI_DIRTY_TEXTURES = 1 << 7,
     XGDI_DIRTY_SAMPLERS = 1 << 8,
     XGDI_DIRTY_LAYOUT = 1 << 9,
-    XGDI_DIRTY_ALL = 0x3ff
+    XGDI_DIRTY_VERTEX_TEXTURES = 1 << 10, /* vertex_textures or vertex_samplers */
+    XGDI_DIRTY_ALL = 0x7ff
 };
 
 #define XGDI_MAX_TEXTURE_SLOTS 16
+#define XGDI_MAX_VERTEX_TEXTURE_SLOTS 4 /* XNA HiDef's VertexTextures[0..3] */
 
 /* The pipeline state a draw uses. All pointers are valid for the duration of the call; the
  * descs are normalised (no DEFAULT enum values remain, masks explicit). */
@@ -494,6 +509,11 @@ typedef struct xgdi_draw_state {
     xgdi_native_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
     const xgd_sampler_desc *samplers[XGDI_MAX_TEXTURE_SLOTS];
     const xgdi_vertex_layout *layout;
+    /* XGDI_PROGRAM_USER: the vertex stage's slots (XNA's VertexTextures / VertexSamplerStates);
+       a vertex shader's sampler s reads vertex_textures[s] with vertex_samplers[s] (NULL
+       texture: (0,0,0,1) as for pixel slots; the kind is checked by core as for those). */
+    xgdi_native_texture *vertex_textures[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
+    const xgd_sampler_desc *vertex_samplers[XGDI_MAX_VERTEX_TEXTURE_SLOTS];
 } xgdi_draw_state;
 
 /* One vertex buffer binding of a draw with several (xgd_set_vertex_buffers). */

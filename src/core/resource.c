@@ -107,11 +107,11 @@ static xgd_result check_resource_failed(xgd_device *device, const xgdi_resource 
     xgd_device *report = device != NULL ? device : owner;
     if (owner == NULL) {
         return xgdi_fail(report, XGD_ERROR_OBJECT_DISPOSED, "%s (%s) is disposed", what,
-                         xgdi_resource_type_name(res->type));
+                         xgdi_resource_name(res));
     }
     if (res->type != type) {
         return xgdi_fail(report, XGD_ERROR_INVALID_ARGUMENT, "%s is a %s, not a %s", what,
-                         xgdi_resource_type_name(res->type), xgdi_resource_type_name(type));
+                         xgdi_resource_name(res), xgdi_resource_type_name(type));
     }
     if (device != NULL && owner != device) {
         return xgdi_fail(report, XGD_ERROR_INVALID_OPERATION,

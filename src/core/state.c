@@ -326,6 +326,7 @@ void xgd_sampler_state_destroy(xgd_sampler_state *state)
                 dev->draw_state.dirty |= XGDI_DIRTY_SAMPLERS;
             }
         }
+        xgdi_vertex_textures_forget_sampler(dev, state);
     }
     xgdi_resource_dispose(&state->res);
     free(state);
@@ -627,6 +628,7 @@ xgd_result xgdi_create_device_objects(xgd_device *dev)
         if (dev->sampler_states[i] == NULL)
             dev->sampler_states[i] = dev->sampler_presets[XGD_SAMPLER_PRESET_LINEAR_WRAP];
     }
+    xgdi_vertex_textures_init(dev);
     xgdi_invalidate_draw_state(dev);
     return XGD_OK;
 }
@@ -639,4 +641,5 @@ void xgdi_invalidate_draw_state(xgd_device *dev)
     if (dev == NULL) return;
     dev->draw_state.dirty = XGDI_DIRTY_ALL;
     for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) dev->draw_state.textures[i] = NULL;
+    for (int i = 0; i < XGDI_MAX_VERTEX_TEXTURE_SLOTS; i++) dev->draw_state.vertex_textures[i] = NULL;
 }

@@ -589,6 +589,7 @@ void xgd_texture_destroy(xgd_texture *texture)
                     touched = true;
                 }
             }
+            if (xgdi_vertex_textures_forget_texture(dev, texture)) touched = true;
             if (touched) xgdi_invalidate_draw_state(dev);
         }
         xgdi_resource_dispose(&texture->res);

@@ -25,17 +25,18 @@
  *     (z_clip = depth, inside the D3D clip range 0 <= z <= w). The x/y part of the projection
  *     is CreateOrthographicOffCenter(0, vp.w, vp.h, 0, ...), preceded by XNA's
  *     CreateTranslation(-0.5, -0.5, 0) under Direct3D 9 pixel centres (the device default),
- *     which cancels the rasterizer's half pixel (xgdi_sprite_projection). The z part uses
- *     near 0, far -1 (z kept) rather than near 0, far 1 (z negated): with the latter every
- *     sprite with a layer depth above 0 would fall outside 0 <= z and be clipped.
+ *     which cancels the rasterizer's half pixel (xgd_matrix_create_sprite_projection). The z
+ *     part uses near 0, far -1 (z kept) rather than near 0, far 1 (z negated): with the
+ *     latter every sprite with a layer depth above 0 would fall outside 0 <= z and be clipped.
  *     DirectXTK's viewport transform (by the author of XNA's SpriteBatch), FNA and MonoGame
  *     all keep z the same way.
  *   - spec 002 "Viewport and scissor": the projection comes from the effective viewport, so
  *     sprite coordinates are local to a sub-viewport rather than transformed twice.
  */
-#include "internal.h"
+#include "xgd.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,19 +45,22 @@
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
 
-/* Open-addressing table: a texture's weak reference -> its first-appearance ordinal in the
- * batch (Texture sort, run detection, the End-time liveness check). Keyed by the reference,
- * not the pointer, so a texture freed during the batch is never compared or followed. */
+/* Open-addressing table: a texture's handle -> its first-appearance ordinal in the batch
+ * (Texture sort, run detection, the End-time liveness check). A handle is a weak reference
+ * (its value names one object only: a texture freed during the batch never matches a later
+ * one), so the table compares handle values and follows nothing. */
 typedef struct texture_slot {
-    xgdi_ref ref;
+    xgd_texture *handle;
     uint32_t ordinal_plus1;           /* 0 = empty */
 } texture_slot;
 
-/* The weak references End checks for the objects Begin was given. */
+/* The handles End checks (xgd_resource_is_live) for the objects Begin was given. */
 enum { REF_BLEND, REF_SAMPLER, REF_DEPTH_STENCIL, REF_RASTERIZER, REF_EFFECT, REF_COUNT };
 
 struct xgd_sprite_batch {
-    xgdi_resource res;
+    xgd_device *device;               /* followed only after the batch's handle resolved, which
+                                         says the device lives */
+    xgd_pixel_center pixel_center;    /* the device's, fixed at its creation */
     xgd_effect *sprite_effect;        /* internal stock SpriteEffect */
 
     bool in_begin;
@@ -68,7 +72,7 @@ struct xgd_sprite_batch {
     xgd_effect *effect;               /* custom effect or NULL */
     xgd_matrix transform;
     int projection_width, projection_height; /* the viewport size the SpriteEffect was set for */
-    xgdi_ref refs[REF_COUNT];         /* of the five above ({0,0} for no effect) */
+    const void *refs[REF_COUNT];      /* the five above as handles (NULL for no effect) */
 
     /* the queue: 4 vertices, a texture ordinal and a layer depth per sprite */
     sprite_vertex *vertices;
@@ -76,9 +80,9 @@ struct xgd_sprite_batch {
     float *depths;
     uint32_t count, capacity;
 
-    /* the batch's distinct textures in first-appearance order, taken at Draw while live */
+    /* the batch's distinct textures (handles) in first-appearance order, taken at Draw while
+       live */
     xgd_texture **distinct_textures;
-    xgdi_ref *distinct_refs;
     uint32_t *distinct_buckets;       /* each one's table index, to empty the table in O(n) */
     uint32_t distinct, distinct_capacity;
 
@@ -105,46 +109,49 @@ struct xgd_sprite_batch {
 
 /* The batch has no native part of its own; at device destroy it turns into a shell that
  * answers OBJECT_DISPOSED (its queue is dropped, its arrays freed by the owner's destroy). */
-static void batch_device_destroyed(xgdi_resource *res)
+static void batch_device_destroyed(void *object)
 {
-    xgd_sprite_batch *b = (xgd_sprite_batch *)res;
+    xgd_sprite_batch *b = object;
     b->in_begin = false;
     b->count = 0;
     b->effect = NULL;
     b->run_handle = NULL;
 }
 
-static const xgdi_resource_vtable batch_vtable = { NULL, NULL, batch_device_destroyed };
+static const xgd_resource_class batch_class = { "sprite batch", batch_device_destroyed };
 
 xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
 {
     if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device_alive(device);
+    xgd_device_info info;
+    xgd_result r = xgd_device_get_info(device, &info);
     if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (out == NULL) return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     xgd_sprite_batch *b = calloc(1, sizeof *b);
-    if (b == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (b == NULL) return xgd_device_report_error(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     r = xgd_sprite_effect_create(device, &b->sprite_effect);
     if (r != XGD_OK) {
         free(b);
         return r;
     }
+    b->device = device;
+    b->pixel_center = info.pixel_center;
     b->transform = xgd_matrix_identity();
-    r = xgdi_resource_register(device, &b->res, XGDI_RES_SPRITE_BATCH, &batch_vtable);
+    void *handle = NULL;
+    r = xgd_resource_register(device, &batch_class, b, &handle);
     if (r != XGD_OK) {
         xgd_effect_destroy(b->sprite_effect);
         free(b);
         return r;
     }
-    *out = b->res.handle;
+    *out = handle;
     return XGD_OK;
 }
 
 void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
 {
-    XGDI_RESOLVE_DESTROY(batch, XGDI_RES_SPRITE_BATCH);
+    batch = xgd_resource_unregister(batch, &batch_class);
     if (batch == NULL) return;
-    xgdi_resource_dispose(&batch->res);
     xgd_effect_destroy(batch->sprite_effect);
     free(batch->vertices);
     free(batch->textures);
@@ -154,42 +161,47 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     free(batch->gather);
     free(batch->table);
     free(batch->distinct_textures);
-    free(batch->distinct_refs);
     free(batch->distinct_buckets);
     free(batch);
 }
 
-static xgd_result check_batch(xgd_sprite_batch *batch, xgd_device **dev)
+/* The batch behind a handle, its device alive (a disposed shell answers OBJECT_DISPOSED);
+ * the variable then holds the object, as if the user had passed its address. */
+#define RESOLVE_BATCH(batch, dev)                                                                \
+    do {                                                                                         \
+        xgd_result resolve_r_ = xgd_resource_resolve(NULL, (batch), &batch_class, NULL,          \
+                                                     (void **)&(batch), NULL);                   \
+        if (resolve_r_ != XGD_OK) return resolve_r_;                                             \
+        (dev) = (batch)->device;                                                                 \
+    } while (0)
+
+xgd_result xgd_sprite_batch_get_device(xgd_sprite_batch *batch, xgd_device **out)
 {
-    if (batch == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite batch is NULL");
-    /* A resolved batch handle has the right type: what is left to check is that its device
-       still lives (a disposed shell has none), which the full check below reports. */
-    *dev = xgdi_resource_device(&batch->res);
-    if (*dev != NULL) return XGD_OK;
-    xgd_result r = xgdi_check_resource(NULL, &batch->res, XGDI_RES_SPRITE_BATCH, "sprite batch");
-    if (r != XGD_OK) return r;
-    *dev = xgdi_resource_device(&batch->res);
+    if (out != NULL) *out = NULL;
+    xgd_device *dev = NULL;
+    RESOLVE_BATCH(batch, dev);
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    *out = dev;
     return XGD_OK;
 }
 
 /* ---- the distinct-texture table ------------------------------------------------------------ */
 
-static uint32_t hash_ref(xgdi_ref ref, uint32_t mask)
+static uint32_t hash_ref(const xgd_texture *handle, uint32_t mask)
 {
-    uint64_t x = (uint64_t)ref.index << 32 | ref.gen;
+    uint64_t x = (uint64_t)(uintptr_t)handle;
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdull;
     x ^= x >> 33;
     return (uint32_t)x & mask;
 }
 
-/* The bucket holding ref, or the empty one where it would go (table_capacity > 0). */
-static uint32_t table_find(const xgd_sprite_batch *b, xgdi_ref ref)
+/* The bucket holding the handle, or the empty one where it would go (table_capacity > 0). */
+static uint32_t table_find(const xgd_sprite_batch *b, const xgd_texture *handle)
 {
     uint32_t mask = b->table_capacity - 1;
-    uint32_t h = hash_ref(ref, mask);
-    while (b->table[h].ordinal_plus1 != 0 &&
-           (b->table[h].ref.index != ref.index || b->table[h].ref.gen != ref.gen))
+    uint32_t h = hash_ref(handle, mask);
+    while (b->table[h].ordinal_plus1 != 0 && b->table[h].handle != handle)
         h = (h + 1) & mask;
     return h;
 }
@@ -216,44 +228,42 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev);
 
 xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batch_begin_desc *desc)
 {
-    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
     xgd_device *dev = NULL;
-    xgd_result r = check_batch(batch, &dev);
-    if (r != XGD_OK) return r;
-    r = xgdi_check_device(dev);
+    RESOLVE_BATCH(batch, dev);
+    xgd_result r = xgd_device_check_status(dev);
     if (r != XGD_OK) return r;
     if (batch->in_begin)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
                          "End must be called before Begin can be called again");
     xgd_sprite_batch_begin_desc d;
     if (desc != NULL) d = *desc;
     else memset(&d, 0, sizeof d);
     if ((unsigned)d.sort_mode > XGD_SPRITE_SORT_FRONT_TO_BACK)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite sort mode %d",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite sort mode %d",
                          (int)d.sort_mode);
     /* The desc holds public handles, and the batch keeps them: they are what it passes to
        the public state setters, and each one is its own weak reference. */
     if (d.blend_state != NULL &&
-        (r = xgdi_check_handle(dev, d.blend_state, XGDI_RES_BLEND_STATE, "blend state")) !=
+        (r = xgd_resource_check(dev, d.blend_state, XGD_RESOURCE_BLEND_STATE, "blend state")) !=
             XGD_OK)
         return r;
     if (d.sampler_state != NULL &&
-        (r = xgdi_check_handle(dev, d.sampler_state, XGDI_RES_SAMPLER_STATE,
-                               "sampler state")) != XGD_OK)
+        (r = xgd_resource_check(dev, d.sampler_state, XGD_RESOURCE_SAMPLER_STATE,
+                                "sampler state")) != XGD_OK)
         return r;
     if (d.depth_stencil_state != NULL &&
-        (r = xgdi_check_handle(dev, d.depth_stencil_state, XGDI_RES_DEPTH_STENCIL_STATE,
-                               "depth-stencil state")) != XGD_OK)
+        (r = xgd_resource_check(dev, d.depth_stencil_state, XGD_RESOURCE_DEPTH_STENCIL_STATE,
+                                "depth-stencil state")) != XGD_OK)
         return r;
     if (d.rasterizer_state != NULL &&
-        (r = xgdi_check_handle(dev, d.rasterizer_state, XGDI_RES_RASTERIZER_STATE,
-                               "rasterizer state")) != XGD_OK)
+        (r = xgd_resource_check(dev, d.rasterizer_state, XGD_RESOURCE_RASTERIZER_STATE,
+                                "rasterizer state")) != XGD_OK)
         return r;
     if (d.effect != NULL &&
-        (r = xgdi_check_handle(dev, d.effect, XGDI_RES_EFFECT, "effect")) != XGD_OK)
+        (r = xgd_resource_check(dev, d.effect, XGD_RESOURCE_EFFECT, "effect")) != XGD_OK)
         return r;
     if (d.transform != NULL && !finite_matrix(d.transform))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "the transform matrix has non-finite entries");
 
     /* XNA SpriteBatch.Begin defaults. */
@@ -273,11 +283,11 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
             ? d.rasterizer_state
             : xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_COUNTER_CLOCKWISE);
     batch->effect = d.effect;
-    batch->refs[REF_BLEND] = xgdi_ref_from_handle(batch->blend);
-    batch->refs[REF_SAMPLER] = xgdi_ref_from_handle(batch->sampler);
-    batch->refs[REF_DEPTH_STENCIL] = xgdi_ref_from_handle(batch->depth_stencil);
-    batch->refs[REF_RASTERIZER] = xgdi_ref_from_handle(batch->rasterizer);
-    batch->refs[REF_EFFECT] = xgdi_ref_from_handle(d.effect);
+    batch->refs[REF_BLEND] = batch->blend;
+    batch->refs[REF_SAMPLER] = batch->sampler;
+    batch->refs[REF_DEPTH_STENCIL] = batch->depth_stencil;
+    batch->refs[REF_RASTERIZER] = batch->rasterizer;
+    batch->refs[REF_EFFECT] = d.effect;
     batch->transform = d.transform != NULL ? *d.transform : xgd_matrix_identity();
     batch->count = 0;
     table_reset(batch);
@@ -300,7 +310,8 @@ static xgd_result set_projection(xgd_sprite_batch *b, xgd_device *dev)
     xgd_viewport vp;
     xgd_result r = xgd_get_viewport(dev, &vp);
     if (r != XGD_OK) return r;
-    xgd_matrix projection = xgdi_sprite_projection(dev, vp.width, vp.height);
+    xgd_matrix projection =
+        xgd_matrix_create_sprite_projection(vp.width, vp.height, b->pixel_center);
     xgd_matrix m = xgd_matrix_multiply(&b->transform, &projection);
     if ((r = xgd_sprite_effect_set_matrix(b->sprite_effect, &m)) != XGD_OK) return r;
     if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
@@ -329,20 +340,20 @@ static void save_states(xgd_device *dev, saved_states *s)
     (void)xgd_get_texture(dev, 0, &s->texture0);
 }
 
-/* Binding is public state only, so this cannot fail for objects that were bound a moment ago;
- * the failure being reported stays the device's message. */
+/* Binding is public state only, so this cannot fail for objects that were bound a moment ago
+ * (a call that succeeds records nothing); should one fail anyway, the failure being reported
+ * is recorded again, so it stays the device's message. */
 static void restore_states(xgd_device *dev, const saved_states *s)
 {
-    char why[sizeof dev->last_error];
-    xgd_result code = dev->last_result;
-    memcpy(why, dev->last_error, sizeof why);
-    (void)xgd_set_blend_state(dev, s->blend);
-    (void)xgd_set_depth_stencil_state(dev, s->depth_stencil);
-    (void)xgd_set_rasterizer_state(dev, s->rasterizer);
-    (void)xgd_set_sampler_state(dev, 0, s->sampler0);
-    (void)xgd_set_texture(dev, 0, s->texture0);
-    memcpy(dev->last_error, why, sizeof why);
-    dev->last_result = code;
+    xgd_result code = xgd_device_last_result(dev);
+    char why[512];
+    snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+    bool ok = xgd_set_blend_state(dev, s->blend) == XGD_OK;
+    ok &= xgd_set_depth_stencil_state(dev, s->depth_stencil) == XGD_OK;
+    ok &= xgd_set_rasterizer_state(dev, s->rasterizer) == XGD_OK;
+    ok &= xgd_set_sampler_state(dev, 0, s->sampler0) == XGD_OK;
+    ok &= xgd_set_texture(dev, 0, s->texture0) == XGD_OK;
+    if (!ok) (void)xgd_device_report_error(dev, code, "%s", why);
 }
 
 /* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
@@ -369,12 +380,12 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *te
        cannot leave another texture in slot 0. Immediate mode draws long after Begin, so the
        effect is checked through its weak reference before it is followed. */
     if (b->effect != NULL) {
-        if (xgdi_ref_get(dev, b->refs[REF_EFFECT]) == NULL)
-            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+        if (!xgd_resource_is_live(dev, b->effect))
+            return xgd_device_report_error(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "the effect given to Begin was destroyed");
         if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
     }
-    if ((r = xgd_set_texture(dev, 0, XGDI_HANDLE_OF(texture))) != XGD_OK) return r;
+    if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
     while (n > 0) {
         uint32_t chunk = n < MAX_SPRITES ? n : MAX_SPRITES;
         const sprite_vertex *v = b->vertices;
@@ -407,7 +418,7 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         if (r != XGD_OK) return r;
         i = end;
     }
-    if (count > 0) dev->stats.sprite_batches++;
+    if (count > 0) xgd_device_count_sprite_batch(dev);
     return XGD_OK;
 }
 
@@ -426,7 +437,7 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
     if (need <= b->capacity) return XGD_OK;
     uint32_t cap = b->capacity != 0 ? b->capacity : 256;
     while (cap < need) {
-        if (cap > UINT32_MAX / 8) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        if (cap > UINT32_MAX / 8) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
         cap *= 2;
     }
     /* Each array keeps its old contents when a later one fails; capacity moves only once all
@@ -434,19 +445,18 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
     if (!grow((void **)&b->vertices, sizeof(sprite_vertex) * 4, cap) ||
         !grow((void **)&b->textures, sizeof(uint32_t), cap) ||
         !grow((void **)&b->depths, sizeof(float), cap))
-        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
     b->capacity = cap;
     return XGD_OK;
 }
 
-/* The batch ordinal of a live texture, adding it (and its weak reference) on first sight.
- * Grows before it inserts, so a failure leaves the table as it was. */
+/* The batch ordinal of a live texture (its handle), adding it on first sight. Grows before it
+ * inserts, so a failure leaves the table as it was. */
 static xgd_result add_texture(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *t,
                               uint32_t *ordinal)
 {
-    xgdi_ref ref = xgdi_ref_make(&t->res);
     if (b->table_capacity != 0) {
-        uint32_t h = table_find(b, ref);
+        uint32_t h = table_find(b, t);
         if (b->table[h].ordinal_plus1 != 0) {
             *ordinal = b->table[h].ordinal_plus1 - 1;
             return XGD_OK;
@@ -454,35 +464,33 @@ static xgd_result add_texture(xgd_sprite_batch *b, xgd_device *dev, xgd_texture 
     }
     if (b->distinct == b->distinct_capacity) {
         if (b->distinct_capacity > UINT32_MAX / 8)
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many textures");
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many textures");
         uint32_t cap = b->distinct_capacity != 0 ? b->distinct_capacity * 2 : 16;
         if (!grow((void **)&b->distinct_textures, sizeof(xgd_texture *), cap) ||
-            !grow((void **)&b->distinct_refs, sizeof(xgdi_ref), cap) ||
             !grow((void **)&b->distinct_buckets, sizeof(uint32_t), cap))
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
         b->distinct_capacity = cap;
     }
     /* Load factor at most 1/2; a bigger table is refilled from the distinct list. */
     if ((uint64_t)(b->distinct + 1) * 2 > b->table_capacity) {
         uint32_t cap = b->table_capacity != 0 ? b->table_capacity * 2 : 32;
         texture_slot *table = calloc(cap, sizeof *table);
-        if (table == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        if (table == NULL) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
         free(b->table);
         b->table = table;
         b->table_capacity = cap;
         for (uint32_t i = 0; i < b->distinct; i++) {
-            uint32_t h = table_find(b, b->distinct_refs[i]);
-            b->table[h].ref = b->distinct_refs[i];
+            uint32_t h = table_find(b, b->distinct_textures[i]);
+            b->table[h].handle = b->distinct_textures[i];
             b->table[h].ordinal_plus1 = i + 1;
             b->distinct_buckets[i] = h;
         }
     }
-    uint32_t h = table_find(b, ref);
+    uint32_t h = table_find(b, t);
     uint32_t n = b->distinct++;
-    b->table[h].ref = ref;
+    b->table[h].handle = t;
     b->table[h].ordinal_plus1 = n + 1;
     b->distinct_textures[n] = t;
-    b->distinct_refs[n] = ref;
     b->distinct_buckets[n] = h;
     *ordinal = n;
     return XGD_OK;
@@ -567,51 +575,61 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
-    xgd_texture *const handle = texture;
-    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
-    XGDI_RESOLVE(XGDI_OWNER(batch), texture, XGDI_RES_TEXTURE, "texture");
     xgd_device *dev = NULL;
-    xgd_result r = check_batch(batch, &dev);
-    if (r != XGD_OK) return r;
+    RESOLVE_BATCH(batch, dev);
+    /* A live object of the batch's device (the typed check names what else it is). The
+       texture of the previous sprite passed the checks below, and nothing they test changes
+       while its handle names the same live object. */
+    xgd_result r;
+    if (texture != NULL && !xgd_resource_is_live(dev, texture) &&
+        (r = xgd_resource_check(dev, texture, XGD_RESOURCE_TEXTURE, "texture")) != XGD_OK)
+        return r;
+    const bool same_run = texture == batch->run_handle;
+    int tw = batch->run_width, th = batch->run_height;
     if (!batch->in_begin)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
                          "Begin must be called successfully before a Draw can be called");
     if (texture == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
-    /* The texture of the previous sprite passed these checks, and nothing they test changes
-       while its handle stays live. */
-    const bool same_run = handle == batch->run_handle;
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
     if (!same_run) {
-        r = xgdi_check_resource(dev, &texture->res, XGDI_RES_TEXTURE, "texture");
-        if (r != XGD_OK) return r;
-        if (texture->kind != XGD_TEXTURE_2D && texture->kind != XGD_RENDER_TARGET_2D)
-            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        xgd_texture_info info;
+        r = xgd_texture_get_info(texture, &info);
+        if (r != XGD_OK) {
+            /* another kind of object: named again on the batch's device */
+            xgd_result named = xgd_resource_check(dev, texture, XGD_RESOURCE_TEXTURE, "texture");
+            return named != XGD_OK ? named : r;
+        }
+        if (info.kind != XGD_TEXTURE_2D && info.kind != XGD_RENDER_TARGET_2D)
+            return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                              "SpriteBatch draws 2D textures only");
+        tw = info.width;
+        th = info.height;
     }
-    if (sprite == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite is NULL");
+    if (sprite == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite is NULL");
     if (!finite4(sprite->position.x, sprite->position.y, sprite->origin.x, sprite->origin.y) ||
         !finite4(sprite->scale.x, sprite->scale.y, sprite->rotation, sprite->layer_depth))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite has non-finite values");
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite has non-finite values");
     if (((unsigned)sprite->effects & ~3u) != 0)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
                          (unsigned)sprite->effects);
 
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
         r = reserve(batch, dev, 1);
         if (r != XGD_OK) return r;
-        r = xgdi_check_device(dev);
+        r = xgd_device_check_status(dev);
         if (r != XGD_OK) return r;
         /* Sprite coordinates are pixels of the viewport of each draw: a viewport resized
            after Begin gets its own projection (XNA kept Begin's, which scales the sprites and
            misplaces its -0.5 against the rasterizer's half pixel). Only then is the stock
            SpriteEffect applied again, so other state set after Begin stays in force. */
-        if (batch->effect == NULL && (dev->viewport.width != batch->projection_width ||
-                                      dev->viewport.height != batch->projection_height)) {
+        xgd_viewport vp;
+        r = xgd_get_viewport(dev, &vp);
+        if (r != XGD_OK) return r;
+        if (batch->effect == NULL && (vp.width != batch->projection_width ||
+                                      vp.height != batch->projection_height)) {
             r = set_projection(batch, dev);
             if (r != XGD_OK) return r;
         }
-        int tw, th;
-        xgdi_texture_size(texture, &tw, &th);
         build_vertices(batch->vertices, tw, th, sprite);
         saved_states saved;
         save_states(dev, &saved);
@@ -620,13 +638,13 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             restore_states(dev, &saved);
             return r;
         }
-        dev->stats.sprite_batches++;
+        xgd_device_count_sprite_batch(dev);
         return r;
     }
 
     uint32_t i = batch->count;
     if (i >= batch->capacity) {
-        if (i == UINT32_MAX) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        if (i == UINT32_MAX) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
         r = reserve(batch, dev, i + 1);
         if (r != XGD_OK) return r;
     }
@@ -634,9 +652,10 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         uint32_t ordinal = 0;
         r = add_texture(batch, dev, texture, &ordinal);
         if (r != XGD_OK) return r;
-        batch->run_handle = handle;
+        batch->run_handle = texture;
         batch->run_ordinal = ordinal;
-        xgdi_texture_size(texture, &batch->run_width, &batch->run_height);
+        batch->run_width = tw;
+        batch->run_height = th;
     }
     batch->count = i + 1;
     build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);
@@ -655,13 +674,13 @@ static xgd_result check_alive(const xgd_sprite_batch *b, xgd_device *dev)
 {
     for (int i = 0; i < REF_COUNT; i++) {
         if (i == REF_EFFECT && b->effect == NULL) continue;
-        if (xgdi_ref_get(dev, b->refs[i]) == NULL)
-            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+        if (!xgd_resource_is_live(dev, b->refs[i]))
+            return xgd_device_report_error(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "a state or effect given to Begin was destroyed before End");
     }
     for (uint32_t i = 0; i < b->distinct; i++) {
-        if (xgdi_ref_get(dev, b->distinct_refs[i]) == NULL)
-            return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
+        if (!xgd_resource_is_live(dev, b->distinct_textures[i]))
+            return xgd_device_report_error(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "a texture queued in the sprite batch was destroyed before End");
     }
     return XGD_OK;
@@ -670,33 +689,11 @@ static xgd_result check_alive(const xgd_sprite_batch *b, xgd_device *dev)
 /* What a draw of each run would refuse, checked for every queued texture before the first run
  * is drawn: End draws the whole queue or, when one run cannot be drawn, nothing (a failed call
  * changes no public state; XNA would have drawn the runs before the refused one). */
-static xgd_result check_drawable(const xgd_sprite_batch *b, const xgd_device *dev)
+static xgd_result check_drawable(const xgd_sprite_batch *b, xgd_device *dev)
 {
-    /* b->sampler is a handle, checked live by End before this runs */
-    const xgd_sampler_state *sampler =
-        (const xgd_sampler_state *)xgdi_handle_get(b->sampler, XGDI_RES_SAMPLER_STATE);
     for (uint32_t i = 0; i < b->distinct; i++) {
-        const xgd_texture *t = b->distinct_textures[i];
-        for (int j = 0; j < dev->binding_count; j++) {
-            if (dev->bindings[j].target == t)
-                return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
-                                 "a texture queued in the sprite batch is bound as render "
-                                 "target %d; unbind it before drawing it",
-                                 j);
-        }
-        if (t->native == NULL)
-            return xgdi_fail((xgd_device *)dev, XGD_ERROR_INVALID_OPERATION,
-                             "a texture queued in the sprite batch has no storage (its "
-                             "recovery failed)");
-        /* The draw's Reach rule (draw.c): a size that is not a power of two needs Clamp. */
-        bool pow2 = (t->width & (t->width - 1)) == 0 && (t->height & (t->height - 1)) == 0;
-        if (dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH && !pow2 &&
-            (sampler == NULL || sampler->desc.address_u != XGD_ADDRESS_CLAMP ||
-             sampler->desc.address_v != XGD_ADDRESS_CLAMP))
-            return xgdi_fail((xgd_device *)dev, XGD_ERROR_NOT_SUPPORTED,
-                             "Reach requires Clamp addressing for the %dx%d sprite texture, "
-                             "whose size is not a power of two",
-                             t->width, t->height);
+        xgd_result r = xgd_device_check_sampling(dev, b->distinct_textures[i], b->sampler);
+        if (r != XGD_OK) return r;
     }
     return XGD_OK;
 }
@@ -738,13 +735,13 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
         uint32_t cap = b->capacity;
         if (!grow((void **)&b->keys, sizeof(uint64_t), cap) ||
             !grow((void **)&b->keys_scratch, sizeof(uint64_t), cap))
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
         b->keys_capacity = cap;
     }
     if (b->gather == NULL) {
         b->gather = malloc(sizeof(sprite_vertex) * 4 * MAX_SPRITES);
         if (b->gather == NULL)
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
     }
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t key;
@@ -761,12 +758,11 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
 
 xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
 {
-    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
     xgd_device *dev = NULL;
-    xgd_result r = check_batch(batch, &dev);
-    if (r != XGD_OK) return r;
+    RESOLVE_BATCH(batch, dev);
+    xgd_result r;
     if (!batch->in_begin)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
                          "Begin must be called before End can be called");
     /* The batch ends even when drawing fails (device lost, a destroyed texture): the queue
        cannot be drawn later, and the caller can Begin again. */
@@ -777,7 +773,7 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
 
     batch->count = count; /* the helpers below read the queue */
     r = check_alive(batch, dev);
-    if (r == XGD_OK) r = xgdi_check_device(dev);
+    if (r == XGD_OK) r = xgd_device_check_status(dev);
     if (r == XGD_OK) r = check_drawable(batch, dev);
     bool sorted = batch->sort_mode != XGD_SPRITE_SORT_DEFERRED && count > 1;
     if (r == XGD_OK && sorted) r = sort_queue(batch, dev);

@@ -22,7 +22,7 @@
  *   - the glyph at block point p (scaled) lands at position + rotate(p - origin * scale) and is
  *     drawn with origin 0 and the call's rotation, scale, effects and depth.
  */
-#include "internal.h"
+#include "xgd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,7 +40,6 @@ typedef struct char_index {
 } char_index;
 
 struct xgd_sprite_font {
-    xgdi_resource res;
     xgd_texture *texture;             /* public handle */
     bool owns_texture;
     int count;
@@ -58,7 +57,9 @@ struct xgd_sprite_font {
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
 
-static const xgdi_resource_vtable font_vtable = { NULL, NULL, NULL };
+/* A font holds nothing of the device but its texture's handle, which answers for itself once
+ * the device is gone: no device-destroyed step. */
+static const xgd_resource_class font_class = { "sprite font", NULL };
 
 static int compare_char_index(const void *a, const void *b)
 {
@@ -99,52 +100,53 @@ xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc
                                   xgd_sprite_font **out)
 {
     if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device_alive(device);
+    xgd_device_info di;
+    xgd_result r = xgd_device_get_info(device, &di); /* NULL or destroyed: named there */
     if (r != XGD_OK) return r;
     if (desc == NULL || out == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
                          desc == NULL ? "desc" : "out");
     if (desc->texture == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "the font's texture is NULL");
-    r = xgdi_check_handle(device, desc->texture, XGDI_RES_TEXTURE, "the font's texture");
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "the font's texture is NULL");
+    r = xgd_resource_check(device, desc->texture, XGD_RESOURCE_TEXTURE, "the font's texture");
     if (r != XGD_OK) return r;
     xgd_texture_info ti;
     r = xgd_texture_get_info(desc->texture, &ti);
     if (r != XGD_OK) return r;
     if (ti.kind != XGD_TEXTURE_2D && ti.kind != XGD_RENDER_TARGET_2D)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                          "the font's texture must be a Texture2D");
     int n = desc->glyph_count;
     if (n < 0 || n > MAX_GLYPHS)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                          "glyph_count %d is outside 0..%d", n, MAX_GLYPHS);
     if (n > 0 && (desc->glyphs == NULL || desc->cropping == NULL || desc->characters == NULL ||
                   desc->kerning == NULL))
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                          "glyphs, cropping, characters and kerning must all be given");
     if (!isfinite(desc->spacing))
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
     for (int i = 0; i < n; i++) {
         const xgd_rect *g = &desc->glyphs[i], *c = &desc->cropping[i];
         const xgd_vector3 *k = &desc->kerning[i];
         if (!rect_inside(g, ti.width, ti.height))
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "glyph %d (%d, %d, %d x %d) is not inside the %d x %d texture", i,
                              g->x, g->y, g->width, g->height, ti.width, ti.height);
         if (c->width < 0 || c->height < 0)
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "cropping %d has a negative size", i);
         if (!isfinite(k->x) || !isfinite(k->y) || !isfinite(k->z))
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "kerning %d is not finite", i);
         if (desc->characters[i] > MAX_CODE_POINT)
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "character %d (0x%lX) is above U+10FFFF", i,
                              (unsigned long)desc->characters[i]);
     }
 
     xgd_sprite_font *f = calloc(1, sizeof *f);
-    if (f == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (f == NULL) return xgd_device_report_error(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     size_t m = n > 0 ? (size_t)n : 1;
     f->glyphs = malloc(m * sizeof *f->glyphs);
     f->cropping = malloc(m * sizeof *f->cropping);
@@ -153,7 +155,7 @@ xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc
     f->sorted = malloc(m * sizeof *f->sorted);
     if (!f->glyphs || !f->cropping || !f->characters || !f->kerning || !f->sorted) {
         free_font(f);
-        return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory copying the font");
+        return xgd_device_report_error(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory copying the font");
     }
     if (n > 0) {
         memcpy(f->glyphs, desc->glyphs, (size_t)n * sizeof *f->glyphs);
@@ -170,7 +172,7 @@ xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc
         if (f->sorted[i].character == f->sorted[i - 1].character) {
             uint32_t c = f->sorted[i].character;
             free_font(f);
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "character U+%04lX appears twice in the font", (unsigned long)c);
         }
     }
@@ -182,7 +184,7 @@ xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc
         f->default_index = find_index(f, desc->default_character);
         if (f->default_index < 0) {
             free_font(f);
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                              "the default character U+%04lX is not in the font",
                              (unsigned long)desc->default_character);
         }
@@ -190,45 +192,42 @@ xgd_result xgd_sprite_font_create(xgd_device *device, const xgd_sprite_font_desc
         f->default_character = desc->default_character;
     }
     f->texture = desc->texture;
-    r = xgdi_resource_register(device, &f->res, XGDI_RES_SPRITE_FONT, &font_vtable);
+    void *handle = NULL;
+    r = xgd_resource_register(device, &font_class, f, &handle);
     if (r != XGD_OK) {
         free_font(f);
         return r;
     }
     /* Ownership passes only now that nothing can fail. */
     f->owns_texture = desc->take_texture;
-    *out = f->res.handle;
+    *out = handle;
     return XGD_OK;
 }
 
 void xgd_sprite_font_destroy(xgd_sprite_font *font)
 {
-    XGDI_RESOLVE_DESTROY(font, XGDI_RES_SPRITE_FONT);
+    font = xgd_resource_unregister(font, &font_class);
     if (font == NULL) return;
-    xgdi_resource_dispose(&font->res);
     if (font->owns_texture) xgd_texture_destroy(font->texture);
     free_font(font);
 }
 
-/* The font resolved and usable (its device alive). */
-static xgd_result check_font(xgd_sprite_font *font, xgd_device **dev)
-{
-    if (font == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite font is NULL");
-    xgd_result r = xgdi_check_resource(NULL, &font->res, XGDI_RES_SPRITE_FONT, "sprite font");
-    if (r != XGD_OK) return r;
-    *dev = xgdi_resource_device(&font->res);
-    return XGD_OK;
-}
+/* The font behind a handle, its device alive; the variable then holds the object. device
+ * NULL accepts the font's own device, else the font must be on it. */
+#define RESOLVE_FONT(device, font, dev)                                                          \
+    do {                                                                                         \
+        xgd_result resolve_r_ = xgd_resource_resolve((device), (font), &font_class, NULL,        \
+                                                     (void **)&(font), &(dev));                  \
+        if (resolve_r_ != XGD_OK) return resolve_r_;                                             \
+    } while (0)
 
 /* ---- properties ---------------------------------------------------------------------------- */
 
 xgd_result xgd_sprite_font_get_info(xgd_sprite_font *font, xgd_sprite_font_info *out)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    RESOLVE_FONT(NULL, font, dev);
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     out->texture = font->texture;
     out->glyph_count = font->count;
     out->line_spacing = font->line_spacing;
@@ -240,13 +239,11 @@ xgd_result xgd_sprite_font_get_info(xgd_sprite_font *font, xgd_sprite_font_info 
 
 xgd_result xgd_sprite_font_get_glyph(xgd_sprite_font *font, int index, xgd_sprite_font_glyph *out)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    RESOLVE_FONT(NULL, font, dev);
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     if (index < 0 || index >= font->count)
-        return xgdi_fail(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+        return xgd_device_report_error(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
                          "glyph index %d is outside 0..%d", index, font->count - 1);
     out->character = font->characters[index];
     out->glyph = font->glyphs[index];
@@ -258,13 +255,11 @@ xgd_result xgd_sprite_font_get_glyph(xgd_sprite_font *font, int index, xgd_sprit
 xgd_result xgd_sprite_font_get_characters(xgd_sprite_font *font, uint32_t *out, int capacity,
                                           int *count)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
-    if (count == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "count is NULL");
+    RESOLVE_FONT(NULL, font, dev);
+    if (count == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "count is NULL");
     if (capacity < 0 || (out == NULL && capacity > 0))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "out is NULL or capacity negative");
     int k = capacity < font->count ? capacity : font->count;
     if (k > 0) memcpy(out, font->characters, (size_t)k * sizeof *out);
@@ -274,22 +269,18 @@ xgd_result xgd_sprite_font_get_characters(xgd_sprite_font *font, uint32_t *out, 
 
 xgd_result xgd_sprite_font_set_line_spacing(xgd_sprite_font *font, int line_spacing)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
+    RESOLVE_FONT(NULL, font, dev);
     font->line_spacing = line_spacing;
     return XGD_OK;
 }
 
 xgd_result xgd_sprite_font_set_spacing(xgd_sprite_font *font, float spacing)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
+    RESOLVE_FONT(NULL, font, dev);
     if (!isfinite(spacing))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
     font->spacing = spacing;
     return XGD_OK;
 }
@@ -297,10 +288,8 @@ xgd_result xgd_sprite_font_set_spacing(xgd_sprite_font *font, float spacing)
 xgd_result xgd_sprite_font_set_default_character(xgd_sprite_font *font, bool has,
                                                  uint32_t character)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
+    RESOLVE_FONT(NULL, font, dev);
     if (!has) {
         font->has_default = false;
         font->default_character = 0;
@@ -309,7 +298,7 @@ xgd_result xgd_sprite_font_set_default_character(xgd_sprite_font *font, bool has
     }
     int index = find_index(font, character);
     if (index < 0)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "the default character U+%04lX is not in the font",
                          (unsigned long)character);
     font->has_default = true;
@@ -358,7 +347,7 @@ static xgd_result resolve_text(const xgd_sprite_font *f, xgd_device *dev, const 
     *count = 0;
     if (length == 0) return XGD_OK;
     int32_t *out = malloc(length * sizeof *out);
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory decoding text");
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory decoding text");
     const unsigned char *s = (const unsigned char *)text;
     size_t pos = 0, n = 0;
     while (pos < length) {
@@ -366,8 +355,9 @@ static xgd_result resolve_text(const xgd_sprite_font *f, xgd_device *dev, const 
         size_t at = pos;
         if (!utf8_next(s, length, &pos, &cp)) {
             free(out);
-            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
-                             "text is not valid UTF-8 (byte %zu: 0x%02X)", at, s[at]);
+            return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                             "text is not valid UTF-8 (byte %llu: 0x%02X)",
+                             (unsigned long long)at, s[at]);
         }
         int32_t item;
         if (cp == '\r') item = ITEM_SKIP;
@@ -377,10 +367,10 @@ static xgd_result resolve_text(const xgd_sprite_font *f, xgd_device *dev, const 
             if (item < 0) {
                 if (!f->has_default) {
                     free(out);
-                    return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+                    return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                                      "text contains U+%04lX, which the font lacks and the font "
-                                     "has no default character (byte %zu)",
-                                     (unsigned long)cp, at);
+                                     "has no default character (byte %llu)",
+                                     (unsigned long)cp, (unsigned long long)at);
                 }
                 item = f->default_index;
             }
@@ -429,13 +419,12 @@ static xgd_vector2 measure_items(const xgd_sprite_font *f, const int32_t *items,
 xgd_result xgd_sprite_font_measure_string_n(xgd_sprite_font *font, const char *text,
                                             size_t length, xgd_vector2 *out)
 {
-    XGDI_RESOLVE(NULL, font, XGDI_RES_SPRITE_FONT, "sprite font");
     xgd_device *dev = NULL;
-    xgd_result r = check_font(font, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    RESOLVE_FONT(NULL, font, dev);
+    xgd_result r = XGD_OK;
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     out->x = out->y = 0.0f;
-    if (text == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "text is NULL");
+    if (text == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "text is NULL");
     int32_t *items;
     size_t n;
     r = resolve_text(font, dev, text, length, &items, &n);
@@ -459,18 +448,11 @@ xgd_result xgd_sprite_batch_draw_string_n(xgd_sprite_batch *batch, xgd_sprite_fo
                                           const char *text, size_t length,
                                           const xgd_draw_string_params *params)
 {
-    xgd_sprite_batch *batch_handle = batch;
-    XGDI_RESOLVE(NULL, batch, XGDI_RES_SPRITE_BATCH, "sprite batch");
-    if (batch == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "sprite batch is NULL");
-    xgd_result r = xgdi_check_resource(NULL, (const xgdi_resource *)batch, XGDI_RES_SPRITE_BATCH,
-                                       "sprite batch");
+    xgd_device *dev = NULL;
+    xgd_result r = xgd_sprite_batch_get_device(batch, &dev);
     if (r != XGD_OK) return r;
-    xgd_device *dev = xgdi_resource_device((const xgdi_resource *)batch);
-    XGDI_RESOLVE(dev, font, XGDI_RES_SPRITE_FONT, "sprite font");
-    if (font == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite font is NULL");
-    r = xgdi_check_resource(dev, &font->res, XGDI_RES_SPRITE_FONT, "sprite font");
-    if (r != XGD_OK) return r;
-    if (text == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "text is NULL");
+    RESOLVE_FONT(dev, font, dev);
+    if (text == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "text is NULL");
     xgd_draw_string_params p;
     if (params != NULL) {
         p = *params;
@@ -481,9 +463,9 @@ xgd_result xgd_sprite_batch_draw_string_n(xgd_sprite_batch *batch, xgd_sprite_fo
     }
     if (!finite2(p.position) || !finite2(p.origin) || !finite2(p.scale) ||
         !isfinite(p.rotation) || !isfinite(p.layer_depth))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "draw string params are not finite");
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "draw string params are not finite");
     if (((unsigned)p.effects & ~3u) != 0)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "unknown sprite effects 0x%x",
                          (unsigned)p.effects);
 
     int32_t *items;
@@ -530,7 +512,7 @@ xgd_result xgd_sprite_batch_draw_string_n(xgd_sprite_batch *batch, xgd_sprite_fo
         sprite.position.x = p.position.x + lx * c - ly * s;
         sprite.position.y = p.position.y + lx * s + ly * c;
         sprite.source = g;
-        r = xgd_sprite_batch_draw(batch_handle, font->texture, &sprite);
+        r = xgd_sprite_batch_draw(batch, font->texture, &sprite);
         first = false;
         pen += k.y + k.z;
     }

@@ -100,6 +100,16 @@ static xgd_result store_properties(xgd_effect *effect, stock_kind kind, const vo
     return r;
 }
 
+/* What every _get does: the kind, a non-NULL out, the stored properties. */
+static xgd_result get_stock(xgd_effect *effect, stock_kind kind, void *out)
+{
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, kind, &dev);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    return load_properties(effect, kind, out);
+}
+
 /* ---- helpers -------------------------------------------------------------------------------- */
 
 static bool finite3(xgd_vector3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -112,12 +122,25 @@ static bool finite_matrix(const xgd_matrix *m)
     return true;
 }
 
-static bool finite_common(const xgd_matrix *w, const xgd_matrix *v, const xgd_matrix *p,
-                          xgd_vector3 diffuse, float alpha, xgd_vector3 fog_color, float fog_start,
-                          float fog_end)
+/* The properties every stock effect has, under the same names in each params struct. */
+typedef struct common_params {
+    const xgd_matrix *world, *view, *projection;
+    xgd_vector3 diffuse_color;
+    float alpha;
+    bool fog_enabled;
+    xgd_vector3 fog_color;
+    float fog_start, fog_end;
+} common_params;
+
+#define COMMON_PARAMS(p)                                                                           \
+    ((common_params){ &(p)->world, &(p)->view, &(p)->projection, (p)->diffuse_color, (p)->alpha,   \
+                      (p)->fog_enabled, (p)->fog_color, (p)->fog_start, (p)->fog_end })
+
+static bool finite_common(const common_params *c)
 {
-    return finite_matrix(w) && finite_matrix(v) && finite_matrix(p) && finite3(diffuse) &&
-           isfinite(alpha) && finite3(fog_color) && isfinite(fog_start) && isfinite(fog_end);
+    return finite_matrix(c->world) && finite_matrix(c->view) && finite_matrix(c->projection) &&
+           finite3(c->diffuse_color) && isfinite(c->alpha) && finite3(c->fog_color) &&
+           isfinite(c->fog_start) && isfinite(c->fog_end);
 }
 
 static bool finite_lights(const xgd_directional_light l[3])
@@ -170,15 +193,13 @@ static xgd_vector3 normalize_or_zero(xgd_vector3 v)
 }
 
 /* WorldViewProj, FogColor and FogVector. */
-static xgd_result set_transform_and_fog(xgd_effect *e, const xgd_matrix *world,
-                                        const xgd_matrix *view, const xgd_matrix *projection,
-                                        bool fog, xgd_vector3 fog_color, float fog_start,
-                                        float fog_end)
+static xgd_result set_transform_and_fog(xgd_effect *e, const common_params *c)
 {
-    xgd_matrix wv = xgd_matrix_multiply(world, view);
-    xgd_matrix wvp = xgd_matrix_multiply(&wv, projection);
+    const float fog_start = c->fog_start, fog_end = c->fog_end;
+    xgd_matrix wv = xgd_matrix_multiply(c->world, c->view);
+    xgd_matrix wvp = xgd_matrix_multiply(&wv, c->projection);
     xgd_vector4 fv = { 0, 0, 0, 0 };
-    if (fog) {
+    if (c->fog_enabled) {
         if (fog_start == fog_end) {
             fv.w = 1.0f;
         } else {
@@ -187,7 +208,7 @@ static xgd_result set_transform_and_fog(xgd_effect *e, const xgd_matrix *world,
         }
     }
     xgd_result r = set_m(e, "WorldViewProj", &wvp);
-    if (r == XGD_OK) r = set_v3(e, "FogColor", fog_color);
+    if (r == XGD_OK) r = set_v3(e, "FogColor", c->fog_color);
     if (r == XGD_OK) r = set_v4(e, "FogVector", fv);
     return r;
 }
@@ -222,6 +243,41 @@ static xgd_result set_lighting(xgd_effect *e, const xgd_matrix *world, const xgd
         snprintf(name, sizeof name, "DirLight%dSpecularColor", i);
         if (r == XGD_OK && specular) r = set_v3(e, name, l->enabled ? l->specular_color : zero);
     }
+    return r;
+}
+
+/* The start every _set shares: the kind, non-NULL params, and then (once the caller has
+   checked its own fields too) the message for non-finite values. */
+static xgd_result begin_set(xgd_effect *effect, stock_kind kind, const void *params,
+                            xgd_device **dev)
+{
+    xgd_result r = check_kind(effect, kind, dev);
+    if (r != XGD_OK) return r;
+    if (params == NULL)
+        return xgd_device_report_error(*dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
+    return XGD_OK;
+}
+
+static xgd_result not_finite(xgd_device *dev, stock_kind kind)
+{
+    return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                   "%s parameters hold non-finite values", kinds[kind].name);
+}
+
+/* The end every _set shares: the technique XNA would pick (-1: the effect has one) and the
+   properties, stored for _get and clones. */
+static xgd_result finish_set(xgd_effect *effect, stock_kind kind, int technique, const void *params)
+{
+    xgd_result r = technique >= 0 ? xgd_effect_set_current_technique(effect, technique) : XGD_OK;
+    return r == XGD_OK ? store_properties(effect, kind, params) : r;
+}
+
+/* The unlit effects' constants: transform, fog and DiffuseColor (rgb * Alpha, Alpha). */
+static xgd_result set_unlit(xgd_effect *e, const common_params *c)
+{
+    xgd_vector3 d = scale3(c->diffuse_color, c->alpha);
+    xgd_result r = set_transform_and_fog(e, c);
+    if (r == XGD_OK) r = set_v4(e, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, c->alpha });
     return r;
 }
 
@@ -305,24 +361,16 @@ xgd_result xgd_alpha_test_effect_create(xgd_device *device, xgd_effect **out)
 
 xgd_result xgd_alpha_test_effect_get(xgd_effect *effect, xgd_alpha_test_effect_params *out)
 {
-    xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return load_properties(effect, STOCK_ALPHA_TEST, out);
+    return get_stock(effect, STOCK_ALPHA_TEST, out);
 }
 
 xgd_result xgd_alpha_test_effect_set(xgd_effect *effect, const xgd_alpha_test_effect_params *p)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_ALPHA_TEST, &dev);
+    xgd_result r = begin_set(effect, STOCK_ALPHA_TEST, p, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                                                  "params is NULL");
-    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
-                       p->fog_color, p->fog_start, p->fog_end))
-        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                         "AlphaTestEffect parameters hold non-finite values");
+    const common_params c = COMMON_PARAMS(p);
+    if (!finite_common(&c)) return not_finite(dev, STOCK_ALPHA_TEST);
     if (p->alpha_function < XGD_COMPARE_ALWAYS || p->alpha_function > XGD_COMPARE_NOT_EQUAL)
         return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "AlphaFunction %d is not a compare function", (int)p->alpha_function);
@@ -343,14 +391,10 @@ xgd_result xgd_alpha_test_effect_set(xgd_effect *effect, const xgd_alpha_test_ef
     case XGD_COMPARE_NEVER: at = (xgd_vector4){ 0, 0, -1, -1 }; break;
     default: break; /* Always */
     }
-    xgd_vector3 d = scale3(p->diffuse_color, p->alpha);
-    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
-                              p->fog_color, p->fog_start, p->fog_end);
-    if (r == XGD_OK) r = set_v4(effect, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, p->alpha });
+    r = set_unlit(effect, &c);
     if (r == XGD_OK) r = set_v4(effect, "AlphaTest", at);
     if (r == XGD_OK) r = set_f(effect, "AlphaTestEqNe", eqne);
-    if (r == XGD_OK) r = xgd_effect_set_current_technique(effect, p->vertex_color_enabled ? 1 : 0);
-    if (r == XGD_OK) r = store_properties(effect, STOCK_ALPHA_TEST, p);
+    if (r == XGD_OK) r = finish_set(effect, STOCK_ALPHA_TEST, p->vertex_color_enabled ? 1 : 0, p);
     return r;
 }
 
@@ -363,30 +407,18 @@ xgd_result xgd_dual_texture_effect_create(xgd_device *device, xgd_effect **out)
 
 xgd_result xgd_dual_texture_effect_get(xgd_effect *effect, xgd_dual_texture_effect_params *out)
 {
-    xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return load_properties(effect, STOCK_DUAL_TEXTURE, out);
+    return get_stock(effect, STOCK_DUAL_TEXTURE, out);
 }
 
 xgd_result xgd_dual_texture_effect_set(xgd_effect *effect, const xgd_dual_texture_effect_params *p)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_DUAL_TEXTURE, &dev);
+    xgd_result r = begin_set(effect, STOCK_DUAL_TEXTURE, p, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                                                  "params is NULL");
-    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
-                       p->fog_color, p->fog_start, p->fog_end))
-        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                         "DualTextureEffect parameters hold non-finite values");
-    xgd_vector3 d = scale3(p->diffuse_color, p->alpha);
-    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
-                              p->fog_color, p->fog_start, p->fog_end);
-    if (r == XGD_OK) r = set_v4(effect, "DiffuseColor", (xgd_vector4){ d.x, d.y, d.z, p->alpha });
-    if (r == XGD_OK) r = xgd_effect_set_current_technique(effect, p->vertex_color_enabled ? 1 : 0);
-    if (r == XGD_OK) r = store_properties(effect, STOCK_DUAL_TEXTURE, p);
+    const common_params c = COMMON_PARAMS(p);
+    if (!finite_common(&c)) return not_finite(dev, STOCK_DUAL_TEXTURE);
+    r = set_unlit(effect, &c);
+    if (r == XGD_OK) r = finish_set(effect, STOCK_DUAL_TEXTURE, p->vertex_color_enabled ? 1 : 0, p);
     return r;
 }
 
@@ -400,37 +432,29 @@ xgd_result xgd_environment_map_effect_create(xgd_device *device, xgd_effect **ou
 xgd_result xgd_environment_map_effect_get(xgd_effect *effect,
                                           xgd_environment_map_effect_params *out)
 {
-    xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return load_properties(effect, STOCK_ENVIRONMENT_MAP, out);
+    return get_stock(effect, STOCK_ENVIRONMENT_MAP, out);
 }
 
 xgd_result xgd_environment_map_effect_set(xgd_effect *effect,
                                           const xgd_environment_map_effect_params *p)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_ENVIRONMENT_MAP, &dev);
+    xgd_result r = begin_set(effect, STOCK_ENVIRONMENT_MAP, p, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                                                  "params is NULL");
-    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
-                       p->fog_color, p->fog_start, p->fog_end) ||
+    const common_params c = COMMON_PARAMS(p);
+    if (!finite_common(&c) ||
         !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
         !finite_lights(p->lights) || !isfinite(p->environment_map_amount) ||
         !finite3(p->environment_map_specular) || !isfinite(p->fresnel_factor))
-        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                         "EnvironmentMapEffect parameters hold non-finite values");
-    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
-                              p->fog_color, p->fog_start, p->fog_end);
+        return not_finite(dev, STOCK_ENVIRONMENT_MAP);
+    r = set_transform_and_fog(effect, &c);
     if (r == XGD_OK)
         r = set_lighting(effect, &p->world, &p->view, p->diffuse_color, p->alpha,
                          p->emissive_color, p->ambient_light_color, p->lights, false);
     if (r == XGD_OK) r = set_f(effect, "EnvironmentMapAmount", p->environment_map_amount);
     if (r == XGD_OK) r = set_v3(effect, "EnvironmentMapSpecular", p->environment_map_specular);
     if (r == XGD_OK) r = set_f(effect, "FresnelFactor", p->fresnel_factor);
-    if (r == XGD_OK) r = store_properties(effect, STOCK_ENVIRONMENT_MAP, p);
+    if (r == XGD_OK) r = finish_set(effect, STOCK_ENVIRONMENT_MAP, -1, p);
     return r;
 }
 
@@ -443,42 +467,31 @@ xgd_result xgd_skinned_effect_create(xgd_device *device, xgd_effect **out)
 
 xgd_result xgd_skinned_effect_get(xgd_effect *effect, xgd_skinned_effect_params *out)
 {
-    xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return load_properties(effect, STOCK_SKINNED, out);
+    return get_stock(effect, STOCK_SKINNED, out);
 }
 
 xgd_result xgd_skinned_effect_set(xgd_effect *effect, const xgd_skinned_effect_params *p)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    xgd_result r = begin_set(effect, STOCK_SKINNED, p, &dev);
     if (r != XGD_OK) return r;
-    if (p == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                                                  "params is NULL");
-    if (!finite_common(&p->world, &p->view, &p->projection, p->diffuse_color, p->alpha,
-                       p->fog_color, p->fog_start, p->fog_end) ||
+    const common_params c = COMMON_PARAMS(p);
+    if (!finite_common(&c) ||
         !finite3(p->emissive_color) || !finite3(p->ambient_light_color) ||
         !finite3(p->specular_color) || !isfinite(p->specular_power) || !finite_lights(p->lights))
-        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
-                         "SkinnedEffect parameters hold non-finite values");
+        return not_finite(dev, STOCK_SKINNED);
     if (p->weights_per_vertex != 1 && p->weights_per_vertex != 2 && p->weights_per_vertex != 4)
         return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "WeightsPerVertex %d is not 1, 2 or 4", p->weights_per_vertex);
-    r = set_transform_and_fog(effect, &p->world, &p->view, &p->projection, p->fog_enabled,
-                              p->fog_color, p->fog_start, p->fog_end);
+    r = set_transform_and_fog(effect, &c);
     if (r == XGD_OK)
         r = set_lighting(effect, &p->world, &p->view, p->diffuse_color, p->alpha,
                          p->emissive_color, p->ambient_light_color, p->lights, true);
     if (r == XGD_OK) r = set_v3(effect, "SpecularColor", p->specular_color);
     if (r == XGD_OK) r = set_f(effect, "SpecularPower", p->specular_power);
-    if (r == XGD_OK)
-        r = xgd_effect_set_current_technique(effect, (p->weights_per_vertex == 1   ? 0
-                                                      : p->weights_per_vertex == 2 ? 1
-                                                                                   : 2) +
-                                                         (p->prefer_per_pixel_lighting ? 3 : 0));
-    if (r == XGD_OK) r = store_properties(effect, STOCK_SKINNED, p);
+    const int technique = (p->weights_per_vertex == 1 ? 0 : p->weights_per_vertex == 2 ? 1 : 2) +
+                          (p->prefer_per_pixel_lighting ? 3 : 0);
+    if (r == XGD_OK) r = finish_set(effect, STOCK_SKINNED, technique, p);
     return r;
 }
 
@@ -499,13 +512,17 @@ xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_
             return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                                            "bone %d is not finite", i);
     }
-    xgd_matrix all[XGD_SKINNED_EFFECT_MAX_BONES];
+    /* Bones [count, 72) keep their values (XNA's SetBoneTransforms sets the first count), so
+       only the given elements are written; every element exists, so a failure here is a
+       mismatch with shaders/stock_effects_fx.c, returned as it is. */
     xgd_effect_parameter p;
     r = xgd_effect_find_parameter(effect, "Bones", &p);
-    if (r == XGD_OK) r = xgd_effect_parameter_get_matrices(effect, p, all, XGD_SKINNED_EFFECT_MAX_BONES);
-    if (r != XGD_OK) return r;
-    memcpy(all, bones, (size_t)count * sizeof *bones);
-    return xgd_effect_parameter_set_matrices(effect, p, all, XGD_SKINNED_EFFECT_MAX_BONES);
+    for (int i = 0; i < count && r == XGD_OK; i++) {
+        xgd_effect_parameter el;
+        r = xgd_effect_parameter_get_element(effect, p, i, &el);
+        if (r == XGD_OK) r = xgd_effect_parameter_set_matrix(effect, el, &bones[i]);
+    }
+    return r;
 }
 
 xgd_result xgd_skinned_effect_get_bone_transforms(xgd_effect *effect, xgd_matrix *out, int count)

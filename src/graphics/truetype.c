@@ -16,7 +16,7 @@
  * is replayed with bounds before stbtt makes it. CFF outlines are not validated: they are
  * refused unless the caller declares the file trusted (allow_cff_outlines).
  */
-#include "internal.h"
+#include "xgd.h"
 
 #include <limits.h>
 #include <math.h>
@@ -349,10 +349,10 @@ xgd_result xgd_sprite_font_from_truetype_memory(xgd_device *device, const void *
                                                 xgd_sprite_font **out)
 {
     if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device(device);
+    xgd_result r = xgd_device_check_status(device);
     if (r != XGD_OK) return r;
     if (data == NULL || desc == NULL || out == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
                          data == NULL ? "data" : desc == NULL ? "desc" : "out");
     return build(device, data, size, desc, out);
 }
@@ -362,35 +362,35 @@ xgd_result xgd_sprite_font_from_truetype_file(xgd_device *device, const char *pa
                                               xgd_sprite_font **out)
 {
     if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device(device);
+    xgd_result r = xgd_device_check_status(device);
     if (r != XGD_OK) return r;
     if (path == NULL || desc == NULL || out == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
                          path == NULL ? "path" : desc == NULL ? "desc" : "out");
     FILE *file = fopen(path, "rb");
-    if (file == NULL) return xgdi_fail(device, XGD_ERROR_IO, "cannot open font file %s", path);
+    if (file == NULL) return xgd_device_report_error(device, XGD_ERROR_IO, "cannot open font file %s", path);
     long end = -1;
     if (fseek(file, 0, SEEK_END) == 0) end = ftell(file);
     if (end < 0 || fseek(file, 0, SEEK_SET) != 0) {
         fclose(file);
-        return xgdi_fail(device, XGD_ERROR_IO, "cannot read font file %s", path);
+        return xgd_device_report_error(device, XGD_ERROR_IO, "cannot read font file %s", path);
     }
     if ((unsigned long)end > MAX_FILE_BYTES) {
         fclose(file);
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(device, XGD_ERROR_INVALID_ARGUMENT,
                          "font file %s is %ld bytes, more than a font may be (%u)", path, end,
                          MAX_FILE_BYTES);
     }
     uint8_t *bytes = malloc(end > 0 ? (size_t)end : 1);
     if (bytes == NULL) {
         fclose(file);
-        return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory reading %s", path);
+        return xgd_device_report_error(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory reading %s", path);
     }
     size_t got = fread(bytes, 1, (size_t)end, file);
     fclose(file);
     if (got != (size_t)end) {
         free(bytes);
-        return xgdi_fail(device, XGD_ERROR_IO, "cannot read font file %s", path);
+        return xgd_device_report_error(device, XGD_ERROR_IO, "cannot read font file %s", path);
     }
     r = build(device, bytes, got, desc, out);
     free(bytes);
@@ -406,7 +406,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     (void)size;
     (void)desc;
     (void)out;
-    return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+    return xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED,
                      "xgd was built without stb_truetype (libstb-dev): no TrueType fonts");
 }
 
@@ -423,21 +423,21 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         range_count = 1;
     }
     if (!(desc->size > 0.0f && desc->size <= MAX_SIZE_POINTS))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "size %g is outside (0, %g] points",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "size %g is outside (0, %g] points",
                          (double)desc->size, (double)MAX_SIZE_POINTS);
     if (range_count < 0 || range_count > MAX_RANGES)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "range_count %d is outside 0..%d",
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "range_count %d is outside 0..%d",
                          range_count, MAX_RANGES);
     for (int i = 0; i < range_count; i++) {
         if (ranges[i].first > ranges[i].last || ranges[i].last >= CODE_POINTS)
-            return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+            return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                              "range %d (U+%04lX..U+%04lX) is empty or beyond U+10FFFF", i,
                              (unsigned long)ranges[i].first, (unsigned long)ranges[i].last);
     }
     if (!isfinite(desc->spacing))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "spacing is not finite");
     if (size > INT_MAX)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "the font data is too large");
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "the font data is too large");
 
     sfnt f;
     memset(&f, 0, sizeof f);
@@ -445,21 +445,21 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     f.size = size;
     f.budget = 1u << 20;
     const char *why = check_tables(&f, desc->font_index);
-    if (why != NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: %s", why);
+    if (why != NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: %s", why);
     /* stb_truetype reads CFF through a buffer it sizes at 512 MB, whatever the data holds */
     if (!f.glyf && !desc->allow_cff_outlines)
-        return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
+        return xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED,
                          "the font has CFF outlines, which stb_truetype reads without bounds "
                          "checks: set allow_cff_outlines for a trusted file");
     stbtt_fontinfo info;
     if (!stbtt_InitFont(&info, data, (int)f.start))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                          "not a usable font: stb_truetype refused it");
 
     /* The characters asked for, each once, in code point order (overlapping ranges are
        merged as XNA merges CharacterRegions). */
     uint8_t *wanted = calloc(CODE_POINTS / 8, 1);
-    if (wanted == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (wanted == NULL) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     size_t want_count = 0;
     for (int i = 0; i < range_count; i++)
         for (uint32_t c = ranges[i].first; c <= ranges[i].last; c++) {
@@ -478,7 +478,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     built_glyph *glyphs = malloc((want_count > 0 ? want_count : 1) * sizeof *glyphs);
     if (glyphs == NULL) {
         free(wanted);
-        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+        return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     xgd_result r = XGD_OK;
     int n = 0;
@@ -487,7 +487,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     for (uint32_t c = 0; c < CODE_POINTS && r == XGD_OK; c++) {
         if (!(wanted[c >> 3] & (1u << (c & 7)))) continue;
         if (u16(data + info.index_map) == 4 && !cmap4_lookup_inside(&f, (uint32_t)info.index_map, c)) {
-            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+            r = xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                           "not a usable font: the cmap lookup of U+%04lX reads outside the cmap "
                           "table",
                           (unsigned long)c);
@@ -498,7 +498,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         float extent;
         why = check_glyph(&f, (unsigned)g, 0, &extent);
         if (why != NULL) {
-            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: U+%04lX: %s",
+            r = xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "not a usable font: U+%04lX: %s",
                           (unsigned long)c, why);
             break;
         }
@@ -517,7 +517,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         b->h = y1 - b->y0;
         if (b->w <= 0 || b->h <= 0) b->w = b->h = b->x0 = b->y0 = 0;
         if (b->w > MAX_ATLAS - 2 || b->h > MAX_ATLAS - 2) {
-            r = xgdi_fail(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+            r = xgd_device_report_error(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
                           "glyph U+%04lX is %d x %d pixels at this size, more than a %d x %d "
                           "texture holds",
                           (unsigned long)c, b->w, b->h, MAX_ATLAS, MAX_ATLAS);
@@ -527,7 +527,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
            4); an outline spanning more than MAX_EMS is a broken or hostile font, refused
            before it costs a texture of that size. */
         if ((float)b->w > MAX_EMS * em_px + 2.0f || (float)b->h > MAX_EMS * em_px + 2.0f) {
-            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+            r = xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                           "not a usable font: glyph U+%04lX is %d x %d pixels, more than %d ems "
                           "of %g pixels",
                           (unsigned long)c, b->w, b->h, (int)MAX_EMS, (double)em_px);
@@ -542,7 +542,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         bool found = false;
         for (int i = 0; i < n && !found; i++) found = glyphs[i].character == desc->default_character;
         if (!found)
-            r = xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT,
+            r = xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                           "the default character U+%04lX is not in the font or the ranges",
                           (unsigned long)desc->default_character);
     }
@@ -561,7 +561,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
     xgd_rect *rects = malloc((n > 0 ? (size_t)n : 1) * sizeof *rects);
     if (rects == NULL) {
         free(glyphs);
-        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+        return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     int pen_x = 1, pen_y = 1, row_h = 0;
     for (int i = 0; i < n; i++) {
@@ -581,7 +581,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         if (pen_y + row_h + 1 > MAX_ATLAS) {
             free(rects);
             free(glyphs);
-            return xgdi_fail(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+            return xgd_device_report_error(dev, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
                              "the %d glyphs at this size need a texture larger than %d x %d", n,
                              MAX_ATLAS, MAX_ATLAS);
         }
@@ -601,7 +601,7 @@ static xgd_result build(xgd_device *dev, const uint8_t *data, size_t size,
         free(kerning);
         free(rects);
         free(glyphs);
-        return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory building the font");
+        return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory building the font");
     }
     for (int i = 0; i < n; i++) {
         const built_glyph *b = &glyphs[i];

@@ -19,8 +19,8 @@
 #include <vector>
 
 extern "C" int xgdi_glslang_hlsl_to_spirv(const char *source, const char *file_name,
-                                          const char *entry, int pixel, unsigned **words,
-                                          size_t *word_count, char **log);
+                                          const char *entry, const char *preamble, int pixel,
+                                          unsigned **words, size_t *word_count, char **log);
 
 static char *dup_string(const std::string &s)
 {
@@ -31,8 +31,8 @@ static char *dup_string(const std::string &s)
 
 /* 0: compiled; 1: the source or entry point is wrong (*log says why); 2: out of memory. */
 extern "C" int xgdi_glslang_hlsl_to_spirv(const char *source, const char *file_name,
-                                          const char *entry, int pixel, unsigned **words,
-                                          size_t *word_count, char **log)
+                                          const char *entry, const char *preamble, int pixel,
+                                          unsigned **words, size_t *word_count, char **log)
 {
     *words = nullptr;
     *word_count = 0;
@@ -46,6 +46,9 @@ extern "C" int xgdi_glslang_hlsl_to_spirv(const char *source, const char *file_n
         const int lengths[1] = { static_cast<int>(std::strlen(source)) };
         const char *names[1] = { file_name };
         shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
+        /* the macros of the create call (`#define` lines): glslang reads the preamble before
+           the source without counting its lines, so messages keep the user's line numbers */
+        if (preamble != nullptr && preamble[0] != '\0') shader.setPreamble(preamble);
         shader.setEntryPoint(entry);
         shader.setSourceEntryPoint(entry);
         shader.setEnvInput(glslang::EShSourceHlsl, stage, glslang::EShClientVulkan, 100);

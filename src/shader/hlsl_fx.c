@@ -409,11 +409,384 @@ static xgd_result read_technique(scanner *sc, xgdi_hlsl_technique *tq, tok kw)
     return XGD_OK;
 }
 
+/* ---- sampler state blocks ------------------------------------------------------------------ */
+
+static bool word_is(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+static bool word_in(const char *v, const char *const *words, int n, int *index)
+{
+    for (int i = 0; i < n; i++)
+        if (word_is(v, words[i])) {
+            *index = i;
+            return true;
+        }
+    return false;
+}
+
+/* An integer value in [lo, hi]; false otherwise. */
+static bool int_value(const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || x < lo || x > hi) return false;
+    *out = (int)x;
+    return true;
+}
+
+/* One `Name = value` of a sampler block into *ss. */
+static xgd_result sampler_assign(scanner *sc, xgdi_hlsl_sampler *ss, const xgdi_hlsl_state *st)
+{
+    static const char *const filters[] = { "None", "Point", "Linear", "Anisotropic" };
+    static const char *const addresses[] = { "", "Wrap", "Mirror", "Clamp", "Border", "MirrorOnce", "Mirror_Once" };
+    /* D3D10 filters: min, mag, mip in Direct3D 9's terms (P 1, L 2, A 3) */
+    static const struct { const char *name; int mn, mg, mp; } d3d10[] = {
+        { "MIN_MAG_MIP_POINT", 1, 1, 1 }, { "MIN_MAG_POINT_MIP_LINEAR", 1, 1, 2 },
+        { "MIN_POINT_MAG_LINEAR_MIP_POINT", 1, 2, 1 }, { "MIN_POINT_MAG_MIP_LINEAR", 1, 2, 2 },
+        { "MIN_LINEAR_MAG_MIP_POINT", 2, 1, 1 }, { "MIN_LINEAR_MAG_POINT_MIP_LINEAR", 2, 1, 2 },
+        { "MIN_MAG_LINEAR_MIP_POINT", 2, 2, 1 }, { "MIN_MAG_MIP_LINEAR", 2, 2, 2 },
+        { "ANISOTROPIC", 3, 3, 2 } };
+    const char *n = st->name, *v = st->value;
+    int k;
+    if (word_is(n, "Texture")) {
+        size_t len = strlen(v);
+        char t[XGDI_HLSL_NAME_MAX];
+        if (len >= 2 && ((v[0] == '<' && v[len - 1] == '>') || (v[0] == '(' && v[len - 1] == ')'))) v++, len -= 2;
+        while (len > 0 && isspace((unsigned char)*v)) v++, len--;
+        while (len > 0 && isspace((unsigned char)v[len - 1])) len--;
+        bool ok = len > 0 && len < sizeof t && (isalpha((unsigned char)v[0]) || v[0] == '_');
+        for (size_t i = 0; ok && i < len; i++) ok = ident_char(v[i]);
+        if (!ok)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line,
+                        "sampler %s: Texture must name a texture variable (`Texture = <Name>;`)", ss->name);
+        memcpy(t, v, len);
+        t[len] = '\0';
+        memcpy(ss->texture, t, len + 1);
+        return XGD_OK;
+    }
+    if (word_is(n, "MinFilter") || word_is(n, "MagFilter") || word_is(n, "MipFilter")) {
+        if (!word_in(v, filters, 4, &k))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line,
+                        "sampler %s: %s = %s: expected None, Point, Linear or Anisotropic", ss->name, n, v);
+        if (tolower((unsigned char)n[1]) == 'i' && tolower((unsigned char)n[2]) == 'n') ss->min_filter = k, ss->set |= XGDI_HLSL_SS_MIN;
+        else if (tolower((unsigned char)n[1]) == 'a') ss->mag_filter = k, ss->set |= XGDI_HLSL_SS_MAG;
+        else ss->mip_filter = k, ss->set |= XGDI_HLSL_SS_MIP;
+        return XGD_OK;
+    }
+    if (word_is(n, "Filter")) {
+        for (size_t i = 0; i < sizeof d3d10 / sizeof d3d10[0]; i++)
+            if (word_is(v, d3d10[i].name)) {
+                ss->min_filter = d3d10[i].mn, ss->mag_filter = d3d10[i].mg, ss->mip_filter = d3d10[i].mp;
+                ss->set |= XGDI_HLSL_SS_MIN | XGDI_HLSL_SS_MAG | XGDI_HLSL_SS_MIP;
+                return XGD_OK;
+            }
+        if (strstr(v, "COMPARISON") != NULL || strstr(v, "comparison") != NULL)
+            return fail(sc, XGD_ERROR_NOT_SUPPORTED, st->line,
+                        "sampler %s: comparison filters are not supported (XNA has no comparison samplers)",
+                        ss->name);
+        return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line,
+                    "sampler %s: Filter = %s: expected a D3D10 filter such as MIN_MAG_MIP_LINEAR or ANISOTROPIC",
+                    ss->name, v);
+    }
+    if (word_is(n, "AddressU") || word_is(n, "AddressV") || word_is(n, "AddressW")) {
+        if (!word_in(v, addresses, 7, &k) || k == 0)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line,
+                        "sampler %s: %s = %s: expected Wrap, Mirror, Clamp, Border or MirrorOnce", ss->name, n, v);
+        int axis = tolower((unsigned char)n[7]) - 'u';
+        ss->address[axis] = k > 5 ? 5 : k;
+        ss->set |= (uint32_t)XGDI_HLSL_SS_ADDRESS_U << axis;
+        return XGD_OK;
+    }
+    if (word_is(n, "MaxAnisotropy")) {
+        if (!int_value(v, 1, 16, &ss->max_anisotropy))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line, "sampler %s: MaxAnisotropy = %s: expected 1..16",
+                        ss->name, v);
+        ss->set |= XGDI_HLSL_SS_MAX_ANISOTROPY;
+        return XGD_OK;
+    }
+    /* XNA's MaxMipLevel is the most detailed mip sampled: D3D10's MinLOD */
+    if (word_is(n, "MaxMipLevel") || word_is(n, "MinLOD")) {
+        if (!int_value(v, 0, 31, &ss->max_mip_level))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line, "sampler %s: %s = %s: expected a mip level 0..31",
+                        ss->name, n, v);
+        ss->set |= XGDI_HLSL_SS_MAX_MIP_LEVEL;
+        return XGD_OK;
+    }
+    if (word_is(n, "MipMapLodBias") || word_is(n, "MipLODBias")) {
+        char *end;
+        float f = strtof(v, &end);
+        if (end == v || (*end != '\0' && !((*end == 'f' || *end == 'F') && end[1] == '\0')) || !(f > -1e6f && f < 1e6f))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, st->line, "sampler %s: %s = %s: expected a number",
+                        ss->name, n, v);
+        ss->mip_lod_bias = f;
+        ss->set |= XGDI_HLSL_SS_MIP_LOD_BIAS;
+        return XGD_OK;
+    }
+    /* states XNA's sampler states have no field for, and that change nothing it samples */
+    if (word_is(n, "BorderColor") || word_is(n, "MaxLOD")) return XGD_OK;
+    return fail(sc, XGD_ERROR_NOT_SUPPORTED, st->line,
+                "sampler %s: state %s is not supported (Texture, Filter, MinFilter, MagFilter, MipFilter, "
+                "AddressU/V/W, MaxAnisotropy, MaxMipLevel/MinLOD, MipMapLodBias/MipLODBias)", ss->name, n);
+}
+
+/* A sampler block from its '{' to its '}' (the scanner stands after '{'), into a new entry. */
+static xgd_result read_sampler_block(scanner *sc, xgdi_hlsl_fx *fx, int *cap, const char *name, int line)
+{
+    for (int i = 0; i < fx->sampler_count; i++)
+        if (strcmp(fx->samplers[i].name, name) == 0)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, line, "sampler %s declared twice", name);
+    if (fx->sampler_count == *cap) {
+        int ncap = *cap ? *cap * 2 : 4;
+        xgdi_hlsl_sampler *ns = realloc(fx->samplers, (size_t)ncap * sizeof *ns);
+        if (ns == NULL) return XGD_ERROR_OUT_OF_MEMORY;
+        fx->samplers = ns;
+        *cap = ncap;
+    }
+    xgdi_hlsl_sampler *ss = &fx->samplers[fx->sampler_count];
+    memset(ss, 0, sizeof *ss);
+    snprintf(ss->name, sizeof ss->name, "%s", name);
+    ss->line = line;
+    for (;;) {
+        tok t = next(sc);
+        if (is_punct(&t, '}')) break;
+        if (is_punct(&t, ';')) continue;
+        if (t.kind != TOK_IDENT)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.line,
+                        t.kind == TOK_END ? "sampler %s: missing '}'" : "sampler %s: expected `State = value;`", name);
+        xgdi_hlsl_state st;
+        memset(&st, 0, sizeof st);
+        if (!tok_copy(sc, &t, st.name, sizeof st.name))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.line, "sampler %s: state name too long", name);
+        st.line = t.line;
+        tok eq = next(sc);
+        if (!is_punct(&eq, '='))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, eq.line, "sampler %s: expected '=' after %s", name, st.name);
+        xgd_result r = read_value(sc, &st, t.line);
+        if (r == XGD_OK) r = sampler_assign(sc, ss, &st);
+        if (r != XGD_OK) return r;
+    }
+    fx->sampler_count++;
+    return XGD_OK;
+}
+
+/* ---- annotations of global variables ---------------------------------------------------------- */
+
+/* Types whose `<` opens a template argument, not annotations. */
+static bool template_type(const char *w)
+{
+    return strncmp(w, "Texture", 7) == 0 || strncmp(w, "RWTexture", 9) == 0 || strstr(w, "Buffer") != NULL ||
+           strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0;
+}
+
+/* `< type name = value; ... >` (the scanner stands after '<') for variable `owner`. */
+static xgd_result read_annotations(scanner *sc, xgdi_hlsl_fx *fx, int *cap, const char *owner, int line)
+{
+    int mine = 0;
+    for (;;) {
+        tok t = next(sc);
+        if (is_punct(&t, '>')) return XGD_OK;
+        if (is_punct(&t, ';')) continue;
+        if (t.kind != TOK_IDENT)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.kind == TOK_END ? line : t.line,
+                        t.kind == TOK_END ? "annotations of %s: missing '>'"
+                                          : "annotations of %s: expected `type name = value;`", owner);
+        static const char *const types[] = { "bool", "int", "float", "string", "half", "uint", "dword" };
+        int ty;
+        char tname[XGDI_HLSL_NAME_MAX] = "";
+        tok_copy(sc, &t, tname, sizeof tname);
+        if (!word_in(tname, types, 7, &ty) || strcmp(tname, types[ty]) != 0)
+            return fail(sc, XGD_ERROR_NOT_SUPPORTED, t.line,
+                        "annotation of %s: type %s is not supported (bool, int, float and string annotations)",
+                        owner, tname);
+        tok nm = next(sc);
+        if (nm.kind != TOK_IDENT)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, nm.line, "annotation of %s: expected a name", owner);
+        if (mine == XGDI_HLSL_ANNO_MAX)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, nm.line, "%s has more than %d annotations", owner,
+                        XGDI_HLSL_ANNO_MAX);
+        if (fx->annotation_count == *cap) {
+            int ncap = *cap ? *cap * 2 : 4;
+            xgdi_hlsl_annotation *na = realloc(fx->annotations, (size_t)ncap * sizeof *na);
+            if (na == NULL) return XGD_ERROR_OUT_OF_MEMORY;
+            fx->annotations = na;
+            *cap = ncap;
+        }
+        xgdi_hlsl_annotation *a = &fx->annotations[fx->annotation_count];
+        memset(a, 0, sizeof *a);
+        snprintf(a->owner, sizeof a->owner, "%s", owner);
+        a->line = nm.line;
+        if (!tok_copy(sc, &nm, a->name, sizeof a->name))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, nm.line, "annotation name too long");
+        xgd_result r = expect(sc, '=', "after an annotation's name");
+        if (r != XGD_OK) return r;
+        tok v = next(sc);
+        bool neg = false;
+        if (is_punct(&v, '-') && ty != 3) neg = true, v = next(sc);
+        char text[XGDI_HLSL_ANNO_STRING_MAX + 2];
+        if (!tok_copy(sc, &v, text, sizeof text))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, v.line, "annotation %s: value too long", a->name);
+        bool ok = false;
+        if (ty == 3) {
+            a->type = XGDI_HLSL_ANNO_STRING;
+            size_t len = strlen(text);
+            if (v.kind == TOK_STRING && len >= 2 && text[len - 1] == '"') {
+                memcpy(a->s, text + 1, len - 2);
+                a->s[len - 2] = '\0';
+                ok = true;
+            }
+        } else if (ty == 0) {
+            a->type = XGDI_HLSL_ANNO_BOOL;
+            ok = !neg && (strcmp(text, "true") == 0 || strcmp(text, "false") == 0 || strcmp(text, "1") == 0 ||
+                          strcmp(text, "0") == 0);
+            a->i = strcmp(text, "true") == 0 || strcmp(text, "1") == 0;
+        } else if (ty == 2 || ty == 4) {
+            a->type = XGDI_HLSL_ANNO_FLOAT;
+            char *end;
+            float f = v.kind == TOK_NUMBER ? strtof(text, &end) : 0;
+            ok = v.kind == TOK_NUMBER && (*end == '\0' || ((*end == 'f' || *end == 'h') && end[1] == '\0')) &&
+                 f > -3e38f && f < 3e38f;
+            a->f = neg ? -f : f;
+        } else {
+            a->type = XGDI_HLSL_ANNO_INT;
+            char *end;
+            long x = v.kind == TOK_NUMBER ? strtol(text, &end, 0) : 0;
+            ok = v.kind == TOK_NUMBER && (*end == '\0' || ((*end == 'u' || *end == 'U') && end[1] == '\0')) &&
+                 x >= -2147483647L && x <= 2147483647L;
+            a->i = (int32_t)(neg ? -x : x);
+        }
+        if (!ok)
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, v.line, "annotation %s of %s: the value is not a %s",
+                        a->name, owner, types[ty]);
+        if ((r = expect(sc, ';', "after an annotation")) != XGD_OK) return r;
+        fx->annotation_count++;
+        mine++;
+    }
+}
+
+static void blank(xgdi_hlsl_fx *fx, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end && i < fx->source_size; i++)
+        if (fx->source[i] != '\n') fx->source[i] = ' ';
+}
+
+/* The variable a file-scope declaration names, from the tokens before its '=' or '<':
+ * `type NAME`, `type NAME : SEMANTIC` or `type NAME : register(x)`. false when they are not
+ * of that shape. */
+static bool declared_name(const scanner *sc, const tok *hist, int n, char *name, size_t size)
+{
+    int i = n - 1;
+    if (i >= 0 && is_punct(&hist[i], ')')) {
+        while (i >= 0 && !is_punct(&hist[i], '(')) i--;
+        i--; /* register */
+        if (i < 0 || hist[i].kind != TOK_IDENT) return false;
+        i--;
+        if (i < 0 || !is_punct(&hist[i], ':')) return false;
+        i--;
+    } else if (i >= 1 && hist[i].kind == TOK_IDENT && is_punct(&hist[i - 1], ':')) {
+        i -= 2;
+    }
+    if (i < 1 || hist[i].kind != TOK_IDENT || hist[i - 1].kind != TOK_IDENT) return false;
+    return tok_copy(sc, &hist[i], name, size);
+}
+
+/* What the scanner does with a token at file scope (brace depth 0), besides techniques:
+ * reads sampler state blocks and blanks them (glslang rejects them), blanks Direct3D 9
+ * `texture` declarations (a type glslang lacks; samplers name them), and reads the
+ * annotations of global variables (glslang accepts and drops them). */
+static xgd_result file_scope(scanner *sc, xgdi_hlsl_fx *fx, tok t, const tok *hist, int nhist, int *parens,
+                             bool *assigned, int *sampler_cap, int *anno_cap)
+{
+    if (is_punct(&t, '(')) ++*parens;
+    else if (is_punct(&t, ')') && *parens > 0) --*parens;
+    else if (is_punct(&t, ';') || is_punct(&t, '{')) *assigned = false, *parens = 0;
+    if (*parens != 0) return XGD_OK;
+    char name[XGDI_HLSL_NAME_MAX];
+    if (is_punct(&t, '=')) {
+        *assigned = true;
+        tok ss = peek(sc);
+        if (!tok_is(sc, &ss, "sampler_state")) return XGD_OK;
+        if (!declared_name(sc, hist, nhist, name, sizeof name))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, ss.line,
+                        "sampler_state must initialise a sampler variable (`sampler S = sampler_state { ... };`)");
+        next(sc);
+        xgd_result r = expect(sc, '{', "opening sampler_state");
+        if (r == XGD_OK) r = read_sampler_block(sc, fx, sampler_cap, name, ss.line);
+        if (r != XGD_OK) return r;
+        blank(fx, t.begin, sc->pos);
+        tok semi = peek(sc);
+        if (!is_punct(&semi, ';'))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, semi.line, "expected ';' after the sampler_state of %s",
+                        name);
+        return XGD_OK;
+    }
+    if (tok_is(sc, &t, "SamplerState")) {
+        scanner look = *sc;
+        tok nm = next(&look);
+        if (nm.kind != TOK_IDENT || !tok_copy(sc, &nm, name, sizeof name)) return XGD_OK;
+        tok b = next(&look);
+        if (is_punct(&b, ':')) {
+            tok reg = next(&look), open = next(&look);
+            if (!tok_is(sc, &reg, "register") || !is_punct(&open, '(')) return XGD_OK;
+            do b = next(&look);
+            while (b.kind != TOK_END && !is_punct(&b, ')') && !is_punct(&b, ';') && !is_punct(&b, '{'));
+            if (!is_punct(&b, ')')) return XGD_OK;
+            b = next(&look);
+        }
+        if (!is_punct(&b, '{')) return XGD_OK;
+        *sc = look;
+        xgd_result r = read_sampler_block(sc, fx, sampler_cap, name, nm.line);
+        if (r != XGD_OK) return r;
+        blank(fx, b.begin, sc->pos);
+        tok semi = peek(sc);
+        if (!is_punct(&semi, ';'))
+            return fail(sc, XGD_ERROR_INVALID_ARGUMENT, semi.line, "expected ';' after the state block of %s", name);
+        return XGD_OK;
+    }
+    bool first = nhist == 0 || is_punct(&hist[nhist - 1], ';');
+    if (first && (tok_is_nocase(sc, &t, "texture") || tok_is(sc, &t, "texture1D") || tok_is(sc, &t, "texture2D") ||
+                  tok_is(sc, &t, "texture3D") || tok_is(sc, &t, "textureCUBE"))) {
+        /* to its ';' (annotations may hold some) */
+        for (;;) {
+            tok u = next(sc);
+            if (u.kind == TOK_END || is_punct(&u, '{') || is_punct(&u, '}'))
+                return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.line, "texture declaration without ';'");
+            if (is_punct(&u, '<')) {
+                do u = next(sc);
+                while (u.kind != TOK_END && !is_punct(&u, '>'));
+                if (u.kind == TOK_END)
+                    return fail(sc, XGD_ERROR_INVALID_ARGUMENT, t.line, "unterminated annotation block");
+            }
+            if (is_punct(&u, ';')) break;
+        }
+        blank(fx, t.begin, sc->pos);
+        return XGD_OK;
+    }
+    if (is_punct(&t, '<') && !*assigned && nhist >= 2 && hist[nhist - 1].kind == TOK_IDENT) {
+        char prev[XGDI_HLSL_NAME_MAX] = "";
+        tok_copy(sc, &hist[nhist - 1], prev, sizeof prev);
+        if (hist[nhist - 2].kind == TOK_IDENT && !template_type(prev)) {
+            snprintf(name, sizeof name, "%s", prev);
+        } else if (nhist >= 3 && is_punct(&hist[nhist - 2], ':') && hist[nhist - 3].kind == TOK_IDENT) {
+            if (!tok_copy(sc, &hist[nhist - 3], name, sizeof name)) return XGD_OK;
+        } else {
+            return XGD_OK;
+        }
+        return read_annotations(sc, fx, anno_cap, name, t.line);
+    }
+    return XGD_OK;
+}
+
 void xgdi_hlsl_fx_free(xgdi_hlsl_fx *fx)
 {
     if (fx == NULL) return;
     for (int i = 0; i < fx->technique_count; i++) free(fx->techniques[i].passes);
     free(fx->techniques);
+    free(fx->samplers);
+    free(fx->annotations);
     free(fx->source);
     memset(fx, 0, sizeof *fx);
 }
@@ -426,7 +799,8 @@ xgd_result xgdi_hlsl_fx_scan(const char *source, size_t size, const char *file_n
     memset(out, 0, sizeof *out);
     if (source == NULL) return XGD_ERROR_INVALID_ARGUMENT;
     scanner sc = { source, size, 0, 1, true, file_name ? file_name : "(effect)", msg, msg_size };
-    xgdi_hlsl_fx fx = { 0, NULL, NULL, 0 };
+    xgdi_hlsl_fx fx;
+    memset(&fx, 0, sizeof fx);
     fx.source = malloc(size + 1);
     if (fx.source == NULL) return XGD_ERROR_OUT_OF_MEMORY;
     memcpy(fx.source, source, size);
@@ -436,13 +810,25 @@ xgd_result xgdi_hlsl_fx_scan(const char *source, size_t size, const char *file_n
         free(fx.source);
         return fail(&sc, XGD_ERROR_INVALID_ARGUMENT, 1, "the source contains a NUL byte");
     }
-    int depth = 0, cap = 0;
+    int depth = 0, cap = 0, sampler_cap = 0, anno_cap = 0;
+    int parens = 0;               /* at brace depth 0 */
+    bool assigned = false;        /* an '=' in the current file-scope statement */
+    tok hist[8];                  /* the last tokens at brace depth 0, newest last */
+    int nhist = 0;
     xgd_result r = XGD_OK;
     for (;;) {
         tok t = next(&sc);
         if (t.kind == TOK_END) break;
         if (is_punct(&t, '{')) depth++;
         else if (is_punct(&t, '}')) depth--;
+        if (depth == 0 && !is_punct(&t, '}')) {
+            r = file_scope(&sc, &fx, t, hist, nhist, &parens, &assigned, &sampler_cap, &anno_cap);
+            if (r != XGD_OK) break;
+            if (nhist == 8) memmove(hist, hist + 1, 7 * sizeof *hist), nhist--;
+            hist[nhist++] = t;
+        } else if (depth != 0 || is_punct(&t, '}')) {
+            nhist = 0, parens = 0, assigned = false;
+        }
         if (depth != 0 || !(tok_is(&sc, &t, "technique") || tok_is(&sc, &t, "technique10") ||
                             tok_is(&sc, &t, "technique11")))
             continue;
@@ -459,9 +845,10 @@ xgd_result xgdi_hlsl_fx_scan(const char *source, size_t size, const char *file_n
         r = read_technique(&sc, &fx.techniques[fx.technique_count], t);
         fx.technique_count++; /* counted even when it failed: its passes are freed below */
         if (r != XGD_OK) break;
-        /* blank the block in the copy, newlines kept */
+        /* blank the block in the copy, newlines kept; a declaration may follow */
         for (size_t i = t.begin; i < sc.pos; i++)
             if (fx.source[i] != '\n') fx.source[i] = ' ';
+        nhist = 0, parens = 0, assigned = false;
     }
     if (r == XGD_OK && depth != 0)
         r = fail(&sc, XGD_ERROR_INVALID_ARGUMENT, sc.line, "unbalanced braces at the end of the source");

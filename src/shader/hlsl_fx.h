@@ -49,9 +49,66 @@ typedef struct xgdi_hlsl_technique {
     xgdi_hlsl_pass *passes;
 } xgdi_hlsl_technique;
 
+/* A sampler's declared state: `SamplerState S { Filter = ...; AddressU = ...; };` (D3D10) or
+ * `sampler S = sampler_state { Texture = <T>; MinFilter = ...; };` (D3D9, XNA). Both spellings
+ * of every state are accepted in both blocks; values are kept as Direct3D 9's (which fx_2_0
+ * effects carry): filters 0 None, 1 Point, 2 Linear, 3 Anisotropic; addresses 1 Wrap,
+ * 2 Mirror, 3 Clamp, 4 Border, 5 MirrorOnce. `set` says which fields the block gave: a pass
+ * applies only those, on top of the slot's current state (as XNA applies an effect's). */
+enum {
+    XGDI_HLSL_SS_MIN = 1u << 0,
+    XGDI_HLSL_SS_MAG = 1u << 1,
+    XGDI_HLSL_SS_MIP = 1u << 2,
+    XGDI_HLSL_SS_ADDRESS_U = 1u << 3,
+    XGDI_HLSL_SS_ADDRESS_V = 1u << 4,
+    XGDI_HLSL_SS_ADDRESS_W = 1u << 5,
+    XGDI_HLSL_SS_MAX_ANISOTROPY = 1u << 6,
+    XGDI_HLSL_SS_MAX_MIP_LEVEL = 1u << 7,
+    XGDI_HLSL_SS_MIP_LOD_BIAS = 1u << 8,
+    XGDI_HLSL_SS_ALL = (1u << 9) - 1u
+};
+
+typedef struct xgdi_hlsl_sampler {
+    char name[XGDI_HLSL_NAME_MAX];      /* the sampler variable */
+    char texture[XGDI_HLSL_NAME_MAX];   /* D3D9 `Texture = <T>`: T; "" when not given */
+    int line;
+    uint32_t set;                       /* XGDI_HLSL_SS_* */
+    int min_filter, mag_filter, mip_filter;
+    int address[3];                     /* u, v, w */
+    int max_anisotropy;                 /* 1..16 */
+    int max_mip_level;                  /* >= 0 */
+    float mip_lod_bias;                 /* finite */
+} xgdi_hlsl_sampler;
+
+/* An annotation of a global variable: `float x <string UIName = "X"; int Steps = 4;> = 1;`.
+ * Scalars and strings, as the effect reports them (xgd_effect_parameter_get_annotation). */
+typedef enum xgdi_hlsl_anno_type {
+    XGDI_HLSL_ANNO_BOOL = 0,
+    XGDI_HLSL_ANNO_INT,
+    XGDI_HLSL_ANNO_FLOAT,
+    XGDI_HLSL_ANNO_STRING
+} xgdi_hlsl_anno_type;
+
+#define XGDI_HLSL_ANNO_MAX 16            /* annotations per variable */
+#define XGDI_HLSL_ANNO_STRING_MAX 256    /* a string annotation's bytes */
+
+typedef struct xgdi_hlsl_annotation {
+    char owner[XGDI_HLSL_NAME_MAX];     /* the annotated variable */
+    char name[XGDI_HLSL_NAME_MAX];
+    xgdi_hlsl_anno_type type;
+    int32_t i;                          /* BOOL (0/1), INT */
+    float f;                            /* FLOAT */
+    char s[XGDI_HLSL_ANNO_STRING_MAX];  /* STRING */
+    int line;
+} xgdi_hlsl_annotation;
+
 typedef struct xgdi_hlsl_fx {
     int technique_count;
     xgdi_hlsl_technique *techniques;
+    int sampler_count;
+    xgdi_hlsl_sampler *samplers;
+    int annotation_count;
+    xgdi_hlsl_annotation *annotations;
     char *source;        /* the source with technique blocks blanked, NUL-terminated */
     size_t source_size;  /* bytes before the NUL */
 } xgdi_hlsl_fx;
@@ -80,5 +137,18 @@ bool xgdi_hlsl_compiler_available(void);
 xgd_result xgdi_hlsl_compile(const char *source, const char *file_name, const char *entry,
                              xgdi_hlsl_stage stage, uint32_t **words, size_t *word_count,
                              char **log);
+
+/* As xgdi_hlsl_compile, with `preamble` (NULL or text, e.g. "#define A 1\n") read before the
+ * source without shifting its line numbers: the macros of a create call. */
+xgd_result xgdi_hlsl_compile_ex(const char *source, const char *file_name, const char *entry,
+                                const char *preamble, xgdi_hlsl_stage stage, uint32_t **words,
+                                size_t *word_count, char **log);
+
+/* The preamble of a macro list: one "#define NAME VALUE" line per macro (a NULL value is 1).
+ * INVALID_ARGUMENT with msg naming the macro for a name that is not an identifier (at most 63
+ * characters) or a value holding a line break or longer than 1024 bytes, or more than 256
+ * macros; OUT_OF_MEMORY. *out is malloc'd ("" for none). */
+xgd_result xgdi_hlsl_preamble(const xgd_hlsl_define *defines, int count, char **out, char *msg,
+                              size_t msg_size);
 
 #endif /* XGD_HLSL_FX_H */

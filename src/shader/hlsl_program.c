@@ -15,6 +15,8 @@
 #define XFX_MAX_TECHNIQUES 1024
 #define XFX_MAX_PASSES 1024     /* over all techniques */
 #define XFX_MAX_SHADERS 1024
+#define XFX_MAX_SAMPLERS 1024
+#define XFX_MAX_ANNOTATIONS 16384
 
 static const char xfx_magic[8] = { 'X', 'G', 'D', 'F', 'X', '\0', '\r', '\n' };
 
@@ -67,6 +69,12 @@ static char *dup_text(const char *s)
 xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char *file_name,
                                      xgdi_hlsl_program *out, char **log)
 {
+    return xgdi_hlsl_program_compile_ex(source, size, file_name, NULL, out, log);
+}
+
+xgd_result xgdi_hlsl_program_compile_ex(const char *source, size_t size, const char *file_name,
+                                        const char *preamble, xgdi_hlsl_program *out, char **log)
+{
     if (log != NULL) *log = NULL;
     if (out == NULL || log == NULL) return XGD_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -109,7 +117,7 @@ xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char
                     memcpy(sh->profile, pass->profile[stage], sizeof sh->profile);
                     sh->stage = (xgdi_hlsl_stage)stage;
                     char *clog = NULL;
-                    r = xgdi_hlsl_compile(p.fx.source, file, sh->entry, sh->stage, &sh->words,
+                    r = xgdi_hlsl_compile_ex(p.fx.source, file, sh->entry, preamble, sh->stage, &sh->words,
                                           &sh->word_count, &clog);
                     if (r != XGD_OK) {
                         if (clog != NULL) {
@@ -190,6 +198,13 @@ static void put_u32(wbuf *b, uint32_t v)
 
 static void put_i32(wbuf *b, int32_t v) { put_u32(b, (uint32_t)v); }
 static void put_u8(wbuf *b, uint8_t v) { put(b, &v, 1); }
+
+static void put_f32(wbuf *b, float f)
+{
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    put_u32(b, v);
+}
 
 static void put_str(wbuf *b, const char *s)
 {
@@ -287,6 +302,32 @@ xgd_result xgdi_hlsl_program_save(const xgdi_hlsl_program *p, void **bytes, size
             put_u32(&b, res->binding);
         }
     }
+    put_u32(&b, (uint32_t)p->fx.sampler_count);
+    for (int i = 0; i < p->fx.sampler_count; i++) {
+        const xgdi_hlsl_sampler *ss = &p->fx.samplers[i];
+        put_str(&b, ss->name);
+        put_str(&b, ss->texture);
+        put_i32(&b, ss->line);
+        put_u32(&b, ss->set);
+        put_i32(&b, ss->min_filter);
+        put_i32(&b, ss->mag_filter);
+        put_i32(&b, ss->mip_filter);
+        for (int k = 0; k < 3; k++) put_i32(&b, ss->address[k]);
+        put_i32(&b, ss->max_anisotropy);
+        put_i32(&b, ss->max_mip_level);
+        put_f32(&b, ss->mip_lod_bias);
+    }
+    put_u32(&b, (uint32_t)p->fx.annotation_count);
+    for (int i = 0; i < p->fx.annotation_count; i++) {
+        const xgdi_hlsl_annotation *a = &p->fx.annotations[i];
+        put_str(&b, a->owner);
+        put_str(&b, a->name);
+        put_u32(&b, (uint32_t)a->type);
+        put_i32(&b, a->i);
+        put_f32(&b, a->f);
+        put_str(&b, a->s);
+        put_i32(&b, a->line);
+    }
     if (b.failed) {
         free(b.p);
         return XGD_ERROR_OUT_OF_MEMORY;
@@ -341,6 +382,14 @@ static uint32_t get_u32(rbuf *b)
 }
 
 static int32_t get_i32(rbuf *b) { return (int32_t)get_u32(b); }
+
+static float get_f32(rbuf *b)
+{
+    uint32_t v = get_u32(b);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
 
 static uint8_t get_u8(rbuf *b)
 {
@@ -479,6 +528,57 @@ static void get_reflection(rbuf *b, xgdi_reflection *rf)
     }
 }
 
+/* Version 2's sampler states and annotations (hlsl_fx.h), each checked as the scanner would
+ * have made it. */
+static void load_v2(rbuf *b, xgdi_hlsl_program *p)
+{
+    int n = b->error == XGD_OK ? (int)get_count(b, 52, XFX_MAX_SAMPLERS, "samplers") : 0;
+    if (b->error == XGD_OK && n > 0 && (p->fx.samplers = calloc((size_t)n, sizeof *p->fx.samplers)) == NULL)
+        b->error = XGD_ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < n && b->error == XGD_OK; i++) {
+        xgdi_hlsl_sampler *ss = &p->fx.samplers[i];
+        p->fx.sampler_count = i + 1;
+        get_str(b, ss->name, sizeof ss->name, "a sampler's name");
+        get_str(b, ss->texture, sizeof ss->texture, "a sampler's texture");
+        ss->line = get_i32(b);
+        ss->set = get_u32(b);
+        ss->min_filter = get_i32(b);
+        ss->mag_filter = get_i32(b);
+        ss->mip_filter = get_i32(b);
+        for (int k = 0; k < 3; k++) ss->address[k] = get_i32(b);
+        ss->max_anisotropy = get_i32(b);
+        ss->max_mip_level = get_i32(b);
+        ss->mip_lod_bias = get_f32(b);
+        bool ok = (ss->set & ~(uint32_t)XGDI_HLSL_SS_ALL) == 0 && ss->name[0] != '\0';
+        ok = ok && ss->min_filter >= 0 && ss->min_filter <= 3 && ss->mag_filter >= 0 && ss->mag_filter <= 3 &&
+             ss->mip_filter >= 0 && ss->mip_filter <= 3;
+        for (int k = 0; k < 3; k++) ok = ok && ss->address[k] >= 0 && ss->address[k] <= 5;
+        ok = ok && ss->max_anisotropy >= 0 && ss->max_anisotropy <= 16 && ss->max_mip_level >= 0 &&
+             ss->max_mip_level <= 31 && ss->mip_lod_bias > -1e6f && ss->mip_lod_bias < 1e6f;
+        if (b->error == XGD_OK && !ok) bad(b, "sampler %s is malformed", ss->name);
+    }
+    n = b->error == XGD_OK ? (int)get_count(b, 28, XFX_MAX_ANNOTATIONS, "annotations") : 0;
+    if (b->error == XGD_OK && n > 0 &&
+        (p->fx.annotations = calloc((size_t)n, sizeof *p->fx.annotations)) == NULL)
+        b->error = XGD_ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < n && b->error == XGD_OK; i++) {
+        xgdi_hlsl_annotation *a = &p->fx.annotations[i];
+        p->fx.annotation_count = i + 1;
+        get_str(b, a->owner, sizeof a->owner, "an annotation's variable");
+        get_str(b, a->name, sizeof a->name, "an annotation's name");
+        uint32_t type = get_u32(b);
+        a->i = get_i32(b);
+        a->f = get_f32(b);
+        get_str(b, a->s, sizeof a->s, "an annotation's string");
+        a->line = get_i32(b);
+        a->type = (xgdi_hlsl_anno_type)(type <= XGDI_HLSL_ANNO_STRING ? type : 0);
+        if (b->error == XGD_OK && (type > XGDI_HLSL_ANNO_STRING || a->owner[0] == '\0' || a->name[0] == '\0' ||
+                                   !(a->f > -3.4e38f && a->f < 3.4e38f) ||
+                                   (type == XGDI_HLSL_ANNO_BOOL && a->i != 0 && a->i != 1)))
+            bad(b, "annotation %s is malformed", a->name);
+    }
+}
+
 static void load(rbuf *b, xgdi_hlsl_program *p)
 {
     if (b->n < sizeof xfx_magic || memcmp(b->p, xfx_magic, sizeof xfx_magic) != 0) {
@@ -488,10 +588,11 @@ static void load(rbuf *b, xgdi_hlsl_program *p)
     b->pos = sizeof xfx_magic;
     uint32_t version = get_u32(b), flags = get_u32(b);
     if (b->error != XGD_OK) return;
-    if (version != XGDI_XFX_VERSION) {
+    /* version 1 files (no sampler states, no annotations) still load */
+    if (version != XGDI_XFX_VERSION && version != 1) {
         b->error = XGD_ERROR_NOT_SUPPORTED;
         if (b->msg != NULL && b->msg_size > 0)
-            snprintf(b->msg, b->msg_size, "compiled effect of version %u; this xgd reads version %u "
+            snprintf(b->msg, b->msg_size, "compiled effect of version %u; this xgd reads versions 1 to %u "
                      "(compile it again with this xgd's xgd-fxc)", version, XGDI_XFX_VERSION);
         return;
     }
@@ -586,7 +687,8 @@ static void load(rbuf *b, xgdi_hlsl_program *p)
         if (b->error == XGD_OK && sh->words[0] != 0x07230203u) bad(b, "shader %s is not SPIR-V", sh->entry);
         if (b->error == XGD_OK) get_reflection(b, &sh->reflection);
     }
-    if (b->error == XGD_OK && b->pos != b->n) bad(b, "%zu bytes follow the last shader", b->n - b->pos);
+    if (version >= 2) load_v2(b, p);
+    if (b->error == XGD_OK && b->pos != b->n) bad(b, "%zu bytes follow the last record", b->n - b->pos);
     if (b->error == XGD_OK && alloc_pass_table(p) != XGD_OK) b->error = XGD_ERROR_OUT_OF_MEMORY;
     for (size_t k = 0; k < idx_n && b->error == XGD_OK; k++) {
         for (int stage = 0; stage < 2; stage++) {

@@ -5,8 +5,8 @@
  * `xgd-fxc` wrote ahead of time, which needs no compiler. Both give the same structure, so the
  * effect built from it cannot tell them apart.
  *
- * The file ("xgd compiled effect", .xfx), little-endian, version 1:
- *   "XGDFX\0\r\n"  u32 version (1)  u32 flags (0)
+ * The file ("xgd compiled effect", .xfx), little-endian, version 2:
+ *   "XGDFX\0\r\n"  u32 version (2)  u32 flags (0)
  *   u32 techniques { str name, i32 line, u32 passes { str name, i32 line,
  *       i32 shader[2] (vertex, pixel: an index below, or -1), u32 states { str name,
  *       str value, i32 line } } }
@@ -18,6 +18,11 @@
  *       u32 resources { str name, u32 kind, u32 dim, u32 set, u32 binding } }
  *   io = str semantic, u8 system_value, u32 usage, i32 usage_index, i32 location,
  *        i32 components;   str = u32 length, then that many bytes (no NUL)
+ * Version 2 adds, after the shaders (version 1 files end there and still load):
+ *   u32 samplers { str name, str texture, i32 line, u32 set, i32 min_filter, i32 mag_filter,
+ *       i32 mip_filter, i32 address[3], i32 max_anisotropy, i32 max_mip_level,
+ *       f32 mip_lod_bias }     (xgdi_hlsl_sampler: the declared sampler states)
+ *   u32 annotations { str owner, str name, u32 type, i32 int, f32 float, str string, i32 line }
  * Nothing follows. The loader checks every count against the bytes left, every string against
  * its field, every enum and index, and that each shader is a SPIR-V module.
  */
@@ -27,7 +32,7 @@
 #include "hlsl_fx.h"
 #include "hlsl_reflect.h"
 
-#define XGDI_XFX_VERSION 1u
+#define XGDI_XFX_VERSION 2u
 
 typedef struct xgdi_hlsl_shader {
     char entry[XGDI_HLSL_NAME_MAX];
@@ -53,6 +58,10 @@ typedef struct xgdi_hlsl_program {
  * (INVALID_ARGUMENT): an HLSL effect names its passes. */
 xgd_result xgdi_hlsl_program_compile(const char *source, size_t size, const char *file_name,
                                      xgdi_hlsl_program *out, char **log);
+/* As xgdi_hlsl_program_compile, with a preamble of macros for the compiler (xgdi_hlsl_preamble;
+ * NULL = none). */
+xgd_result xgdi_hlsl_program_compile_ex(const char *source, size_t size, const char *file_name,
+                                        const char *preamble, xgdi_hlsl_program *out, char **log);
 /* Serialises a program (the .xfx format above); *bytes is malloc'd. */
 xgd_result xgdi_hlsl_program_save(const xgdi_hlsl_program *p, void **bytes, size_t *size);
 /* Loads an .xfx image. INVALID_ARGUMENT with msg saying what and at which byte for anything

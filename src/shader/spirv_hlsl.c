@@ -89,6 +89,8 @@ typedef struct idinfo {
     uint32_t binding;     /* Binding decoration (0xffffffff: none) */
     int sem;              /* index into the semantic table, -1 none */
     int slot;             /* V_IMAGE / V_COMBINED: texture slot; V_IO: new location */
+    uint32_t from;        /* OpLoad results: the variable loaded; V_IMAGE: the SamplerState
+                             variable first sampled with it (0 none) */
 } idinfo;
 
 xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_stage stage,
@@ -258,6 +260,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             uint32_t slot = t->binding;
             if (slot >= XGDI_SHADER_MAX_SAMPLERS)
                 FAIL(XGD_ERROR_NOT_SUPPORTED, "a texture at register %u: xgd's slots end at 15", slot);
+            if (vs && slot >= XGDI_SHADER_MAX_VERTEX_SAMPLERS)
+                FAIL(XGD_ERROR_NOT_SUPPORTED, "a vertex texture at register %u: XNA's vertex texture slots "
+                     "are 0..%d", slot, XGDI_SHADER_MAX_VERTEX_SAMPLERS - 1);
             if (tex_taken & (1u << slot))
                 FAIL(XGD_ERROR_INVALID_ARGUMENT,
                      "two textures share register %u (each texture needs its own t/s register)", slot);
@@ -321,13 +326,32 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
     }
     if (vs && pos_var == 0) FAIL(XGD_ERROR_INVALID_ARGUMENT, "the vertex shader writes no SV_Position (POSITION)");
 
-    /* names of the texture slots (parameters are named after them) */
+    /* which SamplerState each texture is sampled with (its declared state applies to the slot):
+       OpSampledImage of a loaded image and a loaded sampler */
+    for (size_t i = 5; i < total; i += w[i] >> 16) {
+        uint32_t op = w[i] & 0xffff, count = w[i] >> 16;
+        const uint32_t *a = &w[i + 1];
+        if (op == OP_LOAD && count >= 4 && a[1] < bound && a[2] < bound) id[a[1]].from = a[2];
+        if (op != OP_SAMPLED_IMAGE || count != 5 || a[2] >= bound || a[3] >= bound) continue;
+        uint32_t img = id[a[2]].from, smp = id[a[3]].from;
+        if (img == 0 || smp == 0 || id[img].v != V_IMAGE || id[smp].v != V_SAMPLER) continue;
+        if (id[img].from == 0) id[img].from = smp;
+        else if (id[img].from != smp) out->sampler_conflicts |= 1u << id[img].slot;
+    }
+    /* names of the texture slots (parameters are named after them) and of their samplers */
+    uint32_t slot_image[XGDI_SHADER_MAX_SAMPLERS] = { 0 };
+    for (uint32_t v = 0; v < bound; v++)
+        if (id[v].v == V_IMAGE && id[v].from != 0) slot_image[id[v].slot] = v;
     for (size_t i = 5; i < total; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffff, count = w[i] >> 16;
         if (op != OP_NAME || count < 3 || w[i + 1] >= bound) continue;
         const idinfo *t = &id[w[i + 1]];
-        if (t->v != V_IMAGE && t->v != V_COMBINED) continue;
         const char *s = literal(w, i + 2, count - 2);
+        if (s != NULL && t->v == V_SAMPLER)
+            for (int k = 0; k < XGDI_SHADER_MAX_SAMPLERS; k++)
+                if (slot_image[k] != 0 && id[slot_image[k]].from == w[i + 1])
+                    snprintf(out->sampler_state_names[k], sizeof out->sampler_state_names[0], "%s", s);
+        if (t->v != V_IMAGE && t->v != V_COMBINED) continue;
         if (s != NULL) snprintf(out->sampler_names[t->slot], sizeof out->sampler_names[0], "%s", s);
     }
 
@@ -437,7 +461,8 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             }
             if ((t->v == V_BLOCK || t->v == V_IMAGE || t->v == V_COMBINED) && a[1] == DEC_BINDING) {
                 uint32_t b = t->v == V_BLOCK ? (vs ? XGDI_SHADER_BINDING_VS_CONSTANTS : XGDI_SHADER_BINDING_PS_CONSTANTS)
-                                             : XGDI_SHADER_BINDING_SAMPLER0 + (uint32_t)t->slot;
+                                             : (vs ? XGDI_SHADER_BINDING_VERTEX_SAMPLER0 : XGDI_SHADER_BINDING_SAMPLER0) +
+                                                   (uint32_t)t->slot;
                 put_inst(&o, OP_DECORATE, (uint32_t[]){ a[0], DEC_BINDING, b }, 3);
                 continue;
             }

@@ -18,7 +18,8 @@
  *     combined image-sampler of slot N (binding 2 + N, XNA's Textures[N] with
  *     SamplerStates[N]); OpSampledImage of it becomes a copy, the SamplerState variables go;
  *     DX9 sampler2D (combined already) at register sN is slot N; a vertex shader's textures
- *     (vertex texture fetch) take the same slots, so one slot holds one texture for both stages;
+ *     (vertex texture fetch, registers 0..3) are vertex slot N at binding
+ *     XGDI_SHADER_BINDING_VERTEX_SAMPLER0 + N (XNA's VertexTextures[N]);
  *   - descriptor sets are 0.
  * One constant buffer per stage: a stage reading two is NOT_SUPPORTED by name.
  */
@@ -36,6 +37,11 @@ typedef struct xgdi_spirv_hlsl_out {
     int input_count;
     xgdi_sampler_kind sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
     char sampler_names[XGDI_SHADER_MAX_SAMPLERS][64]; /* the HLSL variable of each slot */
+    /* SM4: the SamplerState variable each slot's texture is sampled with ("" none; a DX9
+       sampler is its own, sampler_names); bit k of sampler_conflicts: slot k's texture is
+       sampled with two different SamplerStates */
+    char sampler_state_names[XGDI_SHADER_MAX_SAMPLERS][64];
+    uint32_t sampler_conflicts;
     uint32_t color_outputs;
 } xgdi_spirv_hlsl_out;
 

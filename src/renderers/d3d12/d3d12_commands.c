@@ -233,17 +233,24 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
                          "d3d12: the device has no volume textures");
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
-    /* the last draw's PSO serves again while nothing its key holds changed */
+    /* the last draw's PSO serves again while nothing its key holds changed; the vertex layout
+       is compared by its hash (a draw through several streams: the combined layout's, which
+       covers every stream's elements, stride and step rate), not by the layout's dirty bit,
+       which core sets for every draw through several streams */
     const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
                               XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
+    uint64_t layout_hash = draw->stream_count > 0 ? draw->stream_layout->hash
+                           : st->layout != NULL   ? st->layout->hash
+                                                  : 0;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topo_type =
         draw->type == XGD_PRIMITIVE_LINE_LIST || draw->type == XGD_PRIMITIVE_LINE_STRIP
             ? D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE
             : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
     ID3D12PipelineState *pso = r->memo_pso;
     xgd_result res;
-    if (pso == NULL || (r->pending_dirty & key_bits) || topo_type != r->memo_topology || user != r->memo_user ||
-        draw->stream_count > 0 || r->memo_streams) {
+    if (pso == NULL || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
+        topo_type != r->memo_topology || user != r->memo_user || layout_hash != r->memo_layout_hash ||
+        draw->stream_count != r->memo_stream_count) {
         d3d12_pso_key key;
         fill_key(r, draw, &key);
         if (user && draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
@@ -255,8 +262,9 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->memo_pso = pso;
         r->memo_topology = topo_type;
         r->memo_user = user;
-        /* a key with streams is not kept: the next draw's bindings may differ */
-        r->memo_streams = draw->stream_count > 0;
+        r->memo_layout_hash = layout_hash;
+        r->memo_stream_count = draw->stream_count;
+        r->stats.pso_lookups++;
         r->pending_dirty &= ~key_bits;
     }
 
@@ -300,7 +308,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
     } else if (draw->user_vertices != NULL && stride > 0) {
         /* placed at a multiple of the stride from the start of the ring's chunk, which stays
-           bound: the draw names its first vertex, so consecutive draws set no vertex buffer */
+           bound: the draw names its first vertex, so consecutive draws set no vertex buffer.
+           The view spans the whole chunk rather than the bytes written so far: a view that
+           grew with each draw would be set again every draw (on vkd3d three heap allocations
+           each), and core checks that a draw reads only its own vertices, so the bytes past
+           them are never fetched. */
         size_t bytes = (size_t)draw->user_vertex_count * (size_t)stride;
         d3d12_alloc a;
         if ((res = xgdi_d3d12_linear_alloc(r, &f->ring, bytes + (size_t)stride, 16, &a)) != XGD_OK) return res;

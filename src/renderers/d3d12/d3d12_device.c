@@ -1,7 +1,7 @@
 /*
  * d3d12_device.c - device creation (spec 003: Device Initialization Walkthrough), capability
- * queries, two frames in flight with one fence, the immediate island, present/submit, device
- * removal, and the ops table.
+ * queries, two frames in flight with one fence, present/submit, device removal, and the ops
+ * table.
  */
 #define INITGUID
 #include "d3d12_internal.h"
@@ -431,36 +431,6 @@ static xgd_result d3d12_op_submit(xgdi_renderer *base)
     return d3d12_submit_frame(d3d12_cast(base));
 }
 
-xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out)
-{
-    xgd_result res = d3d12_submit_frame(r);
-    if (res != XGD_OK) return res;
-    /* the immediate allocator is idle: its last use was waited for in immediate_end */
-    HRESULT hr = ID3D12CommandAllocator_Reset(r->imm_allocator);
-    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandAllocator::Reset(immediate)");
-    hr = ID3D12GraphicsCommandList_Reset(r->imm_list, r->imm_allocator, NULL);
-    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandList::Reset(immediate)");
-    *out = r->imm_list;
-    return XGD_OK;
-}
-
-xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r)
-{
-    if (d3d12_hook_removed(r))
-        return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "CommandList::Close(immediate)");
-    HRESULT hr = ID3D12GraphicsCommandList_Close(r->imm_list);
-    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandList::Close(immediate)");
-    ID3D12CommandList *lists[1] = { (ID3D12CommandList *)r->imm_list };
-    ID3D12CommandQueue_ExecuteCommandLists(r->queue, 1, lists);
-    uint64_t value = r->base.submitted_fence + 1;
-    hr = ID3D12CommandQueue_Signal(r->queue, r->fence, value);
-    if (FAILED(hr)) return d3d12_submission_failed(r, hr, "CommandQueue::Signal(immediate)");
-    r->base.submitted_fence = value;
-    if (r->debug) xgdi_d3d12_debug_drain(r);
-    /* the open frame's fence value must stay above everything submitted before it */
-    return xgdi_d3d12_wait(r, value);
-}
-
 xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r)
 {
     xgd_result res = d3d12_submit_frame(r);
@@ -819,8 +789,6 @@ static void d3d12_destroy_all(d3d12_renderer *r)
         d3d12_linear_free(&f->constants);
         d3d12_linear_free(&f->ring);
     }
-    if (r->imm_list != NULL) ID3D12GraphicsCommandList_Release(r->imm_list);
-    if (r->imm_allocator != NULL) ID3D12CommandAllocator_Release(r->imm_allocator);
     xgdi_d3d12_readback_free(r);
     xgdi_d3d12_cpu_chain_free(&r->rtv_heap);
     xgdi_d3d12_cpu_chain_free(&r->dsv_heap);
@@ -843,22 +811,17 @@ static void d3d12_destroy_all(d3d12_renderer *r)
 static xgd_result d3d12_create_lists(d3d12_renderer *r)
 {
     HRESULT hr;
-    for (int i = 0; i < D3D12X_FRAMES + 1; i++) {
-        ID3D12CommandAllocator **a = i < D3D12X_FRAMES ? &r->frames[i].allocator : &r->imm_allocator;
-        ID3D12GraphicsCommandList **l = i < D3D12X_FRAMES ? &r->frames[i].list : &r->imm_list;
+    for (int i = 0; i < D3D12X_FRAMES; i++) {
+        ID3D12CommandAllocator **a = &r->frames[i].allocator;
+        ID3D12GraphicsCommandList **l = &r->frames[i].list;
         hr = ID3D12Device_CreateCommandAllocator(r->dev, D3D12_COMMAND_LIST_TYPE_DIRECT,
                                                  &IID_ID3D12CommandAllocator, (void **)a);
         if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommandAllocator");
         hr = ID3D12Device_CreateCommandList(r->dev, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, *a, NULL,
                                             &IID_ID3D12GraphicsCommandList, (void **)l);
         if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CreateCommandList");
-        if (i < D3D12X_FRAMES) {
-            d3d12_set_name(r, *a, "xgd frame %d allocator", i);
-            d3d12_set_name(r, *l, "xgd frame %d list", i);
-        } else {
-            d3d12_set_name(r, *a, "xgd immediate allocator");
-            d3d12_set_name(r, *l, "xgd immediate list");
-        }
+        d3d12_set_name(r, *a, "xgd frame %d allocator", i);
+        d3d12_set_name(r, *l, "xgd frame %d list", i);
         /* a new list is open; close it so reset/reopen follows one path */
         hr = ID3D12GraphicsCommandList_Close(*l);
         if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "CommandList::Close");

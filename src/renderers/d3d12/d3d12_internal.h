@@ -274,18 +274,21 @@ struct xgdi_native_shader {
 };
 
 /* The user root signature's parameters: the two stages' blocks as root CBVs, then one table of
-   one SRV per pixel sampler register, then one table of one sampler per register. */
+   one SRV per sampler register, then one table of one sampler per register; the registers are
+   the pixel shader's 16 (pixel visibility), then the vertex shader's 4 vertex texture slots
+   (vertex visibility, registers t0..t3 / s0..s3 of that stage). */
+#define D3D12X_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
 #define D3D12X_USER_ROOT_VS_CBV 0
 #define D3D12X_USER_ROOT_PS_CBV 1
 #define D3D12X_USER_ROOT_SRV0 2
-#define D3D12X_USER_ROOT_SAMPLER0 (2 + XGDI_SHADER_MAX_SAMPLERS)
-#define D3D12X_USER_ROOT_COUNT (2 + 2 * XGDI_SHADER_MAX_SAMPLERS)
+#define D3D12X_USER_ROOT_SAMPLER0 (2 + D3D12X_USER_SAMPLERS)
+#define D3D12X_USER_ROOT_COUNT (2 + 2 * D3D12X_USER_SAMPLERS)
 
 /* What a user draw binds, gathered before recording (everything that can fail). */
 typedef struct d3d12_user_binding {
-    xgdi_native_texture *textures[XGDI_SHADER_MAX_SAMPLERS]; /* NULL: register not sampled */
-    uint32_t srv[XGDI_SHADER_MAX_SAMPLERS];
-    uint32_t sampler[XGDI_SHADER_MAX_SAMPLERS];
+    xgdi_native_texture *textures[D3D12X_USER_SAMPLERS]; /* NULL: register not sampled */
+    uint32_t srv[D3D12X_USER_SAMPLERS];
+    uint32_t sampler[D3D12X_USER_SAMPLERS];
     D3D12_GPU_VIRTUAL_ADDRESS cbv[2];  /* 0: the stage's block is already bound */
 } d3d12_user_binding;
 
@@ -345,6 +348,7 @@ typedef struct d3d12_frame {
 typedef struct d3d12_stats {
     uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
     uint64_t readback_buffers_created; /* readback-heap buffers made for readbacks */
+    uint64_t pso_lookups;             /* draws whose PSO was looked up (the memo did not serve) */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {
@@ -382,8 +386,6 @@ struct d3d12_renderer {
 
     d3d12_frame frames[D3D12X_FRAMES];
     int slot;                         /* the open frame's slot */
-    ID3D12CommandAllocator *imm_allocator;
-    ID3D12GraphicsCommandList *imm_list;
     /* the readback buffer kept between readbacks, mapped while kept (d3d12_resources.c) */
     ID3D12Resource *readback;
     size_t readback_size;
@@ -410,7 +412,7 @@ struct d3d12_renderer {
     const xgdi_native_shader *building_vs, *building_ps;
     size_t user_last_size[2];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
-    UINT64 user_last_srv[XGDI_SHADER_MAX_SAMPLERS], user_last_sampler[XGDI_SHADER_MAX_SAMPLERS];
+    UINT64 user_last_srv[D3D12X_USER_SAMPLERS], user_last_sampler[D3D12X_USER_SAMPLERS];
     d3d12_pso_entry *psos;
     size_t pso_count, pso_capacity;
     ID3D12Resource *defaults;         /* default vertex attribute values (stride-0 stream) */
@@ -451,7 +453,10 @@ struct d3d12_renderer {
     ID3D12PipelineState *memo_pso;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
     bool memo_user;
-    bool memo_streams; /* the memo's PSO came from a draw through several streams */
+    /* the vertex layout the memo's PSO was made for: its hash (the combined layout's for a
+       draw through several streams) and the number of streams (0: one buffer) */
+    uint64_t memo_layout_hash;
+    int memo_stream_count;
     const xgd_sampler_desc *memo_sampler_desc;
     uint32_t memo_sampler;
     /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too
@@ -492,10 +497,6 @@ unsigned xgdi_d3d12_instance_creations(void);
 xgd_result xgdi_d3d12_check(d3d12_renderer *r, HRESULT hr, const char *what);
 xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t size, size_t align,
                                    d3d12_alloc *out);
-/* The synchronous island: submits the open frame, then returns the immediate list, open. */
-xgd_result xgdi_d3d12_immediate_begin(d3d12_renderer *r, ID3D12GraphicsCommandList **out);
-/* Closes, executes and waits for the immediate list. */
-xgd_result xgdi_d3d12_immediate_end(d3d12_renderer *r);
 /* Submits the open frame (readbacks record their copy at its end) and waits until the GPU
    finished it: one submission and one wait. */
 xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r);

@@ -157,12 +157,24 @@ void xgdi_d3d12_query_resume(d3d12_renderer *r)
     xgdi_query_slots_resume(&r->queries, d3d12_list(r));
 }
 
+/* Whether submitting the open frame now would block: the slot the submission opens next is
+   still in use by an earlier submission (d3d12_open_slot waits for it). */
+static bool submit_would_wait(d3d12_renderer *r)
+{
+    return r->frames[(r->slot + 1) % D3D12X_FRAMES].fence > xgdi_d3d12_completed(r);
+}
+
 xgd_result xgdi_d3d12_op_query_result(xgdi_renderer *base, xgdi_native_query *q, bool flush,
                                       bool wait, bool *done, uint64_t *samples)
 {
     d3d12_renderer *r = d3d12_cast(base);
     *done = false;
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    /* XNA's IsComplete (Direct3D 9 GetData with D3DGETDATA_FLUSH) starts the work without ever
+       waiting for the GPU: a flush that would block on the frame slot it opens is left to a
+       later poll, which finds the slot free once the earlier frame completed (it was already
+       submitted, so polling still ends), or to Present. */
+    if (flush && !wait && submit_would_wait(r)) flush = false;
     return xgdi_query_segments_result(&r->queries, &q->segments, flush, wait, done, samples);
 }
 

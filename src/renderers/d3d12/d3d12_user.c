@@ -4,7 +4,8 @@
  *
  * Bindings: the form's vertex block (set 0, binding 0) becomes cbuffer b0, the pixel block
  * (binding 1) b1, and the combined image sampler of pixel sampler register s (binding 2 + s)
- * texture t<s> with sampler s<s>. Their own root signature (d3d12_internal.h,
+ * texture t<s> with sampler s<s>; that of vertex sampler register s (binding 18 + s, vertex
+ * texture slot s) t<s> / s<s> of the vertex stage. Their own root signature (d3d12_internal.h,
  * D3D12X_USER_ROOT_*) has the blocks as root CBVs, so a draw's constants are a copy into the
  * frame's constant arena and one root argument per changed block, and a table of one
  * descriptor per register, so the device's texture and sampler slots bind their existing
@@ -20,7 +21,7 @@
 
 xgd_result xgdi_d3d12_user_init(d3d12_renderer *r)
 {
-    D3D12_DESCRIPTOR_RANGE srv[XGDI_SHADER_MAX_SAMPLERS], smp[XGDI_SHADER_MAX_SAMPLERS];
+    D3D12_DESCRIPTOR_RANGE srv[D3D12X_USER_SAMPLERS], smp[D3D12X_USER_SAMPLERS];
     D3D12_ROOT_PARAMETER params[D3D12X_USER_ROOT_COUNT];
     memset(params, 0, sizeof params);
     params[D3D12X_USER_ROOT_VS_CBV].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
@@ -29,19 +30,24 @@ xgd_result xgdi_d3d12_user_init(d3d12_renderer *r)
     params[D3D12X_USER_ROOT_PS_CBV].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
     params[D3D12X_USER_ROOT_PS_CBV].Descriptor.ShaderRegister = 1;
     params[D3D12X_USER_ROOT_PS_CBV].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
-    for (UINT s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++) {
-        srv[s] = (D3D12_DESCRIPTOR_RANGE){ D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, s, 0, 0 };
-        smp[s] = (D3D12_DESCRIPTOR_RANGE){ D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, s, 0, 0 };
+    for (UINT s = 0; s < D3D12X_USER_SAMPLERS; s++) {
+        /* the vertex stage's registers overlap the pixel stage's: each table is visible to
+           its own stage only, as Direct3D's per-stage slots */
+        bool vertex = s >= XGDI_SHADER_MAX_SAMPLERS;
+        UINT reg = vertex ? s - XGDI_SHADER_MAX_SAMPLERS : s;
+        D3D12_SHADER_VISIBILITY vis = vertex ? D3D12_SHADER_VISIBILITY_VERTEX : D3D12_SHADER_VISIBILITY_PIXEL;
+        srv[s] = (D3D12_DESCRIPTOR_RANGE){ D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, reg, 0, 0 };
+        smp[s] = (D3D12_DESCRIPTOR_RANGE){ D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, reg, 0, 0 };
         D3D12_ROOT_PARAMETER *p = &params[D3D12X_USER_ROOT_SRV0 + s];
         p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
         p->DescriptorTable.NumDescriptorRanges = 1;
         p->DescriptorTable.pDescriptorRanges = &srv[s];
-        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL; /* vertex textures too */
+        p->ShaderVisibility = vis;
         p = &params[D3D12X_USER_ROOT_SAMPLER0 + s];
         p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
         p->DescriptorTable.NumDescriptorRanges = 1;
         p->DescriptorTable.pDescriptorRanges = &smp[s];
-        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+        p->ShaderVisibility = vis;
     }
     D3D12_ROOT_SIGNATURE_DESC rd = { D3D12X_USER_ROOT_COUNT, params, 0, NULL,
                                      D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
@@ -63,7 +69,7 @@ void xgdi_d3d12_user_free(d3d12_renderer *r)
     r->user_root = NULL;
 }
 
-static void user_binding_map(xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS])
+static void user_binding_map(xgdi_d3d12_dxbc_binding map[2 + D3D12X_USER_SAMPLERS])
 {
     map[0] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_CBUFFER, 0,
                                         XGDI_SHADER_BINDING_VS_CONSTANTS, 0, 0 };
@@ -72,6 +78,10 @@ static void user_binding_map(xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAM
     for (uint32_t s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
         map[2 + s] = (xgdi_d3d12_dxbc_binding){ XGDI_D3D12_DXBC_TEXTURE, 0,
                                                 XGDI_SHADER_BINDING_SAMPLER0 + s, s, s };
+    /* vertex texture slot s: t<s> / s<s> of the vertex stage */
+    for (uint32_t s = 0; s < XGDI_SHADER_MAX_VERTEX_SAMPLERS; s++)
+        map[2 + XGDI_SHADER_MAX_SAMPLERS + s] = (xgdi_d3d12_dxbc_binding){
+            XGDI_D3D12_DXBC_TEXTURE, 0, XGDI_SHADER_BINDING_VERTEX_SAMPLER0 + s, s, s };
 }
 
 xgd_result xgdi_d3d12_user_vs_int_inputs(d3d12_renderer *r, const xgdi_native_shader *vs,
@@ -81,7 +91,7 @@ xgd_result xgdi_d3d12_user_vs_int_inputs(d3d12_renderer *r, const xgdi_native_sh
     if (vs->spirv == NULL)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
                          "d3d12: the vertex shader's SPIR-V is not kept");
-    xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS];
+    xgdi_d3d12_dxbc_binding map[2 + D3D12X_USER_SAMPLERS];
     user_binding_map(map);
     char msg[256] = "";
     xgd_result res = xgdi_d3d12_dxbc_from_spirv_int_inputs(
@@ -104,7 +114,7 @@ xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *base, const xgdi_shader_de
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
                          "d3d12: %d vertex shader inputs (at most %d)", desc->input_count,
                          XGDI_SHADER_MAX_INPUTS);
-    xgdi_d3d12_dxbc_binding map[2 + XGDI_SHADER_MAX_SAMPLERS];
+    xgdi_d3d12_dxbc_binding map[2 + D3D12X_USER_SAMPLERS];
     user_binding_map(map);
     void *dxbc = NULL;
     size_t size = 0;
@@ -172,27 +182,30 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
     uint32_t filler = 0;
     xgd_result res = xgdi_d3d12_sampler_get(r, &linear_wrap, &filler);
     if (res != XGD_OK) return res;
-    for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
-        /* a slot sampled by either stage (vertex textures share the slots) */
-        xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
-                                                                                : st->vs->sampler_kinds[i];
+    for (int i = 0; i < D3D12X_USER_SAMPLERS; i++) {
+        /* the pixel shader's registers, then the vertex shader's (vertex texture slots) */
+        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+        xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
+        xgdi_native_texture *bound = vertex ? st->vertex_textures[reg] : st->textures[reg];
+        const xgd_sampler_desc *bound_sampler = vertex ? st->vertex_samplers[reg] : st->samplers[reg];
         b->srv[i] = r->black->srv;
         b->sampler[i] = filler;
         if (kind == XGDI_SAMPLER_NONE) continue;
         /* core guarantees a bound texture's kind matches the register's; an empty slot reads
            (0,0,0,1) from the black stand-in of the register's kind */
-        xgdi_native_texture *t = st->textures[i] != NULL ? st->textures[i]
+        xgdi_native_texture *t = bound != NULL ? bound
                                  : kind == XGDI_SAMPLER_3D ? r->black_volume
                                  : kind == XGDI_SAMPLER_2D ? r->black
                                                            : NULL;
         if (t == NULL)
             return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
-                             "d3d12: sampler s%d of the pixel shader needs a %s texture bound", i,
-                             kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
+                             "d3d12: sampler s%d of the %s shader needs a %s texture bound", reg,
+                             vertex ? "vertex" : "pixel", kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
         b->textures[i] = t;
         b->srv[i] = t->srv;
-        if (st->samplers[i] != NULL) {
-            res = xgdi_d3d12_sampler_get(r, st->samplers[i], &b->sampler[i]);
+        if (bound_sampler != NULL) {
+            res = xgdi_d3d12_sampler_get(r, bound_sampler, &b->sampler[i]);
             if (res != XGD_OK) return res;
         }
     }
@@ -230,10 +243,15 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
 
 void xgdi_d3d12_user_transitions(d3d12_renderer *r, const d3d12_user_binding *b)
 {
-    for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++)
+    /* a vertex texture is read by the vertex stage (and may be a pixel slot's too: the
+       read-only states combine) */
+    for (int i = 0; i < D3D12X_USER_SAMPLERS; i++)
         if (b->textures[i] != NULL)
-            xgdi_d3d12_texture_transition_all(r, b->textures[i],
-                                              D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+            xgdi_d3d12_texture_transition_all(
+                r, b->textures[i],
+                i < XGDI_SHADER_MAX_SAMPLERS ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE
+                                             : D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE |
+                                                   D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
 }
 
 void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool valid)
@@ -245,7 +263,7 @@ void xgdi_d3d12_user_bind(d3d12_renderer *r, const d3d12_user_binding *b, bool v
     if (b->cbv[1] != 0)
         ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, D3D12X_USER_ROOT_PS_CBV,
                                                                     b->cbv[1]);
-    for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+    for (int i = 0; i < D3D12X_USER_SAMPLERS; i++) {
         D3D12_GPU_DESCRIPTOR_HANDLE t = xgdi_d3d12_gpu_heap_gpu(&r->view_heap, b->srv[i]);
         if (!valid || t.ptr != r->user_last_srv[i]) {
             ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(

@@ -77,8 +77,8 @@ typedef struct sw_vertex {
 typedef struct sw_pool sw_pool;
 /* The number of online CPUs (1..SW_MAX_THREADS). */
 int sw_pool_default_threads(void);
-/* A pool of threads - 1 workers, or NULL for threads <= 1 (or when no worker could start):
-   a NULL pool runs every job on the caller. */
+/* A pool of threads - 1 workers, or NULL for threads <= 1: a NULL pool runs every job on the
+   caller. The workers start with the first job of more than one item. */
 sw_pool *sw_pool_create(int threads);
 void sw_pool_destroy(sw_pool *p);
 int sw_pool_threads(const sw_pool *p);
@@ -99,17 +99,20 @@ typedef struct sw_renderer {
     /* per-draw scratch, grown on demand and kept (no allocation per draw in steady state) */
     sw_vertex *verts;
     size_t verts_capacity;
+    const uint8_t **vsrc;      /* user programs: the source of each vertex of verts, shaded in
+                                  groups of four lanes (on the pool when many); verts_capacity */
     uint32_t *vmap;            /* indexed draws: index position -> shaded vertex in verts */
     size_t vmap_capacity;
     /* the active occlusion query's counter (samples that passed depth and stencil), NULL when
        no query is active: the rasterizer adds to it, at the cost of one test per pixel */
     uint64_t *occlusion;
     /* Worker threads (NULL: every draw runs on the calling thread). A draw of filled
-       triangles with a stock program is clipped and snapped on the calling thread into `tris`,
-       then rasterized in horizontal bands of the target, one band per item of the pool: each
-       band visits the draw's triangles in order and owns its rows' pixels, depth and stencil,
-       so every pixel sees the same operations in the same order as on one thread. The draw
-       returns after every band finished. */
+       triangles is clipped and snapped on the calling thread into `tris`, then rasterized in
+       horizontal bands of the target, one band per item of the pool: each band visits the
+       draw's triangles in order and owns its rows' pixels, depth and stencil, so every pixel
+       sees the same operations in the same order as on one thread (user programs: bands start
+       on even rows, so each 2x2 quad is shaded whole by one thread, with that thread's
+       executor state). The draw returns after every band finished. */
     sw_pool *pool;
     /* pixels of bounding boxes below which a draw runs on the calling thread (waking the
        workers would cost more than they save); $XGD_SW_BAND_MIN_PIXELS, for tests that want
@@ -131,14 +134,17 @@ struct xgdi_native_query {
 
 static inline sw_renderer *sw_cast(xgdi_renderer *r) { return (sw_renderer *)r; }
 
-/* A user shader (renderer.h's shader form) loaded into the SPIR-V executor, with its
-   execution state (draws run synchronously on the calling thread, so one state per shader
-   serves every draw) and the interface registers draws need, found once at creation. */
+/* A user shader (renderer.h's shader form) loaded into the SPIR-V executor, with one
+   execution state per thread of the device's pool (states[w] belongs to pool worker w; state ==
+   states[0], the calling thread's) and the interface registers draws need, found once at
+   creation. */
 #define SW_NO_REG UINT32_MAX
 struct xgdi_native_shader {
     xgdi_shader_stage stage;
     struct xgdi_sw_spirv_module *module;
     struct xgdi_sw_spirv_state *state;
+    struct xgdi_sw_spirv_state **states;
+    int nstates;
     int block;                 /* uniform block index of the stage's constants, -1 = none */
     /* by location (xgdi_shader_location): vertex inputs / vertex outputs; pixel inputs */
     uint32_t in_reg[XGDI_SHADER_LOCATION_COUNT];

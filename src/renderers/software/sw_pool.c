@@ -5,7 +5,9 @@
  * items taken in any order by the workers and the calling thread together; sw_pool_run returns
  * when every item has finished, so everything the items wrote is visible to the caller (the
  * pool's mutex orders it), and the caller's writes before the call are visible to the items.
- * Workers sleep on a condition variable between jobs. The pool never allocates after creation.
+ * Workers sleep on a condition variable between jobs. They start with the first job of more
+ * than one item, so a device that never splits a draw runs no threads. The pool never
+ * allocates after creation.
  */
 #ifndef _WIN32
 #define _POSIX_C_SOURCE 200809L
@@ -44,7 +46,8 @@ static void sw_cond_broadcast(sw_cond *c) { pthread_cond_broadcast(c); }
 #endif
 
 struct sw_pool {
-    int workers;               /* threads besides the caller */
+    int workers;               /* threads besides the caller, running */
+    int wanted;                /* workers to start on the first job (then 0) */
     sw_thread *threads;
     sw_mutex lock;
     sw_cond wake, done;
@@ -152,8 +155,17 @@ sw_pool *sw_pool_create(int threads)
         free(p);
         return NULL;
     }
+    p->wanted = workers;
+    return p;
+}
+
+/* Starts the workers; fewer than wanted when some cannot start (the caller and those started
+   share the items; none: every job runs on the caller). */
+static void sw_pool_start(sw_pool *p)
+{
+    sw_thread *th = p->threads;
     sw_worker_arg *args = (sw_worker_arg *)(p + 1);
-    for (int i = 0; i < workers; i++) {
+    for (int i = 0; i < p->wanted; i++) {
         args[i].pool = p;
         args[i].index = i + 1;
 #ifdef _WIN32
@@ -162,14 +174,10 @@ sw_pool *sw_pool_create(int threads)
 #else
         bool ok = pthread_create(&th[i], NULL, sw_worker_main, &args[i]) == 0;
 #endif
-        if (!ok) break; /* fewer workers: the caller and those started share the items */
+        if (!ok) break;
         p->workers++;
     }
-    if (p->workers == 0) {
-        sw_pool_destroy(p);
-        return NULL;
-    }
-    return p;
+    p->wanted = 0;
 }
 
 void sw_pool_destroy(sw_pool *p)
@@ -196,12 +204,13 @@ void sw_pool_destroy(sw_pool *p)
 
 int sw_pool_threads(const sw_pool *p)
 {
-    return p != NULL ? p->workers + 1 : 1;
+    return p != NULL ? p->workers + p->wanted + 1 : 1;
 }
 
 void sw_pool_run(sw_pool *p, int items, void (*fn)(void *arg, int item, int worker), void *arg)
 {
-    if (p == NULL || items <= 1) {
+    if (p != NULL && items > 1 && p->wanted > 0) sw_pool_start(p);
+    if (p == NULL || items <= 1 || p->workers == 0) {
         for (int i = 0; i < items; i++) fn(arg, i, 0);
         return;
     }

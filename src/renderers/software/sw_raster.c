@@ -27,7 +27,8 @@
  *  - user programs (XGDI_PROGRAM_USER) share clipping, snapping, the fill rule, depth and the
  *    interpolation above; their pixel shader runs per aligned 2x2 quad in the SPIR-V executor
  *    (lanes without coverage run as helpers, so derivatives are quad differences), and depth
- *    and stencil are tested after it, since it may discard or write depth.
+ *    and stencil are tested after it, since it may discard or write depth. Their vertices are
+ *    shaded four per execute, their filled triangles rasterized in bands, both on the pool.
  */
 #include "sw_internal.h"
 #include "sw_spirv.h"
@@ -129,6 +130,11 @@ typedef struct sw_ctx {
        (link i at v[4i]); the targets the pixel shader writes (bit i = COLORi) */
     bool user;
     xgdi_native_shader *vs, *ps;
+    xgdi_sw_spirv_state *ps_state; /* the pixel shader's state of the thread using this context */
+    float *ps_R;                   /* its register file (xgdi_sw_spirv_regs) */
+    /* vertices waiting for the vertex shader (sw_shade_vertex): r->verts[0, vq_count) from
+       r->vsrc */
+    size_t vq_count;
     int nin;
     int in_loc[XGDI_SHADER_LOCATION_COUNT];
     const xgd_vertex_element *in_elem[XGDI_SHADER_LOCATION_COUNT];
@@ -402,24 +408,28 @@ static void sw_user_lane(sw_ctx *c, int lane, double fx, double fy, double z, do
                          const float *a2)
 {
     xgdi_native_shader *ps = c->ps;
-    xgdi_sw_spirv_state *st = ps->state;
+    float *R = c->ps_R + lane;
     for (int i = 0; i < c->nlink; i++) {
-        const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i, *p2 = a2 != NULL ? a2 + 4 * i : NULL;
-        for (int k = 0; k < c->link_ps_comps[i]; k++) {
-            float v = w0 * p0[k] + w1 * p1[k];
-            if (p2 != NULL) v += w2 * p2[k];
-            xgdi_sw_spirv_reg(st, c->link_ps[i], k)[lane] = v;
+        const float *p0 = a0 + 4 * i, *p1 = a1 + 4 * i;
+        float *d = R + c->link_ps[i];
+        int n = c->link_ps_comps[i];
+        if (a2 != NULL) {
+            const float *p2 = a2 + 4 * i;
+            for (int k = 0; k < n; k++) d[4 * k] = w0 * p0[k] + w1 * p1[k] + w2 * p2[k];
+        } else {
+            for (int k = 0; k < n; k++) d[4 * k] = w0 * p0[k] + w1 * p1[k];
         }
     }
     if (ps->frag_coord_reg != SW_NO_REG) {
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 0)[lane] = (float)fx;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 1)[lane] = (float)fy;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 2)[lane] = (float)z;
-        xgdi_sw_spirv_reg(st, ps->frag_coord_reg, 3)[lane] = (float)invw;
+        float *d = R + ps->frag_coord_reg;
+        d[0] = (float)fx;
+        d[4] = (float)fy;
+        d[8] = (float)z;
+        d[12] = (float)invw;
     }
     if (ps->front_facing_reg != SW_NO_REG) {
         uint32_t ff = c->front ? 1u : 0u;
-        memcpy(&xgdi_sw_spirv_reg(st, ps->front_facing_reg, 0)[lane], &ff, sizeof ff);
+        memcpy(R + ps->front_facing_reg, &ff, sizeof ff);
     }
 }
 
@@ -429,7 +439,8 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
                          double zs[4][SW_MAX_SAMPLES])
 {
     xgdi_native_shader *ps = c->ps;
-    xgdi_sw_spirv_state *st = ps->state;
+    xgdi_sw_spirv_state *st = c->ps_state;
+    const float *R = c->ps_R;
     unsigned alive = xgdi_sw_spirv_execute(st, 15u, NULL);
     for (int l = 0; l < 4; l++) {
         if (cov[l] == 0 || !(alive >> l & 1u)) continue;
@@ -437,13 +448,13 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
         for (int t = 0; t < c->out_count; t++) {
             if (!(c->color_written >> t & 1u)) continue;
             for (int k = 0; k < 4; k++)
-                color[t][k] = k < ps->color_comps[t] ? xgdi_sw_spirv_reg(st, ps->color_reg[t], k)[l]
+                color[t][k] = k < ps->color_comps[t] ? R[ps->color_reg[t] + 4u * (unsigned)k + (unsigned)l]
                                                      : (k == 3 ? 1.0f : 0.0f);
         }
         double saved = c->prim_bias;
         if (ps->frag_depth_reg != SW_NO_REG) {
             /* a written depth replaces the interpolated one at every sample, without bias */
-            double z = xgdi_sw_spirv_reg(st, ps->frag_depth_reg, 0)[l];
+            double z = R[ps->frag_depth_reg + (unsigned)l];
             for (int s = 0; s < c->samples; s++) zs[l][s] = z;
             c->prim_bias = 0.0;
         }
@@ -705,11 +716,41 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
         for (int i = 0; i < 3; i++) eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
         zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
     }
+    /* per edge, an offset at least as large as any sample's (exact for single coverage): a
+       row's span from it holds every pixel with a covered sample */
+    int64_t span_off[3] = { -bias[0], -bias[1], -bias[2] };
+    for (int s = 0; s < ns; s++)
+        for (int i = 0; i < 3; i++)
+            if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
     const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
     double zs[4][SW_MAX_SAMPLES];
-    /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here) */
+    /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here); a row of quads visits
+       those its two rows' spans touch (the others have no coverage) */
     for (int64_t qy = py0 & ~(int64_t)1; qy <= py1; qy += 2) {
-        for (int64_t qx = px0 & ~(int64_t)1; qx <= px1; qx += 2) {
+        int64_t xlo = px1 + 1, xhi = px0 - 1;
+        for (int64_t y = qy; y <= qy + 1; y++) {
+            if (y < py0 || y > py1) continue;
+            int64_t Py = y * 256 + 128, Px = px0 * 256 + 128;
+            int64_t klo = 0, khi = px1 - px0;
+            for (int i = 0; i < 3 && klo <= khi; i++) {
+                int64_t step = A[i] * 256;
+                int64_t t0 = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y) + span_off[i];
+                if (step > 0) {
+                    int64_t k = sw_ceil_div(-t0, step);
+                    if (k > klo) klo = k;
+                } else if (step < 0) {
+                    int64_t k = sw_floor_div(t0, -step);
+                    if (k < khi) khi = k;
+                } else if (t0 < 0) {
+                    klo = khi + 1;
+                }
+            }
+            if (klo > khi) continue;
+            if (px0 + klo < xlo) xlo = px0 + klo;
+            if (px0 + khi > xhi) xhi = px0 + khi;
+        }
+        if (xlo > xhi) continue;
+        for (int64_t qx = xlo & ~(int64_t)1; qx <= xhi; qx += 2) {
             unsigned cov[4];
             double e[4][3];
             unsigned any = 0;
@@ -990,6 +1031,15 @@ static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
     else sw_raster_triangle(c, s0, s1, s2);
 }
 
+/* A filled triangle of a user program: rasterized now, or recorded for the bands. */
+static inline void sw_emit_triangle_user(sw_ctx *c, const sw_screen_vertex *s0,
+                                         const sw_screen_vertex *s1, const sw_screen_vertex *s2,
+                                         bool in_place)
+{
+    if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
+    else sw_raster_triangle_user(c, s0, s1, s2);
+}
+
 typedef struct sw_band_job {
     const sw_ctx *c;
     const sw_rec_tri *tris;
@@ -1017,6 +1067,27 @@ static void sw_band_run(void *arg, int item, int worker)
     j->counts[item] = count;
 }
 
+/* A band of a user program's draw: as sw_band_run, with the pixel shader state of the worker
+   running it. Bands start on even rows, so each 2x2 quad lies in one band and runs once. */
+static void sw_band_run_user(void *arg, int item, int worker)
+{
+    const sw_band_job *j = arg;
+    sw_ctx lc = *j->c;
+    lc.ps_state = lc.ps->states[worker];
+    lc.ps_R = xgdi_sw_spirv_regs(lc.ps_state);
+    int64_t y0 = j->y0 + (int64_t)item * j->band_h, y1 = y0 + j->band_h;
+    if (y0 > lc.cy0) lc.cy0 = (int)y0;
+    if (y1 < lc.cy1) lc.cy1 = (int)y1;
+    uint64_t count = 0;
+    if (lc.occlusion != NULL) lc.occlusion = &count;
+    for (size_t i = 0; i < j->count; i++) {
+        if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
+        const sw_rec_tri *t = &j->tris[i];
+        sw_raster_triangle_user(&lc, &t->v[0], &t->v[1], &t->v[2]);
+    }
+    j->counts[item] = count;
+}
+
 /* bands per thread: several, so that a thread that finished early takes another */
 #define SW_BANDS_PER_THREAD 4
 #define SW_MAX_BANDS (SW_MAX_THREADS * SW_BANDS_PER_THREAD)
@@ -1038,8 +1109,10 @@ static void sw_run_bands(sw_ctx *c)
     int64_t bands = (int64_t)threads * SW_BANDS_PER_THREAD;
     if (bands > rows) bands = rows;
     if (work < r->band_min_pixels || bands <= 1) {
-        for (size_t i = 0; i < r->tris_count; i++)
-            sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        for (size_t i = 0; i < r->tris_count; i++) {
+            if (c->user) sw_raster_triangle_user(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+            else sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        }
         return;
     }
     uint64_t counts[SW_MAX_BANDS];
@@ -1052,8 +1125,16 @@ static void sw_run_bands(sw_ctx *c)
     if (job.band_h > SW_BAND_ROWS) job.band_h = SW_BAND_ROWS;
     if (job.band_h < (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS)
         job.band_h = (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS;
+    if (c->user) {
+        /* user programs shade aligned 2x2 quads: bands of even height from an even row */
+        job.y0 = c->cy0 & ~1;
+        rows = (int64_t)c->cy1 - job.y0;
+        job.band_h += job.band_h & 1;
+        if (job.band_h < 2) job.band_h = 2;
+        while ((rows + job.band_h - 1) / job.band_h > SW_MAX_BANDS) job.band_h += 2;
+    }
     bands = (rows + job.band_h - 1) / job.band_h;
-    sw_pool_run(r->pool, (int)bands, sw_band_run, &job);
+    sw_pool_run(r->pool, (int)bands, c->user ? sw_band_run_user : sw_band_run, &job);
     if (c->occlusion != NULL)
         for (int64_t b = 0; b < bands; b++) *c->occlusion += counts[b];
 }
@@ -1094,7 +1175,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         sw_screen_vertex s0, s1, s2;
         if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
             return;
-        if (c->user) sw_raster_triangle_user(c, &s0, &s1, &s2);
+        if (c->user) sw_emit_triangle_user(c, &s0, &s1, &s2, true);
         else sw_emit_triangle(c, &s0, &s1, &s2, true);
         return;
     }
@@ -1128,7 +1209,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
     for (int i = 0; i < n; i++)
         if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
     for (int i = 1; i + 1 < n; i++) {
-        if (c->user) sw_raster_triangle_user(c, &sv[0], &sv[i], &sv[i + 1]);
+        if (c->user) sw_emit_triangle_user(c, &sv[0], &sv[i], &sv[i + 1], false);
         else sw_emit_triangle(c, &sv[0], &sv[i], &sv[i + 1], false);
     }
 }
@@ -1209,10 +1290,15 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     if (vs == NULL || ps == NULL) return false;
     c->vs = vs;
     c->ps = ps;
-    if (vs->block >= 0)
-        xgdi_sw_spirv_bind_uniform(vs->state, vs->block, st->vs_constants, st->vs_constants_size);
-    if (ps->block >= 0)
-        xgdi_sw_spirv_bind_uniform(ps->state, ps->block, st->ps_constants, st->ps_constants_size);
+    c->ps_state = ps->state;
+    c->ps_R = xgdi_sw_spirv_regs(ps->state);
+    /* every thread's state gets the draw's constants, samplers and unlinked inputs */
+    for (int w = 0; w < vs->nstates; w++)
+        if (vs->block >= 0)
+            xgdi_sw_spirv_bind_uniform(vs->states[w], vs->block, st->vs_constants, st->vs_constants_size);
+    for (int w = 0; w < ps->nstates; w++)
+        if (ps->block >= 0)
+            xgdi_sw_spirv_bind_uniform(ps->states[w], ps->block, st->ps_constants, st->ps_constants_size);
     const xgd_vertex_element *by_loc[XGDI_SHADER_LOCATION_COUNT] = { NULL };
     const xgdi_vertex_layout *lay = st->layout;
     for (int i = lay->count < 16 ? lay->count - 1 : 15; i >= 0; i--) {
@@ -1233,8 +1319,10 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             c->link_ps[c->nlink] = ps->in_reg[loc];
             c->link_ps_comps[c->nlink++] = ps->in_comps[loc];
         } else {
-            for (int k = 0; k < ps->in_comps[loc]; k++)
-                for (int l = 0; l < 4; l++) xgdi_sw_spirv_reg(ps->state, ps->in_reg[loc], k)[l] = 0.0f;
+            for (int w = 0; w < ps->nstates; w++)
+                for (int k = 0; k < ps->in_comps[loc]; k++)
+                    for (int l = 0; l < 4; l++)
+                        xgdi_sw_spirv_reg(ps->states[w], ps->in_reg[loc], k)[l] = 0.0f;
         }
     }
     c->nvary = 4 * c->nlink;
@@ -1242,13 +1330,16 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
         if (ps->sampler_resource[s] >= 0)
             xgdi_sw_spirv_textures_set(&c->tex, ps->sampler_resource[s], st->textures[s], st->samplers[s]);
-    xgdi_sw_spirv_bind_sampler(ps->state, xgdi_sw_spirv_sample_textures, &c->tex);
-    /* vertex textures: the vertex stage samples the same slots */
+    for (int w = 0; w < ps->nstates; w++)
+        xgdi_sw_spirv_bind_sampler(ps->states[w], xgdi_sw_spirv_sample_textures, &c->tex);
+    /* vertex textures: the vertex stage samples its own slots */
     xgdi_sw_spirv_textures_init(&c->vtex);
-    for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+    for (int s = 0; s < XGDI_MAX_VERTEX_TEXTURE_SLOTS; s++)
         if (vs->sampler_resource[s] >= 0)
-            xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->textures[s], st->samplers[s]);
-    xgdi_sw_spirv_bind_sampler(vs->state, xgdi_sw_spirv_sample_textures, &c->vtex);
+            xgdi_sw_spirv_textures_set(&c->vtex, vs->sampler_resource[s], st->vertex_textures[s],
+                                       st->vertex_samplers[s]);
+    for (int w = 0; w < vs->nstates; w++)
+        xgdi_sw_spirv_bind_sampler(vs->states[w], xgdi_sw_spirv_sample_textures, &c->vtex);
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
@@ -1294,31 +1385,82 @@ static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *sr
     return s->buffer->data + s->offset + k * (size_t)s->stride;
 }
 
-/* The vertex stage of a user program for one vertex (NULL: every input missing, 0,0,0,1). */
-static void sw_user_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+/* The vertex stage of a user program for up to four vertices at once, one per lane (lanes of
+   the vertex stage are independent invocations). src[l] NULL: every input missing, 0,0,0,1. */
+static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uint8_t *const *src,
+                             sw_vertex *out, int n)
 {
     const xgdi_native_shader *vs = c->vs;
-    xgdi_sw_spirv_state *st = vs->state;
     for (int i = 0; i < c->nin; i++) {
-        float val[4] = { 0, 0, 0, 1 };
         const xgd_vertex_element *e = c->in_elem[i];
-        const uint8_t *from = sw_stream_source(c, i, src);
-        if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
         uint32_t reg = vs->in_reg[c->in_loc[i]];
-        for (int k = 0; k < vs->in_comps[c->in_loc[i]]; k++) xgdi_sw_spirv_reg(st, reg, k)[0] = val[k];
+        int comps = vs->in_comps[c->in_loc[i]];
+        for (int l = 0; l < n; l++) {
+            float val[4] = { 0, 0, 0, 1 };
+            const uint8_t *from = sw_stream_source(c, i, src[l]);
+            if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
+            for (int k = 0; k < comps; k++) xgdi_sw_spirv_reg(st, reg, k)[l] = val[k];
+        }
     }
-    xgdi_sw_spirv_execute(st, 1u, NULL);
-    for (int k = 0; k < 4; k++) out->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[0];
-    for (int i = 0; i < c->nlink; i++)
-        for (int k = 0; k < 4; k++)
-            out->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[0]
-                                                         : (k == 3 ? 1.0f : 0.0f);
+    xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
+    for (int l = 0; l < n; l++) {
+        sw_vertex *o = &out[l];
+        for (int k = 0; k < 4; k++) o->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[l];
+        for (int i = 0; i < c->nlink; i++)
+            for (int k = 0; k < 4; k++)
+                o->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[l]
+                                                           : (k == 3 ? 1.0f : 0.0f);
+    }
 }
 
-static inline void sw_shade_vertex(const sw_ctx *c, const uint8_t *src, sw_vertex *out)
+/* Shades vertex `out` (an element of r->verts); a user program's vertices are only noted
+   here and shaded by sw_shade_flush, four per execute, in chunks of SW_VERTEX_CHUNK spread
+   over the pool. Vertices are independent invocations and the chunks (and the groups of four
+   in them) are the same whatever the thread count, so every count shades the same values. */
+static inline void sw_shade_vertex(sw_ctx *c, const uint8_t *src, sw_vertex *out)
 {
-    if (c->user) sw_user_vertex(c, src, out);
-    else sw_vertex_shade(&c->prog, src, out);
+    if (!c->user) {
+        sw_vertex_shade(&c->prog, src, out);
+        return;
+    }
+    size_t i = (size_t)(out - c->r->verts);
+    c->r->vsrc[i] = src;
+    if (i + 1 > c->vq_count) c->vq_count = i + 1;
+}
+
+#define SW_VERTEX_CHUNK 64
+/* vertices below which a draw shades on the calling thread */
+#define SW_VERTEX_POOL_MIN 512
+
+typedef struct sw_vertex_job {
+    const sw_ctx *c;
+    size_t count;
+} sw_vertex_job;
+
+static void sw_vertex_chunk(void *arg, int item, int worker)
+{
+    const sw_vertex_job *j = arg;
+    const sw_ctx *c = j->c;
+    xgdi_sw_spirv_state *st = c->vs->states[worker];
+    size_t i0 = (size_t)item * SW_VERTEX_CHUNK, i1 = i0 + SW_VERTEX_CHUNK;
+    if (i1 > j->count) i1 = j->count;
+    for (size_t i = i0; i < i1; i += 4) {
+        int n = i1 - i < 4 ? (int)(i1 - i) : 4;
+        sw_user_vertices(c, st, c->r->vsrc + i, c->r->verts + i, n);
+    }
+}
+
+static void sw_shade_flush(sw_ctx *c)
+{
+    if (!c->user || c->vq_count == 0) return;
+    sw_vertex_job job = { .c = c, .count = c->vq_count };
+    size_t chunks = (c->vq_count + SW_VERTEX_CHUNK - 1) / SW_VERTEX_CHUNK;
+    if (c->r->pool != NULL && c->vq_count >= SW_VERTEX_POOL_MIN && chunks <= INT32_MAX) {
+        sw_pool_run(c->r->pool, (int)chunks, sw_vertex_chunk, &job);
+    } else {
+        for (size_t k = 0; k < chunks; k++) sw_vertex_chunk(&job, (int)k, 0);
+    }
+    c->vq_count = 0;
 }
 
 static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
@@ -1464,10 +1606,12 @@ static xgd_result sw_grow_verts(sw_renderer *r, size_t n)
     size_t cap = r->verts_capacity ? r->verts_capacity : 256;
     while (cap < n) cap *= 2;
     sw_vertex *nv = realloc(r->verts, cap * sizeof *nv);
-    if (nv == NULL)
+    if (nv != NULL) r->verts = nv;
+    const uint8_t **ns = nv != NULL ? realloc(r->vsrc, cap * sizeof *ns) : NULL;
+    if (ns != NULL) r->vsrc = ns;
+    if (nv == NULL || ns == NULL)
         return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
                          "software: out of memory for %zu transformed vertices", n);
-    r->verts = nv;
     r->verts_capacity = cap;
     return XGD_OK;
 }
@@ -1598,6 +1742,7 @@ next_instance:;
             for (size_t k = 0; k < range; k++)
                 sw_shade_vertex(c, vbase + ((size_t)lo + k) * stride, &r->verts[k]);
             sw_shade_vertex(c, NULL, &r->verts[range]);
+            sw_shade_flush(c);
             for (size_t i = 0; i < count; i++) {
                 int64_t vi = sw_index_at(d, ibase, ilimit, i);
                 map[i] = range > 0 && vi >= lo && vi <= hi ? (uint32_t)(vi - lo) : (uint32_t)range;
@@ -1616,10 +1761,11 @@ next_instance:;
             if (vi >= 0 && (uint64_t)vi < readable) src = vbase + (size_t)vi * stride;
             sw_shade_vertex(c, src, &r->verts[i]);
         }
+        sw_shade_flush(c);
     }
 
     const sw_vertex *vv = r->verts;
-    c->record = r->pool != NULL && !c->user && !c->wireframe &&
+    c->record = r->pool != NULL && !c->wireframe &&
                 (d->type == XGD_PRIMITIVE_TRIANGLE_LIST || d->type == XGD_PRIMITIVE_TRIANGLE_STRIP);
     r->tris_count = 0;
     r->clip_vary_count = 0;

@@ -82,6 +82,7 @@ static void sw_destroy(xgdi_renderer *base)
     sw_pool_destroy(r->pool);
     sw_texture_free(r->back_buffer);
     free(r->verts);
+    free(r->vsrc);
     free(r->vmap);
     free(r->tris);
     free(r->tri_rows);

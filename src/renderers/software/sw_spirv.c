@@ -91,7 +91,8 @@ enum {
     I_FOEQ, I_FUEQ, I_FONE, I_FUNE, I_FOLT, I_FULT, I_FOGT, I_FUGT, I_FOLE, I_FULE, I_FOGE,
     I_FUGE, I_F2U, I_F2S, I_S2F, I_U2F, I_ISNAN, I_ISINF, I_SELECT, I_ANY, I_ALL, I_DOT,
     I_VTS, I_MTV, I_VTM, I_MTM, I_OUTER, I_EXTRACT_DYN, I_INSERT_DYN, I_LOADP, I_STOREP,
-    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI, I_SIMG
+    I_ACCESS, I_ULOAD, I_DERIV, I_SAMPLE, I_EXT, I_CALL, I_PHI, I_SIMG,
+    I_HOISTED   /* a uniform load moved to the state's per-binding prologue (m->hoist) */
 };
 
 /* block terminators */
@@ -194,6 +195,18 @@ struct xgdi_sw_spirv_module {
     uint32_t *image;                 /* initial register file */
     uint32_t words;
     uint32_t scratch_words;
+    /* Register ranges (start, count in words) reloaded from `image` at the start of every
+       execute, when a lane may read another lane's register that it did not write in this
+       execute (derivatives or implicit-LOD sampling after a lane was killed or skipped a
+       block): everything but the inputs, so each execute depends on its inputs only and not
+       on the quads this state ran before (threads running different quads agree). */
+    uint32_t nreset;
+    uint32_t reset[2 * (XGDI_SW_SPIRV_MAX_INTERFACE + 1)];
+    /* Uniform loads at static offsets (the same value in every lane for the whole draw): run
+       once after the uniforms are bound rather than per execute; their instructions in the
+       body become I_HOISTED. Only without `reset`, which would reload their registers. */
+    sins *hoist;
+    uint32_t nhoist;
 };
 
 struct xgdi_sw_spirv_state {
@@ -205,6 +218,7 @@ struct xgdi_sw_spirv_state {
     xgdi_sw_spirv_sample_fn sample;
     void *sample_user;
     unsigned killed;
+    bool uniforms_loaded;   /* the hoisted uniform loads ran since the last binding */
     uint32_t budget;
     int depth;
     bool exhausted;
@@ -1735,6 +1749,7 @@ static void sw_module_free(xgdi_sw_spirv_module *m)
     free(m->funcs);
     free(m->aux);
     free(m->image);
+    free(m->hoist);
     free(m);
 }
 
@@ -2289,6 +2304,67 @@ done:
 /* The pre-pass assigns registers while parsing functions; call arguments need the callee's
    parameter lists split first, so they are read through this pair layout at emit time. */
 
+/* Fills m->reset (see the module): needed by fragment modules that read across lanes and
+   whose lanes can stop running part of the program (a kill, a branch). */
+/* Fills m->hoist (see the module); false when out of memory. */
+static bool sw_plan_hoist(xgdi_sw_spirv_module *m)
+{
+    m->nhoist = 0;
+    if (m->nreset > 0) return true;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_ULOAD && m->ins[i].b == SW_NONE) n++;
+    if (n == 0) return true;
+    m->hoist = malloc(n * sizeof *m->hoist);
+    if (m->hoist == NULL) return false;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_ULOAD && m->ins[i].b == SW_NONE) {
+            m->hoist[m->nhoist++] = m->ins[i];
+            m->ins[i].op = I_HOISTED;
+
+        }
+    return true;
+}
+
+static void sw_plan_reset(xgdi_sw_spirv_module *m)
+{
+    m->nreset = 0;
+    if (m->refl.stage != XGDI_SW_SPIRV_FRAGMENT) return;
+    bool cross = false, diverge = false;
+    for (uint32_t i = 0; i < m->nins; i++)
+        if (m->ins[i].op == I_DERIV || m->ins[i].op == I_SAMPLE) cross = true;
+    for (uint32_t b = 0; b < m->nblocks; b++)
+        if (m->blocks_[b].term != B_BRANCH && m->blocks_[b].term != B_RETURN) diverge = true;
+    if (!cross || !diverge) return;
+    /* the complement of the input ranges in [0, words), inputs sorted by register */
+    uint32_t lo[XGDI_SW_SPIRV_MAX_INTERFACE], hi[XGDI_SW_SPIRV_MAX_INTERFACE];
+    int n = 0;
+    for (int i = 0; i < m->refl.io_count; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (io->output) continue;
+        uint32_t a = io->reg, e = io->reg + (uint32_t)io->components * 4u;
+        int k = n++;
+        while (k > 0 && lo[k - 1] > a) {
+            lo[k] = lo[k - 1];
+            hi[k] = hi[k - 1];
+            k--;
+        }
+        lo[k] = a;
+        hi[k] = e;
+    }
+    uint32_t at = 0;
+    for (int i = 0; i <= n; i++) {
+        uint32_t end = i < n ? lo[i] : m->words;
+        if (end > m->words) end = m->words;
+        if (end > at) {
+            m->reset[2 * m->nreset] = at;
+            m->reset[2 * m->nreset + 1] = end - at;
+            m->nreset++;
+        }
+        if (i < n && hi[i] > at) at = hi[i];
+    }
+}
+
 xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *entry,
                               xgdi_sw_spirv_module **out, char *err, size_t err_size)
 {
@@ -2373,6 +2449,11 @@ xgd_result xgdi_sw_spirv_load(const uint32_t *words, size_t count, const char *e
     m->refl.resources = m->res;
     m->refl.state_words = m->words;
     if (m->scratch_words < 16) m->scratch_words = 16;
+    sw_plan_reset(m);
+    if (!sw_plan_hoist(m)) {
+        sw_module_free(m);
+        return XGD_ERROR_OUT_OF_MEMORY;
+    }
     for (uint32_t b = 0; b < m->nblocks; b++) {
         uint64_t c = 1;
         for (uint32_t i = 0; i < m->blocks_[b].count; i++) c += 1 + m->ins[m->blocks_[b].first + i].n / 8u;
@@ -2417,6 +2498,7 @@ void xgdi_sw_spirv_bind_uniform(xgdi_sw_spirv_state *s, int index, const void *d
     if (index < 0 || index >= XGDI_SW_SPIRV_MAX_UNIFORM_BLOCKS) return;
     s->ubo[index] = data;
     s->ubo_size[index] = data ? size : 0;
+    s->uniforms_loaded = false;
 }
 
 void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn fn, void *user)
@@ -2428,6 +2510,11 @@ void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn 
 float *xgdi_sw_spirv_reg(xgdi_sw_spirv_state *s, uint32_t reg, int comp)
 {
     return &s->R[reg + (uint32_t)comp * 4].f;
+}
+
+float *xgdi_sw_spirv_regs(xgdi_sw_spirv_state *s)
+{
+    return &s->R[0].f;
 }
 
 static inline uint32_t sw_uread(const xgdi_sw_spirv_state *s, uint32_t blk, uint32_t off)
@@ -2644,18 +2731,21 @@ static void sw_sample(xgdi_sw_spirv_state *st, const sins *in, sw_word *D, unsig
     q.kind = (xgdi_sw_spirv_sample_kind)kind;
     q.mask = mask;
     int nc = dim == XGDI_SW_SPIRV_DIM_2D ? 2 : 3;
-    float c[4][3];
+    float (*c)[3] = q.coord;
     for (int l = 0; l < 4; l++) {
+        /* without a projection the coordinates are used as they are (x / 1 == x) */
         float div = proj ? co[proj * 4 + (uint32_t)l].f : 1.0f;
-        for (int k = 0; k < 3; k++)
-            c[l][k] = k < nc ? co[(uint32_t)k * 4 + (uint32_t)l].f / (proj ? div : 1.0f) : 0.0f;
-        memcpy(q.coord[l], c[l], sizeof c[l]);
+        for (int k = 0; k < 3; k++) {
+            float v = k < nc ? co[(uint32_t)k * 4 + (uint32_t)l].f : 0.0f;
+            c[l][k] = proj && k < nc ? v / div : v;
+        }
         q.lod[l] = 0.0f;
         q.lod_bias[l] = 0.0f;
     }
-    memset(q.deriv, 0, sizeof q.deriv);
+    bool implicit_quad = kind == XGDI_SW_SPIRV_SAMPLE_IMPLICIT && m->refl.stage == XGDI_SW_SPIRV_FRAGMENT;
+    if (!implicit_quad) memset(q.deriv, 0, sizeof q.deriv);
     if (kind == XGDI_SW_SPIRV_SAMPLE_IMPLICIT) {
-        if (m->refl.stage == XGDI_SW_SPIRV_FRAGMENT) {
+        if (implicit_quad) {
             /* coarse: one difference per quad, the same for every lane */
             float d[6];
             d[0] = c[1][0] - c[0][0];
@@ -2742,7 +2832,16 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
         const sw_word *A = R + in->a, *B = R + in->b;
         uint32_t w = (uint32_t)in->n * 4;
         switch (in->op) {
-        case I_MOV: memcpy(D, A, w * sizeof *D); break;
+        case I_MOV:
+            /* most moves are one vector or less: fixed-size copies the compiler inlines */
+            switch (w) {
+            case 4: memcpy(D, A, 4 * sizeof *D); break;
+            case 8: memcpy(D, A, 8 * sizeof *D); break;
+            case 12: memcpy(D, A, 12 * sizeof *D); break;
+            case 16: memcpy(D, A, 16 * sizeof *D); break;
+            default: memcpy(D, A, w * sizeof *D); break;
+            }
+            break;
 #define FOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { float x = A[i].f, y = B[i].f; (void)y; D[i].f = (expr); } break;
 #define UOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { uint32_t x = A[i].u, y = B[i].u; (void)y; D[i].u = (expr); } break;
 #define SOP(OP, expr) case OP: for (uint32_t i = 0; i < w; i++) { int32_t x = A[i].i, y = B[i].i; (void)y; D[i].u = (expr); } break;
@@ -2819,46 +2918,50 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
                 D[l].u = in->op == I_ANY ? any : all;
             }
             break;
-        case I_DOT:
-            for (int l = 0; l < 4; l++) {
-                float s = 0.0f;
-                for (uint32_t c = 0; c < in->n; c++) s += A[c * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
-                D[l].f = s;
-            }
+        /* Products and sums below keep the lanes innermost (four independent sums the compiler
+           does side by side); each lane adds its terms in the same order as one sum would. */
+        case I_DOT: {
+            float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+            for (uint32_t c = 0; c < in->n; c++)
+                for (int l = 0; l < 4; l++) s[l] += A[c * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
+            for (int l = 0; l < 4; l++) D[l].f = s[l];
             break;
+        }
         case I_VTS:
             for (uint32_t i = 0; i < w; i++) D[i].f = A[i].f * B[i & 3].f;
             break;
         case I_MTV: { /* rows = n, cols = x; M column-major: M[c][r] at (c * rows + r) */
             uint32_t rows = in->n, cols = in->x;
-            for (uint32_t r = 0; r < rows; r++)
-                for (int l = 0; l < 4; l++) {
-                    float s = 0.0f;
-                    for (uint32_t c = 0; c < cols; c++) s += A[(c * rows + r) * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
-                    D[r * 4 + (uint32_t)l].f = s;
-                }
+            for (uint32_t r = 0; r < rows; r++) {
+                float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                for (uint32_t c = 0; c < cols; c++)
+                    for (int l = 0; l < 4; l++)
+                        s[l] += A[(c * rows + r) * 4 + (uint32_t)l].f * B[c * 4 + (uint32_t)l].f;
+                for (int l = 0; l < 4; l++) D[r * 4 + (uint32_t)l].f = s[l];
+            }
             break;
         }
         case I_VTM: { /* cols = n, rows = x: result[c] = dot(v, column c) */
             uint32_t cols = in->n, rows = in->x;
-            for (uint32_t c = 0; c < cols; c++)
-                for (int l = 0; l < 4; l++) {
-                    float s = 0.0f;
-                    for (uint32_t r = 0; r < rows; r++) s += A[r * 4 + (uint32_t)l].f * B[(c * rows + r) * 4 + (uint32_t)l].f;
-                    D[c * 4 + (uint32_t)l].f = s;
-                }
+            for (uint32_t c = 0; c < cols; c++) {
+                float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                for (uint32_t r = 0; r < rows; r++)
+                    for (int l = 0; l < 4; l++)
+                        s[l] += A[r * 4 + (uint32_t)l].f * B[(c * rows + r) * 4 + (uint32_t)l].f;
+                for (int l = 0; l < 4; l++) D[c * 4 + (uint32_t)l].f = s[l];
+            }
             break;
         }
         case I_MTM: { /* A: k columns of `rows`; B: n/rows columns of k */
             uint32_t rows = in->c, k2 = in->x, cols = in->n / rows;
             for (uint32_t c = 0; c < cols; c++)
-                for (uint32_t r = 0; r < rows; r++)
-                    for (int l = 0; l < 4; l++) {
-                        float s = 0.0f;
-                        for (uint32_t k = 0; k < k2; k++)
-                            s += A[(k * rows + r) * 4 + (uint32_t)l].f * B[(c * k2 + k) * 4 + (uint32_t)l].f;
-                        D[(c * rows + r) * 4 + (uint32_t)l].f = s;
-                    }
+                for (uint32_t r = 0; r < rows; r++) {
+                    float s[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+                    for (uint32_t k = 0; k < k2; k++)
+                        for (int l = 0; l < 4; l++)
+                            s[l] += A[(k * rows + r) * 4 + (uint32_t)l].f * B[(c * k2 + k) * 4 + (uint32_t)l].f;
+                    for (int l = 0; l < 4; l++) D[(c * rows + r) * 4 + (uint32_t)l].f = s[l];
+                }
             break;
         }
         case I_OUTER: { /* a: rows (c), b: cols (x) */
@@ -2961,12 +3064,16 @@ static unsigned sw_run_ins(xgdi_sw_spirv_state *st, uint32_t first, uint32_t cou
         case I_PHI:
             /* handled at block entry */
             continue;
+        case I_HOISTED:
+            continue;
         default:
             break;
         }
         if (!full) {
+            /* the result's components (n counts the operands' for these three) */
+            uint32_t rn = in->op == I_DOT || in->op == I_ANY || in->op == I_ALL ? 1 : in->n;
             sw_word *T = R + in->d;
-            for (uint32_t c = 0; c < in->n; c++)
+            for (uint32_t c = 0; c < rn; c++)
                 for (int l = 0; l < 4; l++)
                     if (mask & (1u << l)) T[c * 4 + (uint32_t)l] = D[c * 4 + (uint32_t)l];
         }
@@ -3075,6 +3182,21 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
     s->budget = SW_STEP_BUDGET;
     s->depth = 0;
     s->exhausted = false;
+    for (uint32_t i = 0; i < m->nreset; i++)
+        memcpy(s->R + m->reset[2 * i], m->image + m->reset[2 * i],
+               (size_t)m->reset[2 * i + 1] * sizeof(uint32_t));
+    if (!s->uniforms_loaded) {
+        for (uint32_t k = 0; k < m->nhoist; k++) {
+            const sins *in = &m->hoist[k];
+            const uint32_t *offs = m->aux + in->x;
+            sw_word *D = s->R + in->d;
+            for (uint32_t c = 0; c < in->n; c++) {
+                uint32_t v = sw_uread(s, in->c, in->a + offs[c]);
+                D[c * 4].u = D[c * 4 + 1].u = D[c * 4 + 2].u = D[c * 4 + 3].u = v;
+            }
+        }
+        s->uniforms_loaded = true;
+    }
     if (m->init_count) sw_run_ins(s, m->init_first, m->init_count, 0xf);
     sw_run_function(s, m->entry_func, mask);
     if (exhausted) *exhausted = s->exhausted;

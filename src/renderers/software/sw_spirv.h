@@ -174,8 +174,9 @@ const xgdi_sw_spirv_reflection *xgdi_sw_spirv_reflect(const xgdi_sw_spirv_module
 /* ---- execution state (one per thread) ---- */
 xgd_result xgdi_sw_spirv_state_create(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_state **out);
 void xgdi_sw_spirv_state_free(xgdi_sw_spirv_state *s);
-/* Binds uniform block `index` (reflection order): `size` bytes at `data`, read during execute
-   (reads beyond size give 0). */
+/* Binds uniform block `index` (reflection order): `size` bytes at `data` (reads beyond size
+   give 0). Loads at static offsets are read once, at the first execute after a binding, the
+   others during execute: bind again after changing the bytes. */
 void xgdi_sw_spirv_bind_uniform(xgdi_sw_spirv_state *s, int index, const void *data,
                                 size_t size);
 void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn fn, void *user);
@@ -183,6 +184,9 @@ void xgdi_sw_spirv_bind_sampler(xgdi_sw_spirv_state *s, xgdi_sw_spirv_sample_fn 
    (or int / uint / bool as uint32, same storage). Inputs are written before execute; outputs
    read after. */
 float *xgdi_sw_spirv_reg(xgdi_sw_spirv_state *s, uint32_t reg, int comp);
+/* The whole register file (it never moves): lane l of component comp of register reg is at
+   [reg + 4 * comp + l], for callers that address many registers per invocation. */
+float *xgdi_sw_spirv_regs(xgdi_sw_spirv_state *s);
 
 /* Runs the lanes in `mask` (vertex stage: independent invocations; fragment stage: one quad,
    all four lanes should run so derivatives are defined; pass the helper lanes too).

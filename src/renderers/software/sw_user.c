@@ -37,12 +37,22 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
         xgdi_sw_spirv_free(m);
         return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "software: out of memory");
     }
-    res = xgdi_sw_spirv_state_create(m, &s->state);
+    /* one state per thread that may run the shader (banded draws run it on every worker) */
+    int n = sw_pool_threads(sw_cast(base)->pool);
+    s->states = calloc((size_t)n, sizeof *s->states);
+    res = s->states != NULL ? XGD_OK : XGD_ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < n && res == XGD_OK; i++) {
+        res = xgdi_sw_spirv_state_create(m, &s->states[i]);
+        if (res == XGD_OK) s->nstates = i + 1;
+    }
     if (res != XGD_OK) {
+        for (int i = 0; i < s->nstates; i++) xgdi_sw_spirv_state_free(s->states[i]);
+        free(s->states);
         free(s);
         xgdi_sw_spirv_free(m);
         return xgdi_fail(base->device, res, "software: out of memory for a shader state");
     }
+    s->state = s->states[0];
     s->module = m;
     s->stage = desc->stage;
     s->discards = rf->discards;
@@ -80,12 +90,15 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
             s->color_comps[i] = s->out_comps[i];
         }
     }
-    {   /* both stages: vertex textures share the pixel shader's slots */
+    {   /* pixel registers s at binding SAMPLER0 + s, vertex registers (vertex texture slots)
+           at VERTEX_SAMPLER0 + s */
+        bool vertex = desc->stage == XGDI_SHADER_VERTEX;
+        int first = vertex ? XGDI_SHADER_BINDING_VERTEX_SAMPLER0 : XGDI_SHADER_BINDING_SAMPLER0;
+        int count = vertex ? XGDI_SHADER_MAX_VERTEX_SAMPLERS : XGDI_SHADER_MAX_SAMPLERS;
         for (int i = 0; i < rf->resource_count; i++) {
             const xgdi_sw_spirv_resource *q = &rf->resources[i];
-            int reg = q->binding - XGDI_SHADER_BINDING_SAMPLER0;
-            if (q->set == 0 && q->kind == XGDI_SW_SPIRV_SAMPLED_IMAGE && reg >= 0 &&
-                reg < XGDI_SHADER_MAX_SAMPLERS)
+            int reg = q->binding - first;
+            if (q->set == 0 && q->kind == XGDI_SW_SPIRV_SAMPLED_IMAGE && reg >= 0 && reg < count)
                 s->sampler_resource[reg] = i;
         }
     }
@@ -102,7 +115,8 @@ void sw_op_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s)
 {
     (void)base;
     if (s == NULL) return;
-    xgdi_sw_spirv_state_free(s->state);
+    for (int i = 0; i < s->nstates; i++) xgdi_sw_spirv_state_free(s->states[i]);
+    free(s->states);
     xgdi_sw_spirv_free(s->module);
     free(s);
 }

@@ -1085,12 +1085,18 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     const xgdi_vertex_layout *lay = st->layout;
 
     /* 3. pipeline */
-    /* the pipeline of the last draw serves again while nothing it depends on changed */
+    /* the pipeline of the last draw serves again while nothing it depends on changed; the
+       vertex layout is in the key by its hash (a draw through several streams: the combined
+       layout's, which covers every stream's elements, stride and frequency), so the memo
+       compares that hash instead of the layout's dirty bit, which core sets for every draw
+       through several streams */
     const uint32_t key_bits = XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL | XGDI_DIRTY_RASTERIZER |
                               XGDI_DIRTY_PROGRAM | XGDI_DIRTY_LAYOUT;
+    uint64_t layout_hash = d->stream_count > 0 ? d->stream_layout->hash : lay->hash;
     VkPipeline pipe = r->last_pipeline;
-    if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits) || d->type != r->last_type ||
-        r->last_targets_gen != r->targets_gen || d->stream_count > 0 || r->last_streams) {
+    if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
+        d->type != r->last_type || r->last_targets_gen != r->targets_gen ||
+        layout_hash != r->last_layout_hash || d->stream_count != r->last_stream_count) {
         xvk_pipeline_key key;
         build_key(r, d, &key);
         r->building_vs = st->vs;
@@ -1099,11 +1105,11 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         pipe = get_pipeline(r, &key, lay);
         r->building_draw = NULL;
         if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+        r->counters.pipeline_lookups++;
         r->last_pipeline = pipe;
         r->last_type = d->type;
-        /* a pipeline of a draw through several streams is not kept: the next draw's bindings
-           may differ while every dirty bit is clear */
-        r->last_streams = d->stream_count > 0;
+        r->last_layout_hash = layout_hash;
+        r->last_stream_count = d->stream_count;
         r->last_targets_gen = r->targets_gen;
         r->pending_dirty &= ~key_bits;
     }
@@ -1112,27 +1118,30 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     xgdi_native_texture *tex = NULL;
     VkSampler smp = VK_NULL_HANDLE;
     /* user pixel shaders: the texture and sampler of every register they sample */
-    VkImageView uviews[XGDI_SHADER_MAX_SAMPLERS];
-    VkSampler usamplers[XGDI_SHADER_MAX_SAMPLERS];
+    VkImageView uviews[XVK_USER_SAMPLERS];
+    VkSampler usamplers[XVK_USER_SAMPLERS];
     if (user) {
-        for (int i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+        for (int i = 0; i < XVK_USER_SAMPLERS; i++) {
             uviews[i] = VK_NULL_HANDLE;
             usamplers[i] = VK_NULL_HANDLE;
-            /* a slot sampled by either stage (vertex textures share the slots) */
-            xgdi_sampler_kind kind = st->ps->sampler_kinds[i] != XGDI_SAMPLER_NONE ? st->ps->sampler_kinds[i]
-                                                                                    : st->vs->sampler_kinds[i];
+            /* the pixel shader's registers, then the vertex shader's (vertex texture slots) */
+            bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+            int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+            xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
             if (kind == XGDI_SAMPLER_NONE) continue;
+            xgdi_native_texture *bound = vertex ? st->vertex_textures[reg] : st->textures[reg];
+            const xgd_sampler_desc *bound_sampler = vertex ? st->vertex_samplers[reg] : st->samplers[reg];
             /* core guarantees a bound texture's kind matches the register's */
-            xgdi_native_texture *ut = st->textures[i] != NULL ? st->textures[i]
+            xgdi_native_texture *ut = bound != NULL ? bound
                                       : kind == XGDI_SAMPLER_3D ? r->dummy_volume
                                                                 : r->dummy_texture;
-            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && st->textures[i] == NULL))
+            if (ut == NULL || (kind == XGDI_SAMPLER_CUBE && bound == NULL))
                 return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                                 "vulkan: sampler s%d of the pixel shader needs a %s texture bound", i,
-                                 kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
+                                 "vulkan: sampler s%d of the %s shader needs a %s texture bound", reg,
+                                 vertex ? "vertex" : "pixel", kind == XGDI_SAMPLER_CUBE ? "cube" : "3D");
             static const xgd_sampler_desc user_default = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
                                                            XGD_ADDRESS_WRAP, 4, 0, 0.0f };
-            usamplers[i] = get_sampler(r, st->samplers[i] != NULL ? st->samplers[i] : &user_default,
+            usamplers[i] = get_sampler(r, bound_sampler != NULL ? bound_sampler : &user_default,
                                        r->support[ut->desc.format].filterable);
             if (usamplers[i] == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
             uviews[i] = ut->view;
@@ -1180,9 +1189,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                     memcmp(uviews, r->user_bound_views, sizeof uviews) == 0 &&
                     memcmp(usamplers, r->user_bound_samplers, sizeof usamplers) == 0;
         if (!same) {
-            VkWriteDescriptorSet w[2 + XGDI_SHADER_MAX_SAMPLERS];
+            VkWriteDescriptorSet w[2 + XVK_USER_SAMPLERS];
             VkDescriptorBufferInfo bi[2];
-            VkDescriptorImageInfo ii[XGDI_SHADER_MAX_SAMPLERS];
+            VkDescriptorImageInfo ii[XVK_USER_SAMPLERS];
             uint32_t n = 0;
             size_t sizes[2] = { st->vs_constants_size, st->ps_constants_size };
             for (uint32_t b = 0; b < 2; b++) {
@@ -1193,7 +1202,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                                  .pBufferInfo = &bi[b] };
             }
-            for (uint32_t i = 0; i < XGDI_SHADER_MAX_SAMPLERS; i++) {
+            for (uint32_t i = 0; i < XVK_USER_SAMPLERS; i++) {
                 if (uviews[i] == VK_NULL_HANDLE) continue;
                 ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
                 w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,

@@ -193,9 +193,14 @@ typedef struct xvk_span {
     xvk_big_buffer *big;       /* NULL for ring space */
 } xvk_span;
 
+/* combined image samplers of a user program: the pixel registers, then the vertex texture
+   slots (binding XGDI_SHADER_BINDING_SAMPLER0 + i for both) */
+#define XVK_USER_SAMPLERS (XGDI_SHADER_MAX_SAMPLERS + XGDI_SHADER_MAX_VERTEX_SAMPLERS)
+
 typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
+    uint64_t pipeline_lookups; /* draws whose pipeline was looked up (the memo did not serve) */
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
@@ -313,7 +318,10 @@ struct xvk_renderer {
     uint32_t pending_dirty;    /* draw-state dirty bits not yet applied to last_pipeline */
     VkPipeline last_pipeline;
     xgd_primitive_type last_type;
-    bool last_streams;
+    /* the vertex layout last_pipeline was made for: its hash (of the combined layout for a
+       draw through several streams) and the number of streams (0: one buffer) */
+    uint64_t last_layout_hash;
+    int last_stream_count;
     uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
@@ -346,8 +354,8 @@ struct xvk_renderer {
     const struct xgdi_draw *building_draw; /* its streams, when it has several */
     bool user_descriptors_valid;
     VkDeviceSize user_bound_offsets[2], user_bound_offsets_pending[2];
-    VkImageView user_bound_views[XGDI_SHADER_MAX_SAMPLERS];
-    VkSampler user_bound_samplers[XGDI_SHADER_MAX_SAMPLERS];
+    VkImageView user_bound_views[XVK_USER_SAMPLERS];
+    VkSampler user_bound_samplers[XVK_USER_SAMPLERS];
     float user_last[2][(XGDI_SHADER_MAX_REGISTERS + 1) * 4];
     size_t user_last_size[2];
     VkDeviceSize user_last_offset[2];

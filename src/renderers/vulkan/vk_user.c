@@ -2,7 +2,8 @@
  * vk_user.c - user shaders: the shader form of renderer.h runs as-is (it is Vulkan SPIR-V), so
  * a native shader is its VkShaderModule plus the reflection draws need. Every user pipeline
  * shares one push-descriptor set layout that mirrors the form's bindings: 0 the vertex block,
- * 1 the pixel block, 2 + s the combined image sampler of pixel sampler register s.
+ * 1 the pixel block, 2 + s the combined image sampler of pixel sampler register s, 18 + s that
+ * of vertex sampler register s (vertex texture slot s).
  */
 #include "vk_internal.h"
 
@@ -11,19 +12,21 @@
 
 xgd_result xvk_user_init(xvk_renderer *r)
 {
-    VkDescriptorSetLayoutBinding b[2 + XGDI_SHADER_MAX_SAMPLERS];
+    VkDescriptorSetLayoutBinding b[2 + XVK_USER_SAMPLERS];
     b[0] = (VkDescriptorSetLayoutBinding){ XGDI_SHADER_BINDING_VS_CONSTANTS, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
                                            VK_SHADER_STAGE_VERTEX_BIT, NULL };
     b[1] = (VkDescriptorSetLayoutBinding){ XGDI_SHADER_BINDING_PS_CONSTANTS, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
                                            VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
-    for (uint32_t s = 0; s < XGDI_SHADER_MAX_SAMPLERS; s++)
+    /* pixel sampler registers, then the vertex texture slots (VERTEX_SAMPLER0 follows them) */
+    for (uint32_t s = 0; s < XVK_USER_SAMPLERS; s++)
         b[2 + s] = (VkDescriptorSetLayoutBinding){ XGDI_SHADER_BINDING_SAMPLER0 + s,
                                                    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                                   s < XGDI_SHADER_MAX_SAMPLERS ? VK_SHADER_STAGE_FRAGMENT_BIT
+                                                                                : VK_SHADER_STAGE_VERTEX_BIT,
                                                    NULL };
     VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-                                           .bindingCount = 2 + XGDI_SHADER_MAX_SAMPLERS, .pBindings = b };
+                                           .bindingCount = 2 + XVK_USER_SAMPLERS, .pBindings = b };
     xgd_result res = xvk_check(r, vkCreateDescriptorSetLayout(r->dev, &li, NULL, &r->user_set_layout),
                                "vkCreateDescriptorSetLayout");
     if (res != XGD_OK) return res;
