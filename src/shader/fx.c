@@ -55,6 +55,21 @@ typedef struct fx_node {
 
 typedef struct fx_shader fx_shader;
 
+/* techniques and passes in xgd's own form, which both effect kinds (fx_2_0 through MojoShader,
+   .xfx) fill at load, so the public technique and pass API reads no MojoShader structure;
+   names point into the effect's own tables and live as long as it */
+typedef struct fx_pass {
+    const char *name;           /* NULL when unnamed */
+    int anno_first, anno_count; /* annotation node ids */
+} fx_pass;
+
+typedef struct fx_technique {
+    const char *name;           /* NULL when unnamed */
+    fx_pass *passes;
+    int pass_count;
+    int anno_first, anno_count;
+} fx_technique;
+
 typedef struct fx_texref {
     xgd_texture *handle;        /* the public handle set, checked through ref */
     xgdi_ref ref;
@@ -71,8 +86,8 @@ struct xgdi_fx {
     int node_count, node_cap;
     int *pub;                   /* node ids of the visible top-level parameters */
     int pub_count;
-    int *tech_anno;             /* per technique: first annotation node id */
-    int **pass_anno;            /* per technique, per pass */
+    fx_technique *techs;
+    int tech_count;
     int current_technique;
     fx_shader **shaders;        /* every shader object, for natives */
     int shader_count;
@@ -1217,13 +1232,22 @@ static bool build_annotations(xgdi_fx *fx, MOJOSHADER_effectAnnotation *annos, u
     return true;
 }
 
+static void fx_free_techs(xgdi_fx *fx)
+{
+    if (fx->techs != NULL)
+        for (int t = 0; t < fx->tech_count; t++) free(fx->techs[t].passes);
+    free(fx->techs);
+    fx->techs = NULL;
+    fx->tech_count = 0;
+}
+
 static bool build_table(xgdi_fx *fx)
 {
     MOJOSHADER_effect *e = fx->effect;
     fx->pub = calloc((size_t)(e->param_count > 0 ? e->param_count : 1), sizeof *fx->pub);
-    fx->tech_anno = calloc((size_t)e->technique_count, sizeof *fx->tech_anno);
-    fx->pass_anno = calloc((size_t)e->technique_count, sizeof *fx->pass_anno);
-    if (fx->pub == NULL || fx->tech_anno == NULL || fx->pass_anno == NULL) return false;
+    fx->techs = calloc((size_t)(e->technique_count > 0 ? e->technique_count : 1), sizeof *fx->techs);
+    if (fx->pub == NULL || fx->techs == NULL) return false;
+    fx->tech_count = e->technique_count;
     for (int i = 0; i < e->param_count; i++) {
         MOJOSHADER_effectParam *p = &e->params[i];
         /* samplers and shaders are not parameters in XNA's Effect.Parameters */
@@ -1238,13 +1262,20 @@ static bool build_table(xgdi_fx *fx)
     }
     for (int t = 0; t < e->technique_count; t++) {
         MOJOSHADER_effectTechnique *tech = &e->techniques[t];
-        if (!build_annotations(fx, tech->annotations, tech->annotation_count, &fx->tech_anno[t])) return false;
-        fx->pass_anno[t] = calloc(tech->pass_count, sizeof(int));
-        if (fx->pass_anno[t] == NULL) return false;
-        for (unsigned p = 0; p < tech->pass_count; p++)
+        fx_technique *xt = &fx->techs[t];
+        xt->name = tech->name;
+        xt->anno_count = (int)tech->annotation_count;
+        if (!build_annotations(fx, tech->annotations, tech->annotation_count, &xt->anno_first)) return false;
+        xt->passes = calloc(tech->pass_count > 0 ? tech->pass_count : 1, sizeof *xt->passes);
+        if (xt->passes == NULL) return false;
+        xt->pass_count = (int)tech->pass_count;
+        for (unsigned p = 0; p < tech->pass_count; p++) {
+            xt->passes[p].name = tech->passes[p].name;
+            xt->passes[p].anno_count = (int)tech->passes[p].annotation_count;
             if (!build_annotations(fx, tech->passes[p].annotations, tech->passes[p].annotation_count,
-                                   &fx->pass_anno[t][p]))
+                                   &xt->passes[p].anno_first))
                 return false;
+        }
     }
     return true;
 }
@@ -1263,9 +1294,7 @@ static void free_body(xgdi_fx *fx)
         fx_hlsl_free_body(fx);
         return;
     }
-    if (fx->pass_anno != NULL && fx->effect != NULL)
-        for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
-    free(fx->pass_anno);
+    fx_free_techs(fx);
     if (fx->effect != NULL) {
         fx_tls t = { 0 };
         t.fx = fx;
@@ -1288,7 +1317,6 @@ static void free_body(xgdi_fx *fx)
     free(fx->shaders);
     free(fx->nodes);
     free(fx->pub);
-    free(fx->tech_anno);
     free(fx->textures);
     free(fx->bytes);
     free(fx);
@@ -1499,9 +1527,9 @@ static xgd_result check_out(xgd_device *dev, const void *out)
 
 static xgd_result check_technique(xgd_device *dev, const xgdi_fx *fx, int t)
 {
-    if (t < 0 || t >= fx->effect->technique_count)
+    if (t < 0 || t >= fx->tech_count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "technique %d does not exist (the effect has %d)", t,
-                         fx->effect->technique_count);
+                         fx->tech_count);
     return XGD_OK;
 }
 
@@ -1509,9 +1537,9 @@ static xgd_result check_pass(xgd_device *dev, const xgdi_fx *fx, int t, int p)
 {
     xgd_result r = check_technique(dev, fx, t);
     if (r != XGD_OK) return r;
-    if (p < 0 || p >= (int)fx->effect->techniques[t].pass_count)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d does not exist (technique %d has %u)", p, t,
-                         fx->effect->techniques[t].pass_count);
+    if (p < 0 || p >= fx->techs[t].pass_count)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d does not exist (technique %d has %d)", p, t,
+                         fx->techs[t].pass_count);
     return XGD_OK;
 }
 
@@ -1543,7 +1571,7 @@ xgd_result xgd_effect_get_technique_count(xgd_effect *effect, int *out)
     FX_ENTER(effect, fx, dev);
     xgd_result r = check_out(dev, out);
     if (r != XGD_OK) return r;
-    *out = fx->effect->technique_count;
+    *out = fx->tech_count;
     return XGD_OK;
 }
 
@@ -1553,8 +1581,8 @@ xgd_result xgd_effect_find_technique(xgd_effect *effect, const char *name, int *
     xgd_result r = check_out(dev, out);
     if (r != XGD_OK) return r;
     if (name == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "name is NULL");
-    for (int t = 0; t < fx->effect->technique_count; t++) {
-        const char *n = fx->effect->techniques[t].name;
+    for (int t = 0; t < fx->tech_count; t++) {
+        const char *n = fx->techs[t].name;
         if (n != NULL && strcmp(n, name) == 0) {
             *out = t;
             return XGD_OK;
@@ -1569,10 +1597,10 @@ xgd_result xgd_effect_get_technique_info(xgd_effect *effect, int technique, xgd_
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
-    const MOJOSHADER_effectTechnique *t = &fx->effect->techniques[technique];
+    const fx_technique *t = &fx->techs[technique];
     out->name = t->name != NULL ? t->name : "";
-    out->pass_count = (int)t->pass_count;
-    out->annotation_count = (int)t->annotation_count;
+    out->pass_count = t->pass_count;
+    out->annotation_count = t->anno_count;
     return XGD_OK;
 }
 
@@ -1583,10 +1611,10 @@ xgd_result xgd_effect_find_pass(xgd_effect *effect, int technique, const char *n
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
     if (name == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "name is NULL");
-    const MOJOSHADER_effectTechnique *t = &fx->effect->techniques[technique];
-    for (unsigned p = 0; p < t->pass_count; p++) {
+    const fx_technique *t = &fx->techs[technique];
+    for (int p = 0; p < t->pass_count; p++) {
         if (t->passes[p].name != NULL && strcmp(t->passes[p].name, name) == 0) {
-            *out = (int)p;
+            *out = p;
             return XGD_OK;
         }
     }
@@ -1599,9 +1627,9 @@ xgd_result xgd_effect_get_pass_info(xgd_effect *effect, int technique, int pass,
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
     if (r != XGD_OK) return r;
-    const MOJOSHADER_effectPass *p = &fx->effect->techniques[technique].passes[pass];
+    const fx_pass *p = &fx->techs[technique].passes[pass];
     out->name = p->name != NULL ? p->name : "";
-    out->annotation_count = (int)p->annotation_count;
+    out->annotation_count = p->anno_count;
     return XGD_OK;
 }
 
@@ -1754,11 +1782,11 @@ xgd_result xgd_effect_technique_get_annotation(xgd_effect *effect, int technique
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
-    int count = (int)fx->effect->techniques[technique].annotation_count;
+    int count = fx->techs[technique].anno_count;
     if (index < 0 || index >= count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "technique %d has no annotation %d (it has %d)",
                          technique, index, count);
-    out->id = fx->tech_anno[technique] + index;
+    out->id = fx->techs[technique].anno_first + index;
     return XGD_OK;
 }
 
@@ -1769,11 +1797,11 @@ xgd_result xgd_effect_pass_get_annotation(xgd_effect *effect, int technique, int
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
     if (r != XGD_OK) return r;
-    int count = (int)fx->effect->techniques[technique].passes[pass].annotation_count;
+    int count = fx->techs[technique].passes[pass].anno_count;
     if (index < 0 || index >= count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d of technique %d has no annotation %d", pass,
                          technique, index);
-    out->id = fx->pass_anno[technique][pass] + index;
+    out->id = fx->techs[technique].passes[pass].anno_first + index;
     return XGD_OK;
 }
 
