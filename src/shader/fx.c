@@ -61,6 +61,7 @@ typedef struct fx_shader fx_shader;
 typedef struct fx_pass {
     const char *name;           /* NULL when unnamed */
     int anno_first, anno_count; /* annotation node ids */
+    fx_shader *vs, *ps;         /* the pass's shaders; vs NULL: pixel-shader-only pass */
 } fx_pass;
 
 typedef struct fx_technique {
@@ -1272,6 +1273,15 @@ static bool build_table(xgdi_fx *fx)
         for (unsigned p = 0; p < tech->pass_count; p++) {
             xt->passes[p].name = tech->passes[p].name;
             xt->passes[p].anno_count = (int)tech->passes[p].annotation_count;
+            /* load checked that these name compiled shaders of their stage */
+            for (unsigned si = 0; si < tech->passes[p].state_count; si++) {
+                const MOJOSHADER_effectState *st = &tech->passes[p].states[si];
+                if (st->type != MOJOSHADER_RS_VERTEXSHADER && st->type != MOJOSHADER_RS_PIXELSHADER) continue;
+                int obj = st->value.value_count > 0 ? st->value.valuesI[0] : -1;
+                if (obj < 0 || obj >= e->object_count) continue;
+                if (st->type == MOJOSHADER_RS_VERTEXSHADER) xt->passes[p].vs = e->objects[obj].shader.shader;
+                else xt->passes[p].ps = e->objects[obj].shader.shader;
+            }
             if (!build_annotations(fx, tech->passes[p].annotations, tech->passes[p].annotation_count,
                                    &xt->passes[p].anno_first))
                 return false;
@@ -2604,12 +2614,7 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     MOJOSHADER_effect *e = fx->effect;
     /* the pass's shaders (load checked they are compiled shaders of their stage) */
     const MOJOSHADER_effectPass *ps_pass = &e->techniques[technique].passes[pass];
-    fx_shader *vs = NULL, *ps = NULL;
-    for (unsigned s = 0; s < ps_pass->state_count; s++) {
-        const MOJOSHADER_effectState *st = &ps_pass->states[s];
-        if (st->type == MOJOSHADER_RS_VERTEXSHADER) vs = e->objects[st->value.valuesI[0]].shader.shader;
-        if (st->type == MOJOSHADER_RS_PIXELSHADER) ps = e->objects[st->value.valuesI[0]].shader.shader;
-    }
+    fx_shader *vs = fx->techs[technique].passes[pass].vs, *ps = fx->techs[technique].passes[pass].ps;
     /* a pixel-shader-only pass keeps SpriteBatch's vertex shader (xgdi_apply_user_pixel_shader) */
     if (ps == NULL)
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION, "pass %d of technique %d has no pixel shader", pass,
