@@ -2037,7 +2037,9 @@ typedef struct xgd_sprite_batch_begin_desc {
     xgd_rasterizer_state *rasterizer_state;       /* default CullCounterClockwise */
     xgd_effect *effect;                    /* default none: the stock SpriteEffect. A custom
                                               effect is applied before the sprite shader's
-                                              projection is set, as in XNA */
+                                              projection is set, as in XNA; a pass with a
+                                              pixel shader only (fx_2_0 or HLSL) keeps
+                                              SpriteBatch's vertex shader and matrix */
     const xgd_matrix *transform;           /* default identity; copied at begin */
 } xgd_sprite_batch_begin_desc;
 

@@ -343,6 +343,7 @@ static xgd_result start_with_caps(xgd_device *dev, const xgdi_renderer_ops *ops)
 
 static void free_device(xgd_device *dev)
 {
+    if (dev->quad_index_buffer != NULL) xgd_index_buffer_destroy(dev->quad_index_buffer->buf.res.handle);
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
@@ -352,7 +353,6 @@ static void free_device(xgd_device *dev)
         dev->token->device = NULL;
         if (--dev->token->refs == 0) free(dev->token);
     }
-    free(dev->quad_indices);
     free(dev);
 }
 
@@ -571,7 +571,8 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     *out = device->stats;
-    out->live_resources = device->resource_count;
+    /* the device's own quad index buffer (quads.c) is not one of the caller's resources */
+    out->live_resources = device->resource_count - (device->quad_index_buffer != NULL ? 1u : 0u);
     out->descriptors_live = out->descriptors_peak = 0;
     out->descriptor_pool_growths = out->descriptor_recycles = 0;
     /* a lost device has no renderer: the renderer-reported counters read 0 then */

@@ -322,7 +322,7 @@ struct xgd_device {
     xgd_presentation_parameters pp;    /* applied */
     const xgdi_renderer_ops *ops;
     xgdi_renderer *renderer;           /* NULL while lost */
-    uint16_t *quad_indices;            /* xgd_draw_user_quads' pattern, built at first use */
+    struct xgd_index_buffer *quad_index_buffer; /* xgd_draw_user_quads' pattern (device-owned) */
     xgdi_caps caps;
     bool lost;
     bool destroying;

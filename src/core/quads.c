@@ -5,17 +5,23 @@
  * Quad q uses vertices 4q..4q+3 with corner i at (i & 1, i >> 1): triangles (0,1,2) and
  * (1,3,2), both clockwise on screen for a quad laid out left to right, top to bottom (the
  * corner order XNA's SpriteBatch writes). The pattern is built once per device, at the first
- * call, for the most quads 16-bit indices can address; its indices are valid by construction
- * for the quad_count * 4 vertices the call names, so no draw checks them one by one.
+ * call, for the most quads 16-bit indices can address, in a device-owned GPU index buffer; its
+ * indices are valid by construction for the quad_count * 4 vertices the call names, so no
+ * draw checks or uploads them.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static xgd_result quad_indices(xgd_device *dev, const uint16_t **out)
+/* The pattern lives in an index buffer the device owns (registered like any buffer, so context
+ * recovery recreates its native part from its CPU copy; the device destroys it first thing at
+ * its own destroy), so a draw binds it rather than copying 12 bytes per quad into the
+ * renderer's upload ring, and a renderer sees the same index binding on every quad draw. */
+static xgd_result quad_index_buffer(xgd_device *dev, xgdi_native_buffer **out)
 {
-    if (dev->quad_indices == NULL) {
+    xgd_index_buffer *ib = dev->quad_index_buffer;
+    if (ib == NULL) {
         uint16_t *p = malloc(sizeof *p * 6u * XGD_USER_QUADS_MAX);
         if (p == NULL) return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
         for (uint32_t q = 0; q < XGD_USER_QUADS_MAX; q++) {
@@ -27,9 +33,28 @@ static xgd_result quad_indices(xgd_device *dev, const uint16_t **out)
             i[4] = (uint16_t)(v + 3);
             i[5] = (uint16_t)(v + 2);
         }
-        dev->quad_indices = p;
+        uint64_t created = dev->stats.buffers_created;
+        xgd_index_buffer *handle = NULL;
+        xgd_result r = xgd_index_buffer_create(
+            dev, &(xgd_index_buffer_desc){ .element_size = XGD_INDEX_SIXTEEN_BITS,
+                                           .index_count = 6 * XGD_USER_QUADS_MAX },
+            &handle);
+        if (r == XGD_OK)
+            r = xgd_index_buffer_set_data(handle, 0, p, sizeof *p * 6u * XGD_USER_QUADS_MAX,
+                                          XGD_SET_DATA_NONE);
+        free(p);
+        if (r != XGD_OK) {
+            xgd_index_buffer_destroy(handle);
+            return r;
+        }
+        ib = (xgd_index_buffer *)xgdi_handle_get(handle, XGDI_RES_INDEX_BUFFER);
+        dev->stats.buffers_created = created; /* the device's own buffer, not the caller's */
+        dev->quad_index_buffer = ib;
     }
-    *out = dev->quad_indices;
+    if (ib->buf.native == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "the device's quad index buffer has no storage (its recovery failed)");
+    *out = ib->buf.native;
     return XGD_OK;
 }
 
@@ -54,8 +79,8 @@ xgd_result xgd_draw_user_quads(xgd_device *device, const void *vertices, int ver
     if (r != XGD_OK) return r;
     r = xgdi_draw_check_layout(device, &decl->layout);
     if (r != XGD_OK) return r;
-    const uint16_t *indices = NULL;
-    r = quad_indices(device, &indices);
+    xgdi_native_buffer *indices = NULL;
+    r = quad_index_buffer(device, &indices);
     if (r != XGD_OK) return r;
 
     xgdi_draw draw;
@@ -67,6 +92,6 @@ xgd_result xgd_draw_user_quads(xgd_device *device, const void *vertices, int ver
         (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
     draw.user_vertex_count = quad_count * 4;
     draw.index_size = 2;
-    draw.user_indices = indices;
+    draw.index_buffer = indices;
     return xgdi_draw_submit(device, &draw, &decl->layout);
 }

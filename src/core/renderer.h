@@ -421,13 +421,6 @@ typedef enum xgdi_sampler_kind {
     XGDI_SAMPLER_3D             /* Dim 3D: a Texture3D */
 } xgdi_sampler_kind;
 
-/* The kind a texture slot is bound as when both stages may sample it (vertex textures share
- * the slots): the pixel shader's where it samples the slot, else the vertex shader's. */
-static inline xgdi_sampler_kind xgdi_sampler_kind_merge(xgdi_sampler_kind ps, xgdi_sampler_kind vs)
-{
-    return ps != XGDI_SAMPLER_NONE ? ps : vs;
-}
-
 typedef struct xgdi_shader_input {
     xgd_vertex_element_usage usage;
     int usage_index;

@@ -45,6 +45,9 @@
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
 
+/* entries of the per-batch texture memo (a power of two) */
+#define TEXTURE_MEMO 32
+
 /* Open-addressing table: a texture's handle -> its first-appearance ordinal in the batch
  * (Texture sort, run detection, the End-time liveness check). A handle is a weak reference
  * (its value names one object only: a texture freed during the batch never matches a later
@@ -102,6 +105,14 @@ struct xgd_sprite_batch {
     xgd_texture *run_handle;
     uint32_t run_ordinal;
     int run_width, run_height;
+
+    /* The same for the last textures seen in this batch, direct-mapped by handle: a batch that
+       alternates among a few textures checks and looks each up once, not once per change. */
+    struct texture_memo {
+        xgd_texture *handle;          /* NULL = empty */
+        uint32_t ordinal;
+        int width, height;
+    } memo[TEXTURE_MEMO];
 
 };
 
@@ -212,6 +223,7 @@ static void table_reset(xgd_sprite_batch *b)
     for (uint32_t i = 0; i < b->distinct; i++) b->table[b->distinct_buckets[i]].ordinal_plus1 = 0;
     b->distinct = 0;
     b->run_handle = NULL;
+    memset(b->memo, 0, sizeof b->memo);
 }
 
 /* ---- Begin --------------------------------------------------------------------------------- */
@@ -370,12 +382,10 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
 
 /* One run of sprites with the same texture. `first` indexes the queue when order is NULL,
  * else order[first..] (low 32 bits) give the queue indices. */
-static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *texture,
-                           const uint64_t *order, uint32_t first, uint32_t n)
+static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_declaration *decl,
+                           xgd_texture *texture, const uint64_t *order, uint32_t first, uint32_t n)
 {
     xgd_result r;
-    xgd_vertex_declaration *decl =
-        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
     /* XNA applies the custom effect per batch and then sets Textures[0], so the effect
        cannot leave another texture in slot 0. Immediate mode draws long after Begin, so the
        effect is checked through its weak reference before it is followed. */
@@ -409,12 +419,21 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_texture *te
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
                                uint32_t count)
 {
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    const uint32_t *textures = b->textures;
     uint32_t i = 0;
     while (i < count) {
-        uint32_t tex = b->textures[order != NULL ? (uint32_t)order[i] : i];
         uint32_t end = i + 1;
-        while (end < count && b->textures[order != NULL ? (uint32_t)order[end] : end] == tex) end++;
-        xgd_result r = draw_run(b, dev, b->distinct_textures[tex], order, i, end - i);
+        if (order == NULL) {
+            const uint32_t tex = textures[i];
+            while (end < count && textures[end] == tex) end++;
+        } else {
+            const uint32_t tex = textures[(uint32_t)order[i]];
+            while (end < count && textures[(uint32_t)order[end]] == tex) end++;
+        }
+        uint32_t tex = textures[order != NULL ? (uint32_t)order[i] : i];
+        xgd_result r = draw_run(b, dev, decl, b->distinct_textures[tex], order, i, end - i);
         if (r != XGD_OK) return r;
         i = end;
     }
@@ -508,6 +527,26 @@ static inline bool finite4(float a, float b, float c, float d)
  * cos 1 and sin 0 the general formula gives the same values (up to the sign of a zero). */
 static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite *s)
 {
+    /* The common case, without branches on its values: the whole texture (u and v span
+     * exactly 0..1, flipped by effects), placed by position, origin and scale, unrotated.
+     * The arithmetic is the general case's below with gw x gh = tw x th, so both give the
+     * same bits. */
+    if (s->source == NULL && s->destination == NULL && s->rotation == 0.0f) {
+        const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
+        float x0 = s->position.x + -ox * sx, x1 = s->position.x + ((float)tw - ox) * sx;
+        float y0 = s->position.y + -oy * sy, y1 = s->position.y + ((float)th - oy) * sy;
+        if (!finite4(x0, x1, y0, y1)) x0 = x1 = y0 = y1 = 0.0f;
+        const unsigned flip = (unsigned)s->effects;
+        const float ua = (float)(flip & 1u), ub = 1.0f - ua;
+        const float va = (float)(flip >> 1 & 1u), vb = 1.0f - va;
+        const float z = s->layer_depth;
+        const xgd_color color = s->color;
+        out[0] = (sprite_vertex){ { x0, y0, z }, color, { ua, va } };
+        out[1] = (sprite_vertex){ { x1, y0, z }, color, { ub, va } };
+        out[2] = (sprite_vertex){ { x0, y1, z }, color, { ua, vb } };
+        out[3] = (sprite_vertex){ { x1, y1, z }, color, { ub, vb } };
+        return;
+    }
     float sw = (float)tw, sh = (float)th;
     /* Without a source rectangle the whole texture: u and v span exactly 0..1. */
     float u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
@@ -591,7 +630,12 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                          "Begin must be called successfully before a Draw can be called");
     if (texture == NULL)
         return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "texture is NULL");
-    if (!same_run) {
+    /* The texture of the previous sprite, and every texture in the memo, passed these checks
+       in this batch, and nothing they test changes while its handle names the same live
+       object (checked above). */
+    struct texture_memo *memo =
+        same_run ? NULL : &batch->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+    if (!same_run && memo->handle != texture) {
         xgd_texture_info info;
         r = xgd_texture_get_info(texture, &info);
         if (r != XGD_OK) {
@@ -604,6 +648,9 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                              "SpriteBatch draws 2D textures only");
         tw = info.width;
         th = info.height;
+    } else if (!same_run) {
+        tw = memo->width;
+        th = memo->height;
     }
     if (sprite == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "sprite is NULL");
     if (!finite4(sprite->position.x, sprite->position.y, sprite->origin.x, sprite->origin.y) ||
@@ -633,7 +680,8 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         build_vertices(batch->vertices, tw, th, sprite);
         saved_states saved;
         save_states(dev, &saved);
-        r = draw_run(batch, dev, texture, NULL, 0, 1);
+        r = draw_run(batch, dev, xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE),
+                     texture, NULL, 0, 1);
         if (r != XGD_OK) {
             restore_states(dev, &saved);
             return r;
@@ -649,13 +697,19 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         if (r != XGD_OK) return r;
     }
     if (!same_run) {
-        uint32_t ordinal = 0;
-        r = add_texture(batch, dev, texture, &ordinal);
-        if (r != XGD_OK) return r;
+        if (memo->handle != texture) {
+            uint32_t ordinal = 0;
+            r = add_texture(batch, dev, texture, &ordinal);
+            if (r != XGD_OK) return r;
+            memo->handle = texture;
+            memo->ordinal = ordinal;
+            memo->width = tw;
+            memo->height = th;
+        }
         batch->run_handle = texture;
-        batch->run_ordinal = ordinal;
-        batch->run_width = tw;
-        batch->run_height = th;
+        batch->run_ordinal = memo->ordinal;
+        batch->run_width = memo->width;
+        batch->run_height = memo->height;
     }
     batch->count = i + 1;
     build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);

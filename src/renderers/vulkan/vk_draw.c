@@ -127,6 +127,7 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->user_last_size[0] = r->user_last_size[1] = 0;
     r->viewport_valid = false;
     r->vb_valid = false;
+    r->ib_valid = false;
 }
 
 static bool any_clear_pending(const xvk_renderer *r)
@@ -1319,7 +1320,16 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     }
     uint32_t instances = d->instance_count > 1 ? (uint32_t)d->instance_count : 1u;
     if (d->index_size != 0) {
-        vkCmdBindIndexBuffer(cmd, ibuf, ioff, itype);
+        /* a buffer destroyed while bound is retired until this command buffer completes, so
+           an equal handle within one command buffer is the same buffer */
+        if (!r->ib_valid || ibuf != r->bound_ib || ioff != r->bound_ib_offset || itype != r->bound_ib_type) {
+            vkCmdBindIndexBuffer(cmd, ibuf, ioff, itype);
+            r->bound_ib = ibuf;
+            r->bound_ib_offset = ioff;
+            r->bound_ib_type = itype;
+            r->ib_valid = true;
+            r->counters.index_binds++;
+        }
         r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, d->base_vertex + first, 0);
     } else {
         r->cmd_draw(cmd, (uint32_t)count, instances, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);

@@ -201,6 +201,7 @@ typedef struct xvk_counters {
     uint64_t descriptor_pushes, descriptor_skips;
     uint64_t pipelines_created, pipeline_binds;
     uint64_t pipeline_lookups; /* draws whose pipeline was looked up (the memo did not serve) */
+    uint64_t index_binds;      /* vkCmdBindIndexBuffer calls */
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
@@ -339,6 +340,12 @@ struct xvk_renderer {
     bool vb_valid;
     VkBuffer bound_vb;
     VkDeviceSize bound_vb_offset;
+    /* the index buffer bound by the last indexed draw (xgd_draw_user_quads binds the same one
+       every time) */
+    bool ib_valid;
+    VkBuffer bound_ib;
+    VkDeviceSize bound_ib_offset;
+    VkIndexType bound_ib_type;
     VkViewport bound_viewport;
     VkRect2D bound_scissor;
     float bound_blend[4];
