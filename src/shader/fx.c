@@ -9,11 +9,16 @@
  * MOJOSHADER_compileEffect. Its shader callbacks carry no user pointer, so the context of the
  * call in progress is a thread-local (fx_tls) set around every MojoShader call.
  *
- * Parameter values live in MojoShader's value arrays, as its effect runtime reads them at
- * commit: one 4-wide slot (floats or ints) per row of a scalar, vector or matrix, so element e
- * of an R-row parameter starts at slot e * R; a row_major matrix keeps row r in slot r, a
- * column_major one keeps column c in slot c (the register layout of each packing). Struct
- * members follow each other, each taking 4 x rows x max(1, elements) values.
+ * Everything past load reads xgd's own table of the effect (fx_table.h), which both effect
+ * kinds fill: fx_2_0 by translating MojoShader's effect once (only the validator, the shader
+ * parse, the load and MojoShader's commit at apply need MojoShader), .xfx and HLSL effects
+ * directly (fx_hlsl.inc), so builds without MojoShader still load .xfx effects.
+ *
+ * Parameter values live in value arrays (for fx_2_0 MojoShader's own, as its effect runtime
+ * reads them at commit): one 4-wide slot (floats or ints) per row of a scalar, vector or
+ * matrix, so element e of an R-row parameter starts at slot e * R; a row_major matrix keeps
+ * row r in slot r, a column_major one keeps column c in slot c (the register layout of each
+ * packing). Struct members follow each other, each taking 4 x rows x max(1, elements) values.
  */
 #include "fx.h"
 #include "d3d9_check.h"

@@ -1,6 +1,7 @@
 /*
- * fx.h - effects loaded from bytes (fx_2_0 through MojoShader), the part of an xgd_effect of
- * kind "user" (src/graphics/effect.c owns the object; src/shader/fx.c everything inside).
+ * fx.h - effects loaded from bytes (compiled xgd effects, .xfx; fx_2_0 through MojoShader where
+ * the build has it), the part of an xgd_effect of kind "user" (src/graphics/effect.c owns the
+ * object; src/shader/fx.c everything inside).
  */
 #ifndef XGD_FX_H
 #define XGD_FX_H
