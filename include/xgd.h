@@ -751,7 +751,9 @@ XGD_API xgd_result xgd_device_simulate_context_loss(xgd_device *device);
 /*
  * Recreates the renderer and every registered resource (DebugRestoreContext), raising
  * DEVICE_RESETTING then DEVICE_RESET. Textures get their contents back from their CPU shadow;
- * render targets report content lost. xgd_device_info.last_recovery_failures counts the
+ * render targets report content lost; the applied shaders went with the context (as Direct3D
+ * 9's Reset clears the shaders set), so the next draw needs an effect applied again
+ * (INVALID_OPERATION before). xgd_device_info.last_recovery_failures counts the
  * resources that failed to recreate. When the new renderer cannot start, or its packed-format
  * self-test (see xgd_device_create) cannot run, the restore fails with that code, the device
  * stays lost and the restore may be called again.

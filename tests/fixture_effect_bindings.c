@@ -6,6 +6,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
@@ -55,6 +56,7 @@ XGD_FIXTURE(effect_fx_interleaved_with_stock_draws)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     char err[256] = "";
     size_t n = 0;
     uint8_t *bytes = fxw_standard(&n, err, sizeof err);
@@ -151,6 +153,7 @@ XGD_FIXTURE(effect_fx_sampler_registers_read_their_slots)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = sum_effect(t, dev);
     REQUIRE(e != NULL);
     xgd_texture *tex[2] = { NULL, NULL };
@@ -181,6 +184,7 @@ XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = sum_effect(t, dev);
     REQUIRE(e != NULL);
     enum { A, B, C, D };

@@ -5,6 +5,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
@@ -56,6 +57,7 @@ XGD_FIXTURE(effect_fx_texldp_divides_by_w)
     const int W = 8, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     static const char vs[] = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n";
     static const char ps[] = "ps_2_0\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\nmov oC0, r0\n";
     xgd_effect *e = rule_effect(t, dev, vs, ps);
@@ -96,6 +98,7 @@ XGD_FIXTURE(effect_fx_vface_sign)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     static const char vs[] = "vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n";
     static const char ps[] = "ps_3_0\ndef c0, 1, 0, 0, 1\ndef c1, 0, 1, 0, 1\ndcl vFace\n"
                              "cmp r0, vFace, c0, c1\nmov oC0, r0\n";

@@ -6,6 +6,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
@@ -40,6 +41,7 @@ XGD_TEST(effect_fx_techniques_and_annotations)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     size_t n;
     uint8_t *b = standard(t, &n);
     REQUIRE(b != NULL);
@@ -136,6 +138,7 @@ XGD_TEST(effect_fx_parameters_round_trip)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     size_t n;
     uint8_t *b = standard(t, &n);
     REQUIRE(b != NULL);
@@ -315,6 +318,7 @@ XGD_TEST(effect_fx_bad_input)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     size_t n;
     uint8_t *b = standard(t, &n);
     REQUIRE(b != NULL);
@@ -387,6 +391,7 @@ XGD_TEST(effect_fx_write_corpus)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     const char *dir = getenv("XGD_FX_CORPUS_DIR");
     char err[256] = "";
     size_t n[3] = { 0, 0, 0 };
@@ -473,6 +478,7 @@ XGD_FIXTURE(effect_fx_solid_transform)
     const int W = 64, H = 64;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     uint8_t *bytes = NULL;
     xgd_effect *e = fixture_effect(t, dev, &bytes);
     REQUIRE(e != NULL);
@@ -515,6 +521,7 @@ XGD_FIXTURE(effect_fx_texture_times_vertex_color)
     const int W = 64, H = 64;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     uint8_t *bytes = NULL;
     xgd_effect *e = fixture_effect(t, dev, &bytes);
     REQUIRE(e != NULL);
@@ -568,6 +575,7 @@ XGD_FIXTURE(effect_fx_missing_vertex_input)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     uint8_t *bytes = NULL;
     xgd_effect *e = fixture_effect(t, dev, &bytes);
     REQUIRE(e != NULL);
@@ -602,6 +610,7 @@ XGD_FIXTURE(effect_fx_sm3_varyings_and_render_states)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     char err[256] = "";
     size_t n = 0;
     uint8_t *bytes = sm3_effect(&n, err, sizeof err);
@@ -655,6 +664,7 @@ XGD_FIXTURE(effect_fx_sprite_batch_pixel_shader)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     fxw *w = fxw_create();
     float tint[4] = { 0.5f, 1, 0.25f, 1 };
     fxw_param(w, "Tint", NULL, FXW_VECTOR, FXW_FLOAT, 1, 4, 0, tint);
@@ -718,6 +728,7 @@ XGD_FIXTURE(effect_fx_outlives_device)
 {
     xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     uint8_t *bytes = NULL;
     xgd_effect *e = fixture_effect(t, dev, &bytes);
     REQUIRE(e != NULL);

@@ -6,6 +6,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
@@ -60,6 +61,7 @@ XGD_FIXTURE(effect_fx_stencil_and_color_write_states)
     const int W = 16, H = 8;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_DEPTH24_STENCIL8, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     size_t n = 0;
     uint8_t *b = states_effect(t, &n);
     REQUIRE(b != NULL);

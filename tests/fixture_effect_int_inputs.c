@@ -5,6 +5,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
@@ -25,6 +26,7 @@ XGD_FIXTURE(effect_fx_byte4_short2_inputs)
     const int W = 8, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     char err[256] = "";
     fxw *w = fxw_create();
     int te = fxw_technique(w, "T");

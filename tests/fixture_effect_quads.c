@@ -6,6 +6,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
@@ -74,6 +75,7 @@ XGD_FIXTURE(effect_fx_quad_derivatives_and_discard)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     static const char ps[] = "ps_3_0\ndef c0, -0.5, 16, 0, 1\ndcl_texcoord v0.xy\n"
                              "add r1, v0.x, c0.x\ntexkill r1\ndsx r2, v0\ndsy r3, v0\n"
                              "mul r4.x, r2.x, c0.y\nmul r4.y, r3.y, c0.y\nmov r4.zw, c0\n"
@@ -105,6 +107,7 @@ XGD_FIXTURE(effect_fx_color_outputs_and_lines)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_texture *rt0 = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
     xgd_texture *rt1 = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS, false);
     REQUIRE(rt0 != NULL && rt1 != NULL);

@@ -10,6 +10,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,7 @@ static bool scene_create(xgdt_ctx *t, scene *s, xgd_graphics_profile profile)
     dd.profile = profile;
     s->dev = xgdt_device(t, &dd);
     if (s->dev == NULL) return false;
+    if (!xgdt_fx2_available(t, s->dev)) return false;
     char err[256] = "";
     size_t n = 0;
     s->bytes = fxw_instancing(&n, err, sizeof err);

@@ -5,6 +5,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the stock effects need effects from bytes */
 
@@ -95,6 +96,7 @@ XGD_FIXTURE(stock_alpha_test_functions)
     const int W = 32, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_alpha_test_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -159,6 +161,7 @@ XGD_FIXTURE(stock_alpha_test_vertex_color_and_fog)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_alpha_test_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -222,6 +225,7 @@ XGD_FIXTURE(stock_dual_texture_modulate2x)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_dual_texture_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -298,6 +302,7 @@ XGD_FIXTURE(stock_environment_map_fresnel)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_environment_map_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -401,6 +406,7 @@ XGD_FIXTURE(stock_skinned_weights_per_vertex)
     const int W = 64, H = 64;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -507,6 +513,7 @@ XGD_FIXTURE(stock_skinned_vertex_and_pixel_lighting)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {
@@ -591,6 +598,7 @@ XGD_TEST(stock_effects_defaults_and_clone)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *at = NULL, *dt = NULL, *em = NULL, *sk = NULL;
     REQUIRE_OK(xgd_alpha_test_effect_create(dev, &at));
     REQUIRE_OK(xgd_dual_texture_effect_create(dev, &dt));
@@ -641,6 +649,7 @@ XGD_TEST(stock_effects_bad_input)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *at = NULL, *sk = NULL, *basic = NULL;
     REQUIRE_OK(xgd_alpha_test_effect_create(dev, &at));
     REQUIRE_OK(xgd_skinned_effect_create(dev, &sk));
@@ -724,6 +733,7 @@ XGD_FIXTURE(stock_skinned_missing_blend_inputs)
     const int W = 8, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
     if (r == XGD_ERROR_NOT_SUPPORTED) {

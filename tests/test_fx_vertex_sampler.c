@@ -9,6 +9,7 @@
  */
 #include "fixture_util.h"
 #include "harness.h"
+#include "fx2_support.h"
 
 #ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
@@ -20,6 +21,7 @@ XGD_TEST(EffectFx_VertexSamplerRefusedByName)
 {
     xgd_device *dev = fx_device(t, 8, 8, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     fxw *w = fxw_create();
     int tex = fxw_texture_param(w, "Height", FXW_TEXTURE2D);
     fxw_sampler_param(w, "HeightSampler", FXW_SAMPLER2D, tex, NULL, 0);

@@ -255,6 +255,8 @@ XGD_TEST(query_device_loss_and_restore)
     CHECK_RESULT(xgd_occlusion_query_end(active), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_occlusion_query_is_complete(active, &done), XGD_ERROR_INVALID_OPERATION);
     CHECK_OK(xgd_clear_color(d.dev, RED));
+    /* the applied shaders went with the context (xgd_device_restore_context) */
+    CHECK_OK(xgd_effect_apply(d.fx));
     CHECK_OK(xgd_occlusion_query_begin(idle));
     CHECK_OK(draw_n(&d, 3));
     CHECK_OK(xgd_occlusion_query_end(idle));

@@ -26,6 +26,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "fixture_util.h"
+#include "fx2_support.h"
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
 #endif
@@ -103,6 +104,10 @@ static xgd_effect *make_effect(xgdt_ctx *t, xgd_device *dev, effect_kind kind, b
         CHECK_OK(xgd_effect_parameter_set_matrix(e, p, &m));
     } else {
 #ifdef XGD_TEST_HAVE_MOJOSHADER
+        if (!xgdt_fx2_available(t, dev)) {
+            *skip = true;
+            return NULL;
+        }
         fxw *w = fxw_create();
         float tint[4] = { 0 }, cut[1] = { 0 };
         fxw_param(w, "Tint", NULL, FXW_VECTOR, FXW_FLOAT, 1, 4, 0, tint);

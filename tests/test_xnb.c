@@ -5,6 +5,7 @@
  * wrong, creating nothing and leaving the result zeroed.
  */
 #include "harness.h"
+#include "fx2_support.h"
 #include "xnb_test_util.h"
 
 #include <stdio.h>
@@ -228,6 +229,7 @@ XGD_TEST(Xnb_SpriteFontAndEffect)
 {
     xgd_device *dev = device(t, XGD_GRAPHICS_PROFILE_HIDEF);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     xw_buf p, f;
     uint64_t before = live(dev);
     sprite_font_payload(&p, 2, 3, 3);
@@ -577,6 +579,7 @@ XGD_TEST(Xnb_EffectRoundTrip)
 #else
     xgd_device *dev = device(t, XGD_GRAPHICS_PROFILE_HIDEF);
     REQUIRE(dev != NULL);
+    XGDT_FX2_OR_SKIP(t, dev);
     char err[256];
     size_t n = 0;
     uint8_t *fx = fxw_standard(&n, err, sizeof err);

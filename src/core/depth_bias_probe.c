@@ -9,8 +9,78 @@
  * of the driver in hand, and only a draw tells it: driver names are no guide.
  */
 #include "renderer.h"
+#include "../shader/hlsl_program.h"
+#include "../shader/spirv_hlsl.h"
+#include "../shader/stock_xfx.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* The probe's shaders, in the one shader form: the compiled EXT MrtEffect's (colour = vertex
+   colour * Colors[0] into target 0), made through the renderer's own shader_create, since the
+   probe runs while the renderer is being created, before any effect exists. The constants
+   hold an identity matrix and white colours (rows 0..3, 4..7); the vertex block's
+   pixel_offset stays zero, as the probe draws on the renderer's exact pixel grid. */
+typedef struct probe_program {
+    xgdi_native_shader *shader[2];
+    float constants[2][9 * 4];
+    int count[2];
+} probe_program;
+
+static bool probe_program_make(xgdi_renderer *r, probe_program *pp)
+{
+    memset(pp, 0, sizeof *pp);
+    if (r->ops->shader_create == NULL || r->ops->shader_destroy == NULL) return false;
+    size_t size;
+    const unsigned char *bytes = xgdi_stock_xfx("mrt", &size);
+    xgdi_hlsl_program prog;
+    char msg[160];
+    if (bytes == NULL || xgdi_hlsl_program_load(bytes, size, &prog, msg, sizeof msg) != XGD_OK) return false;
+    bool ok = prog.shader_count == 2;
+    for (int i = 0; ok && i < 2; i++) {
+        const xgdi_hlsl_shader *sh = &prog.shaders[i];
+        xgdi_shader_stage stage = sh->stage == XGDI_HLSL_VERTEX ? XGDI_SHADER_VERTEX : XGDI_SHADER_PIXEL;
+        uint32_t block = sh->reflection.buffer_count > 0 ? sh->reflection.buffers[0].size : 0;
+        xgdi_spirv_hlsl_out form;
+        if (xgdi_spirv_from_hlsl(sh->words, sh->word_count, stage, block, &form, msg, sizeof msg) != XGD_OK)
+            ok = false;
+        else if (form.constant_count > 9 || pp->shader[stage] != NULL) {
+            free(form.words);
+            ok = false;
+        } else {
+            uint16_t regs[9];
+            for (int k = 0; k < form.constant_count; k++) regs[k] = (uint16_t)k;
+            if (stage == XGDI_SHADER_VERTEX && form.constant_count > 0) regs[form.constant_count - 1] = 0xffff;
+            xgdi_shader_desc d;
+            memset(&d, 0, sizeof d);
+            d.stage = stage;
+            d.code = form.words;
+            d.word_count = form.word_count;
+            d.constant_count = form.constant_count;
+            d.registers = regs;
+            d.input_count = form.input_count;
+            d.inputs = form.inputs;
+            memcpy(d.sampler_kinds, form.sampler_kinds, sizeof d.sampler_kinds);
+            d.color_outputs = form.color_outputs;
+            d.debug_name = stage == XGDI_SHADER_VERTEX ? "xgd depth-bias probe vs" : "xgd depth-bias probe ps";
+            ok = r->ops->shader_create(r, &d, &pp->shader[stage]) == XGD_OK;
+            free(form.words);
+            pp->count[stage] = form.constant_count;
+            float *k = pp->constants[stage];
+            for (int row = 0; row < 8 && row < form.block_registers; row++)
+                for (int c = 0; c < 4; c++) k[row * 4 + c] = row >= 4 || row == c ? 1.0f : 0.0f;
+        }
+    }
+    xgdi_hlsl_program_free(&prog);
+    ok = ok && pp->shader[0] != NULL && pp->shader[1] != NULL;
+    return ok;
+}
+
+static void probe_program_free(xgdi_renderer *r, probe_program *pp)
+{
+    for (int i = 0; i < 2; i++)
+        if (pp->shader[i] != NULL) r->ops->shader_destroy(r, pp->shader[i]);
+}
 
 /* The quad sits this many steps behind the cleared depth; LessEqual passes where the bias
    pulls it at least that far forward. */
@@ -75,20 +145,23 @@ int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format)
     rs.cull_mode = XGD_CULL_NONE;
     rs.fill_mode = XGD_FILL_SOLID;
     rs.multisample_antialias = true;
-    /* BasicEffect unlit, no texture: the pixel is diffuse_color (white) */
-    xgdi_basic_constants k;
-    memset(&k, 0, sizeof k);
-    for (int i = 0; i < 4; i++) k.diffuse_color[i] = 1.0f;
-    k.world_view_proj[0] = k.world_view_proj[5] = k.world_view_proj[10] = 1.0f;
-    k.world_view_proj[15] = 1.0f;
-    k.world[0] = k.world[5] = k.world[10] = k.world[15] = 1.0f;
+    /* white vertices through the probe program: the pixel is white where depth passes */
+    probe_program prog;
+    if (!probe_program_make(r, &prog)) {
+        probe_program_free(r, &prog);
+        ops->texture_destroy(r, tex);
+        return 0;
+    }
     xgdi_vertex_layout layout;
     memset(&layout, 0, sizeof layout);
-    layout.stride = 12;
-    layout.count = 1;
+    layout.stride = 16;
+    layout.count = 2;
     layout.elements[0].offset = 0;
     layout.elements[0].format = XGD_VERTEX_FORMAT_VECTOR3;
     layout.elements[0].usage = XGD_VERTEX_USAGE_POSITION;
+    layout.elements[1].offset = 12;
+    layout.elements[1].format = XGD_VERTEX_FORMAT_COLOR;
+    layout.elements[1].usage = XGD_VERTEX_USAGE_COLOR;
     layout.hash = 0x7864672d62696173ull; /* "xgd-bias": distinct from core's layout hashes */
 
     xgdi_draw_state st;
@@ -102,10 +175,13 @@ int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format)
     st.viewport.max_depth = 1.0f;
     st.scissor.width = PROBE_COLUMNS;
     st.scissor.height = 1;
-    st.program = XGDI_PROGRAM_BASIC;
-    st.variant = 0;
-    st.constants = &k;
-    st.constants_size = sizeof k;
+    st.program = XGDI_PROGRAM_USER;
+    st.vs = prog.shader[XGDI_SHADER_VERTEX];
+    st.ps = prog.shader[XGDI_SHADER_PIXEL];
+    st.vs_constants = prog.constants[XGDI_SHADER_VERTEX];
+    st.ps_constants = prog.constants[XGDI_SHADER_PIXEL];
+    st.vs_constants_size = (size_t)prog.count[XGDI_SHADER_VERTEX] * 16;
+    st.ps_constants_size = (size_t)prog.count[XGDI_SHADER_PIXEL] * 16;
     st.layout = &layout;
 
     int factor = 0;
@@ -119,7 +195,12 @@ int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format)
             /* the pixel centre of column c, covered by a quad one pixel wide */
             float x0 = -1.0f + 2.0f * (float)c / PROBE_COLUMNS;
             float x1 = -1.0f + 2.0f * (float)(c + 1) / PROBE_COLUMNS;
-            const float v[18] = { x0, 1, z, x1, 1, z, x1, -1, z, x0, 1, z, x1, -1, z, x0, -1, z };
+            const float p[18] = { x0, 1, z, x1, 1, z, x1, -1, z, x0, 1, z, x1, -1, z, x0, -1, z };
+            uint8_t v[6 * 16];
+            for (int i = 0; i < 6; i++) {
+                memcpy(v + i * 16, p + i * 3, 12);
+                memset(v + i * 16 + 12, 0xff, 4);
+            }
             /* a quarter step past the integer, so the conversion's truncation lands on it */
             rs.depth_bias = (float)((probe_bias[c] - 0.25) / steps);
             st.dirty = XGDI_DIRTY_ALL;
@@ -147,6 +228,7 @@ int xgdi_depth_bias_probe(xgdi_renderer *r, xgd_depth_format format)
             factor = xgdi_depth_bias_factor_decide(passed);
         }
     }
+    probe_program_free(r, &prog);
     ops->texture_destroy(r, tex);
     return factor;
 }

@@ -43,14 +43,6 @@ static xgd_result check_primitives(xgd_device *dev, xgd_primitive_type type, int
     return XGD_OK;
 }
 
-static bool layout_has(const xgdi_vertex_layout *l, xgd_vertex_element_usage usage)
-{
-    for (int i = 0; i < l->count; i++) {
-        if (l->elements[i].usage == usage && l->elements[i].usage_index == 0) return true;
-    }
-    return false;
-}
-
 /* XNA refuses a draw whose vertex declaration lacks an input of the current vertex shader
  * ("The current vertex declaration does not include all the elements required by the current
  * vertex shader"). Renderers can then rely on the inputs being present. */
@@ -59,8 +51,7 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
     /* The layout of the last draw passed against the same program (a program change is marked
        dirty until a draw succeeds; a destroyed layout is cleared from the draw state). */
     if (l == dev->draw_state.layout && !(dev->draw_state.dirty & XGDI_DIRTY_PROGRAM)) return XGD_OK;
-    const char *missing = NULL;
-    if (dev->program == XGDI_PROGRAM_USER) {
+    {
         /* every input the vertex shader reads, by usage and usage index */
         static const char *const usage_names[XGD_VERTEX_USAGE_COUNT] = {
             "Position", "Color", "TextureCoordinate", "Normal", "Binormal", "Tangent",
@@ -83,29 +74,6 @@ static xgd_result check_layout(xgd_device *dev, const xgdi_vertex_layout *l)
         }
         return XGD_OK;
     }
-    if (!layout_has(l, XGD_VERTEX_USAGE_POSITION)) missing = "Position0";
-    else if (dev->program == XGDI_PROGRAM_SPRITE) {
-        if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
-        else if (!layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE))
-            missing = "TextureCoordinate0";
-    } else if (dev->program == XGDI_PROGRAM_MRT) {
-        if (!layout_has(l, XGD_VERTEX_USAGE_COLOR)) missing = "Color0";
-    } else if (dev->program == XGDI_PROGRAM_VOLUME) {
-        if (!layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE)) missing = "TextureCoordinate0";
-    } else {
-        if ((dev->variant & XGDI_BASIC_VERTEX_COLOR) && !layout_has(l, XGD_VERTEX_USAGE_COLOR))
-            missing = "Color0";
-        else if ((dev->variant & XGDI_BASIC_TEXTURE) &&
-                 !layout_has(l, XGD_VERTEX_USAGE_TEXTURE_COORDINATE))
-            missing = "TextureCoordinate0";
-        else if ((dev->variant & XGDI_BASIC_LIGHTING) && !layout_has(l, XGD_VERTEX_USAGE_NORMAL))
-            missing = "Normal0";
-    }
-    if (missing != NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         "the current vertex declaration does not include all the elements "
-                         "required by the current vertex shader: %s is missing",
-                         missing);
     return XGD_OK;
 }
 
@@ -174,9 +142,9 @@ static xgd_result check_common(xgd_device *dev)
                                  t->width, t->height, i);
         }
     }
-    /* A user pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
+    /* A pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
      * another kind is refused here, as Direct3D leaves such a mismatch undefined. */
-    if (dev->program == XGDI_PROGRAM_USER) {
+    {
         for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS && (slots >> s) != 0; s++) {
             const xgd_texture *t = dev->textures[s];
             xgdi_sampler_kind k = dev->user_sampler_kinds[s];
@@ -193,19 +161,6 @@ static xgd_result check_common(xgd_device *dev)
         }
         return XGD_OK;
     }
-    /* The texture kind the program samples from slot 0 (renderer.h, XGDI_PROGRAM_VOLUME): a
-     * shader's Texture2D cannot read a Texture3D nor its Texture3D a 2D texture (Direct3D
-     * leaves such a mismatch undefined), so the draw is refused before a renderer sees it. */
-    bool samples = xgdi_program_samples_texture(dev->program, dev->variant);
-    const xgd_texture *t0 = dev->textures[0];
-    if (samples && t0 != NULL && (slots & 1u) &&
-        (t0->kind == XGD_TEXTURE_3D) != (dev->program == XGDI_PROGRAM_VOLUME))
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         dev->program == XGDI_PROGRAM_VOLUME
-                             ? "the VolumeEffect samples a Texture3D, but texture slot 0 holds a "
-                               "2D or cube texture"
-                             : "texture slot 0 holds a Texture3D, which only the VolumeEffect "
-                               "can sample");
     return XGD_OK;
 }
 
@@ -222,8 +177,8 @@ static bool rect_equal(const xgd_rect *a, const xgd_rect *b)
 
 /* Direct3D 9 pixel centres (XGD_PIXEL_CENTER_XNA): pixel (i, j) samples the geometry at
  * integer viewport coordinates, i.e. every primitive is rasterized half a pixel right of and
- * below where the renderers' Direct3D 10 rule puts it. The shift is folded into the program's
- * clip matrix as clip.x += w / vp.width, clip.y -= w / vp.height (half a pixel of the logical
+ * below where the renderers' Direct3D 10 rule puts it. The shift is the vertex block's
+ * pixel_offset (renderer.h): clip.x += w / vp.width, clip.y -= w / vp.height (half a pixel of the logical
  * viewport in NDC, after the divide by w), which moves the geometry and its interpolated
  * attributes but not the clip volume: clipping stays on the viewport's whole pixels, as D3D9
  * clipped to its viewport rectangle. It uses the viewport of the draw, not of the apply,
@@ -235,49 +190,19 @@ static void update_draw_constants(xgd_device *dev)
 {
     xgdi_draw_state *s = &dev->draw_state;
     int w = dev->viewport.width, h = dev->viewport.height;
-    if (dev->program_set && dev->program == XGDI_PROGRAM_USER) {
-        /* the vertex block's last vec4 is the form's pixel_offset (renderer.h) */
-        s->constants = NULL;
-        float off[4] = { 0, 0, 0, 0 };
-        if (dev->desc.pixel_center == XGD_PIXEL_CENTER_XNA && w > 0 && h > 0) {
-            off[0] = (float)(1.0 / (double)w);
-            off[1] = (float)(-1.0 / (double)h);
-        }
+    /* the vertex block's last vec4 is the form's pixel_offset (renderer.h) */
+    float off[4] = { 0, 0, 0, 0 };
+    if (dev->desc.pixel_center == XGD_PIXEL_CENTER_XNA && w > 0 && h > 0) {
+        off[0] = (float)(1.0 / (double)w);
+        off[1] = (float)(-1.0 / (double)h);
+    }
+    if (dev->user_vs_count > 0) {
         float *dst = &dev->user_vs_constants[(dev->user_vs_count - 1) * 4];
-        if (dev->user_vs_count > 0 && memcmp(dst, off, sizeof off) != 0) {
+        if (memcmp(dst, off, sizeof off) != 0) {
             memcpy(dst, off, sizeof off);
             s->dirty |= XGDI_DIRTY_CONSTANTS;
         }
-        return;
     }
-    if (dev->desc.pixel_center != XGD_PIXEL_CENTER_XNA || !dev->program_set) {
-        s->constants = &dev->constants;
-        return;
-    }
-    s->constants = &dev->draw_constants;
-    if ((s->dirty & (XGDI_DIRTY_CONSTANTS | XGDI_DIRTY_PROGRAM)) == 0 &&
-        dev->pixel_shift_width == w && dev->pixel_shift_height == h)
-        return;
-    dev->draw_constants = dev->constants;
-    float *m;
-    switch (dev->program) {
-    case XGDI_PROGRAM_SPRITE: m = dev->draw_constants.sprite.matrix_transform; break;
-    case XGDI_PROGRAM_BASIC: m = dev->draw_constants.basic.world_view_proj; break;
-    case XGDI_PROGRAM_MRT: m = dev->draw_constants.mrt.matrix; break;
-    case XGDI_PROGRAM_VOLUME: m = dev->draw_constants.volume.matrix; break;
-    default: m = NULL; break;
-    }
-    if (m != NULL) {
-        /* clip = v * m with row vectors: column 0 is x, column 3 is w. */
-        double kx = 1.0 / (double)w, ky = -1.0 / (double)h;
-        for (int r = 0; r < 4; r++) {
-            m[r * 4 + 0] = (float)((double)m[r * 4 + 0] + kx * (double)m[r * 4 + 3]);
-            m[r * 4 + 1] = (float)((double)m[r * 4 + 1] + ky * (double)m[r * 4 + 3]);
-        }
-    }
-    dev->pixel_shift_width = w;
-    dev->pixel_shift_height = h;
-    s->dirty |= XGDI_DIRTY_CONSTANTS;
 }
 
 /* The draw state's copies of the stale texture slots (stale_slots). */
@@ -331,20 +256,15 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
         s->scissor = scissor;
     }
 
-    if (s->program != dev->program || s->variant != dev->variant) s->dirty |= XGDI_DIRTY_PROGRAM;
-    s->program = dev->program;
-    s->variant = dev->variant;
-    bool user = dev->program == XGDI_PROGRAM_USER;
-    if (s->vs != (user ? dev->user_vs : NULL) || s->ps != (user ? dev->user_ps : NULL))
-        s->dirty |= XGDI_DIRTY_PROGRAM;
-    s->vs = user ? dev->user_vs : NULL;
-    s->ps = user ? dev->user_ps : NULL;
-    s->vs_constants = user ? dev->user_vs_constants : NULL;
-    s->ps_constants = user ? dev->user_ps_constants : NULL;
-    s->vs_constants_size = user ? (size_t)dev->user_vs_count * 16 : 0;
-    s->ps_constants_size = user ? (size_t)dev->user_ps_count * 16 : 0;
+    s->program = XGDI_PROGRAM_USER;
+    if (s->vs != dev->user_vs || s->ps != dev->user_ps) s->dirty |= XGDI_DIRTY_PROGRAM;
+    s->vs = dev->user_vs;
+    s->ps = dev->user_ps;
+    s->vs_constants = dev->user_vs_constants;
+    s->ps_constants = dev->user_ps_constants;
+    s->vs_constants_size = (size_t)dev->user_vs_count * 16;
+    s->ps_constants_size = (size_t)dev->user_ps_count * 16;
     update_draw_constants(dev);
-    s->constants_size = user ? 0 : dev->constants_size;
 
     refresh_texture_slots(dev, slots);
 
@@ -646,42 +566,6 @@ xgd_result xgdi_draw_submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_
 
 /* ---- the applied program ------------------------------------------------------------------- */
 
-/* EffectPass.Apply: the constants are copied (later parameter changes need another apply) and
- * the effect's texture goes to slot 0, as XNA's effects set Textures[0]. A BasicEffect with
- * its texture variant (and the VolumeEffect) binds even a NULL texture, like XNA setting a
- * null parameter. */
-xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
-                              const void *constants, size_t size, xgd_texture *texture)
-{
-    xgd_result r = xgdi_check_device_alive(device);
-    if (r != XGD_OK) return r;
-    if ((unsigned)program >= XGDI_PROGRAM_COUNT || program == XGDI_PROGRAM_USER || constants == NULL ||
-        size > sizeof device->constants ||
-        (program == XGDI_PROGRAM_BASIC && variant >= XGDI_BASIC_VARIANT_COUNT))
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid program description");
-    if (texture != NULL) {
-        r = xgdi_check_resource(device, &texture->res, XGDI_RES_TEXTURE, "effect texture");
-        if (r != XGD_OK) return r;
-    }
-    memcpy(&device->constants, constants, size);
-    device->constants_size = size;
-    if (!device->program_set || device->program != program || device->variant != variant)
-        device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
-    device->program_set = true;
-    device->program = program;
-    device->variant = variant;
-    device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
-    device->program_texture = texture;
-    bool bind = texture != NULL || program == XGDI_PROGRAM_VOLUME ||
-                (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
-    if (bind && device->textures[0] != texture) {
-        device->textures[0] = texture;
-        device->texture_slots_changed |= 1u;
-        device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
-    }
-    return XGD_OK;
-}
-
 xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
                                    xgdi_native_shader *ps, const xgdi_shader_input *inputs,
                                    int input_count, const xgdi_sampler_kind *sampler_kinds,
@@ -715,14 +599,40 @@ xgd_result xgdi_apply_user_program(xgd_device *device, xgdi_native_shader *vs,
     xgdi_set_user_vertex_sampler_kinds(device, NULL); /* the caller names them afterwards */
     device->program_set = true;
     device->program = XGDI_PROGRAM_USER;
-    device->variant = 0;
-    device->program_texture = NULL;
+    return XGD_OK;
+}
+
+xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *ps,
+                                        const xgdi_sampler_kind *sampler_kinds,
+                                        const float *ps_constants, int ps_count,
+                                        int technique, int pass)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (!device->program_set || device->program != XGDI_PROGRAM_USER || device->user_vs == NULL ||
+        device->user_vs != device->sprite_vs)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "pass %d of technique %d has no vertex shader (a pixel-shader-only pass "
+                         "needs SpriteBatch's vertex shader: use it inside SpriteBatch, or after "
+                         "applying a SpriteEffect)", pass, technique);
+    if (ps == NULL || ps_count < 0 || ps_count > XGDI_SHADER_MAX_REGISTERS)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
+    if (device->user_ps != ps) device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
+    size_t pbytes = (size_t)ps_count * 16;
+    if (device->user_ps_count != ps_count ||
+        (pbytes > 0 && memcmp(device->user_ps_constants, ps_constants, pbytes) != 0))
+        device->draw_state.dirty |= XGDI_DIRTY_CONSTANTS;
+    if (pbytes > 0) memcpy(device->user_ps_constants, ps_constants, pbytes);
+    device->user_ps_count = ps_count;
+    device->user_ps = ps;
+    memcpy(device->user_sampler_kinds, sampler_kinds, sizeof device->user_sampler_kinds);
     return XGD_OK;
 }
 
 void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader)
 {
     if (device == NULL || shader == NULL) return;
+    if (device->sprite_vs == shader) device->sprite_vs = NULL;
     if (device->user_vs == shader || device->user_ps == shader) {
         if (device->program == XGDI_PROGRAM_USER) device->program_set = false;
         device->user_vs = device->user_ps = NULL;

@@ -378,20 +378,17 @@ struct xgd_device {
     /* the applied program (xgd_effect_apply) */
     bool program_set;
     xgdi_program program;
-    uint32_t variant;
-    union {
-        xgdi_sprite_constants sprite;
-        xgdi_basic_constants basic;
-        xgdi_mrt_constants mrt;        /* added for the EXT MrtEffect */
-        xgdi_volume_constants volume;  /* added for the EXT VolumeEffect */
-    } constants, draw_constants;       /* draw_constants: what draws read (draw.c) */
-    int pixel_shift_width, pixel_shift_height; /* the viewport draw_constants were built for */
-    size_t constants_size;
-    xgd_texture *program_texture;      /* the effect's texture, bound to slot 0 at apply */
     /* XGDI_PROGRAM_USER (src/shader/fx.c, xgdi_apply_user_program): the shaders, copies of
        their reflection and of the constants of the last apply (the vertex block's last vec4
        is pixel_offset, written per draw by draw.c) */
     xgdi_native_shader *user_vs, *user_ps;
+    /* the stock SpriteEffect's vertex shader while it is the applied one (effect.c): a pass
+       with a pixel shader only keeps it, as XNA's custom sprite effects inside SpriteBatch */
+    xgdi_native_shader *sprite_vs;
+    /* bodies of destroyed stock effects, one per kind, with their native shaders: the next
+       create of that kind takes it, so effects created and destroyed every frame reuse the
+       same shaders (and the renderers' pipelines made for them) (src/graphics/effect.c) */
+    struct xgdi_fx *stock_spare[4];
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;
     xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
@@ -486,9 +483,16 @@ typedef struct xgdi_presentation_geometry {
 } xgdi_presentation_geometry;
 xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presentation_parameters *pp);
 
-/* Applies an effect's program for the following draws (src/graphics/effect.c calls this). */
-xgd_result xgdi_apply_program(xgd_device *device, xgdi_program program, uint32_t variant,
-                              const void *constants, size_t size, xgd_texture *texture);
+/* Frees the spare stock effect bodies (device->stock_spare) and their native shaders: before
+ * the renderer's natives go (context loss, device destroy). */
+void xgdi_effect_drop_spares(xgd_device *device);
+/* A pass with a pixel shader only: keeps the applied vertex shader and its constants when it
+ * is the stock SpriteEffect's (device->sprite_vs), and applies ps with them; INVALID_OPERATION
+ * naming the pass otherwise. */
+xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *ps,
+                                        const xgdi_sampler_kind *sampler_kinds,
+                                        const float *ps_constants, int ps_count,
+                                        int technique, int pass);
 /* Applies a user program (XGDI_PROGRAM_USER) for the following draws: the shaders, their
  * reflection (copied) and each stage's constants (vs_count vec4s including pixel_offset,
  * which draws fill; ps_count). Marks PROGRAM / CONSTANTS dirty only for what changed. */

@@ -213,6 +213,10 @@ typedef struct xgdi_target {
 
 /* ---- programs (stock effects) -------------------------------------------------------------- */
 
+/* Core selects only XGDI_PROGRAM_USER: the stock effects are effects of the shader form below
+ * (shaders/stock/, src/graphics/effect.c). The other programs, their constants and variant
+ * bits remain only until the renderers' built-in program code is deleted. */
+
 typedef enum xgdi_program {
     XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
     XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */

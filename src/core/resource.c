@@ -120,6 +120,7 @@ xgd_result xgdi_check_resource_slow(xgd_device *device, const xgdi_resource *res
  * from the device before the loop. */
 void xgdi_registry_dispose_all(xgd_device *device)
 {
+    xgdi_effect_drop_spares(device);
     xgdi_resource *res = device->resources;
     device->resources = NULL;
     device->resource_count = 0;
@@ -143,6 +144,7 @@ void xgdi_registry_dispose_all(xgd_device *device)
 /* Context loss: every native part goes, the resources stay registered to be recreated. */
 void xgdi_registry_release_native(xgd_device *device)
 {
+    xgdi_effect_drop_spares(device);
     for (xgdi_resource *res = device->resources; res != NULL; res = res->next) {
         if (res->vt != NULL && res->vt->release_native != NULL) res->vt->release_native(res);
     }

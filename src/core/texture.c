@@ -589,10 +589,6 @@ void xgd_texture_destroy(xgd_texture *texture)
                     touched = true;
                 }
             }
-            if (dev->program_texture == texture) {
-                dev->program_texture = NULL;
-                touched = true;
-            }
             if (xgdi_vertex_textures_forget_texture(dev, texture)) touched = true;
             if (touched) xgdi_invalidate_draw_state(dev);
         }

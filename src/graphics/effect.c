@@ -1,13 +1,17 @@
 /*
- * effect.c - the stock effects: BasicEffect and SpriteEffect, plus the EXT MrtEffect (xgd.h;
- * constants xgdi_mrt_constants: matrix, then one colour per render-target slot) and the EXT
- * VolumeEffect (constants xgdi_volume_constants: matrix, colour; its Texture3D in slot 0).
+ * effect.c - the Effect object, and the stock effects: BasicEffect and SpriteEffect, plus the
+ * EXT MrtEffect (xgd.h; constants: matrix, then one colour per render-target slot) and the
+ * EXT VolumeEffect (constants: matrix, colour; its Texture3D in slot 0).
  *
- * An effect keeps its parameters; xgd_effect_apply turns them into the program constants of
- * renderer.h (xgdi_basic_constants / xgdi_sprite_constants) the way XNA's EffectHelpers do,
- * and makes them current through xgdi_apply_program.
+ * Each is an ordinary effect on the path of effects loaded from bytes: its HLSL source
+ * (shaders/stock/, one .fx per effect) was compiled ahead of time to .xfx (shaders/generated/stock_xfx.h), so
+ * every build has it without a compiler. The effect keeps XNA's properties; xgd_effect_apply
+ * turns them into the shader constants the way XNA's EffectHelpers do (one float4 array
+ * parameter per effect, so an apply writes its block with one parameter set), sets the
+ * texture parameter, and applies the technique the properties pick (BasicEffect: technique v
+ * is permutation v of the variant bits below, as XNA's BasicEffect picks a shader index).
  *
- * What every xgdi_basic_constants field holds after apply (the contract renderers read):
+ * What every basic_constants field holds after apply (the rows of BasicConstants):
  *
  *   world_view_proj   World * View * Projection; clip = float4(pos, 1) * world_view_proj.
  *   world             World.
@@ -37,10 +41,46 @@
  */
 #include "internal.h"
 #include "../shader/fx.h"
+#include "../shader/stock_xfx.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* BasicEffect's permutation bits: its technique index is their OR (shaders/stock/basic.fx). */
+enum {
+    BASIC_VERTEX_COLOR = 1 << 0, /* multiply by vertex COLOR0 */
+    BASIC_TEXTURE = 1 << 1,      /* multiply by Texture (slot 0) at TEXCOORD0 */
+    BASIC_LIGHTING = 1 << 2,     /* three directional lights, NORMAL0 */
+    BASIC_PER_PIXEL = 1 << 3,    /* lighting evaluated per pixel (HiDef) */
+    BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
+};
+
+/* The constant rows of each stock effect, in the order of its float4 array parameter. */
+typedef struct basic_constants {
+    float diffuse_color[4];
+    float emissive_color[4];
+    float specular_color_power[4];
+    float light_direction[3][4];
+    float light_diffuse[3][4];
+    float light_specular[3][4];
+    float eye_position[4];
+    float fog_color[4];
+    float fog_vector[4];
+    float world[16];
+    float world_inverse_transpose[12];
+    float world_view_proj[16];
+} basic_constants;
+
+typedef struct mrt_constants {
+    float matrix[16];
+    float colors[4][4];
+} mrt_constants;
+
+typedef struct volume_constants {
+    float matrix[16];
+    float color[4];
+} volume_constants;
 
 typedef enum effect_kind {
     EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT, EFFECT_VOLUME,
@@ -59,12 +99,13 @@ struct xgd_effect {
     xgd_vector4 mrt_colors[4];
     xgd_matrix volume_matrix;         /* VolumeEffect (EXT) */
     xgd_vector4 volume_color;
-    xgdi_fx *fx;                      /* EFFECT_USER */
+    xgdi_fx *fx;                      /* the effect body (stock kinds: their .xfx) */
+    int constants_param;              /* stock kinds: the float4 array (sprite: the matrix) */
+    int texture_param;                /* stock kinds: Texture, or -1 */
     union {
-        xgdi_basic_constants basic;
-        xgdi_sprite_constants sprite;
-        xgdi_mrt_constants mrt;
-        xgdi_volume_constants volume;
+        basic_constants basic;
+        mrt_constants mrt;
+        volume_constants volume;
     } constants;                      /* scratch for apply: no allocation per apply */
 };
 
@@ -91,9 +132,46 @@ static void basic_defaults(xgd_basic_effect_params *p)
 static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_fx *fx,
                                      xgd_effect **out);
 
+/* A stock effect: its compiled effect, and the parameters apply writes. */
 static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect **out)
 {
-    return create_effect_with(device, kind, NULL, out);
+    static const struct {
+        const char *name;
+        const char *constants;
+    } stock[] = {
+        [EFFECT_SPRITE] = { "sprite", "MatrixTransform" },
+        [EFFECT_BASIC] = { "basic", "BasicConstants" },
+        [EFFECT_MRT] = { "mrt", "MrtConstants" },
+        [EFFECT_VOLUME] = { "volume", "VolumeConstants" },
+    };
+    if (out != NULL) *out = NULL;
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    xgdi_fx *fx = device->stock_spare[kind];
+    device->stock_spare[kind] = NULL;
+    if (fx == NULL) {
+        size_t size;
+        const unsigned char *bytes = xgdi_stock_xfx(stock[kind].name, &size);
+        r = xgdi_fx_load(device, bytes, size, &fx);
+        if (r != XGD_OK) return r;
+    }
+    int constants = xgdi_fx_parameter_id(fx, stock[kind].constants);
+    int texture = xgdi_fx_parameter_id(fx, "Texture");
+    if (constants < 0) {
+        xgdi_fx_free(device, fx);
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION, "the stock effect lacks %s",
+                         stock[kind].constants);
+    }
+    r = create_effect_with(device, kind, fx, out);
+    if (r != XGD_OK) {
+        xgdi_fx_free(device, fx);
+        return r;
+    }
+    xgd_effect *e = (xgd_effect *)(void *)xgdi_handle_get(*out, XGDI_RES_EFFECT);
+    e->constants_param = constants;
+    e->texture_param = texture;
+    return XGD_OK;
 }
 
 /* A user effect's native shaders go with the device's renderer (loss, teardown) and come back
@@ -125,8 +203,7 @@ static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_
     for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
     e->volume_matrix = xgd_matrix_identity();
     e->volume_color = (xgd_vector4){ 1, 1, 1, 1 };
-    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT,
-                               kind == EFFECT_USER ? &user_effect_vt : NULL);
+    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, &user_effect_vt);
     if (r != XGD_OK) {
         free(e);
         return r;
@@ -176,6 +253,8 @@ xgd_result xgdi_effect_wrap_fx(xgd_device *device, xgdi_fx *fx, xgd_effect **out
     return r;
 }
 
+/* A stock effect's body is driven by its own functions only (its parameters are XNA's
+   properties, not the Effect API's). */
 xgdi_fx *xgdi_effect_fx(const xgd_effect *effect)
 {
     return effect != NULL && effect->kind == EFFECT_USER ? effect->fx : NULL;
@@ -205,11 +284,26 @@ void xgd_effect_destroy(xgd_effect *effect)
     XGDI_RESOLVE_DESTROY(effect, XGDI_RES_EFFECT);
     if (effect == NULL) return;
     if (effect->fx != NULL) {
-        xgdi_fx_free(xgdi_resource_device(&effect->res), effect->fx);
+        xgd_device *dev = xgdi_resource_device(&effect->res);
+        /* a stock body is kept for the next effect of its kind (every apply writes all its
+           constants, its texture and its technique, so nothing of this one shows through) */
+        if (dev != NULL && effect->kind != EFFECT_USER && dev->stock_spare[effect->kind] == NULL &&
+            dev->renderer != NULL)
+            dev->stock_spare[effect->kind] = effect->fx;
+        else
+            xgdi_fx_free(dev, effect->fx);
         effect->fx = NULL;
     }
     xgdi_resource_dispose(&effect->res);
     free(effect);
+}
+
+void xgdi_effect_drop_spares(xgd_device *device)
+{
+    for (int k = 0; k < 4; k++) {
+        if (device->stock_spare[k] != NULL) xgdi_fx_free(device, device->stock_spare[k]);
+        device->stock_spare[k] = NULL;
+    }
 }
 
 /* ---- checks -------------------------------------------------------------------------------- */
@@ -476,7 +570,7 @@ static xgd_vector3 normalize_or_zero(xgd_vector3 v)
     return (xgd_vector3){ v.x / len, v.y / len, v.z / len };
 }
 
-static void basic_constants(const xgd_basic_effect_params *p, xgdi_basic_constants *c)
+static void basic_constants_of(const xgd_basic_effect_params *p, basic_constants *c)
 {
     memset(c, 0, sizeof *c);
     xgd_matrix wv = xgd_matrix_multiply(&p->world, &p->view);
@@ -538,14 +632,14 @@ static void basic_constants(const xgd_basic_effect_params *p, xgdi_basic_constan
 static uint32_t basic_variant(const xgd_device *dev, const xgd_basic_effect_params *p)
 {
     uint32_t v = 0;
-    if (p->vertex_color_enabled) v |= XGDI_BASIC_VERTEX_COLOR;
-    if (p->texture_enabled) v |= XGDI_BASIC_TEXTURE;
+    if (p->vertex_color_enabled) v |= BASIC_VERTEX_COLOR;
+    if (p->texture_enabled) v |= BASIC_TEXTURE;
     if (p->lighting_enabled) {
-        v |= XGDI_BASIC_LIGHTING;
+        v |= BASIC_LIGHTING;
         if (p->prefer_per_pixel_lighting && dev->desc.profile != XGD_GRAPHICS_PROFILE_REACH)
-            v |= XGDI_BASIC_PER_PIXEL;
+            v |= BASIC_PER_PIXEL;
     }
-    if (p->fog_enabled) v |= XGDI_BASIC_FOG;
+    if (p->fog_enabled) v |= BASIC_FOG;
     return v;
 }
 
@@ -567,6 +661,17 @@ xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height)
     return m;
 }
 
+/* Writes a stock effect's constants and texture and applies `technique`. */
+static xgd_result stock_apply(xgd_device *dev, xgd_effect *effect, const float *constants,
+                              int count, xgd_texture *texture, int technique)
+{
+    xgd_result r = xgdi_fx_set_floats(dev, effect->fx, effect->constants_param, constants, count);
+    if (r == XGD_OK && effect->texture_param >= 0)
+        r = xgdi_fx_set_texture(dev, effect->fx, effect->texture_param, texture);
+    if (r != XGD_OK) return r;
+    return xgdi_fx_apply(dev, effect->fx, technique, 0);
+}
+
 xgd_result xgd_effect_apply(xgd_effect *effect)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
@@ -584,14 +689,17 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
            viewport changes between applies. */
         if (!effect->sprite_matrix_set)
             m = xgdi_sprite_projection(dev, dev->viewport.width, dev->viewport.height);
-        memcpy(effect->constants.sprite.matrix_transform, m.m,
-               sizeof effect->constants.sprite.matrix_transform);
-        return xgdi_apply_program(dev, XGDI_PROGRAM_SPRITE, 0, &effect->constants.sprite,
-                                  sizeof effect->constants.sprite, NULL);
+        /* SpriteEffect has no texture property: it samples whatever texture slot 0 holds
+           (SpriteBatch sets it per batch), so its Texture parameter follows the slot. */
+        r = stock_apply(dev, effect, m.m, 16, dev->textures[0], 0);
+        /* a pixel-shader-only pass applied next keeps this vertex shader (SpriteBatch with a
+           custom sprite effect) */
+        if (r == XGD_OK) dev->sprite_vs = dev->user_vs;
+        return r;
     }
 
     if (effect->kind == EFFECT_MRT) {
-        xgdi_mrt_constants *k = &effect->constants.mrt;
+        mrt_constants *k = &effect->constants.mrt;
         memcpy(k->matrix, effect->mrt_matrix.m, sizeof k->matrix);
         for (int i = 0; i < 4; i++) {
             k->colors[i][0] = effect->mrt_colors[i].x;
@@ -599,7 +707,7 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
             k->colors[i][2] = effect->mrt_colors[i].z;
             k->colors[i][3] = effect->mrt_colors[i].w;
         }
-        return xgdi_apply_program(dev, XGDI_PROGRAM_MRT, 0, k, sizeof *k, NULL);
+        return stock_apply(dev, effect, k->matrix, (int)(sizeof *k / sizeof(float)), NULL, 0);
     }
 
     if (effect->kind == EFFECT_VOLUME) {
@@ -612,13 +720,13 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
                                  "the VolumeEffect's texture is disposed");
             tex = (xgd_texture *)(void *)res;
         }
-        xgdi_volume_constants *k = &effect->constants.volume;
+        volume_constants *k = &effect->constants.volume;
         memcpy(k->matrix, effect->volume_matrix.m, sizeof k->matrix);
         k->color[0] = effect->volume_color.x;
         k->color[1] = effect->volume_color.y;
         k->color[2] = effect->volume_color.z;
         k->color[3] = effect->volume_color.w;
-        return xgdi_apply_program(dev, XGDI_PROGRAM_VOLUME, 0, k, sizeof *k, tex);
+        return stock_apply(dev, effect, k->matrix, (int)(sizeof *k / sizeof(float)), tex, 0);
     }
 
     const xgd_basic_effect_params *p = &effect->basic;
@@ -632,7 +740,9 @@ xgd_result xgd_effect_apply(xgd_effect *effect)
                              "the BasicEffect's texture is disposed");
         tex = (xgd_texture *)(void *)res;
     }
-    basic_constants(p, &effect->constants.basic);
-    return xgdi_apply_program(dev, XGDI_PROGRAM_BASIC, basic_variant(dev, p),
-                              &effect->constants.basic, sizeof effect->constants.basic, tex);
+    basic_constants_of(p, &effect->constants.basic);
+    _Static_assert(sizeof(basic_constants) == 26 * 16, "BasicConstants is 26 float4 rows");
+    return stock_apply(dev, effect, (const float *)(const void *)&effect->constants.basic,
+                       (int)(sizeof(basic_constants) / sizeof(float)), tex,
+                       (int)basic_variant(dev, p));
 }

@@ -9,14 +9,20 @@
  * MOJOSHADER_compileEffect. Its shader callbacks carry no user pointer, so the context of the
  * call in progress is a thread-local (fx_tls) set around every MojoShader call.
  *
- * Parameter values live in MojoShader's value arrays, as its effect runtime reads them at
- * commit: one 4-wide slot (floats or ints) per row of a scalar, vector or matrix, so element e
- * of an R-row parameter starts at slot e * R; a row_major matrix keeps row r in slot r, a
- * column_major one keeps column c in slot c (the register layout of each packing). Struct
- * members follow each other, each taking 4 x rows x max(1, elements) values.
+ * Everything past load reads xgd's own table of the effect (fx_table.h), which both effect
+ * kinds fill: fx_2_0 by translating MojoShader's effect once (only the validator, the shader
+ * parse, the load and MojoShader's commit at apply need MojoShader), .xfx and HLSL effects
+ * directly (fx_hlsl.inc), so builds without MojoShader still load .xfx effects.
+ *
+ * Parameter values live in value arrays (for fx_2_0 MojoShader's own, as its effect runtime
+ * reads them at commit): one 4-wide slot (floats or ints) per row of a scalar, vector or
+ * matrix, so element e of an R-row parameter starts at slot e * R; a row_major matrix keeps
+ * row r in slot r, a column_major one keeps column c in slot c (the register layout of each
+ * packing). Struct members follow each other, each taking 4 x rows x max(1, elements) values.
  */
 #include "fx.h"
 #include "d3d9_check.h"
+#include "fx_table.h"
 #include "spirv_form.h"
 
 #include <math.h>
@@ -45,15 +51,28 @@ typedef struct fx_node {
     bool annotation;
     int first_child;            /* elements or members, contiguous ids */
     int anno_first, anno_count; /* ids of annotation nodes */
-#ifdef XGD_HAVE_MOJOSHADER
-    MOJOSHADER_effectValue *value;
-#else
-    void *value;
-#endif
+    xgdi_fx_value *value;
     uint32_t offset;            /* into value's array (4-byte units) */
 } fx_node;
 
 typedef struct fx_shader fx_shader;
+
+/* techniques and passes in xgd's own form, which both effect kinds (fx_2_0 through MojoShader,
+   .xfx) fill at load, so the public technique and pass API reads no MojoShader structure;
+   names point into the effect's own tables and live as long as it */
+typedef struct fx_pass {
+    const char *name;           /* NULL when unnamed */
+    int anno_first, anno_count; /* annotation node ids */
+    fx_shader *vs, *ps;         /* the pass's shaders; vs NULL: pixel-shader-only pass */
+    const xgdi_fx_pass *src;    /* its render states */
+} fx_pass;
+
+typedef struct fx_technique {
+    const char *name;           /* NULL when unnamed */
+    fx_pass *passes;
+    int pass_count;
+    int anno_first, anno_count;
+} fx_technique;
 
 typedef struct fx_texref {
     xgd_texture *handle;        /* the public handle set, checked through ref */
@@ -67,17 +86,16 @@ struct xgdi_fx {
     MOJOSHADER_effect *effect;
     void *arena;                /* fx_arena of everything MojoShader allocated for it */
 #endif
+    xgdi_fx_table table;        /* what the effect holds, in xgd's own form (fx_table.h) */
     fx_node *nodes;
     int node_count, node_cap;
     int *pub;                   /* node ids of the visible top-level parameters */
     int pub_count;
-    int *tech_anno;             /* per technique: first annotation node id */
-    int **pass_anno;            /* per technique, per pass */
+    fx_technique *techs;
+    int tech_count;
     int current_technique;
     fx_shader **shaders;        /* every shader object, for natives */
     int shader_count;
-    fx_shader *sprite_vs;       /* SpriteEffect's vertex shader in the form, for passes with a
-                                   pixel shader only (made at the first such apply) */
     fx_texref *textures;        /* per effect object index */
     int object_count;
     /* register files MojoShader's commit writes (vertex, pixel) */
@@ -148,86 +166,9 @@ static xgd_result fx_fail(xgd_device *dev, xgd_result code, const char *fmt, ...
     return xgdi_fail(dev, code, "%s", msg);
 }
 
-#ifndef XGD_HAVE_MOJOSHADER
+static void shader_release(fx_shader *s);
 
-/* Without MojoShader no effect loads from bytes, so no call below can reach a user effect:
- * each answers as for a stock effect. */
-static xgd_result no_fx(const xgd_effect *effect)
-{
-    (void)effect;
-    return xgdi_fail(NULL, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader: no effect loads from bytes");
-}
-xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out)
-{
-    (void)bytes;
-    (void)size;
-    *out = NULL;
-    return fx_fail(device, XGD_ERROR_NOT_SUPPORTED,
-                   "effects loaded from bytes need MojoShader, and this build has none");
-}
-xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
-{
-    (void)fx;
-    return xgdi_fx_load(device, NULL, 0, out);
-}
-void xgdi_fx_free(xgd_device *device, xgdi_fx *fx) { (void)device; free(fx); }
-void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx) { (void)device; (void)fx; }
-xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pass)
-{
-    (void)fx; (void)technique; (void)pass;
-    return fx_fail(device, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader");
-}
-#define NOFX1(name, T1) xgd_result name(xgd_effect *e, T1 a) { (void)a; return no_fx(e); }
-#define NOFX2(name, T1, T2) xgd_result name(xgd_effect *e, T1 a, T2 b) { (void)a; (void)b; return no_fx(e); }
-#define NOFX3(name, T1, T2, T3) xgd_result name(xgd_effect *e, T1 a, T2 b, T3 c) { (void)a; (void)b; (void)c; return no_fx(e); }
-#define NOFX4(name, T1, T2, T3, T4) xgd_result name(xgd_effect *e, T1 a, T2 b, T3 c, T4 d) { (void)a; (void)b; (void)c; (void)d; return no_fx(e); }
-NOFX1(xgd_effect_clone, xgd_effect **)
-NOFX1(xgd_effect_get_technique_count, int *)
-NOFX2(xgd_effect_find_technique, const char *, int *)
-NOFX2(xgd_effect_get_technique_info, int, xgd_effect_technique_info *)
-NOFX3(xgd_effect_find_pass, int, const char *, int *)
-NOFX3(xgd_effect_get_pass_info, int, int, xgd_effect_pass_info *)
-NOFX1(xgd_effect_get_current_technique, int *)
-NOFX1(xgd_effect_set_current_technique, int)
-NOFX2(xgd_effect_pass_apply, int, int)
-NOFX1(xgd_effect_get_parameter_count, int *)
-NOFX2(xgd_effect_get_parameter, int, xgd_effect_parameter *)
-NOFX2(xgd_effect_find_parameter, const char *, xgd_effect_parameter *)
-NOFX2(xgd_effect_find_parameter_by_semantic, const char *, xgd_effect_parameter *)
-NOFX2(xgd_effect_parameter_get_info, xgd_effect_parameter, xgd_effect_parameter_info *)
-NOFX3(xgd_effect_parameter_get_element, xgd_effect_parameter, int, xgd_effect_parameter *)
-NOFX3(xgd_effect_parameter_get_member, xgd_effect_parameter, int, xgd_effect_parameter *)
-NOFX3(xgd_effect_parameter_find_member, xgd_effect_parameter, const char *, xgd_effect_parameter *)
-NOFX3(xgd_effect_parameter_get_annotation, xgd_effect_parameter, int, xgd_effect_parameter *)
-NOFX3(xgd_effect_technique_get_annotation, int, int, xgd_effect_parameter *)
-NOFX4(xgd_effect_pass_get_annotation, int, int, int, xgd_effect_parameter *)
-NOFX2(xgd_effect_parameter_set_bool, xgd_effect_parameter, bool)
-NOFX2(xgd_effect_parameter_set_int, xgd_effect_parameter, int32_t)
-NOFX2(xgd_effect_parameter_set_float, xgd_effect_parameter, float)
-NOFX2(xgd_effect_parameter_set_vector2, xgd_effect_parameter, xgd_vector2)
-NOFX2(xgd_effect_parameter_set_vector3, xgd_effect_parameter, xgd_vector3)
-NOFX2(xgd_effect_parameter_set_vector4, xgd_effect_parameter, xgd_vector4)
-NOFX2(xgd_effect_parameter_set_matrix, xgd_effect_parameter, const xgd_matrix *)
-NOFX3(xgd_effect_parameter_set_bools, xgd_effect_parameter, const bool *, int)
-NOFX3(xgd_effect_parameter_set_ints, xgd_effect_parameter, const int32_t *, int)
-NOFX3(xgd_effect_parameter_set_floats, xgd_effect_parameter, const float *, int)
-NOFX3(xgd_effect_parameter_set_matrices, xgd_effect_parameter, const xgd_matrix *, int)
-NOFX2(xgd_effect_parameter_set_texture, xgd_effect_parameter, xgd_texture *)
-NOFX2(xgd_effect_parameter_get_bool, xgd_effect_parameter, bool *)
-NOFX2(xgd_effect_parameter_get_int, xgd_effect_parameter, int32_t *)
-NOFX2(xgd_effect_parameter_get_float, xgd_effect_parameter, float *)
-NOFX2(xgd_effect_parameter_get_vector2, xgd_effect_parameter, xgd_vector2 *)
-NOFX2(xgd_effect_parameter_get_vector3, xgd_effect_parameter, xgd_vector3 *)
-NOFX2(xgd_effect_parameter_get_vector4, xgd_effect_parameter, xgd_vector4 *)
-NOFX2(xgd_effect_parameter_get_matrix, xgd_effect_parameter, xgd_matrix *)
-NOFX3(xgd_effect_parameter_get_bools, xgd_effect_parameter, bool *, int)
-NOFX3(xgd_effect_parameter_get_ints, xgd_effect_parameter, int32_t *, int)
-NOFX3(xgd_effect_parameter_get_floats, xgd_effect_parameter, float *, int)
-NOFX3(xgd_effect_parameter_get_matrices, xgd_effect_parameter, xgd_matrix *, int)
-NOFX2(xgd_effect_parameter_get_texture, xgd_effect_parameter, xgd_texture **)
-NOFX2(xgd_effect_parameter_get_string, xgd_effect_parameter, const char **)
-
-#else
+#ifdef XGD_HAVE_MOJOSHADER
 
 
 /* ---- MojoShader's memory ------------------------------------------------------------------- */
@@ -1026,18 +967,6 @@ static void *MOJOSHADERCALL cb_compile(const char *mainfn, const unsigned char *
     return s;
 }
 
-static void shader_release(fx_shader *s)
-{
-    if (s == NULL || --s->refs > 0) return;
-    if (s->pd != NULL) MOJOSHADER_freeParseData(s->pd);
-    if (s->arena != NULL) {
-        arena_release_all(s->arena); /* what MojoShader's parse leaked */
-        free(s->arena);
-    }
-    free(s->code);
-    free(s);
-}
-
 static void MOJOSHADERCALL cb_add_ref(void *shader)
 {
     if (shader != NULL) ((fx_shader *)shader)->refs++;
@@ -1089,6 +1018,22 @@ static const char *MOJOSHADERCALL cb_error(void)
     return "";
 }
 
+#endif /* XGD_HAVE_MOJOSHADER: the fx_2_0 validator and shader parse */
+
+static void shader_release(fx_shader *s)
+{
+    if (s == NULL || --s->refs > 0) return;
+#ifdef XGD_HAVE_MOJOSHADER
+    if (s->pd != NULL) MOJOSHADER_freeParseData(s->pd);
+    if (s->arena != NULL) {
+        arena_release_all(s->arena); /* what MojoShader's parse leaked */
+        free(s->arena);
+    }
+#endif
+    free(s->code);
+    free(s);
+}
+
 /* ---- the parameter table ------------------------------------------------------------------- */
 
 static int add_node(xgdi_fx *fx)
@@ -1105,34 +1050,34 @@ static int add_node(xgdi_fx *fx)
     return fx->node_count++;
 }
 
-static xgd_effect_parameter_class class_of(MOJOSHADER_symbolClass c)
+static xgd_effect_parameter_class class_of(xgdi_fx_class c)
 {
     switch (c) {
-    case MOJOSHADER_SYMCLASS_SCALAR: return XGD_EFFECT_PARAMETER_CLASS_SCALAR;
-    case MOJOSHADER_SYMCLASS_VECTOR: return XGD_EFFECT_PARAMETER_CLASS_VECTOR;
-    case MOJOSHADER_SYMCLASS_MATRIX_ROWS:
-    case MOJOSHADER_SYMCLASS_MATRIX_COLUMNS: return XGD_EFFECT_PARAMETER_CLASS_MATRIX;
-    case MOJOSHADER_SYMCLASS_STRUCT: return XGD_EFFECT_PARAMETER_CLASS_STRUCT;
+    case XGDI_FX_SCALAR: return XGD_EFFECT_PARAMETER_CLASS_SCALAR;
+    case XGDI_FX_VECTOR: return XGD_EFFECT_PARAMETER_CLASS_VECTOR;
+    case XGDI_FX_MATRIX_ROWS:
+    case XGDI_FX_MATRIX_COLUMNS: return XGD_EFFECT_PARAMETER_CLASS_MATRIX;
+    case XGDI_FX_STRUCT: return XGD_EFFECT_PARAMETER_CLASS_STRUCT;
     default: return XGD_EFFECT_PARAMETER_CLASS_OBJECT;
     }
 }
 
-/* Values one element of this type takes in MojoShader's array. */
 /* Registers (float4 each) one numeric element fills: a column_major matrix keeps one column
-   per register, everything else one row per register (MojoShader copies a parameter's values
-   to its registers as they lie, four per register). */
-static uint32_t element_registers(const MOJOSHADER_symbolTypeInfo *t)
+   per register, everything else one row per register (values are copied to registers as they
+   lie, four per register). */
+static uint32_t element_registers(const xgdi_fx_type *t)
 {
-    return t->parameter_class == MOJOSHADER_SYMCLASS_MATRIX_COLUMNS ? t->columns : t->rows;
+    return t->parameter_class == XGDI_FX_MATRIX_COLUMNS ? t->columns : t->rows;
 }
 
-static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
+/* Values one element of this type takes in its value array. */
+static uint32_t element_values(const xgdi_fx_type *t)
 {
-    if (t->parameter_class == MOJOSHADER_SYMCLASS_OBJECT) return 1;
-    if (t->parameter_class == MOJOSHADER_SYMCLASS_STRUCT) {
+    if (t->parameter_class == XGDI_FX_OBJECT) return 1;
+    if (t->parameter_class == XGDI_FX_STRUCT) {
         uint32_t size = 0;
         for (unsigned m = 0; m < t->member_count; m++) {
-            const MOJOSHADER_symbolTypeInfo *mi = &t->members[m].info;
+            const xgdi_fx_type *mi = &t->members[m].info;
             size += 4 * element_registers(mi) * (mi->elements ? mi->elements : 1);
         }
         return size;
@@ -1142,9 +1087,8 @@ static uint32_t element_values(const MOJOSHADER_symbolTypeInfo *t)
 
 /* Builds the node of a value of type t at offset (and its elements and members); returns its
  * id or -1 (out of memory or too many). */
-static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHADER_symbolTypeInfo *t,
-                      const char *name, const char *semantic, uint32_t offset, bool with_elements,
-                      bool annotation)
+static int build_node(xgdi_fx *fx, xgdi_fx_value *value, const xgdi_fx_type *t, const char *name,
+                      const char *semantic, uint32_t offset, bool with_elements, bool annotation)
 {
     int id = add_node(fx);
     if (id < 0) return -1;
@@ -1153,7 +1097,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
     n->semantic = semantic != NULL ? semantic : "";
     n->cls = class_of(t->parameter_class);
     n->type = (xgd_effect_parameter_type)t->parameter_type;
-    n->col_major = t->parameter_class == MOJOSHADER_SYMCLASS_MATRIX_COLUMNS;
+    n->col_major = t->parameter_class == XGDI_FX_MATRIX_COLUMNS;
     n->rows = n->cls == XGD_EFFECT_PARAMETER_CLASS_STRUCT ? 0 : n->cls == XGD_EFFECT_PARAMETER_CLASS_OBJECT ? 1 : (int)t->rows;
     n->columns = n->cls == XGD_EFFECT_PARAMETER_CLASS_STRUCT ? 0 : n->cls == XGD_EFFECT_PARAMETER_CLASS_OBJECT ? 1 : (int)t->columns;
     n->elements = with_elements ? (int)t->elements : 0;
@@ -1174,7 +1118,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
         fx->nodes[id].first_child = first;
         return id;
     }
-    if (t->parameter_class == MOJOSHADER_SYMCLASS_STRUCT) {
+    if (t->parameter_class == XGDI_FX_STRUCT) {
         /* members first get ids in a row, then their own elements */
         int first = fx->node_count;
         for (unsigned m = 0; m < t->member_count; m++) {
@@ -1182,7 +1126,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
         }
         uint32_t off = offset;
         for (unsigned m = 0; m < t->member_count; m++) {
-            const MOJOSHADER_symbolStructMember *mem = &t->members[m];
+            const xgdi_fx_member *mem = &t->members[m];
             int c = build_node(fx, value, &mem->info, mem->name, NULL, off, true, annotation);
             if (c < 0) return -1;
             /* move the built node into its reserved place */
@@ -1195,7 +1139,7 @@ static int build_node(xgdi_fx *fx, MOJOSHADER_effectValue *value, const MOJOSHAD
     return id;
 }
 
-static bool build_annotations(xgdi_fx *fx, MOJOSHADER_effectAnnotation *annos, unsigned count, int *first)
+static bool build_annotations(xgdi_fx *fx, xgdi_fx_value *annos, unsigned count, int *first)
 {
     /* reserve contiguous ids, then fill them */
     *first = fx->node_count;
@@ -1209,17 +1153,50 @@ static bool build_annotations(xgdi_fx *fx, MOJOSHADER_effectAnnotation *annos, u
     return true;
 }
 
+static void fx_free_techs(xgdi_fx *fx)
+{
+    if (fx->techs != NULL)
+        for (int t = 0; t < fx->tech_count; t++) free(fx->techs[t].passes);
+    free(fx->techs);
+    fx->techs = NULL;
+    fx->tech_count = 0;
+}
+
+/* An allocation (zeroed) the table owns; NULL when out of memory. */
+static void *table_keep(xgdi_fx_table *t, size_t bytes)
+{
+    if (t->keep_count == t->keep_cap) {
+        int cap = t->keep_cap ? t->keep_cap * 2 : 8;
+        void **k = realloc(t->keep, sizeof *k * (size_t)cap);
+        if (k == NULL) return NULL;
+        t->keep = k;
+        t->keep_cap = cap;
+    }
+    void *p = calloc(1, bytes > 0 ? bytes : 1);
+    if (p != NULL) t->keep[t->keep_count++] = p;
+    return p;
+}
+
+static void table_free(xgdi_fx_table *t)
+{
+    for (int i = 0; i < t->keep_count; i++) free(t->keep[i]);
+    free(t->keep);
+    memset(t, 0, sizeof *t);
+}
+
+/* The node tree of the parameters and annotations, and the techniques with each pass's
+ * shaders, from fx->table. */
 static bool build_table(xgdi_fx *fx)
 {
-    MOJOSHADER_effect *e = fx->effect;
+    const xgdi_fx_table *e = &fx->table;
     fx->pub = calloc((size_t)(e->param_count > 0 ? e->param_count : 1), sizeof *fx->pub);
-    fx->tech_anno = calloc((size_t)e->technique_count, sizeof *fx->tech_anno);
-    fx->pass_anno = calloc((size_t)e->technique_count, sizeof *fx->pass_anno);
-    if (fx->pub == NULL || fx->tech_anno == NULL || fx->pass_anno == NULL) return false;
+    fx->techs = calloc((size_t)(e->technique_count > 0 ? e->technique_count : 1), sizeof *fx->techs);
+    if (fx->pub == NULL || fx->techs == NULL) return false;
+    fx->tech_count = e->technique_count;
     for (int i = 0; i < e->param_count; i++) {
-        MOJOSHADER_effectParam *p = &e->params[i];
+        xgdi_fx_param *p = &e->params[i];
         /* samplers and shaders are not parameters in XNA's Effect.Parameters */
-        if (p->value.type.parameter_type > MOJOSHADER_SYMTYPE_TEXTURECUBE) continue;
+        if (p->value.type.parameter_type > XGDI_FX_TEXTURECUBE) continue;
         int id = build_node(fx, &p->value, &p->value.type, p->value.name, p->value.semantic, 0, true, false);
         if (id < 0) return false;
         int first;
@@ -1229,14 +1206,31 @@ static bool build_table(xgdi_fx *fx)
         fx->pub[fx->pub_count++] = id;
     }
     for (int t = 0; t < e->technique_count; t++) {
-        MOJOSHADER_effectTechnique *tech = &e->techniques[t];
-        if (!build_annotations(fx, tech->annotations, tech->annotation_count, &fx->tech_anno[t])) return false;
-        fx->pass_anno[t] = calloc(tech->pass_count, sizeof(int));
-        if (fx->pass_anno[t] == NULL) return false;
-        for (unsigned p = 0; p < tech->pass_count; p++)
-            if (!build_annotations(fx, tech->passes[p].annotations, tech->passes[p].annotation_count,
-                                   &fx->pass_anno[t][p]))
+        const xgdi_fx_technique *tech = &e->techniques[t];
+        fx_technique *xt = &fx->techs[t];
+        xt->name = tech->name;
+        xt->anno_count = (int)tech->annotation_count;
+        if (!build_annotations(fx, tech->annotations, tech->annotation_count, &xt->anno_first)) return false;
+        xt->passes = calloc(tech->pass_count > 0 ? tech->pass_count : 1, sizeof *xt->passes);
+        if (xt->passes == NULL) return false;
+        xt->pass_count = (int)tech->pass_count;
+        for (unsigned p = 0; p < tech->pass_count; p++) {
+            const xgdi_fx_pass *src = &tech->passes[p];
+            xt->passes[p].name = src->name;
+            xt->passes[p].src = src;
+            xt->passes[p].anno_count = (int)src->annotation_count;
+            /* load checked that these name compiled shaders of their stage */
+            for (unsigned si = 0; si < src->state_count; si++) {
+                const xgdi_fx_state *st = &src->states[si];
+                if (st->type != XGDI_FX_RS_VERTEXSHADER && st->type != XGDI_FX_RS_PIXELSHADER) continue;
+                int obj = st->value.value_count > 0 ? st->value.valuesI[0] : -1;
+                if (obj < 0 || obj >= e->object_count || e->objects[obj].kind != XGDI_FX_OBJ_SHADER) continue;
+                if (st->type == XGDI_FX_RS_VERTEXSHADER) xt->passes[p].vs = e->objects[obj].shader;
+                else xt->passes[p].ps = e->objects[obj].shader;
+            }
+            if (!build_annotations(fx, src->annotations, src->annotation_count, &xt->passes[p].anno_first))
                 return false;
+        }
     }
     return true;
 }
@@ -1255,9 +1249,8 @@ static void free_body(xgdi_fx *fx)
         fx_hlsl_free_body(fx);
         return;
     }
-    if (fx->pass_anno != NULL && fx->effect != NULL)
-        for (int t = 0; t < fx->effect->technique_count; t++) free(fx->pass_anno[t]);
-    free(fx->pass_anno);
+    fx_free_techs(fx);
+#ifdef XGD_HAVE_MOJOSHADER
     if (fx->effect != NULL) {
         fx_tls t = { 0 };
         t.fx = fx;
@@ -1271,6 +1264,8 @@ static void free_body(xgdi_fx *fx)
         arena_release_all(fx->arena); /* what MojoShader leaked (texture object names, ...) */
         free(fx->arena);
     }
+#endif
+    table_free(&fx->table);
     /* the effect is gone, so no reference but the list's can remain (a shader MojoShader
        replaced without deleting is freed here too) */
     for (int i = 0; i < fx->shader_count; i++) {
@@ -1278,23 +1273,168 @@ static void free_body(xgdi_fx *fx)
         shader_release(fx->shaders[i]);
     }
     free(fx->shaders);
-    if (fx->sprite_vs != NULL) {
-        fx->sprite_vs->refs = 1;
-        shader_release(fx->sprite_vs);
-    }
     free(fx->nodes);
     free(fx->pub);
-    free(fx->tech_anno);
     free(fx->textures);
     free(fx->bytes);
     free(fx);
 }
 
-xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out)
+#ifdef XGD_HAVE_MOJOSHADER
+
+/* ---- fx_2_0: MojoShader's effect in xgd's table ---------------------------------------------- */
+
+static bool fx2_type(xgdi_fx_table *t, const MOJOSHADER_symbolTypeInfo *in, xgdi_fx_type *out, int depth)
 {
-    *out = NULL;
+    memset(out, 0, sizeof *out);
+    switch (in->parameter_class) {
+    case MOJOSHADER_SYMCLASS_SCALAR: out->parameter_class = XGDI_FX_SCALAR; break;
+    case MOJOSHADER_SYMCLASS_VECTOR: out->parameter_class = XGDI_FX_VECTOR; break;
+    case MOJOSHADER_SYMCLASS_MATRIX_ROWS: out->parameter_class = XGDI_FX_MATRIX_ROWS; break;
+    case MOJOSHADER_SYMCLASS_MATRIX_COLUMNS: out->parameter_class = XGDI_FX_MATRIX_COLUMNS; break;
+    case MOJOSHADER_SYMCLASS_STRUCT: out->parameter_class = XGDI_FX_STRUCT; break;
+    default: out->parameter_class = XGDI_FX_OBJECT; break;
+    }
+    /* the first ten types are the same list in both */
+    out->parameter_type = in->parameter_type <= MOJOSHADER_SYMTYPE_TEXTURECUBE ? (xgdi_fx_base)in->parameter_type
+                                                                              : XGDI_FX_OTHER;
+    out->rows = in->rows;
+    out->columns = in->columns;
+    out->elements = in->elements;
+    if (in->member_count == 0 || in->members == NULL) return true;
+    if (depth > 64) return false; /* the walk bounds nesting by the bytes; this bounds the recursion */
+    xgdi_fx_member *m = table_keep(t, sizeof *m * in->member_count);
+    if (m == NULL) return false;
+    for (unsigned i = 0; i < in->member_count; i++) {
+        m[i].name = in->members[i].name;
+        if (!fx2_type(t, &in->members[i].info, &m[i].info, depth + 1)) return false;
+    }
+    out->member_count = in->member_count;
+    out->members = m;
+    return true;
+}
+
+/* The value's description, its array MojoShader's own (its commit reads and writes it). */
+static bool fx2_value(xgdi_fx_table *t, MOJOSHADER_effectValue *in, xgdi_fx_value *out)
+{
+    out->name = in->name;
+    out->semantic = in->semantic;
+    out->value_count = in->value_count;
+    out->values = in->values;
+    return fx2_type(t, &in->type, &out->type, 0);
+}
+
+static bool fx2_annotations(xgdi_fx_table *t, MOJOSHADER_effectAnnotation *in, unsigned count,
+                            xgdi_fx_value **out)
+{
+    *out = table_keep(t, sizeof **out * count);
+    if (*out == NULL) return false;
+    for (unsigned i = 0; i < count; i++)
+        if (!fx2_value(t, &in[i], &(*out)[i])) return false;
+    return true;
+}
+
+static xgdi_fx_rs fx2_state(MOJOSHADER_renderStateType s)
+{
+    switch (s) {
+    case MOJOSHADER_RS_VERTEXSHADER: return XGDI_FX_RS_VERTEXSHADER;
+    case MOJOSHADER_RS_PIXELSHADER: return XGDI_FX_RS_PIXELSHADER;
+    case MOJOSHADER_RS_ALPHABLENDENABLE: return XGDI_FX_RS_ALPHABLENDENABLE;
+    case MOJOSHADER_RS_SEPARATEALPHABLENDENABLE: return XGDI_FX_RS_SEPARATEALPHABLENDENABLE;
+    case MOJOSHADER_RS_SRCBLEND: return XGDI_FX_RS_SRCBLEND;
+    case MOJOSHADER_RS_DESTBLEND: return XGDI_FX_RS_DESTBLEND;
+    case MOJOSHADER_RS_BLENDOP: return XGDI_FX_RS_BLENDOP;
+    case MOJOSHADER_RS_SRCBLENDALPHA: return XGDI_FX_RS_SRCBLENDALPHA;
+    case MOJOSHADER_RS_DESTBLENDALPHA: return XGDI_FX_RS_DESTBLENDALPHA;
+    case MOJOSHADER_RS_BLENDOPALPHA: return XGDI_FX_RS_BLENDOPALPHA;
+    case MOJOSHADER_RS_COLORWRITEENABLE: return XGDI_FX_RS_COLORWRITEENABLE;
+    case MOJOSHADER_RS_COLORWRITEENABLE1: return XGDI_FX_RS_COLORWRITEENABLE1;
+    case MOJOSHADER_RS_COLORWRITEENABLE2: return XGDI_FX_RS_COLORWRITEENABLE2;
+    case MOJOSHADER_RS_COLORWRITEENABLE3: return XGDI_FX_RS_COLORWRITEENABLE3;
+    case MOJOSHADER_RS_ZENABLE: return XGDI_FX_RS_ZENABLE;
+    case MOJOSHADER_RS_ZWRITEENABLE: return XGDI_FX_RS_ZWRITEENABLE;
+    case MOJOSHADER_RS_ZFUNC: return XGDI_FX_RS_ZFUNC;
+    case MOJOSHADER_RS_STENCILENABLE: return XGDI_FX_RS_STENCILENABLE;
+    case MOJOSHADER_RS_STENCILFUNC: return XGDI_FX_RS_STENCILFUNC;
+    case MOJOSHADER_RS_STENCILPASS: return XGDI_FX_RS_STENCILPASS;
+    case MOJOSHADER_RS_STENCILFAIL: return XGDI_FX_RS_STENCILFAIL;
+    case MOJOSHADER_RS_STENCILZFAIL: return XGDI_FX_RS_STENCILZFAIL;
+    case MOJOSHADER_RS_TWOSIDEDSTENCILMODE: return XGDI_FX_RS_TWOSIDEDSTENCILMODE;
+    case MOJOSHADER_RS_CCW_STENCILFUNC: return XGDI_FX_RS_CCW_STENCILFUNC;
+    case MOJOSHADER_RS_CCW_STENCILPASS: return XGDI_FX_RS_CCW_STENCILPASS;
+    case MOJOSHADER_RS_CCW_STENCILFAIL: return XGDI_FX_RS_CCW_STENCILFAIL;
+    case MOJOSHADER_RS_CCW_STENCILZFAIL: return XGDI_FX_RS_CCW_STENCILZFAIL;
+    case MOJOSHADER_RS_STENCILREF: return XGDI_FX_RS_STENCILREF;
+    case MOJOSHADER_RS_STENCILMASK: return XGDI_FX_RS_STENCILMASK;
+    case MOJOSHADER_RS_STENCILWRITEMASK: return XGDI_FX_RS_STENCILWRITEMASK;
+    case MOJOSHADER_RS_CULLMODE: return XGDI_FX_RS_CULLMODE;
+    case MOJOSHADER_RS_FILLMODE: return XGDI_FX_RS_FILLMODE;
+    case MOJOSHADER_RS_SCISSORTESTENABLE: return XGDI_FX_RS_SCISSORTESTENABLE;
+    case MOJOSHADER_RS_DEPTHBIAS: return XGDI_FX_RS_DEPTHBIAS;
+    case MOJOSHADER_RS_SLOPESCALEDEPTHBIAS: return XGDI_FX_RS_SLOPESCALEDEPTHBIAS;
+    default: return XGDI_FX_RS_OTHER;
+    }
+}
+
+/* Translates MojoShader's compiled effect into fx->table, once at load. */
+static bool fx2_translate(xgdi_fx *fx)
+{
+    MOJOSHADER_effect *e = fx->effect;
+    xgdi_fx_table *t = &fx->table;
+    t->params = table_keep(t, sizeof *t->params * (size_t)(e->param_count > 0 ? e->param_count : 0));
+    t->techniques = table_keep(t, sizeof *t->techniques * (size_t)(e->technique_count > 0 ? e->technique_count : 0));
+    t->objects = table_keep(t, sizeof *t->objects * (size_t)(e->object_count > 0 ? e->object_count : 0));
+    if (t->params == NULL || t->techniques == NULL || t->objects == NULL) return false;
+    t->param_count = e->param_count;
+    t->technique_count = e->technique_count;
+    t->object_count = e->object_count;
+    for (int i = 0; i < e->param_count; i++) {
+        MOJOSHADER_effectParam *p = &e->params[i];
+        if (!fx2_value(t, &p->value, &t->params[i].value) ||
+            !fx2_annotations(t, p->annotations, p->annotation_count, &t->params[i].annotations))
+            return false;
+        t->params[i].annotation_count = p->annotation_count;
+    }
+    for (int i = 0; i < e->technique_count; i++) {
+        const MOJOSHADER_effectTechnique *tech = &e->techniques[i];
+        xgdi_fx_technique *xt = &t->techniques[i];
+        xt->name = tech->name;
+        xt->pass_count = tech->pass_count;
+        xt->annotation_count = tech->annotation_count;
+        xt->passes = table_keep(t, sizeof *xt->passes * tech->pass_count);
+        if (xt->passes == NULL || !fx2_annotations(t, tech->annotations, tech->annotation_count, &xt->annotations))
+            return false;
+        for (unsigned p = 0; p < tech->pass_count; p++) {
+            const MOJOSHADER_effectPass *mp = &tech->passes[p];
+            xgdi_fx_pass *xp = &xt->passes[p];
+            xp->name = mp->name;
+            xp->state_count = mp->state_count;
+            xp->annotation_count = mp->annotation_count;
+            xp->states = table_keep(t, sizeof *xp->states * mp->state_count);
+            if (xp->states == NULL || !fx2_annotations(t, mp->annotations, mp->annotation_count, &xp->annotations))
+                return false;
+            for (unsigned k = 0; k < mp->state_count; k++) {
+                xp->states[k].type = fx2_state(mp->states[k].type);
+                if (!fx2_value(t, &mp->states[k].value, &xp->states[k].value)) return false;
+            }
+        }
+    }
+    for (int i = 0; i < e->object_count; i++) {
+        const MOJOSHADER_effectObject *o = &e->objects[i];
+        if (o->type == MOJOSHADER_SYMTYPE_PIXELSHADER || o->type == MOJOSHADER_SYMTYPE_VERTEXSHADER) {
+            t->objects[i].kind = o->shader.is_preshader ? XGDI_FX_OBJ_NONE : XGDI_FX_OBJ_SHADER;
+            t->objects[i].shader = o->shader.is_preshader ? NULL : o->shader.shader;
+        } else if (o->type == MOJOSHADER_SYMTYPE_STRING) {
+            t->objects[i].kind = XGDI_FX_OBJ_STRING;
+            t->objects[i].string = o->string.string;
+        }
+    }
+    return true;
+}
+
+static xgd_result fx2_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out)
+{
     const uint8_t *b = bytes;
-    if (fx_is_xfx(bytes, size)) return fx_hlsl_load(device, bytes, size, out);
     if (size > 0x7fffffff)
         return fx_fail(device, XGD_ERROR_INVALID_ARGUMENT, "the effect is larger than 2 GiB");
     /* XNA's compiler wraps the container: 0xBCF00BCF and the offset of the container */
@@ -1411,7 +1551,7 @@ xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi
     if (code == XGD_OK) {
         fx->object_count = e->object_count;
         fx->textures = calloc((size_t)(e->object_count > 0 ? e->object_count : 1), sizeof *fx->textures);
-        if (fx->textures == NULL || !build_table(fx)) {
+        if (fx->textures == NULL || !fx2_translate(fx) || !build_table(fx)) {
             code = XGD_ERROR_OUT_OF_MEMORY;
             snprintf(msg, sizeof msg, "out of memory (or more than %d parameters)", FX_MAX_NODES);
         }
@@ -1424,15 +1564,29 @@ xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi
     return XGD_OK;
 }
 
+#endif /* XGD_HAVE_MOJOSHADER: fx_2_0 load */
+
+xgd_result xgdi_fx_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out)
+{
+    *out = NULL;
+    if (fx_is_xfx(bytes, size)) return fx_hlsl_load(device, bytes, size, out);
+#ifdef XGD_HAVE_MOJOSHADER
+    return fx2_load(device, bytes, size, out);
+#else
+    return fx_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                   "this build has no MojoShader: fx_2_0 effects need it (compiled xgd effects, .xfx, load)");
+#endif
+}
+
 xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
 {
     xgd_result r = xgdi_fx_load(device, fx->bytes, fx->size, out);
     if (r != XGD_OK) return r;
     xgdi_fx *c = *out;
-    for (int i = 0; i < fx->effect->param_count; i++) {
-        const MOJOSHADER_effectValue *a = &fx->effect->params[i].value;
-        MOJOSHADER_effectValue *b = &c->effect->params[i].value;
-        if (a->type.parameter_class != MOJOSHADER_SYMCLASS_OBJECT && a->value_count == b->value_count)
+    for (int i = 0; i < fx->table.param_count && i < c->table.param_count; i++) {
+        const xgdi_fx_value *a = &fx->table.params[i].value;
+        xgdi_fx_value *b = &c->table.params[i].value;
+        if (a->type.parameter_class != XGDI_FX_OBJECT && a->value_count == b->value_count)
             memcpy(b->values, a->values, (size_t)a->value_count * 4);
     }
     memcpy(c->textures, fx->textures, sizeof *c->textures * (size_t)fx->object_count);
@@ -1442,8 +1596,8 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
 
 void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
 {
-    for (int i = 0; i <= fx->shader_count; i++) {
-        fx_shader *s = i < fx->shader_count ? fx->shaders[i] : fx->sprite_vs;
+    for (int i = 0; i < fx->shader_count; i++) {
+        fx_shader *s = fx->shaders[i];
         if (s == NULL) continue;
         if (s->native == NULL) continue;
         if (device != NULL) {
@@ -1495,9 +1649,9 @@ static xgd_result check_out(xgd_device *dev, const void *out)
 
 static xgd_result check_technique(xgd_device *dev, const xgdi_fx *fx, int t)
 {
-    if (t < 0 || t >= fx->effect->technique_count)
+    if (t < 0 || t >= fx->tech_count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "technique %d does not exist (the effect has %d)", t,
-                         fx->effect->technique_count);
+                         fx->tech_count);
     return XGD_OK;
 }
 
@@ -1505,9 +1659,9 @@ static xgd_result check_pass(xgd_device *dev, const xgdi_fx *fx, int t, int p)
 {
     xgd_result r = check_technique(dev, fx, t);
     if (r != XGD_OK) return r;
-    if (p < 0 || p >= (int)fx->effect->techniques[t].pass_count)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d does not exist (technique %d has %u)", p, t,
-                         fx->effect->techniques[t].pass_count);
+    if (p < 0 || p >= fx->techs[t].pass_count)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d does not exist (technique %d has %d)", p, t,
+                         fx->techs[t].pass_count);
     return XGD_OK;
 }
 
@@ -1539,7 +1693,7 @@ xgd_result xgd_effect_get_technique_count(xgd_effect *effect, int *out)
     FX_ENTER(effect, fx, dev);
     xgd_result r = check_out(dev, out);
     if (r != XGD_OK) return r;
-    *out = fx->effect->technique_count;
+    *out = fx->tech_count;
     return XGD_OK;
 }
 
@@ -1549,8 +1703,8 @@ xgd_result xgd_effect_find_technique(xgd_effect *effect, const char *name, int *
     xgd_result r = check_out(dev, out);
     if (r != XGD_OK) return r;
     if (name == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "name is NULL");
-    for (int t = 0; t < fx->effect->technique_count; t++) {
-        const char *n = fx->effect->techniques[t].name;
+    for (int t = 0; t < fx->tech_count; t++) {
+        const char *n = fx->techs[t].name;
         if (n != NULL && strcmp(n, name) == 0) {
             *out = t;
             return XGD_OK;
@@ -1565,10 +1719,10 @@ xgd_result xgd_effect_get_technique_info(xgd_effect *effect, int technique, xgd_
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
-    const MOJOSHADER_effectTechnique *t = &fx->effect->techniques[technique];
+    const fx_technique *t = &fx->techs[technique];
     out->name = t->name != NULL ? t->name : "";
-    out->pass_count = (int)t->pass_count;
-    out->annotation_count = (int)t->annotation_count;
+    out->pass_count = t->pass_count;
+    out->annotation_count = t->anno_count;
     return XGD_OK;
 }
 
@@ -1579,10 +1733,10 @@ xgd_result xgd_effect_find_pass(xgd_effect *effect, int technique, const char *n
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
     if (name == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "name is NULL");
-    const MOJOSHADER_effectTechnique *t = &fx->effect->techniques[technique];
-    for (unsigned p = 0; p < t->pass_count; p++) {
+    const fx_technique *t = &fx->techs[technique];
+    for (int p = 0; p < t->pass_count; p++) {
         if (t->passes[p].name != NULL && strcmp(t->passes[p].name, name) == 0) {
-            *out = (int)p;
+            *out = p;
             return XGD_OK;
         }
     }
@@ -1595,9 +1749,9 @@ xgd_result xgd_effect_get_pass_info(xgd_effect *effect, int technique, int pass,
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
     if (r != XGD_OK) return r;
-    const MOJOSHADER_effectPass *p = &fx->effect->techniques[technique].passes[pass];
+    const fx_pass *p = &fx->techs[technique].passes[pass];
     out->name = p->name != NULL ? p->name : "";
-    out->annotation_count = (int)p->annotation_count;
+    out->annotation_count = p->anno_count;
     return XGD_OK;
 }
 
@@ -1750,11 +1904,11 @@ xgd_result xgd_effect_technique_get_annotation(xgd_effect *effect, int technique
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_technique(dev, fx, technique);
     if (r != XGD_OK) return r;
-    int count = (int)fx->effect->techniques[technique].annotation_count;
+    int count = fx->techs[technique].anno_count;
     if (index < 0 || index >= count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "technique %d has no annotation %d (it has %d)",
                          technique, index, count);
-    out->id = fx->tech_anno[technique] + index;
+    out->id = fx->techs[technique].anno_first + index;
     return XGD_OK;
 }
 
@@ -1765,11 +1919,11 @@ xgd_result xgd_effect_pass_get_annotation(xgd_effect *effect, int technique, int
     xgd_result r = check_out(dev, out);
     if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
     if (r != XGD_OK) return r;
-    int count = (int)fx->effect->techniques[technique].passes[pass].annotation_count;
+    int count = fx->techs[technique].passes[pass].anno_count;
     if (index < 0 || index >= count)
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "pass %d of technique %d has no annotation %d", pass,
                          technique, index);
-    out->id = fx->pass_anno[technique][pass] + index;
+    out->id = fx->techs[technique].passes[pass].anno_first + index;
     return XGD_OK;
 }
 
@@ -2155,6 +2309,32 @@ xgd_result xgd_effect_parameter_set_texture(xgd_effect *effect, xgd_effect_param
     return XGD_OK;
 }
 
+int xgdi_fx_parameter_id(const xgdi_fx *fx, const char *name)
+{
+    for (int i = 0; i < fx->pub_count; i++)
+        if (strcmp(fx->nodes[fx->pub[i]].name, name) == 0) return fx->pub[i];
+    return -1;
+}
+
+xgd_result xgdi_fx_set_floats(xgd_device *dev, xgdi_fx *fx, int id, const float *v, int count)
+{
+    xgd_result r;
+    const fx_node *n = typed(dev, fx, (xgd_effect_parameter){ id }, XGD_EFFECT_PARAMETER_TYPE_SINGLE, 6, true,
+                             "set_floats", &r);
+    return n == NULL ? r : move_values(dev, n, (float *)v, NULL, count, true);
+}
+
+xgd_result xgdi_fx_set_texture(xgd_device *dev, xgdi_fx *fx, int id, xgd_texture *texture)
+{
+    xgd_result r;
+    const fx_node *n = texture_node(dev, fx, (xgd_effect_parameter){ id }, true, &r);
+    if (n == NULL) return r;
+    fx_texref *t = &fx->textures[n->value->valuesI[n->offset]];
+    t->handle = texture != NULL ? texture->res.handle : NULL;
+    t->ref = texture != NULL ? xgdi_ref_make(&texture->res) : (xgdi_ref){ 0, 0 };
+    return XGD_OK;
+}
+
 xgd_result xgd_effect_parameter_get_texture(xgd_effect *effect, xgd_effect_parameter p, xgd_texture **out)
 {
     FX_ENTER(effect, fx, dev);
@@ -2178,7 +2358,9 @@ xgd_result xgd_effect_parameter_get_string(xgd_effect *effect, xgd_effect_parame
         return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "parameter \"%s\" is %s %s; get_string needs a String",
                          n->name, class_name(n->cls), type_name(n->type));
     int obj = n->value->valuesI[n->offset];
-    const char *s = obj >= 0 && obj < fx->object_count ? fx->effect->objects[obj].string.string : NULL;
+    const char *s = obj >= 0 && obj < fx->table.object_count && fx->table.objects[obj].kind == XGDI_FX_OBJ_STRING
+                        ? fx->table.objects[obj].string
+                        : NULL;
     *out = s != NULL ? s : "";
     return XGD_OK;
 }
@@ -2188,11 +2370,11 @@ xgd_result xgd_effect_parameter_get_string(xgd_effect *effect, xgd_effect_parame
 static xgd_texture_address_mode address_of(int a, xgd_texture_address_mode keep)
 {
     switch (a) {
-    case MOJOSHADER_TADDRESS_WRAP: return XGD_ADDRESS_WRAP;
-    case MOJOSHADER_TADDRESS_MIRROR: return XGD_ADDRESS_MIRROR;
-    case MOJOSHADER_TADDRESS_CLAMP:
-    case MOJOSHADER_TADDRESS_BORDER:
-    case MOJOSHADER_TADDRESS_MIRRORONCE: return XGD_ADDRESS_CLAMP;
+    case XGDI_D3D_TADDRESS_WRAP: return XGD_ADDRESS_WRAP;
+    case XGDI_D3D_TADDRESS_MIRROR: return XGD_ADDRESS_MIRROR;
+    case XGDI_D3D_TADDRESS_CLAMP:
+    case XGDI_D3D_TADDRESS_BORDER:
+    case XGDI_D3D_TADDRESS_MIRRORONCE: return XGD_ADDRESS_CLAMP;
     default: return keep;
     }
 }
@@ -2200,10 +2382,10 @@ static xgd_texture_address_mode address_of(int a, xgd_texture_address_mode keep)
 /* XNA's filter from Direct3D 9's minification, magnification and mip filters. */
 static xgd_texture_filter filter_of(int mn, int mg, int mp)
 {
-    bool aniso = mn == MOJOSHADER_TEXTUREFILTER_ANISOTROPIC || mg == MOJOSHADER_TEXTUREFILTER_ANISOTROPIC;
+    bool aniso = mn == XGDI_D3D_FILTER_ANISOTROPIC || mg == XGDI_D3D_FILTER_ANISOTROPIC;
     if (aniso) return XGD_FILTER_ANISOTROPIC;
-    bool min_l = mn == MOJOSHADER_TEXTUREFILTER_LINEAR, mag_l = mg == MOJOSHADER_TEXTUREFILTER_LINEAR,
-         mip_l = mp == MOJOSHADER_TEXTUREFILTER_LINEAR;
+    bool min_l = mn == XGDI_D3D_FILTER_LINEAR, mag_l = mg == XGDI_D3D_FILTER_LINEAR,
+         mip_l = mp == XGDI_D3D_FILTER_LINEAR;
     if (min_l && mag_l) return mip_l ? XGD_FILTER_LINEAR : XGD_FILTER_LINEAR_MIP_POINT;
     if (!min_l && !mag_l) return mip_l ? XGD_FILTER_POINT_MIP_LINEAR : XGD_FILTER_POINT;
     if (min_l) return mip_l ? XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR : XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_POINT;
@@ -2213,10 +2395,10 @@ static xgd_texture_filter filter_of(int mn, int mg, int mp)
 /* The filter's three parts as Direct3D 9 filters (the inverse of filter_of). */
 static void filter_parts(xgd_texture_filter f, int *mn, int *mg, int *mp)
 {
-    const int L = MOJOSHADER_TEXTUREFILTER_LINEAR, P = MOJOSHADER_TEXTUREFILTER_POINT;
+    const int L = XGDI_D3D_FILTER_LINEAR, P = XGDI_D3D_FILTER_POINT;
     switch (f) {
     case XGD_FILTER_POINT: *mn = P, *mg = P, *mp = P; break;
-    case XGD_FILTER_ANISOTROPIC: *mn = MOJOSHADER_TEXTUREFILTER_ANISOTROPIC, *mg = MOJOSHADER_TEXTUREFILTER_ANISOTROPIC, *mp = L; break;
+    case XGD_FILTER_ANISOTROPIC: *mn = XGDI_D3D_FILTER_ANISOTROPIC, *mg = XGDI_D3D_FILTER_ANISOTROPIC, *mp = L; break;
     case XGD_FILTER_LINEAR_MIP_POINT: *mn = L, *mg = L, *mp = P; break;
     case XGD_FILTER_POINT_MIP_LINEAR: *mn = P, *mg = P, *mp = L; break;
     case XGD_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR: *mn = L, *mg = P, *mp = L; break;
@@ -2235,6 +2417,7 @@ static bool sampler_equal(const xgd_sampler_desc *a, const xgd_sampler_desc *b)
            a->mip_map_level_of_detail_bias == b->mip_map_level_of_detail_bias;
 }
 
+#ifdef XGD_HAVE_MOJOSHADER
 /* The pass's sampler states (on top of the device's current state of that register, as XNA
  * does) and the texture its sampler names. */
 static xgd_result apply_samplers(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_effectStateChanges *ch)
@@ -2309,24 +2492,24 @@ static xgd_result apply_samplers(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_
     }
     return XGD_OK;
 }
-
+#endif
 
 static xgd_blend blend_of(int b, xgd_blend keep)
 {
     switch (b) {
-    case MOJOSHADER_BLEND_ZERO: return XGD_BLEND_ZERO;
-    case MOJOSHADER_BLEND_ONE: return XGD_BLEND_ONE;
-    case MOJOSHADER_BLEND_SRCCOLOR: return XGD_BLEND_SOURCE_COLOR;
-    case MOJOSHADER_BLEND_INVSRCCOLOR: return XGD_BLEND_INVERSE_SOURCE_COLOR;
-    case MOJOSHADER_BLEND_SRCALPHA: return XGD_BLEND_SOURCE_ALPHA;
-    case MOJOSHADER_BLEND_INVSRCALPHA: return XGD_BLEND_INVERSE_SOURCE_ALPHA;
-    case MOJOSHADER_BLEND_DESTALPHA: return XGD_BLEND_DESTINATION_ALPHA;
-    case MOJOSHADER_BLEND_INVDESTALPHA: return XGD_BLEND_INVERSE_DESTINATION_ALPHA;
-    case MOJOSHADER_BLEND_DESTCOLOR: return XGD_BLEND_DESTINATION_COLOR;
-    case MOJOSHADER_BLEND_INVDESTCOLOR: return XGD_BLEND_INVERSE_DESTINATION_COLOR;
-    case MOJOSHADER_BLEND_SRCALPHASAT: return XGD_BLEND_SOURCE_ALPHA_SATURATION;
-    case MOJOSHADER_BLEND_BLENDFACTOR: return XGD_BLEND_BLEND_FACTOR;
-    case MOJOSHADER_BLEND_INVBLENDFACTOR: return XGD_BLEND_INVERSE_BLEND_FACTOR;
+    case XGDI_D3D_BLEND_ZERO: return XGD_BLEND_ZERO;
+    case XGDI_D3D_BLEND_ONE: return XGD_BLEND_ONE;
+    case XGDI_D3D_BLEND_SRCCOLOR: return XGD_BLEND_SOURCE_COLOR;
+    case XGDI_D3D_BLEND_INVSRCCOLOR: return XGD_BLEND_INVERSE_SOURCE_COLOR;
+    case XGDI_D3D_BLEND_SRCALPHA: return XGD_BLEND_SOURCE_ALPHA;
+    case XGDI_D3D_BLEND_INVSRCALPHA: return XGD_BLEND_INVERSE_SOURCE_ALPHA;
+    case XGDI_D3D_BLEND_DESTALPHA: return XGD_BLEND_DESTINATION_ALPHA;
+    case XGDI_D3D_BLEND_INVDESTALPHA: return XGD_BLEND_INVERSE_DESTINATION_ALPHA;
+    case XGDI_D3D_BLEND_DESTCOLOR: return XGD_BLEND_DESTINATION_COLOR;
+    case XGDI_D3D_BLEND_INVDESTCOLOR: return XGD_BLEND_INVERSE_DESTINATION_COLOR;
+    case XGDI_D3D_BLEND_SRCALPHASAT: return XGD_BLEND_SOURCE_ALPHA_SATURATION;
+    case XGDI_D3D_BLEND_BLENDFACTOR: return XGD_BLEND_BLEND_FACTOR;
+    case XGDI_D3D_BLEND_INVBLENDFACTOR: return XGD_BLEND_INVERSE_BLEND_FACTOR;
     default: return keep;
     }
 }
@@ -2334,11 +2517,11 @@ static xgd_blend blend_of(int b, xgd_blend keep)
 static xgd_blend_function blend_op_of(int o, xgd_blend_function keep)
 {
     switch (o) {
-    case MOJOSHADER_BLENDOP_ADD: return XGD_BLEND_FUNCTION_ADD;
-    case MOJOSHADER_BLENDOP_SUBTRACT: return XGD_BLEND_FUNCTION_SUBTRACT;
-    case MOJOSHADER_BLENDOP_REVSUBTRACT: return XGD_BLEND_FUNCTION_REVERSE_SUBTRACT;
-    case MOJOSHADER_BLENDOP_MIN: return XGD_BLEND_FUNCTION_MIN;
-    case MOJOSHADER_BLENDOP_MAX: return XGD_BLEND_FUNCTION_MAX;
+    case XGDI_D3D_BLENDOP_ADD: return XGD_BLEND_FUNCTION_ADD;
+    case XGDI_D3D_BLENDOP_SUBTRACT: return XGD_BLEND_FUNCTION_SUBTRACT;
+    case XGDI_D3D_BLENDOP_REVSUBTRACT: return XGD_BLEND_FUNCTION_REVERSE_SUBTRACT;
+    case XGDI_D3D_BLENDOP_MIN: return XGD_BLEND_FUNCTION_MIN;
+    case XGDI_D3D_BLENDOP_MAX: return XGD_BLEND_FUNCTION_MAX;
     default: return keep;
     }
 }
@@ -2346,14 +2529,14 @@ static xgd_blend_function blend_op_of(int o, xgd_blend_function keep)
 static xgd_compare_function compare_of(int c, xgd_compare_function keep)
 {
     switch (c) {
-    case MOJOSHADER_CMP_NEVER: return XGD_COMPARE_NEVER;
-    case MOJOSHADER_CMP_LESS: return XGD_COMPARE_LESS;
-    case MOJOSHADER_CMP_EQUAL: return XGD_COMPARE_EQUAL;
-    case MOJOSHADER_CMP_LESSEQUAL: return XGD_COMPARE_LESS_EQUAL;
-    case MOJOSHADER_CMP_GREATER: return XGD_COMPARE_GREATER;
-    case MOJOSHADER_CMP_NOTEQUAL: return XGD_COMPARE_NOT_EQUAL;
-    case MOJOSHADER_CMP_GREATEREQUAL: return XGD_COMPARE_GREATER_EQUAL;
-    case MOJOSHADER_CMP_ALWAYS: return XGD_COMPARE_ALWAYS;
+    case XGDI_D3D_CMP_NEVER: return XGD_COMPARE_NEVER;
+    case XGDI_D3D_CMP_LESS: return XGD_COMPARE_LESS;
+    case XGDI_D3D_CMP_EQUAL: return XGD_COMPARE_EQUAL;
+    case XGDI_D3D_CMP_LESSEQUAL: return XGD_COMPARE_LESS_EQUAL;
+    case XGDI_D3D_CMP_GREATER: return XGD_COMPARE_GREATER;
+    case XGDI_D3D_CMP_NOTEQUAL: return XGD_COMPARE_NOT_EQUAL;
+    case XGDI_D3D_CMP_GREATEREQUAL: return XGD_COMPARE_GREATER_EQUAL;
+    case XGDI_D3D_CMP_ALWAYS: return XGD_COMPARE_ALWAYS;
     default: return keep;
     }
 }
@@ -2361,14 +2544,14 @@ static xgd_compare_function compare_of(int c, xgd_compare_function keep)
 static xgd_stencil_operation stencil_op_of(int o, xgd_stencil_operation keep)
 {
     switch (o) {
-    case MOJOSHADER_STENCILOP_KEEP: return XGD_STENCIL_OP_KEEP;
-    case MOJOSHADER_STENCILOP_ZERO: return XGD_STENCIL_OP_ZERO;
-    case MOJOSHADER_STENCILOP_REPLACE: return XGD_STENCIL_OP_REPLACE;
-    case MOJOSHADER_STENCILOP_INCRSAT: return XGD_STENCIL_OP_INCREMENT_SATURATION;
-    case MOJOSHADER_STENCILOP_DECRSAT: return XGD_STENCIL_OP_DECREMENT_SATURATION;
-    case MOJOSHADER_STENCILOP_INVERT: return XGD_STENCIL_OP_INVERT;
-    case MOJOSHADER_STENCILOP_INCR: return XGD_STENCIL_OP_INCREMENT;
-    case MOJOSHADER_STENCILOP_DECR: return XGD_STENCIL_OP_DECREMENT;
+    case XGDI_D3D_STENCILOP_KEEP: return XGD_STENCIL_OP_KEEP;
+    case XGDI_D3D_STENCILOP_ZERO: return XGD_STENCIL_OP_ZERO;
+    case XGDI_D3D_STENCILOP_REPLACE: return XGD_STENCIL_OP_REPLACE;
+    case XGDI_D3D_STENCILOP_INCRSAT: return XGD_STENCIL_OP_INCREMENT_SATURATION;
+    case XGDI_D3D_STENCILOP_DECRSAT: return XGD_STENCIL_OP_DECREMENT_SATURATION;
+    case XGDI_D3D_STENCILOP_INVERT: return XGD_STENCIL_OP_INVERT;
+    case XGDI_D3D_STENCILOP_INCR: return XGD_STENCIL_OP_INCREMENT;
+    case XGDI_D3D_STENCILOP_DECR: return XGD_STENCIL_OP_DECREMENT;
     default: return keep;
     }
 }
@@ -2382,7 +2565,7 @@ static xgd_stencil_operation stencil_op_of(int o, xgd_stencil_operation keep)
  * ScissorTestEnable, DepthBias and SlopeScaleDepthBias, whose values are floats (Direct3D 9
  * keeps their bits in the state's DWORD, so they are read as a float whatever the value's
  * type). Other Direct3D 9 states have no XNA state object and are ignored. */
-static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_effectPass *pass)
+static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const xgdi_fx_pass *pass)
 {
     xgd_blend_state_desc b = dev->blend_state->desc;
     xgd_depth_stencil_desc d = dev->depth_stencil_state->desc;
@@ -2391,20 +2574,20 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
     int enable = -1, separate = 0;
     int src = -1, dst = -1, op = -1, asrc = -1, adst = -1, aop = -1;
     for (unsigned i = 0; i < pass->state_count; i++) {
-        const MOJOSHADER_effectState *st = &pass->states[i];
-        if (st->value.value_count < 1 || st->type == MOJOSHADER_RS_VERTEXSHADER ||
-            st->type == MOJOSHADER_RS_PIXELSHADER)
+        const xgdi_fx_state *st = &pass->states[i];
+        if (st->value.value_count < 1 || st->type == XGDI_FX_RS_VERTEXSHADER ||
+            st->type == XGDI_FX_RS_PIXELSHADER)
             continue;
-        if (st->type == MOJOSHADER_RS_DEPTHBIAS || st->type == MOJOSHADER_RS_SLOPESCALEDEPTHBIAS) {
+        if (st->type == XGDI_FX_RS_DEPTHBIAS || st->type == XGDI_FX_RS_SLOPESCALEDEPTHBIAS) {
             float f = st->value.valuesF[0];
             if (!isfinite(f)) continue;
-            if (st->type == MOJOSHADER_RS_DEPTHBIAS) r.depth_bias = f;
+            if (st->type == XGDI_FX_RS_DEPTHBIAS) r.depth_bias = f;
             else r.slope_scale_depth_bias = f;
             tr = true;
             continue;
         }
         int v;
-        if (st->value.type.parameter_type == MOJOSHADER_SYMTYPE_FLOAT) {
+        if (st->value.type.parameter_type == XGDI_FX_FLOAT) {
             /* a float state value outside int's range names no Direct3D 9 enum: ignored, as
                an unknown value of a known state is */
             float f = st->value.valuesF[0];
@@ -2414,45 +2597,45 @@ static xgd_result apply_render_states(xgd_device *dev, xgdi_fx *fx, const MOJOSH
             v = st->value.valuesI[0];
         }
         switch (st->type) {
-        case MOJOSHADER_RS_ALPHABLENDENABLE: enable = v != 0, tb = true; break;
-        case MOJOSHADER_RS_SEPARATEALPHABLENDENABLE: separate = v != 0, tb = true; break;
-        case MOJOSHADER_RS_SRCBLEND: src = v, tb = true; break;
-        case MOJOSHADER_RS_DESTBLEND: dst = v, tb = true; break;
-        case MOJOSHADER_RS_BLENDOP: op = v, tb = true; break;
-        case MOJOSHADER_RS_SRCBLENDALPHA: asrc = v, tb = true; break;
-        case MOJOSHADER_RS_DESTBLENDALPHA: adst = v, tb = true; break;
-        case MOJOSHADER_RS_BLENDOPALPHA: aop = v, tb = true; break;
-        case MOJOSHADER_RS_COLORWRITEENABLE: b.target[0].color_write_channels = (unsigned)v & 15u, tb = true; break;
-        case MOJOSHADER_RS_ZENABLE: d.depth_buffer_enable = v != 0, td = true; break;
-        case MOJOSHADER_RS_ZWRITEENABLE: d.depth_buffer_write_enable = v != 0, td = true; break;
-        case MOJOSHADER_RS_ZFUNC: d.depth_function = compare_of(v, d.depth_function), td = true; break;
-        case MOJOSHADER_RS_COLORWRITEENABLE1: b.target[1].color_write_channels = (unsigned)v & 15u, tb = true; break;
-        case MOJOSHADER_RS_COLORWRITEENABLE2: b.target[2].color_write_channels = (unsigned)v & 15u, tb = true; break;
-        case MOJOSHADER_RS_COLORWRITEENABLE3: b.target[3].color_write_channels = (unsigned)v & 15u, tb = true; break;
-        case MOJOSHADER_RS_STENCILENABLE: d.stencil_enable = v != 0, td = true; break;
-        case MOJOSHADER_RS_STENCILFUNC: d.stencil_function = compare_of(v, d.stencil_function), td = true; break;
-        case MOJOSHADER_RS_STENCILPASS: d.stencil_pass = stencil_op_of(v, d.stencil_pass), td = true; break;
-        case MOJOSHADER_RS_STENCILFAIL: d.stencil_fail = stencil_op_of(v, d.stencil_fail), td = true; break;
-        case MOJOSHADER_RS_STENCILZFAIL: d.stencil_depth_fail = stencil_op_of(v, d.stencil_depth_fail), td = true; break;
-        case MOJOSHADER_RS_TWOSIDEDSTENCILMODE: d.two_sided_stencil = v != 0, td = true; break;
-        case MOJOSHADER_RS_CCW_STENCILFUNC: d.ccw_stencil_function = compare_of(v, d.ccw_stencil_function), td = true; break;
-        case MOJOSHADER_RS_CCW_STENCILPASS: d.ccw_stencil_pass = stencil_op_of(v, d.ccw_stencil_pass), td = true; break;
-        case MOJOSHADER_RS_CCW_STENCILFAIL: d.ccw_stencil_fail = stencil_op_of(v, d.ccw_stencil_fail), td = true; break;
-        case MOJOSHADER_RS_CCW_STENCILZFAIL: d.ccw_stencil_depth_fail = stencil_op_of(v, d.ccw_stencil_depth_fail), td = true; break;
-        case MOJOSHADER_RS_STENCILREF: d.reference_stencil = v & 0xff, td = true; break;
-        case MOJOSHADER_RS_STENCILMASK: d.stencil_mask = v & 0xff, td = true; break;
-        case MOJOSHADER_RS_STENCILWRITEMASK: d.stencil_write_mask = v & 0xff, td = true; break;
-        case MOJOSHADER_RS_CULLMODE:
-            r.cull_mode = v == MOJOSHADER_CULL_NONE ? XGD_CULL_NONE
-                          : v == MOJOSHADER_CULL_CW ? XGD_CULL_CLOCKWISE_FACE
-                          : v == MOJOSHADER_CULL_CCW ? XGD_CULL_COUNTER_CLOCKWISE_FACE : r.cull_mode;
+        case XGDI_FX_RS_ALPHABLENDENABLE: enable = v != 0, tb = true; break;
+        case XGDI_FX_RS_SEPARATEALPHABLENDENABLE: separate = v != 0, tb = true; break;
+        case XGDI_FX_RS_SRCBLEND: src = v, tb = true; break;
+        case XGDI_FX_RS_DESTBLEND: dst = v, tb = true; break;
+        case XGDI_FX_RS_BLENDOP: op = v, tb = true; break;
+        case XGDI_FX_RS_SRCBLENDALPHA: asrc = v, tb = true; break;
+        case XGDI_FX_RS_DESTBLENDALPHA: adst = v, tb = true; break;
+        case XGDI_FX_RS_BLENDOPALPHA: aop = v, tb = true; break;
+        case XGDI_FX_RS_COLORWRITEENABLE: b.target[0].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case XGDI_FX_RS_ZENABLE: d.depth_buffer_enable = v != 0, td = true; break;
+        case XGDI_FX_RS_ZWRITEENABLE: d.depth_buffer_write_enable = v != 0, td = true; break;
+        case XGDI_FX_RS_ZFUNC: d.depth_function = compare_of(v, d.depth_function), td = true; break;
+        case XGDI_FX_RS_COLORWRITEENABLE1: b.target[1].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case XGDI_FX_RS_COLORWRITEENABLE2: b.target[2].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case XGDI_FX_RS_COLORWRITEENABLE3: b.target[3].color_write_channels = (unsigned)v & 15u, tb = true; break;
+        case XGDI_FX_RS_STENCILENABLE: d.stencil_enable = v != 0, td = true; break;
+        case XGDI_FX_RS_STENCILFUNC: d.stencil_function = compare_of(v, d.stencil_function), td = true; break;
+        case XGDI_FX_RS_STENCILPASS: d.stencil_pass = stencil_op_of(v, d.stencil_pass), td = true; break;
+        case XGDI_FX_RS_STENCILFAIL: d.stencil_fail = stencil_op_of(v, d.stencil_fail), td = true; break;
+        case XGDI_FX_RS_STENCILZFAIL: d.stencil_depth_fail = stencil_op_of(v, d.stencil_depth_fail), td = true; break;
+        case XGDI_FX_RS_TWOSIDEDSTENCILMODE: d.two_sided_stencil = v != 0, td = true; break;
+        case XGDI_FX_RS_CCW_STENCILFUNC: d.ccw_stencil_function = compare_of(v, d.ccw_stencil_function), td = true; break;
+        case XGDI_FX_RS_CCW_STENCILPASS: d.ccw_stencil_pass = stencil_op_of(v, d.ccw_stencil_pass), td = true; break;
+        case XGDI_FX_RS_CCW_STENCILFAIL: d.ccw_stencil_fail = stencil_op_of(v, d.ccw_stencil_fail), td = true; break;
+        case XGDI_FX_RS_CCW_STENCILZFAIL: d.ccw_stencil_depth_fail = stencil_op_of(v, d.ccw_stencil_depth_fail), td = true; break;
+        case XGDI_FX_RS_STENCILREF: d.reference_stencil = v & 0xff, td = true; break;
+        case XGDI_FX_RS_STENCILMASK: d.stencil_mask = v & 0xff, td = true; break;
+        case XGDI_FX_RS_STENCILWRITEMASK: d.stencil_write_mask = v & 0xff, td = true; break;
+        case XGDI_FX_RS_CULLMODE:
+            r.cull_mode = v == XGDI_D3D_CULL_NONE ? XGD_CULL_NONE
+                          : v == XGDI_D3D_CULL_CW ? XGD_CULL_CLOCKWISE_FACE
+                          : v == XGDI_D3D_CULL_CCW ? XGD_CULL_COUNTER_CLOCKWISE_FACE : r.cull_mode;
             tr = true;
             break;
-        case MOJOSHADER_RS_FILLMODE:
-            r.fill_mode = v == MOJOSHADER_FILL_WIREFRAME ? XGD_FILL_WIREFRAME : XGD_FILL_SOLID;
+        case XGDI_FX_RS_FILLMODE:
+            r.fill_mode = v == XGDI_D3D_FILL_WIREFRAME ? XGD_FILL_WIREFRAME : XGD_FILL_SOLID;
             tr = true;
             break;
-        case MOJOSHADER_RS_SCISSORTESTENABLE: r.scissor_test_enable = v != 0, tr = true; break;
+        case XGDI_FX_RS_SCISSORTESTENABLE: r.scissor_test_enable = v != 0, tr = true; break;
         default: break;
         }
     }
@@ -2519,6 +2702,15 @@ static xgd_result ensure_native(xgd_device *dev, fx_shader *s)
     return dev->ops->shader_create(dev->renderer, &d, &s->native);
 }
 
+/* Whether the applied vertex shader is the stock SpriteEffect's, which a pass with a pixel
+ * shader only keeps (XNA's custom sprite effects inside SpriteBatch). */
+static bool fx_sprite_vs_current(const xgd_device *dev)
+{
+    return dev->program_set && dev->program == XGDI_PROGRAM_USER && dev->user_vs != NULL &&
+           dev->user_vs == dev->sprite_vs;
+}
+
+#ifdef XGD_HAVE_MOJOSHADER
 static int pack(const fx_shader *s, const float *file, float *out)
 {
     int n = s->constant_count - (s->stage == XGDI_SHADER_VERTEX ? 1 : 0);
@@ -2526,82 +2718,20 @@ static int pack(const fx_shader *s, const float *file, float *out)
     return s->constant_count;
 }
 
-
-/* SpriteEffect's vertex shader (position * MatrixTransform, colour and texture coordinate
- * passed on) in the shader form. XNA's sprite effects are often pixel shaders only: SpriteBatch
- * binds SpriteEffect, then the custom pass replaces the pixel shader and keeps that vertex
- * shader and its matrix. The stock SpriteEffect is no shader of the form, so this one stands in
- * for it when such a pass follows the stock sprite program. */
-static xgd_result sprite_vertex_shader(xgd_device *dev, xgdi_fx *fx, fx_shader **out)
+/* An fx_2_0 pass: MojoShader's commit runs the preshaders and fills the register files. */
+static xgd_result fx2_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
 {
-    static const char src[] = "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n"
-                              "m4x4 oPos, v0, c0\nmov oD0, v1\nmov oT0, v2\n";
-    if (fx->sprite_vs == NULL) {
-        const MOJOSHADER_parseData *a = MOJOSHADER_assemble("xgd sprite vertex shader", src, (unsigned)strlen(src), NULL, 0,
-                                                            NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL);
-        if (a == NULL || a->error_count > 0) {
-            if (a != NULL) MOJOSHADER_freeParseData(a);
-            return xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader could not be assembled");
-        }
-        fx_shader *s = calloc(1, sizeof *s);
-        if (s != NULL && (s->arena = malloc(sizeof(fx_arena))) == NULL) {
-            free(s);
-            s = NULL;
-        }
-        if (s != NULL) {
-            s->refs = 1;
-            arena_init(s->arena);
-            s->pd = MOJOSHADER_parse("spirv", "main", (const unsigned char *)a->output, (unsigned)a->output_len, NULL, 0,
-                                     NULL, 0, arena_malloc, arena_free, s->arena);
-            if (s->pd == NULL || s->pd->error_count > 0) shader_refuse(s, XGD_ERROR_OUT_OF_MEMORY, "sprite vertex shader");
-            else prepare_shader(s);
-        }
-        MOJOSHADER_freeParseData(a);
-        if (s == NULL || s->failed) {
-            xgd_result r = xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "the sprite vertex shader: %s",
-                                     s != NULL ? s->message : "out of memory");
-            if (s != NULL) shader_release(s);
-            return r;
-        }
-        fx->sprite_vs = s;
-    }
-    *out = fx->sprite_vs;
-    return XGD_OK;
-}
-
-xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
-{
-    xgd_result r = xgdi_check_device(dev);
-    if (r != XGD_OK) return r;
-    if (technique == -1) technique = fx->current_technique;
-    r = check_pass(dev, fx, technique, pass);
-    if (r != XGD_OK) return r;
-    if (fx->hlsl != NULL) return fx_hlsl_apply(dev, fx, technique, pass);
     MOJOSHADER_effect *e = fx->effect;
     /* the pass's shaders (load checked they are compiled shaders of their stage) */
-    const MOJOSHADER_effectPass *ps_pass = &e->techniques[technique].passes[pass];
-    fx_shader *vs = NULL, *ps = NULL;
-    for (unsigned s = 0; s < ps_pass->state_count; s++) {
-        const MOJOSHADER_effectState *st = &ps_pass->states[s];
-        if (st->type == MOJOSHADER_RS_VERTEXSHADER) vs = e->objects[st->value.valuesI[0]].shader.shader;
-        if (st->type == MOJOSHADER_RS_PIXELSHADER) ps = e->objects[st->value.valuesI[0]].shader.shader;
-    }
-    /* a pixel-shader-only pass after the stock sprite program keeps SpriteEffect's vertex
-       shader and matrix (SpriteBatch with a custom effect) */
-    bool sprite = vs == NULL && dev->program_set && dev->program == XGDI_PROGRAM_SPRITE;
-    xgd_matrix sprite_matrix;
-    if (sprite) {
-        memcpy(sprite_matrix.m, dev->constants.sprite.matrix_transform, sizeof sprite_matrix.m);
-        r = sprite_vertex_shader(dev, fx, &vs);
-        if (r != XGD_OK) return r;
-    }
-    if (vs == NULL || ps == NULL)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
-                         "pass %d of technique %d has no %s shader%s", pass, technique,
-                         vs == NULL ? "vertex" : "pixel",
-                         vs == NULL ? " (a pixel-shader-only pass needs SpriteBatch's vertex shader: use it inside "
-                                      "SpriteBatch, or after applying a SpriteEffect)" : "");
-    r = ensure_native(dev, vs);
+    const fx_pass *xp = &fx->techs[technique].passes[pass];
+    fx_shader *vs = xp->vs, *ps = xp->ps;
+    /* a pixel-shader-only pass keeps SpriteBatch's vertex shader (xgdi_apply_user_pixel_shader) */
+    if (ps == NULL)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION, "pass %d of technique %d has no pixel shader", pass,
+                         technique);
+    if (vs == NULL && !fx_sprite_vs_current(dev))
+        return xgdi_apply_user_pixel_shader(dev, NULL, NULL, NULL, 0, technique, pass);
+    xgd_result r = vs != NULL ? ensure_native(dev, vs) : XGD_OK;
     if (r == XGD_OK) r = ensure_native(dev, ps);
     if (r != XGD_OK) return r;
 
@@ -2621,17 +2751,30 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
     tls = saved;
 
     r = apply_samplers(dev, fx, &changes);
-    if (r == XGD_OK) r = apply_render_states(dev, fx, ps_pass);
+    if (r == XGD_OK) r = apply_render_states(dev, fx, xp->src);
     if (r != XGD_OK) return r;
-    if (sprite) {
-        /* m4x4 oPos, v0, c0: register i is column i of the row-vector matrix */
-        for (int i = 0; i < 4; i++)
-            for (int k = 0; k < 4; k++) fx->vs_f[i * 4 + k] = sprite_matrix.m[k * 4 + i];
-    }
-    int nv = pack(vs, fx->vs_f, fx->vs_pack);
     int np = pack(ps, fx->ps_f, fx->ps_pack);
+    if (vs == NULL)
+        return xgdi_apply_user_pixel_shader(dev, ps->native, ps->sampler_kinds, fx->ps_pack, np, technique, pass);
+    int nv = pack(vs, fx->vs_f, fx->vs_pack);
     return xgdi_apply_user_program(dev, vs->native, ps->native, vs->inputs, vs->input_count, ps->sampler_kinds,
                                    fx->vs_pack, nv, fx->ps_pack, np);
+}
+#endif
+
+xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
+{
+    xgd_result r = xgdi_check_device(dev);
+    if (r != XGD_OK) return r;
+    if (technique == -1) technique = fx->current_technique;
+    r = check_pass(dev, fx, technique, pass);
+    if (r != XGD_OK) return r;
+    if (fx->hlsl != NULL) return fx_hlsl_apply(dev, fx, technique, pass);
+#ifdef XGD_HAVE_MOJOSHADER
+    return fx2_apply(dev, fx, technique, pass);
+#else
+    return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED, "this build has no MojoShader: fx_2_0 effects need it");
+#endif
 }
 
 xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass)
@@ -2640,7 +2783,6 @@ xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass)
     return xgdi_fx_apply(dev, fx, technique < 0 ? -2 : technique, pass);
 }
 
-#endif /* XGD_HAVE_MOJOSHADER */
 
 /* HLSL source and .xfx effects share this file's tables and application (see the file). */
 #include "fx_hlsl.inc"
