@@ -210,8 +210,8 @@ xgd_result xgdi_d3d12_user_prepare(d3d12_renderer *r, const xgdi_draw_state *st,
         }
     }
 
-    /* Blocks equal to the bound ones are neither uploaded nor rebound (as the stock path's
-       last_constants): valid while the list's user root arguments are the last recorded. */
+    /* Blocks equal to the bound ones are neither uploaded nor rebound: valid while the list's
+       user root arguments are the last recorded. */
     bool valid = r->draw_state_valid && !r->heaps_dirty && r->user_root_bound;
     const float *data[2] = { st->vs_constants, st->ps_constants };
     size_t size[2] = { st->vs_constants_size, st->ps_constants_size };
