@@ -482,7 +482,7 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
         { 1, 0, VK_VERTEX_INPUT_RATE_VERTEX },
     };
     VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-                                                .vertexBindingDescriptionCount = need_defaults ? 2u : 1u,
+                                                .vertexBindingDescriptionCount = !user ? 0u : need_defaults ? 2u : 1u,
                                                 .pVertexBindingDescriptions = binds,
                                                 .vertexAttributeDescriptionCount = (uint32_t)ni,
                                                 .pVertexAttributeDescriptions = attrs };
