@@ -314,3 +314,64 @@ XGD_FIXTURE(RenderTargetCube_MsaaFace)
     xgd_texture_destroy(cube);
     xgd_device_destroy(dev);
 }
+
+/* An upload into a multisampled target reaches every sample: the resolved image after a later
+ * PreserveContents draw is the uploaded texel in the samples the draw did not cover and the
+ * draw's colour in the others (edge pixels mix the two by coverage). The target was cleared
+ * to black before the upload, so a sample the upload missed shows. */
+XGD_FIXTURE(RenderTarget_MsaaUploadFillsSamples)
+{
+    enum { S = 16 };
+    xgd_device *dev = fx_device_centers(t, S, S, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
+    REQUIRE(dev);
+    if (!need_msaa4(t, dev)) {
+        xgd_device_destroy(dev);
+        return;
+    }
+    xgd_render_target_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = S;
+    d.height = S;
+    d.preferred_multisample_count = 4;
+    d.usage = XGD_RENDER_TARGET_USAGE_PRESERVE_CONTENTS;
+    xgd_texture *rt = NULL;
+    REQUIRE_OK(xgd_render_target2d_create(dev, &d, &rt));
+    xgd_texture_info info;
+    CHECK_OK(xgd_texture_get_info(rt, &info));
+    REQUIRE(info.multisample_count == 4);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_rasterizer_state *rs = fx_cull_none(t, dev);
+    REQUIRE(fx && rs);
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    uint8_t texels[S * S * 4];
+    ms_model m;
+    REQUIRE(ms_init(&m, S, S, BLACK));
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            xgd_color c = fx_rgba(x * 16 + 5, y * 16 + 3, (x ^ y) * 13 + 1, 255 - x * 7);
+            uint8_t *p = &texels[(y * S + x) * 4];
+            p[0] = c.r;
+            p[1] = c.g;
+            p[2] = c.b;
+            p[3] = c.a;
+            for (int s = 0; s < 4; s++) m.s[(y * S + x) * 4 + s] = c;
+        }
+    CHECK_OK(xgd_texture_set_data(rt, 0, 0, NULL, texels, sizeof texels));
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    const xgd_color ink = fx_rgba(250, 20, 90, 255);
+    const float tri[6] = { 1.3f, 2.1f, 14.7f, 5.6f, 6.2f, 14.4f };
+    CHECK_OK(fx_tri(dev, S, S, tri, 0, ink));
+    ms_tri(&m, tri, ink);
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    uint8_t *e = ms_resolve(&m);
+    REQUIRE(e);
+    fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "upload", e, S, S, 1);
+    free(e);
+    free(m.s);
+    xgd_rasterizer_state_destroy(rs);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(rt);
+    xgd_device_destroy(dev);
+}

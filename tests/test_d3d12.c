@@ -492,10 +492,10 @@ XGD_TEST(D3D12_NativeCaps)
 }
 
 /*
- * Slot 0 is bound only for a program that samples it (renderer.h xgdi_program_samples_texture,
- * as the Vulkan renderer does): a Texture3D left in slot 0 under an untextured BasicEffect or
- * the MrtEffect must not have its TEXTURE3D SRV put in the 2D programs' t0; the stand-in is
- * bound instead. Pixels cannot show it (those shaders declare no t0), the resource states can:
+ * Slot 0 is bound only for a pixel shader that samples it (d3d12_user.c binds the registers
+ * the shader samples, as the Vulkan renderer does): a Texture3D left in slot 0 under an
+ * untextured BasicEffect or the MrtEffect must not have its TEXTURE3D SRV put in a 2D t0; the
+ * stand-in is bound instead. Pixels cannot show it (those shaders declare no t0), the resource states can:
  * a texture bound for sampling is transitioned to PIXEL_SHADER_RESOURCE, one not bound is left
  * as its upload left it. A textured draw of a 2D texture still binds it.
  */

@@ -2,7 +2,7 @@
  * test_dxbc_writer.c - the SPIR-V -> DXBC translator of the Direct3D 12 renderer
  * (src/renderers/d3d12/d3d12_dxbc.c), without a device:
  *  - the container checksum reproduces the checksums Wine's d3dcompiler stored in the
- *    committed stock blobs (shaders/generated/dxbc);
+ *    committed blit blobs (shaders/generated/dxbc) and in tests/dxbc/wine_mrt_ps.h;
  *  - SPIR-V from MojoShader (D3D9 assembly -> MOJOSHADER_assemble -> MOJOSHADER_parse "spirv",
  *    made here at test time) and from glslang (the HLSL files in tests/dxbc, compiled by
  *    glslangValidator at build time) translates to DXBC that vkd3d-shader accepts and turns into SPIR-V
@@ -20,7 +20,8 @@
 
 #ifdef XGD_TEST_HAVE_D3D12
 #include "d3d12_dxbc.h"
-#include "../shaders/generated/dxbc/stock.h"
+#include "../shaders/generated/dxbc/blit.h"
+#include "dxbc/wine_mrt_ps.h"
 #include <vkd3d_shader.h>
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include <mojoshader/mojoshader.h>
@@ -120,12 +121,7 @@ XGD_TEST(DXBC_ChecksumMatchesStockBlobs)
        4..19; vkd3d refuses a container whose checksum does not match, as Windows does. */
     struct blob { const unsigned char *p; size_t n; const char *name; };
 #define B(x) { xgd_dxbc_##x, sizeof xgd_dxbc_##x, #x }
-#define BASIC(v, vs, ps) B(vs), B(ps),
-    const struct blob blobs[] = {
-        B(sprite_vs), B(sprite_ps), B(mrt_vs), B(mrt_ps), B(blit_vs), B(blit_ps),
-        B(volume_vs), B(volume_ps), XGD_DXBC_BASIC_VARIANTS(BASIC)
-    };
-#undef BASIC
+    const struct blob blobs[] = { B(blit_vs), B(blit_ps), B(wine_mrt_ps) };
 #undef B
     size_t tail_kinds[64] = { 0 };
     for (size_t i = 0; i < sizeof blobs / sizeof *blobs; i++) {
@@ -141,8 +137,8 @@ XGD_TEST(DXBC_ChecksumMatchesStockBlobs)
     for (int k = 0; k < 64; k++) { if (tail_kinds[k] && k < 56) low = 1; if (tail_kinds[k] && k >= 56) high = 1; }
     CHECK(low && high);
     /* one changed byte anywhere after the checksum changes it */
-    unsigned char copy[sizeof xgd_dxbc_sprite_ps];
-    memcpy(copy, xgd_dxbc_sprite_ps, sizeof copy);
+    unsigned char copy[sizeof xgd_dxbc_blit_ps];
+    memcpy(copy, xgd_dxbc_blit_ps, sizeof copy);
     copy[sizeof copy - 1] ^= 1;
     uint32_t sum[4];
     xgdi_d3d12_dxbc_checksum(copy, sizeof copy, sum);

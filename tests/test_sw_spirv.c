@@ -1087,7 +1087,7 @@ XGD_TEST(SwSpirv_CorruptedModules)
     }
 }
 
-/* ---- built-ins, and agreement with the stock program ---- */
+/* ---- built-ins, and SpriteBatch's pixel shader ---- */
 
 XGD_TEST(SwSpirv_FragmentBuiltins)
 {
@@ -1119,10 +1119,19 @@ out:
     free(w);
 }
 
-/* SpriteBatch's pixel shader as SPIR-V gives exactly what the hand-written stock program
-   gives on the same texture, sampler and varyings (the renderer can switch paths without a
-   pixel changing). */
-XGD_TEST(SwSpirv_SpriteMatchesStockProgram)
+/* Direct3D's texture addressing of texel index i on an axis of n texels (clamp, mirror). */
+static int sprite_address(int i, int n, xgd_texture_address_mode m)
+{
+    if (m == XGD_ADDRESS_CLAMP) return i < 0 ? 0 : i >= n ? n - 1 : i;
+    int k = ((i % (2 * n)) + 2 * n) % (2 * n);
+    return k >= n ? 2 * n - 1 - k : k;
+}
+
+/* SpriteBatch's pixel shader (XNA's SpriteEffect) through the executor and the software
+   sampler: colour = Texture.Sample(uv) * vertex colour, the sample by Direct3D's rules (point:
+   texel floor(u * w); linear: the four texels around u * w - 0.5, v * h - 0.5 with their
+   bilinear weights), each texel addressed per axis (clamp on u, mirror on v here). */
+XGD_TEST(SwSpirv_SpriteBatchPixelShader)
 {
     size_t n;
     uint32_t *w = spv_file(t, "spritebatch", &n);
@@ -1152,15 +1161,6 @@ XGD_TEST(SwSpirv_SpriteMatchesStockProgram)
         sd.filter = filters[fi];
         sd.address_u = XGD_ADDRESS_CLAMP;
         sd.address_v = XGD_ADDRESS_MIRROR;
-        sw_program prog;
-        memset(&prog, 0, sizeof prog);
-        prog.id = XGDI_PROGRAM_SPRITE;
-        prog.varyings = 6;
-        prog.uv_varying = 4;
-        prog.uv_count = 2;
-        prog.texture = &tex;
-        prog.sampler = &sd;
-        sw_sampler_init(&prog.samp, &sd);
         xgdi_sw_spirv_textures tx;
         xgdi_sw_spirv_textures_init(&tx);
         for (int i = 0; i < g.r->resource_count; i++) xgdi_sw_spirv_textures_set(&tx, i, &tex, &sd);
@@ -1169,20 +1169,45 @@ XGD_TEST(SwSpirv_SpriteMatchesStockProgram)
                                *o = io_loc(&g, true, 0);
         REQUIRE(col && uv && o);
         for (int q = 0; q < 64; q++) {
-            float v[4][4], c[4][4], u[4][4];
+            float c[4][4], u[4][4];
             for (int l = 0; l < 4; l++) {
                 for (int k = 0; k < 4; k++) c[l][k] = (float)((q * 7 + l * 3 + k * 5) % 11) / 10.0f;
                 u[l][0] = -0.3f + (float)q * 0.027f + (float)(l & 1) * 0.11f;
                 u[l][1] = 1.4f - (float)q * 0.031f + (float)(l >> 1) * 0.09f;
-                memcpy(v[l], c[l], sizeof c[l]);
+                u[l][2] = u[l][3] = 0.0f;
             }
             put(&g, col, (const float (*)[4])c);
             put(&g, uv, (const float (*)[4])u);
             CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
             for (int l = 0; l < 4; l++) {
-                float vary[6] = { v[l][0], v[l][1], v[l][2], v[l][3], u[l][0], u[l][1] }, e[4];
-                sw_pixel_shade(&prog, vary, NULL, e);
-                for (int k = 0; k < 4; k++) CHECK_NEAR(get(&g, o, l, k), e[k], 0);
+                double fx = (double)u[l][0] * S, fy = (double)u[l][1] * S;
+                int x0, y0, taps;
+                double wx = 0, wy = 0;
+                if (filters[fi] == XGD_FILTER_POINT) {
+                    x0 = (int)floor(fx);
+                    y0 = (int)floor(fy);
+                    taps = 1;
+                } else {
+                    x0 = (int)floor(fx - 0.5);
+                    y0 = (int)floor(fy - 0.5);
+                    wx = fx - 0.5 - x0;
+                    wy = fy - 0.5 - y0;
+                    taps = 2;
+                }
+                for (int k = 0; k < 4; k++) {
+                    double e = 0;
+                    for (int j = 0; j < taps; j++)
+                        for (int i = 0; i < taps; i++) {
+                            int x = sprite_address(x0 + i, S, XGD_ADDRESS_CLAMP);
+                            int y = sprite_address(y0 + j, S, XGD_ADDRESS_MIRROR);
+                            double wgt = taps == 1 ? 1.0 : (i ? wx : 1 - wx) * (j ? wy : 1 - wy);
+                            e += wgt * texels[(y * S + x) * 4 + k] / 255.0;
+                        }
+                    e *= c[l][k];
+                    CHECK_MSG(fabs(get(&g, o, l, k) - e) <= 2e-6,
+                              "filter %d quad %d lane %d [%d]: %.9g, expected %.9g", fi, q, l, k,
+                              (double)get(&g, o, l, k), e);
+                }
             }
         }
     }
@@ -1220,210 +1245,6 @@ XGD_TEST(SwSpirv_RunawayLoopStops)
     rig_free(&g);
 out:
     free(w);
-}
-
-/* ---- the stock BasicEffect: SPIR-V against the hand-written program ---- */
-
-/* The 32 BasicEffect variants of shaders/basic.hlsl (compiled by shaders/compile-spirv.sh)
-   through the executor give what sw_shader.c's hand-written BasicEffect gives: clip position
-   and every varying per vertex, then the colour per pixel from those varyings (lights with
-   specular, fog, vertex colour, texture: each variant's own terms). */
-typedef struct basic_vertex {
-    float pos[3];
-    float normal[3];
-    uint8_t color[4];
-    float uv[2];
-} basic_vertex;
-
-XGD_TEST(SwSpirv_StockBasicEffectAgrees)
-{
-#ifndef XGD_TEST_SPIRV_DIR
-    xgdt_not_supported(t, "glslangValidator not found at configure time");
-    return;
-#else
-    xgdi_basic_constants k;
-    memset(&k, 0, sizeof k);
-    const float diffuse[4] = { 0.6f, 0.5f, 0.4f, 0.8f }, emissive[4] = { 0.1f, 0.05f, 0.0f, 0 };
-    memcpy(k.diffuse_color, diffuse, sizeof diffuse);
-    memcpy(k.emissive_color, emissive, sizeof emissive);
-    k.specular_color_power[0] = 0.9f;
-    k.specular_color_power[1] = 0.8f;
-    k.specular_color_power[2] = 0.7f;
-    k.specular_color_power[3] = 8.0f;
-    const float dirs[3][3] = { { -0.5265408f, -0.5735765f, -0.6275069f },
-                               { 0.7198464f, 0.3420201f, 0.6040227f },
-                               { 0.4545195f, -0.7660444f, 0.4545195f } };
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 3; c++) {
-            k.light_direction[i][c] = dirs[i][c];
-            k.light_diffuse[i][c] = 0.3f + 0.2f * (float)i + 0.05f * (float)c;
-            k.light_specular[i][c] = 0.5f - 0.1f * (float)i;
-        }
-    k.eye_position[0] = 1.0f;
-    k.eye_position[1] = 2.0f;
-    k.eye_position[2] = 5.0f;
-    k.fog_color[0] = 0.2f;
-    k.fog_color[1] = 0.3f;
-    k.fog_color[2] = 0.9f;
-    k.fog_vector[2] = -0.2f;
-    k.fog_vector[3] = 0.4f;
-    const float world[16] = { 0.8f, 0.1f, 0, 0, -0.1f, 0.9f, 0.2f, 0, 0, -0.2f, 1.1f, 0,
-                              0.5f, -0.25f, 0.3f, 1 };
-    memcpy(k.world, world, sizeof world);
-    const float wit[12] = { 1.2f, -0.1f, 0.05f, 0, 0.12f, 1.05f, 0.2f, 0, 0, -0.18f, 0.9f, 0 };
-    memcpy(k.world_inverse_transpose, wit, sizeof wit);
-    for (int i = 0; i < 16; i++) k.world_view_proj[i] = test_matrix[i] * 0.5f;
-    const basic_vertex verts[4] = {
-        { { 0.1f, 0.2f, 0.3f }, { 0, 0, 1 }, { 255, 128, 64, 200 }, { 0.1f, 0.2f } },
-        { { -0.5f, 0.4f, 1.0f }, { 0.6f, 0.8f, 0 }, { 10, 250, 100, 255 }, { 0.9f, 0.3f } },
-        { { 0.7f, -0.6f, -0.2f }, { -0.3f, 0.3f, 0.9f }, { 0, 0, 255, 128 }, { 0.4f, 0.8f } },
-        { { 2.0f, 1.0f, 0.5f }, { 0.2f, -0.9f, 0.4f }, { 77, 66, 55, 44 }, { 0.6f, 0.6f } } };
-    xgd_vertex_element el[4];
-    memset(el, 0, sizeof el);
-    el[0].format = XGD_VERTEX_FORMAT_VECTOR3;
-    el[0].offset = 0;
-    el[1].format = XGD_VERTEX_FORMAT_VECTOR3;
-    el[1].offset = 12;
-    el[2].format = XGD_VERTEX_FORMAT_COLOR;
-    el[2].offset = 24;
-    el[3].format = XGD_VERTEX_FORMAT_VECTOR2;
-    el[3].offset = 28;
-    /* a texture: 4x4 of varied texels, point filter */
-    uint8_t texels[64];
-    for (int i = 0; i < 64; i++) texels[i] = (uint8_t)(i * 41 + 3);
-    sw_image img;
-    memset(&img, 0, sizeof img);
-    img.width = img.height = 4;
-    img.depth = 1;
-    img.texels = img.rgba8 = texels;
-    img.cache_valid = true;
-    xgdi_native_texture tex;
-    memset(&tex, 0, sizeof tex);
-    tex.desc.width = tex.desc.height = 4;
-    tex.desc.levels = 1;
-    tex.desc.format = XGD_SURFACE_FORMAT_COLOR;
-    tex.faces = 1;
-    tex.is_color = true;
-    tex.images = &img;
-    xgd_sampler_desc sd = XGD_SAMPLER_DESC_DEFAULT;
-    sd.filter = XGD_FILTER_POINT;
-    for (int v = 0; v < 32; v++) {
-        char name[64];
-        bool lit = v & XGDI_BASIC_LIGHTING, ppl = lit && (v & XGDI_BASIC_PER_PIXEL);
-        sw_program p;
-        memset(&p, 0, sizeof p);
-        p.id = XGDI_PROGRAM_BASIC;
-        p.variant = (uint32_t)v;
-        p.constants = &k;
-        p.position = &el[0];
-        p.normal = &el[1];
-        p.color = &el[2];
-        p.texcoord = &el[3];
-        p.uv_varying = (v & XGDI_BASIC_TEXTURE) ? 8 : -1;
-        p.texture = &tex;
-        p.sampler = &sd;
-        sw_sampler_init(&p.samp, &sd);
-        sw_vertex sv[4];
-        for (int l = 0; l < 4; l++) sw_vertex_shade(&p, (const uint8_t *)&verts[l], &sv[l]);
-        /* vertex stage */
-        snprintf(name, sizeof name, "stock/basic_%02d.vert", v);
-        size_t n;
-        uint32_t *w = spv_file(t, name, &n);
-        if (w == NULL) return;
-        rig g;
-        if (!rig_load(t, &g, w, n)) {
-            free(w);
-            return;
-        }
-        free(w);
-        xgdi_sw_spirv_bind_uniform(g.s, 0, &k, sizeof k);
-        for (int i = 0; i < g.r->io_count; i++) {
-            const xgdi_sw_spirv_io *io = &g.r->io[i];
-            if (io->output) continue;
-            float in[4][4];
-            for (int l = 0; l < 4; l++) {
-                float e[4] = { 0, 0, 0, 1 };
-                if (strstr(io->name, "Position")) memcpy(e, verts[l].pos, 12);
-                else if (strstr(io->name, "Normal")) memcpy(e, verts[l].normal, 12);
-                else if (strstr(io->name, "Color")) for (int c = 0; c < 4; c++) e[c] = (float)verts[l].color[c] / 255.0f;
-                else if (strstr(io->name, "TexCoord")) memcpy(e, verts[l].uv, 8);
-                else CHECK_MSG(0, "variant %d: unknown input %s", v, io->name);
-                memcpy(in[l], e, sizeof e);
-            }
-            put(&g, io, (const float (*)[4])in);
-        }
-        CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
-        for (int i = 0; i < g.r->io_count; i++) {
-            const xgdi_sw_spirv_io *io = &g.r->io[i];
-            if (!io->output) continue;
-            for (int l = 0; l < 4; l++) {
-                const float *vy = sv[l].v;
-                float e[4] = { 0, 0, 0, 0 };
-                if (io->builtin == XGDI_SW_SPIRV_BUILTIN_POSITION) memcpy(e, sv[l].clip, 16);
-                else if (strstr(io->name, "Diffuse")) memcpy(e, vy, 16);
-                else if (strstr(io->name, "Specular")) {
-                    if (!ppl) memcpy(e, vy + 4, 12);
-                    e[3] = vy[7];
-                } else if (strstr(io->name, "TexCoord")) memcpy(e, vy + 8, 8);
-                else if (strstr(io->name, "PositionWS")) memcpy(e, vy + 4, 12);
-                else if (strstr(io->name, "NormalWS")) memcpy(e, vy + 10, 12);
-                else CHECK_MSG(0, "variant %d: unknown output %s", v, io->name);
-                for (int c = 0; c < io->components; c++)
-                    CHECK_MSG(near_rel(get(&g, io, l, c), e[c], 1e-5),
-                              "basic_%02d.vert %s lane %d [%d]: %.9g, hand-written %.9g", v,
-                              io->name, l, c, (double)get(&g, io, l, c), (double)e[c]);
-            }
-        }
-        rig_free(&g);
-        /* pixel stage: each lane gets one vertex's varyings */
-        snprintf(name, sizeof name, "stock/basic_%02d.frag", v);
-        w = spv_file(t, name, &n);
-        if (w == NULL) return;
-        if (!rig_load(t, &g, w, n)) {
-            free(w);
-            return;
-        }
-        free(w);
-        xgdi_sw_spirv_bind_uniform(g.s, 0, &k, sizeof k);
-        xgdi_sw_spirv_textures tx;
-        xgdi_sw_spirv_textures_init(&tx);
-        for (int i = 0; i < g.r->resource_count; i++) xgdi_sw_spirv_textures_set(&tx, i, &tex, &sd);
-        xgdi_sw_spirv_bind_sampler(g.s, xgdi_sw_spirv_sample_textures, &tx);
-        const xgdi_sw_spirv_io *out = NULL;
-        for (int i = 0; i < g.r->io_count; i++) {
-            const xgdi_sw_spirv_io *io = &g.r->io[i];
-            if (io->output) {
-                out = io;
-                continue;
-            }
-            float in[4][4];
-            for (int l = 0; l < 4; l++) {
-                const float *vy = sv[l].v;
-                float e[4] = { 0, 0, 0, 0 };
-                if (strstr(io->name, "Diffuse")) memcpy(e, vy, 16);
-                else if (strstr(io->name, "Specular")) {
-                    if (!ppl) memcpy(e, vy + 4, 12);
-                    e[3] = vy[7];
-                } else if (strstr(io->name, "TexCoord")) memcpy(e, vy + 8, 8);
-                else if (strstr(io->name, "PositionWS")) memcpy(e, vy + 4, 12);
-                else if (strstr(io->name, "NormalWS")) memcpy(e, vy + 10, 12);
-                memcpy(in[l], e, sizeof e);
-            }
-            put(&g, io, (const float (*)[4])in);
-        }
-        REQUIRE(out != NULL);
-        CHECK_INT(xgdi_sw_spirv_execute(g.s, 0xf, NULL), 0xf);
-        for (int l = 0; l < 4; l++) {
-            float e[4];
-            sw_pixel_shade(&p, sv[l].v, NULL, e);
-            for (int c = 0; c < 4; c++)
-                CHECK_MSG(near_rel(get(&g, out, l, c), e[c], 1e-5),
-                          "basic_%02d.frag lane %d [%d]: %.9g, hand-written %.9g", v, l, c,
-                          (double)get(&g, out, l, c), (double)e[c]);
-        }
-        rig_free(&g);
-    }
-#endif
 }
 
 /* ---- GLSL: calls with pointer parameters, dynamic indexing, matrices, integers ---- */

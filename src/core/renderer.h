@@ -215,23 +215,22 @@ typedef struct xgdi_target {
 
 /* Core selects only XGDI_PROGRAM_USER: the stock effects are effects of the shader form below
  * (shaders/stock/, src/graphics/effect.c). The other programs, their constants and variant
- * bits remain only until the renderers' built-in program code is deleted. */
+ * bits remain only until the software renderer's built-in program code is deleted (the GPU
+ * renderers have none). */
 
 typedef enum xgdi_program {
     XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
     XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
     XGDI_PROGRAM_MRT,          /* EXT MrtEffect: pos * matrix; target i = COLOR0 * colors[i] */
     XGDI_PROGRAM_VOLUME,       /* EXT VolumeEffect: pos * matrix; tex3D(TEXCOORD0.xyz) * color */
-    XGDI_PROGRAM_USER,         /* a vertex and a pixel shader of the shader form (below) */
-    XGDI_PROGRAM_COUNT
+    XGDI_PROGRAM_USER          /* a vertex and a pixel shader of the shader form (below) */
 } xgdi_program;
 
 /*
- * XGDI_PROGRAM_MRT (added for the MRT conformance fixtures; GPU renderers: read this).
+ * XGDI_PROGRAM_MRT (added for the MRT conformance fixtures).
  * Not an XNA effect: CNA's MRT fixtures use ShaderEffect programs that write distinct outputs
  * to targets 0..3, and xgd has no custom shaders, so this stock extension stands in.
- *   source      shaders/mrt.hlsl, entry points VSMain / PSMain, no variants (variant is 0);
- *               compile-spirv.sh emits mrt.vert.spv and mrt.frag.spv.
+ *   source      shaders/stock/mrt.fx; no variants (variant is 0).
  *   constants   xgdi_mrt_constants (below) in cbuffer b0 / binding 0; no texture, no sampler.
  *   inputs      POSITION0 (read as float3, w = 1) and COLOR0 (core refuses a draw whose
  *               declaration lacks either).
@@ -244,12 +243,10 @@ typedef enum xgdi_program {
  */
 
 /*
- * XGDI_PROGRAM_VOLUME (added for Texture3D; GPU renderers: read this).
+ * XGDI_PROGRAM_VOLUME (added for Texture3D).
  * Not an XNA effect: XNA samples a Texture3D only from custom effects (tex3D), and xgd has no
  * custom shaders, so this stock extension (xgd_volume_effect_create) stands in.
- *   source      shaders/volume.hlsl, entry points VSMain / PSMain, no variants (variant 0);
- *               compile-spirv.sh emits volume.vert.spv and volume.frag.spv, compile-dxbc.sh
- *               volume_vs.h and volume_ps.h.
+ *   source      shaders/stock/volume.fx; no variants (variant 0).
  *   constants   xgdi_volume_constants (below) in cbuffer b0 / binding 0.
  *   texture     slot 0 as a 3D texture (Texture3D t0 / binding 1, a VK_IMAGE_VIEW_TYPE_3D
  *               or D3D12_SRV_DIMENSION_TEXTURE3D view) with the sampler of slot 0 (s0 /
@@ -271,17 +268,6 @@ enum {
     XGDI_BASIC_PER_PIXEL = 1 << 3,    /* lighting evaluated per pixel (HiDef) */
     XGDI_BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
 };
-#define XGDI_BASIC_VARIANT_COUNT 32
-
-/* Whether a program samples slot 0's texture: the sprite and volume programs, and BasicEffect
- * with XGDI_BASIC_TEXTURE. Core checks slot 0's kind against the program only for these, so a
- * renderer binds slot 0's texture only for these and its stand-in otherwise (a Texture3D left
- * in slot 0 may stay there under an untextured BasicEffect or the MrtEffect). */
-static inline bool xgdi_program_samples_texture(xgdi_program program, uint32_t variant)
-{
-    return program == XGDI_PROGRAM_SPRITE || program == XGDI_PROGRAM_VOLUME ||
-           (program == XGDI_PROGRAM_BASIC && (variant & XGDI_BASIC_TEXTURE) != 0);
-}
 
 /*
  * Constant layouts, packed as HLSL cbuffers (16-byte rows) so GPU renderers upload them as-is

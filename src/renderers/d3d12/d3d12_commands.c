@@ -131,7 +131,6 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     const xgdi_draw_state *st = draw->state;
     memset(k, 0, sizeof *k);
     k->program = (uint32_t)st->program;
-    k->variant = st->program == XGDI_PROGRAM_BASIC ? st->variant : 0;
     if (st->layout != NULL) {
         k->layout_hash = st->layout->hash;
         k->layout_stride = st->layout->stride;
@@ -180,19 +179,14 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
     k->msaa_lines = rs->multisample_antialias;
     xgdi_native_texture *t0 = r->targets[0].texture;
     k->rt_count = r->target_count;
-    /* The stock programs other than MRT write target 0 only (renderer.h), a user pixel shader
-       the targets of its colour outputs; the other slots' outputs would be undefined, so
-       those PSOs mask them. */
+    /* A pixel shader writes the targets of its colour outputs; the other slots' outputs would
+       be undefined, so those PSOs mask them. */
     for (int i = 0; i < r->target_count; i++) {
         k->rtv[i] = r->targets[i].texture->dxgi;
-        bool written = st->program == XGDI_PROGRAM_USER ? (st->ps->color_outputs >> i & 1u) != 0
-                                                        : i == 0 || st->program == XGDI_PROGRAM_MRT;
-        if (!written) k->blend[i].color_write_channels = 0;
+        if ((st->ps->color_outputs >> i & 1u) == 0) k->blend[i].color_write_channels = 0;
     }
-    if (st->program == XGDI_PROGRAM_USER) {
-        k->user_vs = st->vs->serial;
-        k->user_ps = st->ps->serial;
-    }
+    k->user_vs = st->vs->serial;
+    k->user_ps = st->ps->serial;
     k->dsv = t0->has_dsv ? t0->depth_dxgi : DXGI_FORMAT_UNKNOWN;
     if (t0->has_dsv)
         k->depth_bias = xgdi_depth_bias_units(rs->depth_bias, t0->desc.depth_format, false);
@@ -214,24 +208,15 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = draw->state;
-    bool user = st->program == XGDI_PROGRAM_USER;
-    if (user && (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL))
+    /* core draws through user programs only (the stock effects are effects too) */
+    if (st->program != XGDI_PROGRAM_USER)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "d3d12: draws need a user program");
+    if (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL)
         return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
                          "d3d12: user program draw without its shaders");
-    /* the two kinds of program have their own root signatures: switching records the other,
+    /* the blits bind a root signature of their own: switching back records the draws' one,
        which drops every root argument */
-    if (user != r->user_root_bound) r->draw_state_valid = false;
-    /* slot 0's texture when the program samples it (core then guarantees its kind matches: a
-       Texture3D or nothing for the volume program, a 2D texture or nothing for the others);
-       otherwise the stand-in, as on Vulkan: a program that samples nothing may find a
-       Texture3D left in slot 0, whose TEXTURE3D SRV must not fill the 2D programs' t0 */
-    bool samples_tex = !user && xgdi_program_samples_texture(st->program, st->variant);
-    xgdi_native_texture *tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
-                               : st->program == XGDI_PROGRAM_VOLUME   ? r->black_volume
-                                                                      : r->black;
-    if (tex == NULL)
-        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                         "d3d12: the device has no volume textures");
+    if (!r->user_root_bound) r->draw_state_valid = false;
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
     r->user_dirty |= st->dirty;
@@ -251,19 +236,18 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     ID3D12PipelineState *pso = r->memo_pso;
     xgd_result res;
     if (pso == NULL || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
-        topo_type != r->memo_topology || user != r->memo_user || layout_hash != r->memo_layout_hash ||
+        topo_type != r->memo_topology || layout_hash != r->memo_layout_hash ||
         draw->stream_count != r->memo_stream_count) {
         d3d12_pso_key key;
         fill_key(r, draw, &key);
-        if (user && draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
-        r->building_vs = user ? st->vs : NULL;
-        r->building_ps = user ? st->ps : NULL;
+        if (draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
+        r->building_vs = st->vs;
+        r->building_ps = st->ps;
         res = xgdi_d3d12_pso_get(r, &key, &pso);
         r->building_vs = r->building_ps = NULL;
         if (res != XGD_OK) return res;
         r->memo_pso = pso;
         r->memo_topology = topo_type;
-        r->memo_user = user;
         r->memo_layout_hash = layout_hash;
         r->memo_stream_count = draw->stream_count;
         r->stats.pso_lookups++;
@@ -273,32 +257,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     d3d12_frame *f = &r->frames[r->slot];
     /* everything that can fail (allocation) happens before recording */
     d3d12_user_binding ub;
-    if (user && (res = xgdi_d3d12_user_prepare(r, st, &ub)) != XGD_OK) return res;
-    uint32_t sampler = 0;
-    const xgd_sampler_desc *sd = st->samplers[0];
-    xgd_sampler_desc linear_wrap;
-    if (sd == NULL) {
-        memset(&linear_wrap, 0, sizeof linear_wrap);
-        linear_wrap.filter = XGD_FILTER_LINEAR;
-        linear_wrap.address_u = linear_wrap.address_v = linear_wrap.address_w = XGD_ADDRESS_WRAP;
-        linear_wrap.max_anisotropy = 4; /* XNA SamplerState.LinearWrap */
-        sd = &linear_wrap;
-    }
-    if (r->pending_dirty & XGDI_DIRTY_SAMPLERS) {
-        r->memo_sampler_desc = NULL;
-        r->pending_dirty &= ~(uint32_t)XGDI_DIRTY_SAMPLERS;
-    }
-    /* a bound sampler state's description is immutable (a new or destroyed one marks the
-       samplers dirty); the stand-in above lives on the stack, so it is never remembered */
-    if (sd == r->memo_sampler_desc) {
-        sampler = r->memo_sampler;
-    } else {
-        if ((res = xgdi_d3d12_sampler_get(r, sd, &sampler)) != XGD_OK) return res;
-        if (sd == st->samplers[0]) {
-            r->memo_sampler_desc = sd;
-            r->memo_sampler = sampler;
-        }
-    }
+    if ((res = xgdi_d3d12_user_prepare(r, st, &ub)) != XGD_OK) return res;
 
     D3D12_VERTEX_BUFFER_VIEW vbv[2];
     memset(vbv, 0, sizeof vbv);
@@ -345,38 +304,16 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         }
     }
 
-    /* Constants equal to the bound CBV's are neither uploaded nor rebound: the CBV stays set
-       until xgdi_d3d12_bind_heaps (list open, which also resets the ring; heap change, which sets
-       the root signature again) or a blit clears draw_state_valid. Nothing recorded between
-       here and the bind below can run either, other than the heaps_dirty bind tested here. */
-    /* (User programs bind their blocks through xgdi_d3d12_user_bind.) */
-    /* no XGDI_DIRTY_CONSTANTS since the last stock draw bound them: equal without a compare */
-    bool same_constants = user || (r->draw_state_valid && !r->heaps_dirty &&
-                                   st->constants_size != 0 &&
-                                   r->last_constants_size == st->constants_size &&
-                                   (!(r->pending_dirty & XGDI_DIRTY_CONSTANTS) ||
-                                    memcmp(r->last_constants, st->constants,
-                                           st->constants_size) == 0));
-    d3d12_alloc cb;
-    memset(&cb, 0, sizeof cb);
-    if (!same_constants) {
-        res = xgdi_d3d12_linear_alloc(r, &f->constants, st->constants_size, D3D12X_CBV_ALIGN, &cb);
-        if (res != XGD_OK) return res;
-        memcpy(cb.cpu, st->constants, st->constants_size);
-    }
     if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
-    if (user != r->user_root_bound) {
-        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, user ? r->user_root : r->root);
-        r->user_root_bound = user;
+    if (!r->user_root_bound) {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, r->user_root);
+        r->user_root_bound = true;
         r->draw_state_valid = false;
     }
     /* resource states: targets for output, the sampled textures for reading, buffers */
     bind_targets(r);
-    if (user)
-        xgdi_d3d12_user_transitions(r, &ub);
-    else
-        xgdi_d3d12_texture_transition_all(r, tex, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    xgdi_d3d12_user_transitions(r, &ub);
     if (draw->vertex_buffer != NULL)
         xgdi_d3d12_transition(r, draw->vertex_buffer->res, 0, &draw->vertex_buffer->state,
                               D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER);
@@ -391,27 +328,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->current_pso = pso;
     }
     bool valid = r->draw_state_valid;
-    if (user) xgdi_d3d12_user_bind(r, &ub, valid);
-    if (!same_constants) {
-        ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
-        r->last_constants_size = 0;
-        if (st->constants_size <= sizeof r->last_constants) {
-            memcpy(r->last_constants, st->constants, st->constants_size);
-            r->last_constants_size = st->constants_size;
-        }
-    }
-    if (!user && r->last_constants_size == st->constants_size)
-        r->pending_dirty &= ~(uint32_t)XGDI_DIRTY_CONSTANTS;
-    if (!user) {
-        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-            list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, tex->srv));
-        D3D12_GPU_DESCRIPTOR_HANDLE sampler_table =
-            xgdi_d3d12_gpu_heap_gpu(&r->sampler_heap, sampler);
-        if (!valid || sampler_table.ptr != r->last_sampler_table) {
-            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, 2, sampler_table);
-            r->last_sampler_table = sampler_table.ptr;
-        }
-    }
+    xgdi_d3d12_user_bind(r, &ub, valid);
     /* the viewport, scissor, stencil reference and blend factor follow those states and the
        first target's size: derived and compared again only when one of them changed */
     const uint32_t dynamic_bits = XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR | XGDI_DIRTY_RASTERIZER |

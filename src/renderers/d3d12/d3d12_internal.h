@@ -212,7 +212,7 @@ xgd_result xgdi_d3d12_op_buffer_download(xgdi_renderer *r, xgdi_native_buffer *b
 /* ---- pipelines (d3d12_pipelines.c) -------------------------------------------------------- */
 
 typedef struct d3d12_pso_key {
-    uint32_t program, variant;
+    uint32_t program;
     uint64_t layout_hash;
     int layout_stride, layout_count;
     xgd_vertex_element elements[16];
@@ -229,7 +229,7 @@ typedef struct d3d12_pso_key {
     DXGI_FORMAT dsv;
     int samples;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
-    uint32_t mode;                    /* 0 stock draw, 1 mip/copy blit */
+    uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit */
     uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
     /* draws through several streams (d3d12_instancing.c): each element's input slot, each
        slot's instance step rate (0: per vertex); all zero for single-stream draws */
@@ -410,8 +410,8 @@ struct d3d12_renderer {
 
     ID3D12RootSignature *root;
     /* user programs (d3d12_user.c): their root signature, whether the open list has it bound
-       (else the stock one), the shaders a PSO is being built from, the last blocks bound
-       (CPU copies, valid like last_constants) and the tables bound */
+       (else the blit's, root), the shaders a PSO is being built from, the last blocks bound
+       (CPU copies, valid while draw_state_valid) and the tables bound */
     ID3D12RootSignature *user_root;
     bool user_root_bound;
     uint64_t user_serial;
@@ -448,8 +448,8 @@ struct d3d12_renderer {
     xgdi_native_texture *back_buffer;
     struct d3d12_present *present;    /* windowed devices: the swap chain (d3d12_window.c) */
     xgdi_native_texture *black;       /* sampled by an unbound slot: (0,0,0,1) */
-    xgdi_native_texture *black_volume; /* the same, 1x1x1, for the VolumeEffect's Texture3D
-                                          slot (NULL when the device has no volume textures) */
+    xgdi_native_texture *black_volume; /* the same, 1x1x1, for a Texture3D register (NULL
+                                          when the device has no volume textures) */
     xgdi_target targets[D3D12X_MAX_TARGETS];
     int target_count;
     bool targets_dirty;
@@ -467,12 +467,10 @@ struct d3d12_renderer {
     D3D12_PRIMITIVE_TOPOLOGY last_topology;
     D3D12_VERTEX_BUFFER_VIEW last_vbv[2];
     D3D12_INDEX_BUFFER_VIEW last_ibv;
-    UINT64 last_sampler_table;
     /* Memos of the draw path: core's dirty bits not yet applied to them (core clears its own
        after every accepted draw), the PSO of the last draw with the topology type it was made
        for (forgotten on a change of blend, depth-stencil, rasterizer, program, layout or
-       targets), and slot 0's sampler description with its heap index (forgotten on a change
-       of sampler states). */
+       targets). */
     uint32_t pending_dirty;
     /* core's dirty bits not yet applied to the viewport, scissor, stencil reference and blend
        factor, and the target size the recorded scissor was derived from */
@@ -480,17 +478,10 @@ struct d3d12_renderer {
     int dynamic_width, dynamic_height;
     ID3D12PipelineState *memo_pso;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE memo_topology;
-    bool memo_user;
     /* the vertex layout the memo's PSO was made for: its hash (the combined layout's for a
        draw through several streams) and the number of streams (0: one buffer) */
     uint64_t memo_layout_hash;
     int memo_stream_count;
-    const xgd_sampler_desc *memo_sampler_desc;
-    uint32_t memo_sampler;
-    /* CPU copy of the bound root CBV's bytes (the upload heap may be write-combined, too
-       slow to read back); size 0 when the constants did not fit */
-    size_t last_constants_size;
-    unsigned char last_constants[512];
     d3d12_stats stats;
     /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal
@@ -616,9 +607,7 @@ typedef struct d3d12_bytecode {
     const unsigned char *data;
     size_t size;
 } d3d12_bytecode;
-/* Stock program bytecode (DXBC, shader model 5.0); stage 0 vertex, 1 pixel. Empty when the
-   variant was not generated. */
-d3d12_bytecode xgdi_d3d12_shader(xgdi_program program, uint32_t variant, int stage);
+/* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel. */
 d3d12_bytecode xgdi_d3d12_blit_shader(int stage);
 
 #endif /* XGD_D3D12_INTERNAL_H */

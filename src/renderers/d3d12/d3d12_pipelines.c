@@ -1,13 +1,13 @@
 /*
  * d3d12_pipelines.c - the root signature (serialised in code with D3D12SerializeRootSignature)
- * and the pipeline-state cache, keyed by everything a PSO bakes in: program and variant,
+ * and the pipeline-state cache, keyed by everything a PSO bakes in: the shaders (or the blit),
  * vertex layout, all four render-target blends with their colour-write masks, depth/stencil
  * (less the reference, which is list state, as is the blend factor), rasterizer with the depth
  * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
  *
- * Root signature of the stock programs: [0] root CBV b0 (constant arena address), [1] table
- * of one SRV t0, [2] table of one sampler s0; every stage sees all three. User programs have
- * their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
+ * Root signature of the blit (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
+ * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0. User programs
+ * have their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
 #include "d3d12_internal.h"
 #include "d3d12_dxbc.h"
@@ -147,35 +147,6 @@ static DXGI_FORMAT element_format(xgd_vertex_element_format f)
     }
 }
 
-static const char *usage_semantic(xgd_vertex_element_usage u)
-{
-    static const char *const names[XGD_VERTEX_USAGE_COUNT] = {
-        "POSITION", "COLOR", "TEXCOORD", "NORMAL", "BINORMAL", "TANGENT", "BLENDINDICES",
-        "BLENDWEIGHT", "DEPTH", "FOG", "PSIZE", "SAMPLE", "TESSFACTOR"
-    };
-    return (int)u >= 0 && u < XGD_VERTEX_USAGE_COUNT ? names[u] : "UNKNOWN";
-}
-
-/* The inputs each stock vertex shader reads (semantic index 0). */
-static int program_inputs(const d3d12_pso_key *k, xgd_vertex_element_usage *out)
-{
-    int n = 0;
-    out[n++] = XGD_VERTEX_USAGE_POSITION;
-    if (k->program == XGDI_PROGRAM_SPRITE) {
-        out[n++] = XGD_VERTEX_USAGE_COLOR;
-        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
-    } else if (k->program == XGDI_PROGRAM_MRT) {
-        out[n++] = XGD_VERTEX_USAGE_COLOR;
-    } else if (k->program == XGDI_PROGRAM_VOLUME) {
-        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE; /* read as float3 (uvw) */
-    } else {
-        if (k->variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
-        if (k->variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;
-        if (k->variant & XGDI_BASIC_TEXTURE) out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
-    }
-    return n;
-}
-
 static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
                              D3D12_GRAPHICS_PIPELINE_STATE_DESC *pd, ID3D12PipelineState **out);
 
@@ -255,56 +226,16 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
 {
     D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
     memset(&d, 0, sizeof d);
-    d.pRootSignature = r->root;
     D3D12_INPUT_ELEMENT_DESC el[24];
     memset(el, 0, sizeof el); /* InstanceDataStepRate 0: per-vertex elements require it */
-    UINT nel = 0;
-    if (k->mode == 0 && k->program == XGDI_PROGRAM_USER)
-        return create_user_pso(r, k, &d, el, out);
-    d3d12_bytecode vs = k->mode == 1 ? xgdi_d3d12_blit_shader(0)
-                                     : xgdi_d3d12_shader((xgdi_program)k->program, k->variant, 0);
-    d3d12_bytecode ps = k->mode == 1 ? xgdi_d3d12_blit_shader(1)
-                                     : xgdi_d3d12_shader((xgdi_program)k->program, k->variant, 1);
-    if (vs.data == NULL || ps.data == NULL)
-        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
-                         "d3d12: no shader for program %u variant %u", (unsigned)k->program,
-                         (unsigned)k->variant);
+    if (k->mode == 0) return create_user_pso(r, k, &d, el, out);
+    /* the blit: no vertex input, its own root signature */
+    d.pRootSignature = r->root;
+    d3d12_bytecode vs = xgdi_d3d12_blit_shader(0), ps = xgdi_d3d12_blit_shader(1);
     d.VS.pShaderBytecode = vs.data;
     d.VS.BytecodeLength = vs.size;
     d.PS.pShaderBytecode = ps.data;
     d.PS.BytecodeLength = ps.size;
-
-    if (k->mode == 0) {
-        for (int i = 0; i < k->layout_count && nel < 16; i++) {
-            const xgd_vertex_element *e = &k->elements[i];
-            D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
-            o->SemanticName = usage_semantic(e->usage);
-            o->SemanticIndex = (UINT)e->usage_index;
-            o->Format = element_format(e->format);
-            o->InputSlot = 0;
-            o->AlignedByteOffset = (UINT)e->offset;
-            o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
-        }
-        /* what the shader reads but the layout lacks comes from the stride-0 default stream */
-        xgd_vertex_element_usage need[4];
-        int nn = program_inputs(k, need);
-        for (int j = 0; j < nn; j++) {
-            bool have = false;
-            for (int i = 0; i < k->layout_count; i++)
-                if (k->elements[i].usage == need[j] && k->elements[i].usage_index == 0)
-                    have = true;
-            if (have) continue;
-            D3D12_INPUT_ELEMENT_DESC *o = &el[nel++];
-            o->SemanticName = usage_semantic(need[j]);
-            o->SemanticIndex = 0;
-            o->Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
-            o->InputSlot = 1;
-            o->AlignedByteOffset = need[j] == XGD_VERTEX_USAGE_COLOR ? 0 : 16;
-            o->InputSlotClass = D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA;
-        }
-    }
-    d.InputLayout.pInputElementDescs = nel ? el : NULL;
-    d.InputLayout.NumElements = nel;
     return finish_pso(r, k, &d, out);
 }
 
@@ -382,9 +313,8 @@ static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     HRESULT hr = ID3D12Device_CreateGraphicsPipelineState(r->dev, &d, &IID_ID3D12PipelineState,
                                                           (void **)out);
     if (SUCCEEDED(hr))
-        d3d12_set_name(r, *out, "xgd %s pso (program %u variant %u, %d targets, %dx)",
-                       k->mode == 1 ? "blit" : k->program == XGDI_PROGRAM_USER ? "user" : "draw", (unsigned)k->program,
-                       (unsigned)k->variant, k->rt_count, k->samples);
+        d3d12_set_name(r, *out, "xgd %s pso (%d targets, %dx)", k->mode == 1 ? "blit" : "user",
+                       k->rt_count, k->samples);
     return xgdi_d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }
 

@@ -315,7 +315,7 @@ static VkResult shared_instance(bool layer, bool utils, VkInstance *out, bool *m
                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
             /* Correctness only: the performance class advises against the GENERAL layout this
                renderer keeps every image in on purpose (one global barrier, no per-subresource
-               layout tracking) and against vertex outputs a variant's pixel shader ignores. */
+               layout tracking) and against vertex outputs a pixel shader ignores. */
             .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
             .pfnUserCallback = debug_callback, .pUserData = &instances[layer][utils] };

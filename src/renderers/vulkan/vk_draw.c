@@ -1,9 +1,9 @@
 /*
- * vk_draw.c - the Vulkan renderer's drawing: stock shader modules, the pipeline cache, samplers,
- * render-target binding with dynamic rendering, clears and draws.
+ * vk_draw.c - the Vulkan renderer's drawing: the pipeline cache, samplers, render-target binding
+ * with dynamic rendering, clears, draws, and the sample fill of multisampled targets.
  */
 #include "vk_internal.h"
-#include "xvk_spirv.h" /* generated at build time from shaders/NAME.hlsl (compile-spirv.sh) */
+#include "xvk_spirv.h" /* generated at build time from shaders/fill_samples.hlsl (compile-spirv.sh) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +19,12 @@ static xgd_result make_module(xvk_renderer *r, const uint32_t *code, size_t size
 
 xgd_result xvk_pipelines_init(xvk_renderer *r)
 {
-    VkDescriptorSetLayoutBinding b[3] = {
-        { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
-          VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
-        { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
-        { 2, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
-    };
+    /* the sample fill's one binding: the resolved image it reads (shaders/fill_samples.hlsl) */
+    VkDescriptorSetLayoutBinding b = { 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                       NULL };
     VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-                                           .bindingCount = 3, .pBindings = b };
+                                           .bindingCount = 1, .pBindings = &b };
     xgd_result res = xvk_check(r, vkCreateDescriptorSetLayout(r->dev, &li, NULL, &r->set_layout),
                                "vkCreateDescriptorSetLayout");
     if (res != XGD_OK) return res;
@@ -40,13 +37,9 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     res = xvk_check(r, vkCreatePipelineCache(r->dev, &ci, NULL, &r->pipeline_cache), "vkCreatePipelineCache");
     if (res == XGD_OK) res = xvk_user_init(r);
     if (res != XGD_OK) return res;
-    res = make_module(r, xvk_spv_sprite_vert, sizeof xvk_spv_sprite_vert, &r->sprite_vs);
-    if (res == XGD_OK) res = make_module(r, xvk_spv_sprite_frag, sizeof xvk_spv_sprite_frag, &r->sprite_fs);
-    if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_vert, sizeof xvk_spv_mrt_vert, &r->mrt_vs);
-    if (res == XGD_OK) res = make_module(r, xvk_spv_mrt_frag, sizeof xvk_spv_mrt_frag, &r->mrt_fs);
-    if (res == XGD_OK) res = make_module(r, xvk_spv_volume_vert, sizeof xvk_spv_volume_vert, &r->volume_vs);
-    if (res == XGD_OK) res = make_module(r, xvk_spv_volume_frag, sizeof xvk_spv_volume_frag, &r->volume_fs);
-    /* BasicEffect variants are created when first drawn */
+    res = make_module(r, xvk_spv_fill_samples_vert, sizeof xvk_spv_fill_samples_vert, &r->fill_vs);
+    if (res == XGD_OK)
+        res = make_module(r, xvk_spv_fill_samples_frag, sizeof xvk_spv_fill_samples_frag, &r->fill_fs);
     if (res != XGD_OK) return res;
 
     /* (0,0,0,1) for attributes a layout lacks, read through a zero-stride binding */
@@ -76,7 +69,7 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     xgd_rect rc = { 0, 0, 1, 1 };
     res = xvk_texture_upload(&r->base, r->dummy_texture, 0, 0, &rc, black, 4);
     if (res != XGD_OK) return res;
-    /* and for the VolumeEffect's Texture3D slot: a 1x1x1 volume (a 3D view is needed there) */
+    /* and for a shader's Texture3D register: a 1x1x1 volume (a 3D view is needed there) */
     if (!r->support[XGD_SURFACE_FORMAT_COLOR].volume) return XGD_OK;
     d.volume = true;
     d.depth = 1;
@@ -96,20 +89,8 @@ void xvk_pipelines_destroy(xvk_renderer *r)
     for (size_t i = 0; i < r->sampler_count; i++) vkDestroySampler(r->dev, r->samplers[i].sampler, NULL);
     free(r->samplers);
     r->samplers = NULL;
-    VkShaderModule *mods[6] = { &r->sprite_vs, &r->sprite_fs, &r->mrt_vs, &r->mrt_fs,
-                                &r->volume_vs, &r->volume_fs };
-    for (int i = 0; i < 6; i++)
-        if (*mods[i]) vkDestroyShaderModule(r->dev, *mods[i], NULL);
-    /* variants with byte-identical SPIR-V share one module (basic_module): destroy each once */
-    for (int v = 0; v < XGDI_BASIC_VARIANT_COUNT; v++) {
-        for (int w = v + 1; w < XGDI_BASIC_VARIANT_COUNT; w++) {
-            if (r->basic_vs[w] == r->basic_vs[v]) r->basic_vs[w] = VK_NULL_HANDLE;
-            if (r->basic_fs[w] == r->basic_fs[v]) r->basic_fs[w] = VK_NULL_HANDLE;
-        }
-        if (r->basic_vs[v]) vkDestroyShaderModule(r->dev, r->basic_vs[v], NULL);
-        if (r->basic_fs[v]) vkDestroyShaderModule(r->dev, r->basic_fs[v], NULL);
-        r->basic_vs[v] = r->basic_fs[v] = VK_NULL_HANDLE;
-    }
+    if (r->fill_vs) vkDestroyShaderModule(r->dev, r->fill_vs, NULL);
+    if (r->fill_fs) vkDestroyShaderModule(r->dev, r->fill_fs, NULL);
     if (r->pipeline_cache) vkDestroyPipelineCache(r->dev, r->pipeline_cache, NULL);
     xvk_user_destroy(r);
     if (r->pipeline_layout) vkDestroyPipelineLayout(r->dev, r->pipeline_layout, NULL);
@@ -121,8 +102,6 @@ void xvk_pipelines_destroy(xvk_renderer *r)
 void xvk_reset_bindings(xvk_renderer *r)
 {
     r->bound_pipeline = VK_NULL_HANDLE;
-    r->descriptors_valid = false;
-    r->last_constants_size = 0;
     r->user_descriptors_valid = false;
     r->user_last_size[0] = r->user_last_size[1] = 0;
     r->viewport_valid = false;
@@ -449,33 +428,6 @@ VkFormat xvk_attribute_format(xgd_vertex_element_format f)
     }
 }
 
-/* The vertex inputs of a program in SPIR-V location order (shaders/README.md). */
-static int program_inputs(xgdi_program p, uint32_t variant, xgd_vertex_element_usage out[4])
-{
-    int n = 0;
-    out[n++] = XGD_VERTEX_USAGE_POSITION;
-    if (p == XGDI_PROGRAM_SPRITE) {
-        out[n++] = XGD_VERTEX_USAGE_COLOR;
-        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
-    } else if (p == XGDI_PROGRAM_MRT) {
-        out[n++] = XGD_VERTEX_USAGE_COLOR;
-    } else if (p == XGDI_PROGRAM_VOLUME) {
-        out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE; /* read as float3 (uvw) */
-    } else {
-        if (variant & XGDI_BASIC_LIGHTING) out[n++] = XGD_VERTEX_USAGE_NORMAL;
-        if (variant & XGDI_BASIC_VERTEX_COLOR) out[n++] = XGD_VERTEX_USAGE_COLOR;
-        if (variant & XGDI_BASIC_TEXTURE) out[n++] = XGD_VERTEX_USAGE_TEXTURE_COORDINATE;
-    }
-    return n;
-}
-
-static const xgd_vertex_element *find_element(const xgdi_vertex_layout *l, xgd_vertex_element_usage u)
-{
-    for (int i = 0; i < l->count && i < 16; i++)
-        if (l->elements[i].usage == u && l->elements[i].usage_index == 0) return &l->elements[i];
-    return NULL;
-}
-
 static uint64_t hash_bytes(const void *p, size_t n)
 {
     const uint8_t *b = p;
@@ -485,50 +437,6 @@ static uint64_t hash_bytes(const void *p, size_t n)
         h *= 1099511628211ull;
     }
     return h;
-}
-
-/* BasicEffect modules are made on first use. embed-spirv.cmake points variants whose SPIR-V
- * is byte-identical (a stage that does not see a variant bit) at one array, so a variant whose
- * array already has a module shares it: 12 fragment and 24 vertex modules at most, not 64. */
-static xgd_result basic_module(xvk_renderer *r, const uint32_t *const *code, const size_t *size,
-                               VkShaderModule *modules, uint32_t variant)
-{
-    if (modules[variant] != VK_NULL_HANDLE) return XGD_OK;
-    for (uint32_t w = 0; w < XGDI_BASIC_VARIANT_COUNT; w++) {
-        if (modules[w] != VK_NULL_HANDLE && code[w] == code[variant]) {
-            modules[variant] = modules[w];
-            return XGD_OK;
-        }
-    }
-    return make_module(r, code[variant], size[variant], &modules[variant]);
-}
-
-static xgd_result shader_modules(xvk_renderer *r, xgdi_program p, uint32_t variant, VkShaderModule *vs,
-                                 VkShaderModule *fs)
-{
-    if (p == XGDI_PROGRAM_SPRITE) {
-        *vs = r->sprite_vs;
-        *fs = r->sprite_fs;
-        return XGD_OK;
-    }
-    if (p == XGDI_PROGRAM_MRT) {
-        *vs = r->mrt_vs;
-        *fs = r->mrt_fs;
-        return XGD_OK;
-    }
-    if (p == XGDI_PROGRAM_VOLUME) {
-        *vs = r->volume_vs;
-        *fs = r->volume_fs;
-        return XGD_OK;
-    }
-    variant &= XGDI_BASIC_VARIANT_COUNT - 1;
-    xgd_result res = basic_module(r, xvk_spv_basic_vert, xvk_spv_basic_vert_size, r->basic_vs, variant);
-    if (res == XGD_OK)
-        res = basic_module(r, xvk_spv_basic_frag, xvk_spv_basic_frag_size, r->basic_fs, variant);
-    if (res != XGD_OK) return res;
-    *vs = r->basic_vs[variant];
-    *fs = r->basic_fs[variant];
-    return XGD_OK;
 }
 
 /* The element of a layout with this usage and usage index (core checked it is there). */
@@ -542,33 +450,27 @@ static const xgd_vertex_element *find_user_element(const xgdi_vertex_layout *l, 
 
 static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const xgdi_vertex_layout *lay)
 {
-    VkShaderModule vs, fs;
-    bool user = k->program == XGDI_PROGRAM_USER;
-    if (user) {
-        if (r->building_vs == NULL || r->building_ps == NULL) {
-            xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION, "vulkan: user pipeline without shaders");
-            return VK_NULL_HANDLE;
-        }
-        vs = r->building_vs->module;
-        fs = r->building_ps->module;
-    } else if (shader_modules(r, (xgdi_program)k->program, k->variant, &vs, &fs) != XGD_OK) {
+    /* a user program's shaders, or the sample fill's (no vertex input) */
+    bool user = k->program != XVK_PIPELINE_FILL_SAMPLES;
+    if (user && (r->building_vs == NULL || r->building_ps == NULL)) {
+        xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION, "vulkan: user pipeline without shaders");
         return VK_NULL_HANDLE;
     }
+    VkShaderModule vs = user ? r->building_vs->module : r->fill_vs;
+    VkShaderModule fs = user ? r->building_ps->module : r->fill_fs;
     VkPipelineShaderStageCreateInfo stages[2] = {
         { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
           .module = vs, .pName = "main" },
         { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
           .module = fs, .pName = "main" },
     };
-    xgd_vertex_element_usage inputs[4];
-    int ni = user ? r->building_vs->input_count : program_inputs((xgdi_program)k->program, k->variant, inputs);
+    int ni = user ? r->building_vs->input_count : 0;
     VkVertexInputAttributeDescription attrs[XGDI_SHADER_MAX_INPUTS];
     bool need_defaults = false;
     for (int i = 0; i < ni; i++) {
-        const xgdi_shader_input *in = user ? &r->building_vs->inputs[i] : NULL;
-        const xgd_vertex_element *e = user ? find_user_element(lay, in->usage, in->usage_index)
-                                           : find_element(lay, inputs[i]);
-        attrs[i].location = user ? (uint32_t)in->location : (uint32_t)i;
+        const xgdi_shader_input *in = &r->building_vs->inputs[i];
+        const xgd_vertex_element *e = find_user_element(lay, in->usage, in->usage_index);
+        attrs[i].location = (uint32_t)in->location;
         if (e != NULL) {
             attrs[i].binding = 0;
             attrs[i].format = xvk_attribute_format(e->format);
@@ -585,7 +487,7 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
         { 1, 0, VK_VERTEX_INPUT_RATE_VERTEX },
     };
     VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-                                                .vertexBindingDescriptionCount = need_defaults ? 2u : 1u,
+                                                .vertexBindingDescriptionCount = !user ? 0u : need_defaults ? 2u : 1u,
                                                 .pVertexBindingDescriptions = binds,
                                                 .vertexAttributeDescriptionCount = (uint32_t)ni,
                                                 .pVertexAttributeDescriptions = attrs };
@@ -727,11 +629,8 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     const xgdi_draw_state *st = d->state;
     memset(k, 0, sizeof *k);
     k->program = (uint32_t)st->program;
-    k->variant = st->program == XGDI_PROGRAM_BASIC ? st->variant & (XGDI_BASIC_VARIANT_COUNT - 1) : 0;
-    if (st->program == XGDI_PROGRAM_USER && st->vs != NULL && st->ps != NULL) {
-        k->user_vs = st->vs->serial;
-        k->user_ps = st->ps->serial;
-    }
+    k->user_vs = st->vs->serial;
+    k->user_ps = st->ps->serial;
     k->layout_hash = d->stream_count > 0 ? d->stream_layout->hash : st->layout->hash;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; break;
@@ -749,8 +648,6 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
        so one pipeline serves every mask there). */
     if (bs != NULL && k->samples > 1)
         k->sample_mask = (uint32_t)bs->multisample_mask;
-    /* the XNA stock programs write target 0 only; the EXT MRT program writes every target */
-    uint32_t outputs = st->program == XGDI_PROGRAM_MRT ? k->color_count : 1;
     for (int i = 0; i < r->target_count; i++) {
         xgdi_native_texture *t = r->targets[i].texture;
         k->color_formats[i] = (uint32_t)t->format;
@@ -779,8 +676,8 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
             b[5] = ad;
             b[6] = af;
         }
-        bool written = st->program == XGDI_PROGRAM_USER ? st->ps != NULL && (st->ps->color_outputs >> i & 1u) != 0
-                                                        : (uint32_t)i < outputs;
+        /* a target the pixel shader has no output for keeps its contents */
+        bool written = (st->ps->color_outputs >> i & 1u) != 0;
         b[7] = written ? write_mask_of(bs != NULL ? bs->target[i].color_write_channels : 15) : 0;
     }
     const xgd_depth_stencil_desc *ds = st->depth_stencil;
@@ -857,10 +754,9 @@ static int vertices_for(xgd_primitive_type t, int prims)
 }
 
 /* Steps 3-4 of a draw whose vertices, indices and constants are in place. */
-static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
-                              size_t need_consts, VkDeviceSize coff, int count, VkBuffer vbuf,
-                              VkDeviceSize voff, int32_t first, VkBuffer ibuf, VkDeviceSize ioff,
-                              VkIndexType itype);
+static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0, int count,
+                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
+                              VkDeviceSize ioff, VkIndexType itype);
 
 /* Copies the draw's user vertices into ring space or a big buffer. */
 /* xvk_span_alloc with its ring case inline: a draw's small uploads take ring space and reach
@@ -922,32 +818,8 @@ static bool place_vertices(xvk_renderer *r, const xgdi_draw *d, xvk_span *s, VkB
     return true;
 }
 
-/* The constants in ring space, uploaded only when they changed since the last draw of this
-   frame (a submission forgets the last ones: xvk_reset_bindings). */
-static bool place_constants(xvk_renderer *r, const xgdi_draw_state *st, size_t need_consts,
-                            VkDeviceSize *coff)
-{
-    /* unchanged since the last draw (no XGDI_DIRTY_CONSTANTS seen since) needs no compare */
-    if (r->last_constants_size == need_consts &&
-        (!(r->constants_dirty & XGDI_DIRTY_CONSTANTS) ||
-         memcmp(r->last_constants, st->constants, need_consts) == 0)) {
-        *coff = r->last_constants_offset;
-        r->constants_dirty = 0;
-        return true;
-    }
-    void *p;
-    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
-    if (!xvk_ring_alloc(r, need_consts, align < 16 ? 16 : align, coff, &p)) return false;
-    memcpy(p, st->constants, need_consts);
-    memcpy(r->last_constants, st->constants, need_consts);
-    r->last_constants_size = need_consts;
-    r->last_constants_offset = *coff;
-    r->constants_dirty = 0;
-    return true;
-}
-
-/* Each user stage's block in ring space, uploaded only when it changed since the last user
-   draw of this frame (as place_constants). */
+/* Each user stage's block in ring space, uploaded only when it changed since the last draw of
+   this frame (a submission forgets the last ones: xvk_reset_bindings). */
 static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkDeviceSize off[2])
 {
     const float *data[2] = { st->vs_constants, st->ps_constants };
@@ -988,23 +860,14 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
     r->constants_dirty |= st->dirty;
-    if (st->dirty & XGDI_DIRTY_SAMPLERS) r->memo_sampler_desc = NULL;
     if (st->dirty & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_VERTEX_TEXTURES))
         memset(r->user_memo_desc, 0, sizeof r->user_memo_desc);
     if (st->dirty & XGDI_DIRTY_PROGRAM) r->user_memo_vs = r->user_memo_ps = NULL;
-    if (st->layout == NULL || (st->constants == NULL && st->program != XGDI_PROGRAM_USER) ||
-        d->vertex_count <= 0 || d->primitive_count <= 0)
-        return XGD_OK;
-    bool user = st->program == XGDI_PROGRAM_USER;
-    if (user && (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL)) return XGD_OK;
-    size_t need_consts = user                                 ? 0
-                         : st->program == XGDI_PROGRAM_SPRITE ? sizeof(xgdi_sprite_constants)
-                         : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
-                         : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
-                                                                : sizeof(xgdi_basic_constants);
-    if (!user && st->constants_size < need_consts)
-        return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
-                         "vulkan: constants of %zu bytes, program needs %zu", st->constants_size, need_consts);
+    if (st->layout == NULL || d->vertex_count <= 0 || d->primitive_count <= 0) return XGD_OK;
+    /* core draws through user programs only (the stock effects are effects too) */
+    if (st->program != XGDI_PROGRAM_USER)
+        return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "vulkan: draws need a user program");
+    if (st->vs == NULL || st->ps == NULL || st->vs_constants == NULL) return XGD_OK;
     xgdi_native_texture *t0 = r->targets[0].texture;
     if (t0 == NULL) return XGD_OK;
     int count = vertices_for(d->type, d->primitive_count);
@@ -1012,7 +875,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     if (count <= 0) return XGD_OK;
 
     VkBuffer vbuf = VK_NULL_HANDLE, ibuf = VK_NULL_HANDLE;
-    VkDeviceSize voff = 0, ioff = 0, coff = 0, uoff[2] = { 0, 0 };
+    VkDeviceSize voff = 0, ioff = 0, uoff[2] = { 0, 0 };
     int32_t first = 0;
     bool user_vertices = d->vertex_buffer == NULL, user_indices = false;
     if (!user_vertices) {
@@ -1072,7 +935,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
             i_placed = true;
             i_at = base->submitted_fence;
         }
-        if (user ? !place_user_constants(r, st, uoff) : !place_constants(r, st, need_consts, &coff)) goto fail;
+        if (!place_user_constants(r, st, uoff)) goto fail;
         uint64_t now = base->submitted_fence;
         bool again = false;
         if (user_vertices && vspan.big == NULL && v_at != now) {
@@ -1087,11 +950,9 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         }
         if (!again) break;
     }
-    if (user) {
-        r->user_bound_offsets_pending[0] = uoff[0];
-        r->user_bound_offsets_pending[1] = uoff[1];
-    }
-    res = record_draw(r, d, t0, need_consts, coff, count, vbuf, voff, first, ibuf, ioff, itype);
+    r->user_bound_offsets_pending[0] = uoff[0];
+    r->user_bound_offsets_pending[1] = uoff[1];
+    res = record_draw(r, d, t0, count, vbuf, voff, first, ibuf, ioff, itype);
     goto out;
 fail:
     res = xgd_device_last_result(base->device);
@@ -1203,15 +1064,13 @@ static void push_user_descriptors(xvk_renderer *r, VkCommandBuffer cmd, const xg
             if (!(r->user_memo_used >> i & 1u)) r->user_bound_views[i] = VK_NULL_HANDLE;
     }
     r->user_descriptors_valid = true;
-    r->descriptors_valid = false;
     r->counters.descriptor_pushes++;
     xvk_note_descriptors(r, n);
 }
 
-static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0,
-                              size_t need_consts, VkDeviceSize coff, int count, VkBuffer vbuf,
-                              VkDeviceSize voff, int32_t first, VkBuffer ibuf, VkDeviceSize ioff,
-                              VkIndexType itype)
+static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_texture *t0, int count,
+                              VkBuffer vbuf, VkDeviceSize voff, int32_t first, VkBuffer ibuf,
+                              VkDeviceSize ioff, VkIndexType itype)
 {
     xgdi_renderer *base = &r->base;
     const xgdi_draw_state *st = d->state;
@@ -1247,41 +1106,11 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->pending_dirty &= ~key_bits;
     }
 
-    bool user = st->program == XGDI_PROGRAM_USER;
-    xgdi_native_texture *tex = NULL;
-    VkSampler smp = VK_NULL_HANDLE;
-    /* user pixel shaders: the texture and sampler of every register they sample */
+    /* the texture and sampler of every register the shaders sample */
     VkImageView uviews[XVK_USER_SAMPLERS];
     VkSampler usamplers[XVK_USER_SAMPLERS];
-    if (user) {
-        xgd_result ures = user_bindings(r, st, uviews, usamplers);
-        if (ures != XGD_OK) return ures;
-    } else {
-        /* texture and sampler of slot 0 (the stock programs sample slot 0 only) */
-        bool samples_tex = xgdi_program_samples_texture(st->program, st->variant);
-        /* core guarantees the kind matches (a Texture3D for the volume program, 2D otherwise) */
-        tex = samples_tex && st->textures[0] != NULL ? st->textures[0]
-                                   : st->program == XGDI_PROGRAM_VOLUME   ? r->dummy_volume
-                                                                          : r->dummy_texture;
-        if (tex == NULL)
-            return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED,
-                             "vulkan: the device has no volume textures");
-        static const xgd_sampler_desc default_sampler = { XGD_FILTER_LINEAR, XGD_ADDRESS_WRAP, XGD_ADDRESS_WRAP,
-                                                          XGD_ADDRESS_WRAP, 4, 0, 0.0f };
-        const xgd_sampler_desc *sd = st->samplers[0] != NULL ? st->samplers[0] : &default_sampler;
-        bool filterable = r->support[tex->desc.format].filterable;
-        /* a sampler state's description is immutable while it is bound (a new or destroyed
-           one marks the samplers dirty, which forgets the memo) */
-        if (sd == r->memo_sampler_desc && filterable == r->memo_sampler_filterable) {
-            smp = r->memo_sampler;
-        } else {
-            smp = get_sampler(r, sd, filterable);
-            if (smp == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
-            r->memo_sampler_desc = sd;
-            r->memo_sampler_filterable = filterable;
-            r->memo_sampler = smp;
-        }
-    }
+    xgd_result ures = user_bindings(r, st, uviews, usamplers);
+    if (ures != XGD_OK) return ures;
 
     /* 4. record */
     VkCommandBuffer cmd = r->recording ? r->frames[r->frame_index].cmd : xvk_cmd(r);
@@ -1292,58 +1121,13 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->bound_pipeline = pipe;
         r->counters.pipeline_binds++;
     }
-    if (user) {
-        push_user_descriptors(r, cmd, st, uviews, usamplers);
-    } else if (!r->descriptors_valid || coff != r->bound_constants || tex->view != r->bound_view ||
-        smp != r->bound_sampler) {
-        VkDescriptorBufferInfo bi = { r->ring.buffer, coff, need_consts };
-        VkDescriptorImageInfo ii = { VK_NULL_HANDLE, tex->view, VK_IMAGE_LAYOUT_GENERAL };
-        VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
-        /* copied from a constant template: cheaper than building three zeroed structs */
-        static const VkWriteDescriptorSet tmpl[3] = {
-            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER },
-            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE },
-            { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
-              .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER },
-        };
-        /* Push descriptors update incrementally (the Vulkan spec: a pushed binding keeps its
-           descriptor until pushed again or the set is disturbed), so once the set is valid in
-           this command buffer only the bindings that changed are written: a texture change
-           alone writes one descriptor. */
-        VkWriteDescriptorSet w[3];
-        uint32_t n = 0;
-        bool all = !r->descriptors_valid;
-        if (all || coff != r->bound_constants) {
-            w[n] = tmpl[0];
-            w[n++].pBufferInfo = &bi;
-        }
-        if (all || tex->view != r->bound_view) {
-            w[n] = tmpl[1];
-            w[n++].pImageInfo = &ii;
-        }
-        if (all || smp != r->bound_sampler) {
-            w[n] = tmpl[2];
-            w[n++].pImageInfo = &si;
-        }
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, n, w);
-        r->bound_constants = coff;
-        r->bound_view = tex->view;
-        r->bound_sampler = smp;
-        r->descriptors_valid = true;
-        r->user_descriptors_valid = false;
-        r->counters.descriptor_pushes++;
-        xvk_note_descriptors(r, n);
-    } else {
-        r->counters.descriptor_skips++;
-    }
+    push_user_descriptors(r, cmd, st, uviews, usamplers);
     /* the dynamic state follows the viewport, scissor, rasterizer, blend and depth-stencil
        states and the targets: derived and compared again only when one of them changed */
     const uint32_t dynamic_bits = XGDI_DIRTY_VIEWPORT | XGDI_DIRTY_SCISSOR | XGDI_DIRTY_RASTERIZER |
                                   XGDI_DIRTY_BLEND | XGDI_DIRTY_DEPTH_STENCIL;
     if (!r->viewport_valid || (r->dynamic_dirty & dynamic_bits) || r->dynamic_targets_gen != r->targets_gen) {
-        /* viewport: D3D clip conventions in the stock HLSL, so y is flipped with a negative height
+        /* viewport: D3D clip conventions in the shader form, so y is flipped with a negative height
            (Vulkan 1.1): y = vp.y + (1 - ndc.y) * vp.h / 2 as in the software renderer */
         const xgd_viewport *v = &st->viewport;
         VkViewport vv = { (float)v->x, (float)(v->y + v->height), (float)v->width, -(float)v->height,
@@ -1428,45 +1212,21 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
 /*
  * An upload writes the sampleable (resolved) image; the software reference also copies it into
  * every sample, so later draws with PreserveContents blend over it and the next resolve keeps
- * it. Vulkan cannot copy a single-sampled image into a multisampled one, so the stock sprite
- * program draws the face over its samples: point sampling at pixel centres, opaque, colour
- * white, which reproduces every texel exactly.
+ * it. Vulkan copies (vkCmdCopyImage) and blits only between images of equal sample counts, and
+ * vkCmdResolveImage goes from many samples to one, so the fill is a draw: a full-screen
+ * triangle whose pixel shader loads the resolved texel at its own pixel
+ * (shaders/fill_samples.hlsl), which writes it unchanged into every sample.
  */
 void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->samples <= 1 || t->ms_views == NULL) return;
     xvk_end_rendering(r);
-    static const xgdi_vertex_layout layout = {
-        .stride = 24, .count = 3,
-        .elements = { { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
-                      { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
-                      { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 } },
-        .hash = 0x7876b5f11a5a3f01ull /* private: no core layout is built with it */ };
-    struct qv {
-        float pos[3];
-        uint8_t color[4];
-        float uv[2];
-    } quad[4] = { { { -1, 1, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
-                  { { 1, 1, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
-                  { { -1, -1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
-                  { { 1, -1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
-    const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
-    /* one ring allocation for both: a second one could submit the open frame and free the
-       first before this pass is recorded (see xvk_draw) */
-    VkDeviceSize align = r->props.limits.minUniformBufferOffsetAlignment;
-    if (align < 16) align = 16;
-    VkDeviceSize coff_in = (sizeof quad + align - 1) / align * align;
-    VkDeviceSize voff, coff;
-    void *p;
-    if (!xvk_ring_alloc(r, coff_in + sizeof identity, align, &voff, &p)) return;
-    memcpy(p, quad, sizeof quad);
-    memcpy((uint8_t *)p + coff_in, identity, sizeof identity);
-    coff = voff + coff_in;
+    static const xgdi_vertex_layout no_inputs = { .hash = 0x7876b5f11a5a3f01ull /* private */ };
     xvk_pipeline_key k;
     memset(&k, 0, sizeof k);
-    k.program = XGDI_PROGRAM_SPRITE;
-    k.layout_hash = layout.hash;
-    k.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    k.program = XVK_PIPELINE_FILL_SAMPLES;
+    k.layout_hash = no_inputs.hash;
+    k.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     k.color_count = 1;
     k.color_formats[0] = (uint32_t)t->format;
     k.depth_format = VK_FORMAT_UNDEFINED;
@@ -1474,12 +1234,9 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     k.sample_mask = 0xffffffffu;
     k.blend[0][7] = 15;
     k.cull = VK_CULL_MODE_NONE;
-    VkPipeline pipe = get_pipeline(r, &k, &layout);
-    static const xgd_sampler_desc point = { XGD_FILTER_POINT, XGD_ADDRESS_CLAMP, XGD_ADDRESS_CLAMP,
-                                            XGD_ADDRESS_CLAMP, 4, 0, 0.0f };
-    VkSampler smp = get_sampler(r, &point, false);
+    VkPipeline pipe = get_pipeline(r, &k, &no_inputs);
     VkCommandBuffer cmd = xvk_cmd(r);
-    if (pipe == VK_NULL_HANDLE || smp == VK_NULL_HANDLE || cmd == VK_NULL_HANDLE) return;
+    if (pipe == VK_NULL_HANDLE || cmd == VK_NULL_HANDLE) return;
     xgdi_target saved[XVK_MAX_TARGETS];
     memcpy(saved, r->targets, sizeof saved);
     int saved_count = r->target_count;
@@ -1502,29 +1259,19 @@ void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face)
     xvk_label_begin_targets(r, cmd);
     vkCmdBeginRendering(cmd, &ri);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-    VkDescriptorBufferInfo bi = { r->ring.buffer, coff, sizeof identity };
     VkDescriptorImageInfo ii = { VK_NULL_HANDLE, t->rt_views[face], VK_IMAGE_LAYOUT_GENERAL };
-    VkDescriptorImageInfo si = { smp, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
-    VkWriteDescriptorSet w[3] = {
-        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
-          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
-        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
-          .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii },
-        { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 2, .descriptorCount = 1,
-          .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &si },
-    };
-    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 3, w);
-    xvk_note_descriptors(r, 3);
-    VkViewport vv = { 0, (float)t->desc.height, (float)t->desc.width, -(float)t->desc.height, 0, 1 };
+    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0,
+                               .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                               .pImageInfo = &ii };
+    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline_layout, 0, 1, &w);
+    xvk_note_descriptors(r, 1);
+    VkViewport vv = { 0, 0, (float)t->desc.width, (float)t->desc.height, 0, 1 };
     vkCmdSetViewport(cmd, 0, 1, &vv);
     vkCmdSetScissor(cmd, 0, 1, &full);
     const float ones[4] = { 1, 1, 1, 1 };
     vkCmdSetBlendConstants(cmd, ones);
     vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
-    VkBuffer vbs[2] = { r->ring.buffer, r->defaults_buffer };
-    VkDeviceSize vos[2] = { voff, 0 };
-    vkCmdBindVertexBuffers(cmd, 0, 2, vbs, vos);
-    vkCmdDraw(cmd, 4, 1, 0, 0);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRendering(cmd);
     xvk_label_end(r, cmd);
     xvk_query_resume(r, cmd);

@@ -109,8 +109,11 @@ struct xgdi_native_buffer {
 
 /* ---- pipelines ---- */
 
+/* xvk_pipeline_key.program of the sample fill's pipeline (vk_draw.c, xvk_refill_samples) */
+#define XVK_PIPELINE_FILL_SAMPLES 0xffffffffu
+
 typedef struct xvk_pipeline_key {
-    uint32_t program, variant;
+    uint32_t program;           /* XGDI_PROGRAM_USER or XVK_PIPELINE_FILL_SAMPLES */
     uint32_t user_vs, user_ps;  /* XGDI_PROGRAM_USER: the shaders' serial numbers */
     uint64_t layout_hash;
     uint32_t topology;
@@ -280,8 +283,7 @@ struct xvk_renderer {
     /* shaders and layouts */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
-    VkShaderModule sprite_vs, sprite_fs, mrt_vs, mrt_fs, volume_vs, volume_fs;
-    VkShaderModule basic_vs[XGDI_BASIC_VARIANT_COUNT], basic_fs[XGDI_BASIC_VARIANT_COUNT];
+    VkShaderModule fill_vs, fill_fs; /* the sample fill (set_layout, pipeline_layout) */
     VkPipelineCache pipeline_cache;
     xvk_pipeline_entry *pipelines; /* open addressing, capacity a power of two */
     size_t pipeline_count, pipeline_capacity;
@@ -308,14 +310,7 @@ struct xvk_renderer {
     uint32_t clear_stencil;
     /* what is bound in the open command buffer (reset per frame) */
     VkPipeline bound_pipeline;
-    VkImageView bound_view;
-    VkSampler bound_sampler;
-    VkDeviceSize bound_constants;
-    bool descriptors_valid;
     bool warned_aa_disable;    /* the MultiSampleAntiAlias=false gap was reported */
-    uint8_t last_constants[sizeof(xgdi_basic_constants)];
-    size_t last_constants_size;
-    VkDeviceSize last_constants_offset;
     uint32_t pending_dirty;    /* draw-state dirty bits not yet applied to last_pipeline */
     VkPipeline last_pipeline;
     xgd_primitive_type last_type;
@@ -328,15 +323,10 @@ struct xvk_renderer {
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil
        reference) has not seen yet, and the targets it was derived for */
     uint32_t dynamic_dirty;
-    uint32_t constants_dirty;  /* the same for last_constants (place_constants) */
+    uint32_t constants_dirty;  /* the same for the user stage blocks (place_user_constants) */
     const xgdi_vertex_layout *memo_layout; /* place_vertices: the last layout and its reach */
     size_t memo_layout_reach;
     uint64_t dynamic_targets_gen;
-    /* the sampler of the last stock-program draw: its sampler description and filterability;
-       forgotten when sampler states change (XGDI_DIRTY_SAMPLERS) */
-    const xgd_sampler_desc *memo_sampler_desc;
-    bool memo_sampler_filterable;
-    VkSampler memo_sampler;
     bool vb_valid;
     VkBuffer bound_vb;
     VkDeviceSize bound_vb_offset;
@@ -378,7 +368,7 @@ struct xvk_renderer {
     /* stand-ins: a 1x1 (0,0,0,1) texture for an unbound slot, and (0,0,0,1) for a vertex
        attribute the layout lacks (read through a zero-stride binding) */
     xgdi_native_texture *dummy_texture;
-    xgdi_native_texture *dummy_volume; /* 1x1x1 (0,0,0,1): the VolumeEffect without a texture */
+    xgdi_native_texture *dummy_volume; /* 1x1x1 (0,0,0,1): an unbound Texture3D register */
     VkBuffer defaults_buffer;
     xvk_alloc defaults_mem;
 

@@ -408,7 +408,6 @@ void xvk_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
             break;
         }
     }
-    if (r->bound_view == t->view) r->descriptors_valid = false;
     xvk_retire(r, retired_texture, t);
 }
 
