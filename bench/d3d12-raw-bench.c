@@ -43,7 +43,8 @@
 #pragma GCC diagnostic pop
 #endif
 
-#include "../shaders/generated/dxbc/stock.h"
+#include "shaders/sprite_vs.h"
+#include "shaders/sprite_ps.h"
 #include "bench_common.h"
 
 #include <stdbool.h>

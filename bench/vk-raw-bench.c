@@ -17,7 +17,7 @@
  * usage: vk-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
  */
 #include "xgd.h"
-#include "xvk_spirv.h"
+#include "sprite_spirv.h"
 
 #include <vulkan/vulkan.h>
 
