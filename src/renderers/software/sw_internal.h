@@ -11,6 +11,7 @@
 
 #include "renderer.h"
 #include "format.h"
+#include "sw_spirv.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -118,6 +119,7 @@ typedef struct sw_renderer {
        workers would cost more than they save); $XGD_SW_BAND_MIN_PIXELS, for tests that want
        every draw banded */
     long band_min_pixels;
+    bool executor_only;        /* $XGD_SW_EXECUTOR_ONLY: no shader runs as a recognised shape */
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
     int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a
@@ -157,6 +159,10 @@ struct xgdi_native_shader {
     uint8_t color_comps[SW_MAX_TARGETS];
     int sampler_resource[XGDI_SHADER_MAX_SAMPLERS]; /* resource index of register s, -1 */
     bool discards;
+    /* pixel: the shader is "texture sample times an input" (SpriteBatch's, and every such
+       effect's): sw_raster.c computes it without the executor, with the same operations */
+    bool modulate;
+    xgdi_sw_spirv_modulate mod;
 };
 
 /* ---- sw_user.c ---- */

@@ -142,6 +142,13 @@ typedef struct sw_ctx {
     uint32_t link_vs[SW_USER_MAX_LINKS], link_ps[SW_USER_MAX_LINKS];
     uint8_t link_vs_comps[SW_USER_MAX_LINKS], link_ps_comps[SW_USER_MAX_LINKS];
     unsigned color_written;
+    /* the pixel shader's modulate shape (xgdi_native_shader.modulate) computed here: the
+       varyings of its coordinates and its factor, whether the sample needs derivatives */
+    bool mod;
+    bool mod_lod;
+    int mod_uv, mod_col;
+    const xgdi_native_texture *mod_tex;   /* its texture (NULL: unbound or invalid) */
+    const sw_sampler *mod_samp;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -463,6 +470,85 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
     }
 }
 
+/* The pixel shader's modulate shape on the quad at (qx, qy): the executor's values without
+   the executor. The inputs are interpolated as sw_user_lane does, the sample request is the
+   one the executor builds (coarse derivatives from lanes 0, 1 and 2, no bias), and the
+   product is taken in the shader's operand order, so every written bit is the same. Lanes
+   without coverage are only computed when the sample needs their coordinates (derivatives);
+   nothing else reads them. */
+static void sw_mod_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4],
+                        double zs[4][SW_MAX_SAMPLES], const float w[4][3], const float *a0,
+                        const float *a1, const float *a2)
+{
+    const xgdi_native_shader *ps = c->ps;
+    unsigned live = 0;
+    for (int l = 0; l < 4; l++)
+        if (cov[l] != 0) live |= 1u << l;
+    int u = c->mod_uv, ci = c->mod_col;
+    bool sample_first = ps->mod.sample_first;
+    if (c->mod_tex != NULL && !c->mod_lod) {
+        /* no level of detail: each lane's sample is what the sampling callback computes for a
+           2D sample without derivatives */
+        for (int l = 0; l < 4; l++) {
+            if (!(live >> l & 1u)) continue;
+            float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+            float uu = w0 * a0[u] + w1 * a1[u] + w2 * a2[u];
+            float vv = w0 * a0[u + 1] + w1 * a1[u + 1] + w2 * a2[u + 1];
+            float t[4], color[SW_MAX_TARGETS][4];
+            sw_sample_2d_with(c->mod_tex, c->mod_samp, uu, vv, NULL, t);
+            for (int k = 0; k < 4; k++) {
+                float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
+                color[0][k] = sample_first ? t[k] * f : f * t[k];
+            }
+            sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
+        }
+        return;
+    }
+    xgdi_sw_spirv_sample_request q;
+    unsigned need = c->mod_lod ? 15u : live;
+    for (int l = 0; l < 4; l++) {
+        q.lod[l] = 0.0f;
+        q.lod_bias[l] = 0.0f;
+        if (!(need >> l & 1u)) {
+            q.coord[l][0] = q.coord[l][1] = q.coord[l][2] = 0.0f;
+            continue;
+        }
+        float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+        q.coord[l][0] = w0 * a0[u] + w1 * a1[u] + w2 * a2[u];
+        q.coord[l][1] = w0 * a0[u + 1] + w1 * a1[u + 1] + w2 * a2[u + 1];
+        q.coord[l][2] = 0.0f;
+    }
+    if (c->mod_lod) {
+        float d[6];
+        d[0] = q.coord[1][0] - q.coord[0][0];
+        d[1] = q.coord[1][1] - q.coord[0][1];
+        d[2] = q.coord[2][0] - q.coord[0][0];
+        d[3] = q.coord[2][1] - q.coord[0][1];
+        d[4] = q.coord[1][2] - q.coord[0][2];
+        d[5] = q.coord[2][2] - q.coord[0][2];
+        for (int l = 0; l < 4; l++) memcpy(q.deriv[l], d, sizeof d);
+    } else {
+        memset(q.deriv, 0, sizeof q.deriv);
+    }
+    q.image = (int)(ps->mod.resource & 0xffu);
+    q.sampler = (int)(ps->mod.resource >> 8 & 0xffu);
+    q.dim = XGDI_SW_SPIRV_DIM_2D;
+    q.kind = XGDI_SW_SPIRV_SAMPLE_IMPLICIT;
+    q.mask = live;
+    float t[4][4] = { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 } };
+    if (ps->mod.valid) xgdi_sw_spirv_sample_textures(&c->tex, &q, t);
+    for (int l = 0; l < 4; l++) {
+        if (!(live >> l & 1u)) continue;
+        float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+        float color[SW_MAX_TARGETS][4];
+        for (int k = 0; k < 4; k++) {
+            float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
+            color[0][k] = sample_first ? t[l][k] * f : f * t[l][k];
+        }
+        sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
+    }
+}
+
 /* ---- triangles ---- */
 
 static inline int64_t sw_floor_div256(int64_t v)
@@ -724,6 +810,15 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
             if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
     const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
     double zs[4][SW_MAX_SAMPLES];
+    /* sample depths are read by the depth and stencil tests only (the shader's FragCoord.z
+       is the centre's) */
+    bool need_z = c->depth_test || c->stencil_on || !c->mod;
+    /* edge functions of a quad's lanes from lane 0's: E(x + 1, y) = E + 256 A,
+       E(x, y + 1) = E + 256 B, exactly */
+    int64_t lane_step[4][3];
+    for (int l = 0; l < 4; l++)
+        for (int i = 0; i < 3; i++)
+            lane_step[l][i] = (l & 1 ? A[i] * 256 : 0) + (l >> 1 ? B[i] * 256 : 0);
     /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here); a row of quads visits
        those its two rows' spans touch (the others have no coverage) */
     for (int64_t qy = py0 & ~(int64_t)1; qy <= py1; qy += 2) {
@@ -754,12 +849,14 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
             unsigned cov[4];
             double e[4][3];
             unsigned any = 0;
+            int64_t e00[3];
+            for (int i = 0; i < 3; i++)
+                e00[i] = A[i] * (qx * 256 + 128 - v[i]->X) + B[i] * (qy * 256 + 128 - v[i]->Y);
             for (int l = 0; l < 4; l++) {
                 int64_t x = qx + (l & 1), y = qy + (l >> 1);
-                int64_t Px = x * 256 + 128, Py = y * 256 + 128;
                 int64_t ei[3];
                 for (int i = 0; i < 3; i++) {
-                    ei[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
+                    ei[i] = e00[i] + lane_step[l][i];
                     e[l][i] = (double)ei[i];
                 }
                 unsigned mask = 0;
@@ -773,11 +870,15 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
                 any |= mask;
             }
             if (any == 0) continue;
+            float wl[4][3];
             for (int l = 0; l < 4; l++) {
+                /* the modulate shape reads no helper lane unless it needs derivatives */
+                if (c->mod && cov[l] == 0 && !c->mod_lod) continue;
                 double l0 = e[l][1] * inv_area, l1 = e[l][2] * inv_area;
                 double l2 = 1.0 - l0 - l1;
                 double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
-                for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
+                if (need_z)
+                    for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
                 float w0, w1, w2;
                 double q;
                 if (affine) {
@@ -793,10 +894,17 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
                     w1 = (float)(p1 * iq);
                     w2 = (float)(p2 * iq);
                 }
+                if (c->mod) {
+                    wl[l][0] = w0;
+                    wl[l][1] = w1;
+                    wl[l][2] = w2;
+                    continue;
+                }
                 sw_user_lane(c, l, (double)(qx + (l & 1)) + 0.5, (double)(qy + (l >> 1)) + 0.5, zc,
                              q, w0, w1, w2, a0, a1, a2);
             }
-            sw_user_quad(c, qx, qy, cov, zs);
+            if (c->mod) sw_mod_quad(c, qx, qy, cov, zs, (const float (*)[3])wl, a0, a1, a2);
+            else sw_user_quad(c, qx, qy, cov, zs);
         }
     }
 }
@@ -1343,6 +1451,31 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
+    /* the modulate shape: both inputs must be linked varyings (an unlinked one reads 0 in
+       the executor, which this path does not model) */
+    c->mod = false;
+    if (ps->modulate) {
+        int uv = -1, col = -1;
+        for (int i = 0; i < c->nlink; i++) {
+            uint32_t base = c->link_ps[i], end = base + 4u * c->link_ps_comps[i];
+            if (ps->mod.uv_reg >= base && ps->mod.uv_reg + 4u < end && (ps->mod.uv_reg - base) % 4u == 0)
+                uv = 4 * i + (int)((ps->mod.uv_reg - base) / 4u);
+            if (ps->mod.color_reg >= base && ps->mod.color_reg + 12u < end &&
+                (ps->mod.color_reg - base) % 4u == 0)
+                col = 4 * i + (int)((ps->mod.color_reg - base) / 4u);
+        }
+        if (uv >= 0 && col >= 0) {
+            c->mod = true;
+            c->mod_uv = uv;
+            c->mod_col = col;
+            int img = (int)(ps->mod.resource & 0xffu), smp = (int)(ps->mod.resource >> 8 & 0xffu);
+            const xgdi_native_texture *tex = ps->mod.valid ? c->tex.texture[img] : NULL;
+            /* as xgdi_sw_spirv_sample_textures decides whether a level is computed */
+            c->mod_lod = tex != NULL && (tex->desc.levels > 1 || c->tex.needs_lod[smp]);
+            c->mod_tex = tex;
+            c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
+        }
+    }
     return true;
 }
 
