@@ -19,8 +19,8 @@
 
 #define SW_MAX_TARGETS 4
 #define SW_MAX_SAMPLES 8
-/* floats a vertex carries to the pixel stage: the stock programs use at most 13; user shaders
-   carry up to SW_USER_MAX_LINKS float4 varyings */
+/* floats a vertex carries to the pixel stage: shaders carry up to SW_USER_MAX_LINKS float4
+   varyings */
 #define SW_MAX_VARYINGS 64
 #define SW_USER_MAX_LINKS (SW_MAX_VARYINGS / 4)
 #define SW_MAX_TEXTURE_SIZE 8192
@@ -205,7 +205,7 @@ void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float 
                        const float *deriv, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
    normalised coordinates, or NULL (level of detail 0). */
-/* Samples a volume texture at (u, v, w) (XGDI_PROGRAM_VOLUME): the 2D rules on all three axes
+/* Samples a volume texture at (u, v, w): the 2D rules on all three axes
    (address_w on w; linear = trilinear across slices; the level of detail from the 3D
    gradients). deriv: du/dx, dv/dx, du/dy, dv/dy, dw/dx, dw/dy (2D's four, then w's), or NULL. */
 void sw_sample_3d_with(const xgdi_native_texture *t, const sw_sampler *s, const float uvw[3],
@@ -222,35 +222,8 @@ int sw_cube_face(const float dir[3], float *u, float *v);
 /* Makes every image a draw may sample decoded (called once per draw per bound texture). */
 void sw_texture_prepare_sampling(xgdi_native_texture *t);
 
-/* ---- sw_shader.c ---- */
-typedef struct sw_program {
-    xgdi_program id;
-    uint32_t variant;
-    const void *constants;
-    int varyings;             /* floats in sw_vertex.v used */
-    int uv_varying;           /* index of TEXCOORD0 (u, v) in the varyings, -1 if not sampled */
-    int uv_count;             /* texture coordinates at uv_varying: 2, or 3 (u, v, w) for the
-                                 volume program; derivatives as sw_sample_3d_with lays them */
-    const xgdi_native_texture *texture;   /* slot 0 */
-    const xgd_sampler_desc *sampler;      /* slot 0 */
-    sw_sampler samp;                      /* sampler, decoded (when texture != NULL) */
-    bool needs_lod;           /* sampling needs derivatives (mips or min != mag filter) */
-    /* the layout's elements the stock programs read (NULL when absent) */
-    const xgd_vertex_element *position, *color, *texcoord, *normal;
-} sw_program;
-
-/* Prepares the stock program of a draw. */
-void sw_program_setup(sw_program *p, const xgdi_draw_state *st);
-/* Vertex stage: fetches the attributes of one vertex through the layout and shades it. A NULL
-   vertex (out of range) reads as all attributes missing. */
-void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out);
-/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d
-   (six entries, as sw_sample_3d_with, for the volume program).
-   For XGDI_PROGRAM_MRT this is the output of render target 0. */
-void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4]);
-/* XGDI_PROGRAM_MRT: the output of render-target slot `target` (0..3). */
-void sw_pixel_shade_mrt(const sw_program *p, const float *v, int target, float out[4]);
-/* Decodes one vertex element to four floats (exposed for tests). */
+/* ---- sw_fetch.c ---- */
+/* Decodes one vertex element to four floats (missing components 0, 0, 0, 1). */
 void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *src, float out[4]);
 
 /* ---- ops implemented in sw_texture.c ---- */
