@@ -203,6 +203,12 @@ void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
 extern const float xgdi_sw_unorm8[256];
 void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
                        const float *deriv, float out[4]);
+/* One image sampled at (u, v) with one filter (linear or point) and the address modes: what
+   sw_sample_2d_with does on a one-level texture once the filter is chosen (callers that
+   sample a one-level texture many times choose it once: sw_sample_2d_with without derivatives
+   takes the magnification filter when the sampler's level bias is <= 0, else minification). */
+void sw_sample_image(const sw_image *img, bool linear, float u, float v,
+                     xgd_texture_address_mode au, xgd_texture_address_mode av, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
    normalised coordinates, or NULL (level of detail 0). */
 /* Samples a volume texture at (u, v, w): the 2D rules on all three axes

@@ -147,6 +147,9 @@ typedef struct sw_ctx {
     int mod_uv, mod_col;
     const xgdi_native_texture *mod_tex;   /* its texture (NULL: unbound or invalid) */
     const sw_sampler *mod_samp;
+    const sw_image *mod_image;            /* one level and an isotropic filter without a level
+                                             of detail: its image and the filter chosen */
+    bool mod_linear;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -463,7 +466,11 @@ static void sw_mod_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4]
             float uu = w0 * a0[u] + w1 * a1[u] + w2 * a2[u];
             float vv = w0 * a0[u + 1] + w1 * a1[u + 1] + w2 * a2[u + 1];
             float t[4], color[SW_MAX_TARGETS][4];
-            sw_sample_2d_with(c->mod_tex, c->mod_samp, uu, vv, NULL, t);
+            if (c->mod_image != NULL)
+                sw_sample_image(c->mod_image, c->mod_linear, uu, vv, c->mod_samp->desc->address_u,
+                                c->mod_samp->desc->address_v, t);
+            else
+                sw_sample_2d_with(c->mod_tex, c->mod_samp, uu, vv, NULL, t);
             for (int k = 0; k < 4; k++) {
                 float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
                 color[0][k] = sample_first ? t[k] * f : f * t[k];
@@ -1217,6 +1224,14 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             c->mod_lod = tex != NULL && (tex->desc.levels > 1 || c->tex.needs_lod[smp]);
             c->mod_tex = tex;
             c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
+            /* sw_sample_2d_with without derivatives on a one-level texture: lod 0 plus the
+               sampler's bias picks the filter, the image is level 0 of face 0 */
+            c->mod_image = NULL;
+            if (tex != NULL && !c->mod_lod && tex->desc.levels == 1 && c->mod_samp->anisotropy <= 1) {
+                c->mod_image = &tex->images[0];
+                float lod = 0.0f + c->mod_samp->desc->mip_map_level_of_detail_bias;
+                c->mod_linear = lod > 0.0f ? c->mod_samp->min_linear : c->mod_samp->mag_linear;
+            }
         }
     }
     return true;

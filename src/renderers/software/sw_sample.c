@@ -148,6 +148,12 @@ static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
         out[c] = t00[c] * w00 + t10[c] * w10 + t01[c] * w01 + t11[c] * w11;
 }
 
+void sw_sample_image(const sw_image *img, bool linear, float u, float v,
+                     xgd_texture_address_mode au, xgd_texture_address_mode av, float out[4])
+{
+    sw_sample_level(img, linear, u, v, au, av, out);
+}
+
 static void sw_filter_of(xgd_texture_filter f, sw_sampler *o)
 {
     bool min = true, mag = true, mip = true;
