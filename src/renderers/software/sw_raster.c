@@ -150,6 +150,9 @@ typedef struct sw_ctx {
     const sw_image *mod_image;            /* one level and an isotropic filter without a level
                                              of detail: its image and the filter chosen */
     bool mod_linear;
+    /* the pixel goes to one single-sampled Color target through SpriteBatch's AlphaBlend
+       (premultiplied, all channels), with no depth, stencil or query to update */
+    bool mod_blend_write;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -475,6 +478,17 @@ static void sw_mod_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4]
                 float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
                 color[0][k] = sample_first ? t[k] * f : f * t[k];
             }
+            if (c->mod_blend_write) {
+                /* sw_write_target's premultiplied branch for one sample of a Color target */
+                size_t pix = (size_t)(qy + (l >> 1)) * (size_t)c->width + (size_t)(qx + (l & 1));
+                uint8_t *q = c->rt[0].base + pix * 4;
+                float sc[4];
+                for (int i = 0; i < 4; i++)
+                    sc[i] = color[0][i] > 0.0f ? (color[0][i] < 1.0f ? color[0][i] : 1.0f) : 0.0f;
+                float ia = 1.0f - sc[3];
+                for (int i = 0; i < 4; i++) q[i] = sw_unorm8(sc[i] * 1.0f + xgdi_sw_unorm8[q[i]] * ia);
+                continue;
+            }
             sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
         }
         return;
@@ -683,9 +697,11 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0,
                 if (c->mod && cov[l] == 0 && !c->mod_lod) continue;
                 double l0 = e[l][1] * inv_area, l1 = e[l][2] * inv_area;
                 double l2 = 1.0 - l0 - l1;
-                double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
-                if (need_z)
+                double zc = 0.0;
+                if (need_z) {
+                    zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
                     for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
+                }
                 float w0, w1, w2;
                 double q;
                 if (affine) {
@@ -1226,6 +1242,12 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
             /* sw_sample_2d_with without derivatives on a one-level texture: lod 0 plus the
                sampler's bias picks the filter, the image is level 0 of face 0 */
+            const sw_rt_view *rt0 = &c->rt[0];
+            c->mod_blend_write = c->out_count == 1 && c->color_written == 1u && c->samples == 1 &&
+                                 c->full_mask == 1u && !c->depth_test && !c->stencil_on &&
+                                 c->occlusion == NULL && rt0->is_color && rt0->range == 1 &&
+                                 rt0->blend.enabled && rt0->blend.premultiplied &&
+                                 rt0->write_mask == 15;
             c->mod_image = NULL;
             if (tex != NULL && !c->mod_lod && tex->desc.levels == 1 && c->mod_samp->anisotropy <= 1) {
                 c->mod_image = &tex->images[0];
