@@ -3229,15 +3229,17 @@ typedef struct sw_shape {
     bool ok;
 } sw_shape;
 
-static bool sw_shape_input(const xgdi_sw_spirv_module *m, uint32_t addr)
+/* 1: a component of a varying input; -1: another interface word (a built-in input such as
+   FragCoord, which changes per invocation, or an output not yet written); 0: neither */
+static int sw_shape_input(const xgdi_sw_spirv_module *m, uint32_t addr)
 {
     for (int i = 0; i < m->refl.io_count; i++) {
         const xgdi_sw_spirv_io *io = &m->io[i];
-        if (io->output || io->builtin != XGDI_SW_SPIRV_BUILTIN_NONE) continue;
-        if (addr >= io->reg && addr < io->reg + 4u * (uint32_t)io->components && (addr - io->reg) % 4u == 0)
-            return true;
+        if (addr < io->reg || addr >= io->reg + 4u * (uint32_t)io->components) continue;
+        bool varying = !io->output && io->builtin == XGDI_SW_SPIRV_BUILTIN_NONE;
+        return varying && (addr - io->reg) % 4u == 0 ? 1 : -1;
     }
-    return false;
+    return 0;
 }
 
 static sw_sym sw_shape_get(sw_shape *sh, uint32_t addr)
@@ -3248,7 +3250,12 @@ static sw_sym sw_shape_get(sw_shape *sh, uint32_t addr)
         return none;
     }
     if (sh->sym[addr].kind != SY_UNSET) return sh->sym[addr];
-    if (sw_shape_input(sh->m, addr)) return (sw_sym){ SY_INPUT, addr, 0 };
+    int io = sw_shape_input(sh->m, addr);
+    if (io > 0) return (sw_sym){ SY_INPUT, addr, 0 };
+    if (io < 0) {
+        sh->ok = false;
+        return none;
+    }
     /* a word this run has not written holds its initial value, unless the run writes it
        later (then it would hold the previous invocation's: checked at the end) */
     if (sh->nconst_reads == sh->cconst_reads) {
