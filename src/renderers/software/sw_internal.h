@@ -11,6 +11,7 @@
 
 #include "renderer.h"
 #include "format.h"
+#include "sw_spirv.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,8 +19,8 @@
 
 #define SW_MAX_TARGETS 4
 #define SW_MAX_SAMPLES 8
-/* floats a vertex carries to the pixel stage: the stock programs use at most 13; user shaders
-   carry up to SW_USER_MAX_LINKS float4 varyings */
+/* floats a vertex carries to the pixel stage: shaders carry up to SW_USER_MAX_LINKS float4
+   varyings */
 #define SW_MAX_VARYINGS 64
 #define SW_USER_MAX_LINKS (SW_MAX_VARYINGS / 4)
 #define SW_MAX_TEXTURE_SIZE 8192
@@ -118,6 +119,7 @@ typedef struct sw_renderer {
        workers would cost more than they save); $XGD_SW_BAND_MIN_PIXELS, for tests that want
        every draw banded */
     long band_min_pixels;
+    bool executor_only;        /* $XGD_SW_EXECUTOR_ONLY: no shader runs as a recognised shape */
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
     int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a
@@ -157,6 +159,10 @@ struct xgdi_native_shader {
     uint8_t color_comps[SW_MAX_TARGETS];
     int sampler_resource[XGDI_SHADER_MAX_SAMPLERS]; /* resource index of register s, -1 */
     bool discards;
+    /* pixel: the shader is "texture sample times an input" (SpriteBatch's, and every such
+       effect's): sw_raster.c computes it without the executor, with the same operations */
+    bool modulate;
+    xgdi_sw_spirv_modulate mod;
 };
 
 /* ---- sw_user.c ---- */
@@ -197,9 +203,15 @@ void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
 extern const float xgdi_sw_unorm8[256];
 void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
                        const float *deriv, float out[4]);
+/* One image sampled at (u, v) with one filter (linear or point) and the address modes: what
+   sw_sample_2d_with does on a one-level texture once the filter is chosen (callers that
+   sample a one-level texture many times choose it once: sw_sample_2d_with without derivatives
+   takes the magnification filter when the sampler's level bias is <= 0, else minification). */
+void sw_sample_image(const sw_image *img, bool linear, float u, float v,
+                     xgd_texture_address_mode au, xgd_texture_address_mode av, float out[4]);
 /* Samples a 2D texture (cube textures: face 0). deriv: du/dx, dv/dx, du/dy, dv/dy in
    normalised coordinates, or NULL (level of detail 0). */
-/* Samples a volume texture at (u, v, w) (XGDI_PROGRAM_VOLUME): the 2D rules on all three axes
+/* Samples a volume texture at (u, v, w): the 2D rules on all three axes
    (address_w on w; linear = trilinear across slices; the level of detail from the 3D
    gradients). deriv: du/dx, dv/dx, du/dy, dv/dy, dw/dx, dw/dy (2D's four, then w's), or NULL. */
 void sw_sample_3d_with(const xgdi_native_texture *t, const sw_sampler *s, const float uvw[3],
@@ -216,35 +228,8 @@ int sw_cube_face(const float dir[3], float *u, float *v);
 /* Makes every image a draw may sample decoded (called once per draw per bound texture). */
 void sw_texture_prepare_sampling(xgdi_native_texture *t);
 
-/* ---- sw_shader.c ---- */
-typedef struct sw_program {
-    xgdi_program id;
-    uint32_t variant;
-    const void *constants;
-    int varyings;             /* floats in sw_vertex.v used */
-    int uv_varying;           /* index of TEXCOORD0 (u, v) in the varyings, -1 if not sampled */
-    int uv_count;             /* texture coordinates at uv_varying: 2, or 3 (u, v, w) for the
-                                 volume program; derivatives as sw_sample_3d_with lays them */
-    const xgdi_native_texture *texture;   /* slot 0 */
-    const xgd_sampler_desc *sampler;      /* slot 0 */
-    sw_sampler samp;                      /* sampler, decoded (when texture != NULL) */
-    bool needs_lod;           /* sampling needs derivatives (mips or min != mag filter) */
-    /* the layout's elements the stock programs read (NULL when absent) */
-    const xgd_vertex_element *position, *color, *texcoord, *normal;
-} sw_program;
-
-/* Prepares the stock program of a draw. */
-void sw_program_setup(sw_program *p, const xgdi_draw_state *st);
-/* Vertex stage: fetches the attributes of one vertex through the layout and shades it. A NULL
-   vertex (out of range) reads as all attributes missing. */
-void sw_vertex_shade(const sw_program *p, const uint8_t *vertex, sw_vertex *out);
-/* Pixel stage: colour of one pixel from its interpolated varyings; uv_deriv as sw_sample_2d
-   (six entries, as sw_sample_3d_with, for the volume program).
-   For XGDI_PROGRAM_MRT this is the output of render target 0. */
-void sw_pixel_shade(const sw_program *p, const float *v, const float *uv_deriv, float out[4]);
-/* XGDI_PROGRAM_MRT: the output of render-target slot `target` (0..3). */
-void sw_pixel_shade_mrt(const sw_program *p, const float *v, int target, float out[4]);
-/* Decodes one vertex element to four floats (exposed for tests). */
+/* ---- sw_fetch.c ---- */
+/* Decodes one vertex element to four floats (missing components 0, 0, 0, 1). */
 void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *src, float out[4]);
 
 /* ---- ops implemented in sw_texture.c ---- */

@@ -23,12 +23,12 @@
  *    that centre (floor(y)); y-major lines are symmetric. Line pixels cover every sample, use
  *    the constant depth bias only, and interpolate attributes perspective-correctly along the
  *    line. This matches Direct3D's diamond-exit rule for lines between pixel centres.
- *  - texture derivatives for mip selection are computed analytically at each pixel centre;
- *  - user programs (XGDI_PROGRAM_USER) share clipping, snapping, the fill rule, depth and the
- *    interpolation above; their pixel shader runs per aligned 2x2 quad in the SPIR-V executor
- *    (lanes without coverage run as helpers, so derivatives are quad differences), and depth
- *    and stencil are tested after it, since it may discard or write depth. Their vertices are
- *    shaded four per execute, their filled triangles rasterized in bands, both on the pool.
+ *  - every draw runs shaders of renderer.h's shader form: the pixel shader runs per aligned
+ *    2x2 quad in the SPIR-V executor (lanes without coverage run as helpers, so derivatives
+ *    are quad differences), and depth and stencil are tested after it, since it may discard
+ *    or write depth. Vertices are shaded four per execute, filled triangles rasterized in
+ *    bands, both on the pool. A pixel shader of a recognised shape (sw_spirv.h: texture times
+ *    an input) is computed here directly, with the executor's operations.
  */
 #include "sw_internal.h"
 #include "sw_spirv.h"
@@ -93,7 +93,6 @@ typedef struct sw_screen_vertex {
 
 typedef struct sw_ctx {
     sw_renderer *r;
-    sw_program prog;
     int nvary;
     int width, height, samples;
     bool single_coverage;     /* samples == 1 or multisample_antialias off */
@@ -125,10 +124,9 @@ typedef struct sw_ctx {
     bool front;
     double prim_bias;
     uint64_t *occlusion;      /* the active occlusion query's counter, or NULL */
-    /* XGDI_PROGRAM_USER: the shaders; the layout's element feeding each vertex input
+    /* the shaders; the layout's element feeding each vertex input
        location; the varyings the pixel shader reads, packed as float4s into sw_vertex.v
        (link i at v[4i]); the targets the pixel shader writes (bit i = COLORi) */
-    bool user;
     xgdi_native_shader *vs, *ps;
     xgdi_sw_spirv_state *ps_state; /* the pixel shader's state of the thread using this context */
     float *ps_R;                   /* its register file (xgdi_sw_spirv_regs) */
@@ -142,6 +140,19 @@ typedef struct sw_ctx {
     uint32_t link_vs[SW_USER_MAX_LINKS], link_ps[SW_USER_MAX_LINKS];
     uint8_t link_vs_comps[SW_USER_MAX_LINKS], link_ps_comps[SW_USER_MAX_LINKS];
     unsigned color_written;
+    /* the pixel shader's modulate shape (xgdi_native_shader.modulate) computed here: the
+       varyings of its coordinates and its factor, whether the sample needs derivatives */
+    bool mod;
+    bool mod_lod;
+    int mod_uv, mod_col;
+    const xgdi_native_texture *mod_tex;   /* its texture (NULL: unbound or invalid) */
+    const sw_sampler *mod_samp;
+    const sw_image *mod_image;            /* one level and an isotropic filter without a level
+                                             of detail: its image and the filter chosen */
+    bool mod_linear;
+    /* the pixel goes to one single-sampled Color target through SpriteBatch's AlphaBlend
+       (premultiplied, all channels), with no depth, stencil or query to update */
+    bool mod_blend_write;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -196,8 +207,7 @@ static inline void sw_stencil_apply(const sw_ctx *c, uint8_t *p, xgd_stencil_ope
 }
 
 /* Stencil test, then depth test, per covered sample (Direct3D order); returns the samples that
-   passed both. Running it before the pixel shader is equivalent: the stock programs neither
-   discard nor write depth. */
+   passed both. It runs after the pixel shader, which may discard or write depth. */
 static unsigned sw_depth_stencil(const sw_ctx *c, size_t pix, unsigned mask, const double *zs)
 {
     const sw_stencil_face *sf = c->front ? &c->sf_front : &c->sf_back;
@@ -356,35 +366,6 @@ static inline unsigned sw_popcount(unsigned m)
     return n;
 }
 
-/* One pixel: depth/stencil per sample, shade once, write every covered sample. zs holds the
-   depth of each sample (before bias). */
-static void sw_pixel(sw_ctx *c, int x, int y, unsigned mask, const double *zs, const float *vary,
-                     const float *deriv)
-{
-    size_t pix = (size_t)y * (size_t)c->width + (size_t)x;
-    if (c->depth_test || c->stencil_on) {
-        mask = sw_depth_stencil(c, pix, mask, zs);
-        if (mask == 0) return;
-    }
-    /* occlusion queries count the samples that passed depth and stencil, whatever the colour
-       writes do (D3D11/12, Vulkan: samples; a pixel when single-sampled) */
-    if (c->occlusion != NULL) *c->occlusion += sw_popcount(mask);
-    if (c->out_count == 0) return;
-    float color[4];
-    if (c->prog.id == XGDI_PROGRAM_MRT) {
-        /* one output per bound target (SV_Target0..3), each through its own blend and mask */
-        for (int t = 0; t < c->out_count; t++) {
-            if (c->rt[t].write_mask == 0) continue;
-            sw_pixel_shade_mrt(&c->prog, vary, t, color);
-            sw_write_target(c, &c->rt[t], pix, mask, color);
-        }
-        return;
-    }
-    sw_pixel_shade(&c->prog, vary, deriv, color);
-    for (int t = 0; t < c->out_count; t++)
-        if (c->rt[t].write_mask != 0) sw_write_target(c, &c->rt[t], pix, mask, color);
-}
-
 /* User pixel shaders: depth and stencil run after the shader (it may discard or write
    depth), on the samples it covered; each target the shader writes gets its own colour. */
 static void sw_pixel_user(sw_ctx *c, int x, int y, unsigned mask, const double *zs,
@@ -463,6 +444,100 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
     }
 }
 
+/* The pixel shader's modulate shape on the quad at (qx, qy): the executor's values without
+   the executor. The inputs are interpolated as sw_user_lane does, the sample request is the
+   one the executor builds (coarse derivatives from lanes 0, 1 and 2, no bias), and the
+   product is taken in the shader's operand order, so every written bit is the same. Lanes
+   without coverage are only computed when the sample needs their coordinates (derivatives);
+   nothing else reads them. */
+static void sw_mod_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4],
+                        double zs[4][SW_MAX_SAMPLES], const float w[4][3], const float *a0,
+                        const float *a1, const float *a2)
+{
+    const xgdi_native_shader *ps = c->ps;
+    unsigned live = 0;
+    for (int l = 0; l < 4; l++)
+        if (cov[l] != 0) live |= 1u << l;
+    int u = c->mod_uv, ci = c->mod_col;
+    bool sample_first = ps->mod.sample_first;
+    if (c->mod_tex != NULL && !c->mod_lod) {
+        /* no level of detail: each lane's sample is what the sampling callback computes for a
+           2D sample without derivatives */
+        for (int l = 0; l < 4; l++) {
+            if (!(live >> l & 1u)) continue;
+            float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+            float uu = w0 * a0[u] + w1 * a1[u] + w2 * a2[u];
+            float vv = w0 * a0[u + 1] + w1 * a1[u + 1] + w2 * a2[u + 1];
+            float t[4], color[SW_MAX_TARGETS][4];
+            if (c->mod_image != NULL)
+                sw_sample_image(c->mod_image, c->mod_linear, uu, vv, c->mod_samp->desc->address_u,
+                                c->mod_samp->desc->address_v, t);
+            else
+                sw_sample_2d_with(c->mod_tex, c->mod_samp, uu, vv, NULL, t);
+            for (int k = 0; k < 4; k++) {
+                float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
+                color[0][k] = sample_first ? t[k] * f : f * t[k];
+            }
+            if (c->mod_blend_write) {
+                /* sw_write_target's premultiplied branch for one sample of a Color target */
+                size_t pix = (size_t)(qy + (l >> 1)) * (size_t)c->width + (size_t)(qx + (l & 1));
+                uint8_t *q = c->rt[0].base + pix * 4;
+                float sc[4];
+                for (int i = 0; i < 4; i++)
+                    sc[i] = color[0][i] > 0.0f ? (color[0][i] < 1.0f ? color[0][i] : 1.0f) : 0.0f;
+                float ia = 1.0f - sc[3];
+                for (int i = 0; i < 4; i++) q[i] = sw_unorm8(sc[i] * 1.0f + xgdi_sw_unorm8[q[i]] * ia);
+                continue;
+            }
+            sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
+        }
+        return;
+    }
+    xgdi_sw_spirv_sample_request q;
+    unsigned need = c->mod_lod ? 15u : live;
+    for (int l = 0; l < 4; l++) {
+        q.lod[l] = 0.0f;
+        q.lod_bias[l] = 0.0f;
+        if (!(need >> l & 1u)) {
+            q.coord[l][0] = q.coord[l][1] = q.coord[l][2] = 0.0f;
+            continue;
+        }
+        float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+        q.coord[l][0] = w0 * a0[u] + w1 * a1[u] + w2 * a2[u];
+        q.coord[l][1] = w0 * a0[u + 1] + w1 * a1[u + 1] + w2 * a2[u + 1];
+        q.coord[l][2] = 0.0f;
+    }
+    if (c->mod_lod) {
+        float d[6];
+        d[0] = q.coord[1][0] - q.coord[0][0];
+        d[1] = q.coord[1][1] - q.coord[0][1];
+        d[2] = q.coord[2][0] - q.coord[0][0];
+        d[3] = q.coord[2][1] - q.coord[0][1];
+        d[4] = q.coord[1][2] - q.coord[0][2];
+        d[5] = q.coord[2][2] - q.coord[0][2];
+        for (int l = 0; l < 4; l++) memcpy(q.deriv[l], d, sizeof d);
+    } else {
+        memset(q.deriv, 0, sizeof q.deriv);
+    }
+    q.image = (int)(ps->mod.resource & 0xffu);
+    q.sampler = (int)(ps->mod.resource >> 8 & 0xffu);
+    q.dim = XGDI_SW_SPIRV_DIM_2D;
+    q.kind = XGDI_SW_SPIRV_SAMPLE_IMPLICIT;
+    q.mask = live;
+    float t[4][4] = { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 } };
+    if (ps->mod.valid) xgdi_sw_spirv_sample_textures(&c->tex, &q, t);
+    for (int l = 0; l < 4; l++) {
+        if (!(live >> l & 1u)) continue;
+        float w0 = w[l][0], w1 = w[l][1], w2 = w[l][2];
+        float color[SW_MAX_TARGETS][4];
+        for (int k = 0; k < 4; k++) {
+            float f = w0 * a0[ci + k] + w1 * a1[ci + k] + w2 * a2[ci + k];
+            color[0][k] = sample_first ? t[l][k] * f : f * t[l][k];
+        }
+        sw_pixel_user(c, (int)(qx + (l & 1)), (int)(qy + (l >> 1)), cov[l], zs[l], color);
+    }
+}
+
 /* ---- triangles ---- */
 
 static inline int64_t sw_floor_div256(int64_t v)
@@ -483,179 +558,11 @@ static inline int64_t sw_ceil_div(int64_t a, int64_t b)
     return (a % b != 0 && a > 0) ? q + 1 : q;
 }
 
-static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0, const sw_screen_vertex *in1,
-                               const sw_screen_vertex *in2)
-{
-    const sw_screen_vertex *v[3] = { in0, in1, in2 };
-    int64_t area = (v[1]->X - v[0]->X) * (v[2]->Y - v[0]->Y) -
-                   (v[2]->X - v[0]->X) * (v[1]->Y - v[0]->Y);
-    if (area == 0) return;
-    c->front = area > 0; /* clockwise with y down */
-    if (c->cull == XGD_CULL_COUNTER_CLOCKWISE_FACE && !c->front) return;
-    if (c->cull == XGD_CULL_CLOCKWISE_FACE && c->front) return;
-    if (area < 0) {
-        const sw_screen_vertex *t = v[1];
-        v[1] = v[2];
-        v[2] = t;
-        area = -area;
-    }
-    /* edge i runs v[i] -> v[i+1]; E_i(p) = A_i (px - ax) + B_i (py - ay), positive inside */
-    int64_t A[3], B[3], bias[3];
-    for (int i = 0; i < 3; i++) {
-        const sw_screen_vertex *a = v[i], *b = v[(i + 1) % 3];
-        int64_t dx = b->X - a->X, dy = b->Y - a->Y;
-        A[i] = -dy;
-        B[i] = dx;
-        /* top-left rule: a top edge (horizontal, going right) or a left edge (going up on
-           screen) owns the samples exactly on it */
-        bool top_left = dy < 0 || (dy == 0 && dx > 0);
-        bias[i] = top_left ? 0 : 1;
-    }
-    int64_t minX = v[0]->X, maxX = v[0]->X, minY = v[0]->Y, maxY = v[0]->Y;
-    for (int i = 1; i < 3; i++) {
-        if (v[i]->X < minX) minX = v[i]->X;
-        if (v[i]->X > maxX) maxX = v[i]->X;
-        if (v[i]->Y < minY) minY = v[i]->Y;
-        if (v[i]->Y > maxY) maxY = v[i]->Y;
-    }
-    int64_t px0 = sw_floor_div256(minX) - 1, px1 = sw_floor_div256(maxX) + 1;
-    int64_t py0 = sw_floor_div256(minY) - 1, py1 = sw_floor_div256(maxY) + 1;
-    if (px0 < c->cx0) px0 = c->cx0;
-    if (py0 < c->cy0) py0 = c->cy0;
-    if (px1 > c->cx1 - 1) px1 = c->cx1 - 1;
-    if (py1 > c->cy1 - 1) py1 = c->cy1 - 1;
-    if (px0 > px1 || py0 > py1) return;
-
-    /* barycentric gradients per pixel: lambda_{i+2} = E_i / area */
-    double inv_area = 1.0 / (double)area;
-    double dldx[3], dldy[3]; /* of lambda_j */
-    for (int i = 0; i < 3; i++) {
-        int j = (i + 2) % 3;
-        dldx[j] = (double)A[i] * 256.0 * inv_area;
-        dldy[j] = (double)B[i] * 256.0 * inv_area;
-    }
-    double dzdx = dldx[0] * v[0]->z + dldx[1] * v[1]->z + dldx[2] * v[2]->z;
-    double dzdy = dldy[0] * v[0]->z + dldy[1] * v[1]->z + dldy[2] * v[2]->z;
-    double slope = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
-    c->prim_bias = (double)c->depth_bias + (double)c->slope_bias * slope;
-
-    bool affine = v[0]->iw == v[1]->iw && v[1]->iw == v[2]->iw;
-    int nv = c->nvary;
-    int uvi = c->prog.needs_lod ? c->prog.uv_varying : -1;
-    /* sample offsets of each edge function, in edge units */
-    int64_t eoff[3][SW_MAX_SAMPLES];
-    double zoffs[SW_MAX_SAMPLES];
-    /* Span setup: per edge, an offset at least as large as any sample's, so a row's span
-       holds every pixel with a covered sample (exact for single coverage, where every
-       offset is -bias). */
-    int64_t span_off[3] = { -bias[0], -bias[1], -bias[2] };
-    int ns = c->samples;
-    for (int s = 0; s < ns; s++) {
-        int ox = c->single_coverage ? 0 : c->spos[s][0] * 16;
-        int oy = c->single_coverage ? 0 : c->spos[s][1] * 16;
-        for (int i = 0; i < 3; i++) {
-            eoff[i][s] = A[i] * ox + B[i] * oy - bias[i];
-            if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
-        }
-        zoffs[s] = (dzdx * ox + dzdy * oy) / 256.0;
-    }
-    float vary[SW_MAX_VARYINGS];
-    /* d/dx then d/dy of u and v at 0..3; of w (volume program) at 4 and 5 */
-    float deriv[6] = { 0, 0, 0, 0, 0, 0 };
-    static const int dxi[3] = { 0, 1, 4 }, dyi[3] = { 2, 3, 5 };
-    int nuv = c->prog.uv_count;
-    double zs[SW_MAX_SAMPLES];
-    const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
-    if (uvi >= 0 && affine) {
-        /* constant over an affine triangle: computed once */
-        for (int k = 0; k < nuv; k++) {
-            int j = uvi + k;
-            deriv[dxi[k]] = (float)(dldx[0] * a0[j] + dldx[1] * a1[j] + dldx[2] * a2[j]);
-            deriv[dyi[k]] = (float)(dldy[0] * a0[j] + dldy[1] * a1[j] + dldy[2] * a2[j]);
-        }
-    }
-    const float *dp = uvi >= 0 ? deriv : NULL;
-
-    for (int64_t y = py0; y <= py1; y++) {
-        int64_t Py = y * 256 + 128;
-        int64_t Px = px0 * 256 + 128;
-        int64_t e[3];
-        for (int i = 0; i < 3; i++) e[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
-        /* The row's span from the edge functions: E_i(k) = e_i + A_i * 256 * k must stay
-           >= -span_off_i; each edge bounds k from one side (or rejects the row). */
-        int64_t klo = 0, khi = px1 - px0;
-        for (int i = 0; i < 3 && klo <= khi; i++) {
-            int64_t step = A[i] * 256, t0 = e[i] + span_off[i];
-            if (step > 0) {
-                int64_t k = sw_ceil_div(-t0, step);
-                if (k > klo) klo = k;
-            } else if (step < 0) {
-                int64_t k = sw_floor_div(t0, -step);
-                if (k < khi) khi = k;
-            } else if (t0 < 0) {
-                klo = khi + 1;
-            }
-        }
-        if (klo > khi) continue;
-        for (int i = 0; i < 3; i++) e[i] += A[i] * 256 * klo;
-        for (int64_t x = px0 + klo; x <= px0 + khi; x++) {
-            unsigned mask;
-            if (c->single_coverage) {
-                mask = c->full_mask; /* the span is exact */
-            } else {
-                mask = 0;
-                for (int s = 0; s < ns; s++)
-                    if (e[0] + eoff[0][s] >= 0 && e[1] + eoff[1][s] >= 0 && e[2] + eoff[2][s] >= 0)
-                        mask |= 1u << s;
-                mask &= c->full_mask;
-            }
-            if (mask != 0) {
-                double l0 = (double)e[1] * inv_area, l1 = (double)e[2] * inv_area;
-                double l2 = 1.0 - l0 - l1;
-                double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
-                for (int s = 0; s < ns; s++) zs[s] = zc + zoffs[s];
-                float w0, w1, w2;
-                double q = 0.0;
-                if (affine) {
-                    w0 = (float)l0;
-                    w1 = (float)l1;
-                    w2 = (float)l2;
-                } else {
-                    double p0 = l0 * v[0]->iw, p1 = l1 * v[1]->iw, p2 = l2 * v[2]->iw;
-                    q = p0 + p1 + p2;
-                    double iq = q != 0.0 ? 1.0 / q : 0.0;
-                    w0 = (float)(p0 * iq);
-                    w1 = (float)(p1 * iq);
-                    w2 = (float)(p2 * iq);
-                }
-                for (int k = 0; k < nv; k++) vary[k] = w0 * a0[k] + w1 * a1[k] + w2 * a2[k];
-                if (uvi >= 0 && !affine) {
-                    for (int k = 0; k < nuv; k++) {
-                        int j = uvi + k;
-                        /* a = N / D with N = sum l_i a_i iw_i, D = sum l_i iw_i */
-                        double dNx = dldx[0] * a0[j] * v[0]->iw + dldx[1] * a1[j] * v[1]->iw +
-                                     dldx[2] * a2[j] * v[2]->iw;
-                        double dNy = dldy[0] * a0[j] * v[0]->iw + dldy[1] * a1[j] * v[1]->iw +
-                                     dldy[2] * a2[j] * v[2]->iw;
-                        double dDx = dldx[0] * v[0]->iw + dldx[1] * v[1]->iw + dldx[2] * v[2]->iw;
-                        double dDy = dldy[0] * v[0]->iw + dldy[1] * v[1]->iw + dldy[2] * v[2]->iw;
-                        double iq = q != 0.0 ? 1.0 / q : 0.0;
-                        deriv[dxi[k]] = (float)((dNx - vary[j] * dDx) * iq);
-                        deriv[dyi[k]] = (float)((dNy - vary[j] * dDy) * iq);
-                    }
-                }
-                sw_pixel(c, (int)x, (int)y, mask, zs, vary, dp);
-            }
-            for (int i = 0; i < 3; i++) e[i] += A[i] * 256;
-        }
-    }
-}
-
-/* The triangle of a user program: the same edge functions, fill rule, depth and
-   perspective-correct interpolation as sw_raster_triangle, visited in aligned 2x2 quads so
-   the pixel shader runs on whole quads (lanes without coverage are helpers). */
-static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
-                                    const sw_screen_vertex *in1, const sw_screen_vertex *in2)
+/* A triangle: edge functions with the top-left fill rule, depth and perspective-correct
+   interpolation, visited in aligned 2x2 quads so the pixel shader runs on whole quads (lanes
+   without coverage are helpers). */
+static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0,
+                               const sw_screen_vertex *in1, const sw_screen_vertex *in2)
 {
     const sw_screen_vertex *v[3] = { in0, in1, in2 };
     int64_t area = (v[1]->X - v[0]->X) * (v[2]->Y - v[0]->Y) -
@@ -724,6 +631,15 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
             if (eoff[i][s] > span_off[i]) span_off[i] = eoff[i][s];
     const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
     double zs[4][SW_MAX_SAMPLES];
+    /* sample depths are read by the depth and stencil tests only (the shader's FragCoord.z
+       is the centre's) */
+    bool need_z = c->depth_test || c->stencil_on || !c->mod;
+    /* edge functions of a quad's lanes from lane 0's: E(x + 1, y) = E + 256 A,
+       E(x, y + 1) = E + 256 B, exactly */
+    int64_t lane_step[4][3];
+    for (int l = 0; l < 4; l++)
+        for (int i = 0; i < 3; i++)
+            lane_step[l][i] = (l & 1 ? A[i] * 256 : 0) + (l >> 1 ? B[i] * 256 : 0);
     /* quads are aligned to even pixel coordinates (px0, py0 >= 0 here); a row of quads visits
        those its two rows' spans touch (the others have no coverage) */
     for (int64_t qy = py0 & ~(int64_t)1; qy <= py1; qy += 2) {
@@ -754,12 +670,14 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
             unsigned cov[4];
             double e[4][3];
             unsigned any = 0;
+            int64_t e00[3];
+            for (int i = 0; i < 3; i++)
+                e00[i] = A[i] * (qx * 256 + 128 - v[i]->X) + B[i] * (qy * 256 + 128 - v[i]->Y);
             for (int l = 0; l < 4; l++) {
                 int64_t x = qx + (l & 1), y = qy + (l >> 1);
-                int64_t Px = x * 256 + 128, Py = y * 256 + 128;
                 int64_t ei[3];
                 for (int i = 0; i < 3; i++) {
-                    ei[i] = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y);
+                    ei[i] = e00[i] + lane_step[l][i];
                     e[l][i] = (double)ei[i];
                 }
                 unsigned mask = 0;
@@ -773,11 +691,17 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
                 any |= mask;
             }
             if (any == 0) continue;
+            float wl[4][3];
             for (int l = 0; l < 4; l++) {
+                /* the modulate shape reads no helper lane unless it needs derivatives */
+                if (c->mod && cov[l] == 0 && !c->mod_lod) continue;
                 double l0 = e[l][1] * inv_area, l1 = e[l][2] * inv_area;
                 double l2 = 1.0 - l0 - l1;
-                double zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
-                for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
+                double zc = 0.0;
+                if (need_z) {
+                    zc = l0 * v[0]->z + l1 * v[1]->z + l2 * v[2]->z;
+                    for (int s = 0; s < ns; s++) zs[l][s] = zc + zoffs[s];
+                }
                 float w0, w1, w2;
                 double q;
                 if (affine) {
@@ -793,10 +717,17 @@ static void sw_raster_triangle_user(sw_ctx *c, const sw_screen_vertex *in0,
                     w1 = (float)(p1 * iq);
                     w2 = (float)(p2 * iq);
                 }
+                if (c->mod) {
+                    wl[l][0] = w0;
+                    wl[l][1] = w1;
+                    wl[l][2] = w2;
+                    continue;
+                }
                 sw_user_lane(c, l, (double)(qx + (l & 1)) + 0.5, (double)(qy + (l >> 1)) + 0.5, zc,
                              q, w0, w1, w2, a0, a1, a2);
             }
-            sw_user_quad(c, qx, qy, cov, zs);
+            if (c->mod) sw_mod_quad(c, qx, qy, cov, zs, (const float (*)[3])wl, a0, a1, a2);
+            else sw_user_quad(c, qx, qy, cov, zs);
         }
     }
 }
@@ -824,22 +755,6 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
     if (i0 < lo) i0 = lo;
     if (i1 > hi) i1 = hi;
     c->prim_bias = c->depth_bias;
-    int nv = c->nvary;
-    float vary[SW_MAX_VARYINGS];
-    double zs[SW_MAX_SAMPLES];
-    float deriv[6] = { 0, 0, 0, 0, 0, 0 }; /* layout as in sw_raster_triangle */
-    const float *dp = NULL;
-    int uvi = c->prog.needs_lod ? c->prog.uv_varying : -1;
-    if (uvi >= 0) {
-        /* derivatives along the major axis, the minor axis step moves no texels */
-        float du = (float)((b->a[uvi] - a->a[uvi]) / dmaj);
-        float dv = (float)((b->a[uvi + 1] - a->a[uvi + 1]) / dmaj);
-        deriv[xmajor ? 0 : 2] = du;
-        deriv[xmajor ? 1 : 3] = dv;
-        if (c->prog.uv_count == 3)
-            deriv[xmajor ? 4 : 5] = (float)((b->a[uvi + 2] - a->a[uvi + 2]) / dmaj);
-        dp = deriv;
-    }
     for (int64_t i = i0; i <= i1; i++) {
         double cs = (double)i + 0.5;
         double t = (cs - s0) / dmaj;
@@ -848,28 +763,19 @@ static void sw_raster_line(sw_ctx *c, const sw_screen_vertex *a, const sw_screen
         int64_t px = xmajor ? i : j, py = xmajor ? j : i;
         if (px < c->cx0 || px >= c->cx1 || py < c->cy0 || py >= c->cy1) continue;
         double z = a->z + t * (b->z - a->z);
-        for (int s = 0; s < c->samples; s++) zs[s] = z;
-        double pa = (1.0 - t) * a->iw, pb = t * b->iw;
-        double q = pa + pb;
-        float wa = q != 0.0 ? (float)(pa / q) : 0.0f, wb = q != 0.0 ? (float)(pb / q) : 0.0f;
-        if (c->user) {
-            /* the quad's helper lanes: one pixel on along the major axis the line moves on
-               (its parameter advances), one along the minor axis it does not */
-            double zq[4][SW_MAX_SAMPLES];
-            unsigned cov[4] = { c->full_mask, 0, 0, 0 };
-            for (int s = 0; s < c->samples; s++) zq[0][s] = z;
-            for (int l = 0; l < 4; l++) {
-                double tl = t + (double)(xmajor ? (l & 1) : (l >> 1)) / dmaj;
-                double la = (1.0 - tl) * a->iw, lb = tl * b->iw, ql = la + lb;
-                float fa = ql != 0.0 ? (float)(la / ql) : 0.0f, fb = ql != 0.0 ? (float)(lb / ql) : 0.0f;
-                sw_user_lane(c, l, (double)(px + (l & 1)) + 0.5, (double)(py + (l >> 1)) + 0.5,
-                             a->z + tl * (b->z - a->z), ql, fa, fb, 0.0f, a->a, b->a, NULL);
-            }
-            sw_user_quad(c, px, py, cov, zq);
-            continue;
+        /* the quad's helper lanes: one pixel on along the major axis the line moves on (its
+           parameter advances), one along the minor axis it does not */
+        double zq[4][SW_MAX_SAMPLES];
+        unsigned cov[4] = { c->full_mask, 0, 0, 0 };
+        for (int s = 0; s < c->samples; s++) zq[0][s] = z;
+        for (int l = 0; l < 4; l++) {
+            double tl = t + (double)(xmajor ? (l & 1) : (l >> 1)) / dmaj;
+            double la = (1.0 - tl) * a->iw, lb = tl * b->iw, ql = la + lb;
+            float fa = ql != 0.0 ? (float)(la / ql) : 0.0f, fb = ql != 0.0 ? (float)(lb / ql) : 0.0f;
+            sw_user_lane(c, l, (double)(px + (l & 1)) + 0.5, (double)(py + (l >> 1)) + 0.5,
+                         a->z + tl * (b->z - a->z), ql, fa, fb, 0.0f, a->a, b->a, NULL);
         }
-        for (int k = 0; k < nv; k++) vary[k] = wa * a->a[k] + wb * b->a[k];
-        sw_pixel(c, (int)px, (int)py, c->full_mask, zs, vary, dp);
+        sw_user_quad(c, px, py, cov, zq);
     }
 }
 
@@ -1021,23 +927,14 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
     t->area = (px1 - px0 + 1) * (py1 - py0 + 1);
 }
 
-/* A filled triangle of a stock program: rasterized now, or recorded for the bands. in_place:
-   the vertices' varyings are the draw's own (they stay where they are until it ends). */
+/* A filled triangle: rasterized now, or recorded for the bands. in_place: the vertices'
+   varyings are the draw's own (they stay where they are until it ends). */
 static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
-                                    const sw_screen_vertex *s1, const sw_screen_vertex *s2,
-                                    bool in_place)
-{
-    if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
-    else sw_raster_triangle(c, s0, s1, s2);
-}
-
-/* A filled triangle of a user program: rasterized now, or recorded for the bands. */
-static inline void sw_emit_triangle_user(sw_ctx *c, const sw_screen_vertex *s0,
                                          const sw_screen_vertex *s1, const sw_screen_vertex *s2,
                                          bool in_place)
 {
     if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
-    else sw_raster_triangle_user(c, s0, s1, s2);
+    else sw_raster_triangle(c, s0, s1, s2);
 }
 
 typedef struct sw_band_job {
@@ -1049,27 +946,10 @@ typedef struct sw_band_job {
     uint64_t *counts;          /* per band: samples the occlusion query counted */
 } sw_band_job;
 
+/* A band of a draw: the recorded triangles that touch its rows, with the pixel shader state
+   of the worker running it. Bands start on even rows, so each 2x2 quad lies in one band and
+   runs once. */
 static void sw_band_run(void *arg, int item, int worker)
-{
-    (void)worker;
-    const sw_band_job *j = arg;
-    sw_ctx lc = *j->c;
-    int64_t y0 = j->y0 + (int64_t)item * j->band_h, y1 = y0 + j->band_h;
-    if (y0 > lc.cy0) lc.cy0 = (int)y0;
-    if (y1 < lc.cy1) lc.cy1 = (int)y1;
-    uint64_t count = 0;
-    if (lc.occlusion != NULL) lc.occlusion = &count;
-    for (size_t i = 0; i < j->count; i++) {
-        if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
-        const sw_rec_tri *t = &j->tris[i];
-        sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
-    }
-    j->counts[item] = count;
-}
-
-/* A band of a user program's draw: as sw_band_run, with the pixel shader state of the worker
-   running it. Bands start on even rows, so each 2x2 quad lies in one band and runs once. */
-static void sw_band_run_user(void *arg, int item, int worker)
 {
     const sw_band_job *j = arg;
     sw_ctx lc = *j->c;
@@ -1083,7 +963,7 @@ static void sw_band_run_user(void *arg, int item, int worker)
     for (size_t i = 0; i < j->count; i++) {
         if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
         const sw_rec_tri *t = &j->tris[i];
-        sw_raster_triangle_user(&lc, &t->v[0], &t->v[1], &t->v[2]);
+        sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
     }
     j->counts[item] = count;
 }
@@ -1109,10 +989,8 @@ static void sw_run_bands(sw_ctx *c)
     int64_t bands = (int64_t)threads * SW_BANDS_PER_THREAD;
     if (bands > rows) bands = rows;
     if (work < r->band_min_pixels || bands <= 1) {
-        for (size_t i = 0; i < r->tris_count; i++) {
-            if (c->user) sw_raster_triangle_user(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
-            else sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
-        }
+        for (size_t i = 0; i < r->tris_count; i++)
+            sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
         return;
     }
     uint64_t counts[SW_MAX_BANDS];
@@ -1125,16 +1003,14 @@ static void sw_run_bands(sw_ctx *c)
     if (job.band_h > SW_BAND_ROWS) job.band_h = SW_BAND_ROWS;
     if (job.band_h < (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS)
         job.band_h = (rows + SW_MAX_BANDS - 1) / SW_MAX_BANDS;
-    if (c->user) {
-        /* user programs shade aligned 2x2 quads: bands of even height from an even row */
-        job.y0 = c->cy0 & ~1;
-        rows = (int64_t)c->cy1 - job.y0;
-        job.band_h += job.band_h & 1;
-        if (job.band_h < 2) job.band_h = 2;
-        while ((rows + job.band_h - 1) / job.band_h > SW_MAX_BANDS) job.band_h += 2;
-    }
+    /* pixel shaders run on aligned 2x2 quads: bands of even height from an even row */
+    job.y0 = c->cy0 & ~1;
+    rows = (int64_t)c->cy1 - job.y0;
+    job.band_h += job.band_h & 1;
+    if (job.band_h < 2) job.band_h = 2;
+    while ((rows + job.band_h - 1) / job.band_h > SW_MAX_BANDS) job.band_h += 2;
     bands = (rows + job.band_h - 1) / job.band_h;
-    sw_pool_run(r->pool, (int)bands, c->user ? sw_band_run_user : sw_band_run, &job);
+    sw_pool_run(r->pool, (int)bands, sw_band_run, &job);
     if (c->occlusion != NULL)
         for (int64_t b = 0; b < bands; b++) *c->occlusion += counts[b];
 }
@@ -1175,8 +1051,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         sw_screen_vertex s0, s1, s2;
         if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
             return;
-        if (c->user) sw_emit_triangle_user(c, &s0, &s1, &s2, true);
-        else sw_emit_triangle(c, &s0, &s1, &s2, true);
+        sw_emit_triangle(c, &s0, &s1, &s2, true);
         return;
     }
     /* Sutherland-Hodgman against the planes some vertex is outside of */
@@ -1209,8 +1084,7 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
     for (int i = 0; i < n; i++)
         if (!sw_to_screen(c, &buf[cur][i], &sv[i])) return;
     for (int i = 1; i + 1 < n; i++) {
-        if (c->user) sw_emit_triangle_user(c, &sv[0], &sv[i], &sv[i + 1], false);
-        else sw_emit_triangle(c, &sv[0], &sv[i], &sv[i + 1], false);
+        sw_emit_triangle(c, &sv[0], &sv[i], &sv[i + 1], false);
     }
 }
 
@@ -1343,6 +1217,45 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
+    /* the modulate shape: both inputs must be linked varyings (an unlinked one reads 0 in
+       the executor, which this path does not model) */
+    c->mod = false;
+    if (ps->modulate) {
+        int uv = -1, col = -1;
+        for (int i = 0; i < c->nlink; i++) {
+            uint32_t base = c->link_ps[i], end = base + 4u * c->link_ps_comps[i];
+            if (ps->mod.uv_reg >= base && ps->mod.uv_reg + 4u < end && (ps->mod.uv_reg - base) % 4u == 0)
+                uv = 4 * i + (int)((ps->mod.uv_reg - base) / 4u);
+            if (ps->mod.color_reg >= base && ps->mod.color_reg + 12u < end &&
+                (ps->mod.color_reg - base) % 4u == 0)
+                col = 4 * i + (int)((ps->mod.color_reg - base) / 4u);
+        }
+        if (uv >= 0 && col >= 0) {
+            c->mod = true;
+            c->mod_uv = uv;
+            c->mod_col = col;
+            int img = (int)(ps->mod.resource & 0xffu), smp = (int)(ps->mod.resource >> 8 & 0xffu);
+            const xgdi_native_texture *tex = ps->mod.valid ? c->tex.texture[img] : NULL;
+            /* as xgdi_sw_spirv_sample_textures decides whether a level is computed */
+            c->mod_lod = tex != NULL && (tex->desc.levels > 1 || c->tex.needs_lod[smp]);
+            c->mod_tex = tex;
+            c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
+            /* sw_sample_2d_with without derivatives on a one-level texture: lod 0 plus the
+               sampler's bias picks the filter, the image is level 0 of face 0 */
+            const sw_rt_view *rt0 = &c->rt[0];
+            c->mod_blend_write = c->out_count == 1 && c->color_written == 1u && c->samples == 1 &&
+                                 c->full_mask == 1u && !c->depth_test && !c->stencil_on &&
+                                 c->occlusion == NULL && rt0->is_color && rt0->range == 1 &&
+                                 rt0->blend.enabled && rt0->blend.premultiplied &&
+                                 rt0->write_mask == 15;
+            c->mod_image = NULL;
+            if (tex != NULL && !c->mod_lod && tex->desc.levels == 1 && c->mod_samp->anisotropy <= 1) {
+                c->mod_image = &tex->images[0];
+                float lod = 0.0f + c->mod_samp->desc->mip_map_level_of_detail_bias;
+                c->mod_linear = lod > 0.0f ? c->mod_samp->min_linear : c->mod_samp->mag_linear;
+            }
+        }
+    }
     return true;
 }
 
@@ -1413,16 +1326,11 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
     }
 }
 
-/* Shades vertex `out` (an element of r->verts); a user program's vertices are only noted
-   here and shaded by sw_shade_flush, four per execute, in chunks of SW_VERTEX_CHUNK spread
-   over the pool. Vertices are independent invocations and the chunks (and the groups of four
+/* Notes vertex `out` (an element of r->verts) for the vertex shader: vertices are shaded by
+   sw_shade_flush, four per execute, in chunks of SW_VERTEX_CHUNK spread over the pool. Vertices are independent invocations and the chunks (and the groups of four
    in them) are the same whatever the thread count, so every count shades the same values. */
 static inline void sw_shade_vertex(sw_ctx *c, const uint8_t *src, sw_vertex *out)
 {
-    if (!c->user) {
-        sw_vertex_shade(&c->prog, src, out);
-        return;
-    }
     size_t i = (size_t)(out - c->r->verts);
     c->r->vsrc[i] = src;
     if (i + 1 > c->vq_count) c->vq_count = i + 1;
@@ -1452,7 +1360,7 @@ static void sw_vertex_chunk(void *arg, int item, int worker)
 
 static void sw_shade_flush(sw_ctx *c)
 {
-    if (!c->user || c->vq_count == 0) return;
+    if (c->vq_count == 0) return;
     sw_vertex_job job = { .c = c, .count = c->vq_count };
     size_t chunks = (c->vq_count + SW_VERTEX_CHUNK - 1) / SW_VERTEX_CHUNK;
     if (c->r->pool != NULL && c->vq_count >= SW_VERTEX_POOL_MIN && chunks <= INT32_MAX) {
@@ -1468,11 +1376,6 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     memset(c, 0, sizeof *c);
     c->r = r;
     c->occlusion = r->occlusion;
-    c->user = st->program == XGDI_PROGRAM_USER;
-    if (!c->user) {
-        sw_program_setup(&c->prog, st);
-        c->nvary = c->prog.varyings;
-    }
     xgdi_native_texture *t0 = r->targets[0].texture;
     if (t0 == NULL) return false;
     c->width = t0->desc.width;
@@ -1536,8 +1439,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
     c->depth_bias = rs != NULL ? rs->depth_bias : 0.0f;
     c->slope_bias = rs != NULL ? rs->slope_scale_depth_bias : 0.0f;
 
-    /* targets; the XNA stock programs have one output (their shaders write COLOR0 only); the
-       EXT MRT program writes every bound target */
+    /* targets: each gets the pixel shader's output of its slot (COLORi), if it writes one */
     c->rt_count = r->target_count;
     for (int i = 0; i < c->rt_count; i++) {
         sw_setup_view(&c->rt[i], r->targets[i].texture, r->targets[i].face);
@@ -1549,7 +1451,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
             c->rt[i].write_mask = 15;
         }
     }
-    c->out_count = c->rt_count > 0 ? (st->program == XGDI_PROGRAM_MRT || c->user ? c->rt_count : 1) : 0;
+    c->out_count = c->rt_count;
     if (bs != NULL) {
         xgd_color f = bs->blend_factor;
         c->blend_factor[0] = f.r / 255.0f;
@@ -1590,8 +1492,7 @@ static bool sw_setup(sw_ctx *c, sw_renderer *r, const xgdi_draw_state *st)
             c->sf_back = c->sf_front;
         }
     }
-    if (c->prog.texture != NULL) sw_texture_prepare_sampling((xgdi_native_texture *)c->prog.texture);
-    return c->user ? sw_user_setup(c, st) : true;
+    return sw_user_setup(c, st);
 }
 
 static size_t sw_element_size(xgd_vertex_element_format f)
@@ -1649,18 +1550,13 @@ static inline int64_t sw_index_at(const xgdi_draw *d, const uint8_t *ibase, size
 xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
 {
     const xgdi_draw_state *st = d->state;
-    bool user = st != NULL && st->program == XGDI_PROGRAM_USER;
-    if (st == NULL || st->layout == NULL || (st->constants == NULL && !user) ||
-        d->vertex_count <= 0 || d->primitive_count <= 0)
+    if (st == NULL || st->layout == NULL || d->vertex_count <= 0 || d->primitive_count <= 0)
         return XGD_OK;
-    size_t need_consts = st->program == XGDI_PROGRAM_SPRITE   ? sizeof(xgdi_sprite_constants)
-                         : st->program == XGDI_PROGRAM_MRT    ? sizeof(xgdi_mrt_constants)
-                         : st->program == XGDI_PROGRAM_VOLUME ? sizeof(xgdi_volume_constants)
-                                                                : sizeof(xgdi_basic_constants);
-    if (!user && st->constants_size < need_consts)
-        return xgdi_fail(r->base.device, XGD_ERROR_INVALID_ARGUMENT,
-                         "software: constants of %zu bytes, program needs %zu",
-                         st->constants_size, need_consts);
+    /* every draw runs a vertex and a pixel shader of the shader form (core applies no other
+       program) */
+    if (st->program != XGDI_PROGRAM_USER)
+        return xgdi_fail(r->base.device, XGD_ERROR_NOT_SUPPORTED,
+                         "software: draws run shaders (program %d is not one)", (int)st->program);
     sw_ctx ctx;
     if (!sw_setup(&ctx, r, st)) return XGD_OK;
     sw_ctx *c = &ctx;
@@ -1714,11 +1610,9 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     uint64_t readable = 0;
     if (vbase != NULL && vlimit >= vneed)
         readable = stride > 0 ? (uint64_t)((vlimit - vneed) / stride) + 1 : UINT64_MAX;
-    if (user) {
-        c->vbase = vbase;
-        c->vstride = stride;
-        sw_user_streams(c, d);
-    }
+    c->vbase = vbase;
+    c->vstride = stride;
+    sw_user_streams(c, d);
     /* instances are drawn one after another, each shading its vertices */
     int instances = d->instance_count > 1 ? d->instance_count : 1;
 next_instance:;

@@ -69,6 +69,10 @@ static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer
     /* without workers (none could start) every draw runs on the calling thread */
     r->pool = sw_pool_create(sw_thread_count());
     r->band_min_pixels = sw_band_min_pixels();
+    /* $XGD_SW_EXECUTOR_ONLY=1: every shader runs in the executor, for tests and benches that
+       compare it with the shapes computed directly */
+    const char *x = getenv("XGD_SW_EXECUTOR_ONLY");
+    r->executor_only = x != NULL && strcmp(x, "1") == 0;
     *out = &r->base;
     return XGD_OK;
 }

@@ -122,6 +122,13 @@ static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
     }
     float w00 = (1.0f - ax) * (1.0f - ay), w10 = ax * (1.0f - ay);
     float w01 = (1.0f - ax) * ay, w11 = ax * ay;
+    if (img->rgba8 != NULL && ax == 0.0f && ay == 0.0f) {
+        /* on a texel centre (SpriteBatch drawing texel-exactly): the weights are 1, 0, 0, 0
+           and the texels finite and >= 0, so the weighted sum below is exactly t00 */
+        const uint8_t *p00 = img->rgba8 + ((size_t)ya * (size_t)w + (size_t)xa) * 4;
+        for (int c = 0; c < 4; c++) out[c] = xgdi_sw_unorm8[p00[c]];
+        return;
+    }
     if (img->rgba8 != NULL) {
         const uint8_t *p00 = img->rgba8 + ((size_t)ya * (size_t)w + (size_t)xa) * 4;
         const uint8_t *p10 = img->rgba8 + ((size_t)ya * (size_t)w + (size_t)xb) * 4;
@@ -139,6 +146,12 @@ static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
     sw_fetch(img, xb, yb, t11);
     for (int c = 0; c < 4; c++)
         out[c] = t00[c] * w00 + t10[c] * w10 + t01[c] * w01 + t11[c] * w11;
+}
+
+void sw_sample_image(const sw_image *img, bool linear, float u, float v,
+                     xgd_texture_address_mode au, xgd_texture_address_mode av, float out[4])
+{
+    sw_sample_level(img, linear, u, v, au, av, out);
 }
 
 static void sw_filter_of(xgd_texture_filter f, sw_sampler *o)
@@ -179,12 +192,17 @@ static void sw_sample_face(const xgdi_native_texture *t, int face, const sw_samp
     lod += s->mip_map_level_of_detail_bias;
     bool linear = lod > 0.0f ? f->min_linear : f->mag_linear;
     int levels = t->desc.levels;
+    if (levels == 1) {
+        /* the clamps below take any lod to level 0 */
+        sw_sample_level(&t->images[face], linear, u, v, au, av, out);
+        return;
+    }
     float lo = (float)(s->max_mip_level < 0 ? 0 : s->max_mip_level);
     float hi = (float)(levels - 1);
     if (lo > hi) lo = hi;
     if (!(lod >= lo)) lod = lo; /* NaN reads the most detailed allowed level */
     if (lod > hi) lod = hi;
-    if (!f->mip_linear || levels == 1) {
+    if (!f->mip_linear) {
         int l = (int)floorf(lod + 0.5f);
         if (l > levels - 1) l = levels - 1;
         sw_sample_level(&t->images[face * levels + l], linear, u, v, au, av, out);

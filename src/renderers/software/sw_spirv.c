@@ -3202,3 +3202,257 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
     if (exhausted) *exhausted = s->exhausted;
     return mask & ~s->killed;
 }
+
+/* ======================================================================================== */
+/* shape recognition                                                                        */
+/* ======================================================================================== */
+
+/* A symbolic run of the entry point over straight-line code: each register component holds
+   what it was computed from (an input component, a constant word, a component of the one
+   sample, or a sample component times an input component). Anything else ends the match. */
+/* SY_MOD: sample * input; SY_MODR: input * sample (the operand order, for NaN payloads) */
+enum { SY_UNSET = 0, SY_INPUT, SY_CONST, SY_SAMPLE, SY_MOD, SY_MODR };
+
+typedef struct sw_sym {
+    uint8_t kind;
+    uint32_t a, b;
+} sw_sym;
+
+typedef struct sw_shape {
+    const xgdi_sw_spirv_module *m;
+    sw_sym *sym;              /* per register word (component addresses r + 4c are used) */
+    uint8_t *written;         /* per register word: written by the run */
+    uint32_t *const_reads;    /* words read as their initial value (checked against later writes) */
+    uint32_t nconst_reads, cconst_reads;
+    bool sampled;
+    uint32_t resource, uv;
+    bool ok;
+} sw_shape;
+
+/* 1: a component of a varying input; -1: another interface word (a built-in input such as
+   FragCoord, which changes per invocation, or an output not yet written); 0: neither */
+static int sw_shape_input(const xgdi_sw_spirv_module *m, uint32_t addr)
+{
+    for (int i = 0; i < m->refl.io_count; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (addr < io->reg || addr >= io->reg + 4u * (uint32_t)io->components) continue;
+        bool varying = !io->output && io->builtin == XGDI_SW_SPIRV_BUILTIN_NONE;
+        return varying && (addr - io->reg) % 4u == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+static sw_sym sw_shape_get(sw_shape *sh, uint32_t addr)
+{
+    sw_sym none = { SY_UNSET, 0, 0 };
+    if (!sh->ok || addr >= sh->m->words) {
+        sh->ok = false;
+        return none;
+    }
+    if (sh->sym[addr].kind != SY_UNSET) return sh->sym[addr];
+    int io = sw_shape_input(sh->m, addr);
+    if (io > 0) return (sw_sym){ SY_INPUT, addr, 0 };
+    if (io < 0) {
+        sh->ok = false;
+        return none;
+    }
+    /* a word this run has not written holds its initial value, unless the run writes it
+       later (then it would hold the previous invocation's: checked at the end) */
+    if (sh->nconst_reads == sh->cconst_reads) {
+        uint32_t n = sh->cconst_reads ? 2 * sh->cconst_reads : 64;
+        uint32_t *p = realloc(sh->const_reads, n * sizeof *p);
+        if (p == NULL) {
+            sh->ok = false;
+            return none;
+        }
+        sh->const_reads = p;
+        sh->cconst_reads = n;
+    }
+    sh->const_reads[sh->nconst_reads++] = addr;
+    return (sw_sym){ SY_CONST, sh->m->image[addr], 0 };
+}
+
+static void sw_shape_set(sw_shape *sh, uint32_t addr, sw_sym v)
+{
+    if (!sh->ok || addr >= sh->m->words || v.kind == SY_UNSET) {
+        sh->ok = false;
+        return;
+    }
+    sh->sym[addr] = v;
+    sh->written[addr] = 1;
+}
+
+/* copies n components from src to dst (through a buffer: ranges may overlap) */
+static void sw_shape_copy(sw_shape *sh, uint32_t dst, uint32_t src, uint32_t n)
+{
+    sw_sym t[16];
+    if (n > 16) {
+        sh->ok = false;
+        return;
+    }
+    for (uint32_t c = 0; c < n; c++) t[c] = sw_shape_get(sh, src + 4 * c);
+    for (uint32_t c = 0; c < n; c++) sw_shape_set(sh, dst + 4 * c, t[c]);
+}
+
+static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth);
+
+static void sw_shape_ins(sw_shape *sh, const sins *in, int depth)
+{
+    const xgdi_sw_spirv_module *m = sh->m;
+    switch (in->op) {
+    case I_MOV:
+        sw_shape_copy(sh, in->d, in->a, in->n);
+        return;
+    case I_FMUL: {
+        sw_sym t[16];
+        if (in->n > 16) break;
+        for (uint32_t c = 0; c < in->n && sh->ok; c++) {
+            sw_sym x = sw_shape_get(sh, in->a + 4 * c), y = sw_shape_get(sh, in->b + 4 * c);
+            if (x.kind == SY_SAMPLE && y.kind == SY_INPUT) {
+                t[c] = (sw_sym){ SY_MOD, x.a, y.a };
+            } else if (x.kind == SY_INPUT && y.kind == SY_SAMPLE) {
+                t[c] = (sw_sym){ SY_MODR, y.a, x.a };
+            } else {
+                sh->ok = false;
+                return;
+            }
+        }
+        for (uint32_t c = 0; c < in->n; c++) sw_shape_set(sh, in->d + 4 * c, t[c]);
+        return;
+    }
+    case I_SIMG: {
+        sw_sym a = sw_shape_get(sh, in->a), b = sw_shape_get(sh, in->b);
+        if (a.kind != SY_CONST || b.kind != SY_CONST) break;
+        sw_shape_set(sh, in->d, (sw_sym){ SY_CONST, (a.a & 0xffu) | (b.a & 0xffu) << 8, 0 });
+        return;
+    }
+    case I_ACCESS: {
+        const uint32_t *x = m->aux + in->x;
+        uint32_t v = x[1];
+        if (x[0] != SW_NONE) {
+            sw_sym b = sw_shape_get(sh, x[0]);
+            if (b.kind != SY_CONST) break;
+            v += b.a;
+        }
+        for (uint32_t k = 0; k < x[2]; k++) {
+            sw_sym ix = sw_shape_get(sh, x[3 + 3 * k]);
+            if (ix.kind != SY_CONST) {
+                sh->ok = false;
+                return;
+            }
+            v += sw_clampi((int32_t)ix.a, x[5 + 3 * k]) * x[4 + 3 * k];
+        }
+        sw_shape_set(sh, in->d, (sw_sym){ SY_CONST, v, 0 });
+        return;
+    }
+    case I_LOADP: {
+        sw_sym p = sw_shape_get(sh, in->a);
+        if (p.kind != SY_CONST) break;
+        sw_shape_copy(sh, in->d, p.a, in->n);
+        return;
+    }
+    case I_STOREP: {
+        sw_sym p = sw_shape_get(sh, in->b);
+        if (p.kind != SY_CONST) break;
+        sw_shape_copy(sh, p.a, in->a, in->n);
+        return;
+    }
+    case I_SAMPLE: {
+        const uint32_t *x = m->aux + in->x;
+        if (sh->sampled || m->refl.stage != XGDI_SW_SPIRV_FRAGMENT ||
+            x[2] != XGDI_SW_SPIRV_SAMPLE_IMPLICIT || x[3] != SW_NONE ||
+            x[6] != XGDI_SW_SPIRV_DIM_2D || x[7] != 0)
+            break;
+        sw_sym r = sw_shape_get(sh, x[0]);
+        sw_sym u = sw_shape_get(sh, x[1]), v = sw_shape_get(sh, x[1] + 4);
+        if (r.kind != SY_CONST || u.kind != SY_INPUT || v.kind != SY_INPUT || v.a != u.a + 4) break;
+        sh->sampled = true;
+        sh->resource = r.a;
+        sh->uv = u.a;
+        for (uint32_t c = 0; c < 4; c++) sw_shape_set(sh, in->d + 4 * c, (sw_sym){ SY_SAMPLE, c, 0 });
+        return;
+    }
+    case I_CALL: {
+        const sfunc *f = &m->funcs[in->a];
+        const uint32_t *x = m->aux + in->x;
+        for (uint32_t k = 0; k < x[0] && sh->ok; k++) {
+            uint32_t src = x[1 + 2 * k], how = x[2 + 2 * k];
+            uint32_t preg = m->aux[f->params + 2 * k], pn = m->aux[f->params + 2 * k + 1];
+            if (how == 1) sw_shape_set(sh, preg, (sw_sym){ SY_CONST, src, 0 });
+            else if (how == 2) sw_shape_copy(sh, preg, src, 1);
+            else sw_shape_copy(sh, preg, src, pn);
+        }
+        sw_shape_function(sh, in->a, depth + 1);
+        if (in->n) sw_shape_copy(sh, in->d, f->ret_reg, in->n);
+        return;
+    }
+    default:
+        break;
+    }
+    sh->ok = false;
+}
+
+static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth)
+{
+    const xgdi_sw_spirv_module *m = sh->m;
+    if (depth > 8 || fi >= m->nfuncs) {
+        sh->ok = false;
+        return;
+    }
+    const sfunc *f = &m->funcs[fi];
+    const sblock *b = &m->blocks_[f->first_block];
+    if (f->nblocks != 1 || b->term != B_RETURN) {
+        sh->ok = false;
+        return;
+    }
+    for (uint32_t i = b->first; i < b->first + b->count && sh->ok; i++) sw_shape_ins(sh, &m->ins[i], depth);
+    if (sh->ok && b->cond != SW_NONE) sw_shape_copy(sh, f->ret_reg, b->cond, f->ret_n);
+}
+
+bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_modulate *out)
+{
+    if (m->refl.stage != XGDI_SW_SPIRV_FRAGMENT || m->nhoist != 0 || m->words > (1u << 16))
+        return false;
+    /* exactly one output, COLOR0 as a float4; no built-in outputs */
+    const xgdi_sw_spirv_io *color = NULL;
+    for (int i = 0; i < m->refl.io_count; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (!io->output) continue;
+        if (color != NULL || io->builtin != XGDI_SW_SPIRV_BUILTIN_NONE || io->location != 0 ||
+            io->components != 4 || io->scalar != XGDI_SW_SPIRV_FLOAT)
+            return false;
+        color = io;
+    }
+    if (color == NULL) return false;
+    sw_shape sh = { .m = m, .ok = true };
+    sh.sym = calloc(m->words, sizeof *sh.sym);
+    sh.written = calloc(m->words, 1);
+    if (sh.sym == NULL || sh.written == NULL) sh.ok = false;
+    for (uint32_t i = m->init_first; i < m->init_first + m->init_count && sh.ok; i++)
+        sw_shape_ins(&sh, &m->ins[i], 0);
+    if (sh.ok) sw_shape_function(&sh, m->entry_func, 0);
+    bool ok = sh.ok && sh.sampled;
+    for (uint32_t k = 0; k < sh.nconst_reads && ok; k++)
+        if (sh.written[sh.const_reads[k]]) ok = false;
+    uint32_t col = 0;
+    uint8_t kind = ok ? sh.sym[color->reg].kind : SY_UNSET;
+    for (uint32_t c = 0; c < 4 && ok; c++) {
+        sw_sym v = sh.sym[color->reg + 4 * c];
+        if (v.kind != kind || (kind != SY_MOD && kind != SY_MODR) || v.a != c ||
+            (c > 0 && v.b != col + 4 * c))
+            ok = false;
+        if (c == 0) col = v.b;
+    }
+    if (ok) {
+        out->sample_first = kind == SY_MOD;
+        out->resource = sh.resource;
+        out->uv_reg = sh.uv;
+        out->color_reg = col;
+        out->valid = (sh.resource & 0xffu) < (uint32_t)m->refl.resource_count &&
+                     (sh.resource >> 8 & 0xffu) < (uint32_t)m->refl.resource_count;
+    }
+    free(sh.sym);
+    free(sh.written);
+    free(sh.const_reads);
+    return ok;
+}

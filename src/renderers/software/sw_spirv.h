@@ -196,4 +196,21 @@ float *xgdi_sw_spirv_regs(xgdi_sw_spirv_state *s);
    arrives included) and *exhausted (may be NULL) is set. */
 unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exhausted);
 
+/* ---- shapes the renderer may run without the executor ----
+ * A fragment shader whose only output, COLOR0 (float4), is
+ *     Sample(resource, input.xy) * input2     (implicit level of detail, 2D, no bias)
+ * computed in straight-line code (SpriteBatch's pixel shader, and every "texture times
+ * vertex colour" effect). The caller may then compute the same values itself: the sample
+ * request as the executor builds it (coarse quad derivatives of the coordinates, lod_bias
+ * 0, the resource's image and sampler indices; an invalid resource reads 0, 0, 0, 1), times
+ * the input component by component, in the shader's operand order. */
+typedef struct xgdi_sw_spirv_modulate {
+    uint32_t resource;           /* image | sampler << 8 (resource indices) */
+    bool valid;                  /* both indices name resources of the module */
+    uint32_t uv_reg;             /* register word of the coordinates' u (v at +4) */
+    uint32_t color_reg;          /* register word of the factor's component 0 (c at +4c) */
+    bool sample_first;           /* the product is sample * factor (else factor * sample) */
+} xgdi_sw_spirv_modulate;
+bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_modulate *out);
+
 #endif /* XGD_SW_SPIRV_H */

@@ -102,6 +102,8 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
                 s->sampler_resource[reg] = i;
         }
     }
+    if (desc->stage == XGDI_SHADER_PIXEL && !sw_cast(base)->executor_only)
+        s->modulate = xgdi_sw_spirv_match_modulate(m, &s->mod);
     if (desc->stage == XGDI_SHADER_VERTEX && s->position_reg == SW_NO_REG) {
         sw_op_shader_destroy(base, s);
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
