@@ -366,7 +366,7 @@ typedef struct vt_vertex {
     xgd_vector3 uvw;
 } vt_vertex;
 
-/* Draw-time rules (renderer.h, XGDI_PROGRAM_VOLUME): slot 0's kind must match what the program
+/* Draw-time rules (a sampler register's kind): slot 0's kind must match what the program
  * samples, and the declaration must hold TextureCoordinate0; refused before the renderer sees
  * the draw (no draw counted). */
 XGD_TEST(texture3d_draw_kind_checks)

@@ -211,103 +211,16 @@ typedef struct xgdi_target {
     int face;
 } xgdi_target;
 
-/* ---- programs (stock effects) -------------------------------------------------------------- */
+/* ---- programs ------------------------------------------------------------------------------ */
 
-/* Core selects only XGDI_PROGRAM_USER: the stock effects are effects of the shader form below
- * (shaders/stock/, src/graphics/effect.c). The other programs, their constants and variant
- * bits remain only until the software renderer's built-in program code is deleted (the GPU
- * renderers have none). */
-
+/* What a draw runs: always a vertex and a pixel shader of the shader form below. No renderer
+ * has a built-in effect program: the stock effects are effects too (shaders/stock/,
+ * src/graphics/effect.c). The field stays an enum so a renderer can refuse anything else by
+ * name. */
 typedef enum xgdi_program {
-    XGDI_PROGRAM_SPRITE = 0,   /* SpriteEffect: pos * matrix; colour * tex(uv) */
-    XGDI_PROGRAM_BASIC,        /* BasicEffect, variants below */
-    XGDI_PROGRAM_MRT,          /* EXT MrtEffect: pos * matrix; target i = COLOR0 * colors[i] */
-    XGDI_PROGRAM_VOLUME,       /* EXT VolumeEffect: pos * matrix; tex3D(TEXCOORD0.xyz) * color */
-    XGDI_PROGRAM_USER          /* a vertex and a pixel shader of the shader form (below) */
+    XGDI_PROGRAM_USER = 1      /* a vertex and a pixel shader of the shader form (below); nonzero,
+                                  so a zeroed draw state names no program */
 } xgdi_program;
-
-/*
- * XGDI_PROGRAM_MRT (added for the MRT conformance fixtures).
- * Not an XNA effect: CNA's MRT fixtures use ShaderEffect programs that write distinct outputs
- * to targets 0..3, and xgd has no custom shaders, so this stock extension stands in.
- *   source      shaders/stock/mrt.fx; no variants (variant is 0).
- *   constants   xgdi_mrt_constants (below) in cbuffer b0 / binding 0; no texture, no sampler.
- *   inputs      POSITION0 (read as float3, w = 1) and COLOR0 (core refuses a draw whose
- *               declaration lacks either).
- *   outputs     SV_Target0..3 = COLOR0 * colors[0..3]. Unlike the other programs, which write
- *               render target 0 only, it writes every bound target of the set (outputs beyond
- *               the bound count are dropped), each with its own blend (state->blend->target[i],
- *               already resolved for independent_blend) and colour-write mask, so a pipeline
- *               key must hold all four masks. Depth/stencil are those of target 0.
- * The software renderer's C version is in src/renderers/software/sw_shader.c.
- */
-
-/*
- * XGDI_PROGRAM_VOLUME (added for Texture3D).
- * Not an XNA effect: XNA samples a Texture3D only from custom effects (tex3D), and xgd has no
- * custom shaders, so this stock extension (xgd_volume_effect_create) stands in.
- *   source      shaders/stock/volume.fx; no variants (variant 0).
- *   constants   xgdi_volume_constants (below) in cbuffer b0 / binding 0.
- *   texture     slot 0 as a 3D texture (Texture3D t0 / binding 1, a VK_IMAGE_VIEW_TYPE_3D
- *               or D3D12_SRV_DIMENSION_TEXTURE3D view) with the sampler of slot 0 (s0 /
- *               binding 2), address_w included. Core guarantees that a draw with this program
- *               has a Texture3D or nothing in slot 0 (nothing samples (0,0,0,1): a renderer
- *               keeps a 1x1x1 stand-in for it), and that the 2D programs never see a
- *               Texture3D in slot 0.
- *   inputs      POSITION0 (read as float3, w = 1) and TEXCOORD0 read as float3 (u, v, w);
- *               core refuses a draw whose declaration lacks either.
- *   output      SV_Target0 = Texture.Sample(uvw) * color, render target 0 only.
- * The software renderer's C version is in src/renderers/software/sw_shader.c / sw_sample.c.
- */
-
-/* BasicEffect variant bits (each renderer builds or selects the matching shader). */
-enum {
-    XGDI_BASIC_VERTEX_COLOR = 1 << 0, /* multiply by vertex COLOR0 */
-    XGDI_BASIC_TEXTURE = 1 << 1,      /* multiply by tex(TEXCOORD0) from slot 0 */
-    XGDI_BASIC_LIGHTING = 1 << 2,     /* three directional lights, NORMAL0 required */
-    XGDI_BASIC_PER_PIXEL = 1 << 3,    /* lighting evaluated per pixel (HiDef) */
-    XGDI_BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
-};
-
-/*
- * Constant layouts, packed as HLSL cbuffers (16-byte rows) so GPU renderers upload them as-is
- * and the software renderer reads the same numbers. Matrices are stored as XNA matrices
- * (row-major, row vectors): clip = float4(pos, 1) * world_view_proj.
- */
-typedef struct xgdi_sprite_constants {
-    float matrix_transform[16];
-} xgdi_sprite_constants;
-
-typedef struct xgdi_basic_constants {
-    float diffuse_color[4];          /* rgb = DiffuseColor * Alpha, a = Alpha */
-    float emissive_color[4];         /* rgb = (Emissive + Ambient * Diffuse) * Alpha when lit,
-                                        else unused */
-    float specular_color_power[4];   /* rgb = SpecularColor, a = SpecularPower */
-    float light_direction[3][4];     /* normalised; w unused */
-    float light_diffuse[3][4];       /* zero for a disabled light */
-    float light_specular[3][4];      /* zero for a disabled light */
-    float eye_position[4];           /* world-space eye (inverse view translation) */
-    float fog_color[4];
-    float fog_vector[4];             /* fog = saturate(dot(float4(pos,1), fog_vector)) with pos in
-                                        object space (XNA's SetFogVector: world*view row 3 over
-                                        fog range); all zero = no fog */
-    float world[16];
-    float world_inverse_transpose[12]; /* three float4 rows: the 3x3 part */
-    float world_view_proj[16];
-} xgdi_basic_constants;
-
-/* XGDI_PROGRAM_MRT: clip = float4(pos, 1) * matrix; output i = vertex colour * colors[i]. */
-typedef struct xgdi_mrt_constants {
-    float matrix[16];                /* MrtEffect matrix (default identity) */
-    float colors[4][4];              /* rgba per render-target slot */
-} xgdi_mrt_constants;
-
-/* XGDI_PROGRAM_VOLUME: clip = float4(pos, 1) * matrix; colour = tex3D(uvw) * color. */
-typedef struct xgdi_volume_constants {
-    float matrix[16];                /* VolumeEffect matrix (default identity) */
-    float color[4];                  /* VolumeEffect colour (default (1,1,1,1)) */
-} xgdi_volume_constants;
-
 
 /* ---- user shaders: the one shader form every renderer consumes ---------------------------- */
 
@@ -472,10 +385,6 @@ typedef struct xgdi_draw_state {
     xgd_viewport viewport;
     xgd_rect scissor;
     xgdi_program program;
-    uint32_t variant;
-    const void *constants;      /* xgdi_sprite_, xgdi_basic_, xgdi_mrt_ or xgdi_volume_constants
-                                   (NULL for XGDI_PROGRAM_USER) */
-    size_t constants_size;
     /* XGDI_PROGRAM_USER: the shaders (from shader_create) and each stage's block contents
        (constant_count vec4s of its desc; the vertex block's last vec4 is pixel_offset, filled
        for this draw). A pixel shader's sampler s reads textures[s] with samplers[s]; core
