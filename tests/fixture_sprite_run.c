@@ -51,7 +51,9 @@ static uint64_t stat_draws(xgd_device *dev)
     return s.draw_calls;
 }
 
-/* Sprites covering what the corner math distinguishes: fractional positions, origins,
+/* Sprites covering what the corner math distinguishes: fractional positions (none on a
+ * dyadic fraction, so no pixel centre samples exactly on a texel edge, where renderers may
+ * round either way and the images would not agree across renderers), origins,
  * scales (negative: mirrored and culled; zero: empty), every flip, tints, layer depths, a
  * corner beyond float range (an empty quad, not an error), and a rotated and a
  * source-rectangle sprite between them. */
@@ -61,7 +63,7 @@ static int scene(xgd_sprite *out, xgd_rect *src)
     *src = (xgd_rect){ 1, 1, 2, 3 };
     for (int k = 0; k < 24; k++) {
         xgd_sprite s = XGD_SPRITE_INIT;
-        s.position = (xgd_vector2){ 3.0f + (float)(k % 6) * 10.25f, 4.0f + (float)(k / 6) * 14.5f };
+        s.position = (xgd_vector2){ 3.1f + (float)(k % 6) * 10.25f, 4.1f + (float)(k / 6) * 14.5f };
         s.origin = (xgd_vector2){ (float)(k % 3) * 0.75f, (float)(k % 5) * 0.5f };
         s.scale = (xgd_vector2){ 1.0f + (float)(k % 4) * 0.625f, 1.5f + (float)(k % 3) * 0.375f };
         s.effects = (xgd_sprite_effects)(k & 3);
@@ -70,7 +72,7 @@ static int scene(xgd_sprite *out, xgd_rect *src)
         out[n++] = s;
     }
     xgd_sprite s = XGD_SPRITE_INIT;
-    s.position = (xgd_vector2){ 30.5f, 30.5f };
+    s.position = (xgd_vector2){ 30.6f, 30.6f };
     s.scale = (xgd_vector2){ -2.0f, 2.0f };
     out[n++] = s;
     s.scale = (xgd_vector2){ 0.0f, 3.0f };
@@ -88,7 +90,7 @@ static int scene(xgd_sprite *out, xgd_rect *src)
     s.position = (xgd_vector2){ 12.0f, 50.0f };
     out[n++] = s;
     s.source = NULL;
-    s.position = (xgd_vector2){ 50.25f, 40.75f };
+    s.position = (xgd_vector2){ 50.35f, 40.85f };
     s.origin = (xgd_vector2){ 2.0f, 2.0f };
     s.scale = (xgd_vector2){ 3.0f, 1.25f };
     s.effects = (xgd_sprite_effects)(XGD_SPRITE_FLIP_HORIZONTALLY | XGD_SPRITE_FLIP_VERTICALLY);
