@@ -2,7 +2,7 @@
  * effect.c - the Effect object (xgd.h): creation from bytes, the device, destruction (a
  * destroyed stock effect's body is kept for the next stock effect of its kind), the kind check
  * and apply's dispatch. Everything inside an effect body is src/shader/fx.c; the stock
- * effects' XNA properties are src/graphics/effect.c.
+ * effects' XNA properties are src/shader/stock_effect.c.
  */
 #include "effect.h"
 

@@ -1,7 +1,7 @@
 /*
  * effect.h - the xgd_effect object shared by the Effect API (src/shader/effect.c: creation,
  * destruction, the spare stock bodies, apply's dispatch) and the stock effects
- * (src/graphics/effect.c: XNA's properties turned into the stock .xfx's constants).
+ * (src/shader/stock_effect.c: XNA's properties turned into the stock .xfx's constants).
  */
 #ifndef XGD_EFFECT_OBJECT_H
 #define XGD_EFFECT_OBJECT_H
@@ -67,7 +67,7 @@ xgd_result xgdi_effect_create_with(xgd_device *device, effect_kind kind, xgdi_fx
 /* Refuses (with a message naming the wanted kind) an effect that does not resolve or is not a
  * `kind` effect. */
 xgd_result xgdi_effect_check_kind(const xgd_effect *effect, effect_kind kind);
-/* xgd_effect_apply of a stock effect (src/graphics/effect.c); effect and dev already checked. */
+/* xgd_effect_apply of a stock effect (src/shader/stock_effect.c); effect, dev checked. */
 xgd_result xgdi_stock_effect_apply(xgd_device *dev, xgd_effect *effect);
 
 #endif

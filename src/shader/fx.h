@@ -22,7 +22,7 @@ void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx);
 /* EffectPass.Apply (fx.c); technique -1: the current one. */
 xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pass);
 
-/* The stock effects (src/graphics/effect.c) drive their body directly: the id of top-level
+/* The stock effects (src/shader/stock_effect.c) drive their body directly: the id of top-level
  * parameter `name` (-1 when there is none), a float parameter's values in element, row,
  * column order (count must be its size) and a texture parameter's texture (kind checked by
  * the caller). Failures are recorded on device. */

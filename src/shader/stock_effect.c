@@ -1,5 +1,5 @@
 /*
- * effect.c - the stock effects: BasicEffect and SpriteEffect, plus the
+ * stock_effect.c - the stock effects: BasicEffect and SpriteEffect, plus the
  * EXT MrtEffect (xgd.h; constants: matrix, then one colour per render-target slot) and the
  * EXT VolumeEffect (constants: matrix, colour; its Texture3D in slot 0).
  *
@@ -40,8 +40,8 @@
  * only when lighting is on, PreferPerPixelLighting is set and the profile is HiDef.
  */
 #include "internal.h"
-#include "../shader/effect.h"
-#include "../shader/stock_xfx.h"
+#include "effect.h"
+#include "stock_xfx.h"
 
 #include <math.h>
 #include <stdlib.h>
