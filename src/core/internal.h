@@ -387,7 +387,7 @@ struct xgd_device {
     xgdi_native_shader *sprite_vs;
     /* bodies of destroyed stock effects, one per kind, with their native shaders: the next
        create of that kind takes it, so effects created and destroyed every frame reuse the
-       same shaders (and the renderers' pipelines made for them) (src/graphics/effect.c) */
+       same shaders (and the renderers' pipelines made for them) (src/shader/effect.c) */
     struct xgdi_fx *stock_spare[4];
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;

@@ -1,7 +1,7 @@
 /*
  * stock_xfx.c - the compiled stock effects (shaders/generated/stock_xfx.h) in one translation
  * unit: BasicEffect, SpriteEffect and the EXT MrtEffect and VolumeEffect load them through
- * xgd_effect_create (src/graphics/effect.c), and the depth-bias probe takes its two shaders
+ * xgd_effect_create (src/shader/stock_effect.c), and the depth-bias probe takes its two shaders
  * from the MrtEffect's (src/core/depth_bias_probe.c).
  */
 #include "stock_xfx.h"

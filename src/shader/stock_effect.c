@@ -1,5 +1,5 @@
 /*
- * effect.c - the Effect object, and the stock effects: BasicEffect and SpriteEffect, plus the
+ * stock_effect.c - the stock effects: BasicEffect and SpriteEffect, plus the
  * EXT MrtEffect (xgd.h; constants: matrix, then one colour per render-target slot) and the
  * EXT VolumeEffect (constants: matrix, colour; its Texture3D in slot 0).
  *
@@ -40,8 +40,8 @@
  * only when lighting is on, PreferPerPixelLighting is set and the profile is HiDef.
  */
 #include "internal.h"
-#include "../shader/fx.h"
-#include "../shader/stock_xfx.h"
+#include "effect.h"
+#include "stock_xfx.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,59 +54,6 @@ enum {
     BASIC_LIGHTING = 1 << 2,     /* three directional lights, NORMAL0 */
     BASIC_PER_PIXEL = 1 << 3,    /* lighting evaluated per pixel (HiDef) */
     BASIC_FOG = 1 << 4           /* linear fog from fog_vector */
-};
-
-/* The constant rows of each stock effect, in the order of its float4 array parameter. */
-typedef struct basic_constants {
-    float diffuse_color[4];
-    float emissive_color[4];
-    float specular_color_power[4];
-    float light_direction[3][4];
-    float light_diffuse[3][4];
-    float light_specular[3][4];
-    float eye_position[4];
-    float fog_color[4];
-    float fog_vector[4];
-    float world[16];
-    float world_inverse_transpose[12];
-    float world_view_proj[16];
-} basic_constants;
-
-typedef struct mrt_constants {
-    float matrix[16];
-    float colors[4][4];
-} mrt_constants;
-
-typedef struct volume_constants {
-    float matrix[16];
-    float color[4];
-} volume_constants;
-
-typedef enum effect_kind {
-    EFFECT_SPRITE = 0, EFFECT_BASIC, EFFECT_MRT, EFFECT_VOLUME,
-    EFFECT_USER                       /* loaded from bytes: everything is in fx (src/shader) */
-} effect_kind;
-
-struct xgd_effect {
-    xgdi_resource res;
-    effect_kind kind;
-    xgd_basic_effect_params basic;
-    xgd_texture *texture;             /* BasicEffect.Texture; the VolumeEffect's Texture3D */
-    xgdi_ref texture_ref;             /* followed only while this still resolves to it */
-    bool sprite_matrix_set;
-    xgd_matrix sprite_matrix;         /* SpriteEffect.MatrixTransform when set */
-    xgd_matrix mrt_matrix;            /* MrtEffect (EXT) */
-    xgd_vector4 mrt_colors[4];
-    xgd_matrix volume_matrix;         /* VolumeEffect (EXT) */
-    xgd_vector4 volume_color;
-    xgdi_fx *fx;                      /* the effect body (stock kinds: their .xfx) */
-    int constants_param;              /* stock kinds: the float4 array (sprite: the matrix) */
-    int texture_param;                /* stock kinds: Texture, or -1 */
-    union {
-        basic_constants basic;
-        mrt_constants mrt;
-        volume_constants volume;
-    } constants;                      /* scratch for apply: no allocation per apply */
 };
 
 /* ---- creation ------------------------------------------------------------------------------ */
@@ -128,9 +75,6 @@ static void basic_defaults(xgd_basic_effect_params *p)
     p->fog_start = 0;
     p->fog_end = 1;
 }
-
-static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_fx *fx,
-                                     xgd_effect **out);
 
 /* A stock effect: its compiled effect, and the parameters apply writes. */
 static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect **out)
@@ -163,7 +107,7 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION, "the stock effect lacks %s",
                          stock[kind].constants);
     }
-    r = create_effect_with(device, kind, fx, out);
+    r = xgdi_effect_create_with(device, kind, fx, out);
     if (r != XGD_OK) {
         xgdi_fx_free(device, fx);
         return r;
@@ -171,44 +115,13 @@ static xgd_result create_effect(xgd_device *device, effect_kind kind, xgd_effect
     xgd_effect *e = (xgd_effect *)(void *)xgdi_handle_get(*out, XGDI_RES_EFFECT);
     e->constants_param = constants;
     e->texture_param = texture;
-    return XGD_OK;
-}
-
-/* A user effect's native shaders go with the device's renderer (loss, teardown) and come back
-   at the next apply. */
-static void user_release_native(xgdi_resource *res)
-{
-    xgd_effect *e = (xgd_effect *)res;
-    /* the device itself, also while it is being destroyed (its renderer still exists then) */
-    xgd_device *dev = res->token != NULL ? res->token->device : NULL;
-    if (e->fx != NULL) xgdi_fx_release_natives(dev, e->fx);
-}
-
-static const xgdi_resource_vtable user_effect_vt = { user_release_native, NULL, NULL };
-
-static xgd_result create_effect_with(xgd_device *device, effect_kind kind, xgdi_fx *fx,
-                                     xgd_effect **out)
-{
-    if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device_alive(device);
-    if (r != XGD_OK) return r;
-    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    xgd_effect *e = calloc(1, sizeof *e);
-    if (e == NULL) return xgdi_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
-    e->kind = kind;
-    e->fx = fx;
+    /* XNA's defaults of the properties */
     basic_defaults(&e->basic);
     e->sprite_matrix = xgd_matrix_identity();
     e->mrt_matrix = xgd_matrix_identity();
     for (int i = 0; i < 4; i++) e->mrt_colors[i] = (xgd_vector4){ 1, 1, 1, 1 };
     e->volume_matrix = xgd_matrix_identity();
     e->volume_color = (xgd_vector4){ 1, 1, 1, 1 };
-    r = xgdi_resource_register(device, &e->res, XGDI_RES_EFFECT, &user_effect_vt);
-    if (r != XGD_OK) {
-        free(e);
-        return r;
-    }
-    *out = e->res.handle;
     return XGD_OK;
 }
 
@@ -232,97 +145,6 @@ xgd_result xgd_volume_effect_create(xgd_device *device, xgd_effect **out)
     return create_effect(device, EFFECT_VOLUME, out);
 }
 
-xgd_result xgd_effect_create(xgd_device *device, const void *bytes, size_t size, xgd_effect **out)
-{
-    if (out != NULL) *out = NULL;
-    xgd_result r = xgdi_check_device_alive(device);
-    if (r != XGD_OK) return r;
-    if (out == NULL || bytes == NULL)
-        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is NULL",
-                         out == NULL ? "out" : "bytes");
-    xgdi_fx *fx;
-    r = xgdi_fx_load(device, bytes, size, &fx);
-    if (r != XGD_OK) return r;
-    return xgdi_effect_wrap_fx(device, fx, out);
-}
-
-xgd_result xgdi_effect_wrap_fx(xgd_device *device, xgdi_fx *fx, xgd_effect **out)
-{
-    xgd_result r = create_effect_with(device, EFFECT_USER, fx, out);
-    if (r != XGD_OK) xgdi_fx_free(device, fx);
-    return r;
-}
-
-/* A stock effect's body is driven by its own functions only (its parameters are XNA's
-   properties, not the Effect API's). */
-xgdi_fx *xgdi_effect_fx(const xgd_effect *effect)
-{
-    return effect != NULL && effect->kind == EFFECT_USER ? effect->fx : NULL;
-}
-
-xgd_device *xgdi_effect_device(const xgd_effect *effect)
-{
-    xgdi_resource *res = xgdi_handle_get(effect, XGDI_RES_EFFECT);
-    return res != NULL ? xgdi_resource_device(res) : NULL;
-}
-
-xgd_result xgd_effect_get_device(xgd_effect *effect, xgd_device **out)
-{
-    if (out != NULL) *out = NULL;
-    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
-    xgd_device *dev = xgdi_resource_device(&effect->res);
-    if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    *out = dev;
-    return XGD_OK;
-}
-
-/* The device keeps a copy of the applied constants, so an applied effect can go (a user
-   effect's applied shaders are forgotten by the device: draws need another apply). */
-void xgd_effect_destroy(xgd_effect *effect)
-{
-    XGDI_RESOLVE_DESTROY(effect, XGDI_RES_EFFECT);
-    if (effect == NULL) return;
-    if (effect->fx != NULL) {
-        xgd_device *dev = xgdi_resource_device(&effect->res);
-        /* a stock body is kept for the next effect of its kind (every apply writes all its
-           constants, its texture and its technique, so nothing of this one shows through) */
-        if (dev != NULL && effect->kind != EFFECT_USER && dev->stock_spare[effect->kind] == NULL &&
-            dev->renderer != NULL)
-            dev->stock_spare[effect->kind] = effect->fx;
-        else
-            xgdi_fx_free(dev, effect->fx);
-        effect->fx = NULL;
-    }
-    xgdi_resource_dispose(&effect->res);
-    free(effect);
-}
-
-void xgdi_effect_drop_spares(xgd_device *device)
-{
-    for (int k = 0; k < 4; k++) {
-        if (device->stock_spare[k] != NULL) xgdi_fx_free(device, device->stock_spare[k]);
-        device->stock_spare[k] = NULL;
-    }
-}
-
-/* ---- checks -------------------------------------------------------------------------------- */
-
-static xgd_result check_effect(const xgd_effect *effect, effect_kind kind)
-{
-    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
-    xgd_result r = xgdi_check_resource(NULL, &effect->res, XGDI_RES_EFFECT, "effect");
-    if (r != XGD_OK) return r;
-    if (effect->kind != kind)
-        return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
-                         "the effect is not a %s",
-                         kind == EFFECT_BASIC    ? "BasicEffect"
-                         : kind == EFFECT_USER   ? "effect loaded from bytes"
-                         : kind == EFFECT_MRT    ? "MrtEffect"
-                         : kind == EFFECT_VOLUME ? "VolumeEffect"
-                                                 : "SpriteEffect");
-    return XGD_OK;
-}
 
 static bool finite_floats(const float *f, size_t n)
 {
@@ -362,7 +184,7 @@ static bool params_finite(const xgd_basic_effect_params *p)
 xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     if (out == NULL)
         return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
@@ -374,7 +196,7 @@ xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_param
 xgd_result xgd_basic_effect_set(xgd_effect *effect, const xgd_basic_effect_params *p)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
     if (p == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
@@ -398,21 +220,21 @@ static xgd_result set_matrix(xgd_effect *effect, const xgd_matrix *m, xgd_matrix
 xgd_result xgd_basic_effect_set_world(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.world);
 }
 
 xgd_result xgd_basic_effect_set_view(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.view);
 }
 
 xgd_result xgd_basic_effect_set_projection(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     return r != XGD_OK ? r : set_matrix(effect, m, &effect->basic.projection);
 }
 
@@ -421,7 +243,7 @@ xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     XGDI_RESOLVE(XGDI_OWNER(effect), texture, XGDI_RES_TEXTURE, "texture");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
     if (texture != NULL) {
@@ -441,7 +263,7 @@ xgd_result xgd_basic_effect_set_texture(xgd_effect *effect, xgd_texture *texture
 xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_BASIC);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_BASIC);
     if (r != XGD_OK) return r;
     xgd_basic_effect_params *p = &effect->basic;
     p->lighting_enabled = true;
@@ -463,7 +285,7 @@ xgd_result xgd_basic_effect_enable_default_lighting(xgd_effect *effect)
 xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_SPRITE);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_SPRITE);
     if (r != XGD_OK) return r;
     if (m == NULL) {
         effect->sprite_matrix_set = false;
@@ -480,7 +302,7 @@ xgd_result xgd_sprite_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 colors[4])
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_MRT);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_MRT);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
     if (colors == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "colors is NULL");
@@ -497,7 +319,7 @@ xgd_result xgd_mrt_effect_set_colors(xgd_effect *effect, const xgd_vector4 color
 xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_MRT);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_MRT);
     if (r != XGD_OK) return r;
     if (m == NULL) {
         effect->mrt_matrix = xgd_matrix_identity();
@@ -511,7 +333,7 @@ xgd_result xgd_mrt_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 xgd_result xgd_volume_effect_set_matrix(xgd_effect *effect, const xgd_matrix *m)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     if (m == NULL) {
         effect->volume_matrix = xgd_matrix_identity();
@@ -526,7 +348,7 @@ xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *textur
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
     XGDI_RESOLVE(XGDI_OWNER(effect), texture, XGDI_RES_TEXTURE, "texture");
-    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     xgd_device *dev = xgdi_resource_device(&effect->res);
     if (texture != NULL) {
@@ -544,7 +366,7 @@ xgd_result xgd_volume_effect_set_texture(xgd_effect *effect, xgd_texture *textur
 xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c)
 {
     XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    xgd_result r = check_effect(effect, EFFECT_VOLUME);
+    xgd_result r = xgdi_effect_check_kind(effect, EFFECT_VOLUME);
     if (r != XGD_OK) return r;
     if (!(isfinite(c.x) && isfinite(c.y) && isfinite(c.z) && isfinite(c.w)))
         return xgdi_fail(xgdi_resource_device(&effect->res), XGD_ERROR_INVALID_ARGUMENT,
@@ -672,17 +494,9 @@ static xgd_result stock_apply(xgd_device *dev, xgd_effect *effect, const float *
     return xgdi_fx_apply(dev, effect->fx, technique, 0);
 }
 
-xgd_result xgd_effect_apply(xgd_effect *effect)
+xgd_result xgdi_stock_effect_apply(xgd_device *dev, xgd_effect *effect)
 {
-    XGDI_RESOLVE(NULL, effect, XGDI_RES_EFFECT, "effect");
-    if (effect == NULL) return xgdi_fail(NULL, XGD_ERROR_INVALID_ARGUMENT, "effect is NULL");
-    xgd_result r = xgdi_check_resource(NULL, &effect->res, XGDI_RES_EFFECT, "effect");
-    if (r != XGD_OK) return r;
-    xgd_device *dev = xgdi_resource_device(&effect->res);
-    r = xgdi_check_device_alive(dev);
-    if (r != XGD_OK) return r;
-
-    if (effect->kind == EFFECT_USER) return xgdi_fx_apply(dev, effect->fx, -1, 0);
+    xgd_result r;
     if (effect->kind == EFFECT_SPRITE) {
         xgd_matrix m = effect->sprite_matrix;
         /* The pixel projection of the current logical viewport, computed now so it follows
