@@ -1,6 +1,6 @@
 /*
  * sw-spirv-bench - the software renderer's pixel cost per 2x2 quad for SpriteBatch's pixel
- * shader (texture * vertex colour): the stock shader (shaders/sprite.hlsl compiled to SPIR-V by
+ * shader (texture * vertex colour): the shader as the tests compile it (tests/spirv/spritebatch.spv,
  * glslang) through the executor (sw_spirv.c) with the sampling callback of sw_spirv_sample.c,
  * against the same shader computed directly, as sw_raster.c does for the shapes the executor
  * recognises (xgdi_sw_spirv_match_modulate: one sample per lane through sw_sample.c, times the
