@@ -63,7 +63,7 @@ struct VSInput
     float4 Position : POSITION0;
     float3 Normal   : NORMAL0;
     float2 TexCoord : TEXCOORD0;
-    int4 Indices    : BLENDINDICES0;
+    float4 Indices  : BLENDINDICES0;   // Byte4 indices read as floats, as Direct3D 9 reads them
     float4 Weights  : BLENDWEIGHT0;
 };
 
@@ -108,7 +108,7 @@ struct VSOutputPixel
     }
 
 // The skinned position (w = 1) and normal of vin for the first N weights: locals pos, normal.
-#define XGD_BONE(C) (Bones[vin.Indices.C] * vin.Weights.C)
+#define XGD_BONE(C) (Bones[(int)vin.Indices.C] * vin.Weights.C)
 #define XGD_SKIN_1 XGD_BONE(x)
 #define XGD_SKIN_2 (XGD_BONE(x) + XGD_BONE(y))
 #define XGD_SKIN_4 (XGD_BONE(x) + XGD_BONE(y) + XGD_BONE(z) + XGD_BONE(w))

@@ -28,7 +28,6 @@
  */
 #include "xgd.h"
 #include "../../shaders/generated/stock_xfx.h"
-#include "../../shaders/generated/stock_fx.h" /* SkinnedEffect, until skinned.fx passes */
 
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +49,7 @@ static const struct {
       sizeof(xgd_dual_texture_effect_params) },
     { "EnvironmentMapEffect", xgd_stock_xfx_envmap, sizeof xgd_stock_xfx_envmap,
       sizeof(xgd_environment_map_effect_params) },
-    { "SkinnedEffect", xgd_stock_fx_skinned, sizeof xgd_stock_fx_skinned,
+    { "SkinnedEffect", xgd_stock_xfx_skinned, sizeof xgd_stock_xfx_skinned,
       sizeof(xgd_skinned_effect_params) },
 };
 
