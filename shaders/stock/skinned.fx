@@ -21,7 +21,7 @@
 //   Fog: rgb = lerp(rgb, FogColor * a, factor), factor = saturate(dot(float4(skinnedPos, 1),
 //   FogVector)) per vertex (a zero FogVector with fog off).
 // XgdProperties is the effect's public parameter block (stock_effects.c), kept in the effect so
-// Clone copies it; no shader reads it.
+// Clone copies it (256 ints as 64 int4); no drawing shader reads it (see XgdState below).
 
 cbuffer SkinnedParameters : register(b0)
 {
@@ -47,9 +47,10 @@ cbuffer SkinnedParameters : register(b0)
     float4x3 Bones[72];
 };
 
-// Not read by the techniques that draw: SkinnedParameters is at the 256-register limit of a
-// constant buffer (Bones take 216), so XgdProperties lives in a buffer of its own, reached only
-// by the last technique's pixel shader (XgdPropertiesShader), which is never applied.
+// SkinnedParameters is near the 256-register limit of a constant buffer (Bones take 216), so
+// XgdProperties lives in a buffer of its own. A parameter exists only where a shader reads it,
+// so the last technique (XgdProperties, never applied; stock_effects.c picks techniques 0..5)
+// has a pixel shader that reads it.
 cbuffer XgdState : register(b1)
 {
     int4 XgdProperties[64];
