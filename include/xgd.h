@@ -1659,8 +1659,8 @@ XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c
 
 /*
  * AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and SkinnedEffect (XNA 4.0): effects
- * loaded from bytes (xgd_effect_create) whose fx_2_0 is built into xgd (shaders/stock_effects_fx.c),
- * so they run wherever effects from bytes run, and the Effect API (parameters, techniques,
+ * loaded from bytes (xgd_effect_create) whose compiled HLSL is built into xgd (shaders/stock/),
+ * so every build has them, and the Effect API (parameters, techniques,
  * clone) works on them too. Their XNA properties are set as a whole with the effect's _set
  * function, which also derives the shader constants (WorldViewProj, FogVector, lighting, ...)
  * and picks the technique XNA would (vertex colour; weights per vertex), as XNA does in

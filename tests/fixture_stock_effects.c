@@ -1,13 +1,11 @@
 /*
- * XNA's AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and SkinnedEffect (effects
- * loaded from the fx_2_0 built into xgd). Expected pixels follow from XNA's formulas for each
- * effect, computed here in doubles; bad input gets named errors and changes nothing.
+ * XNA's AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and SkinnedEffect (compiled
+ * HLSL effects, .xfx, built into xgd, so every build has them, MojoShader or not). Expected
+ * pixels follow from XNA's formulas for each effect, computed here in doubles; bad input gets
+ * named errors and changes nothing.
  */
 #include "fixture_util.h"
 #include "harness.h"
-#include "fx2_support.h"
-
-#ifdef XGD_TEST_HAVE_MOJOSHADER /* the stock effects need effects from bytes */
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,14 +94,8 @@ XGD_FIXTURE(stock_alpha_test_functions)
     const int W = 32, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_alpha_test_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const int alphas[4] = { 100, 127, 128, 129 };
     uint8_t texels[16];
@@ -161,14 +153,8 @@ XGD_FIXTURE(stock_alpha_test_vertex_color_and_fog)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_alpha_test_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const uint8_t texel[4] = { 200, 160, 100, 255 };
     xgd_texture *tex = solid_texture(t, dev, 1, 1, texel);
@@ -225,14 +211,8 @@ XGD_FIXTURE(stock_dual_texture_modulate2x)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_dual_texture_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const uint8_t t1[16] = { 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 200, 200, 200, 255 };
     const uint8_t t2[16] = { 128, 128, 128, 255, 64, 255, 32, 255, 255, 96, 128, 255, 100, 50, 200, 255 };
@@ -302,14 +282,8 @@ XGD_FIXTURE(stock_environment_map_fresnel)
     const int W = 16, H = 16;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_environment_map_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const uint8_t texel[4] = { 200, 100, 50, 255 };
     xgd_texture *tex = solid_texture(t, dev, 1, 1, texel);
@@ -406,14 +380,8 @@ XGD_FIXTURE(stock_skinned_weights_per_vertex)
     const int W = 64, H = 64;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const uint8_t texel[4] = { 255, 200, 100, 255 };
     xgd_texture *tex = solid_texture(t, dev, 1, 1, texel);
@@ -513,14 +481,8 @@ XGD_FIXTURE(stock_skinned_vertex_and_pixel_lighting)
     const int W = 32, H = 32;
     xgd_device *dev = fx_device_centers(t, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_PIXEL_CENTER_D3D10);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     const uint8_t white[4] = { 255, 255, 255, 255 };
     xgd_texture *tex = solid_texture(t, dev, 1, 1, white);
@@ -598,7 +560,6 @@ XGD_TEST(stock_effects_defaults_and_clone)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *at = NULL, *dt = NULL, *em = NULL, *sk = NULL;
     REQUIRE_OK(xgd_alpha_test_effect_create(dev, &at));
     REQUIRE_OK(xgd_dual_texture_effect_create(dev, &dt));
@@ -649,7 +610,6 @@ XGD_TEST(stock_effects_bad_input)
 {
     xgd_device *dev = unit_device(t);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *at = NULL, *sk = NULL, *basic = NULL;
     REQUIRE_OK(xgd_alpha_test_effect_create(dev, &at));
     REQUIRE_OK(xgd_skinned_effect_create(dev, &sk));
@@ -733,14 +693,8 @@ XGD_FIXTURE(stock_skinned_missing_blend_inputs)
     const int W = 8, H = 8;
     xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    XGDT_FX2_OR_SKIP(t, dev);
     xgd_effect *e = NULL;
     xgd_result r = xgd_skinned_effect_create(dev, &e);
-    if (r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "effects from bytes are not built in (NOT_SUPPORTED)");
-        xgd_device_destroy(dev);
-        return;
-    }
     REQUIRE_OK(r);
     CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
     if (apply_or_skip(t, dev, e)) {
@@ -760,6 +714,3 @@ XGD_FIXTURE(stock_skinned_missing_blend_inputs)
     xgd_device_destroy(dev);
 }
 
-#else
-typedef int xgd_stock_effects_need_mojoshader; /* ISO C: no empty translation unit */
-#endif

@@ -1,9 +1,10 @@
 /*
  * stock_effects.c - XNA's AlphaTestEffect, DualTextureEffect, EnvironmentMapEffect and
- * SkinnedEffect as ordinary effects loaded from bytes: their fx_2_0 (shaders/generated/stock_fx.h,
- * from shaders/stock_effects_fx.c) goes through xgd_effect_create, and this file does what
- * XNA's classes do in OnApply: it turns the public properties into the shader constants and
- * picks the technique. Only the public API is used.
+ * SkinnedEffect as ordinary effects loaded from bytes: their compiled HLSL effects (.xfx in
+ * shaders/generated/stock_xfx.h, from shaders/stock/{alphatest,dualtexture,envmap,skinned}.fx)
+ * go through xgd_effect_create, so every build has them (no MojoShader needed), and this file
+ * does what XNA's classes do in OnApply: it turns the public properties into the shader
+ * constants and picks the technique. Only the public API is used.
  *
  * The properties block of each effect is stored, byte for byte, in the effect's int array
  * parameter XgdProperties, so xgd_effect_clone keeps it and _get reads it back.
@@ -26,13 +27,13 @@
  *                   (a < x) ? z : w (Equal / NotEqual: (abs(a - x) < y) ? z : w) is negative.
  */
 #include "xgd.h"
-#include "../../shaders/generated/stock_fx.h"
+#include "../../shaders/generated/stock_xfx.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define PROPERTY_INTS 256 /* XgdProperties' length in shaders/stock_effects_fx.c */
+#define PROPERTY_INTS 256 /* XgdProperties' length in the sources in shaders/stock/ */
 
 typedef enum stock_kind { STOCK_ALPHA_TEST = 0, STOCK_DUAL_TEXTURE, STOCK_ENVIRONMENT_MAP, STOCK_SKINNED } stock_kind;
 
@@ -42,13 +43,13 @@ static const struct {
     size_t size;
     size_t params_size;
 } kinds[] = {
-    { "AlphaTestEffect", xgd_stock_fx_alpha_test, sizeof xgd_stock_fx_alpha_test,
+    { "AlphaTestEffect", xgd_stock_xfx_alphatest, sizeof xgd_stock_xfx_alphatest,
       sizeof(xgd_alpha_test_effect_params) },
-    { "DualTextureEffect", xgd_stock_fx_dual_texture, sizeof xgd_stock_fx_dual_texture,
+    { "DualTextureEffect", xgd_stock_xfx_dualtexture, sizeof xgd_stock_xfx_dualtexture,
       sizeof(xgd_dual_texture_effect_params) },
-    { "EnvironmentMapEffect", xgd_stock_fx_environment_map, sizeof xgd_stock_fx_environment_map,
+    { "EnvironmentMapEffect", xgd_stock_xfx_envmap, sizeof xgd_stock_xfx_envmap,
       sizeof(xgd_environment_map_effect_params) },
-    { "SkinnedEffect", xgd_stock_fx_skinned, sizeof xgd_stock_fx_skinned,
+    { "SkinnedEffect", xgd_stock_xfx_skinned, sizeof xgd_stock_xfx_skinned,
       sizeof(xgd_skinned_effect_params) },
 };
 
@@ -153,8 +154,8 @@ static bool finite_lights(const xgd_directional_light l[3])
     return true;
 }
 
-/* Parameter writes by name; the names are those of shaders/stock_effects_fx.c, so a failure
-   here is a mismatch between the two files and is returned as it is. */
+/* Parameter writes by name; the names are those of the effect sources in shaders/stock/, so
+   a failure here is a mismatch between the two files and is returned as it is. */
 static xgd_result set_v4(xgd_effect *e, const char *name, xgd_vector4 v)
 {
     xgd_effect_parameter p;
@@ -514,7 +515,7 @@ xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_
     }
     /* Bones [count, 72) keep their values (XNA's SetBoneTransforms sets the first count), so
        only the given elements are written; every element exists, so a failure here is a
-       mismatch with shaders/stock_effects_fx.c, returned as it is. */
+       mismatch with the effect source shaders/stock/skinned.fx, returned as it is. */
     xgd_effect_parameter p;
     r = xgd_effect_find_parameter(effect, "Bones", &p);
     for (int i = 0; i < count && r == XGD_OK; i++) {
