@@ -101,6 +101,8 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
     words o = { 0 };
     idinfo *id = NULL;
     char (*sems)[32] = NULL;
+    /* per image type: the sampled-image type (existing or new) and a pointer to it */
+    uint32_t *si_of = NULL, *ptr_si_of = NULL;
     int sem_count = 0, sem_cap = 0;
     xgd_result rc = XGD_OK;
     const bool vs = stage == XGDI_SHADER_VERTEX;
@@ -374,15 +376,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             block_struct = id_arr_struct;
         }
     }
-    /* per image type: the sampled-image type (existing or new) and a pointer to it */
-    uint32_t *si_of = NULL, *ptr_si_of = NULL;
     si_of = calloc(bound, sizeof *si_of);
     ptr_si_of = calloc(bound, sizeof *ptr_si_of);
-    if (si_of == NULL || ptr_si_of == NULL) {
-        free(si_of);
-        free(ptr_si_of);
-        FAIL(XGD_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
+    if (si_of == NULL || ptr_si_of == NULL) FAIL(XGD_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t v = 0; v < bound; v++)
         if (id[v].t == T_SIMAGE && id[v].a < bound && si_of[id[v].a] == 0) si_of[id[v].a] = v;
     for (uint32_t v = 0; v < bound; v++) {
@@ -525,8 +521,6 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             put_inst(&o, OP_TYPE_POINTER, (uint32_t[]){ ptr_si_of[a[0]], SC_UNIFORM_CONSTANT, si_of[a[0]] }, 3);
         }
     }
-    free(si_of);
-    free(ptr_si_of);
     (void)make_float;
     (void)make_vec4;
     (void)make_int;
@@ -537,6 +531,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
     out->word_count = o.n;
     o.w = NULL;
 done:
+    /* every exit, a failure in the second pass included (an entry point's unterminated name) */
+    free(si_of);
+    free(ptr_si_of);
     free(o.w);
     free(id);
     free(sems);
