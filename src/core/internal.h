@@ -382,7 +382,7 @@ struct xgd_device {
        their reflection and of the constants of the last apply (the vertex block's last vec4
        is pixel_offset, written per draw by draw.c) */
     xgdi_native_shader *user_vs, *user_ps;
-    /* the stock SpriteEffect's vertex shader while it is the applied one (effect.c): a pass
+    /* the stock SpriteEffect's vertex shader while it is the applied one (stock_effect.c): a pass
        with a pixel shader only keeps it, as XNA's custom sprite effects inside SpriteBatch */
     xgdi_native_shader *sprite_vs;
     /* bodies of destroyed stock effects, one per kind, with their native shaders: the next
@@ -518,7 +518,7 @@ void xgdi_set_user_vertex_sampler_kinds(xgd_device *dev, const xgdi_sampler_kind
 xgd_result xgdi_check_vertex_textures(xgd_device *dev);
 void xgdi_prepare_vertex_textures(xgd_device *dev);
 /* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
- * with XNA's -0.5 translation under Direct3D 9 pixel centres (effect.c). */
+ * with XNA's -0.5 translation under Direct3D 9 pixel centres (stock_effect.c). */
 xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);
 
 /* Reset's back-buffer half (device.c): recreates the back buffer for applied pp (validated;
