@@ -246,7 +246,7 @@ int main(int argc, char **argv)
     printf("sw-mt-bench: %dx%d, %d sprites of %gx%g pixels, %d texture%s, %s, median of %d frames\n",
            g_w, g_h, g_sprites, 16.0 * g_scale, 16.0 * g_scale, g_textures,
            g_textures > 1 ? "s (a change every sprite)" : "",
-           g_effect ? "a user effect (SPIR-V executor)" : "the stock sprite program", g_frames);
+           g_effect ? "a user effect (SPIR-V executor)" : "SpriteBatch's own SpriteEffect", g_frames);
     double fps[3] = { 0, 0, 0 };
     for (int k = 0; k < 3; k++) {
         if (!open[k]) continue;
