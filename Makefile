@@ -4,7 +4,8 @@
 # Also: make asan (ASan+UBSan build and suite), make clang (clang build and suite),
 #       make tsan (ThreadSanitizer build, the tests that use threads),
 #       make consumer (install + find_package/pkg-config consumers), make fuzz (libFuzzer
-#       targets in build-fuzz/, each run FUZZ_SECONDS from fuzz/corpus/), make clean.
+#       targets in build-fuzz/, each run FUZZ_SECONDS from fuzz/corpus/ with a fixed seed,
+#       FUZZ_SEED; FUZZ_SEED=0 explores), make clean.
 
 BUILD       ?= build
 BUILD_ASAN  ?= build-asan

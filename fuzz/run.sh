@@ -6,10 +6,19 @@
 # New inputs go to BUILD_DIR/fuzz-work/<target>/ (the committed corpus is only read), crashes
 # to BUILD_DIR/fuzz-artifacts/. Any crash, leak, contract violation (abort), timeout (10 s per
 # input) or allocation beyond the limits fails the step.
+#
+# The run is reproducible, so a merge gate fails only for what the change under test did:
+# libFuzzer's seed is FUZZ_SEED (default 1) and each target stops after a number of
+# executions: its seconds times the rate in the table below (about two thirds of what the CI
+# machine, 2 cores, makes per second), with three times its seconds as the time limit, so a
+# run on a machine like CI's makes exactly the same executions. FUZZ_SEED=0 explores instead:
+# a new seed each run and only the time limit of SECONDS (what sessions run for longer to find
+# new inputs; findings go to fuzz/regressions/<target>/, as a file plus a README row).
 set -u
 build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS [SMALL_SECONDS]]}
 api_seconds=${2:-120}
 small_seconds=${3:-20}
+seed=${FUZZ_SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 limits="-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10"
 status=0
@@ -18,6 +27,19 @@ for target in api png hlsl xfx image fx spirv dxbc truetype xnb; do
         api) seconds=$api_seconds ;;
         *) seconds=$small_seconds ;;
     esac
+    # executions per second (see above)
+    case $target in
+        api) rate=500 ;; png) rate=900 ;; hlsl) rate=6000 ;; xfx) rate=1400 ;;
+        image) rate=250 ;; fx) rate=10000 ;; spirv) rate=7500 ;;
+        dxbc) rate=20000 ;; truetype) rate=1500 ;; xnb) rate=65000 ;;
+    esac
+    if [ "$seed" = 0 ]; then
+        bound="-runs=-1"
+        limit=$seconds
+    else
+        bound="-seed=$seed -runs=$((rate * seconds))"
+        limit=$((3 * seconds))
+    fi
     exe="$build/fuzz/xgd-fuzz-$target"
     work="$build/fuzz-work/$target"
     artifacts="$build/fuzz-artifacts"
@@ -40,12 +62,14 @@ for target in api png hlsl xfx image fx spirv dxbc truetype xnb; do
             status=1
         fi
     done
-    echo "== xgd-fuzz-$target: fuzzing for ${seconds} s"
+    echo "== xgd-fuzz-$target: fuzzing for ${seconds} s ($bound)"
     # shellcheck disable=SC2086
-    if ! "$exe" $limits -max_total_time="$seconds" -print_final_stats=1 \
+    if ! "$exe" $limits $bound -max_total_time="$limit" -print_final_stats=1 \
             -artifact_prefix="$artifacts/$target-" "$work" "$here/corpus/$target" \
             >"$work.log" 2>&1; then
         grep -v -E '^#|^    #|^"' "$work.log" | tail -n 25
+        # last, so the end of a CI log keeps them: what failed, and the input itself
+        grep -E "violation|ERROR|SUMMARY|Test unit written|^Base64" "$work.log" | head -n 8
         echo "xgd-fuzz-$target: FAILED (log: $work.log; inputs: $artifacts/$target-*)"
         status=1
     else
