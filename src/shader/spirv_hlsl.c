@@ -125,12 +125,12 @@ static xgd_result convert(const uint32_t *w, size_t total, xgdi_shader_stage sta
             FAIL(XGD_ERROR_INVALID_ARGUMENT, "a SPIR-V instruction overruns the module");
         i += count;
     }
-    id = calloc(bound, sizeof *id);
+    /* one pass over the table (not calloc's zeroing and a second pass): glslang's id bounds
+       run to thousands, and every effect load checks every shader */
+    id = malloc(bound * sizeof *id);
     if (id == NULL) FAIL(XGD_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (uint32_t i = 0; i < bound; i++) {
-        id[i].binding = 0xffffffffu;
-        id[i].sem = -1;
-    }
+    const idinfo none = { .binding = 0xffffffffu, .sem = -1 };
+    for (uint32_t i = 0; i < bound; i++) id[i] = none;
 
     /* pass 1 */
     uint32_t main_fn = 0, t_float = 0, t_vec4 = 0, t_int = 0, t_ptr_u_vec4 = 0;
