@@ -47,15 +47,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         violation("save(load(x)) != x");
     }
     free(bytes);
-    /* every shader of a loaded file is rewritten into the shader form at effect load */
+    /* every shader of a loaded file is checked at effect load and rewritten into the shader
+       form at its first apply: the check must refuse exactly what the rewrite refuses, with
+       the same words, and describe the rewritten shader as the rewrite does */
     for (int s = 0; s < p.shader_count; s++) {
-        xgdi_spirv_hlsl_out form;
+        xgdi_spirv_hlsl_out form, checked;
+        char cmsg[256];
         uint32_t block = p.shaders[s].reflection.buffer_count > 0 ? p.shaders[s].reflection.buffers[0].size : 0;
-        r = xgdi_spirv_from_hlsl(p.shaders[s].words, p.shaders[s].word_count,
-                                 p.shaders[s].stage == XGDI_HLSL_VERTEX ? XGDI_SHADER_VERTEX : XGDI_SHADER_PIXEL,
-                                 block, &form, msg, sizeof msg);
-        if (r == XGD_OK) free(form.words);
-        else if (form.words != NULL) violation("a failed rewrite left words");
+        xgdi_shader_stage stage = p.shaders[s].stage == XGDI_HLSL_VERTEX ? XGDI_SHADER_VERTEX : XGDI_SHADER_PIXEL;
+        xgd_result c = xgdi_spirv_hlsl_check(p.shaders[s].words, p.shaders[s].word_count, stage, block, &checked,
+                                             cmsg, sizeof cmsg);
+        r = xgdi_spirv_from_hlsl(p.shaders[s].words, p.shaders[s].word_count, stage, block, &form, msg, sizeof msg);
+        if (checked.words != NULL) violation("the check wrote words");
+        if (r == XGD_OK) {
+            if (c != XGD_OK) violation("the check refused a shader the rewrite takes");
+            xgdi_spirv_hlsl_out described;
+            memcpy(&described, &form, sizeof form); /* bytes, padding included */
+            described.words = NULL;
+            described.word_count = 0;
+            if (memcmp(&described, &checked, sizeof checked) != 0) violation("the check describes another shader");
+            free(form.words);
+        } else {
+            if (form.words != NULL) violation("a failed rewrite left words");
+            if (r != XGD_ERROR_OUT_OF_MEMORY && (c != r || strcmp(cmsg, msg) != 0))
+                violation("the check and the rewrite refuse differently");
+        }
     }
     xgdi_hlsl_program_free(&p);
     return 0;

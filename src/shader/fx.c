@@ -139,8 +139,14 @@ struct fx_shader {
 #endif
     bool failed;
     char message[192];
-    uint32_t *code;
+    uint32_t *code;             /* the shader form; HLSL / .xfx: NULL until its first apply */
     size_t words;
+    /* HLSL / .xfx: glslang's module (the effect's program owns it), checked at load and
+       rewritten into code at the first apply of a pass that uses it (fx_hlsl.inc) */
+    const uint32_t *source;
+    size_t source_words;
+    uint32_t block_bytes;
+    const char *entry;
     int constant_count;
     uint16_t registers[XGDI_SHADER_MAX_REGISTERS + 1];
     xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
@@ -1241,6 +1247,7 @@ static void fx_hlsl_free_body(xgdi_fx *fx);
 static bool fx_is_xfx(const void *bytes, size_t size);
 static xgd_result fx_hlsl_load(xgd_device *device, const void *bytes, size_t size, xgdi_fx **out);
 static xgd_result fx_hlsl_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass);
+static xgd_result hx_rewrite(xgd_device *dev, fx_shader *s);
 
 static void free_body(xgdi_fx *fx)
 {
@@ -1607,6 +1614,13 @@ void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
         }
         s->native = NULL;
     }
+}
+
+int xgdi_fx_shader_forms(const xgdi_fx *fx)
+{
+    int n = 0;
+    for (int i = 0; i < fx->shader_count; i++) n += fx->shaders[i] != NULL && fx->shaders[i]->code != NULL;
+    return n;
 }
 
 /* The state objects the passes made are the effect's own: they go with it (not with its
@@ -2687,6 +2701,10 @@ static xgd_result ensure_native(xgd_device *dev, fx_shader *s)
     if (dev->ops->shader_create == NULL || dev->ops->shader_destroy == NULL)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "the %s renderer cannot run effects loaded from bytes yet", dev->ops->name);
+    if (s->code == NULL && s->source != NULL) {
+        xgd_result r = hx_rewrite(dev, s);
+        if (r != XGD_OK) return r;
+    }
     xgdi_shader_desc d;
     memset(&d, 0, sizeof d);
     d.stage = s->stage;

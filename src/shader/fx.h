@@ -19,6 +19,9 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out);
 void xgdi_fx_free(xgd_device *device, xgdi_fx *fx);
 /* Device loss / teardown: native shaders go (made again at the next apply). */
 void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx);
+/* Shaders of the body that are in the shader form (tests: an HLSL / .xfx shader is rewritten
+ * at the first apply of a pass that uses it, an fx_2_0 one at load). */
+int xgdi_fx_shader_forms(const xgdi_fx *fx);
 /* EffectPass.Apply (fx.c); technique -1: the current one. */
 xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pass);
 

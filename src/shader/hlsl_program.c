@@ -682,7 +682,12 @@ static void load(rbuf *b, xgdi_hlsl_program *p)
             b->error = XGD_ERROR_OUT_OF_MEMORY;
             break;
         }
-        for (uint32_t w = 0; w < words; w++) sh->words[w] = get_u32(b);
+        /* get_count checked that the words fit: one loop, not a checked read per word (a
+           load reads every shader's module) */
+        const uint8_t *q = b->p + b->pos;
+        for (uint32_t w = 0; w < words; w++, q += 4)
+            sh->words[w] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+        b->pos += (size_t)words * 4;
         sh->word_count = words;
         if (b->error == XGD_OK && sh->words[0] != 0x07230203u) bad(b, "shader %s is not SPIR-V", sh->entry);
         if (b->error == XGD_OK) get_reflection(b, &sh->reflection);

@@ -93,9 +93,11 @@ typedef struct idinfo {
                              variable first sampled with it (0 none) */
 } idinfo;
 
-xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_stage stage,
-                                uint32_t block_bytes, xgdi_spirv_hlsl_out *out, char *err,
-                                size_t err_cap)
+/* The check (rewrite false: pass 1 and every failure, no module written) and the rewrite
+ * (both passes). Every failure but OUT_OF_MEMORY is found before pass 2, so a module the check
+ * accepted rewrites unless memory runs out. */
+static xgd_result convert(const uint32_t *w, size_t total, xgdi_shader_stage stage, uint32_t block_bytes,
+                          bool rewrite, xgdi_spirv_hlsl_out *out, char *err, size_t err_cap)
 {
     memset(out, 0, sizeof *out);
     words o = { 0 };
@@ -123,15 +125,16 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             FAIL(XGD_ERROR_INVALID_ARGUMENT, "a SPIR-V instruction overruns the module");
         i += count;
     }
-    id = calloc(bound, sizeof *id);
+    /* one pass over the table (not calloc's zeroing and a second pass): glslang's id bounds
+       run to thousands, and every effect load checks every shader */
+    id = malloc(bound * sizeof *id);
     if (id == NULL) FAIL(XGD_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (uint32_t i = 0; i < bound; i++) {
-        id[i].binding = 0xffffffffu;
-        id[i].sem = -1;
-    }
+    const idinfo none = { .binding = 0xffffffffu, .sem = -1 };
+    for (uint32_t i = 0; i < bound; i++) id[i] = none;
 
     /* pass 1 */
     uint32_t main_fn = 0, t_float = 0, t_vec4 = 0, t_int = 0, t_ptr_u_vec4 = 0;
+    bool entry_named = false, has_function = false;
     uint32_t block_var = 0, block_struct = 0, pos_var = 0;
     int blocks = 0;
     char block_names[2][64] = { "", "" };
@@ -142,6 +145,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
         if (op == OP_ENTRY_POINT && n >= 3) {
             if (main_fn != 0) FAIL(XGD_ERROR_INVALID_ARGUMENT, "the module has more than one entry point");
             main_fn = a[1];
+            entry_named = literal(w, i + 3, n - 2) != NULL;
+        } else if (op == OP_FUNCTION) {
+            has_function = true;
         } else if (op == OP_TYPE_FLOAT && n == 2 && a[0] < bound) {
             if (a[1] == 32) t_float = a[0];
             id[a[0]].t = T_OTHER;
@@ -212,8 +218,9 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
             }
             strcpy(sems[sem_count], s);
             id[a[0]].sem = sem_count++;
-        } else if (op == OP_NAME && n >= 2 && a[0] < bound) {
-            /* names of the blocks and textures, for messages */
+        } else if (op == OP_NAME && n >= 2 && a[0] < bound && blocks > 0) {
+            /* names of the blocks, for messages (debug names come before the variables in a
+               well-formed module: the loop after this pass finds those) */
             const char *s = literal(w, i + 2, n - 1);
             char num[16];
             snprintf(num, sizeof num, "%u", a[0]);
@@ -356,6 +363,11 @@ xgd_result xgdi_spirv_from_hlsl(const uint32_t *w, size_t total, xgdi_shader_sta
         if (t->v != V_IMAGE && t->v != V_COMBINED) continue;
         if (s != NULL) snprintf(out->sampler_names[t->slot], sizeof out->sampler_names[0], "%s", s);
     }
+
+    /* what pass 2 refuses, found here so the check finds it too */
+    if (!entry_named) FAIL(XGD_ERROR_INVALID_ARGUMENT, "the entry point's name is not terminated");
+    if (vs && !has_function) FAIL(XGD_ERROR_INVALID_ARGUMENT, "the vertex shader has no function");
+    if (!rewrite) goto done;
 
     /* ids of the additions */
     uint32_t next = bound;
@@ -543,4 +555,16 @@ done:
     }
     return rc;
 #undef FAIL
+}
+
+xgd_result xgdi_spirv_from_hlsl(const uint32_t *module, size_t word_count, xgdi_shader_stage stage,
+                                uint32_t block_bytes, xgdi_spirv_hlsl_out *out, char *err, size_t err_cap)
+{
+    return convert(module, word_count, stage, block_bytes, true, out, err, err_cap);
+}
+
+xgd_result xgdi_spirv_hlsl_check(const uint32_t *module, size_t word_count, xgdi_shader_stage stage,
+                                 uint32_t block_bytes, xgdi_spirv_hlsl_out *out, char *err, size_t err_cap)
+{
+    return convert(module, word_count, stage, block_bytes, false, out, err, err_cap);
 }

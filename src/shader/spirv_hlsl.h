@@ -3,7 +3,7 @@
  * renderers consume (renderer.h, "user shaders"), so that no renderer knows HLSL exists.
  *
  * glslang's module differs from the form in five ways, each rewritten here once per shader
- * (at effect load, never per draw):
+ * (checked at effect load, rewritten at its first apply, never per draw):
  *   - the entry point is named after the HLSL function: renamed "main";
  *   - semantics ride on SPV_GOOGLE_hlsl_functionality1 UserSemantic decorations: read here
  *     (usage and index by xgdi_hlsl_semantic_usage), then removed with their extensions, and
@@ -53,5 +53,12 @@ typedef struct xgdi_spirv_hlsl_out {
 xgd_result xgdi_spirv_from_hlsl(const uint32_t *words, size_t word_count, xgdi_shader_stage stage,
                                 uint32_t block_bytes, xgdi_spirv_hlsl_out *out, char *err,
                                 size_t err_cap);
+
+/* The same reading and checks without writing the module: the same result and message as
+ * xgdi_spirv_from_hlsl, and on success every field of out but words (NULL) and word_count (0).
+ * A module it accepts, xgdi_spirv_from_hlsl rewrites unless memory runs out, so an effect
+ * checks every shader at load and rewrites each at its first use. */
+xgd_result xgdi_spirv_hlsl_check(const uint32_t *words, size_t word_count, xgdi_shader_stage stage,
+                                 uint32_t block_bytes, xgdi_spirv_hlsl_out *out, char *err, size_t err_cap);
 
 #endif
