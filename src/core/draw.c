@@ -503,16 +503,23 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
             refresh_texture_slots(device, slots);
         }
         int n = (int)vertices_for(type, primitive_count);
-        xgdi_draw fast = {
-            .type = type,
-            .primitive_count = primitive_count,
-            .vertex_count = n,
-            .user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride,
-            .user_vertex_count = n,
-            .state = &device->draw_state,
-        };
-        xgd_result dr = device->ops->draw(device->renderer, &fast);
-        return dr != XGD_OK ? dr : accepted(device, &fast);
+        xgdi_draw *fast = &device->user_draw;
+        fast->type = type;
+        fast->primitive_count = primitive_count;
+        fast->vertex_count = n;
+        fast->user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
+        fast->user_vertex_count = n;
+        fast->state = &device->draw_state;
+        xgd_result dr = device->ops->draw(device->renderer, fast);
+        if (dr != XGD_OK) return dr;
+        /* accepted(), for one instance */
+        device->draw_state.dirty = 0;
+        device->texture_slots_changed = 0;
+        device->stats.draw_calls++;
+        device->stats.primitives += (uint64_t)primitive_count;
+        if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+            device->stats.triangles += (uint64_t)primitive_count;
+        return XGD_OK;
     }
     xgd_result r = check_common(device);
     if (r != XGD_OK) return r;

@@ -205,8 +205,9 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
 
 /* The short path of a draw (r->fast_armed and the caller's tests say when it may run): the
    vertices into the ring chunk the last draw bound, the texture tables of the registers whose
-   texture changed, the draw. Everything is checked before anything changes, so false (take
-   the general path) leaves everything as it was. */
+   texture changed, the draw; no barrier (a resource that needs one goes the general way).
+   Everything is checked before anything changes, so false (take the general path) leaves
+   everything as it was. */
 static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
 {
     const xgdi_draw_state *st = draw->state;
@@ -231,6 +232,19 @@ static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
             if (t->states[s] != want) return false;
         srv[k] = t->srv;
     }
+    /* the targets already in their output states (bind_targets' tests; a readback may have
+       moved them: the general path transitions them back) */
+    bool ms = false;
+    for (int i = 0; i < r->target_count; i++) {
+        const xgdi_target *tg = &r->targets[i];
+        const xgdi_native_texture *t = tg->texture;
+        if (t->samples > 1 ? t->ms_state != D3D12_RESOURCE_STATE_RENDER_TARGET
+                           : t->states[tg->face * t->desc.levels] != D3D12_RESOURCE_STATE_RENDER_TARGET)
+            return false;
+        ms |= t->samples > 1;
+    }
+    const xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0->has_dsv && t0->depth_state != D3D12_RESOURCE_STATE_DEPTH_WRITE) return false;
     /* the vertices at the next multiple of the stride in the bound chunk
        (xgdi_d3d12_linear_alloc_vertices' common case); another chunk goes the general way */
     d3d12_linear *l = &r->frames[r->slot].ring;
@@ -245,8 +259,6 @@ static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
     memcpy(c->cpu + off, draw->user_vertices, bytes);
     l->offset = off + bytes;
 
-    bind_targets(r); /* the targets' states (a readback may have moved them); no rebinding */
-    if (r->barrier_count > 0) xgdi_d3d12_flush_barriers(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     UINT64 srv0 = r->view_heap.visible_gpu.ptr, srv_inc = r->view_heap.increment;
     UINT table = r->shape_ps_cbv ? 2 : 1;
@@ -264,7 +276,7 @@ static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
     }
     ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
                                             (UINT)draw->first_vertex + (UINT)first, 0);
-    mark_written(r);
+    if (ms) mark_written(r);
     r->stats.draws++;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
         r->stats.triangles += (uint64_t)draw->primitive_count;
