@@ -96,6 +96,8 @@ static uint32_t stale_slots(const xgd_device *dev)
     return 0;
 }
 
+static xgd_result check_slots(xgd_device *dev, uint32_t slots);
+
 static xgd_result check_common(xgd_device *dev)
 {
     xgd_result r = xgdi_check_device(dev);
@@ -109,11 +111,16 @@ static xgd_result check_common(xgd_device *dev)
         if (vr != XGD_OK) return vr;
     }
     uint32_t slots = stale_slots(dev);
-    if (slots == 0) return XGD_OK;
-    /* up to the highest stale slot only */
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
+    return slots == 0 ? XGD_OK : check_slots(dev, slots);
+}
+
+/* check_common's checks of the texture slots in `slots` (stale_slots). */
+static xgd_result check_slots(xgd_device *dev, uint32_t slots)
+{
+    for (uint32_t m = slots; m != 0; m &= m - 1) {
+        int i = xgdi_lowest_bit(m);
         xgd_texture *t = dev->textures[i];
-        if (t == NULL || !(slots >> i & 1u)) continue;
+        if (t == NULL) continue;
         if (xgdi_resource_device(&t->res) == NULL)
             return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED,
                              "the texture in slot %d is disposed", i);
@@ -145,10 +152,11 @@ static xgd_result check_common(xgd_device *dev)
     /* A pixel shader's sampler s reads slot s as the kind its code declares (renderer.h):
      * another kind is refused here, as Direct3D leaves such a mismatch undefined. */
     {
-        for (int s = 0; s < XGDI_SHADER_MAX_SAMPLERS && (slots >> s) != 0; s++) {
+        for (uint32_t m = slots & ((1u << XGDI_SHADER_MAX_SAMPLERS) - 1u); m != 0; m &= m - 1) {
+            int s = xgdi_lowest_bit(m);
             const xgd_texture *t = dev->textures[s];
             xgdi_sampler_kind k = dev->user_sampler_kinds[s];
-            if (t == NULL || k == XGDI_SAMPLER_NONE || !(slots >> s & 1u)) continue;
+            if (t == NULL || k == XGDI_SAMPLER_NONE) continue;
             bool cube = t->kind == XGD_TEXTURE_CUBE || t->kind == XGD_RENDER_TARGET_CUBE;
             bool vol = t->kind == XGD_TEXTURE_3D;
             bool ok = k == XGDI_SAMPLER_CUBE ? cube : k == XGDI_SAMPLER_3D ? vol : !cube && !vol;
@@ -209,8 +217,8 @@ static void update_draw_constants(xgd_device *dev)
 static void refresh_texture_slots(xgd_device *dev, uint32_t slots)
 {
     xgdi_draw_state *s = &dev->draw_state;
-    for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS && (slots >> i) != 0; i++) {
-        if (!(slots >> i & 1u)) continue;
+    for (uint32_t m = slots; m != 0; m &= m - 1) {
+        int i = xgdi_lowest_bit(m);
         xgdi_native_texture *nt = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
         const xgd_sampler_desc *sd = &dev->sampler_states[i]->desc;
         if (s->textures[i] != nt) s->dirty |= XGDI_DIRTY_TEXTURES;
@@ -275,14 +283,22 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
     s->layout = layout;
 }
 
+static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw);
+
 static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_layout *layout)
 {
-    xgd_result r = xgdi_sync_native_targets(dev);
-    if (r != XGD_OK) return r;
+    xgd_result r;
+    if (dev->native_targets_stale && (r = xgdi_sync_native_targets(dev)) != XGD_OK) return r;
     prepare_state(dev, layout);
     draw->state = &dev->draw_state;
     r = dev->ops->draw(dev->renderer, draw);
     if (r != XGD_OK) return r;
+    return accepted(dev, draw);
+}
+
+/* What follows a draw the renderer accepted: the dirty marks are spent, and it is counted. */
+static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw)
+{
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
     dev->stats.draw_calls++;
@@ -467,6 +483,44 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                     xgd_vertex_declaration *decl)
 {
     XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
+    /* The common draw in one test: since the last accepted draw nothing but texture slots
+       changed (every other input of check_common, check_layout and prepare_state comes with a
+       dirty bit), through the same declaration, with arguments that pass. It then checks and
+       refreshes only the changed slots, exactly as the steps below would; anything else takes
+       those steps, which check in order and name the failure. */
+    if (device != NULL && !device->destroying && !device->lost && device->renderer != NULL &&
+        device->program_set && (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+        decl != NULL && device->draw_state.layout == &decl->layout && !decl->res.disposed &&
+        decl->res.token != NULL && decl->res.token->device == device &&
+        !device->native_targets_stale && (unsigned)type < XGD_PRIMITIVE_COUNT &&
+        primitive_count > 0 &&
+        primitive_count <= (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575) &&
+        vertices != NULL && vertex_offset >= 0) {
+        uint32_t slots = stale_slots(device);
+        if (slots != 0) {
+            xgd_result sr = check_slots(device, slots);
+            if (sr != XGD_OK) return sr;
+            refresh_texture_slots(device, slots);
+        }
+        int n = (int)vertices_for(type, primitive_count);
+        xgdi_draw *fast = &device->user_draw;
+        fast->type = type;
+        fast->primitive_count = primitive_count;
+        fast->vertex_count = n;
+        fast->user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
+        fast->user_vertex_count = n;
+        fast->state = &device->draw_state;
+        xgd_result dr = device->ops->draw(device->renderer, fast);
+        if (dr != XGD_OK) return dr;
+        /* accepted(), for one instance */
+        device->draw_state.dirty = 0;
+        device->texture_slots_changed = 0;
+        device->stats.draw_calls++;
+        device->stats.primitives += (uint64_t)primitive_count;
+        if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+            device->stats.triangles += (uint64_t)primitive_count;
+        return XGD_OK;
+    }
     xgd_result r = check_common(device);
     if (r != XGD_OK) return r;
     r = check_primitives(device, type, primitive_count);
@@ -478,16 +532,15 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                          vertex_offset);
     r = check_user_decl(device, decl);
     if (r != XGD_OK) return r;
-    int64_t count = vertices_for(type, primitive_count);
+    int count = (int)vertices_for(type, primitive_count);
 
-    xgdi_draw draw;
-    memset(&draw, 0, sizeof draw);
-    draw.type = type;
-    draw.primitive_count = primitive_count;
-    draw.vertex_count = (int)count;
-    draw.user_vertices =
-        (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
-    draw.user_vertex_count = (int)count;
+    xgdi_draw draw = {
+        .type = type,
+        .primitive_count = primitive_count,
+        .vertex_count = count,
+        .user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride,
+        .user_vertex_count = count,
+    };
     return submit(device, &draw, &decl->layout);
 }
 

@@ -397,6 +397,9 @@ struct xgd_device {
     int user_vs_count, user_ps_count;  /* vec4s */
 
     xgdi_draw_state draw_state;        /* reused for every draw; dirty bits track changes */
+    /* the draw xgd_draw_user_primitives' common case hands the renderer: the fields it sets
+       change per draw, every other one stays zero (renderers take draws as const) */
+    xgdi_draw user_draw;
 
     /* presets */
     xgd_blend_state *blend_presets[4];

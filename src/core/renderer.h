@@ -372,6 +372,18 @@ enum {
 #define XGDI_MAX_TEXTURE_SLOTS 16
 #define XGDI_MAX_VERTEX_TEXTURE_SLOTS 4 /* XNA HiDef's VertexTextures[0..3] */
 
+/* The index of the lowest set bit of m (m != 0): draws walk only the slots whose bit is set. */
+static inline int xgdi_lowest_bit(uint32_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m >> i & 1u)) i++;
+    return i;
+#endif
+}
+
 /* The pipeline state a draw uses. All pointers are valid for the duration of the call; the
  * descs are normalised (no DEFAULT enum values remain, masks explicit). */
 typedef struct xgdi_draw_state {

@@ -474,7 +474,7 @@ xgd_result xgd_set_sampler_state(xgd_device *device, int slot, xgd_sampler_state
 
 /* A render target may be bound here while it is also bound for output: XNA refuses that at
  * draw time (InvalidOperationException), not when the texture is set. */
-xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
+static xgd_result set_texture_checked(xgd_device *device, int slot, xgd_texture *texture)
 {
     XGDI_RESOLVE(device, texture, XGDI_RES_TEXTURE, "texture");
     xgd_result r = xgdi_check_device_alive(device);
@@ -487,6 +487,28 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
     }
     if (device->textures[slot] != texture) {
         device->textures[slot] = texture;
+        device->texture_slots_changed |= 1u << slot;
+        device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
+    }
+    return XGD_OK;
+}
+
+/* A draw loop sets a texture per draw: the call that passes every check (a live device, a slot
+ * in range, a live texture of this device) is tested in one expression, and everything else
+ * goes through set_texture_checked, which checks in order and names the failure. */
+xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
+{
+    xgd_texture *t = NULL;
+    if (texture != NULL) {
+        xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
+        if (res == NULL || res->disposed || res->token == NULL || res->token->device != device)
+            return set_texture_checked(device, slot, texture);
+        t = (xgd_texture *)res;
+    }
+    if (device == NULL || device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+        return set_texture_checked(device, slot, texture);
+    if (device->textures[slot] != t) {
+        device->textures[slot] = t;
         device->texture_slots_changed |= 1u << slot;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }

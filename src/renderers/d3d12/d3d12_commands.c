@@ -203,11 +203,100 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
                       : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
 }
 
+/* The short path of a draw (r->fast_armed and the caller's tests say when it may run): the
+   vertices into the ring chunk the last draw bound, the texture tables of the registers whose
+   texture changed, the draw; no barrier (a resource that needs one goes the general way).
+   Everything is checked before anything changes, so false (take the general path) leaves
+   everything as it was. */
+static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
+{
+    const xgdi_draw_state *st = draw->state;
+    if (draw->user_vertex_count <= 0) return false;
+    /* each sampled register's texture, bound and already in its reading state (a stand-in, a
+       transition or an error goes the general way); its sampler is the one recorded, as no
+       sampler state changed */
+    uint32_t srv[D3D12X_USER_SAMPLERS];
+    for (int k = 0; k < r->shape_slot_count; k++) {
+        int i = r->shape_slots[k];
+        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+        xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
+        if (kind == XGDI_SAMPLER_NONE) continue; /* the black stand-in, as recorded */
+        const xgdi_native_texture *t = vertex ? st->vertex_textures[reg] : st->textures[reg];
+        if (t == NULL) return false;
+        D3D12_RESOURCE_STATES want = vertex ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE |
+                                                  D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
+                                            : D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE;
+        int n = t->faces * t->desc.levels;
+        for (int s = 0; s < n; s++)
+            if (t->states[s] != want) return false;
+        srv[k] = t->srv;
+    }
+    /* the targets already in their output states (bind_targets' tests; a readback may have
+       moved them: the general path transitions them back) */
+    bool ms = false;
+    for (int i = 0; i < r->target_count; i++) {
+        const xgdi_target *tg = &r->targets[i];
+        const xgdi_native_texture *t = tg->texture;
+        if (t->samples > 1 ? t->ms_state != D3D12_RESOURCE_STATE_RENDER_TARGET
+                           : t->states[tg->face * t->desc.levels] != D3D12_RESOURCE_STATE_RENDER_TARGET)
+            return false;
+        ms |= t->samples > 1;
+    }
+    const xgdi_native_texture *t0 = r->targets[0].texture;
+    if (t0->has_dsv && t0->depth_state != D3D12_RESOURCE_STATE_DEPTH_WRITE) return false;
+    /* the vertices at the next multiple of the stride in the bound chunk
+       (xgdi_d3d12_linear_alloc_vertices' common case); another chunk goes the general way */
+    d3d12_linear *l = &r->frames[r->slot].ring;
+    if (l->current >= l->count) return false;
+    const d3d12_upload_chunk *c = &l->chunks[l->current];
+    size_t stride = (size_t)st->layout->stride;
+    size_t bytes = (size_t)draw->user_vertex_count * stride;
+    size_t first = (l->offset + stride - 1) / stride, off = first * stride;
+    if (c->gpu != r->last_vbv[0].BufferLocation || c->size != r->last_vbv[0].SizeInBytes ||
+        off + bytes > c->size)
+        return false;
+    memcpy(c->cpu + off, draw->user_vertices, bytes);
+    l->offset = off + bytes;
+
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    UINT64 srv0 = r->view_heap.visible_gpu.ptr, srv_inc = r->view_heap.increment;
+    UINT table = r->shape_ps_cbv ? 2 : 1;
+    for (int k = 0; k < r->shape_slot_count; k++, table += 2) {
+        int i = r->shape_slots[k];
+        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+        if ((vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg]) == XGDI_SAMPLER_NONE)
+            continue;
+        D3D12_GPU_DESCRIPTOR_HANDLE h = { srv0 + (UINT64)srv[k] * srv_inc };
+        if (h.ptr != r->user_last_srv[i]) {
+            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, table, h);
+            r->user_last_srv[i] = h.ptr;
+        }
+    }
+    ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
+                                            (UINT)draw->first_vertex + (UINT)first, 0);
+    if (ms) mark_written(r);
+    r->stats.draws++;
+    if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+        r->stats.triangles += (uint64_t)draw->primitive_count;
+    return true;
+}
+
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = draw->state;
+    /* nothing but texture slots changed (a bit none of the memos below reads) */
+    if (r->fast_armed && (st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+        draw->vertex_buffer == NULL && draw->user_vertices != NULL && draw->index_size == 0 &&
+        draw->stream_count == 0 && draw->instance_count <= 1 && draw->type == r->fast_type &&
+        st->layout == r->fast_layout && r->draw_state_valid && r->user_root_bound &&
+        !r->heaps_dirty && !r->targets_dirty && r->current_pso == r->memo_pso &&
+        fast_draw(r, draw))
+        return XGD_OK;
+    r->fast_armed = false;
     /* core draws through user programs only (the stock effects are effects too) */
     if (st->program != XGDI_PROGRAM_USER)
         return xgdi_fail(base->device, XGD_ERROR_NOT_SUPPORTED, "d3d12: draws need a user program");
@@ -401,6 +490,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     r->stats.draws++;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
         r->stats.triangles += (uint64_t)draw->primitive_count;
+    /* what fast_draw relies on besides the flags its caller tests */
+    r->fast_armed = draw->vertex_buffer == NULL && draw->user_vertices != NULL && stride > 0 &&
+                    draw->index_size == 0 && draw->stream_count == 0 && draw->instance_count <= 1;
+    r->fast_type = draw->type;
+    r->fast_layout = st->layout;
     return XGD_OK;
 }
 

@@ -482,6 +482,15 @@ struct d3d12_renderer {
        draw through several streams) and the number of streams (0: one buffer) */
     uint64_t memo_layout_hash;
     int memo_stream_count;
+    /* op_draw's short path (fast_draw) may record the next draw: the last one drew user
+       vertices (one stream, not indexed, one instance) of fast_layout as fast_type, so while
+       core marks nothing but texture slots changed and the list still holds what that draw
+       recorded (draw_state_valid, the user root bound, no heap or target change), only the
+       vertices, the changed texture tables and the draw are recorded. Armed by the general
+       path's draws, disarmed as it starts. */
+    bool fast_armed;
+    xgd_primitive_type fast_type;
+    const xgdi_vertex_layout *fast_layout;
     d3d12_stats stats;
     /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal

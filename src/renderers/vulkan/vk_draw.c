@@ -107,6 +107,7 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->viewport_valid = false;
     r->vb_valid = false;
     r->ib_valid = false;
+    r->fast_armed = false;
 }
 
 static bool any_clear_pending(const xvk_renderer *r)
@@ -170,6 +171,7 @@ static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
 
 void xvk_end_rendering(xvk_renderer *r)
 {
+    r->fast_armed = false;
     if (!r->rendering) {
         if (!any_clear_pending(r) || r->lost) return;
         /* a clear no draw consumed still has to happen: an empty pass carries it out */
@@ -761,19 +763,28 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
 /* Copies the draw's user vertices into ring space or a big buffer. */
 /* xvk_span_alloc with its ring case inline: a draw's small uploads take ring space and reach
    the big-buffer path only when they exceed a quarter of the ring, as there. */
+/* xvk_ring_alloc's common case: the aligned span fits before the ring's end and the ring has
+   room (align is a power of two, as there). Never submits or waits; false: nothing taken. */
+static inline bool ring_take(xvk_ring *g, uint64_t size, uint64_t align, VkDeviceSize *offset,
+                             uint8_t **ptr)
+{
+    uint64_t pos = g->head % g->size, start = (pos + align - 1) & ~(align - 1);
+    if (start + size > g->size || g->head + (start - pos) + size - g->tail > g->size) return false;
+    g->head += start - pos + size;
+    *offset = start;
+    *ptr = g->mapped + start;
+    return true;
+}
+
 static inline bool draw_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, xvk_span *s)
 {
     xvk_ring *g = &r->ring;
     if (size > g->size / 4) return xvk_span_alloc(r, size, align, false, s);
     s->buffer = g->buffer;
     s->big = NULL;
-    /* xvk_ring_alloc's common case inline: the aligned span fits before the ring's end and
-       the ring has room (align is a power of two, as there) */
-    uint64_t pos = g->head % g->size, start = (pos + align - 1) & ~(align - 1);
-    if (start + size <= g->size && g->head + (start - pos) + size - g->tail <= g->size) {
-        g->head += start - pos + size;
-        s->offset = start;
-        s->ptr = g->mapped + start;
+    uint8_t *taken;
+    if (ring_take(g, size, align, &s->offset, &taken)) {
+        s->ptr = taken;
         return true;
     }
     void *p;
@@ -850,12 +861,75 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
+/* The short path of a draw (r->fast_armed says when it may run): the vertices into ring space,
+   a push of the sampled registers whose image changed, the draw. Everything else the general
+   path would record is what the last draw left bound. Everything is checked before anything
+   changes, so false (take the general path) leaves everything as it was. */
+static bool fast_draw(xvk_renderer *r, const xgdi_draw *d)
+{
+    const xgdi_draw_state *st = d->state;
+    /* a user draw that is not indexed reads vertex_count vertices (core: vertices_for) */
+    int count = d->vertex_count;
+    if (count <= 0 || d->user_vertex_count <= 0) return false;
+    /* the sampled registers: one whose texture is unbound (a stand-in, or an error for cube
+       and 3D registers) or changed filterability (another sampler) goes the general way; the
+       sampler of every other one is the one bound, as no sampler state changed */
+    uint32_t n = 0;
+    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+        uint32_t i = (uint32_t)xgdi_lowest_bit(used);
+        const xgdi_native_texture *t = i < XGDI_SHADER_MAX_SAMPLERS
+                                           ? st->textures[i]
+                                           : st->vertex_textures[i - XGDI_SHADER_MAX_SAMPLERS];
+        if (t == NULL || r->support[t->desc.format].filterable != r->user_memo_filterable[i])
+            return false;
+        if (t->view == r->user_bound_views[i]) continue;
+        r->fast_writes[n].dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + i;
+        r->fast_images[n].sampler = r->user_bound_samplers[i];
+        r->fast_images[n].imageView = t->view;
+        n++;
+    }
+    /* the vertices, as place_vertices puts them */
+    size_t stride = r->fast_stride;
+    size_t bytes = (size_t)d->user_vertex_count * stride + r->fast_extra;
+    VkDeviceSize off;
+    uint8_t *p;
+    if (bytes + stride > r->ring.size / 4 || !ring_take(&r->ring, bytes + stride, 16, &off, &p))
+        return false;
+    uint32_t first = (uint32_t)((off + stride - 1) / stride);
+    memcpy(p + (first * stride - off), d->user_vertices, bytes);
+
+    VkCommandBuffer cmd = r->frames[r->frame_index].cmd;
+    if (n > 0) {
+        for (uint32_t k = 0; k < n; k++)
+            r->user_bound_views[r->fast_writes[k].dstBinding - XGDI_SHADER_BINDING_SAMPLER0] =
+                r->fast_images[k].imageView;
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n,
+                           r->fast_writes);
+        r->counters.descriptor_pushes++;
+        xvk_note_descriptors(r, n);
+    } else {
+        r->counters.descriptor_skips++;
+    }
+    r->cmd_draw(cmd, (uint32_t)count, 1, first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
+    if (r->fast_ms)
+        for (int i = 0; i < r->target_count; i++)
+            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+    return true;
+}
+
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 {
     xvk_renderer *r = xvk_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     const xgdi_draw_state *st = d->state;
     if (st == NULL) return XGD_OK;
+    /* nothing but texture slots changed (a bit none of the memos below reads) */
+    if (r->fast_armed && (st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+        d->vertex_buffer == NULL && d->user_vertices != NULL && d->index_size == 0 &&
+        d->stream_count == 0 && d->instance_count <= 1 && d->type == r->last_type &&
+        st->layout == r->memo_layout && fast_draw(r, d))
+        return XGD_OK;
+    r->fast_armed = false;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
@@ -1202,8 +1276,29 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     } else {
         r->cmd_draw(cmd, (uint32_t)count, instances, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
     }
+    bool ms = false;
     for (int i = 0; i < r->target_count; i++)
-        if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+        if (r->targets[i].texture->samples > 1) {
+            r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+            ms = true;
+        }
+    /* what fast_draw relies on: user vertices in ring space bound at offset 0 (first names
+       the draw's first vertex), no streams, no indices, one instance, a layout with a stride,
+       and the draw's layout in place_vertices' memo */
+    r->fast_armed = d->vertex_buffer == NULL && d->stream_count == 0 && d->index_size == 0 &&
+                    d->instance_count <= 1 && vbuf == r->ring.buffer && voff == 0 &&
+                    lay == r->memo_layout && lay->stride > 0 && r->rendering;
+    r->fast_ms = ms;
+    r->fast_stride = (size_t)lay->stride;
+    r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
+    if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
+        for (int k = 0; k < XVK_USER_SAMPLERS; k++) {
+            r->fast_writes[k] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                                        .descriptorCount = 1,
+                                                        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                                        .pImageInfo = &r->fast_images[k] };
+            r->fast_images[k].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+        }
     return XGD_OK;
 }
 

@@ -326,6 +326,18 @@ struct xvk_renderer {
     uint32_t constants_dirty;  /* the same for the user stage blocks (place_user_constants) */
     const xgdi_vertex_layout *memo_layout; /* place_vertices: the last layout and its reach */
     size_t memo_layout_reach;
+    /* xvk_draw's short path (fast_draw) may record the next draw: the last one was recorded
+       in the open rendering scope from user vertices in ring space (one stream, not indexed,
+       one instance), so its pipeline, constants, dynamic state and vertex buffer binding serve
+       again while core marks nothing but texture slots changed. Armed by record_draw,
+       disarmed by the general path, xvk_reset_bindings and xvk_end_rendering. */
+    bool fast_armed;
+    bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
+    size_t fast_stride, fast_extra; /* the layout's stride; bytes its elements reach past it */
+    /* the writes fast_draw pushes: entry k points at image k; sType, count, type and layout
+       are set once, the binding, view and sampler per draw */
+    VkWriteDescriptorSet fast_writes[XVK_USER_SAMPLERS];
+    VkDescriptorImageInfo fast_images[XVK_USER_SAMPLERS];
     uint64_t dynamic_targets_gen;
     bool vb_valid;
     VkBuffer bound_vb;
