@@ -224,6 +224,16 @@ XGD_TEST(EffectClass_ReusedBodyStartsAsLoaded)
     int technique = -1;
     CHECK_OK(xgd_effect_get_current_technique(e, &technique));
     CHECK_INT(technique, 0);
+
+    /* a clone's body, destroyed last, is the one kept: it too comes back as loaded */
+    xgd_effect *c = NULL;
+    CHECK_OK(xgd_effect_parameter_set_matrix(e, mp, &m));
+    REQUIRE_OK(xgd_effect_clone(e, &c));
+    xgd_effect_destroy(e);
+    xgd_effect_destroy(c);
+    REQUIRE_OK(xgd_effect_create_derived(dev, PROBE_BYTES, &probe_class, &e));
+    CHECK_OK(xgd_effect_parameter_get_matrix(e, mp, &now));
+    CHECK(memcmp(&now, &loaded, sizeof now) == 0);
     xgd_effect_destroy(e);
 
     /* and a stock effect's properties are XNA's defaults again */

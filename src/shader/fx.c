@@ -1586,6 +1586,12 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
     xgd_result r = xgdi_fx_load(device, fx->bytes, fx->size, out);
     if (r != XGD_OK) return r;
     xgdi_fx *c = *out;
+    /* a derived effect's clone may be reused after its destroy too: its loaded values first */
+    if (fx->defaults != NULL && !xgdi_fx_keep_defaults(c)) {
+        xgdi_fx_free(device, c);
+        *out = NULL;
+        return fx_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     for (int i = 0; i < fx->table.param_count && i < c->table.param_count; i++) {
         const xgdi_fx_value *a = &fx->table.params[i].value;
         xgdi_fx_value *b = &c->table.params[i].value;
