@@ -2088,8 +2088,9 @@ typedef struct xgd_sprite_batch_begin_desc {
     xgd_effect *effect;                    /* default none: the stock SpriteEffect. A custom
                                               effect is applied before the sprite shader's
                                               projection is set, as in XNA; a pass with a
-                                              pixel shader only (fx_2_0 or HLSL) keeps
-                                              SpriteBatch's vertex shader and matrix */
+                                              pixel shader only (fx_2_0 or HLSL) keeps the
+                                              last applied vertex shader, SpriteBatch's
+                                              SpriteEffect's, and its matrix */
     const xgd_matrix *transform;           /* default identity; copied at begin */
 } xgd_sprite_batch_begin_desc;
 
