@@ -1601,7 +1601,8 @@ XGD_API void xgd_effect_destroy(xgd_effect *effect);
  * on_apply (the stock effects' properties become parameters and pick the technique there),
  * then applies pass 0 of the current technique (xgd_effect_pass_apply). The stock effects are
  * derived effects (xgd_effect_create_derived): the Effect API (parameters, techniques, clone)
- * works on them too. */
+ * works on them too, though each apply rewrites the parameters and technique their properties
+ * give. */
 XGD_API xgd_result xgd_effect_apply(xgd_effect *effect);
 
 XGD_API xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out);
