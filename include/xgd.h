@@ -1668,8 +1668,8 @@ XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c
  * clone) works on them too. Their XNA properties are set as a whole with the effect's _set
  * function, which also derives the shader constants (WorldViewProj, FogVector, lighting, ...)
  * and picks the technique XNA would (vertex colour; weights per vertex), as XNA does in
- * OnApply; apply with xgd_effect_apply. The properties are kept in the effect (its int array
- * parameter XgdProperties), so a clone keeps them. Defaults (_get on a new effect) are XNA's:
+ * OnApply; apply with xgd_effect_apply. They are derived effects (xgd_effect_create_derived):
+ * the properties are the effect's state, so a clone keeps them. Defaults (_get on a new effect) are XNA's:
  * identity matrices, DiffuseColor 1, Alpha 1, FogStart 0, FogEnd 1, FogColor 0, fog and vertex
  * colour off; AlphaFunction Greater, ReferenceAlpha 0; EnvironmentMapAmount 1,
  * EnvironmentMapSpecular 0, FresnelFactor 1; SpecularColor 1, SpecularPower 16,
@@ -1951,7 +1951,8 @@ typedef xgd_result (*xgd_effect_apply_fn)(xgd_effect *effect, void *state);
 
 typedef struct xgd_effect_class {
     const char *name;             /* names the kind in messages ("the effect is not a
-                                     BasicEffect"); NULL: "derived effect" */
+                                     BasicEffect", "... an AlphaTestEffect"); NULL: "derived
+                                     effect" */
     size_t state_size;            /* bytes of state per effect; 0: none (state NULL) */
     xgd_effect_apply_fn on_apply; /* NULL: none */
 } xgd_effect_class;
@@ -1963,7 +1964,7 @@ XGD_API xgd_result xgd_effect_create_derived(xgd_device *device, const void *byt
                                              const xgd_effect_class *cls, xgd_effect **out);
 /* The state of a derived effect of class cls (NULL when the class has none). Results: OK,
  * INVALID_ARGUMENT (effect or out NULL; an effect of another class or none: "the effect is
- * not a <name>"), OBJECT_DISPOSED. On failure *out is NULL. Lock-free and allocation-free. */
+ * not a <name>", "an" before a vowel), OBJECT_DISPOSED. On failure *out is NULL. Lock-free and allocation-free. */
 XGD_API xgd_result xgd_effect_get_state(xgd_effect *effect, const xgd_effect_class *cls,
                                         void **out);
 

@@ -60,7 +60,7 @@ XGD_TEST(EffectClass_StateBelongsToItsClass)
     void *other = (void *)(uintptr_t)1;
     CHECK_RESULT(xgd_effect_get_state(e, &other_class, &other), XGD_ERROR_INVALID_ARGUMENT);
     CHECK(other == NULL);
-    CHECK(strcmp(xgd_device_last_error(dev), "the effect is not a OtherEffect") == 0);
+    CHECK(strcmp(xgd_device_last_error(dev), "the effect is not an OtherEffect") == 0);
     xgd_effect *plain = NULL, *basic = NULL;
     REQUIRE_OK(xgd_effect_create(dev, PROBE_BYTES, &plain));
     REQUIRE_OK(xgd_basic_effect_create(dev, &basic));

@@ -122,9 +122,11 @@ xgd_result xgd_effect_get_state(xgd_effect *effect, const xgd_effect_class *cls,
     xgd_device *dev = xgdi_resource_device(&effect->res);
     if (out == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     if (cls == NULL) return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "cls is NULL");
-    if (effect->cls != cls)
-        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a %s",
-                         cls->name != NULL ? cls->name : "derived effect");
+    if (effect->cls != cls) {
+        const char *name = cls->name != NULL && cls->name[0] != '\0' ? cls->name : "derived effect";
+        return xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a%s %s",
+                         strchr("AEIOUaeiou", name[0]) != NULL ? "n" : "", name);
+    }
     *out = effect->state;
     return XGD_OK;
 }
