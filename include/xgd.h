@@ -457,8 +457,8 @@ typedef struct xgd_blend_state xgd_blend_state;
 typedef struct xgd_depth_stencil_state xgd_depth_stencil_state;
 typedef struct xgd_rasterizer_state xgd_rasterizer_state;
 typedef struct xgd_sampler_state xgd_sampler_state;
-typedef struct xgd_effect xgd_effect;       /* SpriteEffect, BasicEffect, MrtEffect and
-                                               VolumeEffect (EXT), effects loaded from bytes */
+typedef struct xgd_effect xgd_effect;       /* effects loaded from bytes, and the stock
+                                               effects derived from them */
 typedef struct xgd_sprite_batch xgd_sprite_batch;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1597,8 +1597,12 @@ XGD_API xgd_result xgd_basic_effect_create(xgd_device *device, xgd_effect **out)
 XGD_API xgd_result xgd_sprite_effect_create(xgd_device *device, xgd_effect **out);
 XGD_API void xgd_effect_destroy(xgd_effect *effect);
 /* XNA EffectPass.Apply: makes the effect's shaders, constants and texture current for the
- * following draws. Changing parameters later needs another apply. An effect loaded from bytes
- * applies pass 0 of its current technique (xgd_effect_pass_apply). */
+ * following draws. Changing parameters later needs another apply. Runs a derived effect's
+ * on_apply (the stock effects' properties become parameters and pick the technique there),
+ * then applies pass 0 of the current technique (xgd_effect_pass_apply). The stock effects are
+ * derived effects (xgd_effect_create_derived): the Effect API (parameters, techniques, clone)
+ * works on them too, though each apply rewrites the parameters and technique their properties
+ * give. */
 XGD_API xgd_result xgd_effect_apply(xgd_effect *effect);
 
 XGD_API xgd_result xgd_basic_effect_get(const xgd_effect *effect, xgd_basic_effect_params *out);
@@ -1664,8 +1668,8 @@ XGD_API xgd_result xgd_volume_effect_set_color(xgd_effect *effect, xgd_vector4 c
  * clone) works on them too. Their XNA properties are set as a whole with the effect's _set
  * function, which also derives the shader constants (WorldViewProj, FogVector, lighting, ...)
  * and picks the technique XNA would (vertex colour; weights per vertex), as XNA does in
- * OnApply; apply with xgd_effect_apply. The properties are kept in the effect (its int array
- * parameter XgdProperties), so a clone keeps them. Defaults (_get on a new effect) are XNA's:
+ * OnApply; apply with xgd_effect_apply. They are derived effects (xgd_effect_create_derived):
+ * the properties are the effect's state, so a clone keeps them. Defaults (_get on a new effect) are XNA's:
  * identity matrices, DiffuseColor 1, Alpha 1, FogStart 0, FogEnd 1, FogColor 0, fog and vertex
  * colour off; AlphaFunction Greater, ReferenceAlpha 0; EnvironmentMapAmount 1,
  * EnvironmentMapSpecular 0, FresnelFactor 1; SpecularColor 1, SpecularPower 16,
@@ -1915,9 +1919,54 @@ typedef struct xgd_hlsl_desc {
 XGD_API xgd_result xgd_effect_create_hlsl_ex(xgd_device *device, const xgd_hlsl_desc *desc,
                                              xgd_effect **out);
 /* XNA Effect.Clone: a new effect with the same code, the current parameter values (textures
- * included) and the same current technique. Results: as xgd_effect_create; INVALID_ARGUMENT
- * for a stock effect. */
+ * included) and the same current technique; a derived effect's clone has its class and a
+ * byte-for-byte copy of its state (xgd_effect_create_derived). Results: as xgd_effect_create. */
 XGD_API xgd_result xgd_effect_clone(xgd_effect *effect, xgd_effect **out);
+
+/*
+ * Derived effects: C's form of an XNA class that derives from Effect and overrides OnApply
+ * (BasicEffect, SpriteEffect, the other stock effects are built this way on the public API).
+ * A class names the derived kind, the size of the state every effect of the class owns, and
+ * the hook the effect runs when it is applied. The state is the class's own memory (XNA's
+ * fields): zeroed at creation, copied byte for byte by xgd_effect_clone (so it may hold
+ * handles and xgd_effect_parameter values, which stay valid in a clone, but no pointer to
+ * memory it owns), freed with the effect. A derived effect is an effect: the whole Effect API
+ * works on it.
+ *
+ * on_apply(effect, state) runs inside xgd_effect_apply and xgd_effect_pass_apply, before the
+ * pass is applied, as XNA's OnApply: it typically turns the state into parameter values and
+ * picks the current technique (xgd_effect_apply then applies pass 0 of the technique it left
+ * current). It may call every Effect function on `effect` except the applies. A result other
+ * than XGD_OK fails the apply with that result before the pass is applied, so the device's
+ * applied shaders, constants and states are unchanged; report the message with
+ * xgd_device_report_error. Keep it free of allocation and name lookups: it runs per apply.
+ *
+ * The class's address is its identity (keep it in static storage). A destroyed derived effect
+ * keeps its body (its loaded code and native shaders) for the next xgd_effect_create_derived
+ * of the same class and the same bytes, which then costs no loading and reuses the renderer's
+ * pipelines; that effect starts as a fresh one does (parameter values as loaded, textures
+ * unset, technique 0, state zeroed), so the reuse is invisible.
+ */
+typedef xgd_result (*xgd_effect_apply_fn)(xgd_effect *effect, void *state);
+
+typedef struct xgd_effect_class {
+    const char *name;             /* names the kind in messages ("the effect is not a
+                                     BasicEffect", "... an AlphaTestEffect"); NULL: "derived
+                                     effect" */
+    size_t state_size;            /* bytes of state per effect; 0: none (state NULL) */
+    xgd_effect_apply_fn on_apply; /* NULL: none */
+} xgd_effect_class;
+
+/* xgd_effect_create of `size` bytes (a compiled effect, as xgd_effect_create takes) as an
+ * effect of class cls. Results: as xgd_effect_create; INVALID_ARGUMENT for cls NULL;
+ * OUT_OF_MEMORY for the state. Nothing is created on failure. */
+XGD_API xgd_result xgd_effect_create_derived(xgd_device *device, const void *bytes, size_t size,
+                                             const xgd_effect_class *cls, xgd_effect **out);
+/* The state of a derived effect of class cls (NULL when the class has none). Results: OK,
+ * INVALID_ARGUMENT (effect or out NULL; an effect of another class or none: "the effect is
+ * not a <name>", "an" before a vowel), OBJECT_DISPOSED. On failure *out is NULL. Lock-free and allocation-free. */
+XGD_API xgd_result xgd_effect_get_state(xgd_effect *effect, const xgd_effect_class *cls,
+                                        void **out);
 
 /* Techniques and passes. Unknown names and indices out of range are INVALID_ARGUMENT (the
  * message names them); results otherwise as for every object call (OBJECT_DISPOSED, ...).
@@ -1940,8 +1989,11 @@ XGD_API xgd_result xgd_effect_set_current_technique(xgd_effect *effect, int tech
  * pixel shaders with the current parameter values (preshaders run), the pass's render states
  * (blend, depth, cull, fill, scissor) and the sampler states and textures its samplers name,
  * as XNA does. Later parameter changes need another apply. xgd_effect_apply applies pass 0 of
- * the current technique. Results: INVALID_ARGUMENT (indices), INVALID_OPERATION (the pass has
- * no vertex shader), NOT_SUPPORTED (the renderer cannot run effects; named), OBJECT_DISPOSED
+ * the current technique. A pass with a pixel shader only keeps the vertex shader (and its
+ * constants) of the last apply, as Direct3D 9 does: inside SpriteBatch that is SpriteBatch's
+ * SpriteEffect, so XNA's pixel-shader-only sprite effects work. Results: INVALID_ARGUMENT
+ * (indices), INVALID_OPERATION (a pass without a pixel shader; a pixel-shader-only pass while
+ * no vertex shader is applied), NOT_SUPPORTED (the renderer cannot run effects; named), OBJECT_DISPOSED
  * (a texture parameter's texture was destroyed), DEVICE_LOST, OUT_OF_MEMORY. */
 XGD_API xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass);
 
@@ -2038,8 +2090,9 @@ typedef struct xgd_sprite_batch_begin_desc {
     xgd_effect *effect;                    /* default none: the stock SpriteEffect. A custom
                                               effect is applied before the sprite shader's
                                               projection is set, as in XNA; a pass with a
-                                              pixel shader only (fx_2_0 or HLSL) keeps
-                                              SpriteBatch's vertex shader and matrix */
+                                              pixel shader only (fx_2_0 or HLSL) keeps the
+                                              last applied vertex shader, SpriteBatch's
+                                              SpriteEffect's, and its matrix */
     const xgd_matrix *transform;           /* default identity; copied at begin */
 } xgd_sprite_batch_begin_desc;
 

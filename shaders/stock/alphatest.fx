@@ -11,8 +11,6 @@
 //   fog: rgb = lerp(rgb, FogColor * a, factor), factor = saturate(dot(float4(pos, 1),
 //   FogVector)) per vertex (a zero FogVector with fog off).
 // Vertex colours are saturated by the vertex shader, as Direct3D 9 clamps COLOR outputs.
-// XgdProperties is the effect's public parameter block (stock_effects.c), kept in the effect so
-// Clone copies it; no shader reads it.
 
 cbuffer AlphaTestParameters : register(b0)
 {
@@ -22,7 +20,6 @@ cbuffer AlphaTestParameters : register(b0)
     float3 FogColor;
     float4 FogVector;
     float4x4 WorldViewProj;
-    int4 XgdProperties[64];     // 256 ints
 };
 
 Texture2D<float4> Texture : register(t0);

@@ -1,6 +1,6 @@
 // basic.fx - XNA 4.0's BasicEffect (BasicEffect.fx with Common.fxh and Lighting.fxh) as an
 // xgd effect, compiled ahead of time to .xfx by shaders/compile-stock-xfx.sh, which expands
-// this file into one effect of 32 techniques (src/shader/stock_effect.c loads it).
+// this file into one effect of 32 techniques (src/graphics/basic_effect.c loads it).
 //
 // XNA's BasicEffect picks one of its shader permutations per apply; here technique v
 // ("BasicEffect_v") is permutation v, v = OR of
@@ -16,7 +16,7 @@
 //
 // Parameters: BasicConstants, 26 float4 rows (one array, so an apply writes the whole block
 // with one parameter set; the rows are named below), and Texture. The values are XNA's
-// EffectHelpers' (src/shader/stock_effect.c derives them from BasicEffect's properties).
+// EffectHelpers' (src/graphics/basic_effect.c derives them from BasicEffect's properties).
 //
 // The math:
 //   unlit:   diffuse = DiffuseColor (* vertex colour); specular 0.

@@ -15,8 +15,6 @@
 //   rgb = lerp(rgb, FogColor * a, factor), factor = saturate(dot(float4(pos, 1), FogVector)).
 // XNA's fog, Fresnel and specular permutations are uniform values here (same pixels: a zero
 // FogVector gives factor 0, a zero EnvironmentMapSpecular adds nothing).
-// XgdProperties is the effect's public parameter block (stock_effects.c), kept in the effect so
-// Clone copies it; no shader reads it.
 
 cbuffer EnvironmentMapParameters : register(b0)
 {
@@ -37,7 +35,6 @@ cbuffer EnvironmentMapParameters : register(b0)
     float4x4 World;
     float3x3 WorldInverseTranspose;
     float4x4 WorldViewProj;
-    int4 XgdProperties[64];     // 256 ints
 };
 
 Texture2D<float4> Texture : register(t0);

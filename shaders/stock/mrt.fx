@@ -1,5 +1,5 @@
 // mrt.fx - the EXT MrtEffect (not an XNA effect) as an xgd effect (HLSL, compiled ahead of time
-// to .xfx by shaders/compile-stock-xfx.sh; src/shader/stock_effect.c loads it). It writes a
+// to .xfx by shaders/compile-stock-xfx.sh; src/graphics/basic_effect.c loads it). It writes a
 // distinct colour to each of render targets 0..3, as CNA's MRT conformance fixtures' custom
 // effects do.
 //

@@ -20,8 +20,6 @@
 //   (1, 1, 1, DiffuseColor.a), rgb *= diffuse, rgb += specular * a (not clamped, as XNA).
 //   Fog: rgb = lerp(rgb, FogColor * a, factor), factor = saturate(dot(float4(skinnedPos, 1),
 //   FogVector)) per vertex (a zero FogVector with fog off).
-// XgdProperties is the effect's public parameter block (stock_effects.c), kept in the effect so
-// Clone copies it (256 ints as 64 int4); no drawing shader reads it (see XgdState below).
 
 cbuffer SkinnedParameters : register(b0)
 {
@@ -45,15 +43,6 @@ cbuffer SkinnedParameters : register(b0)
     float3x3 WorldInverseTranspose;
     float4x4 WorldViewProj;
     float4x3 Bones[72];
-};
-
-// SkinnedParameters is near the 256-register limit of a constant buffer (Bones take 216), so
-// XgdProperties lives in a buffer of its own. A parameter exists only where a shader reads it,
-// so the last technique (XgdProperties, never applied; stock_effects.c picks techniques 0..5)
-// has a pixel shader that reads it.
-cbuffer XgdState : register(b1)
-{
-    int4 XgdProperties[64];
 };
 
 Texture2D<float4> Texture : register(t0);
@@ -232,15 +221,3 @@ technique SkinnedEffect_4Bones_PixelLighting
     }
 }
 
-float4 XgdPropertiesShader() : SV_Target0
-{
-    return float4(XgdProperties[0]);
-}
-
-technique XgdProperties
-{
-    pass Pass1
-    {
-        PixelShader = compile ps_4_0 XgdPropertiesShader();
-    }
-}

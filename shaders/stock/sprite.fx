@@ -1,5 +1,5 @@
 // sprite.fx - XNA 4.0's SpriteEffect as an xgd effect (HLSL, compiled ahead of time to .xfx by
-// shaders/compile-stock-xfx.sh; src/shader/stock_effect.c loads it).
+// shaders/compile-stock-xfx.sh; src/graphics/basic_effect.c loads it).
 //
 // Parameters: MatrixTransform (row_major, XNA's row vectors: clip = float4(pos, 1) * M;
 // SpriteBatch sets transform * pixel projection of the viewport), Texture (slot 0, sampled

@@ -1,5 +1,5 @@
 // volume.fx - the EXT VolumeEffect (not an XNA effect) as an xgd effect (HLSL, compiled ahead
-// of time to .xfx by shaders/compile-stock-xfx.sh; src/shader/stock_effect.c loads it): it samples
+// of time to .xfx by shaders/compile-stock-xfx.sh; src/graphics/basic_effect.c loads it): it samples
 // a Texture3D, which XNA does only from custom effects.
 //
 // Parameters: VolumeConstants (float4 rows 0..3 = the matrix, XNA's row vectors: clip =

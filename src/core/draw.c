@@ -662,12 +662,11 @@ xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *
 {
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
-    if (!device->program_set || device->program != XGDI_PROGRAM_USER || device->user_vs == NULL ||
-        device->user_vs != device->sprite_vs)
+    if (!device->program_set || device->program != XGDI_PROGRAM_USER || device->user_vs == NULL)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
-                         "pass %d of technique %d has no vertex shader (a pixel-shader-only pass "
-                         "needs SpriteBatch's vertex shader: use it inside SpriteBatch, or after "
-                         "applying a SpriteEffect)", pass, technique);
+                         "pass %d of technique %d has no vertex shader and none is applied (a "
+                         "pixel-shader-only pass keeps the vertex shader of the last apply: use it "
+                         "inside SpriteBatch, or after applying an effect with one)", pass, technique);
     if (ps == NULL || ps_count < 0 || ps_count > XGDI_SHADER_MAX_REGISTERS)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "invalid user program description");
     if (device->user_ps != ps) device->draw_state.dirty |= XGDI_DIRTY_PROGRAM;
@@ -685,7 +684,6 @@ xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *
 void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader)
 {
     if (device == NULL || shader == NULL) return;
-    if (device->sprite_vs == shader) device->sprite_vs = NULL;
     if (device->user_vs == shader || device->user_ps == shader) {
         if (device->program == XGDI_PROGRAM_USER) device->program_set = false;
         device->user_vs = device->user_ps = NULL;

@@ -319,6 +319,13 @@ typedef enum xgdi_fault_op {
     XGDI_FAULT_OP_COUNT
 } xgdi_fault_op;
 
+/* The body of a destroyed derived effect kept for its class (src/shader/effect.c). */
+#define XGDI_EFFECT_SPARES 8
+typedef struct xgdi_effect_spare {
+    const xgd_effect_class *cls;
+    struct xgdi_fx *fx;
+} xgdi_effect_spare;
+
 struct xgd_device {
     xgdi_lifetime *token;
     xgd_device_desc desc;              /* as created, defaults filled */
@@ -382,13 +389,12 @@ struct xgd_device {
        their reflection and of the constants of the last apply (the vertex block's last vec4
        is pixel_offset, written per draw by draw.c) */
     xgdi_native_shader *user_vs, *user_ps;
-    /* the stock SpriteEffect's vertex shader while it is the applied one (stock_effect.c): a pass
-       with a pixel shader only keeps it, as XNA's custom sprite effects inside SpriteBatch */
-    xgdi_native_shader *sprite_vs;
-    /* bodies of destroyed stock effects, one per kind, with their native shaders: the next
-       create of that kind takes it, so effects created and destroyed every frame reuse the
-       same shaders (and the renderers' pipelines made for them) (src/shader/effect.c) */
-    struct xgdi_fx *stock_spare[4];
+    /* bodies of destroyed derived effects with their native shaders, one per class: the next
+       create of that class from the same bytes takes it, so effects created and destroyed
+       every frame reuse the same shaders (and the renderers' pipelines made for them)
+       (src/shader/effect.c) */
+    xgdi_effect_spare effect_spares[XGDI_EFFECT_SPARES];
+    int effect_spare_next;            /* the slot a new class takes when every slot is used */
     xgdi_shader_input user_inputs[XGDI_SHADER_MAX_INPUTS];
     int user_input_count;
     xgdi_sampler_kind user_sampler_kinds[XGDI_SHADER_MAX_SAMPLERS];
@@ -486,12 +492,12 @@ typedef struct xgdi_presentation_geometry {
 } xgdi_presentation_geometry;
 xgdi_presentation_geometry xgdi_compute_presentation_geometry(const xgd_presentation_parameters *pp);
 
-/* Frees the spare stock effect bodies (device->stock_spare) and their native shaders: before
+/* Frees the spare effect bodies (device->effect_spares) and their native shaders: before
  * the renderer's natives go (context loss, device destroy). */
 void xgdi_effect_drop_spares(xgd_device *device);
-/* A pass with a pixel shader only: keeps the applied vertex shader and its constants when it
- * is the stock SpriteEffect's (device->sprite_vs), and applies ps with them; INVALID_OPERATION
- * naming the pass otherwise. */
+/* A pass with a pixel shader only: keeps the applied vertex shader and its constants (Direct3D
+ * 9's rule: the vertex shader of the last apply stays, e.g. SpriteBatch's SpriteEffect's) and
+ * applies ps with them; INVALID_OPERATION naming the pass when no vertex shader is applied. */
 xgd_result xgdi_apply_user_pixel_shader(xgd_device *device, xgdi_native_shader *ps,
                                         const xgdi_sampler_kind *sampler_kinds,
                                         const float *ps_constants, int ps_count,
@@ -520,10 +526,6 @@ void xgdi_vertex_textures_forget_sampler(xgd_device *dev, xgd_sampler_state *sta
 void xgdi_set_user_vertex_sampler_kinds(xgd_device *dev, const xgdi_sampler_kind *kinds);
 xgd_result xgdi_check_vertex_textures(xgd_device *dev);
 void xgdi_prepare_vertex_textures(xgd_device *dev);
-/* The pixel projection of SpriteBatch and SpriteEffect for a viewport of width x height,
- * with XNA's -0.5 translation under Direct3D 9 pixel centres (stock_effect.c). */
-xgd_matrix xgdi_sprite_projection(const xgd_device *dev, int width, int height);
-
 /* Reset's back-buffer half (device.c): recreates the back buffer for applied pp (validated;
  * windowed: sized to `window`) in `window` (NULL headless), unbinding targets and resetting
  * viewport and scissor; on failure nothing changed. Present uses it when the window resized. */

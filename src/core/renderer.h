@@ -215,7 +215,7 @@ typedef struct xgdi_target {
 
 /* What a draw runs: always a vertex and a pixel shader of the shader form below. No renderer
  * has a built-in effect program: the stock effects are effects too (shaders/stock/,
- * src/shader/stock_effect.c). The field stays an enum so a renderer can refuse anything else by
+ * src/graphics/). The field stays an enum so a renderer can refuse anything else by
  * name. */
 typedef enum xgdi_program {
     XGDI_PROGRAM_USER = 1      /* a vertex and a pixel shader of the shader form (below); nonzero,

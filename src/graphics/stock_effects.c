@@ -6,8 +6,8 @@
  * does what XNA's classes do in OnApply: it turns the public properties into the shader
  * constants and picks the technique. Only the public API is used.
  *
- * The properties block of each effect is stored, byte for byte, in the effect's int array
- * parameter XgdProperties, so xgd_effect_clone keeps it and _get reads it back.
+ * Each is a derived effect (xgd_effect_create_derived): its properties block is the effect's
+ * state, so xgd_effect_clone keeps it and _get reads it back.
  *
  * Derived constants (XNA's EffectHelpers):
  *   WorldViewProj   World * View * Projection.
@@ -33,71 +33,44 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PROPERTY_INTS 256 /* XgdProperties' length in the sources in shaders/stock/ */
-
 typedef enum stock_kind { STOCK_ALPHA_TEST = 0, STOCK_DUAL_TEXTURE, STOCK_ENVIRONMENT_MAP, STOCK_SKINNED } stock_kind;
 
-static const struct {
-    const char *name;          /* XNA's class name; technique 0's name */
-    const unsigned char *bytes;
-    size_t size;
-    size_t params_size;
-} kinds[] = {
-    { "AlphaTestEffect", xgd_stock_xfx_alphatest, sizeof xgd_stock_xfx_alphatest,
-      sizeof(xgd_alpha_test_effect_params) },
-    { "DualTextureEffect", xgd_stock_xfx_dualtexture, sizeof xgd_stock_xfx_dualtexture,
-      sizeof(xgd_dual_texture_effect_params) },
-    { "EnvironmentMapEffect", xgd_stock_xfx_envmap, sizeof xgd_stock_xfx_envmap,
-      sizeof(xgd_environment_map_effect_params) },
-    { "SkinnedEffect", xgd_stock_xfx_skinned, sizeof xgd_stock_xfx_skinned,
-      sizeof(xgd_skinned_effect_params) },
+/* The classes: the state is the kind's properties block; the constants are derived when the
+   properties are set, so there is nothing to do at apply. */
+static const xgd_effect_class classes[] = {
+    { "AlphaTestEffect", sizeof(xgd_alpha_test_effect_params), NULL },
+    { "DualTextureEffect", sizeof(xgd_dual_texture_effect_params), NULL },
+    { "EnvironmentMapEffect", sizeof(xgd_environment_map_effect_params), NULL },
+    { "SkinnedEffect", sizeof(xgd_skinned_effect_params), NULL },
 };
 
-_Static_assert(sizeof(xgd_skinned_effect_params) <= PROPERTY_INTS * 4 &&
-                   sizeof(xgd_environment_map_effect_params) <= PROPERTY_INTS * 4,
-               "XgdProperties holds every parameter block");
+static const struct {
+    const char *name;          /* XNA's class name */
+    const unsigned char *bytes;
+    size_t size;
+} kinds[] = {
+    { "AlphaTestEffect", xgd_stock_xfx_alphatest, sizeof xgd_stock_xfx_alphatest },
+    { "DualTextureEffect", xgd_stock_xfx_dualtexture, sizeof xgd_stock_xfx_dualtexture },
+    { "EnvironmentMapEffect", xgd_stock_xfx_envmap, sizeof xgd_stock_xfx_envmap },
+    { "SkinnedEffect", xgd_stock_xfx_skinned, sizeof xgd_stock_xfx_skinned },
+};
 
-/* Resolves the effect through the public API and checks its kind; *dev is its device. */
-static xgd_result check_kind(xgd_effect *effect, stock_kind kind, xgd_device **dev)
+/* The effect's properties block after checking its kind (the effect checked: NULL, disposed,
+   another kind); *dev is its device. */
+static xgd_result check_kind(xgd_effect *effect, stock_kind kind, xgd_device **dev, void **state)
 {
     *dev = NULL;
-    if (effect == NULL) return xgd_device_report_error(NULL, XGD_ERROR_INVALID_ARGUMENT,
-                                                       "effect is NULL");
-    xgd_effect_technique_info ti;
-    xgd_result r = xgd_effect_get_technique_info(effect, 0, &ti);
-    if (r == XGD_ERROR_OBJECT_DISPOSED) return r;
-    xgd_device *d = NULL;
-    xgd_effect_get_device(effect, &d);
-    *dev = d;
-    xgd_effect_parameter p;
-    size_t n = strlen(kinds[kind].name);
-    if (r != XGD_OK || strncmp(ti.name, kinds[kind].name, n) != 0 ||
-        (ti.name[n] != '\0' && ti.name[n] != '_') ||
-        xgd_effect_find_parameter(effect, "XgdProperties", &p) != XGD_OK)
-        return xgd_device_report_error(d, XGD_ERROR_INVALID_ARGUMENT, "the effect is not a%s %s",
-                         kind == STOCK_ALPHA_TEST || kind == STOCK_ENVIRONMENT_MAP ? "n" : "",
-                         kinds[kind].name);
-    return XGD_OK;
-}
-
-static xgd_result load_properties(xgd_effect *effect, stock_kind kind, void *out)
-{
-    int32_t block[PROPERTY_INTS];
-    xgd_effect_parameter p;
-    xgd_result r = xgd_effect_find_parameter(effect, "XgdProperties", &p);
-    if (r == XGD_OK) r = xgd_effect_parameter_get_ints(effect, p, block, PROPERTY_INTS);
-    if (r == XGD_OK) memcpy(out, block, kinds[kind].params_size);
+    xgd_result r = xgd_effect_get_state(effect, &classes[kind], state);
+    if (r == XGD_OK) r = xgd_effect_get_device(effect, dev);
     return r;
 }
 
 static xgd_result store_properties(xgd_effect *effect, stock_kind kind, const void *in)
 {
-    int32_t block[PROPERTY_INTS];
-    memset(block, 0, sizeof block);
-    memcpy(block, in, kinds[kind].params_size);
-    xgd_effect_parameter p;
-    xgd_result r = xgd_effect_find_parameter(effect, "XgdProperties", &p);
-    if (r == XGD_OK) r = xgd_effect_parameter_set_ints(effect, p, block, PROPERTY_INTS);
+    void *state;
+    xgd_device *dev;
+    xgd_result r = check_kind(effect, kind, &dev, &state);
+    if (r == XGD_OK) memcpy(state, in, classes[kind].state_size);
     return r;
 }
 
@@ -105,10 +78,12 @@ static xgd_result store_properties(xgd_effect *effect, stock_kind kind, const vo
 static xgd_result get_stock(xgd_effect *effect, stock_kind kind, void *out)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, kind, &dev);
+    void *state;
+    xgd_result r = check_kind(effect, kind, &dev, &state);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
-    return load_properties(effect, kind, out);
+    memcpy(out, state, classes[kind].state_size);
+    return XGD_OK;
 }
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -252,7 +227,8 @@ static xgd_result set_lighting(xgd_effect *e, const xgd_matrix *world, const xgd
 static xgd_result begin_set(xgd_effect *effect, stock_kind kind, const void *params,
                             xgd_device **dev)
 {
-    xgd_result r = check_kind(effect, kind, dev);
+    void *state;
+    xgd_result r = check_kind(effect, kind, dev, &state);
     if (r != XGD_OK) return r;
     if (params == NULL)
         return xgd_device_report_error(*dev, XGD_ERROR_INVALID_ARGUMENT, "params is NULL");
@@ -293,11 +269,13 @@ static xgd_result create_stock(xgd_device *device, stock_kind kind, xgd_effect *
 {
     if (out == NULL) {
         /* the device's own checks and message, as xgd_effect_create gives them */
-        return xgd_effect_create(device, kinds[kind].bytes, kinds[kind].size, NULL);
+        return xgd_effect_create_derived(device, kinds[kind].bytes, kinds[kind].size,
+                                         &classes[kind], NULL);
     }
     *out = NULL;
     xgd_effect *e = NULL;
-    xgd_result r = xgd_effect_create(device, kinds[kind].bytes, kinds[kind].size, &e);
+    xgd_result r = xgd_effect_create_derived(device, kinds[kind].bytes, kinds[kind].size,
+                                             &classes[kind], &e);
     if (r != XGD_OK) return r;
     const xgd_matrix id = xgd_matrix_identity();
     const xgd_vector3 one = { 1, 1, 1 }, zero = { 0, 0, 0 };
@@ -500,7 +478,8 @@ xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_
                                                   int count)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    void *state;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev, &state);
     if (r != XGD_OK) return r;
     if (bones == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                                                       "bones is NULL");
@@ -529,7 +508,8 @@ xgd_result xgd_skinned_effect_set_bone_transforms(xgd_effect *effect, const xgd_
 xgd_result xgd_skinned_effect_get_bone_transforms(xgd_effect *effect, xgd_matrix *out, int count)
 {
     xgd_device *dev;
-    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev);
+    void *state;
+    xgd_result r = check_kind(effect, STOCK_SKINNED, &dev, &state);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     if (count < 1 || count > XGD_SKINNED_EFFECT_MAX_BONES)

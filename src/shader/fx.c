@@ -124,6 +124,9 @@ struct xgdi_fx {
     } rasters[8];
     int blend_count, depth_count, raster_count;
     struct fx_hlsl *hlsl;       /* HLSL / .xfx effects (fx_hlsl.inc); NULL for fx_2_0 */
+    /* the parameters' values as loaded, in table order (derived effects, whose body is reused
+       after the effect is destroyed: xgdi_fx_keep_defaults, xgdi_fx_reset) */
+    uint32_t *defaults;
 };
 
 struct fx_shader {
@@ -1590,6 +1593,12 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
     xgd_result r = xgdi_fx_load(device, fx->bytes, fx->size, out);
     if (r != XGD_OK) return r;
     xgdi_fx *c = *out;
+    /* a derived effect's clone may be reused after its destroy too: its loaded values first */
+    if (fx->defaults != NULL && !xgdi_fx_keep_defaults(c)) {
+        xgdi_fx_free(device, c);
+        *out = NULL;
+        return fx_fail(device, XGD_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     for (int i = 0; i < fx->table.param_count && i < c->table.param_count; i++) {
         const xgdi_fx_value *a = &fx->table.params[i].value;
         xgdi_fx_value *b = &c->table.params[i].value;
@@ -1599,6 +1608,51 @@ xgd_result xgdi_fx_clone(xgd_device *device, const xgdi_fx *fx, xgdi_fx **out)
     memcpy(c->textures, fx->textures, sizeof *c->textures * (size_t)fx->object_count);
     c->current_technique = fx->current_technique;
     return XGD_OK;
+}
+
+static size_t default_words(const xgdi_fx *fx)
+{
+    size_t n = 0;
+    for (int i = 0; i < fx->table.param_count; i++) {
+        const xgdi_fx_value *v = &fx->table.params[i].value;
+        if (v->type.parameter_class != XGDI_FX_OBJECT) n += v->value_count;
+    }
+    return n;
+}
+
+bool xgdi_fx_keep_defaults(xgdi_fx *fx)
+{
+    size_t n = default_words(fx), k = 0;
+    fx->defaults = malloc((n > 0 ? n : 1) * sizeof *fx->defaults);
+    if (fx->defaults == NULL) return false;
+    for (int i = 0; i < fx->table.param_count; i++) {
+        const xgdi_fx_value *v = &fx->table.params[i].value;
+        if (v->type.parameter_class == XGDI_FX_OBJECT || v->value_count == 0) continue;
+        memcpy(fx->defaults + k, v->values, (size_t)v->value_count * 4);
+        k += v->value_count;
+    }
+    return true;
+}
+
+/* Every value a public call can change goes back to what load gave: parameter values,
+   textures (unset), the current technique. The rest of a body is what the code is (shaders,
+   the state objects its passes made), the same for every load of the same bytes. */
+void xgdi_fx_reset(xgdi_fx *fx)
+{
+    size_t k = 0;
+    for (int i = 0; i < fx->table.param_count && fx->defaults != NULL; i++) {
+        xgdi_fx_value *v = &fx->table.params[i].value;
+        if (v->type.parameter_class == XGDI_FX_OBJECT || v->value_count == 0) continue;
+        memcpy(v->values, fx->defaults + k, (size_t)v->value_count * 4);
+        k += v->value_count;
+    }
+    memset(fx->textures, 0, sizeof *fx->textures * (size_t)fx->object_count);
+    fx->current_technique = 0;
+}
+
+bool xgdi_fx_same_bytes(const xgdi_fx *fx, const void *bytes, size_t size)
+{
+    return fx->size == size && memcmp(fx->bytes, bytes, size) == 0;
 }
 
 void xgdi_fx_release_natives(xgd_device *device, xgdi_fx *fx)
@@ -1631,6 +1685,8 @@ void xgdi_fx_free(xgd_device *device, xgdi_fx *fx)
 {
     if (fx == NULL) return;
     xgdi_fx_release_natives(device, fx);
+    free(fx->defaults);
+    fx->defaults = NULL;
     for (int i = 0; i < fx->sampler_count; i++) xgd_sampler_state_destroy(fx->samplers[i].state);
     for (int i = 0; i < fx->blend_count; i++) xgd_blend_state_destroy(fx->blends[i].state);
     for (int i = 0; i < fx->depth_count; i++) xgd_depth_stencil_state_destroy(fx->depths[i].state);
@@ -1652,9 +1708,7 @@ void xgdi_fx_free(xgd_device *device, xgdi_fx *fx)
     } while (0);                                                                                 \
     xgd_device *devvar = xgdi_resource_device(FX_RES(effect));                                   \
     xgdi_fx *fxvar = xgdi_effect_fx(effect);                                                     \
-    if (fxvar == NULL)                                                                           \
-        return xgdi_fail(devvar, XGD_ERROR_INVALID_ARGUMENT,                                     \
-                         "the effect is a stock effect, not one loaded from bytes");
+    if (fxvar == NULL) return xgdi_fail(devvar, XGD_ERROR_OBJECT_DISPOSED, "the effect has no body");
 
 static xgd_result check_out(xgd_device *dev, const void *out)
 {
@@ -1699,7 +1753,7 @@ xgd_result xgd_effect_clone(xgd_effect *effect, xgd_effect **out)
     xgdi_fx *c;
     r = xgdi_fx_clone(dev, fx, &c);
     if (r != XGD_OK) return r;
-    return xgdi_effect_wrap_fx(dev, c, out);
+    return xgdi_effect_wrap_clone(dev, effect, c, out);
 }
 
 xgd_result xgd_effect_get_technique_count(xgd_effect *effect, int *out)
@@ -2323,32 +2377,6 @@ xgd_result xgd_effect_parameter_set_texture(xgd_effect *effect, xgd_effect_param
     return XGD_OK;
 }
 
-int xgdi_fx_parameter_id(const xgdi_fx *fx, const char *name)
-{
-    for (int i = 0; i < fx->pub_count; i++)
-        if (strcmp(fx->nodes[fx->pub[i]].name, name) == 0) return fx->pub[i];
-    return -1;
-}
-
-xgd_result xgdi_fx_set_floats(xgd_device *dev, xgdi_fx *fx, int id, const float *v, int count)
-{
-    xgd_result r;
-    const fx_node *n = typed(dev, fx, (xgd_effect_parameter){ id }, XGD_EFFECT_PARAMETER_TYPE_SINGLE, 6, true,
-                             "set_floats", &r);
-    return n == NULL ? r : move_values(dev, n, (float *)v, NULL, count, true);
-}
-
-xgd_result xgdi_fx_set_texture(xgd_device *dev, xgdi_fx *fx, int id, xgd_texture *texture)
-{
-    xgd_result r;
-    const fx_node *n = texture_node(dev, fx, (xgd_effect_parameter){ id }, true, &r);
-    if (n == NULL) return r;
-    fx_texref *t = &fx->textures[n->value->valuesI[n->offset]];
-    t->handle = texture != NULL ? texture->res.handle : NULL;
-    t->ref = texture != NULL ? xgdi_ref_make(&texture->res) : (xgdi_ref){ 0, 0 };
-    return XGD_OK;
-}
-
 xgd_result xgd_effect_parameter_get_texture(xgd_effect *effect, xgd_effect_parameter p, xgd_texture **out)
 {
     FX_ENTER(effect, fx, dev);
@@ -2720,12 +2748,11 @@ static xgd_result ensure_native(xgd_device *dev, fx_shader *s)
     return dev->ops->shader_create(dev->renderer, &d, &s->native);
 }
 
-/* Whether the applied vertex shader is the stock SpriteEffect's, which a pass with a pixel
- * shader only keeps (XNA's custom sprite effects inside SpriteBatch). */
-static bool fx_sprite_vs_current(const xgd_device *dev)
+/* Whether a vertex shader is applied, which a pass with a pixel shader only keeps (Direct3D 9's
+ * rule; XNA's custom sprite effects inside SpriteBatch keep SpriteBatch's). */
+static bool fx_vs_applied(const xgd_device *dev)
 {
-    return dev->program_set && dev->program == XGDI_PROGRAM_USER && dev->user_vs != NULL &&
-           dev->user_vs == dev->sprite_vs;
+    return dev->program_set && dev->program == XGDI_PROGRAM_USER && dev->user_vs != NULL;
 }
 
 #ifdef XGD_HAVE_MOJOSHADER
@@ -2743,11 +2770,11 @@ static xgd_result fx2_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pas
     /* the pass's shaders (load checked they are compiled shaders of their stage) */
     const fx_pass *xp = &fx->techs[technique].passes[pass];
     fx_shader *vs = xp->vs, *ps = xp->ps;
-    /* a pixel-shader-only pass keeps SpriteBatch's vertex shader (xgdi_apply_user_pixel_shader) */
+    /* a pixel-shader-only pass keeps the applied vertex shader (xgdi_apply_user_pixel_shader) */
     if (ps == NULL)
         return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION, "pass %d of technique %d has no pixel shader", pass,
                          technique);
-    if (vs == NULL && !fx_sprite_vs_current(dev))
+    if (vs == NULL && !fx_vs_applied(dev))
         return xgdi_apply_user_pixel_shader(dev, NULL, NULL, NULL, 0, technique, pass);
     xgd_result r = vs != NULL ? ensure_native(dev, vs) : XGD_OK;
     if (r == XGD_OK) r = ensure_native(dev, ps);
@@ -2798,6 +2825,12 @@ xgd_result xgdi_fx_apply(xgd_device *dev, xgdi_fx *fx, int technique, int pass)
 xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass)
 {
     FX_ENTER(effect, fx, dev);
+    /* a derived effect's on_apply runs for every pass, as XNA's OnApply does; the indices are
+       checked first so a refused pass runs none of it */
+    xgd_result r = xgdi_check_device(dev);
+    if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
+    if (r == XGD_OK) r = xgdi_effect_on_apply((xgd_effect *)(void *)effect);
+    if (r != XGD_OK) return r;
     return xgdi_fx_apply(dev, fx, technique < 0 ? -2 : technique, pass);
 }
 

@@ -1,7 +1,7 @@
 /*
  * fx.h - effects loaded from bytes (compiled xgd effects, .xfx; fx_2_0 through MojoShader where
- * the build has it), the part of an xgd_effect of kind "user" (src/shader/effect.c owns the
- * object; src/shader/fx.c everything inside).
+ * the build has it), the body of an xgd_effect (src/shader/effect.c owns the object;
+ * src/shader/fx.c everything inside).
  */
 #ifndef XGD_FX_H
 #define XGD_FX_H
@@ -25,21 +25,23 @@ int xgdi_fx_shader_forms(const xgdi_fx *fx);
 /* EffectPass.Apply (fx.c); technique -1: the current one. */
 xgd_result xgdi_fx_apply(xgd_device *device, xgdi_fx *fx, int technique, int pass);
 
-/* The stock effects (src/shader/stock_effect.c) drive their body directly: the id of top-level
- * parameter `name` (-1 when there is none), a float parameter's values in element, row,
- * column order (count must be its size) and a texture parameter's texture (kind checked by
- * the caller). Failures are recorded on device. */
-int xgdi_fx_parameter_id(const xgdi_fx *fx, const char *name);
-xgd_result xgdi_fx_set_floats(xgd_device *device, xgdi_fx *fx, int id, const float *v, int count);
-xgd_result xgdi_fx_set_texture(xgd_device *device, xgdi_fx *fx, int id, xgd_texture *texture);
+/* Derived effects' body reuse (src/shader/effect.c): keeps a copy of the loaded parameter
+ * values (false: out of memory); puts back the loaded values, unset textures and technique 0;
+ * whether the body was loaded from these bytes. */
+bool xgdi_fx_keep_defaults(xgdi_fx *fx);
+void xgdi_fx_reset(xgdi_fx *fx);
+bool xgdi_fx_same_bytes(const xgdi_fx *fx, const void *bytes, size_t size);
 
-/* src/shader/effect.c: the body of a user effect (NULL for a stock effect; effect already
- * resolved), and the wrapping of a loaded body into a new registered xgd_effect (the body is
- * freed on failure). */
+/* src/shader/effect.c: the body of an effect (effect already resolved), the wrapping of a
+ * loaded body into a new registered xgd_effect (the body is freed on failure), the same for a
+ * clone of `source` (its class and a copy of its state), and a derived effect's on_apply
+ * (OK for an effect of no class). */
 xgdi_fx *xgdi_effect_fx(const xgd_effect *effect);
 xgd_result xgdi_effect_wrap_fx(xgd_device *device, xgdi_fx *fx, xgd_effect **out);
-/* src/shader/effect.c: the device of an effect handle, NULL when it does not resolve (for
- * messages of the stock effects in src/graphics/stock_effects.c). */
+xgd_result xgdi_effect_wrap_clone(xgd_device *device, const xgd_effect *source, xgdi_fx *fx,
+                                  xgd_effect **out);
+xgd_result xgdi_effect_on_apply(xgd_effect *effect);
+/* src/shader/effect.c: the device of an effect handle, NULL when it does not resolve. */
 xgd_device *xgdi_effect_device(const xgd_effect *effect);
 
 #endif

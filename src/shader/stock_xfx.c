@@ -1,8 +1,8 @@
 /*
- * stock_xfx.c - the compiled stock effects (shaders/generated/stock_xfx.h) in one translation
- * unit: BasicEffect, SpriteEffect and the EXT MrtEffect and VolumeEffect load them through
- * xgd_effect_create (src/shader/stock_effect.c), and the depth-bias probe takes its two shaders
- * from the MrtEffect's (src/core/depth_bias_probe.c).
+ * stock_xfx.c - the compiled MrtEffect (shaders/generated/stock_xfx.h) for core: the depth-bias
+ * probe takes its two shaders from it (src/core/depth_bias_probe.c). The stock effects
+ * themselves load their bytes in src/graphics/; only the one core needs is referenced here,
+ * so the library holds the others once.
  */
 #include "stock_xfx.h"
 
@@ -17,10 +17,7 @@ const unsigned char *xgdi_stock_xfx(const char *name, size_t *size)
         const unsigned char *bytes;
         size_t size;
     } all[] = {
-        { "basic", xgd_stock_xfx_basic, sizeof xgd_stock_xfx_basic },
-        { "sprite", xgd_stock_xfx_sprite, sizeof xgd_stock_xfx_sprite },
         { "mrt", xgd_stock_xfx_mrt, sizeof xgd_stock_xfx_mrt },
-        { "volume", xgd_stock_xfx_volume, sizeof xgd_stock_xfx_volume },
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (strcmp(all[i].name, name) == 0) {
