@@ -442,20 +442,27 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
     uint32_t first = 0;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
+        /* the runs: a tight scan per run (one texture is one run per chunk) */
         int run_count = 0;
-        uint32_t prev = UINT32_MAX;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t q = order != NULL ? (uint32_t)order[first + i] : first + i;
-            uint32_t tex = textures[q];
-            if (tex != prev) {
-                b->runs[run_count].texture = b->distinct_textures[tex];
-                b->runs[run_count].quad_count = 0;
-                run_count++;
-                prev = tex;
+        for (uint32_t i = 0; i < n;) {
+            uint32_t end = i + 1, tex;
+            if (order == NULL) {
+                const uint32_t *tx = &textures[first];
+                tex = tx[i];
+                while (end < n && tx[end] == tex) end++;
+            } else {
+                tex = textures[(uint32_t)order[first + i]];
+                while (end < n && textures[(uint32_t)order[first + end]] == tex) end++;
             }
-            b->runs[run_count - 1].quad_count++;
-            if (order != NULL)
-                memcpy(&b->gather[i * 4], &b->vertices[(size_t)q * 4], sizeof(sprite_vertex) * 4);
+            b->runs[run_count].texture = b->distinct_textures[tex];
+            b->runs[run_count].quad_count = (int)(end - i);
+            run_count++;
+            i = end;
+        }
+        if (order != NULL) {
+            for (uint32_t i = 0; i < n; i++)
+                memcpy(&b->gather[i * 4], &b->vertices[(size_t)(uint32_t)order[first + i] * 4],
+                       sizeof(sprite_vertex) * 4);
         }
         xgd_result r;
         if (b->effect != NULL && (r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
