@@ -1492,6 +1492,28 @@ XGD_API xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_prim
 XGD_API xgd_result xgd_draw_user_quads(xgd_device *device, const void *vertices,
                                        int vertex_offset, int quad_count,
                                        xgd_vertex_declaration *decl);
+/* One run of xgd_draw_user_quad_runs: quad_count quads drawn with texture in texture slot 0. */
+typedef struct xgd_quad_run {
+    xgd_texture *texture;      /* bound to slot 0 for the run; never NULL */
+    int quad_count;            /* 1..XGD_USER_QUADS_MAX */
+} xgd_quad_run;
+/* Draws runs[0..run_count) in order, each as xgd_set_texture(device, 0, run.texture) followed
+ * by xgd_draw_user_quads of the run's quads: run i starts at quad vertex_offset / 4 plus the
+ * quads of the runs before it, so vertices holds vertex_offset + 4 * (the runs' quads)
+ * vertices, laid out as decl says. One call for what SpriteBatch draws when the texture
+ * changes between sprites: the declaration, the program and the vertices are checked once,
+ * every run's texture before anything is drawn. Slot 0 holds the last run's texture
+ * afterwards, as after the equivalent calls. Errors, changing nothing (slot 0 included):
+ * INVALID_ARGUMENT (NULL vertices, runs, decl or run texture, a negative vertex_offset, more
+ * vertices than an int counts), ARGUMENT_OUT_OF_RANGE (run_count < 1, a quad_count outside
+ * 1..XGD_USER_QUADS_MAX), OBJECT_DISPOSED (a destroyed decl or run texture),
+ * INVALID_OPERATION (a run texture of another device, or bound as a render target),
+ * NOT_SUPPORTED (a Reach texture whose size is not a power of two without Clamp addressing in
+ * sampler slot 0), the errors of xgd_draw_user_quads. A renderer failure (DEVICE_LOST,
+ * OUT_OF_MEMORY) at run k leaves runs before k drawn and slot 0 as it was before the call. */
+XGD_API xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices,
+                                           int vertex_offset, const xgd_quad_run *runs,
+                                           int run_count, xgd_vertex_declaration *decl);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Occlusion queries                                                                           */

@@ -141,3 +141,116 @@ XGD_FIXTURE(UserQuads_BadInputNamedErrorsDrawNothing)
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);
 }
+
+/* ---- xgd_draw_user_quad_runs: one call, a texture per run in slot 0 ------------------------- */
+
+static xgd_texture *solid_texture(xgdt_ctx *t, xgd_device *dev, xgd_color c)
+{
+    uint8_t px[4] = { c.r, c.g, c.b, c.a };
+    return xgdt_image_texture(t, dev, 1, 1, px);
+}
+
+/* The corners of [x0,x1) x [y0,y1), white, sampling the texture's whole 0..1 range. */
+static void tex_quad(xgd_vertex_position_color_texture *v, float x0, float y0, float x1, float y1)
+{
+    const xgd_color WHITE = { 255, 255, 255, 255 };
+    for (int i = 0; i < 4; i++) {
+        float x = (i & 1) ? x1 : x0, y = (i >> 1) ? y1 : y0;
+        v[i].position = (xgd_vector3){ fx_ndc_x(x, W), fx_ndc_y(y, H), 0.0f };
+        v[i].color = WHITE;
+        v[i].texture_coordinate = (xgd_vector2){ (float)(i & 1), (float)(i >> 1) };
+    }
+}
+
+/* Runs (red 2 quads, green 1, blue 1) over four 2-pixel columns after one skipped vertex:
+ * each column shows its run's texture, each run is one draw call, and slot 0 keeps the last
+ * run's texture, as xgd_set_texture + xgd_draw_user_quads per run would leave them. */
+XGD_FIXTURE(UserQuadRuns_EachRunSamplesItsTexture)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
+                    GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN),
+                *blue = solid_texture(t, dev, BLUE);
+    REQUIRE(red && green && blue);
+    xgd_effect *fx = fx_texture_effect(t, dev, green);
+    REQUIRE(fx);
+    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    xgd_vertex_position_color_texture v[17];
+    memset(v, 0, sizeof v);
+    for (int q = 0; q < 4; q++) tex_quad(&v[1 + 4 * q], (float)(2 * q), 0, (float)(2 * q + 2), H);
+    const xgd_quad_run runs[3] = { { red, 2 }, { green, 1 }, { blue, 1 } };
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    CHECK_OK(xgd_draw_user_quad_runs(dev, v, 1, runs, 3,
+                                     xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+    CHECK(draw_calls(dev) == before + 3);
+    xgd_texture *slot0 = NULL;
+    CHECK_OK(xgd_get_texture(dev, 0, &slot0));
+    CHECK(slot0 == blue);
+    uint8_t *want = fx_image(W, H, RED);
+    REQUIRE(want);
+    fx_fill(want, W, H, 4, 0, 6, H, GREEN);
+    fx_fill(want, W, H, 6, 0, 8, H, BLUE);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_texture_destroy(green);
+    xgd_texture_destroy(blue);
+    xgd_device_destroy(dev);
+}
+
+/* Bad input anywhere in the runs is refused by name before any run is drawn: no draw call, the
+ * image untouched, slot 0 as it was. */
+XGD_FIXTURE(UserQuadRuns_BadInputNamedErrorsDrawNothing)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED), *gone = solid_texture(t, dev, RED);
+    REQUIRE(red && gone);
+    xgd_texture_destroy(gone);
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_vertex_position_color_texture v[8];
+    tex_quad(&v[0], 0, 0, W, H);
+    tex_quad(&v[4], 0, 0, W, H);
+    xgd_quad_run runs[2] = { { red, 1 }, { red, 1 } };
+    /* before any effect is applied: the draw's own program rule */
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_INVALID_OPERATION);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    CHECK_OK(xgd_set_texture(dev, 0, NULL));
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    CHECK_RESULT(xgd_draw_user_quad_runs(NULL, v, 0, runs, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, NULL, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 0, decl), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, NULL, 0, runs, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, -1, runs, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    /* the second run is the bad one: the first is not drawn either */
+    runs[1].quad_count = 0;
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    runs[1].quad_count = XGD_USER_QUADS_MAX + 1;
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    runs[1].quad_count = 1;
+    runs[1].texture = NULL;
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    runs[1].texture = gone;
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_OBJECT_DISPOSED);
+    runs[1].texture = (xgd_texture *)(void *)decl; /* a handle of another kind */
+    CHECK_RESULT(xgd_draw_user_quad_runs(dev, v, 0, runs, 2, decl), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(draw_calls(dev) == before);
+    xgd_texture *slot0 = red;
+    CHECK_OK(xgd_get_texture(dev, 0, &slot0));
+    CHECK(slot0 == NULL);
+    uint8_t *want = fx_image(W, H, BLACK);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_device_destroy(dev);
+}

@@ -2,10 +2,10 @@
  * sprite_batch.c - XNA 4.0 SpriteBatch on top of the public draw API.
  *
  * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
- * with the texture and layer depth; End sorts (when the mode asks), then draws every run of
- * equal textures with one xgd_draw_user_quads call (the device's static quad indices, so
- * the batch builds and checks no index; split every MAX_SPRITES sprites,
- * which bounds the sorted modes' gather array). Deferred draws straight out of the queue;
+ * with the texture and layer depth; End sorts (when the mode asks), then draws the queue in
+ * chunks of MAX_SPRITES sprites (which bounds the sorted modes' gather array), each with one
+ * xgd_draw_user_quad_runs call: a run per stretch of equal textures, through the device's
+ * static quad indices, so the batch builds and checks no index. Deferred draws straight out of the queue;
  * sorted modes gather the vertices in sorted order into a scratch array first.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
@@ -97,6 +97,7 @@ struct xgd_sprite_batch {
     uint64_t *keys, *keys_scratch;
     uint32_t keys_capacity;
     sprite_vertex *gather;            /* MAX_SPRITES * 4 vertices, sorted modes only */
+    xgd_quad_run *runs;               /* MAX_SPRITES runs: one End chunk's */
 
     texture_slot *table;
     uint32_t table_capacity;          /* power of two, or 0 */
@@ -175,6 +176,7 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     free(batch->keys);
     free(batch->keys_scratch);
     free(batch->gather);
+    free(batch->runs);
     free(batch->table);
     free(batch->distinct_textures);
     free(batch->distinct_buckets);
@@ -421,26 +423,55 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_decl
     return XGD_OK;
 }
 
+/* The queue (in order's order when order is not NULL) in chunks of at most MAX_SPRITES
+ * sprites, each drawn with one xgd_draw_user_quad_runs: a run per stretch of equal textures,
+ * so a texture change costs the renderer's draw, not a public draw call and its checks. The
+ * custom effect is applied once per chunk, before its runs set Textures[0], as XNA applies it
+ * before setting each run's texture (nothing between the runs changes what it applies). */
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
                                uint32_t count)
 {
     xgd_vertex_declaration *decl =
         xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    if (count > 0 && b->runs == NULL) {
+        b->runs = malloc(sizeof *b->runs * MAX_SPRITES);
+        if (b->runs == NULL)
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
+    }
     const uint32_t *textures = b->textures;
-    uint32_t i = 0;
-    while (i < count) {
-        uint32_t end = i + 1;
-        if (order == NULL) {
-            const uint32_t tex = textures[i];
-            while (end < count && textures[end] == tex) end++;
-        } else {
-            const uint32_t tex = textures[(uint32_t)order[i]];
-            while (end < count && textures[(uint32_t)order[end]] == tex) end++;
+    uint32_t first = 0;
+    while (first < count) {
+        uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
+        /* the runs: a tight scan per run (one texture is one run per chunk) */
+        int run_count = 0;
+        for (uint32_t i = 0; i < n;) {
+            uint32_t end = i + 1, tex;
+            if (order == NULL) {
+                const uint32_t *tx = &textures[first];
+                tex = tx[i];
+                while (end < n && tx[end] == tex) end++;
+            } else {
+                tex = textures[(uint32_t)order[first + i]];
+                while (end < n && textures[(uint32_t)order[first + end]] == tex) end++;
+            }
+            b->runs[run_count].texture = b->distinct_textures[tex];
+            b->runs[run_count].quad_count = (int)(end - i);
+            run_count++;
+            i = end;
         }
-        uint32_t tex = textures[order != NULL ? (uint32_t)order[i] : i];
-        xgd_result r = draw_run(b, dev, decl, b->distinct_textures[tex], order, i, end - i);
+        if (order != NULL) {
+            for (uint32_t i = 0; i < n; i++)
+                memcpy(&b->gather[i * 4], &b->vertices[(size_t)(uint32_t)order[first + i] * 4],
+                       sizeof(sprite_vertex) * 4);
+        }
+        xgd_result r;
+        if (b->effect != NULL && (r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+        r = order != NULL
+                ? xgd_draw_user_quad_runs(dev, b->gather, 0, b->runs, run_count, decl)
+                : xgd_draw_user_quad_runs(dev, &b->vertices[(size_t)first * 4], 0, b->runs,
+                                          run_count, decl);
         if (r != XGD_OK) return r;
-        i = end;
+        first += n;
     }
     if (count > 0) xgd_device_count_sprite_batch(dev);
     return XGD_OK;
