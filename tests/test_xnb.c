@@ -615,7 +615,7 @@ XGD_TEST(Xnb_EffectRoundTrip)
     xgd_content c;
     CHECK_OK(xgd_content_load_memory(dev, f.p, f.n, &c));
     CHECK_INT(c.asset.kind, XGD_CONTENT_EFFECT);
-    CHECK(c.compressed);
+    CHECK_INT(c.compressed, XT_LZX != 0);
     if (c.asset.effect != NULL) {
         int count = 0, textured = -1;
         CHECK_OK(xgd_effect_get_technique_count(c.asset.effect, &count));
