@@ -8,7 +8,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -211,7 +210,3 @@ XGD_FIXTURE(effect_fx_texture_parameter_change_after_device_texture_set)
     xgd_effect_destroy(e);
     xgd_device_destroy(dev);
 }
-
-#else
-typedef int xgd_fixture_effect_bindings_needs_mojoshader; /* ISO C: no empty translation unit */
-#endif

@@ -7,7 +7,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -126,6 +125,3 @@ XGD_FIXTURE(effect_fx_vface_sign)
     xgd_device_destroy(dev);
 }
 
-#else
-typedef int xgd_effect_d3d9_rules_need_mojoshader; /* ISO C: no empty translation unit */
-#endif

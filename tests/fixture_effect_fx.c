@@ -8,7 +8,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -749,5 +748,3 @@ XGD_FIXTURE(effect_fx_outlives_device)
     xgd_texture_destroy(tex);
     free(bytes);
 }
-
-#endif /* XGD_TEST_HAVE_MOJOSHADER */

@@ -7,7 +7,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -78,6 +77,3 @@ XGD_FIXTURE(effect_fx_byte4_short2_inputs)
     xgd_device_destroy(dev);
 }
 
-#else
-typedef int xgd_effect_int_inputs_need_mojoshader; /* ISO C: no empty translation unit */
-#endif

@@ -8,7 +8,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -163,5 +162,3 @@ XGD_FIXTURE(effect_fx_color_outputs_and_lines)
     xgd_texture_destroy(rt1);
     xgd_device_destroy(dev);
 }
-
-#endif /* XGD_TEST_HAVE_MOJOSHADER */

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER
 #include "fx_writer.h"
 
 /* one instance: the matrix rows (TEXCOORD1..4) and the colour (COLOR1) */
@@ -453,7 +452,6 @@ XGD_FIXTURE(instancing_reach_not_supported)
     scene_destroy(&s);
 }
 
-#endif /* XGD_TEST_HAVE_MOJOSHADER */
 
 /* A stock effect reads the first per-vertex binding only, and draws every instance: three
  * instances of one quad under additive blending add its colour three times (a per-instance

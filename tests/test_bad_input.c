@@ -159,6 +159,12 @@ static void bind_five(bad_ctx *c)
 #define NS XGD_ERROR_NOT_SUPPORTED
 #define DI XGD_ERROR_OBJECT_DISPOSED
 #define IO XGD_ERROR_IO
+/* a PNG file that cannot be read or written: IO, or NOT_SUPPORTED where PNG is compiled out */
+#ifdef XGD_TEST_HAVE_PNG
+#define PNG_IO IO
+#else
+#define PNG_IO NS
+#endif
 #define OR XGD_ERROR_ARGUMENT_OUT_OF_RANGE
 #define NOHOOK NULL
 #define TRUE_ 1
@@ -252,7 +258,7 @@ static void bind_five(bad_ctx *c)
     X(texture2d_from_png_file, null_path, (xgd_texture2d_from_png_file(c->dev, NULL, &c->o_tex)),\
       A, NOHOOK, NOHOOK)                                                                         \
     X(texture2d_from_png_file, missing_file,                                                     \
-      (xgd_texture2d_from_png_file(c->dev, c->missing_path, &c->o_tex)), IO, NOHOOK, NOHOOK)     \
+      (xgd_texture2d_from_png_file(c->dev, c->missing_path, &c->o_tex)), PNG_IO, NOHOOK, NOHOOK) \
     X(texture2d_from_png_file, null_out,                                                         \
       (xgd_texture2d_from_png_file(c->dev, c->missing_path, NULL)), A, NOHOOK, NOHOOK)           \
     X(texture2d_from_png_memory, null_data,                                                      \
@@ -349,7 +355,7 @@ static void bind_five(bad_ctx *c)
     X(texture_save_png, null_path, (xgd_texture_save_png(c->tex, NULL)), A, NOHOOK, NOHOOK)      \
     X(texture_save_png, disposed, (xgd_texture_save_png(c->s_tex, c->bad_dir_path)), DI, NOHOOK, \
       NOHOOK)                                                                                    \
-    X(texture_save_png, unwritable_path, (xgd_texture_save_png(c->tex, c->bad_dir_path)), IO,    \
+    X(texture_save_png, unwritable_path, (xgd_texture_save_png(c->tex, c->bad_dir_path)), PNG_IO,\
       NOHOOK, NOHOOK)                                                                            \
     X(texture_save_png, texture3d, (xgd_texture_save_png(c->vol, c->bad_dir_path)), OP, NOHOOK,  \
       NOHOOK)                                                                                    \
@@ -411,12 +417,12 @@ static void bind_five(bad_ctx *c)
       NOHOOK)                                                                                    \
     X(image_save_png, zero_width, (xgd_image_save_png(c->bad_dir_path, 0, 2, c->buf)), A,        \
       NOHOOK, NOHOOK)                                                                            \
-    X(image_save_png, unwritable_path, (xgd_image_save_png(c->bad_dir_path, 2, 2, c->buf)), IO,  \
-      NOHOOK, NOHOOK)                                                                            \
+    X(image_save_png, unwritable_path, (xgd_image_save_png(c->bad_dir_path, 2, 2, c->buf)),      \
+      PNG_IO, NOHOOK, NOHOOK)                                                                    \
     X(image_load_png, null_path, (xgd_image_load_png(NULL, &c->w_out, &c->h_out, &c->rgba_out)), \
       A, NOHOOK, NOHOOK)                                                                         \
     X(image_load_png, missing_file,                                                              \
-      (xgd_image_load_png(c->missing_path, &c->w_out, &c->h_out, &c->rgba_out)), IO, NOHOOK,     \
+      (xgd_image_load_png(c->missing_path, &c->w_out, &c->h_out, &c->rgba_out)), PNG_IO, NOHOOK, \
       NOHOOK)                                                                                    \
     X(image_load_png, null_outputs, (xgd_image_load_png(c->missing_path, NULL, NULL, NULL)), A,  \
       NOHOOK, NOHOOK)                                                                            \

@@ -11,7 +11,6 @@
 #include "harness.h"
 #include "fx2_support.h"
 
-#ifdef XGD_TEST_HAVE_MOJOSHADER /* the writer assembles with MojoShader */
 #include "fx_writer.h"
 
 #include <stdlib.h>
@@ -49,7 +48,3 @@ XGD_TEST(EffectFx_VertexSamplerRefusedByName)
     free(bytes);
     xgd_device_destroy(dev);
 }
-
-#else
-typedef int xgd_test_fx_vertex_sampler_needs_mojoshader; /* ISO C: no empty translation unit */
-#endif

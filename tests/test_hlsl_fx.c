@@ -290,9 +290,8 @@ XGD_TEST(hlsl_compile_errors)
                  XGD_ERROR_INVALID_ARGUMENT);
     free(log);
     xgdi_hlsl_fx_free(&fx);
-}
-
 #endif
+}
 
 /* Reflection of a compiled entry point: semantics to XNA usages, constant-buffer members at the
  * offsets HLSL's packing rules give (a 16-byte register never holds a straddling vector;
@@ -300,12 +299,14 @@ XGD_TEST(hlsl_compile_errors)
  * row_major matrices take one register per row, column_major one per column), and resources. */
 #include "../shader/hlsl_reflect.h"
 
+#ifdef XGD_TEST_HAVE_GLSLANG
 static const xgdi_reflect_member *find_member(const xgdi_reflection *r, const char *name)
 {
     for (int i = 0; i < r->member_count; i++)
         if (strcmp(r->members[i].name, name) == 0) return &r->members[i];
     return NULL;
 }
+#endif
 
 XGD_TEST(hlsl_reflect_entry_point)
 {

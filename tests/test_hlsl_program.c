@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef XGD_TEST_HAVE_GLSLANG
 static const char prog_source[] =
     "cbuffer Params { float4x4 World; float4 Tint; };\n"
     "sampler2D Tex;\n"
@@ -63,6 +64,7 @@ static void check_same_program(xgdt_ctx *t, const xgdi_hlsl_program *a, const xg
         CHECK_MSG(same_reflection(&x->reflection, &y->reflection), "shader %d: reflection differs", i);
     }
 }
+#endif
 
 XGD_TEST(hlsl_program_compile_save_load)
 {

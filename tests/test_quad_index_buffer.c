@@ -16,7 +16,6 @@
 
 #ifdef XGD_TEST_HAVE_VULKAN
 #include "vk_internal.h"
-#endif
 
 /* A 1x1 texture of colour c. */
 static xgd_texture *solid(xgdt_ctx *t, xgd_device *dev, xgd_color c)
@@ -31,6 +30,7 @@ static xgd_texture *solid(xgdt_ctx *t, xgd_device *dev, xgd_color c)
         xgdt_fail_at(t, __FILE__, __LINE__, "set_data: %s", xgdt_last_message());
     return tex;
 }
+#endif
 
 XGD_TEST(QuadIndexBuffer_VulkanBindsItOncePerFrame)
 {
