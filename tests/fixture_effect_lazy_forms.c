@@ -12,10 +12,26 @@
 #include "../shader/fx.h"
 #include "../shader/hlsl_program.h"
 #include "../shader/spirv_hlsl.h"
-#include "../shader/stock_xfx.h"
+#include "../../shaders/generated/stock_xfx.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Every stock effect's compiled bytes (src/graphics/ loads them; the library keeps no table). */
+static const struct {
+    const char *name;
+    const unsigned char *bytes;
+    size_t size;
+} stock[] = {
+    { "basic", xgd_stock_xfx_basic, sizeof xgd_stock_xfx_basic },
+    { "sprite", xgd_stock_xfx_sprite, sizeof xgd_stock_xfx_sprite },
+    { "mrt", xgd_stock_xfx_mrt, sizeof xgd_stock_xfx_mrt },
+    { "volume", xgd_stock_xfx_volume, sizeof xgd_stock_xfx_volume },
+    { "alphatest", xgd_stock_xfx_alphatest, sizeof xgd_stock_xfx_alphatest },
+    { "dualtexture", xgd_stock_xfx_dualtexture, sizeof xgd_stock_xfx_dualtexture },
+    { "envmap", xgd_stock_xfx_envmap, sizeof xgd_stock_xfx_envmap },
+    { "skinned", xgd_stock_xfx_skinned, sizeof xgd_stock_xfx_skinned },
+};
 
 /* The body of a user effect handle (handles resolve to the object, effect.c's struct). */
 static const xgdi_fx *body_of(xgd_effect *handle)
@@ -38,9 +54,8 @@ XGD_FIXTURE(effect_shaders_rewritten_at_first_apply)
 {
     xgd_device *dev = fx_device(t, 8, 8, XGD_DEPTH_FORMAT_NONE, 0);
     REQUIRE(dev != NULL);
-    size_t size = 0;
-    const unsigned char *bytes = xgdi_stock_xfx("basic", &size);
-    REQUIRE(bytes != NULL);
+    const unsigned char *bytes = stock[0].bytes;
+    size_t size = stock[0].size;
     xgd_effect *e = NULL;
     REQUIRE_OK(xgd_effect_create(dev, bytes, size, &e));
     const xgdi_fx *fx = body_of(e);
@@ -137,21 +152,19 @@ XGD_FIXTURE(effect_unapplied_bad_shader_refused_at_create)
 #endif
 }
 
-/* The check at load and the rewrite at first apply agree on every shader of the stock effects src/shader/ loads: both accept
+/* The check at load and the rewrite at first apply agree on every shader of the eight stock effects: both accept
  * it, and the check describes (inputs, slots, block, outputs) the shader the rewrite makes. */
 XGD_TEST(effect_check_describes_rewrite)
 {
-    static const char *const names[] = { "basic", "sprite", "mrt", "volume" };
     int shaders = 0;
-    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-        size_t size = 0;
-        const unsigned char *bytes = xgdi_stock_xfx(names[n], &size);
-        CHECK_MSG(bytes != NULL, "no stock effect %s", names[n]);
-        if (bytes == NULL) continue;
+    for (size_t n = 0; n < sizeof stock / sizeof stock[0]; n++) {
+        const char *name = stock[n].name;
+        const unsigned char *bytes = stock[n].bytes;
+        size_t size = stock[n].size;
         xgdi_hlsl_program p;
         char msg[256];
         if (xgdi_hlsl_program_load(bytes, size, &p, msg, sizeof msg) != XGD_OK) {
-            CHECK_MSG(false, "%s: %s", names[n], msg);
+            CHECK_MSG(false, "%s: %s", name, msg);
             continue;
         }
         for (int s = 0; s < p.shader_count; s++, shaders++) {
@@ -162,7 +175,7 @@ XGD_TEST(effect_check_describes_rewrite)
             CHECK_OK(xgdi_spirv_hlsl_check(sh->words, sh->word_count, stage, block, &checked, msg, sizeof msg));
             CHECK(checked.words == NULL && checked.word_count == 0);
             if (xgdi_spirv_from_hlsl(sh->words, sh->word_count, stage, block, &form, msg, sizeof msg) != XGD_OK) {
-                CHECK_MSG(false, "%s shader %s: %s", names[n], sh->entry, msg);
+                CHECK_MSG(false, "%s shader %s: %s", name, sh->entry, msg);
                 continue;
             }
             CHECK(form.words != NULL && form.word_count > 0);
@@ -171,7 +184,7 @@ XGD_TEST(effect_check_describes_rewrite)
             described.words = NULL;
             described.word_count = 0;
             CHECK_MSG(memcmp(&described, &checked, sizeof checked) == 0, "%s shader %s: the check describes "
-                      "another shader than the rewrite makes", names[n], sh->entry);
+                      "another shader than the rewrite makes", name, sh->entry);
             free(form.words);
         }
         xgdi_hlsl_program_free(&p);
