@@ -1958,10 +1958,16 @@ XGD_API xgd_result xgd_effect_clone(xgd_effect *effect, xgd_effect **out);
  * on_apply(effect, state) runs inside xgd_effect_apply and xgd_effect_pass_apply, before the
  * pass is applied, as XNA's OnApply: it typically turns the state into parameter values and
  * picks the current technique (xgd_effect_apply then applies pass 0 of the technique it left
- * current). It may call every Effect function on `effect` except the applies. A result other
- * than XGD_OK fails the apply with that result before the pass is applied, so the device's
- * applied shaders, constants and states are unchanged; report the message with
+ * current). It may call every Effect function on `effect` except the applies: an apply of
+ * the effect from inside its own on_apply answers INVALID_OPERATION (it would never end), and
+ * an effect destroyed by its on_apply is not applied (the apply answers OBJECT_DISPOSED). A
+ * result other than XGD_OK fails the apply with that result before the pass is applied, so the
+ * device's applied shaders, constants and states are unchanged; report the message with
  * xgd_device_report_error. Keep it free of allocation and name lookups: it runs per apply.
+ * When on_apply changes the current technique and xgd_effect_pass_apply was asked for a pass
+ * of the technique that was current, that pass of the new current technique is applied (XNA's
+ * EffectPass.Apply: `foreach (pass in CurrentTechnique.Passes) pass.Apply()` draws with the
+ * permutation the properties pick).
  *
  * The class's address is its identity (keep it in static storage). A destroyed derived effect
  * keeps its body (its loaded code and native shaders) for the next xgd_effect_create_derived

@@ -10,6 +10,7 @@
 
 #include "../shaders/generated/stock_xfx.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The SpriteEffect's compiled effect: MatrixTransform, Texture, one technique of one pass. */
@@ -253,5 +254,96 @@ XGD_TEST(EffectClass_ReusedBodyStartsAsLoaded)
     CHECK_INT(technique, 0);
     xgd_effect_destroy(basic);
     xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
+
+/* on_apply runs with the effect alive and applies nothing itself: an apply of its own effect
+   from inside it is refused (it would recurse without end), and an effect it destroys is not
+   applied afterwards (its memory is gone): both named. */
+static xgd_result g_inner;
+
+static xgd_result reentrant_apply(xgd_effect *effect, void *state)
+{
+    (void)state;
+    g_inner = xgd_effect_apply(effect);
+    return XGD_OK;
+}
+
+static xgd_result destroying_apply(xgd_effect *effect, void *state)
+{
+    (void)state;
+    xgd_effect_destroy(effect);
+    return XGD_OK;
+}
+
+static const xgd_effect_class reentrant_class = { "ReentrantEffect", 0, reentrant_apply };
+static const xgd_effect_class destroying_class = { "DestroyingEffect", 0, destroying_apply };
+
+XGD_TEST(EffectClass_OnApplyCannotReenterOrOutliveItsEffect)
+{
+    xgd_device *dev = class_device(t);
+    REQUIRE(dev != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_effect_create_derived(dev, PROBE_BYTES, &reentrant_class, &e));
+    g_inner = XGD_OK;
+    CHECK_OK(xgd_effect_apply(e));
+    CHECK_RESULT(g_inner, XGD_ERROR_INVALID_OPERATION);
+    g_inner = XGD_OK;
+    CHECK_OK(xgd_effect_pass_apply(e, 0, 0));
+    CHECK_RESULT(g_inner, XGD_ERROR_INVALID_OPERATION);
+    /* the refusal is per apply: the next one runs on_apply again */
+    g_inner = XGD_OK;
+    CHECK_OK(xgd_effect_apply(e));
+    CHECK_RESULT(g_inner, XGD_ERROR_INVALID_OPERATION);
+    xgd_effect_destroy(e);
+
+    for (int explicit_pass = 0; explicit_pass < 2; explicit_pass++) {
+        xgd_effect *d = NULL;
+        REQUIRE_OK(xgd_effect_create_derived(dev, PROBE_BYTES, &destroying_class, &d));
+        CHECK_RESULT(explicit_pass ? xgd_effect_pass_apply(d, 0, 0) : xgd_effect_apply(d),
+                     XGD_ERROR_OBJECT_DISPOSED);
+        CHECK(strstr(xgd_device_last_error(dev), "destroyed by its own on_apply") != NULL);
+        CHECK_RESULT(xgd_effect_apply(d), XGD_ERROR_OBJECT_DISPOSED);
+    }
+    xgd_device_destroy(dev);
+}
+
+/* XNA's EffectPass.Apply: when OnApply picks another technique (BasicEffect picks its shader
+   permutation from its properties), the pass is applied from the technique now current. Here
+   the vertex colour property turns red vertices red; the technique current before the apply
+   (0) ignores vertex colour and would draw white. */
+XGD_TEST(EffectClass_PassApplyFollowsTheTechniqueOnApplyPicks)
+{
+    xgd_device *dev = class_device(t);
+    REQUIRE(dev != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_basic_effect_create(dev, &e));
+    xgd_basic_effect_params p;
+    REQUIRE_OK(xgd_basic_effect_get(e, &p));
+    p.vertex_color_enabled = true;
+    REQUIRE_OK(xgd_basic_effect_set(e, &p));
+    int before = -1;
+    CHECK_OK(xgd_effect_get_current_technique(e, &before));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 255, 255 }));
+    CHECK_OK(xgd_effect_pass_apply(e, before, 0));
+    int after = -1;
+    CHECK_OK(xgd_effect_get_current_technique(e, &after));
+    CHECK(after != before);
+    const xgd_color red = { 255, 0, 0, 255 };
+    const xgd_vertex_position_color v[6] = {
+        { { -1, 1, 0 }, red }, { { 1, 1, 0 }, red }, { { 1, -1, 0 }, red },
+        { { -1, 1, 0 }, red }, { { 1, -1, 0 }, red }, { { -1, -1, 0 }, red },
+    };
+    /* both triangles clockwise on screen: drawn under the default CullCounterClockwise */
+    CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, 2,
+                                      xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR)));
+    uint8_t *img = NULL;
+    if (xgdt_read_back_buffer(t, dev, 8, 8, &img)) {
+        const uint8_t *px = &img[(4 * 8 + 4) * 4];
+        CHECK_MSG(px[0] == 255 && px[1] == 0 && px[2] == 0, "centre (%d,%d,%d), expected red",
+                  px[0], px[1], px[2]);
+        free(img);
+    }
+    xgd_effect_destroy(e);
     xgd_device_destroy(dev);
 }

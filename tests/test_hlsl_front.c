@@ -375,3 +375,50 @@ XGD_TEST(hlsl_front_blocks_after_technique)
     CHECK(strstr(fx.source, "sampler S") != NULL);
     xgdi_hlsl_fx_free(&fx);
 }
+
+/* A derived effect's body waits as a spare after the effect is destroyed; a body whose apply
+ * made state objects (its sampler_state block) still owns them, and device destroy frees the
+ * spare while the device still unlinks what is disposed (it freed them after, and the device's
+ * resource list then walked freed memory: valgrind and ASan saw it). */
+static const xgd_effect_class spare_class = { "SpareEffect", 0, NULL };
+
+XGD_TEST(hlsl_derived_spare_with_sampler_states_at_device_destroy)
+{
+#ifndef XGD_TEST_HAVE_GLSLANG
+    xgdt_not_supported(t, "this build has no HLSL compiler");
+#else
+    static const char src[] =
+        "texture Pattern;\n"
+        "sampler S = sampler_state { Texture = (Pattern); MinFilter = Point; MagFilter = Point; MipFilter = None; };\n"
+        "float4 VS(float4 p : POSITION0) : SV_Position { return p; }\n"
+        "float4 PS(float2 uv : TEXCOORD0) : SV_Target { return tex2D(S, uv); }\n"
+        "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n";
+    xgdi_hlsl_program p;
+    char *log = NULL;
+    REQUIRE_OK(xgdi_hlsl_program_compile(src, strlen(src), "spare.fx", &p, &log));
+    free(log);
+    void *bytes = NULL;
+    size_t size = 0;
+    xgd_result saved = xgdi_hlsl_program_save(&p, &bytes, &size);
+    xgdi_hlsl_program_free(&p);
+    REQUIRE_OK(saved);
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = 8;
+    dd.pp.back_buffer_height = 8;
+    xgd_device *dev = xgdt_device(t, &dd);
+    if (dev != NULL) {
+        xgd_texture *tex = NULL;
+        const xgd_texture2d_desc td = { 2, 2, false, XGD_SURFACE_FORMAT_COLOR };
+        CHECK_OK(xgd_texture2d_create(dev, &td, &tex));
+        xgd_effect *e = NULL;
+        CHECK_OK(xgd_effect_create_derived(dev, bytes, size, &spare_class, &e));
+        xgd_effect_parameter pat = { -1 };
+        if (e != NULL && xgd_effect_find_parameter(e, "Pattern", &pat) == XGD_OK)
+            CHECK_OK(xgd_effect_parameter_set_texture(e, pat, tex));
+        if (e != NULL) CHECK_OK(xgd_effect_apply(e));
+        xgd_effect_destroy(e); /* the body, with its sampler state, becomes the class's spare */
+        xgd_device_destroy(dev);
+    }
+    free(bytes);
+#endif
+}

@@ -344,6 +344,9 @@ static xgd_result start_with_caps(xgd_device *dev, const xgdi_renderer_ops *ops)
 static void free_device(xgd_device *dev)
 {
     if (dev->quad_index_buffer != NULL) xgd_index_buffer_destroy(dev->quad_index_buffer->buf.res.handle);
+    /* Spare effect bodies own state objects (sampler_state blocks, pass states): they must be
+       destroyed while the device still unlinks what is disposed, before `destroying`. */
+    xgdi_effect_drop_spares(dev);
     dev->destroying = true;
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);

@@ -193,7 +193,9 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
     r = quad_index_buffer(device, &indices);
     if (r != XGD_OK) return r;
 
-    xgd_texture *saved = device->textures[0];
+    /* the slot's texture as a handle: a failed draw may report device loss, whose event
+       handler may destroy that texture before the slot is restored */
+    void *saved = device->textures[0] != NULL ? device->textures[0]->res.handle : NULL;
     const uint8_t *v = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
     xgdi_draw draw;
     memset(&draw, 0, sizeof draw);
@@ -216,7 +218,7 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
             r = xgdi_draw_submit(device, &draw, &decl->layout);
         }
         if (r != XGD_OK) {
-            bind_slot0(device, saved);
+            bind_slot0(device, saved != NULL ? (xgd_texture *)xgdi_handle_get(saved, XGDI_RES_TEXTURE) : NULL);
             return r;
         }
         v += (size_t)q * 4 * (size_t)decl->layout.stride;

@@ -465,7 +465,12 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
                        sizeof(sprite_vertex) * 4);
         }
         xgd_result r;
-        if (b->effect != NULL && (r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+        if (b->effect != NULL) {
+            if (!xgd_resource_is_live(dev, b->effect))
+                return xgd_device_report_error(dev, XGD_ERROR_OBJECT_DISPOSED,
+                                               "the effect given to Begin was destroyed");
+            if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
+        }
         r = order != NULL
                 ? xgd_draw_user_quad_runs(dev, b->gather, 0, b->runs, run_count, decl)
                 : xgd_draw_user_quad_runs(dev, &b->vertices[(size_t)first * 4], 0, b->runs,

@@ -207,7 +207,20 @@ void xgdi_effect_drop_spares(xgd_device *device)
 xgd_result xgdi_effect_on_apply(xgd_effect *effect)
 {
     if (effect->cls == NULL || effect->cls->on_apply == NULL) return XGD_OK;
-    return effect->cls->on_apply(effect->res.handle, effect->state);
+    xgd_device *dev = xgdi_resource_device(&effect->res);
+    const char *name = effect->cls->name != NULL ? effect->cls->name : "derived effect";
+    if (effect->applying)
+        return xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
+                         "%s: an apply inside its own on_apply (it would never end)", name);
+    void *handle = effect->res.handle;
+    effect->applying = true;
+    xgd_result r = effect->cls->on_apply(handle, effect->state);
+    /* on_apply may have destroyed the effect: then nothing of it may be touched */
+    if (xgdi_handle_get(handle, XGDI_RES_EFFECT) != &effect->res)
+        return xgdi_fail(dev, XGD_ERROR_OBJECT_DISPOSED, "%s was destroyed by its own on_apply",
+                         name);
+    effect->applying = false;
+    return r;
 }
 
 xgd_result xgd_effect_apply(xgd_effect *effect)

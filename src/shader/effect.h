@@ -13,6 +13,7 @@ struct xgd_effect {
     xgdi_fx *fx;                      /* the effect body */
     const xgd_effect_class *cls;      /* derived effects (xgd_effect_create_derived); else NULL */
     void *state;                      /* cls->state_size bytes, owned; NULL when 0 */
+    bool applying;                    /* inside its class's on_apply (no nested apply) */
 };
 
 #endif

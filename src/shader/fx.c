@@ -2829,8 +2829,17 @@ xgd_result xgd_effect_pass_apply(xgd_effect *effect, int technique, int pass)
        checked first so a refused pass runs none of it */
     xgd_result r = xgdi_check_device(dev);
     if (r == XGD_OK) r = check_pass(dev, fx, technique, pass);
+    int current = fx->current_technique;
     if (r == XGD_OK) r = xgdi_effect_on_apply((xgd_effect *)(void *)effect);
     if (r != XGD_OK) return r;
+    /* on_apply picked another technique (BasicEffect picks its permutation by its
+       properties): a pass of the technique that was current is applied from the new current
+       one, as XNA's EffectPass.Apply does */
+    if (technique >= 0 && technique == current && fx->current_technique != current) {
+        technique = fx->current_technique;
+        r = check_pass(dev, fx, technique, pass);
+        if (r != XGD_OK) return r;
+    }
     return xgdi_fx_apply(dev, fx, technique < 0 ? -2 : technique, pass);
 }
 
