@@ -380,13 +380,12 @@ XGD_TEST(hlsl_front_blocks_after_technique)
  * made state objects (its sampler_state block) still owns them, and device destroy frees the
  * spare while the device still unlinks what is disposed (it freed them after, and the device's
  * resource list then walked freed memory: valgrind and ASan saw it). */
-static const xgd_effect_class spare_class = { "SpareEffect", 0, NULL };
-
 XGD_TEST(hlsl_derived_spare_with_sampler_states_at_device_destroy)
 {
 #ifndef XGD_TEST_HAVE_GLSLANG
     xgdt_not_supported(t, "this build has no HLSL compiler");
 #else
+    static const xgd_effect_class spare_class = { "SpareEffect", 0, NULL };
     static const char src[] =
         "texture Pattern;\n"
         "sampler S = sampler_state { Texture = (Pattern); MinFilter = Point; MagFilter = Point; MipFilter = None; };\n"
