@@ -152,3 +152,62 @@ XGD_TEST(D3d9Check_VFaceDeclaration)
     bad[3] = 0x90011001u; /* vFace.x */
     expect_refused(t, "dcl vFace.x", bad, N(bad), "vPos / vFace declaration is malformed");
 }
+
+#define VS30 0xfffe0300u
+#define VS20 0xfffe0200u
+#define DCL_POSITION 0x80000000u
+#define DCL_COLOR 0x8000000au
+#define REG_V0 0x900f0000u
+#define REG_O0 0xe00f0000u
+#define SRC_V0 0x90e40000u
+
+/* refused as NOT_SUPPORTED naming the cause; MojoShader's front end (the bytecode profile)
+   accepts it, so the check is all that keeps it from the SPIR-V back end, which asserts */
+static void expect_unsupported(xgdt_ctx *t, const char *what, const uint32_t *tokens, size_t count,
+                               const char *cause)
+{
+    char err[192];
+    xgd_result r = check(tokens, count, err, sizeof err);
+    CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED, "%s: the check gave %s, not NOT_SUPPORTED", what,
+              xgd_result_name(r));
+    CHECK_MSG(r == XGD_OK || strstr(err, cause) != NULL, "%s: message \"%s\" does not name \"%s\"",
+              what, err, cause);
+#ifdef XGD_TEST_HAVE_MOJOSHADER
+    const MOJOSHADER_parseData *p = MOJOSHADER_parse("bytecode", "main", (const unsigned char *)tokens,
+                                                     (unsigned)(count * 4), NULL, 0, NULL, 0, NULL, NULL,
+                                                     NULL);
+    CHECK_MSG(p != NULL && p->error_count == 0, "%s: MojoShader's front end refuses it: %s", what,
+              p && p->error_count ? p->errors[0].error : "out of memory");
+    if (p != NULL) MOJOSHADER_freeParseData(p);
+#endif
+}
+
+/* The fx fuzz find of session 10 (fuzz/regressions/fx/declarations-without-instructions): a
+   shader that declares registers and does nothing else made MojoShader's SPIR-V back end
+   abort (push_output's assertion) */
+XGD_TEST(D3d9Check_DeclarationsWithoutInstructions)
+{
+    const char *cause = "declares registers but has no instructions";
+    uint32_t vs_in[] = { VS30, DCL, DCL_POSITION, REG_V0, END };
+    expect_unsupported(t, "vs_3_0 dcl_position v0 alone", vs_in, N(vs_in), cause);
+    uint32_t vs_nop[] = { VS30, DCL, DCL_POSITION, REG_V0, NOP, NOP, END };
+    expect_unsupported(t, "vs_3_0 dcl_position v0 and nops", vs_nop, N(vs_nop), cause);
+    uint32_t vs_out[] = { VS30, DCL, DCL_POSITION, REG_O0, END };
+    expect_unsupported(t, "vs_3_0 dcl_position o0 alone", vs_out, N(vs_out), cause);
+    uint32_t vs2_in[] = { VS20, DCL, DCL_POSITION, REG_V0, END };
+    expect_unsupported(t, "vs_2_0 dcl_position v0 alone", vs2_in, N(vs2_in), cause);
+    uint32_t ps3_in[] = { PS30, DCL, DCL_COLOR, REG_V0, END };
+    expect_unsupported(t, "ps_3_0 dcl_color v0 alone", ps3_in, N(ps3_in), cause);
+    uint32_t ps2_t[] = { PS20, DCL, DCL_USAGE_NONE, REG_T0, NOP, END };
+    expect_unsupported(t, "ps_2_0 dcl t0 and nop", ps2_t, N(ps2_t), cause);
+
+    /* what stays accepted: a declaration followed by work (an instruction, or a def), and a
+       shader with neither */
+    uint32_t vs_mov[] = { VS30, DCL, DCL_POSITION, REG_V0, DCL, DCL_POSITION, REG_O0,
+                          MOV, REG_O0, SRC_V0, END };
+    expect_valid(t, "vs_3_0 dcl v0, dcl o0, mov o0, v0", vs_mov, N(vs_mov));
+    uint32_t vs_def[] = { VS30, DCL, DCL_POSITION, REG_V0, DEF, 0xa00f0000u, 0, 0, 0, 0, END };
+    expect_valid(t, "vs_3_0 dcl v0 and def c0", vs_def, N(vs_def));
+    uint32_t empty[] = { VS30, END };
+    expect_valid(t, "vs_3_0 with nothing", empty, N(empty));
+}

@@ -383,7 +383,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
     w.pos = 1;
     char stack[32];
     int depth = 0, loops = 0, else_seen = 0, ctab_seen = 0;
-    bool ended = false;
+    bool ended = false, declared = false, works = false;
     while (w.pos < w.n && !ended) {
         size_t at = w.pos;
         uint32_t tok = w.t[w.pos++];
@@ -410,6 +410,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
         size_t end = w.pos + len;
         if (opcode == 31) { /* dcl */
             if (!check_dcl(&w, end)) return w.code;
+            declared = true;
             continue;
         }
         if (opcode == 81 || opcode == 48 || opcode == 47) { /* def, defi, defb */
@@ -421,6 +422,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
                 reg_num(reg) >= (opcode == 81 ? 256 : 16) || (reg & (1u << 13)))
                 return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "a constant definition is malformed", at), w.code;
             w.pos = end;
+            works = true;
             continue;
         }
         const op_info *op = NULL;
@@ -443,6 +445,7 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
             return fail(&w, XGD_ERROR_NOT_SUPPORTED,
                         "texldb, and texldp on a cube or volume texture, are not supported", at), w.code;
         w.instructions = true;
+        if (opcode != 0) works = true; /* nop does nothing */
         for (int k = 0; k < 5 && op->kinds[k] != K_NONE; k++)
             if (!operand(&w, end, op->kinds[k], (int)opcode, loops)) return w.code;
         if (w.pos != end) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "an instruction has extra operands", at), w.code;
@@ -472,5 +475,12 @@ xgd_result xgdi_d3d9_check(const void *bytes, size_t size, xgdi_d3d9_info *info,
     }
     if (!ended) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "the shader has no end token", w.pos), w.code;
     if (depth != 0) return fail(&w, XGD_ERROR_INVALID_ARGUMENT, "a flow-control block is not closed", w.pos), w.code;
+    /* MojoShader's SPIR-V back end asserts on a shader that declares registers and then does
+       nothing (no instruction but nop, no def): its front end accepts it. Measured
+       over vs/ps 2.0 and 3.0, input, output and texture-coordinate declarations; no real
+       shader has that shape, so every such shader is refused */
+    if (declared && !works)
+        return fail(&w, XGD_ERROR_NOT_SUPPORTED, "a shader that declares registers but has no instructions", 1),
+               w.code;
     return XGD_OK;
 }
