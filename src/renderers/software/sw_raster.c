@@ -575,6 +575,7 @@ static inline int64_t sw_ceil_div(int64_t a, int64_t b)
  * barycentrics come from them by the same double formula, so only the bookkeeping is cheaper.
  */
 #if defined(__SSE2__) && !defined(XGD_SW_NO_SIMD)
+#define SW_SIMD 1
 typedef __m128 sw_v4;
 static inline sw_v4 sw_v4_load(const float *p) { return _mm_loadu_ps(p); }
 static inline sw_v4 sw_v4_splat(float x) { return _mm_set1_ps(x); }
@@ -611,6 +612,7 @@ static inline void sw_v4_store_unorm8(uint8_t *q, sw_v4 v)
     memcpy(q, &w, sizeof w);
 }
 #else
+#define SW_SIMD 0
 typedef struct sw_v4 {
     float e[4];
 } sw_v4;
@@ -648,6 +650,7 @@ static inline void sw_v4_store_unorm8(uint8_t *q, sw_v4 v)
 }
 #endif
 
+#if !SW_SIMD
 /* sw_sample_image's value for an RGBA8 image (its rgba8 branches) */
 static inline sw_v4 sw_sample_rgba8(const sw_image *img, bool linear, float u, float v,
                                     xgd_texture_address_mode au, xgd_texture_address_mode av)
@@ -689,6 +692,57 @@ static inline sw_v4 sw_sample_rgba8(const sw_image *img, bool linear, float u, f
     o = sw_v4_add(o, sw_v4_mul(sw_v4_unorm8(rb + (size_t)xa * 4), sw_v4_splat(w01)));
     return sw_v4_add(o, sw_v4_mul(sw_v4_unorm8(rb + (size_t)xb * 4), sw_v4_splat(w11)));
 }
+#endif
+
+#if SW_SIMD
+/* sw_sample_rgba8 with (u, v) in elements 0 and 1 of uv and (width, height) in those of size:
+   the same operations on both axes at once (sw_safe_coord is MAXPS then MINPS, which pass NaN
+   to -1e8 as it does; sw_ifloor is truncation less one where it rounded up) */
+static inline sw_v4 sw_sample_rgba8_uv(const sw_image *img, bool linear, sw_v4 uv, sw_v4 size,
+                                       xgd_texture_address_mode au, xgd_texture_address_mode av)
+{
+    int w = img->width, h = img->height;
+    const uint8_t *px = img->rgba8;
+    __m128 f = _mm_mul_ps(uv, size);
+    if (linear) f = _mm_sub_ps(f, _mm_set1_ps(0.5f));
+    f = _mm_min_ps(_mm_max_ps(f, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    __m128i i = _mm_cvttps_epi32(f);
+    i = _mm_add_epi32(i, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), f)));
+    int x0 = _mm_cvtsi128_si32(i), y0 = _mm_cvtsi128_si32(_mm_shuffle_epi32(i, _MM_SHUFFLE(1, 1, 1, 1)));
+    if (!linear) {
+        if (x0 < 0 || x0 >= w) x0 = sw_address(x0, w, au);
+        if (y0 < 0 || y0 >= h) y0 = sw_address(y0, h, av);
+        return sw_v4_unorm8(px + ((size_t)y0 * (size_t)w + (size_t)x0) * 4);
+    }
+    __m128 fr = _mm_sub_ps(f, _mm_cvtepi32_ps(i)); /* (ax, ay) */
+    int xa, xb, ya, yb;
+    if (x0 >= 0 && x0 + 1 < w) {
+        xa = x0;
+        xb = x0 + 1;
+    } else {
+        xa = sw_address(x0, w, au);
+        xb = sw_address(x0 + 1, w, au);
+    }
+    if (y0 >= 0 && y0 + 1 < h) {
+        ya = y0;
+        yb = y0 + 1;
+    } else {
+        ya = sw_address(y0, h, av);
+        yb = sw_address(y0 + 1, h, av);
+    }
+    const uint8_t *ra = px + (size_t)ya * (size_t)w * 4, *rb = px + (size_t)yb * (size_t)w * 4;
+    if ((_mm_movemask_ps(_mm_cmpeq_ps(fr, _mm_setzero_ps())) & 3) == 3)
+        return sw_v4_unorm8(ra + (size_t)xa * 4);
+    /* (1 - ax, ax, 1 - ax, ax) * (1 - ay, 1 - ay, ay, ay) = (w00, w10, w01, w11) */
+    __m128 t = _mm_unpacklo_ps(_mm_sub_ps(_mm_set1_ps(1.0f), fr), fr);
+    __m128 wt = _mm_mul_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 1, 0)),
+                           _mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 3, 2, 2)));
+    sw_v4 o = _mm_mul_ps(sw_v4_unorm8(ra + (size_t)xa * 4), _mm_shuffle_ps(wt, wt, 0x00));
+    o = _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(ra + (size_t)xb * 4), _mm_shuffle_ps(wt, wt, 0x55)));
+    o = _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(rb + (size_t)xa * 4), _mm_shuffle_ps(wt, wt, 0xaa)));
+    return _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(rb + (size_t)xb * 4), _mm_shuffle_ps(wt, wt, 0xff)));
+}
+#endif
 
 /* The covered pixels of row y of a triangle (sw_raster_triangle's edges, single coverage):
    [*x0, *x1] within [px0, px1]; false when none. */
@@ -725,8 +779,16 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     int u = c->mod_uv;
     const sw_v4 c0 = sw_v4_load(a0 + c->mod_col), c1 = sw_v4_load(a1 + c->mod_col);
     const sw_v4 c2 = sw_v4_load(a2 + c->mod_col);
+#if SW_SIMD
+    /* (u, v) of each vertex in elements 0 and 1 */
+    const sw_v4 uv0 = _mm_setr_ps(a0[u], a0[u + 1], 0.0f, 0.0f);
+    const sw_v4 uv1 = _mm_setr_ps(a1[u], a1[u + 1], 0.0f, 0.0f);
+    const sw_v4 uv2 = _mm_setr_ps(a2[u], a2[u + 1], 0.0f, 0.0f);
+    const sw_v4 size = _mm_setr_ps((float)c->mod_image->width, (float)c->mod_image->height, 1.0f, 1.0f);
+#else
     const float u0 = a0[u], u1 = a1[u], u2 = a2[u];
     const float v0 = a0[u + 1], v1 = a1[u + 1], v2 = a2[u + 1];
+#endif
     const sw_image *img = c->mod_image;
     const bool linear = c->mod_linear;
     const xgd_texture_address_mode au = c->mod_samp->desc->address_u;
@@ -744,12 +806,18 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
             double l0 = (double)e1 * inv_area, l1 = (double)e2 * inv_area;
             double l2 = 1.0 - l0 - l1;
             float w0 = (float)l0, w1 = (float)l1, w2 = (float)l2;
+            const sw_v4 sw0 = sw_v4_splat(w0), sw1 = sw_v4_splat(w1), sw2 = sw_v4_splat(w2);
+#if SW_SIMD
+            sw_v4 uv = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, uv0), sw_v4_mul(sw1, uv1)),
+                                 sw_v4_mul(sw2, uv2));
+            sw_v4 t = sw_sample_rgba8_uv(img, linear, uv, size, au, av);
+#else
             float uu = w0 * u0 + w1 * u1 + w2 * u2;
             float vv = w0 * v0 + w1 * v1 + w2 * v2;
             sw_v4 t = sw_sample_rgba8(img, linear, uu, vv, au, av);
-            sw_v4 f = sw_v4_add(sw_v4_add(sw_v4_mul(sw_v4_splat(w0), c0),
-                                          sw_v4_mul(sw_v4_splat(w1), c1)),
-                                sw_v4_mul(sw_v4_splat(w2), c2));
+#endif
+            sw_v4 f = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, c0), sw_v4_mul(sw1, c1)),
+                                sw_v4_mul(sw2, c2));
             /* the product in either operand order is the same number (a NaN clamps to 0) */
             sw_v4 sc = sw_v4_sat(sw_v4_mul(t, f));
             sw_v4 out = sw_v4_add(sc, sw_v4_mul(sw_v4_unorm8(q), sw_v4_one_minus_w(sc)));
