@@ -23,11 +23,17 @@
  * AlphaBlend into a single-sampled target) and each case it leaves to the quad path: other
  * blend states, a perspective transform (w differs per vertex), a texture decoded to float,
  * a mipmapped or anisotropic sampler, a multisampled target.
+ * SwSimd_Unorm8: the row path's conversions (sw_simd.h, SSE2 or plain C as built) are the
+ * rules': every byte b decodes to (float)b / 255, and a float encodes as clamp(v, 0, 1) * 255
+ * + 0.5 truncated, NaN as 0.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "fixture_util.h"
+#include "sw_simd.h"
 #include "sw_spirv.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,4 +307,50 @@ XGD_TEST(SwShapes_SameImageAsExecutor)
 XGD_TEST(SwShapes_SameImageAsExecutorMsaa)
 {
     compare(t, 4);
+}
+
+/* the encoding rule of a Color channel, written out */
+static uint8_t rule_unorm8(float v)
+{
+    if (v != v || v <= 0.0f) return 0;
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(int)(v * 255.0f + 0.5f);
+}
+
+XGD_TEST(SwSimd_Unorm8)
+{
+    int bad = 0;
+    for (int b = 0; b < 256; b++) {
+        uint8_t px[4] = { (uint8_t)b, (uint8_t)(255 - b), (uint8_t)(b * 7), (uint8_t)(b * 13) };
+        float got[4];
+        sw_v4_store(got, sw_v4_unorm8(px));
+        for (int k = 0; k < 4; k++)
+            if (got[k] != (float)px[k] / 255.0f) bad++;
+    }
+    CHECK_MSG(bad == 0, "%d decoded bytes differ from b / 255", bad);
+    /* every byte's value and its neighbours (the rounding boundaries), and the clamps */
+    float vals[256 * 3 + 8];
+    int n = 0;
+    for (int b = 0; b < 256; b++) {
+        float c = ((float)b + 0.5f) / 255.0f;
+        vals[n++] = c;
+        vals[n++] = nextafterf(c, 0.0f);
+        vals[n++] = nextafterf(c, 2.0f);
+    }
+    vals[n++] = -0.0f;
+    vals[n++] = -1.0f;
+    vals[n++] = 1.0f;
+    vals[n++] = 1.5f;
+    vals[n++] = nextafterf(1.0f, 0.0f);
+    vals[n++] = (float)INFINITY;
+    vals[n++] = -(float)INFINITY;
+    vals[n++] = (float)NAN;
+    bad = 0;
+    for (int i = 0; i + 4 <= n; i++) {
+        uint8_t out[4];
+        sw_v4_store_unorm8(out, sw_v4_load(&vals[i]));
+        for (int k = 0; k < 4; k++)
+            if (out[k] != rule_unorm8(vals[i + k])) bad++;
+    }
+    CHECK_MSG(bad == 0, "%d encoded values differ from the rule", bad);
 }
