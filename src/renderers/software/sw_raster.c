@@ -1495,6 +1495,8 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
                              sw_vertex *out, int n)
 {
     const xgdi_native_shader *vs = c->vs;
+    /* component k of register reg, lane l, is R[reg + 4k + l] (xgdi_sw_spirv_reg) */
+    float *R = xgdi_sw_spirv_regs(st);
     for (int i = 0; i < c->nin; i++) {
         const xgd_vertex_element *e = c->in_elem[i];
         uint32_t reg = vs->in_reg[c->in_loc[i]];
@@ -1503,17 +1505,18 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
             float val[4] = { 0, 0, 0, 1 };
             const uint8_t *from = sw_stream_source(c, i, src[l]);
             if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
-            for (int k = 0; k < comps; k++) xgdi_sw_spirv_reg(st, reg, k)[l] = val[k];
+            for (int k = 0; k < comps; k++) R[reg + 4u * (uint32_t)k + (uint32_t)l] = val[k];
         }
     }
     xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
     for (int l = 0; l < n; l++) {
         sw_vertex *o = &out[l];
-        for (int k = 0; k < 4; k++) o->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[l];
+        for (int k = 0; k < 4; k++) o->clip[k] = R[vs->position_reg + 4u * (uint32_t)k + (uint32_t)l];
         for (int i = 0; i < c->nlink; i++)
             for (int k = 0; k < 4; k++)
-                o->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[l]
-                                                           : (k == 3 ? 1.0f : 0.0f);
+                o->v[4 * i + k] = k < c->link_vs_comps[i]
+                                      ? R[c->link_vs[i] + 4u * (uint32_t)k + (uint32_t)l]
+                                      : (k == 3 ? 1.0f : 0.0f);
     }
 }
 
