@@ -610,14 +610,14 @@ static inline sw_v4 sw_sample_rgba8(const sw_image *img, bool linear, float u, f
 #endif
 
 #if SW_SIMD
-/* sw_sample_rgba8 with (u, v) in elements 0 and 1 of uv and (width, height) in those of size:
+/* sw_sample_rgba8 with (u, v) in elements 0 and 1 of uv and (width, height) in those of size
+   (the image's texels px, w and h passed by value: the row loop's stores could alias them):
    the same operations on both axes at once (sw_safe_coord is MAXPS then MINPS, which pass NaN
    to -1e8 as it does; sw_ifloor is truncation less one where it rounded up) */
-static inline sw_v4 sw_sample_rgba8_uv(const sw_image *img, bool linear, sw_v4 uv, sw_v4 size,
-                                       xgd_texture_address_mode au, xgd_texture_address_mode av)
+static inline sw_v4 sw_sample_rgba8_uv(const uint8_t *px, int w, int h, bool linear, sw_v4 uv,
+                                       sw_v4 size, xgd_texture_address_mode au,
+                                       xgd_texture_address_mode av)
 {
-    int w = img->width, h = img->height;
-    const uint8_t *px = img->rgba8;
     __m128 f = _mm_mul_ps(uv, size);
     if (linear) f = _mm_sub_ps(f, _mm_set1_ps(0.5f));
     f = _mm_min_ps(_mm_max_ps(f, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
@@ -705,6 +705,10 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     const float v0 = a0[u + 1], v1 = a1[u + 1], v2 = a2[u + 1];
 #endif
     const sw_image *img = c->mod_image;
+#if SW_SIMD
+    const uint8_t *const texels = img->rgba8;
+    const int tw = img->width, th = img->height;
+#endif
     const bool linear = c->mod_linear;
     const xgd_texture_address_mode au = c->mod_samp->desc->address_u;
     const xgd_texture_address_mode av = c->mod_samp->desc->address_v;
@@ -725,7 +729,7 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
 #if SW_SIMD
             sw_v4 uv = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, uv0), sw_v4_mul(sw1, uv1)),
                                  sw_v4_mul(sw2, uv2));
-            sw_v4 t = sw_sample_rgba8_uv(img, linear, uv, size, au, av);
+            sw_v4 t = sw_sample_rgba8_uv(texels, tw, th, linear, uv, size, au, av);
 #else
             float uu = w0 * u0 + w1 * u1 + w2 * u2;
             float vv = w0 * v0 + w1 * v1 + w2 * v2;
