@@ -18,12 +18,22 @@
  * fractional positions, point and linear filters, a mipmapped texture minified so the level
  * comes from the quad's derivatives, tints, alpha blending; single-sampled and 4x
  * multisampled; a user effect with the product's operands reversed) give identical back
- * buffers with and without recognition, on one thread and banded on three.
+ * buffers with and without recognition, on one thread and banded on three. The passes cover
+ * the row path (sw_mod_rows: affine triangles, a one-level RGBA8 image, Color and DXT1,
+ * AlphaBlend into a single-sampled target) and each case it leaves to the quad path: other
+ * blend states, a perspective transform (w differs per vertex), a texture decoded to float,
+ * a mipmapped or anisotropic sampler, a multisampled target.
+ * SwSimd_Unorm8: the row path's conversions (sw_simd.h, SSE2 or plain C as built) are the
+ * rules': every byte b decodes to (float)b / 255, and a float encodes as clamp(v, 0, 1) * 255
+ * + 0.5 truncated, NaN as 0.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "fixture_util.h"
+#include "sw_simd.h"
 #include "sw_spirv.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,13 +155,17 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
     if (dev == NULL) return false;
     bool ok = true;
     xgd_sprite_batch *batch = NULL;
-    xgd_texture *tex = NULL, *mip = NULL;
+    xgd_texture *tex = NULL, *mip = NULL, *t4444 = NULL, *dxt = NULL;
     xgd_effect *fx = NULL;
     CHECK_OK(xgd_sprite_batch_create(dev, &batch));
     CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex));
     CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 32, .height = 32, .mipmap = true },
                                   &mip));
-    if (batch == NULL || tex == NULL || mip == NULL) {
+    CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS,
+                                  .format = XGD_SURFACE_FORMAT_BGRA4444 }, &t4444));
+    CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS,
+                                  .format = XGD_SURFACE_FORMAT_DXT1 }, &dxt));
+    if (batch == NULL || tex == NULL || mip == NULL || t4444 == NULL || dxt == NULL) {
         ok = false;
         goto done;
     }
@@ -163,6 +177,9 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
         data[i * 4 + 3] = (uint8_t)(i % 3 == 0 ? 255 : 70 + i % 150);
     }
     CHECK_OK(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, data, TS * TS * 4));
+    /* 16-bit texels (decoded to float) and DXT1 blocks (decoded to RGBA8): any bytes are valid */
+    CHECK_OK(xgd_texture_set_data(t4444, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, data, TS * TS * 2));
+    CHECK_OK(xgd_texture_set_data(dxt, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, data, TS * TS / 2));
     for (int level = 0, s = 32; s >= 1; level++, s /= 2) {
         for (int i = 0; i < s * s; i++) {
             int x = i % s, y = i / s;
@@ -195,13 +212,26 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
         XGD_SAMPLER_PRESET_LINEAR_CLAMP, XGD_SAMPLER_PRESET_POINT_WRAP,
         XGD_SAMPLER_PRESET_LINEAR_WRAP, XGD_SAMPLER_PRESET_ANISOTROPIC_CLAMP
     };
+    /* pass 6: a perspective transform, so the sprites' vertices have different w */
+    xgd_matrix persp;
+    memset(&persp, 0, sizeof persp);
+    persp.m[0] = persp.m[5] = persp.m[10] = persp.m[15] = 1.0f;
+    persp.m[3] = 0.0015f;
+    persp.m[7] = 0.002f;
     uint32_t seed = 5;
-    for (int pass = 0; pass < 5 && ok; pass++) {
+    for (int pass = 0; pass < 10 && ok; pass++) {
         xgd_sprite_batch_begin_desc bd;
         memset(&bd, 0, sizeof bd);
         bd.sampler_state = xgd_sampler_state_preset(dev, samplers[pass % 4]);
         bd.effect = pass == 4 ? fx : NULL;
-        if (pass == 4 && fx == NULL) break;
+        if (pass == 4 && fx == NULL) continue;
+        /* blend states the row path leaves to the quad path (the opaque one early, so later
+           passes blend over it) */
+        if (pass == 5) bd.blend_state = xgd_blend_state_preset(dev, XGD_BLEND_PRESET_OPAQUE);
+        if (pass == 7)
+            bd.blend_state = xgd_blend_state_preset(dev, XGD_BLEND_PRESET_NON_PREMULTIPLIED);
+        if (pass == 9) bd.blend_state = xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ADDITIVE);
+        if (pass == 6) bd.transform = &persp;
         CHECK_OK(xgd_sprite_batch_begin(batch, &bd));
         for (int i = 0; i < 60; i++) {
             xgd_sprite s = XGD_SPRITE_INIT;
@@ -209,7 +239,7 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
             s.position.y = (float)(lcg(&seed) % (H + 20)) - 10.0f;
             s.color = (xgd_color){ (uint8_t)lcg(&seed), (uint8_t)lcg(&seed), (uint8_t)lcg(&seed),
                                    (uint8_t)(60 + lcg(&seed) % 196) };
-            xgd_texture *which = tex;
+            xgd_texture *which = pass == 8 ? t4444 : pass == 6 || pass == 1 ? dxt : tex;
             if (i % 3 == 1) {
                 /* rotated, scaled, fractional: bilinear weights and clipped edges */
                 s.position.x += (float)(lcg(&seed) % 100) / 100.0f;
@@ -231,6 +261,8 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
     CHECK_OK(xgd_get_back_buffer_data(dev, NULL, px, (size_t)W * H * 4));
 done:
     xgd_effect_destroy(fx);
+    xgd_texture_destroy(dxt);
+    xgd_texture_destroy(t4444);
     xgd_texture_destroy(mip);
     xgd_texture_destroy(tex);
     xgd_sprite_batch_destroy(batch);
@@ -275,4 +307,50 @@ XGD_TEST(SwShapes_SameImageAsExecutor)
 XGD_TEST(SwShapes_SameImageAsExecutorMsaa)
 {
     compare(t, 4);
+}
+
+/* the encoding rule of a Color channel, written out */
+static uint8_t rule_unorm8(float v)
+{
+    if (v != v || v <= 0.0f) return 0;
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(int)(v * 255.0f + 0.5f);
+}
+
+XGD_TEST(SwSimd_Unorm8)
+{
+    int bad = 0;
+    for (int b = 0; b < 256; b++) {
+        uint8_t px[4] = { (uint8_t)b, (uint8_t)(255 - b), (uint8_t)(b * 7), (uint8_t)(b * 13) };
+        float got[4];
+        sw_v4_store(got, sw_v4_unorm8(px));
+        for (int k = 0; k < 4; k++)
+            if (got[k] != (float)px[k] / 255.0f) bad++;
+    }
+    CHECK_MSG(bad == 0, "%d decoded bytes differ from b / 255", bad);
+    /* every byte's value and its neighbours (the rounding boundaries), and the clamps */
+    float vals[256 * 3 + 8];
+    int n = 0;
+    for (int b = 0; b < 256; b++) {
+        float c = ((float)b + 0.5f) / 255.0f;
+        vals[n++] = c;
+        vals[n++] = nextafterf(c, 0.0f);
+        vals[n++] = nextafterf(c, 2.0f);
+    }
+    vals[n++] = -0.0f;
+    vals[n++] = -1.0f;
+    vals[n++] = 1.0f;
+    vals[n++] = 1.5f;
+    vals[n++] = nextafterf(1.0f, 0.0f);
+    vals[n++] = (float)INFINITY;
+    vals[n++] = -(float)INFINITY;
+    vals[n++] = (float)NAN;
+    bad = 0;
+    for (int i = 0; i + 4 <= n; i++) {
+        uint8_t out[4];
+        sw_v4_store_unorm8(out, sw_v4_load(&vals[i]));
+        for (int k = 0; k < 4; k++)
+            if (out[k] != rule_unorm8(vals[i + k])) bad++;
+    }
+    CHECK_MSG(bad == 0, "%d encoded values differ from the rule", bad);
 }

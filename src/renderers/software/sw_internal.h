@@ -201,6 +201,42 @@ void sw_sampler_init(sw_sampler *out, const xgd_sampler_desc *s);
    destination of blending into Color targets). Constant: devices on different threads read it
    concurrently, so nothing may fill it lazily. */
 extern const float xgdi_sw_unorm8[256];
+/* Texel addressing and coordinate helpers of the sampling rules, shared with the rasterizer's
+   direct path for RGBA8 images (sw_raster.c), which must compute exactly sw_sample_image's
+   values. */
+static inline int sw_address(int i, int n, xgd_texture_address_mode m)
+{
+    switch (m) {
+    case XGD_ADDRESS_CLAMP:
+        return i < 0 ? 0 : (i >= n ? n - 1 : i);
+    case XGD_ADDRESS_MIRROR: {
+        int p = 2 * n;
+        int k = i % p;
+        if (k < 0) k += p;
+        return k >= n ? p - 1 - k : k;
+    }
+    default: {
+        int k = i % n;
+        return k < 0 ? k + n : k;
+    }
+    }
+}
+
+static inline float sw_safe_coord(float x)
+{
+    /* keeps the int conversion defined for huge, infinite or NaN coordinates */
+    if (!(x > -1.0e8f)) return -1.0e8f;
+    if (x > 1.0e8f) return 1.0e8f;
+    return x;
+}
+
+/* floor for |x| <= 1e8 (coordinates are clamped first); avoids a libm call per texel */
+static inline int sw_ifloor(float x)
+{
+    int i = (int)x;
+    return (float)i > x ? i - 1 : i;
+}
+
 void sw_sample_2d_with(const xgdi_native_texture *t, const sw_sampler *s, float u, float v,
                        const float *deriv, float out[4]);
 /* One image sampled at (u, v) with one filter (linear or point) and the address modes: what

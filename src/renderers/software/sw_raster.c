@@ -33,6 +33,7 @@
 #include "sw_internal.h"
 #include "sw_spirv.h"
 #include "sw_spirv_sample.h"
+#include "sw_simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,6 +154,9 @@ typedef struct sw_ctx {
     /* the pixel goes to one single-sampled Color target through SpriteBatch's AlphaBlend
        (premultiplied, all channels), with no depth, stencil or query to update */
     bool mod_blend_write;
+    /* and the image is RGBA8 with one level and no level of detail: affine triangles are
+       drawn by sw_mod_rows */
+    bool mod_rows;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -285,13 +289,6 @@ static inline void sw_blend_px(const sw_blend *b, const float *s, const float *d
                             sw_factor(b->cd, ch, s, d, bf));
     o[3] = sw_blend_op(b->af, s[3], sw_factor(b->as, 3, s, d, bf), d[3],
                        sw_factor(b->ad, 3, s, d, bf));
-}
-
-static inline uint8_t sw_unorm8(float v)
-{
-    if (!(v > 0.0f)) return 0;
-    if (v >= 1.0f) return 255;
-    return (uint8_t)(v * 255.0f + 0.5f);
 }
 
 static void sw_write_target(const sw_ctx *c, const sw_rt_view *t, size_t pix, unsigned mask,
@@ -538,8 +535,6 @@ static void sw_mod_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4]
     }
 }
 
-/* ---- triangles ---- */
-
 static inline int64_t sw_floor_div256(int64_t v)
 {
     return v >= 0 ? v / 256 : -((-v + 255) / 256);
@@ -557,6 +552,200 @@ static inline int64_t sw_ceil_div(int64_t a, int64_t b)
     int64_t q = a / b;
     return (a % b != 0 && a > 0) ? q + 1 : q;
 }
+
+/* ---- the modulate shape in rows ---- */
+
+/*
+ * SpriteBatch's common case runs here pixel by pixel along each covered row instead of quad by
+ * quad: the modulate shape without a level of detail (no lane reads another), an affine
+ * triangle, a one-level RGBA8 image, one single-sampled Color target written through
+ * AlphaBlend with nothing else to update (sw_ctx.mod_rows). Every value is the one
+ * sw_raster_triangle, sw_mod_quad, sw_sample_image and sw_write_target compute, by the same
+ * IEEE operations in the same order, four channels at a time (SSE2 where the compiler targets
+ * it, plain loops elsewhere): the edge values of a row step exactly in int64 and the
+ * barycentrics come from them by the same double formula, so only the bookkeeping is cheaper.
+ */
+#if !SW_SIMD
+/* sw_sample_image's value for an RGBA8 image (its rgba8 branches) */
+static inline sw_v4 sw_sample_rgba8(const sw_image *img, bool linear, float u, float v,
+                                    xgd_texture_address_mode au, xgd_texture_address_mode av)
+{
+    int w = img->width, h = img->height;
+    const uint8_t *px = img->rgba8;
+    if (!linear) {
+        int x = sw_ifloor(sw_safe_coord(u * (float)w));
+        int y = sw_ifloor(sw_safe_coord(v * (float)h));
+        if (x < 0 || x >= w) x = sw_address(x, w, au);
+        if (y < 0 || y >= h) y = sw_address(y, h, av);
+        return sw_v4_unorm8(px + ((size_t)y * (size_t)w + (size_t)x) * 4);
+    }
+    float fx = sw_safe_coord(u * (float)w - 0.5f);
+    float fy = sw_safe_coord(v * (float)h - 0.5f);
+    int x0 = sw_ifloor(fx), y0 = sw_ifloor(fy);
+    float ax = fx - (float)x0, ay = fy - (float)y0;
+    int xa, xb, ya, yb;
+    if (x0 >= 0 && x0 + 1 < w) {
+        xa = x0;
+        xb = x0 + 1;
+    } else {
+        xa = sw_address(x0, w, au);
+        xb = sw_address(x0 + 1, w, au);
+    }
+    if (y0 >= 0 && y0 + 1 < h) {
+        ya = y0;
+        yb = y0 + 1;
+    } else {
+        ya = sw_address(y0, h, av);
+        yb = sw_address(y0 + 1, h, av);
+    }
+    const uint8_t *ra = px + (size_t)ya * (size_t)w * 4, *rb = px + (size_t)yb * (size_t)w * 4;
+    if (ax == 0.0f && ay == 0.0f) return sw_v4_unorm8(ra + (size_t)xa * 4);
+    float w00 = (1.0f - ax) * (1.0f - ay), w10 = ax * (1.0f - ay);
+    float w01 = (1.0f - ax) * ay, w11 = ax * ay;
+    sw_v4 o = sw_v4_mul(sw_v4_unorm8(ra + (size_t)xa * 4), sw_v4_splat(w00));
+    o = sw_v4_add(o, sw_v4_mul(sw_v4_unorm8(ra + (size_t)xb * 4), sw_v4_splat(w10)));
+    o = sw_v4_add(o, sw_v4_mul(sw_v4_unorm8(rb + (size_t)xa * 4), sw_v4_splat(w01)));
+    return sw_v4_add(o, sw_v4_mul(sw_v4_unorm8(rb + (size_t)xb * 4), sw_v4_splat(w11)));
+}
+#endif
+
+#if SW_SIMD
+/* sw_sample_rgba8 with (u, v) in elements 0 and 1 of uv and (width, height) in those of size
+   (the image's texels px, w and h passed by value: the row loop's stores could alias them):
+   the same operations on both axes at once (sw_safe_coord is MAXPS then MINPS, which pass NaN
+   to -1e8 as it does; sw_ifloor is truncation less one where it rounded up) */
+static inline sw_v4 sw_sample_rgba8_uv(const uint8_t *px, int w, int h, bool linear, sw_v4 uv,
+                                       sw_v4 size, xgd_texture_address_mode au,
+                                       xgd_texture_address_mode av)
+{
+    __m128 f = _mm_mul_ps(uv, size);
+    if (linear) f = _mm_sub_ps(f, _mm_set1_ps(0.5f));
+    f = _mm_min_ps(_mm_max_ps(f, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    __m128i i = _mm_cvttps_epi32(f);
+    i = _mm_add_epi32(i, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), f)));
+    int x0 = _mm_cvtsi128_si32(i), y0 = _mm_cvtsi128_si32(_mm_shuffle_epi32(i, _MM_SHUFFLE(1, 1, 1, 1)));
+    if (!linear) {
+        if (x0 < 0 || x0 >= w) x0 = sw_address(x0, w, au);
+        if (y0 < 0 || y0 >= h) y0 = sw_address(y0, h, av);
+        return sw_v4_unorm8(px + ((size_t)y0 * (size_t)w + (size_t)x0) * 4);
+    }
+    __m128 fr = _mm_sub_ps(f, _mm_cvtepi32_ps(i)); /* (ax, ay) */
+    int xa, xb, ya, yb;
+    if (x0 >= 0 && x0 + 1 < w) {
+        xa = x0;
+        xb = x0 + 1;
+    } else {
+        xa = sw_address(x0, w, au);
+        xb = sw_address(x0 + 1, w, au);
+    }
+    if (y0 >= 0 && y0 + 1 < h) {
+        ya = y0;
+        yb = y0 + 1;
+    } else {
+        ya = sw_address(y0, h, av);
+        yb = sw_address(y0 + 1, h, av);
+    }
+    const uint8_t *ra = px + (size_t)ya * (size_t)w * 4, *rb = px + (size_t)yb * (size_t)w * 4;
+    if ((_mm_movemask_ps(_mm_cmpeq_ps(fr, _mm_setzero_ps())) & 3) == 3)
+        return sw_v4_unorm8(ra + (size_t)xa * 4);
+    /* (1 - ax, ax, 1 - ax, ax) * (1 - ay, 1 - ay, ay, ay) = (w00, w10, w01, w11) */
+    __m128 t = _mm_unpacklo_ps(_mm_sub_ps(_mm_set1_ps(1.0f), fr), fr);
+    __m128 wt = _mm_mul_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 1, 0)),
+                           _mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 3, 2, 2)));
+    sw_v4 o = _mm_mul_ps(sw_v4_unorm8(ra + (size_t)xa * 4), _mm_shuffle_ps(wt, wt, 0x00));
+    o = _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(ra + (size_t)xb * 4), _mm_shuffle_ps(wt, wt, 0x55)));
+    o = _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(rb + (size_t)xa * 4), _mm_shuffle_ps(wt, wt, 0xaa)));
+    return _mm_add_ps(o, _mm_mul_ps(sw_v4_unorm8(rb + (size_t)xb * 4), _mm_shuffle_ps(wt, wt, 0xff)));
+}
+#endif
+
+/* The covered pixels of row y of a triangle (sw_raster_triangle's edges, single coverage):
+   [*x0, *x1] within [px0, px1]; false when none. */
+static inline bool sw_row_span(const int64_t A[3], const int64_t B[3], const int64_t bias[3],
+                               const sw_screen_vertex *const v[3], int64_t px0, int64_t px1,
+                               int64_t y, int64_t *x0, int64_t *x1)
+{
+    int64_t Py = y * 256 + 128, Px = px0 * 256 + 128;
+    int64_t klo = 0, khi = px1 - px0;
+    for (int i = 0; i < 3 && klo <= khi; i++) {
+        int64_t step = A[i] * 256;
+        int64_t t0 = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y) - bias[i];
+        if (step > 0) {
+            int64_t k = sw_ceil_div(-t0, step);
+            if (k > klo) klo = k;
+        } else if (step < 0) {
+            int64_t k = sw_floor_div(t0, -step);
+            if (k < khi) khi = k;
+        } else if (t0 < 0) {
+            klo = khi + 1;
+        }
+    }
+    *x0 = px0 + klo;
+    *x1 = px0 + khi;
+    return klo <= khi;
+}
+
+/* The triangle's pixels for sw_ctx.mod_rows (see above) */
+static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], const int64_t A[3],
+                        const int64_t B[3], const int64_t bias[3], double inv_area, int64_t px0,
+                        int64_t px1, int64_t py0, int64_t py1)
+{
+    const float *a0 = v[0]->a, *a1 = v[1]->a, *a2 = v[2]->a;
+    int u = c->mod_uv;
+    const sw_v4 c0 = sw_v4_load(a0 + c->mod_col), c1 = sw_v4_load(a1 + c->mod_col);
+    const sw_v4 c2 = sw_v4_load(a2 + c->mod_col);
+#if SW_SIMD
+    /* (u, v) of each vertex in elements 0 and 1 */
+    const sw_v4 uv0 = _mm_setr_ps(a0[u], a0[u + 1], 0.0f, 0.0f);
+    const sw_v4 uv1 = _mm_setr_ps(a1[u], a1[u + 1], 0.0f, 0.0f);
+    const sw_v4 uv2 = _mm_setr_ps(a2[u], a2[u + 1], 0.0f, 0.0f);
+    const sw_v4 size = _mm_setr_ps((float)c->mod_image->width, (float)c->mod_image->height, 1.0f, 1.0f);
+#else
+    const float u0 = a0[u], u1 = a1[u], u2 = a2[u];
+    const float v0 = a0[u + 1], v1 = a1[u + 1], v2 = a2[u + 1];
+#endif
+    const sw_image *img = c->mod_image;
+#if SW_SIMD
+    const uint8_t *const texels = img->rgba8;
+    const int tw = img->width, th = img->height;
+#endif
+    const bool linear = c->mod_linear;
+    const xgd_texture_address_mode au = c->mod_samp->desc->address_u;
+    const xgd_texture_address_mode av = c->mod_samp->desc->address_v;
+    const int64_t s1 = A[1] * 256, s2 = A[2] * 256;
+    for (int64_t y = py0; y <= py1; y++) {
+        int64_t x0, x1;
+        if (!sw_row_span(A, B, bias, v, px0, px1, y, &x0, &x1)) continue;
+        int64_t Px = x0 * 256 + 128, Py = y * 256 + 128;
+        /* the edge values sw_raster_triangle gives each pixel: l0 from edge 1, l1 from edge 2 */
+        int64_t e1 = A[1] * (Px - v[1]->X) + B[1] * (Py - v[1]->Y);
+        int64_t e2 = A[2] * (Px - v[2]->X) + B[2] * (Py - v[2]->Y);
+        uint8_t *q = c->rt[0].base + ((size_t)y * (size_t)c->width + (size_t)x0) * 4;
+        for (int64_t x = x0; x <= x1; x++, e1 += s1, e2 += s2, q += 4) {
+            double l0 = (double)e1 * inv_area, l1 = (double)e2 * inv_area;
+            double l2 = 1.0 - l0 - l1;
+            float w0 = (float)l0, w1 = (float)l1, w2 = (float)l2;
+            const sw_v4 sw0 = sw_v4_splat(w0), sw1 = sw_v4_splat(w1), sw2 = sw_v4_splat(w2);
+#if SW_SIMD
+            sw_v4 uv = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, uv0), sw_v4_mul(sw1, uv1)),
+                                 sw_v4_mul(sw2, uv2));
+            sw_v4 t = sw_sample_rgba8_uv(texels, tw, th, linear, uv, size, au, av);
+#else
+            float uu = w0 * u0 + w1 * u1 + w2 * u2;
+            float vv = w0 * v0 + w1 * v1 + w2 * v2;
+            sw_v4 t = sw_sample_rgba8(img, linear, uu, vv, au, av);
+#endif
+            sw_v4 f = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, c0), sw_v4_mul(sw1, c1)),
+                                sw_v4_mul(sw2, c2));
+            /* the product in either operand order is the same number (a NaN clamps to 0) */
+            sw_v4 sc = sw_v4_sat(sw_v4_mul(t, f));
+            sw_v4 out = sw_v4_add(sc, sw_v4_mul(sw_v4_unorm8(q), sw_v4_one_minus_w(sc)));
+            sw_v4_store_unorm8(q, out);
+        }
+    }
+}
+
+/* ---- triangles ---- */
 
 /* A triangle: edge functions with the top-left fill rule, depth and perspective-correct
    interpolation, visited in aligned 2x2 quads so the pixel shader runs on whole quads (lanes
@@ -602,6 +791,11 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0,
     if (px0 > px1 || py0 > py1) return;
 
     double inv_area = 1.0 / (double)area;
+    bool affine = v[0]->iw == v[1]->iw && v[1]->iw == v[2]->iw;
+    if (c->mod_rows && affine) {
+        sw_mod_rows(c, v, A, B, bias, inv_area, px0, px1, py0, py1);
+        return;
+    }
     double dldx[3], dldy[3];
     for (int i = 0; i < 3; i++) {
         int j = (i + 2) % 3;
@@ -613,7 +807,6 @@ static void sw_raster_triangle(sw_ctx *c, const sw_screen_vertex *in0,
     double slope = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
     c->prim_bias = (double)c->depth_bias + (double)c->slope_bias * slope;
 
-    bool affine = v[0]->iw == v[1]->iw && v[1]->iw == v[2]->iw;
     int64_t eoff[3][SW_MAX_SAMPLES];
     double zoffs[SW_MAX_SAMPLES];
     int ns = c->samples;
@@ -1254,6 +1447,8 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
                 float lod = 0.0f + c->mod_samp->desc->mip_map_level_of_detail_bias;
                 c->mod_linear = lod > 0.0f ? c->mod_samp->min_linear : c->mod_samp->mag_linear;
             }
+            c->mod_rows = c->mod_blend_write && c->single_coverage && c->mod_image != NULL &&
+                          c->mod_image->rgba8 != NULL;
         }
     }
     return true;
@@ -1304,6 +1499,8 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
                              sw_vertex *out, int n)
 {
     const xgdi_native_shader *vs = c->vs;
+    /* component k of register reg, lane l, is R[reg + 4k + l] (xgdi_sw_spirv_reg) */
+    float *R = xgdi_sw_spirv_regs(st);
     for (int i = 0; i < c->nin; i++) {
         const xgd_vertex_element *e = c->in_elem[i];
         uint32_t reg = vs->in_reg[c->in_loc[i]];
@@ -1312,17 +1509,18 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
             float val[4] = { 0, 0, 0, 1 };
             const uint8_t *from = sw_stream_source(c, i, src[l]);
             if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
-            for (int k = 0; k < comps; k++) xgdi_sw_spirv_reg(st, reg, k)[l] = val[k];
+            for (int k = 0; k < comps; k++) R[reg + 4u * (uint32_t)k + (uint32_t)l] = val[k];
         }
     }
     xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
     for (int l = 0; l < n; l++) {
         sw_vertex *o = &out[l];
-        for (int k = 0; k < 4; k++) o->clip[k] = xgdi_sw_spirv_reg(st, vs->position_reg, k)[l];
+        for (int k = 0; k < 4; k++) o->clip[k] = R[vs->position_reg + 4u * (uint32_t)k + (uint32_t)l];
         for (int i = 0; i < c->nlink; i++)
             for (int k = 0; k < 4; k++)
-                o->v[4 * i + k] = k < c->link_vs_comps[i] ? xgdi_sw_spirv_reg(st, c->link_vs[i], k)[l]
-                                                           : (k == 3 ? 1.0f : 0.0f);
+                o->v[4 * i + k] = k < c->link_vs_comps[i]
+                                      ? R[c->link_vs[i] + 4u * (uint32_t)k + (uint32_t)l]
+                                      : (k == 3 ? 1.0f : 0.0f);
     }
 }
 

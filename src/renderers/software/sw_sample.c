@@ -33,32 +33,6 @@ const float xgdi_sw_unorm8[256] = { SW_U8_64(0), SW_U8_64(64), SW_U8_64(128), SW
 #undef SW_U8_4
 #undef SW_U8
 
-static inline int sw_address(int i, int n, xgd_texture_address_mode m)
-{
-    switch (m) {
-    case XGD_ADDRESS_CLAMP:
-        return i < 0 ? 0 : (i >= n ? n - 1 : i);
-    case XGD_ADDRESS_MIRROR: {
-        int p = 2 * n;
-        int k = i % p;
-        if (k < 0) k += p;
-        return k >= n ? p - 1 - k : k;
-    }
-    default: {
-        int k = i % n;
-        return k < 0 ? k + n : k;
-    }
-    }
-}
-
-static inline float sw_safe_coord(float x)
-{
-    /* keeps the int conversion defined for huge, infinite or NaN coordinates */
-    if (!(x > -1.0e8f)) return -1.0e8f;
-    if (x > 1.0e8f) return 1.0e8f;
-    return x;
-}
-
 static inline void sw_fetch(const sw_image *img, int x, int y, float out[4])
 {
     size_t i = (size_t)y * (size_t)img->width + (size_t)x;
@@ -78,13 +52,6 @@ static inline void sw_fetch(const sw_image *img, int x, int y, float out[4])
         out[0] = out[1] = out[2] = 0.0f;
         out[3] = 1.0f;
     }
-}
-
-/* floor for |x| <= 1e8 (coordinates are clamped first); avoids a libm call per texel */
-static inline int sw_ifloor(float x)
-{
-    int i = (int)x;
-    return (float)i > x ? i - 1 : i;
 }
 
 static void sw_sample_level(const sw_image *img, bool linear, float u, float v,
