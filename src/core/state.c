@@ -662,6 +662,7 @@ void xgdi_invalidate_draw_state(xgd_device *dev)
 {
     if (dev == NULL) return;
     dev->draw_state.dirty = XGDI_DIRTY_ALL;
+    xgdi_new_slot_check_epoch(dev);
     for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) dev->draw_state.textures[i] = NULL;
     for (int i = 0; i < XGDI_MAX_VERTEX_TEXTURE_SLOTS; i++) dev->draw_state.vertex_textures[i] = NULL;
 }
