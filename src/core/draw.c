@@ -34,7 +34,7 @@ static xgd_result check_primitives(xgd_device *dev, xgd_primitive_type type, int
                          primitive_count);
     /* XNA 4.0's profiles cap one draw at MaxPrimitiveCount (HiDef 1,048,575, Reach 65,535) and
        throw NotSupportedException beyond it, on every draw call and every renderer. */
-    int max = dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575;
+    int max = dev->max_primitive_count;
     if (primitive_count > max)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "primitive_count %d exceeds the %s profile's maximum of %d per draw",
@@ -303,6 +303,7 @@ static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw)
     if (dev->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) xgdi_new_slot_check_epoch(dev);
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
+    dev->texture_slots_ready = 0;
     dev->stats.draw_calls++;
     /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
     uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
@@ -482,9 +483,6 @@ static xgd_result check_user_decl(xgd_device *dev, xgd_vertex_declaration *decl)
 
 /* check_changed_slots for the slots (`unchecked`) whose textures have not passed check_slots
  * there in this epoch: the checks, then the memo. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
 static xgd_result check_unmemoized_slots(xgd_device *dev, uint32_t unchecked)
 {
     xgd_result r = check_slots(dev, unchecked);
@@ -502,11 +500,15 @@ static xgd_result check_unmemoized_slots(xgd_device *dev, uint32_t unchecked)
     return XGD_OK;
 }
 
-/* xgd_draw_user_primitives' common case, for the slots set since the last draw (`slots`,
- * stale_slots with XGDI_DIRTY_TEXTURES alone): check_slots for each texture that has not
- * passed them in this slot and epoch (xgd_device.slot_check_epoch), then refresh_texture_slots
- * (the slots' sampler states are unchanged, as XGDI_DIRTY_SAMPLERS is clear). */
-static inline xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
+/* xgd_draw_user_primitives' common case, for the slots set since the last draw that
+ * xgd_set_texture did not make ready (`slots`; all changed slots are stale_slots with
+ * XGDI_DIRTY_TEXTURES alone): check_slots for each texture that has not passed them in this
+ * slot and epoch (xgd_device.slot_check_epoch), then refresh_texture_slots (the slots' sampler
+ * states are unchanged, as XGDI_DIRTY_SAMPLERS is clear). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
 {
     uint32_t epoch = dev->slot_check_epoch, unchecked = 0;
     for (uint32_t m = slots; m != 0; m &= m - 1) {
@@ -532,6 +534,7 @@ static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type typ
 {
     device->draw_state.dirty = 0;
     device->texture_slots_changed = 0;
+    device->texture_slots_ready = 0;
     device->stats.draw_calls++;
     device->stats.primitives += (uint64_t)primitive_count;
     if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
@@ -578,13 +581,16 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         !device->lost && device->renderer != NULL && device->program_set &&
         !device->native_targets_stale &&
         (unsigned)type < XGD_PRIMITIVE_COUNT && primitive_count > 0 &&
-        primitive_count <= (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575) &&
-        vertices != NULL && vertex_offset >= 0) {
-        if (device->texture_slots_changed != 0) {
-            xgd_result sr = check_changed_slots(device, device->texture_slots_changed);
+        primitive_count <= device->max_primitive_count && vertices != NULL && vertex_offset >= 0) {
+        /* the changed slots xgd_set_texture could not make ready */
+        uint32_t stale = device->texture_slots_changed & ~device->texture_slots_ready;
+        if (stale != 0) {
+            xgd_result sr = check_changed_slots(device, stale);
             if (sr != XGD_OK) return sr;
         }
-        int n = (int)vertices_for(type, primitive_count);
+        /* vertices_for, without its switch: vertices = count * mul + add */
+        static const int8_t mul[XGD_PRIMITIVE_COUNT] = { 3, 1, 2, 1 }, add[XGD_PRIMITIVE_COUNT] = { 0, 2, 0, 1 };
+        int n = primitive_count * mul[type] + add[type];
         const uint8_t *first =
             (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
         const xgdi_renderer_ops *ops = device->ops;

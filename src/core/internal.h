@@ -373,6 +373,12 @@ struct xgd_device {
        changes only with a dirty bit other than XGDI_DIRTY_TEXTURES, and the draw that clears
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
     uint32_t slot_check_epoch;
+    int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
+    /* bit i: xgd_set_texture found textures[i] memoized as passing slot i's checks and copied
+       its native texture into draw_state.textures[i], the work a draw would do for the slot.
+       Every other writer of textures[i] or draw_state.textures[i] clears the bit (quads.c,
+       set_texture_checked, xgdi_invalidate_draw_state), as does every accepted draw. */
+    uint32_t texture_slots_ready;
     /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
        handle is a live declaration of this device. */

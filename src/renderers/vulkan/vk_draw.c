@@ -876,8 +876,18 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
        and 3D registers) or changed filterability (another sampler) goes the general way; the
        sampler of every other one is the one bound (record_draw put it in fast_images), as no
        sampler state changed */
-    uint32_t changed = 0;
-    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+    uint32_t changed = 0, used = r->user_memo_used;
+    if (used == 1u) {
+        /* the common program: register 0 alone */
+        const xgdi_native_texture *t = st->textures[0];
+        if (t == NULL || t->filterable != r->user_memo_filterable[0]) return false;
+        if (t->view != r->user_bound_views[0]) {
+            r->fast_images[0].imageView = t->view;
+            changed = 1u;
+        }
+        used = 0;
+    }
+    for (; used != 0; used &= used - 1) {
         uint32_t i = (uint32_t)xgdi_lowest_bit(used);
         const xgdi_native_texture *t = i < XGDI_SHADER_MAX_SAMPLERS
                                            ? st->textures[i]
