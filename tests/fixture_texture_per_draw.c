@@ -106,3 +106,92 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
     for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
     xgd_device_destroy(dev);
 }
+
+/* The slot checks of a draw that changed only texture slots are remembered per texture, slot
+ * and state (src/core/draw.c, check_changed_slots): a texture that passed them before must
+ * be checked again in another slot and after any change of what they depend on. Reach: a
+ * texture whose size is not a power of two needs Clamp addressing in its slot; a render
+ * target cannot be sampled while bound. Each refused draw names its failure and draws
+ * nothing. */
+XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.profile = XGD_GRAPHICS_PROFILE_REACH;
+    dd.pp.back_buffer_width = W;
+    dd.pp.back_buffer_height = H;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev);
+    xgd_texture *pot = xgdt_solid_texture(t, dev, 4, 4, RED);
+    xgd_texture *npot = xgdt_solid_texture(t, dev, 3, 2, GREEN);
+    xgd_texture *rt = fx_target(t, dev, 4, 4, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
+    REQUIRE(pot && npot && rt);
+    xgd_effect *fx = fx_texture_effect(t, dev, pot);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    xgd_sampler_state *clamp = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    xgd_sampler_state *wrap = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 1, wrap));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    xgd_statistics s0, s1;
+
+    /* npot passes in slot 0 (Clamp) between texture-only draws, and is remembered there */
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    CHECK_OK(cell_quad(dev, 0));
+    REQUIRE_OK(xgd_set_texture(dev, 0, npot));
+    CHECK_OK(cell_quad(dev, 1));
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    CHECK_OK(cell_quad(dev, 2));
+    /* slot 1 addresses with Wrap: npot is refused there, though it passed in slot 0 */
+    REQUIRE_OK(xgd_set_texture(dev, 1, npot));
+    memset(&s0, 0, sizeof s0);
+    xgd_device_get_statistics(dev, &s0);
+    CHECK_RESULT(cell_quad(dev, 3), XGD_ERROR_NOT_SUPPORTED);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "Reach requires Clamp addressing for the 3x2 texture in slot 1") != NULL,
+              "message: %s", xgd_device_last_error(dev));
+    REQUIRE_OK(xgd_set_texture(dev, 1, NULL));
+    CHECK_OK(cell_quad(dev, 3));
+    /* slot 0 turns to Wrap while pot is bound (a draw passes and clears the change), then
+       npot comes back into slot 0 with texture changes alone: refused */
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, wrap));
+    CHECK_OK(cell_quad(dev, 4));
+    REQUIRE_OK(xgd_set_texture(dev, 0, npot));
+    CHECK_RESULT(cell_quad(dev, 5), XGD_ERROR_NOT_SUPPORTED);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "Reach requires Clamp addressing for the 3x2 texture in slot 0") != NULL,
+              "message: %s", xgd_device_last_error(dev));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
+    CHECK_OK(cell_quad(dev, 5));
+
+    /* a render target sampled between texture-only draws, then bound for output (a draw
+       into it with another texture passes), then sampled again: refused */
+    REQUIRE_OK(xgd_set_texture(dev, 0, rt));
+    CHECK_OK(cell_quad(dev, 6));
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    CHECK_OK(cell_quad(dev, 7));
+    REQUIRE_OK(xgd_set_render_target(dev, rt));
+    CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST,
+                                      (xgd_vertex_position_color_texture[3]){ { { -1, -1, 0 }, RED, { 0, 0 } },
+                                                                              { { 1, -1, 0 }, RED, { 0, 0 } },
+                                                                              { { -1, 1, 0 }, RED, { 0, 0 } } },
+                                      0, 1, xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+    REQUIRE_OK(xgd_set_texture(dev, 0, rt));
+    CHECK_RESULT(cell_quad(dev, 8), XGD_ERROR_INVALID_OPERATION);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "the render target in texture slot 0 is also bound as render target 0") != NULL,
+              "message: %s", xgd_device_last_error(dev));
+    memset(&s1, 0, sizeof s1);
+    xgd_device_get_statistics(dev, &s1);
+    /* counted since s0: cells 3, 4, 5, 6, 7 and the draw into rt; not the refused ones */
+    CHECK_MSG(s1.draw_calls == s0.draw_calls + 6, "%llu draws after %llu, want 6 more",
+              (unsigned long long)s1.draw_calls, (unsigned long long)s0.draw_calls);
+    REQUIRE_OK(xgd_set_render_target(dev, NULL));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    CHECK_OK(cell_quad(dev, 0));
+
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(rt);
+    xgd_texture_destroy(npot);
+    xgd_texture_destroy(pot);
+    xgd_device_destroy(dev);
+}

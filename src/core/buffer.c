@@ -221,6 +221,10 @@ void xgd_vertex_declaration_destroy(xgd_vertex_declaration *decl)
         dev->draw_state.layout = NULL;
         dev->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
     }
+    if (dev != NULL && dev->user_decl_layout == &decl->layout) {
+        dev->user_decl_handle = NULL;
+        dev->user_decl_layout = NULL;
+    }
     xgdi_resource_dispose(&decl->res);
     free(decl);
 }

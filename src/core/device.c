@@ -446,6 +446,7 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     dev->token = token;
     dev->desc = d;
     dev->desc.renderer = kind;
+    dev->max_primitive_count = d.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575;
     if (!pp.headless) {
         res = xgdi_window_open(dev, &pp.window, &dev->window);
         /* IsFullScreen false leaves the window as the application made it */

@@ -34,7 +34,7 @@ static xgd_result check_primitives(xgd_device *dev, xgd_primitive_type type, int
                          primitive_count);
     /* XNA 4.0's profiles cap one draw at MaxPrimitiveCount (HiDef 1,048,575, Reach 65,535) and
        throw NotSupportedException beyond it, on every draw call and every renderer. */
-    int max = dev->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575;
+    int max = dev->max_primitive_count;
     if (primitive_count > max)
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "primitive_count %d exceeds the %s profile's maximum of %d per draw",
@@ -299,8 +299,11 @@ static xgd_result submit(xgd_device *dev, xgdi_draw *draw, const xgdi_vertex_lay
 /* What follows a draw the renderer accepted: the dirty marks are spent, and it is counted. */
 static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw)
 {
+    /* an input of the slot checks may have changed: the memo of passed checks starts over */
+    if (dev->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) xgdi_new_slot_check_epoch(dev);
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
+    dev->texture_slots_ready = 0;
     dev->stats.draw_calls++;
     /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
     uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
@@ -478,49 +481,138 @@ static xgd_result check_user_decl(xgd_device *dev, xgd_vertex_declaration *decl)
     return check_layout(dev, &decl->layout);
 }
 
+/* check_changed_slots for the slots (`unchecked`) whose textures have not passed check_slots
+ * there in this epoch: the checks, then the memo. */
+static xgd_result check_unmemoized_slots(xgd_device *dev, uint32_t unchecked)
+{
+    xgd_result r = check_slots(dev, unchecked);
+    if (r != XGD_OK) return r;
+    uint32_t epoch = dev->slot_check_epoch;
+    for (uint32_t m = unchecked; m != 0; m &= m - 1) {
+        int i = xgdi_lowest_bit(m);
+        xgd_texture *t = dev->textures[i];
+        if (t->checked_epoch != epoch) {
+            t->checked_epoch = epoch;
+            t->checked_slots = 0;
+        }
+        t->checked_slots |= 1u << i;
+    }
+    return XGD_OK;
+}
+
+/* xgd_draw_user_primitives' common case, for the slots set since the last draw that
+ * xgd_set_texture did not make ready (`slots`; all changed slots are stale_slots with
+ * XGDI_DIRTY_TEXTURES alone): check_slots for each texture that has not passed them in this
+ * slot and epoch (xgd_device.slot_check_epoch), then refresh_texture_slots (the slots' sampler
+ * states are unchanged, as XGDI_DIRTY_SAMPLERS is clear). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
+{
+    uint32_t epoch = dev->slot_check_epoch, unchecked = 0;
+    for (uint32_t m = slots; m != 0; m &= m - 1) {
+        int i = xgdi_lowest_bit(m);
+        const xgd_texture *t = dev->textures[i];
+        if (t != NULL && (t->checked_epoch != epoch || !(t->checked_slots & (1u << i))))
+            unchecked |= 1u << i;
+    }
+    if (unchecked != 0) {
+        xgd_result r = check_unmemoized_slots(dev, unchecked);
+        if (r != XGD_OK) return r;
+    }
+    xgdi_draw_state *s = &dev->draw_state;
+    for (uint32_t m = slots; m != 0; m &= m - 1) {
+        int i = xgdi_lowest_bit(m);
+        s->textures[i] = dev->textures[i] != NULL ? dev->textures[i]->native : NULL;
+    }
+    return XGD_OK;
+}
+
+/* accepted(), for one instance and no dirty bit but XGDI_DIRTY_TEXTURES */
+static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type type, int primitive_count)
+{
+    device->draw_state.dirty = 0;
+    device->texture_slots_changed = 0;
+    device->texture_slots_ready = 0;
+    device->stats.draw_calls++;
+    device->stats.primitives += (uint64_t)primitive_count;
+    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
+}
+
+/* The common case's draw through ops->draw, when the renderer has no user_draw_fast or it
+ * declined. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result user_draw_general(xgd_device *device, xgd_primitive_type type,
+                                    const uint8_t *vertices, int count, int primitive_count)
+{
+    xgdi_draw *d = &device->user_draw;
+    d->type = type;
+    d->primitive_count = primitive_count;
+    d->vertex_count = count;
+    d->user_vertices = vertices;
+    d->user_vertex_count = count;
+    d->state = &device->draw_state;
+    xgd_result r = device->ops->draw(device->renderer, d);
+    if (r != XGD_OK) return r;
+    accepted_user_draw(device, type, primitive_count);
+    return XGD_OK;
+}
+
+static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
+                                               const void *vertices, int vertex_offset,
+                                               int primitive_count, xgd_vertex_declaration *decl);
+
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                     const void *vertices, int vertex_offset, int primitive_count,
                                     xgd_vertex_declaration *decl)
 {
-    XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
-    /* The common draw in one test: since the last accepted draw nothing but texture slots
-       changed (every other input of check_common, check_layout and prepare_state comes with a
-       dirty bit), through the same declaration, with arguments that pass. It then checks and
-       refreshes only the changed slots, exactly as the steps below would; anything else takes
-       those steps, which check in order and name the failure. */
-    if (device != NULL && !device->destroying && !device->lost && device->renderer != NULL &&
-        device->program_set && (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
-        decl != NULL && device->draw_state.layout == &decl->layout && !decl->res.disposed &&
-        decl->res.token != NULL && decl->res.token->device == device &&
-        !device->native_targets_stale && (unsigned)type < XGD_PRIMITIVE_COUNT &&
-        primitive_count > 0 &&
-        primitive_count <= (device->desc.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575) &&
-        vertices != NULL && vertex_offset >= 0) {
-        uint32_t slots = stale_slots(device);
-        if (slots != 0) {
-            xgd_result sr = check_slots(device, slots);
+    /* The common draw in one test: since the last accepted user draw, through the same
+       declaration handle (which its destroy forgets), nothing but texture slots changed (every
+       other input of check_common, check_layout and prepare_state comes with a dirty bit),
+       with arguments that pass. It then checks and refreshes only the changed slots, exactly
+       as the steps below would; anything else takes those steps, which check in order and
+       name the failure. */
+    if (device != NULL && decl != NULL && decl == device->user_decl_handle &&
+        device->draw_state.layout == device->user_decl_layout &&
+        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 && !device->destroying &&
+        !device->lost && device->renderer != NULL && device->program_set &&
+        !device->native_targets_stale &&
+        (unsigned)type < XGD_PRIMITIVE_COUNT && primitive_count > 0 &&
+        primitive_count <= device->max_primitive_count && vertices != NULL && vertex_offset >= 0) {
+        /* the changed slots xgd_set_texture could not make ready */
+        uint32_t stale = device->texture_slots_changed & ~device->texture_slots_ready;
+        if (stale != 0) {
+            xgd_result sr = check_changed_slots(device, stale);
             if (sr != XGD_OK) return sr;
-            refresh_texture_slots(device, slots);
         }
-        int n = (int)vertices_for(type, primitive_count);
-        xgdi_draw *fast = &device->user_draw;
-        fast->type = type;
-        fast->primitive_count = primitive_count;
-        fast->vertex_count = n;
-        fast->user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
-        fast->user_vertex_count = n;
-        fast->state = &device->draw_state;
-        xgd_result dr = device->ops->draw(device->renderer, fast);
-        if (dr != XGD_OK) return dr;
-        /* accepted(), for one instance */
-        device->draw_state.dirty = 0;
-        device->texture_slots_changed = 0;
-        device->stats.draw_calls++;
-        device->stats.primitives += (uint64_t)primitive_count;
-        if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-            device->stats.triangles += (uint64_t)primitive_count;
+        /* vertices_for, without its switch: vertices = count * mul + add */
+        static const int8_t mul[XGD_PRIMITIVE_COUNT] = { 3, 1, 2, 1 }, add[XGD_PRIMITIVE_COUNT] = { 0, 2, 0, 1 };
+        int n = primitive_count * mul[type] + add[type];
+        const uint8_t *first =
+            (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
+        const xgdi_renderer_ops *ops = device->ops;
+        if (ops->user_draw_fast == NULL ||
+            !ops->user_draw_fast(device->renderer, &device->draw_state, type, first, n))
+            return user_draw_general(device, type, first, n, primitive_count);
+        accepted_user_draw(device, type, primitive_count);
         return XGD_OK;
     }
+    return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
+}
+
+/* xgd_draw_user_primitives: every check in order */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
+                                               const void *vertices, int vertex_offset,
+                                               int primitive_count, xgd_vertex_declaration *decl)
+{
+    const xgd_vertex_declaration *handle = decl;
+    XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = check_common(device);
     if (r != XGD_OK) return r;
     r = check_primitives(device, type, primitive_count);
@@ -541,7 +633,12 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         .user_vertices = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride,
         .user_vertex_count = count,
     };
-    return submit(device, &draw, &decl->layout);
+    r = submit(device, &draw, &decl->layout);
+    if (r == XGD_OK) {
+        device->user_decl_handle = handle;
+        device->user_decl_layout = &decl->layout;
+    }
+    return r;
 }
 
 xgd_result xgd_draw_user_indexed_primitives(xgd_device *device, xgd_primitive_type type,

@@ -257,6 +257,9 @@ struct xgd_texture {
     uint8_t *shadow;
     bool shadow_dropped;               /* recovery disabled: partial set_data is refused */
     xgdi_native_texture *native;
+    /* slots (bit i) whose draw checks this texture passed in epoch checked_epoch (the device's
+       slot_check_epoch) */
+    uint32_t checked_epoch, checked_slots;
 };
 
 struct xgd_vertex_declaration {
@@ -364,6 +367,23 @@ struct xgd_device {
     /* bit i: textures[i] changed since the last draw (with XGDI_DIRTY_TEXTURES alone, a draw
        checks and refreshes only these slots: draw.c) */
     uint32_t texture_slots_changed;
+    /* The slot checks' memo (draw.c, check_changed_slots): a texture whose checks passed in
+       slot i records bit i with this epoch. Every input of those checks but the texture
+       (sampler states, the program's sampler kinds, the bound targets, the textures' storage)
+       changes only with a dirty bit other than XGDI_DIRTY_TEXTURES, and the draw that clears
+       such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
+    uint32_t slot_check_epoch;
+    int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
+    /* bit i: xgd_set_texture found textures[i] memoized as passing slot i's checks and copied
+       its native texture into draw_state.textures[i], the work a draw would do for the slot.
+       Every other writer of textures[i] or draw_state.textures[i] clears the bit (quads.c,
+       set_texture_checked, xgdi_invalidate_draw_state), as does every accepted draw. */
+    uint32_t texture_slots_ready;
+    /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
+       layout of the last user draw accepted; the declaration's destroy clears both, so an equal
+       handle is a live declaration of this device. */
+    const xgd_vertex_declaration *user_decl_handle;
+    const xgdi_vertex_layout *user_decl_layout;
     /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
        XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
        are what the applied user vertex shader samples (NONE: not sampled). */
@@ -545,6 +565,11 @@ void xgdi_current_target_size(const xgd_device *device, int *width, int *height)
 xgd_result xgdi_create_device_objects(xgd_device *dev);
 /* Marks every part of dev->draw_state dirty (target change, restore, reset). (state.c) */
 void xgdi_invalidate_draw_state(xgd_device *dev);
+/* Forgets every texture's slot-check memo (slot_check_epoch; never 0, which no memo holds). */
+static inline void xgdi_new_slot_check_epoch(xgd_device *dev)
+{
+    if (++dev->slot_check_epoch == 0) dev->slot_check_epoch = 1;
+}
 /* The viewport and scissor a draw uses, in physical pixels of the bound target: the logical
  * dev->viewport / dev->scissor mapped through the presentation geometry when the back buffer is
  * bound (identity for render targets); scissor clipped to the target. Allocation-free. */

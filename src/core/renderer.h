@@ -529,6 +529,13 @@ typedef struct xgdi_renderer_ops {
     xgd_result (*clear)(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                         int stencil);
     xgd_result (*draw)(xgdi_renderer *r, const xgdi_draw *draw);
+    /* Optional (NULL: draw serves): xgd_draw_user_primitives' common case, a draw of `count`
+       user vertices (one instance, no indices) of primitive `type` when nothing in `state` but
+       texture slots changed since the last draw the renderer accepted. Records it and returns
+       true, or records nothing and returns false (core then calls draw). It cannot fail: a
+       renderer that would have to report something returns false. */
+    bool (*user_draw_fast)(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
+                           const void *vertices, int count);
     /* Reads rect (physical pixels, inside the back buffer) of the back buffer's resolved image
        as RGBA8 rows of rect->width * 4 bytes. */
     xgd_result (*read_back_buffer)(xgdi_renderer *r, const xgd_rect *rect, void *rgba);

@@ -22,6 +22,7 @@ static xgd_result xvk_submission_failed(xvk_renderer *r, VkResult vr, const char
     xgd_result res = xvk_check(r, vr, what);
     if (!r->lost) {
         r->lost = true;
+        r->fast_armed = false; /* xvk_user_draw_fast reads no other sign of it */
         char msg[160];
         snprintf(msg, sizeof msg, "vulkan: %s failed (VkResult %d): the frame's work is lost", what,
                  (int)vr);
@@ -39,6 +40,7 @@ xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what)
            loss the conformance suite checks) */
         if (!r->lost) {
             r->lost = true;
+            r->fast_armed = false; /* xvk_user_draw_fast reads no other sign of it */
             char msg[160];
             snprintf(msg, sizeof msg, "vulkan: %s returned VK_ERROR_DEVICE_LOST", what);
             xgdi_device_lost(r->base.device, msg);
@@ -618,19 +620,23 @@ static void ring_collect(xvk_renderer *r, uint64_t completed)
     }
 }
 
+/* The descriptors live (pushed by frame slots not yet recycled) are the slots' counts, which
+   only recycling lowers: their peak is reached just before a recycle or now. Draws count into
+   their slot alone (xvk_note_descriptors); the totals are settled here. */
+static void settle_descriptors(xvk_renderer *r)
+{
+    uint64_t live = 0;
+    for (int i = 0; i < XVK_FRAMES; i++) live += r->frames[i].descriptors;
+    r->counters.descriptors_live = live;
+    if (live > r->counters.descriptors_peak) r->counters.descriptors_peak = live;
+}
+
 static void recycle_descriptors(xvk_renderer *r, xvk_frame *f)
 {
+    settle_descriptors(r);
     r->counters.descriptor_recycles += f->descriptors;
     r->counters.descriptors_live -= f->descriptors;
     f->descriptors = 0;
-}
-
-void xvk_note_descriptors(xvk_renderer *r, uint64_t n)
-{
-    r->frames[r->frame_index].descriptors += n;
-    r->counters.descriptors_live += n;
-    if (r->counters.descriptors_live > r->counters.descriptors_peak)
-        r->counters.descriptors_peak = r->counters.descriptors_live;
 }
 
 VkCommandBuffer xvk_cmd(xvk_renderer *r)
@@ -774,6 +780,7 @@ static void xvk_get_statistics(xgdi_renderer *base, xgd_statistics *inout)
         bool open = r->recording && i == r->frame_index;
         if (!open && f->fence <= done) recycle_descriptors(r, f);
     }
+    settle_descriptors(r);
     inout->descriptors_live = r->counters.descriptors_live;
     inout->descriptors_peak = r->counters.descriptors_peak;
     inout->descriptor_pool_growths = 0;
@@ -1101,6 +1108,7 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .set_render_targets = xvk_op_set_render_targets,
     .clear = xvk_clear,
     .draw = xvk_draw,
+    .user_draw_fast = xvk_user_draw_fast,
     .read_back_buffer = xvk_read_back_buffer,
     .present = xvk_present,
     .submit = xvk_submit,

@@ -861,56 +861,95 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
-/* The short path of a draw (r->fast_armed says when it may run): the vertices into ring space,
-   a push of the sampled registers whose image changed, the draw. Everything else the general
-   path would record is what the last draw left bound. Everything is checked before anything
-   changes, so false (take the general path) leaves everything as it was. */
-static bool fast_draw(xvk_renderer *r, const xgdi_draw *d)
+/* renderer.h's user_draw_fast, and xvk_draw's short path: while r->fast_armed (core has
+   checked that nothing but texture slots changed, and the type and layout say the rest) the
+   vertices into ring space, a push of the sampled registers whose image changed, the draw.
+   Everything else the general path would record is what the last draw left bound. Everything
+   is checked before anything changes, so false (take the general path) leaves everything as
+   it was (fast_images is scratch). */
+bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
+                        const void *vertices, int count)
 {
-    const xgdi_draw_state *st = d->state;
-    /* a user draw that is not indexed reads vertex_count vertices (core: vertices_for) */
-    int count = d->vertex_count;
-    if (count <= 0 || d->user_vertex_count <= 0) return false;
+    xvk_renderer *r = xvk_cast(base);
+    if (!r->fast_armed || type != r->last_type || st->layout != r->memo_layout) return false;
     /* the sampled registers: one whose texture is unbound (a stand-in, or an error for cube
        and 3D registers) or changed filterability (another sampler) goes the general way; the
-       sampler of every other one is the one bound, as no sampler state changed */
-    uint32_t n = 0;
-    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+       sampler of every other one is the one bound (record_draw put it in fast_images), as no
+       sampler state changed */
+    uint32_t changed = 0, used = r->user_memo_used;
+    if (used == 1u) {
+        /* the common program: register 0 alone */
+        const xgdi_native_texture *t = st->textures[0];
+        if (t == NULL || t->filterable != r->user_memo_filterable[0]) return false;
+        if (t->view != r->user_bound_views[0]) {
+            r->fast_images[0].imageView = t->view;
+            changed = 1u;
+        }
+        used = 0;
+    }
+    for (; used != 0; used &= used - 1) {
         uint32_t i = (uint32_t)xgdi_lowest_bit(used);
         const xgdi_native_texture *t = i < XGDI_SHADER_MAX_SAMPLERS
                                            ? st->textures[i]
                                            : st->vertex_textures[i - XGDI_SHADER_MAX_SAMPLERS];
-        if (t == NULL || r->support[t->desc.format].filterable != r->user_memo_filterable[i])
-            return false;
+        if (t == NULL || t->filterable != r->user_memo_filterable[i]) return false;
         if (t->view == r->user_bound_views[i]) continue;
-        r->fast_writes[n].dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + i;
-        r->fast_images[n].sampler = r->user_bound_samplers[i];
-        r->fast_images[n].imageView = t->view;
-        n++;
+        r->fast_images[i].imageView = t->view;
+        changed |= 1u << i;
     }
-    /* the vertices, as place_vertices puts them */
+    /* the vertices, as place_vertices puts them: at a whole vertex of the ring; while nothing
+       else took ring space since the last one, right after its vertices (no division then) */
+    xvk_ring *g = &r->ring;
     size_t stride = r->fast_stride;
-    size_t bytes = (size_t)d->user_vertex_count * stride + r->fast_extra;
-    VkDeviceSize off;
-    uint8_t *p;
-    if (bytes + stride > r->ring.size / 4 || !ring_take(&r->ring, bytes + stride, 16, &off, &p))
-        return false;
-    uint32_t first = (uint32_t)((off + stride - 1) / stride);
-    memcpy(p + (first * stride - off), d->user_vertices, bytes);
+    size_t bytes = (size_t)count * stride + r->fast_extra;
+    uint64_t start, avail;
+    uint32_t first;
+    if (bytes > g->size / 4) return false; /* place_vertices' limit for ring space */
+    if (g->head == r->fast_head && bytes < r->fast_avail) {
+        start = r->fast_next_off;
+        first = r->fast_next_first;
+        avail = r->fast_avail;
+    } else {
+        uint64_t pos = g->head % g->size;
+        first = (uint32_t)((pos + stride - 1) / stride);
+        start = (uint64_t)first * stride;
+        uint64_t free_bytes = g->size - (g->head - g->tail);
+        if (start >= g->size || start - pos >= free_bytes) return false;
+        avail = g->size - start < free_bytes - (start - pos) ? g->size - start : free_bytes - (start - pos);
+        if (bytes >= avail) return false;
+        g->head += start - pos;
+    }
+    g->head += bytes;
+    memcpy(g->mapped + start, vertices, bytes);
+    /* with no bytes past the last stride, the next draw's vertices follow these */
+    r->fast_head = g->head;
+    r->fast_next_off = start + bytes;
+    r->fast_next_first = first + (uint32_t)count;
+    r->fast_avail = r->fast_extra == 0 ? avail - bytes : 0;
 
-    VkCommandBuffer cmd = r->frames[r->frame_index].cmd;
-    if (n > 0) {
-        for (uint32_t k = 0; k < n; k++)
-            r->user_bound_views[r->fast_writes[k].dstBinding - XGDI_SHADER_BINDING_SAMPLER0] =
-                r->fast_images[k].imageView;
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n,
-                           r->fast_writes);
+    VkCommandBuffer cmd = r->fast_cmd;
+    if (changed != 0) {
+        uint32_t lo = (uint32_t)xgdi_lowest_bit(changed), n = 1;
+        const VkWriteDescriptorSet *w = &r->fast_writes[lo];
+        VkWriteDescriptorSet packed[XVK_USER_SAMPLERS];
+        r->user_bound_views[lo] = r->fast_images[lo].imageView;
+        if ((changed & (changed - 1)) != 0) {
+            /* several registers: their writes, packed */
+            n = 0;
+            for (uint32_t m = changed; m != 0; m &= m - 1) {
+                uint32_t i = (uint32_t)xgdi_lowest_bit(m);
+                r->user_bound_views[i] = r->fast_images[i].imageView;
+                packed[n++] = r->fast_writes[i];
+            }
+            w = packed;
+        }
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
         r->counters.descriptor_pushes++;
-        xvk_note_descriptors(r, n);
+        r->fast_frame->descriptors += n; /* xvk_note_descriptors */
     } else {
         r->counters.descriptor_skips++;
     }
-    r->cmd_draw(cmd, (uint32_t)count, 1, first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
+    r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
     if (r->fast_ms)
         for (int i = 0; i < r->target_count; i++)
             if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
@@ -926,8 +965,9 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     /* nothing but texture slots changed (a bit none of the memos below reads) */
     if (r->fast_armed && (st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
         d->vertex_buffer == NULL && d->user_vertices != NULL && d->index_size == 0 &&
-        d->stream_count == 0 && d->instance_count <= 1 && d->type == r->last_type &&
-        st->layout == r->memo_layout && fast_draw(r, d))
+        d->stream_count == 0 && d->instance_count <= 1 && d->first_vertex <= 0 &&
+        d->user_vertex_count == d->vertex_count && d->vertex_count > 0 &&
+        xvk_user_draw_fast(base, st, d->type, d->user_vertices, d->vertex_count))
         return XGD_OK;
     r->fast_armed = false;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
@@ -1289,6 +1329,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                     d->instance_count <= 1 && vbuf == r->ring.buffer && voff == 0 &&
                     lay == r->memo_layout && lay->stride > 0 && r->rendering;
     r->fast_ms = ms;
+    r->fast_head = UINT64_MAX;
+    r->fast_cmd = cmd;
+    r->fast_frame = &r->frames[r->frame_index];
     r->fast_stride = (size_t)lay->stride;
     r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
     if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
@@ -1299,6 +1342,12 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                                                         .pImageInfo = &r->fast_images[k] };
             r->fast_images[k].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
         }
+    /* write k pushes register k with the sampler it has now (no sampler changes while armed) */
+    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
+        int k = xgdi_lowest_bit(used);
+        r->fast_writes[k].dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + (uint32_t)k;
+        r->fast_images[k].sampler = r->user_bound_samplers[k];
+    }
     return XGD_OK;
 }
 

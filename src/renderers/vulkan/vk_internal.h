@@ -80,6 +80,7 @@ struct xgdi_native_texture {
                                   volume: a VK_IMAGE_TYPE_3D image, desc.depth slices) */
     xvk_alloc mem;
     VkImageView view;          /* sampled view (2D, cube or 3D; identity or format swizzle) */
+    bool filterable;           /* r->support[desc.format].filterable, kept where draws read view */
     VkImageView *rt_views;     /* render targets: one colour view per face of level 0 */
     /* multisampled render targets: a faces-layer 2D array image drawn into, resolved into
        `image` at finalisation (issue 4: a multisampled cube is a six-layer array) */
@@ -334,6 +335,17 @@ struct xvk_renderer {
     bool fast_armed;
     bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
     size_t fast_stride, fast_extra; /* the layout's stride; bytes its elements reach past it */
+    /* where fast_draw's next vertices go while the ring's head is still fast_head (nothing else
+       took ring space since its last placement): offset fast_next_off, vertex fast_next_first.
+       UINT64_MAX: unknown (found from the head, which takes two divisions) */
+    uint64_t fast_head;
+    VkDeviceSize fast_next_off;
+    uint32_t fast_next_first;
+    /* bytes fast_next_off may take: the ring's end or its free space then, whichever is
+       nearer (the tail only moves on, so there is at least as much now); 0 with fast_extra */
+    uint64_t fast_avail;
+    VkCommandBuffer fast_cmd;  /* the open frame's, while armed */
+    xvk_frame *fast_frame;
     /* the writes fast_draw pushes: entry k points at image k; sType, count, type and layout
        are set once, the binding, view and sampler per draw */
     VkWriteDescriptorSet fast_writes[XVK_USER_SAMPLERS];
@@ -429,7 +441,12 @@ xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what);
 /* The open frame's command buffer, begun on first use; NULL after a failure (reported). */
 VkCommandBuffer xvk_cmd(xvk_renderer *r);
 /* Accounts n descriptors just pushed into the open frame's command buffer. */
-void xvk_note_descriptors(xvk_renderer *r, uint64_t n);
+/* n descriptors written into the open frame (counted until its frame slot is reused; the
+   live and peak counters are settled from these counts when read: vk_device.c) */
+static inline void xvk_note_descriptors(xvk_renderer *r, uint64_t n)
+{
+    r->frames[r->frame_index].descriptors += n;
+}
 /* Emits the global barrier if a write happened since the last one. */
 void xvk_barrier(xvk_renderer *r, VkCommandBuffer cmd);
 /* Submits the open frame and waits until it completed (readbacks). */
@@ -546,6 +563,8 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
+bool xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
+                        const void *vertices, int count);
 /* Copies a multisampled target's sampleable face into all its samples (after an upload). */
 void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face);
 

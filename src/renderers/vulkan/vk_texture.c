@@ -313,6 +313,7 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     if (t == NULL) return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
     t->desc = *desc;
     t->desc.debug_name = NULL;
+    t->filterable = r->support[desc->format].filterable;
     t->faces = desc->cube ? 6 : 1;
     t->layers = t->faces;
     t->format = r->surface_vk[desc->format];
