@@ -10,6 +10,7 @@
  * sampler state and another applied effect. Every cell must show the texture its draw had.
  */
 #include "fixture_util.h"
+#include "internal.h" /* the debug fault hook (src/core/fault.c) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -193,5 +194,44 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
     xgd_texture_destroy(rt);
     xgd_texture_destroy(npot);
     xgd_texture_destroy(pot);
+    xgd_device_destroy(dev);
+}
+
+/* A renderer failure injected on the draw reaches a draw that changed only the texture (the
+   short path): the draw returns the error and draws nothing; the next one draws. */
+XGD_FIXTURE(TexturePerDraw_InjectedFaultReachesShortPath)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = xgdt_solid_texture(t, dev, 4, 4, RED), *green = xgdt_solid_texture(t, dev, 4, 4, GREEN);
+    REQUIRE(red && green);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    /* two draws: the second changed only the texture, so the third may take the short path */
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    CHECK_OK(cell_quad(dev, 0));
+    REQUIRE_OK(xgd_set_texture(dev, 0, green));
+    CHECK_OK(cell_quad(dev, 1));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_DRAW, 1, XGD_ERROR_OUT_OF_MEMORY));
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    xgd_result r = cell_quad(dev, 2);
+    CHECK_MSG(r == XGD_ERROR_OUT_OF_MEMORY, "the texture-only draw under an injected fault: %s",
+              xgd_result_name(r));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_DRAW, 0, XGD_OK));
+    REQUIRE_OK(xgd_set_texture(dev, 0, green));
+    CHECK_OK(cell_quad(dev, 3));
+    uint8_t px[W * H * 4];
+    REQUIRE_OK(xgd_get_back_buffer_data(dev, NULL, px, sizeof px));
+    const xgd_color want[4] = { RED, GREEN, XGD_COLOR_BLACK, GREEN };
+    for (int c = 0; c < 4; c++) {
+        const uint8_t *p = px + ((size_t)(H / 2) * W + (size_t)(c * CELL + CELL / 2)) * 4;
+        xgd_color got = { p[0], p[1], p[2], p[3] };
+        CHECK_MSG(same(got, want[c]), "cell %d: (%d,%d,%d,%d), want (%d,%d,%d,%d)", c, got.r, got.g,
+                  got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
+    }
     xgd_device_destroy(dev);
 }

@@ -487,7 +487,7 @@ static xgd_result check_unmemoized_slots(xgd_device *dev, uint32_t unchecked)
 {
     xgd_result r = check_slots(dev, unchecked);
     if (r != XGD_OK) return r;
-    uint32_t epoch = dev->slot_check_epoch;
+    uint64_t epoch = dev->slot_check_epoch;
     for (uint32_t m = unchecked; m != 0; m &= m - 1) {
         int i = xgdi_lowest_bit(m);
         xgd_texture *t = dev->textures[i];
@@ -510,7 +510,7 @@ __attribute__((noinline))
 #endif
 static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
 {
-    uint32_t epoch = dev->slot_check_epoch, unchecked = 0;
+    uint64_t epoch = dev->slot_check_epoch, unchecked = 0;
     for (uint32_t m = slots; m != 0; m &= m - 1) {
         int i = xgdi_lowest_bit(m);
         const xgd_texture *t = dev->textures[i];

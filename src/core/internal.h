@@ -259,7 +259,8 @@ struct xgd_texture {
     xgdi_native_texture *native;
     /* slots (bit i) whose draw checks this texture passed in epoch checked_epoch (the device's
        slot_check_epoch) */
-    uint32_t checked_epoch, checked_slots;
+    uint64_t checked_epoch; /* 64 bits: a draw per nanosecond takes 584 years to wrap it */
+    uint32_t checked_slots;
 };
 
 struct xgd_vertex_declaration {
@@ -372,7 +373,7 @@ struct xgd_device {
        (sampler states, the program's sampler kinds, the bound targets, the textures' storage)
        changes only with a dirty bit other than XGDI_DIRTY_TEXTURES, and the draw that clears
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
-    uint32_t slot_check_epoch;
+    uint64_t slot_check_epoch;
     int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
     /* bit i: xgd_set_texture found textures[i] memoized as passing slot i's checks and copied
        its native texture into draw_state.textures[i], the work a draw would do for the slot.

@@ -12,7 +12,11 @@
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__) && !defined(XGD_SW_NO_SIMD)
+/* SSE2 only where C's float arithmetic is SSE's too (FLT_EVAL_METHOD 0): 32-bit x87 builds
+   evaluate the scalar reference in extended precision */
+#include <float.h>
+#if defined(__SSE2__) && !defined(XGD_SW_NO_SIMD) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define SW_USE_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -24,7 +28,7 @@ static inline uint8_t sw_unorm8(float v)
     return (uint8_t)(v * 255.0f + 0.5f);
 }
 
-#if defined(__SSE2__) && !defined(XGD_SW_NO_SIMD)
+#ifdef SW_USE_SSE2
 #define SW_SIMD 1
 typedef __m128 sw_v4;
 static inline sw_v4 sw_v4_load(const float *p) { return _mm_loadu_ps(p); }
