@@ -211,3 +211,35 @@ XGD_TEST(D3d9Check_DeclarationsWithoutInstructions)
     uint32_t empty[] = { VS30, END };
     expect_valid(t, "vs_3_0 with nothing", empty, N(empty));
 }
+
+/* The second fx fuzz find of session 10 (fuzz/regressions/fx/integer-constant-read-by-mov):
+   mov oC0, i0 made MojoShader's SPIR-V back end abort (push_output's assertion). Direct3D 9
+   reads integer constants only in loop and rep, boolean ones only in if. */
+XGD_TEST(D3d9Check_IntegerAndBooleanConstantsOnlyInFlowControl)
+{
+    const char *cause = "integer or boolean constant is read outside loop, rep and if";
+    char err[192];
+    const uint32_t SRC_I0 = 0xf0e40000u, SRC_B0 = 0xe0e40800u;
+    uint32_t mov_i[] = { PS20, MOV, DST_OC0, SRC_I0, END };
+    uint32_t mov_b[] = { PS20, MOV, DST_OC0, SRC_B0, END };
+    uint32_t add_i[] = { PS20, 0x03000002u, DST_R0, SRC_C0, SRC_I0, MOV, DST_OC0, SRC_R0, END };
+    uint32_t vs_i[] = { VS20, MOV, 0xc00f0000u, SRC_I0, END };
+    const struct { const char *what; const uint32_t *tokens; size_t count; } bad[] = {
+        { "ps_2_0 mov oC0, i0", mov_i, N(mov_i) },
+        { "ps_2_0 mov oC0, b0", mov_b, N(mov_b) },
+        { "ps_2_0 add r0, c0, i0", add_i, N(add_i) },
+        { "vs_2_0 mov oPos, i0", vs_i, N(vs_i) },
+    };
+    for (size_t i = 0; i < N(bad); i++) {
+        xgd_result r = check(bad[i].tokens, bad[i].count, err, sizeof err);
+        CHECK_MSG(r == XGD_ERROR_INVALID_ARGUMENT, "%s: %s, not INVALID_ARGUMENT", bad[i].what, xgd_result_name(r));
+        CHECK_MSG(r == XGD_OK || strstr(err, cause) != NULL, "%s: message \"%s\"", bad[i].what, err);
+    }
+    /* where they belong: if b0 (ps_3_0; defb b0 first), rep i0 (vs_3_0; defi i0 first) */
+    uint32_t if_b[] = { PS30, 0x0200002fu, 0xe00f0800u, 1, 0x01000028u, SRC_B0, MOV, DST_OC0, SRC_C0,
+                        ENDIF, END };
+    expect_valid(t, "ps_3_0 defb b0; if b0; mov oC0, c0; endif", if_b, N(if_b));
+    uint32_t rep_i[] = { VS30, 0x05000030u, 0xf00f0000u, 2, 0, 0, 0, DCL, DCL_POSITION, REG_O0,
+                         0x01000026u, SRC_I0, MOV, REG_O0, SRC_C0, 0x00000027u, END };
+    expect_valid(t, "vs_3_0 defi i0; rep i0; mov o0, c0; endrep", rep_i, N(rep_i));
+}

@@ -196,6 +196,11 @@ static bool operand(walker *w, size_t end, int kind, int opcode, int loop_depth)
         return true;
     default: break;
     }
+    /* Direct3D 9 reads i# only in loop and rep and b# only in if (the cases above); MojoShader's
+       front end takes them as any source and its SPIR-V back end then asserts (mov r0, i0) */
+    if (!dst && (type == R_CONSTINT || type == R_CONSTBOOL))
+        return fail(w, XGD_ERROR_INVALID_ARGUMENT,
+                    "an integer or boolean constant is read outside loop, rep and if", at);
     if (type == R_LOOP && !dst) {
         if (num != 0 || loop_depth == 0)
             return fail(w, XGD_ERROR_INVALID_ARGUMENT, "aL is read outside loop..endloop", at);
