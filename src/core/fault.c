@@ -272,6 +272,8 @@ static void wrap(xgd_device *dev)
     dev->debug_ops.set_render_targets = w_set_render_targets;
     dev->debug_ops.clear = w_clear;
     dev->debug_ops.draw = w_draw;
+    /* every run of a quad-run draw then passes w_draw, so a fault can hit any run */
+    dev->debug_ops.draw_quad_runs = NULL;
     if (ops->read_back_buffer != NULL) dev->debug_ops.read_back_buffer = w_read_back_buffer;
     dev->debug_ops.present = w_present;
     dev->debug_ops.reset_back_buffer = w_reset_back_buffer;
