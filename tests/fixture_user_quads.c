@@ -286,6 +286,15 @@ XGD_FIXTURE(ReservedQuadRuns_DrawWhatWasWrittenInPlace)
     CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
     CHECK_OK(xgd_set_texture(dev, 0, red));
     const xgd_quad_run runs[3] = { { red, 2 }, { green, 1 }, { blue, 1 } };
+    /* once before the draw that is checked, so that the textures have been sampled (GPU
+       renderers then bind each run's texture on their short way, which this checks) */
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, runs, 3));
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 5, decl, &res));
+    v = res.vertices;
+    for (int q = 0; q < 4; q++) tex_quad(&v[4 * q], (float)(2 * q), 0, (float)(2 * q + 2), H);
+    tex_quad(&v[16], 0, 0, W, H);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_set_texture(dev, 0, red));
     uint64_t before = draw_calls(dev);
     CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, runs, 3));
     CHECK(draw_calls(dev) == before + 3);
@@ -365,7 +374,10 @@ XGD_FIXTURE(ReservedQuadRuns_StaleOrBadInputNamedErrorsDrawNothing)
     CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_INVALID_OPERATION);
     CHECK(draw_calls(dev) == before);
     check_image(t, dev, want);
-    /* another draw since the reservation */
+    /* another draw since the reservation (nothing submitted since: the readback above came
+       before it) */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &other));
+    tex_quad(other.vertices, 0, 0, W, H);
     xgd_vertex_position_color_texture q[4];
     tex_quad(q, 0, 0, 1, 1);
     CHECK_OK(xgd_draw_user_quads(dev, q, 0, 1, decl));
