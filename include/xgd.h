@@ -1527,9 +1527,9 @@ typedef struct xgd_quad_reservation {
  * the open frame's upload ring; software: memory of its own) and fills *out. The reservation is
  * drawn by xgd_draw_reserved_quad_runs and stays drawable until the first of: its draw, the next
  * reservation, any draw on the device (xgd_draw_user_quad_runs included), a submission of the
- * device's work (xgd_present, Reset, readbacks such as xgd_get_back_buffer_data or a get_data
- * call; on GPU renderers also a set_data call that finds the upload memory full) and
- * xgd_device_reset_statistics. State setters, xgd_set_texture, xgd_clear* and xgd_effect_apply
+ * device's work (xgd_present and Reset everywhere; on GPU renderers also readbacks such as
+ * xgd_get_back_buffer_data or a get_data call, a query result that waits, and a set_data call
+ * that finds the upload memory full) and xgd_device_reset_statistics. State setters, xgd_set_texture, xgd_clear* and xgd_effect_apply
  * leave it drawable. Write the vertices before any of those: afterwards the memory may hold
  * other work's data. Allocates nothing per quad; like a draw's own upload it may wait for the
  * GPU when the upload memory is full. Errors, changing nothing (an earlier reservation stays
