@@ -1514,6 +1514,47 @@ typedef struct xgd_quad_run {
 XGD_API xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices,
                                            int vertex_offset, const xgd_quad_run *runs,
                                            int run_count, xgd_vertex_declaration *decl);
+/* Space for quads written in place, XNA's DynamicVertexBuffer.SetData(NoOverwrite) with a
+ * static index buffer: the vertices go straight into the device's upload memory, with no copy.
+ * vertices (never NULL) holds room for quad_count * 4 vertices laid out as the declaration
+ * says, to be written before the draw; id names the reservation on its device. */
+typedef struct xgd_quad_reservation {
+    void *vertices;
+    int quad_count;
+    uint64_t id;
+} xgd_quad_reservation;
+/* Reserves quad_count quads of decl's vertices in the device's upload memory (GPU renderers:
+ * the open frame's upload ring; software: memory of its own) and fills *out. The reservation is
+ * drawn by xgd_draw_reserved_quad_runs and stays drawable until the first of: its draw, the next
+ * reservation, any draw on the device (xgd_draw_user_quad_runs included), a submission of the
+ * device's work (xgd_present and Reset everywhere; on GPU renderers also readbacks such as
+ * xgd_get_back_buffer_data or a get_data call, a query result that waits, and a set_data call
+ * that finds the upload memory full) and xgd_device_reset_statistics. State setters, xgd_set_texture, xgd_clear* and xgd_effect_apply
+ * leave it drawable. Write the vertices before any of those: afterwards the memory may hold
+ * other work's data. Allocates nothing per quad; like a draw's own upload it may wait for the
+ * GPU when the upload memory is full. Errors, changing nothing (an earlier reservation stays
+ * drawable): INVALID_ARGUMENT (NULL out or decl), ARGUMENT_OUT_OF_RANGE (quad_count outside
+ * 1..XGD_USER_QUADS_MAX), OBJECT_DISPOSED (a destroyed decl), OUT_OF_MEMORY (the upload memory
+ * cannot hold them: GPU renderers hold at least 4 MiB in one reservation), the device errors
+ * (DEVICE_LOST). */
+XGD_API xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
+                                          xgd_vertex_declaration *decl,
+                                          xgd_quad_reservation *out);
+/* Draws runs of the reserved quads as xgd_draw_user_quad_runs draws its vertices: run 0 from
+ * reserved quad 0, each run after the quads of the runs before it, with its texture in slot 0
+ * (which holds the last run's texture afterwards). The runs may leave quads at the end undrawn.
+ * The reservation is then spent. Errors, changing nothing (a reservation that was drawable
+ * stays so): INVALID_OPERATION (a reservation that is spent, replaced, or was made before a
+ * draw or submission of the device: reserve again; and the errors of
+ * xgd_draw_user_quad_runs), INVALID_ARGUMENT (NULL reservation, its vertices or quad_count
+ * changed, a NULL or wrong run texture), ARGUMENT_OUT_OF_RANGE (the runs' quads together more
+ * than reserved, and the run errors of xgd_draw_user_quad_runs), OBJECT_DISPOSED (the
+ * reservation's declaration or a run texture destroyed), NOT_SUPPORTED as
+ * xgd_draw_user_quad_runs. A renderer failure at run k leaves runs before k drawn, slot 0 as it
+ * was, and the reservation spent. */
+XGD_API xgd_result xgd_draw_reserved_quad_runs(xgd_device *device,
+                                               const xgd_quad_reservation *reservation,
+                                               const xgd_quad_run *runs, int run_count);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Occlusion queries                                                                           */

@@ -254,3 +254,153 @@ XGD_FIXTURE(UserQuadRuns_BadInputNamedErrorsDrawNothing)
     xgd_texture_destroy(red);
     xgd_device_destroy(dev);
 }
+
+/* ---- xgd_reserve_user_quads + xgd_draw_reserved_quad_runs: vertices written in place ------- */
+
+/* Quads written straight into a reservation of 5 and drawn in runs (red 2, green 1, blue 1):
+ * each column shows its run's texture, the fifth quad (all of the target, white texture) is
+ * left undrawn, a clear and state setters between the reservation and its draw keep it
+ * drawable, and slot 0 keeps the last run's texture. */
+XGD_FIXTURE(ReservedQuadRuns_DrawWhatWasWrittenInPlace)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
+                    GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN),
+                *blue = solid_texture(t, dev, BLUE);
+    REQUIRE(red && green && blue);
+    xgd_effect *fx = fx_texture_effect(t, dev, green);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_quad_reservation res;
+    memset(&res, 0, sizeof res);
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 5, decl, &res));
+    REQUIRE(res.vertices != NULL);
+    CHECK(res.quad_count == 5);
+    xgd_vertex_position_color_texture *v = res.vertices;
+    for (int q = 0; q < 4; q++) tex_quad(&v[4 * q], (float)(2 * q), 0, (float)(2 * q + 2), H);
+    tex_quad(&v[16], 0, 0, W, H);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    CHECK_OK(xgd_set_texture(dev, 0, red));
+    const xgd_quad_run runs[3] = { { red, 2 }, { green, 1 }, { blue, 1 } };
+    /* once before the draw that is checked, so that the textures have been sampled (GPU
+       renderers then bind each run's texture on their short way, which this checks) */
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, runs, 3));
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 5, decl, &res));
+    v = res.vertices;
+    for (int q = 0; q < 4; q++) tex_quad(&v[4 * q], (float)(2 * q), 0, (float)(2 * q + 2), H);
+    tex_quad(&v[16], 0, 0, W, H);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_set_texture(dev, 0, red));
+    uint64_t before = draw_calls(dev);
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, runs, 3));
+    CHECK(draw_calls(dev) == before + 3);
+    xgd_texture *slot0 = NULL;
+    CHECK_OK(xgd_get_texture(dev, 0, &slot0));
+    CHECK(slot0 == blue);
+    uint8_t *want = fx_image(W, H, RED);
+    REQUIRE(want);
+    fx_fill(want, W, H, 4, 0, 6, H, GREEN);
+    fx_fill(want, W, H, 6, 0, 8, H, BLUE);
+    check_image(t, dev, want);
+    /* the draw spent it */
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, runs, 3), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == before + 3);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_texture_destroy(green);
+    xgd_texture_destroy(blue);
+    xgd_device_destroy(dev);
+}
+
+/* Bad input and reservations that are no longer drawable get named errors and draw nothing; a
+ * refused draw leaves a drawable reservation drawable. */
+XGD_FIXTURE(ReservedQuadRuns_StaleOrBadInputNamedErrorsDrawNothing)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED);
+    REQUIRE(red);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_quad_reservation res, other;
+    memset(&res, 0, sizeof res);
+    /* reserving */
+    CHECK_RESULT(xgd_reserve_user_quads(NULL, 1, decl, &res), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_reserve_user_quads(dev, 1, decl, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_reserve_user_quads(dev, 1, NULL, &res), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_reserve_user_quads(dev, 0, decl, &res), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_reserve_user_quads(dev, XGD_USER_QUADS_MAX + 1, decl, &res),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    xgd_vertex_element el[3] = { { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+                                 { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+                                 { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 } };
+    xgd_vertex_declaration *gone = NULL;
+    REQUIRE_OK(xgd_vertex_declaration_create(dev, el, 3, 24, &gone));
+    xgd_vertex_declaration_destroy(gone);
+    CHECK_RESULT(xgd_reserve_user_quads(dev, 1, gone, &res), XGD_ERROR_OBJECT_DISPOSED);
+
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    xgd_quad_run run = { red, 1 };
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+    tex_quad(res.vertices, 0, 0, W, H);
+    /* refused draws of a drawable reservation */
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, NULL, &run, 1), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, NULL, 1), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 0), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    xgd_quad_run two = { red, 2 };
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &two, 1), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    xgd_quad_run none = { NULL, 1 };
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &none, 1), XGD_ERROR_INVALID_ARGUMENT);
+    xgd_quad_reservation changed = res;
+    changed.quad_count = 2;
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &changed, &run, 1), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(draw_calls(dev) == before);
+    uint8_t *want = fx_image(W, H, BLACK);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    /* replaced by a later reservation: only the later one draws */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &other));
+    tex_quad(other.vertices, 0, 0, W, H);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == before);
+    check_image(t, dev, want);
+    /* another draw since the reservation (nothing submitted since: the readback above came
+       before it) */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &other));
+    tex_quad(other.vertices, 0, 0, W, H);
+    xgd_vertex_position_color_texture q[4];
+    tex_quad(q, 0, 0, 1, 1);
+    CHECK_OK(xgd_draw_user_quads(dev, q, 0, 1, decl));
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &other, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == before + 1);
+    fx_fill(want, W, H, 0, 0, 1, 1, RED);
+    check_image(t, dev, want);
+    /* a submission since the reservation (present) */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+    tex_quad(res.vertices, 0, 0, W, H);
+    CHECK_OK(xgd_present(dev));
+    uint64_t presented = draw_calls(dev);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == presented);
+    /* a destroyed declaration */
+    xgd_vertex_declaration *own = NULL;
+    REQUIRE_OK(xgd_vertex_declaration_create(dev, el, 3, 24, &own));
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, own, &res));
+    xgd_vertex_declaration_destroy(own);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK(draw_calls(dev) == presented);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_device_destroy(dev);
+}

@@ -630,6 +630,7 @@ xgd_result xgd_device_reset_statistics(xgd_device *device)
      * frame index is a counter of Presents and restarts too, like the spec's ResetStatistics. */
     memset(&device->stats, 0, sizeof device->stats);
     memset(&device->frame_base, 0, sizeof device->frame_base);
+    device->quad_reservation.id = 0; /* its draw count restarted with them */
     /* The renderer keeps its own cumulative descriptor counters: remember where they stand. */
     xgd_statistics native;
     memset(&native, 0, sizeof native);

@@ -274,6 +274,8 @@ static void wrap(xgd_device *dev)
     dev->debug_ops.draw = w_draw;
     /* the short user draw bypasses draw: without it every draw reaches w_draw */
     dev->debug_ops.user_draw_fast = NULL;
+    /* every run of a quad-run draw then passes w_draw, so a fault can hit any run */
+    dev->debug_ops.draw_quad_runs = NULL;
     if (ops->read_back_buffer != NULL) dev->debug_ops.read_back_buffer = w_read_back_buffer;
     dev->debug_ops.present = w_present;
     dev->debug_ops.reset_back_buffer = w_reset_back_buffer;

@@ -337,6 +337,19 @@ struct xgd_device {
     const xgdi_renderer_ops *ops;
     xgdi_renderer *renderer;           /* NULL while lost */
     struct xgd_index_buffer *quad_index_buffer; /* xgd_draw_user_quads' pattern (device-owned) */
+    /* The one drawable reservation of xgd_reserve_user_quads (id 0: none). It stays drawable
+       while the renderer that made it has submitted nothing and the device has drawn
+       nothing since (draws counted by stats.draw_calls; a reset of the statistics ends it). */
+    struct {
+        uint64_t id, next_id;
+        void *decl;                 /* its declaration's handle */
+        int quad_count;
+        void *cpu;
+        uint64_t at;                /* the renderer's place for it */
+        struct xgdi_renderer *renderer;
+        uint64_t fence;             /* renderer->submitted_fence when made */
+        uint64_t draws;             /* stats.draw_calls when made */
+    } quad_reservation;
     xgdi_caps caps;
     bool lost;
     bool destroying;

@@ -145,6 +145,158 @@ static void bind_slot0(xgd_device *dev, xgd_texture *t)
     }
 }
 
+/* Every run's count and texture, before anything is drawn (the textures are resolved again
+ * while drawing; they cannot change in between: nothing here runs user code). *quads: the
+ * runs' quads together. */
+static xgd_result check_runs(xgd_device *device, const xgd_quad_run *runs, int run_count,
+                             int64_t *quads)
+{
+    if (runs == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "runs is NULL");
+    if (run_count <= 0)
+        return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "run_count %d must be > 0",
+                         run_count);
+    int64_t total = 0;
+    for (int i = 0; i < run_count; i++) {
+        int q = runs[i].quad_count;
+        if (q <= 0 || q > XGD_USER_QUADS_MAX)
+            return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+                             "run %d's quad_count %d must be 1..%d", i, q, XGD_USER_QUADS_MAX);
+        total += q;
+        if (runs[i].texture == NULL)
+            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "run %d's texture is NULL", i);
+        xgd_result rr = XGD_OK;
+        const xgd_texture *t = xgdi_resolve(device, runs[i].texture, XGDI_RES_TEXTURE,
+                                            "run texture", &rr);
+        if (t == NULL) return rr;
+        xgd_result r = xgdi_check_resource(device, &t->res, XGDI_RES_TEXTURE, "run texture");
+        if (r != XGD_OK) return r;
+        r = check_run_texture(device, t, i);
+        if (r != XGD_OK) return r;
+    }
+    *quads = total;
+    return XGD_OK;
+}
+
+/* A run the renderer recorded through draw_quad_runs, counted as accepted() counts a draw. */
+static void count_run(xgd_device *dev, int quads)
+{
+    dev->stats.draw_calls++;
+    dev->stats.primitives += (uint64_t)quads * 2;
+    dev->stats.triangles += (uint64_t)quads * 2;
+}
+
+/* Draws checked runs: each as xgd_set_texture(slot 0) + one quad draw. `draw` describes the
+ * vertices: reserved (the device's reservation; a run names its first vertex as base_vertex)
+ * or user memory at v (a run passes its own vertices). Run 0 and every run the renderer cannot
+ * take in bulk go through the draw path; the others, with reserved vertices, through the
+ * renderer's draw_quad_runs, which changes only slot 0 between them. *spend is zeroed before
+ * the renderer first sees the draw (a reservation is spent from then on). */
+static xgd_result draw_runs(xgd_device *device, xgd_vertex_declaration *decl, xgdi_draw *draw,
+                            const uint8_t *v, const xgd_quad_run *runs, int run_count,
+                            uint64_t *spend)
+{
+    /* the slot's texture as a handle: a failed draw may report device loss, whose event
+       handler may destroy that texture before the slot is restored */
+    void *saved = device->textures[0] != NULL ? device->textures[0]->res.handle : NULL;
+    const size_t stride = (size_t)decl->layout.stride;
+    /* the debug fault hook (fault.c) clears draw_quad_runs so that a fault can hit any run */
+    const bool bulk = draw->reserved && device->ops->draw_quad_runs != NULL;
+    int base = 0;
+    xgd_result r = XGD_OK;
+    for (int i = 0; i < run_count;) {
+        if (i > 0 && bulk) {
+            /* up to 64 runs at a time, on the stack: no allocation per call */
+            xgdi_quad_run batch[64];
+            int n = 0;
+            for (int b = base; n < 64 && i + n < run_count; n++) {
+                const xgd_texture *t =
+                    (const xgd_texture *)xgdi_handle_get(runs[i + n].texture, XGDI_RES_TEXTURE);
+                batch[n] = (xgdi_quad_run){ t->native, runs[i + n].quad_count, b };
+                b += runs[i + n].quad_count * 4;
+            }
+            int drawn = 0;
+            r = device->ops->draw_quad_runs(device->renderer, draw, batch, n, &drawn);
+            if (drawn > n) drawn = n;
+            for (int k = 0; k < drawn; k++) {
+                count_run(device, batch[k].quad_count);
+                base += batch[k].quad_count * 4;
+            }
+            if (drawn > 0) {
+                /* slot 0 as the last recorded run left it; the renderer saw that texture, so
+                   the draw state holds it with nothing marked dirty */
+                xgd_texture *last =
+                    (xgd_texture *)xgdi_handle_get(runs[i + drawn - 1].texture, XGDI_RES_TEXTURE);
+                device->textures[0] = last;
+                device->draw_state.textures[0] = last->native;
+            }
+            i += drawn;
+            if (r != XGD_OK) break;
+            continue;
+        }
+        bind_slot0(device, (xgd_texture *)xgdi_handle_get(runs[i].texture, XGDI_RES_TEXTURE));
+        int q = runs[i].quad_count;
+        /* every draw's checks (the device, the program, the stale slots): before run 0 they
+           may refuse the whole call, which then changes nothing; after it only slot 0 is
+           stale, and its texture passed check_runs */
+        r = xgdi_draw_check_common(device, XGD_PRIMITIVE_TRIANGLE_LIST, q * 2);
+        if (r != XGD_OK) break;
+        draw->primitive_count = q * 2;
+        draw->vertex_count = q * 6;
+        if (draw->reserved) {
+            draw->base_vertex = base;
+        } else {
+            draw->user_vertices = v + (size_t)base * stride;
+            draw->user_vertex_count = q * 4;
+        }
+        draw->state = NULL;
+        *spend = 0;
+        r = xgdi_draw_submit(device, draw, &decl->layout);
+        if (r != XGD_OK) break;
+        base += q * 4;
+        i++;
+    }
+    if (r != XGD_OK)
+        bind_slot0(device, saved != NULL ? (xgd_texture *)xgdi_handle_get(saved, XGDI_RES_TEXTURE) : NULL);
+    return r;
+}
+
+/* Makes the device's reservation: quad_count * 4 vertices of decl in the renderer's upload
+ * memory. decl is resolved and checked. */
+static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declaration *decl)
+{
+    size_t stride = (size_t)decl->layout.stride;
+    size_t bytes = (size_t)quad_count * 4 * stride;
+    void *cpu = NULL;
+    uint64_t at = 0;
+    xgd_result r = device->ops->reserve_vertices(device->renderer, bytes, stride, &cpu, &at);
+    if (r != XGD_OK) return r;
+    /* the renderer may have submitted (a full ring) or been lost while making room */
+    r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    device->quad_reservation.id = ++device->quad_reservation.next_id;
+    device->quad_reservation.decl = decl->res.handle;
+    device->quad_reservation.quad_count = quad_count;
+    device->quad_reservation.cpu = cpu;
+    device->quad_reservation.at = at;
+    device->quad_reservation.renderer = device->renderer;
+    device->quad_reservation.fence = device->renderer->submitted_fence;
+    device->quad_reservation.draws = device->stats.draw_calls;
+    return XGD_OK;
+}
+
+/* The reserved draw of the device's reservation, indexed through the quad pattern. */
+static void reserved_draw(xgd_device *device, xgdi_native_buffer *indices, xgdi_draw *draw)
+{
+    memset(draw, 0, sizeof *draw);
+    draw->type = XGD_PRIMITIVE_TRIANGLE_LIST;
+    draw->index_size = 2;
+    draw->index_buffer = indices;
+    draw->reserved = true;
+    draw->reserved_at = device->quad_reservation.at;
+    draw->user_vertices = device->quad_reservation.cpu;
+    draw->user_vertex_count = device->quad_reservation.quad_count * 4;
+}
+
 xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int vertex_offset,
                                    const xgd_quad_run *runs, int run_count,
                                    xgd_vertex_declaration *decl)
@@ -164,65 +316,116 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
     r = xgdi_check_resource(device, decl != NULL ? &decl->res : NULL,
                             XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     if (r != XGD_OK) return r;
-    /* every run before anything is drawn; the textures are resolved again while drawing (they
-       cannot change in between: nothing here runs user code) */
-    int64_t vertex_end = vertex_offset;
-    for (int i = 0; i < run_count; i++) {
-        int q = runs[i].quad_count;
-        if (q <= 0 || q > XGD_USER_QUADS_MAX)
-            return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
-                             "run %d's quad_count %d must be 1..%d", i, q, XGD_USER_QUADS_MAX);
-        vertex_end += (int64_t)q * 4;
-        if (vertex_end > INT32_MAX)
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
-                             "the runs reach vertex %lld, beyond what an int counts",
-                             (long long)vertex_end);
-        if (runs[i].texture == NULL)
-            return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "run %d's texture is NULL", i);
-        xgd_result rr = XGD_OK;
-        const xgd_texture *t = xgdi_resolve(device, runs[i].texture, XGDI_RES_TEXTURE,
-                                            "run texture", &rr);
-        if (t == NULL) return rr;
-        r = xgdi_check_resource(device, &t->res, XGDI_RES_TEXTURE, "run texture");
-        if (r != XGD_OK) return r;
-        r = check_run_texture(device, t, i);
-        if (r != XGD_OK) return r;
-    }
+    int64_t quads = 0;
+    r = check_runs(device, runs, run_count, &quads);
+    if (r != XGD_OK) return r;
+    if ((int64_t)vertex_offset + quads * 4 > INT32_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "the runs reach vertex %lld, beyond what an int counts",
+                         (long long)(vertex_offset + quads * 4));
     r = xgdi_draw_check_layout(device, &decl->layout);
     if (r != XGD_OK) return r;
     xgdi_native_buffer *indices = NULL;
     r = quad_index_buffer(device, &indices);
     if (r != XGD_OK) return r;
 
-    /* the slot's texture as a handle: a failed draw may report device loss, whose event
-       handler may destroy that texture before the slot is restored */
-    void *saved = device->textures[0] != NULL ? device->textures[0]->res.handle : NULL;
     const uint8_t *v = (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)decl->layout.stride;
     xgdi_draw draw;
+    uint64_t spent = 0;
+    /* More than one run: the vertices go into upload memory in one copy, and the runs after
+       the first are the renderer's bulk runs (a texture binding and a draw each). One run,
+       or more vertices than one reservation surely holds: the runs' own draws copy them. */
+    size_t bytes = (size_t)quads * 4 * (size_t)decl->layout.stride;
+    if (run_count > 1 && bytes <= XGDI_RESERVE_MIN_CAPACITY && device->program_set) {
+        r = reserve(device, (int)quads, decl);
+        if (r != XGD_OK) return r;
+        memcpy(device->quad_reservation.cpu, v, bytes);
+        reserved_draw(device, indices, &draw);
+        r = draw_runs(device, decl, &draw, NULL, runs, run_count, &spent);
+        device->quad_reservation.id = 0; /* this call's own */
+        return r;
+    }
     memset(&draw, 0, sizeof draw);
     draw.type = XGD_PRIMITIVE_TRIANGLE_LIST;
     draw.index_size = 2;
     draw.index_buffer = indices;
-    for (int i = 0; i < run_count; i++) {
-        bind_slot0(device, (xgd_texture *)xgdi_handle_get(runs[i].texture, XGDI_RES_TEXTURE));
-        int q = runs[i].quad_count;
-        /* every draw's checks (the device, the program, the stale slots): before run 0 they
-           may refuse the whole call, which then changes nothing; after it only slot 0 is
-           stale, and its texture passed above */
-        r = xgdi_draw_check_common(device, XGD_PRIMITIVE_TRIANGLE_LIST, q * 2);
-        if (r == XGD_OK) {
-            draw.primitive_count = q * 2;
-            draw.vertex_count = q * 6;
-            draw.user_vertices = v;
-            draw.user_vertex_count = q * 4;
-            draw.state = NULL;
-            r = xgdi_draw_submit(device, &draw, &decl->layout);
-        }
-        if (r != XGD_OK) {
-            bind_slot0(device, saved != NULL ? (xgd_texture *)xgdi_handle_get(saved, XGDI_RES_TEXTURE) : NULL);
-            return r;
-        }
-        v += (size_t)q * 4 * (size_t)decl->layout.stride;
-    }
+    return draw_runs(device, decl, &draw, v, runs, run_count, &spent);
+}
+
+xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
+                                  xgd_vertex_declaration *decl, xgd_quad_reservation *out)
+{
+    XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (quad_count <= 0 || quad_count > XGD_USER_QUADS_MAX)
+        return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "quad_count %d must be 1..%d",
+                         quad_count, XGD_USER_QUADS_MAX);
+    r = xgdi_check_resource(device, decl != NULL ? &decl->res : NULL,
+                            XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
+    if (r != XGD_OK) return r;
+    if (decl->layout.stride <= 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "the vertex declaration has no stride");
+    /* the index pattern now, so the draw has nothing left to make */
+    xgdi_native_buffer *indices = NULL;
+    r = quad_index_buffer(device, &indices);
+    if (r != XGD_OK) return r;
+    r = reserve(device, quad_count, decl);
+    if (r != XGD_OK) return r;
+    out->vertices = device->quad_reservation.cpu;
+    out->quad_count = quad_count;
+    out->id = device->quad_reservation.id;
     return XGD_OK;
+}
+
+xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reservation *reservation,
+                                       const xgd_quad_run *runs, int run_count)
+{
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    if (reservation == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "reservation is NULL");
+    int64_t quads = 0;
+    r = check_runs(device, runs, run_count, &quads);
+    if (r != XGD_OK) return r;
+    /* A reservation is space in the open frame's upload memory: another draw or a
+       submission may reuse it, so only the latest one drawn before either is drawable. */
+    const uint64_t id = device->quad_reservation.id;
+    if (reservation->id == 0 || reservation->id != id)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "the reservation is spent or was replaced by a later one (reserve again)");
+    if (device->quad_reservation.renderer != device->renderer ||
+        device->renderer->submitted_fence != device->quad_reservation.fence)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "the device submitted its work since the reservation (a present, a "
+                         "readback or full upload memory): reserve again");
+    if (device->stats.draw_calls != device->quad_reservation.draws)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "the device drew since the reservation: reserve again");
+    if (reservation->vertices != device->quad_reservation.cpu ||
+        reservation->quad_count != device->quad_reservation.quad_count)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                         "the reservation's vertices or quad_count were changed");
+    if (quads > device->quad_reservation.quad_count)
+        return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
+                         "the runs draw %lld quads, more than the %d reserved", (long long)quads,
+                         device->quad_reservation.quad_count);
+    xgd_result rr = XGD_OK;
+    xgd_vertex_declaration *decl = xgdi_resolve(device, device->quad_reservation.decl,
+                                                XGDI_RES_VERTEX_DECLARATION,
+                                                "the reservation's vertex declaration", &rr);
+    if (decl == NULL) return rr;
+    r = xgdi_check_resource(device, &decl->res, XGDI_RES_VERTEX_DECLARATION,
+                            "the reservation's vertex declaration");
+    if (r != XGD_OK) return r;
+    r = xgdi_draw_check_layout(device, &decl->layout);
+    if (r != XGD_OK) return r;
+    xgdi_native_buffer *indices = NULL;
+    r = quad_index_buffer(device, &indices);
+    if (r != XGD_OK) return r;
+    xgdi_draw draw;
+    reserved_draw(device, indices, &draw);
+    return draw_runs(device, decl, &draw, NULL, runs, run_count, &device->quad_reservation.id);
 }

@@ -454,7 +454,25 @@ typedef struct xgdi_draw {
     const xgdi_vertex_stream *streams;
     const xgdi_vertex_layout *stream_layout;
     const uint8_t *element_stream;
+    /* Vertices already in the renderer's upload memory (reserve_vertices, the latest
+       reservation, made in the open frame): user_vertices is the reservation's CPU pointer
+       (what a renderer without upload memory reads) and user_vertex_count its vertices; a GPU
+       renderer reads them where they lie, at reserved_at, without a copy. Only indexed through
+       index_buffer; base_vertex counts from the reservation's first vertex. */
+    bool reserved;
+    uint64_t reserved_at;
 } xgdi_draw;
+
+/* One run of draw_quad_runs: the texture pixel sampler slot 0 samples, the quads, and their
+   first vertex counted from the reservation's (a draw's base_vertex). */
+typedef struct xgdi_quad_run {
+    xgdi_native_texture *texture;
+    int quad_count;
+    int base_vertex;
+} xgdi_quad_run;
+
+/* The most bytes one reserve_vertices must be able to give (GPU renderers may give more). */
+#define XGDI_RESERVE_MIN_CAPACITY ((size_t)4 << 20)
 
 /* ---- the function table ------------------------------------------------------------------- */
 
@@ -593,6 +611,25 @@ typedef struct xgdi_renderer_ops {
     xgd_result (*shader_create)(xgdi_renderer *r, const xgdi_shader_desc *desc,
                                 xgdi_native_shader **out);
     void (*shader_destroy)(xgdi_renderer *r, xgdi_native_shader *s);
+
+    /* Vertex space the caller writes itself (xgd_reserve_user_quads): `bytes` bytes (at least
+       up to XGDI_RESERVE_MIN_CAPACITY) for vertices of `stride` bytes in the open frame's
+       upload memory, returned as a CPU pointer and the renderer's place for it (*at, which a
+       draw with `reserved` names). It may submit and wait as a draw's own upload may (never
+       per vertex); core keeps only the latest reservation drawable, and none across a
+       submission. The space must stay untouched by everything the renderer records until
+       the frame is submitted, and a draw of it must not submit before recording it (a GPU
+       renderer that would have to refuses the draw with INVALID_OPERATION). Fails by name
+       (OUT_OF_MEMORY), changing nothing. Required. */
+    xgd_result (*reserve_vertices)(xgdi_renderer *r, size_t bytes, size_t stride, void **cpu,
+                                   uint64_t *at);
+    /* Optional (NULL: core submits each run as a draw). Right after `draw` (a reserved quad
+       draw the renderer accepted, its state current), records runs[0..count) of the same
+       draw: each with textures[0] = the run's texture (core checked it as a draw checks a
+       slot) and the run's quads at its base vertex; nothing else differs. *drawn: the runs
+       recorded, all of them on success; a failure at run k leaves runs before it recorded. */
+    xgd_result (*draw_quad_runs)(xgdi_renderer *r, const xgdi_draw *draw,
+                                 const xgdi_quad_run *runs, int count, int *drawn);
 } xgdi_renderer_ops;
 
 /* Every renderer's struct starts with this. */

@@ -3,10 +3,11 @@
  *
  * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
  * with the texture and layer depth; End sorts (when the mode asks), then draws the queue in
- * chunks of MAX_SPRITES sprites (which bounds the sorted modes' gather array), each with one
- * xgd_draw_user_quad_runs call: a run per stretch of equal textures, through the device's
- * static quad indices, so the batch builds and checks no index. Deferred draws straight out of the queue;
- * sorted modes gather the vertices in sorted order into a scratch array first.
+ * chunks of MAX_SPRITES sprites: each chunk's vertices are copied (sorted modes: gathered in
+ * order) into a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn
+ * from there with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures,
+ * through the device's static quad indices, so the batch builds and checks no index and the
+ * renderer copies nothing.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -43,7 +44,7 @@
 #include <emmintrin.h>
 #endif
 
-/* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps the gather array at 192 KiB */
+/* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps a reservation at 192 KiB */
 #define MAX_SPRITES 2048
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
@@ -96,7 +97,6 @@ struct xgd_sprite_batch {
        correct sort of these values is stable by key */
     uint64_t *keys, *keys_scratch;
     uint32_t keys_capacity;
-    sprite_vertex *gather;            /* MAX_SPRITES * 4 vertices, sorted modes only */
     xgd_quad_run *runs;               /* MAX_SPRITES runs: one End chunk's */
 
     texture_slot *table;
@@ -175,7 +175,6 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     free(batch->depths);
     free(batch->keys);
     free(batch->keys_scratch);
-    free(batch->gather);
     free(batch->runs);
     free(batch->table);
     free(batch->distinct_textures);
@@ -387,10 +386,9 @@ static xgd_result set_states(xgd_sprite_batch *b, xgd_device *dev)
     return set_projection(b, dev);
 }
 
-/* One run of sprites with the same texture. `first` indexes the queue when order is NULL,
- * else order[first..] (low 32 bits) give the queue indices. */
-static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_declaration *decl,
-                           xgd_texture *texture, const uint64_t *order, uint32_t first, uint32_t n)
+/* Immediate mode's one sprite, queued at vertices[0]. */
+static xgd_result draw_one(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_declaration *decl,
+                           xgd_texture *texture)
 {
     xgd_result r;
     /* XNA applies the custom effect per batch and then sets Textures[0], so the effect
@@ -403,24 +401,7 @@ static xgd_result draw_run(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_decl
         if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
     }
     if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
-    while (n > 0) {
-        uint32_t chunk = n < MAX_SPRITES ? n : MAX_SPRITES;
-        const sprite_vertex *v = b->vertices;
-        int vertex_offset = (int)(first * 4);
-        if (order != NULL) {
-            for (uint32_t i = 0; i < chunk; i++) {
-                uint32_t q = (uint32_t)order[first + i];
-                memcpy(&b->gather[i * 4], &b->vertices[(size_t)q * 4], sizeof(sprite_vertex) * 4);
-            }
-            v = b->gather;
-            vertex_offset = 0;
-        }
-        r = xgd_draw_user_quads(dev, v, vertex_offset, (int)chunk, decl);
-        if (r != XGD_OK) return r;
-        first += chunk;
-        n -= chunk;
-    }
-    return XGD_OK;
+    return xgd_draw_user_quads(dev, b->vertices, 0, 1, decl);
 }
 
 /* The queue (in order's order when order is not NULL) in chunks of at most MAX_SPRITES
@@ -459,11 +440,6 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
             run_count++;
             i = end;
         }
-        if (order != NULL) {
-            for (uint32_t i = 0; i < n; i++)
-                memcpy(&b->gather[i * 4], &b->vertices[(size_t)(uint32_t)order[first + i] * 4],
-                       sizeof(sprite_vertex) * 4);
-        }
         xgd_result r;
         if (b->effect != NULL) {
             if (!xgd_resource_is_live(dev, b->effect))
@@ -471,10 +447,19 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
                                                "the effect given to Begin was destroyed");
             if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
         }
-        r = order != NULL
-                ? xgd_draw_user_quad_runs(dev, b->gather, 0, b->runs, run_count, decl)
-                : xgd_draw_user_quad_runs(dev, &b->vertices[(size_t)first * 4], 0, b->runs,
-                                          run_count, decl);
+        /* the chunk's vertices straight into the device's upload memory (sorted modes gather
+           them there in order), drawn from where they lie: no copy of the renderer's own */
+        xgd_quad_reservation space;
+        if ((r = xgd_reserve_user_quads(dev, (int)n, decl, &space)) != XGD_OK) return r;
+        sprite_vertex *dst = space.vertices;
+        if (order != NULL) {
+            for (uint32_t i = 0; i < n; i++)
+                memcpy(&dst[i * 4], &b->vertices[(size_t)(uint32_t)order[first + i] * 4],
+                       sizeof(sprite_vertex) * 4);
+        } else {
+            memcpy(dst, &b->vertices[(size_t)first * 4], sizeof(sprite_vertex) * 4 * n);
+        }
+        r = xgd_draw_reserved_quad_runs(dev, &space, b->runs, run_count);
         if (r != XGD_OK) return r;
         first += n;
     }
@@ -724,8 +709,8 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         build_vertices(batch->vertices, tw, th, sprite);
         saved_states saved;
         save_states(dev, &saved);
-        r = draw_run(batch, dev, xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE),
-                     texture, NULL, 0, 1);
+        r = draw_one(batch, dev, xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE),
+                     texture);
         if (r != XGD_OK) {
             restore_states(dev, &saved);
             return r;
@@ -947,11 +932,6 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
             !grow((void **)&b->keys_scratch, sizeof(uint64_t), cap))
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
         b->keys_capacity = cap;
-    }
-    if (b->gather == NULL) {
-        b->gather = malloc(sizeof(sprite_vertex) * 4 * MAX_SPRITES);
-        if (b->gather == NULL)
-            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory sorting sprites");
     }
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t key;

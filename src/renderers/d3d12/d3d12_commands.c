@@ -287,6 +287,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    r->runs_armed = false;
     const xgdi_draw_state *st = draw->state;
     /* nothing but texture slots changed (a bit none of the memos below reads) */
     if (r->fast_armed && (st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
@@ -356,6 +357,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         xgdi_native_buffer *b = draw->vertex_buffer;
         vbv[0].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->res) + draw->vertex_offset;
         vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
+    } else if (draw->reserved && stride > 0) {
+        /* already in the ring (op_reserve_vertices), its chunk bound whole */
+        vbv[0].BufferLocation = r->reserved_gpu;
+        vbv[0].SizeInBytes = (UINT)r->reserved_size;
+        user_first = (UINT)draw->reserved_at;
     } else if (draw->user_vertices != NULL && stride > 0) {
         /* placed at a multiple of the stride from the start of the ring's chunk, which stays
            bound: the draw names its first vertex, so consecutive draws set no vertex buffer.
@@ -495,6 +501,89 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
                     draw->index_size == 0 && draw->stream_count == 0 && draw->instance_count <= 1;
     r->fast_type = draw->type;
     r->fast_layout = st->layout;
+    r->runs_armed = draw->reserved && draw->index_size == 2 && draw->stream_count == 0 &&
+                    draw->instance_count <= 1 && stride > 0;
+    return XGD_OK;
+}
+
+xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride,
+                                          void **cpu, uint64_t *at)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    d3d12_linear *l = &r->frames[r->slot].ring;
+    d3d12_alloc a;
+    UINT first = 0;
+    /* one stride more: a layout's elements may reach past its stride (op_draw's view spans
+       the chunk, so nothing past the reservation is written) */
+    xgd_result res = xgdi_d3d12_linear_alloc_vertices(r, l, bytes + stride, stride, &a, &first);
+    if (res != XGD_OK) return res;
+    r->reserved_gpu = a.gpu - a.offset;
+    r->reserved_size = l->chunks[l->current].size;
+    *cpu = a.cpu;
+    *at = first;
+    return XGD_OK;
+}
+
+/* Runs after the draw op_draw just recorded: while the list holds what it recorded, a run
+   costs what a texture change costs on the short path of a single draw (fast_draw): the
+   texture table of pixel register 0 when its texture differs, and the draw. A run whose
+   texture needs a transition, or any change of the list's state, goes through op_draw. */
+xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *draw,
+                                        const xgdi_quad_run *runs, int count, int *drawn)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    *drawn = 0;
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    const xgdi_draw_state *st = draw->state;
+    /* the root table of pixel register 0's texture, when the pixel shader samples it */
+    int table0 = -1;
+    UINT table = r->shape_ps_cbv ? 2 : 1;
+    for (int k = 0; k < r->shape_slot_count; k++, table += 2)
+        if (r->shape_slots[k] == 0) {
+            if (st->ps->sampler_kinds[0] != XGDI_SAMPLER_NONE) table0 = (int)table;
+            break;
+        }
+    const UINT64 srv0 = r->view_heap.visible_gpu.ptr, srv_inc = r->view_heap.increment;
+    for (int k = 0; k < count; k++) {
+        const xgdi_quad_run *run = &runs[k];
+        xgdi_native_texture *t = run->texture;
+        bool ready = r->runs_armed && r->draw_state_valid && r->user_root_bound &&
+                     !r->heaps_dirty && !r->targets_dirty && r->current_pso == r->memo_pso;
+        if (ready && table0 >= 0) {
+            int n = t->faces * t->desc.levels;
+            for (int s = 0; s < n && ready; s++)
+                ready = t->states[s] == D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE;
+        }
+        if (!ready) {
+            xgdi_draw_state s = *st;
+            s.textures[0] = t;
+            s.dirty = XGDI_DIRTY_TEXTURES;
+            xgdi_draw one = *draw;
+            one.state = &s;
+            one.primitive_count = run->quad_count * 2;
+            one.vertex_count = run->quad_count * 6;
+            one.base_vertex = run->base_vertex;
+            xgd_result res = xgdi_d3d12_op_draw(base, &one);
+            if (res != XGD_OK) return res;
+            ++*drawn;
+            continue;
+        }
+        ID3D12GraphicsCommandList *list = d3d12_list(r);
+        if (table0 >= 0) {
+            D3D12_GPU_DESCRIPTOR_HANDLE h = { srv0 + (UINT64)t->srv * srv_inc };
+            if (h.ptr != r->user_last_srv[0]) {
+                ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, (UINT)table0, h);
+                r->user_last_srv[0] = h.ptr;
+            }
+        }
+        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)run->quad_count * 6, 1, 0,
+                                                       run->base_vertex + (INT)draw->reserved_at, 0);
+        mark_written(r);
+        r->stats.draws++;
+        r->stats.triangles += (uint64_t)run->quad_count * 2;
+        ++*drawn;
+    }
     return XGD_OK;
 }
 

@@ -1143,4 +1143,6 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .query_result = xgdi_d3d12_op_query_result,
     .shader_create = xgdi_d3d12_op_shader_create,
     .shader_destroy = xgdi_d3d12_op_shader_destroy,
+    .reserve_vertices = xgdi_d3d12_op_reserve_vertices,
+    .draw_quad_runs = xgdi_d3d12_op_draw_quad_runs,
 };

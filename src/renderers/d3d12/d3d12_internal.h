@@ -491,6 +491,13 @@ struct d3d12_renderer {
     bool fast_armed;
     xgd_primitive_type fast_type;
     const xgdi_vertex_layout *fast_layout;
+    /* op_draw_quad_runs may follow the last draw with more runs: it drew reserved vertices
+       through the quad index pattern (one stream, one instance). Armed by op_draw, disarmed
+       as it starts. reserved_vbv: the chunk of the latest reserve_vertices, bound whole as
+       the general path binds user vertices. */
+    bool runs_armed;
+    D3D12_GPU_VIRTUAL_ADDRESS reserved_gpu;
+    size_t reserved_size;
     d3d12_stats stats;
     /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal
@@ -572,6 +579,10 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target 
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                                int stencil);
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
+xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride,
+                                          void **cpu, uint64_t *at);
+xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw,
+                                        const xgdi_quad_run *runs, int count, int *drawn);
 /* Windowed presentation (d3d12_window.c through vkd3d on Linux, d3d12_dxgi.c through DXGI on
    Windows): whether this device can present to windows, the present itself (submit closes and
    submits the open frame), and teardown (waits for idle). */

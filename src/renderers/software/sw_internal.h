@@ -127,6 +127,10 @@ typedef struct sw_renderer {
     size_t tri_rows_capacity;
     float *clip_vary;          /* varyings of vertices made by clipping, for `tris` */
     size_t clip_vary_count, clip_vary_capacity;
+    /* reserve_vertices' memory: draws read it as user vertices (only the latest reservation
+       is drawable, so one buffer, grown and kept, serves every one) */
+    uint8_t *reserved;
+    size_t reserved_capacity;
 } sw_renderer;
 
 /* An occlusion query: results are immediate, since every draw executes before it returns. */

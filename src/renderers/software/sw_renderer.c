@@ -91,6 +91,7 @@ static void sw_destroy(xgdi_renderer *base)
     free(r->tris);
     free(r->tri_rows);
     free(r->clip_vary);
+    free(r->reserved);
     free(r);
 }
 
@@ -224,6 +225,27 @@ static xgd_result sw_op_clear(xgdi_renderer *base, unsigned options, const float
 static xgd_result sw_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 {
     return sw_draw(sw_cast(base), draw);
+}
+
+static xgd_result sw_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride,
+                                      void **cpu, uint64_t *at)
+{
+    sw_renderer *r = sw_cast(base);
+    /* one stride more: a layout's elements may reach past its stride */
+    size_t need = bytes + stride;
+    if (need > r->reserved_capacity) {
+        size_t cap = r->reserved_capacity != 0 ? r->reserved_capacity : 64 * 1024;
+        while (cap < need) cap *= 2;
+        uint8_t *p = realloc(r->reserved, cap);
+        if (p == NULL)
+            return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,
+                             "software: out of memory reserving %zu vertex bytes", bytes);
+        r->reserved = p;
+        r->reserved_capacity = cap;
+    }
+    *cpu = r->reserved;
+    *at = 0;
+    return XGD_OK;
 }
 
 static xgd_result sw_read_back_buffer(xgdi_renderer *base, const xgd_rect *rect, void *rgba)
@@ -360,4 +382,5 @@ const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .query_result = sw_query_result,
     .shader_create = sw_op_shader_create,
     .shader_destroy = sw_op_shader_destroy,
+    .reserve_vertices = sw_reserve_vertices,
 };

@@ -1122,4 +1122,6 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .query_result = xvk_query_result,
     .shader_create = xvk_shader_create,
     .shader_destroy = xvk_shader_destroy,
+    .reserve_vertices = xvk_reserve_vertices,
+    .draw_quad_runs = xvk_draw_quad_runs,
 };

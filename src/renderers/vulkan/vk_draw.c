@@ -108,6 +108,7 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->vb_valid = false;
     r->ib_valid = false;
     r->fast_armed = false;
+    r->runs_armed = false;
 }
 
 static bool any_clear_pending(const xvk_renderer *r)
@@ -172,6 +173,7 @@ static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
 void xvk_end_rendering(xvk_renderer *r)
 {
     r->fast_armed = false;
+    r->runs_armed = false;
     if (!r->rendering) {
         if (!any_clear_pending(r) || r->lost) return;
         /* a clear no draw consumed still has to happen: an empty pass carries it out */
@@ -960,6 +962,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
 {
     xvk_renderer *r = xvk_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    r->runs_armed = false;
     const xgdi_draw_state *st = d->state;
     if (st == NULL) return XGD_OK;
     /* nothing but texture slots changed (a bit none of the memos below reads) */
@@ -1036,7 +1039,14 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
             goto out;
         }
         if (!v_placed) {
-            if (!place_vertices(r, d, &vspan, &vbuf, &voff, &first)) goto fail;
+            if (d->reserved) {
+                /* already in ring space (xvk_reserve_vertices), which stays bound at 0 */
+                vbuf = r->ring.buffer;
+                voff = 0;
+                first = (int32_t)d->reserved_at;
+            } else if (!place_vertices(r, d, &vspan, &vbuf, &voff, &first)) {
+                goto fail;
+            }
             v_placed = true;
             v_at = base->submitted_fence;
         }
@@ -1052,6 +1062,13 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         if (!place_user_constants(r, st, uoff)) goto fail;
         uint64_t now = base->submitted_fence;
         bool again = false;
+        if (user_vertices && d->reserved && v_at != now) {
+            /* reserved vertices cannot be copied again: their space went with the submission */
+            res = xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
+                            "vulkan: the upload ring filled up between the reservation and its "
+                            "draw, which submitted the reserved vertices; reserve again");
+            goto out;
+        }
         if (user_vertices && vspan.big == NULL && v_at != now) {
             xvk_span_release(r, &vspan);
             v_placed = false;
@@ -1332,6 +1349,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     r->fast_head = UINT64_MAX;
     r->fast_cmd = cmd;
     r->fast_frame = &r->frames[r->frame_index];
+    r->runs_armed = d->reserved && d->index_size == 2 && d->stream_count == 0 &&
+                    d->instance_count <= 1 && vbuf == r->ring.buffer && r->rendering;
     r->fast_stride = (size_t)lay->stride;
     r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
     if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
@@ -1347,6 +1366,88 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         int k = xgdi_lowest_bit(used);
         r->fast_writes[k].dstBinding = XGDI_SHADER_BINDING_SAMPLER0 + (uint32_t)k;
         r->fast_images[k].sampler = r->user_bound_samplers[k];
+    }
+    return XGD_OK;
+}
+
+/* ---- quads written in place and drawn in runs ---- */
+
+xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride, void **cpu,
+                                uint64_t *at)
+{
+    xvk_renderer *r = xvk_cast(base);
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    /* Taken with the vertices and handed back at once: room for the draw's two constant
+       blocks, so that placing them cannot fill the ring and submit the reserved vertices
+       before their draw is recorded. One stride more pads the start to a multiple of the
+       stride (the ring stays bound at offset 0 and the draw names its first vertex), one
+       more covers elements that reach past the stride. */
+    uint64_t align = r->props.limits.minUniformBufferOffsetAlignment;
+    uint64_t slack = 2 * ((uint64_t)(XGDI_SHADER_MAX_REGISTERS + 1) * 16 + (align > 16 ? align : 16));
+    uint64_t size = (uint64_t)bytes + 2 * (uint64_t)stride;
+    if (stride == 0 || size + slack > r->ring.size / 4)
+        return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,
+                         "vulkan: %zu reserved bytes exceed a quarter of the %llu-byte upload ring",
+                         bytes, (unsigned long long)r->ring.size);
+    VkDeviceSize off;
+    void *p;
+    if (!xvk_ring_alloc(r, size + slack, 16, &off, &p)) return xgd_device_last_result(base->device);
+    r->ring.head -= slack; /* the last allocation: nothing was taken after it */
+    uint64_t first = (off + stride - 1) / stride;
+    *cpu = (uint8_t *)p + (first * stride - off);
+    *at = first;
+    return XGD_OK;
+}
+
+xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgdi_quad_run *runs,
+                              int count, int *drawn)
+{
+    xvk_renderer *r = xvk_cast(base);
+    *drawn = 0;
+    if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    const xgdi_draw_state *st = d->state;
+    /* pixel sampler register 0 is what changes between runs (bit 0 of the sampled set) */
+    const bool sampled = (r->user_memo_used & 1u) != 0;
+    for (int k = 0; k < count; k++) {
+        const xgdi_quad_run *run = &runs[k];
+        xgdi_native_texture *t = run->texture;
+        /* the short way: the last draw was this one's (armed), so only register 0's image
+           differs; a texture of another filterability needs another sampler, and goes the
+           general way with the run's slot 0 */
+        if (!r->runs_armed || (sampled && r->support[t->desc.format].filterable !=
+                                              r->user_memo_filterable[0])) {
+            xgdi_draw_state s = *st;
+            s.textures[0] = t;
+            s.dirty = XGDI_DIRTY_TEXTURES;
+            xgdi_draw one = *d;
+            one.state = &s;
+            one.primitive_count = run->quad_count * 2;
+            one.vertex_count = run->quad_count * 6;
+            one.base_vertex = run->base_vertex;
+            xgd_result res = xvk_draw(base, &one);
+            if (res != XGD_OK) return res;
+            if (!r->runs_armed) return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
+                                                 "vulkan: a quad run could not be recorded");
+            ++*drawn;
+            continue;
+        }
+        VkCommandBuffer cmd = r->frames[r->frame_index].cmd;
+        if (sampled && t->view != r->user_bound_views[0]) {
+            r->fast_writes[0].dstBinding = XGDI_SHADER_BINDING_SAMPLER0;
+            r->fast_images[0].sampler = r->user_bound_samplers[0];
+            r->fast_images[0].imageView = t->view;
+            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, 1,
+                               r->fast_writes);
+            r->user_bound_views[0] = t->view;
+            r->counters.descriptor_pushes++;
+            xvk_note_descriptors(r, 1);
+        }
+        r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0,
+                            run->base_vertex + (int32_t)d->reserved_at, 0);
+        if (r->fast_ms)
+            for (int i = 0; i < r->target_count; i++)
+                if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+        ++*drawn;
     }
     return XGD_OK;
 }

@@ -334,6 +334,10 @@ struct xvk_renderer {
        disarmed by the general path, xvk_reset_bindings and xvk_end_rendering. */
     bool fast_armed;
     bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
+    /* xvk_draw_quad_runs may follow the last draw with more runs: it was recorded from
+       reserved vertices through the quad index pattern, in the open rendering scope. Armed
+       by record_draw, disarmed by every xvk_draw. */
+    bool runs_armed;
     size_t fast_stride, fast_extra; /* the layout's stride; bytes its elements reach past it */
     /* where fast_draw's next vertices go while the ring's head is still fast_head (nothing else
        took ring space since its last placement): offset fast_next_off, vertex fast_next_first.
@@ -565,6 +569,10 @@ xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], f
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
 bool xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
                         const void *vertices, int count);
+xgd_result xvk_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride, void **cpu,
+                                uint64_t *at);
+xgd_result xvk_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
+                              int count, int *drawn);
 /* Copies a multisampled target's sampleable face into all its samples (after an upload). */
 void xvk_refill_samples(xvk_renderer *r, xgdi_native_texture *t, int face);
 
