@@ -404,3 +404,48 @@ XGD_FIXTURE(ReservedQuadRuns_StaleOrBadInputNamedErrorsDrawNothing)
     xgd_texture_destroy(red);
     xgd_device_destroy(dev);
 }
+
+/* A reservation is memory of the renderer's current frame: Reset ends it on every renderer,
+   and a context loss ends it for good (the restored context has new memory, which may even
+   sit at the old addresses). Each draw of it is then refused and draws nothing. */
+XGD_FIXTURE(ReservedQuadRuns_EndedByResetAndContextLoss)
+{
+    const xgd_color RED = { 255, 0, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED);
+    REQUIRE(red);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_quad_run run = { red, 1 };
+    xgd_quad_reservation res;
+    /* Reset with NULL: the same parameters again */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+    tex_quad(res.vertices, 0, 0, W, H);
+    REQUIRE_OK(xgd_device_reset(dev, NULL));
+    uint64_t before = draw_calls(dev);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == before);
+    /* a context loss and its restore */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+    tex_quad(res.vertices, 0, 0, W, H);
+    REQUIRE_OK(xgd_device_simulate_context_loss(dev));
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_DEVICE_LOST);
+    REQUIRE_OK(xgd_device_restore_context(dev));
+    before = draw_calls(dev);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &res, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK(draw_calls(dev) == before);
+    /* a new reservation after the restore draws */
+    REQUIRE_OK(xgd_effect_apply(fx));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+    tex_quad(res.vertices, 0, 0, W, H);
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, &run, 1));
+    uint8_t *want = fx_image(W, H, RED);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    free(want);
+    xgd_device_destroy(dev);
+}

@@ -74,6 +74,7 @@ void xgdi_device_lost(xgd_device *device, const char *reason)
 {
     if (device == NULL || device->lost) return;
     device->lost = true;
+    device->quad_reservation.id = 0; /* its memory goes with the context */
     xgdi_fail(device, XGD_ERROR_DEVICE_LOST, "device lost: %s", reason != NULL ? reason : "unknown");
     xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);
 }
@@ -793,6 +794,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
     }
     device->pp = applied;
     device->window = window;
+    device->quad_reservation.id = 0; /* xgd.h: Reset ends a reservation on every renderer */
     xgdi_reset_viewport_scissor(device);
     xgdi_invalidate_draw_state(device);
     xgdi_raise_event(device, XGD_EVENT_DEVICE_RESET);
@@ -804,6 +806,8 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
 static void teardown_renderer(xgd_device *device)
 {
     if (device->renderer == NULL) return;
+    /* a reservation points into the renderer's memory: never drawable after it is gone */
+    device->quad_reservation.id = 0;
     xgdi_registry_release_native(device);
     stop_renderer(device);
 }

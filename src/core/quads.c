@@ -226,8 +226,12 @@ static xgd_result draw_runs(xgd_device *device, xgd_vertex_declaration *decl, xg
                    the draw state holds it with nothing marked dirty */
                 xgd_texture *last =
                     (xgd_texture *)xgdi_handle_get(runs[i + drawn - 1].texture, XGDI_RES_TEXTURE);
-                device->textures[0] = last;
-                device->draw_state.textures[0] = last->native;
+                /* gone only when a failure's device-lost handler destroyed it: slot 0 is then
+                   restored below, as after any failed run */
+                if (last != NULL) {
+                    device->textures[0] = last;
+                    device->draw_state.textures[0] = last->native;
+                }
             }
             i += drawn;
             if (r != XGD_OK) break;
@@ -336,7 +340,10 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
        the first are the renderer's bulk runs (a texture binding and a draw each). One run,
        or more vertices than one reservation surely holds: the runs' own draws copy them. */
     size_t bytes = (size_t)quads * 4 * (size_t)decl->layout.stride;
-    if (run_count > 1 && bytes <= XGDI_RESERVE_MIN_CAPACITY && device->program_set) {
+    /* not while the caller holds a reservation: a call refused after reserving would have
+       replaced it */
+    if (run_count > 1 && bytes <= XGDI_RESERVE_MIN_CAPACITY && device->program_set &&
+        device->quad_reservation.id == 0) {
         r = reserve(device, (int)quads, decl);
         if (r != XGD_OK) return r;
         memcpy(device->quad_reservation.cpu, v, bytes);
