@@ -108,8 +108,23 @@ typedef struct bench {
     int sprites_only;            /* 0, or the texture count of the one scene to run */
     xgd_sprite_batch *batch;
     xgd_texture *textures[TEXTURES];
+    xgd_vector2 *positions;      /* the scene's sprite positions, made before any timing */
     int counter;                 /* instructions_open's descriptor, or -1 */
 } bench;
+
+/* The scene's positions: pseudo-random, inside the back buffer, the same in every run. Made
+   once, outside the timed span, as a game's sprite positions are already in memory. */
+static xgd_vector2 *make_positions(const bench *b)
+{
+    xgd_vector2 *p = malloc(sizeof *p * (size_t)b->sprites);
+    if (p == NULL) return NULL;
+    uint32_t seed = 12345;
+    for (int i = 0; i < b->sprites; i++) {
+        p[i].x = (float)(next_random(&seed) % (uint32_t)(b->width > 16 ? b->width - 16 : 1));
+        p[i].y = (float)(next_random(&seed) % (uint32_t)(b->height > 16 ? b->height - 16 : 1));
+    }
+    return p;
+}
 
 static void make_textures(bench *b)
 {
@@ -129,28 +144,46 @@ static void make_textures(bench *b)
     }
 }
 
+/* The parts of the last time_sprites: Draw's loop and End (wall seconds), the calling thread's
+   CPU seconds over both (less than the wall time when the thread slept), and the waits for the
+   GPU that the renderer counted in the span (xgd_statistics.gpu_waits). */
+static double g_sprites_draw_s, g_sprites_end_s, g_sprites_cpu_s;
+static uint64_t g_sprites_waits;
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Seconds for one begin..end of b->sprites sprites; `textures` is 1 or TEXTURES. *instructions
    gets the user-space instructions of the same span (0 without a counter). */
 static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_t *instructions)
 {
-    uint32_t seed = 12345;
     xgd_statistics s0, s1;
+    const xgd_vector2 *pos = b->positions;
+    const int mask = textures - 1; /* 1 or TEXTURES, a power of two */
     CHECK(xgd_clear_color(b->dev, XGD_COLOR_BLACK));
     CHECK(xgd_device_get_statistics(b->dev, &s0));
     uint64_t i0 = instructions_read(b->counter);
+    double c0 = thread_cpu_s();
     double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
     for (int i = 0; i < b->sprites; i++) {
-        float x = (float)(next_random(&seed) % (uint32_t)(b->width > 16 ? b->width - 16 : 1));
-        float y = (float)(next_random(&seed) % (uint32_t)(b->height > 16 ? b->height - 16 : 1));
-        CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i % textures], &(xgd_sprite){
-            .position = { x, y }, .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
+        CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i & mask], &(xgd_sprite){
+            .position = pos[i], .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
     }
+    double tm = bench_clock_s();
     CHECK(xgd_sprite_batch_end(b->batch));
     double t1 = bench_clock_s();
+    g_sprites_cpu_s = thread_cpu_s() - c0;
+    g_sprites_draw_s = tm - t0;
+    g_sprites_end_s = t1 - tm;
     *instructions = instructions_read(b->counter) - i0;
     CHECK(xgd_device_get_statistics(b->dev, &s1));
     *draw_calls = s1.draw_calls - s0.draw_calls;
+    g_sprites_waits = s1.gpu_waits - s0.gpu_waits;
     CHECK(xgd_present(b->dev));
     return t1 - t0;
 }
@@ -274,6 +307,11 @@ int main(int argc, char **argv)
     CHECK(xgd_device_get_info(b.dev, &info));
     CHECK(xgd_sprite_batch_create(b.dev, &b.batch));
     make_textures(&b);
+    b.positions = make_positions(&b);
+    if (b.positions == NULL) {
+        fprintf(stderr, "xgd-bench: out of memory\n");
+        return 1;
+    }
 
     xgd_effect *flat;
     CHECK(xgd_basic_effect_create(b.dev, &flat));
@@ -301,10 +339,16 @@ int main(int argc, char **argv)
     b.counter = instructions_open();
     if (b.sprites_only != 0) {
         uint64_t calls = 0;
+        double draw_part[MAX_REPEAT], end_part[MAX_REPEAT], cpu[MAX_REPEAT];
+        uint64_t waits = 0;
         (void)time_sprites(&b, b.sprites_only, &calls, &ins);
         for (int r = 0; r < b.repeat; r++) {
             one[r] = time_sprites(&b, b.sprites_only, &calls, &ins);
             ins_one[r] = (double)ins / b.sprites;
+            draw_part[r] = g_sprites_draw_s;
+            end_part[r] = g_sprites_end_s;
+            cpu[r] = g_sprites_cpu_s;
+            waits += g_sprites_waits;
         }
         double per_s = b.sprites / bench_median(one, b.repeat);
         printf("xgd-bench: %s renderer, %d sprites, %d texture%s, median of %d (plus a warm-up)\n",
@@ -313,6 +357,14 @@ int main(int argc, char **argv)
         printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch", per_s,
                (unsigned long long)calls);
         printf("%-44s %14.0f  sprites/16.7 ms frame\n", "SpriteBatch, per frame", per_s * FRAME_S);
+        printf("%-44s %14.2f  ns/sprite (Draw calls %.2f, End %.2f; medians)\n", "SpriteBatch, wall",
+               bench_median(one, b.repeat) * 1e9 / b.sprites,
+               bench_median(draw_part, b.repeat) * 1e9 / b.sprites,
+               bench_median(end_part, b.repeat) * 1e9 / b.sprites);
+        printf("%-44s %14.2f  ns/sprite (less than wall: the thread slept)\n",
+               "SpriteBatch, thread CPU time", bench_median(cpu, b.repeat) * 1e9 / b.sprites);
+        printf("%-44s %14llu  in the %d timed spans (xgd_statistics.gpu_waits)\n",
+               "SpriteBatch, waits for the GPU", (unsigned long long)waits, b.repeat);
         if (b.counter >= 0)
             printf("%-44s %14.0f  instructions/sprite\n", "SpriteBatch",
                    bench_median(ins_one, b.repeat));
@@ -321,11 +373,14 @@ int main(int argc, char **argv)
     /* One untimed warm-up pass of each so first-use allocations are not measured. */
     (void)time_sprites(&b, 1, &calls_one, &ins);
     (void)time_sprites(&b, TEXTURES, &calls_many, &ins);
+    uint64_t waits_one = 0, waits_many = 0;
     for (int r = 0; r < b.repeat; r++) {
         one[r] = time_sprites(&b, 1, &calls_one, &ins);
         ins_one[r] = (double)ins / b.sprites;
+        waits_one += g_sprites_waits;
         many[r] = time_sprites(&b, TEXTURES, &calls_many, &ins);
         ins_many[r] = (double)ins / b.sprites;
+        waits_many += g_sprites_waits;
         draw[r] = time_draws(&b, flat, decl);
         readt[r] = time_readback(&b, rb, rb_size);
     }
@@ -361,6 +416,9 @@ int main(int argc, char **argv)
         printf("%-44s %14s  (no instruction counter: perf_event_open refused)\n",
                "SpriteBatch, instructions per sprite", "n/a");
     }
+    printf("%-44s %14llu  one texture, %llu texture change (all %d timed runs)\n",
+           "SpriteBatch, waits for the GPU", (unsigned long long)waits_one,
+           (unsigned long long)waits_many, b.repeat);
     printf("%-44s %14.3f  us/draw\n", "draw_user_primitives, one quad (no present)", us_per_draw);
     printf("%-44s %14.1f  MB/s\n", "back-buffer readback", readback_mbs);
 
@@ -390,13 +448,16 @@ int main(int argc, char **argv)
                 "  \"draw_calls_one_texture\": %llu,\n"
                 "  \"draw_calls_texture_change\": %llu,\n"
                 "  \"microseconds_per_draw\": %.4f,\n"
+                "  \"gpu_waits_sprites_one_texture\": %llu,\n"
+                "  \"gpu_waits_sprites_texture_change\": %llu,\n"
                 "  \"readback_megabytes_per_second\": %.1f\n"
                 "}\n",
                 info.renderer_name, b.width, b.height, b.sprites, b.draws, b.readbacks, b.repeat,
                 sprites_one, sprites_many, frame_one, frame_many, TARGET_ONE_TEXTURE,
                 TARGET_TEXTURE_CHANGE, b.counter >= 0 ? per_sprite_one : -1.0,
                 b.counter >= 0 ? per_sprite_many : -1.0, (unsigned long long)calls_one,
-                (unsigned long long)calls_many, us_per_draw, readback_mbs);
+                (unsigned long long)calls_many, us_per_draw, (unsigned long long)waits_one,
+                (unsigned long long)waits_many, readback_mbs);
         if (fclose(f) != 0) {
             perror(json);
             return 1;
@@ -409,6 +470,7 @@ done:
     if (b.counter >= 0) close(b.counter);
 #endif
     free(rb);
+    free(b.positions);
     xgd_effect_destroy(flat);
     for (int t = 0; t < TEXTURES; t++) xgd_texture_destroy(b.textures[t]);
     xgd_sprite_batch_destroy(b.batch);

@@ -622,6 +622,13 @@ typedef struct xgd_statistics {
     uint64_t descriptor_pool_growths;
     uint64_t descriptor_recycles;
     uint64_t triangles;            /* triangles drawn (TriangleList/TriangleStrip primitives) */
+    /* Times a call blocked until the GPU finished queued work, reported by the renderer: a
+       readback, a query result, a frame slot or upload memory still in use (0 on renderers
+       without a GPU queue, such as software). Draws and SpriteBatch keep no wait on their
+       own path: upload memory that a frame's data outgrew is enlarged at the next Present, so
+       a steady stream of frames of the same size stops waiting after the first few. A counter:
+       it restarts at xgd_device_reset_statistics. */
+    uint64_t gpu_waits;
 } xgd_statistics;
 
 /* One frame's counters (spec 003 "RHI Statistics": draw calls, triangles, buffer and texture

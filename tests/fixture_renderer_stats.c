@@ -181,3 +181,66 @@ XGD_FIXTURE(statistics_reset_descriptor_counters)
     xgd_texture_destroy(first);
     xgd_device_destroy(dev);
 }
+
+/* Frames whose draws upload more than a GPU renderer's upload memory first held (40 MiB of
+ * vertices; the Vulkan ring starts at 32 MiB) stop waiting for the GPU once that memory has
+ * grown (xgd_statistics.gpu_waits, its documented rule: enlarged at the next Present), and
+ * every frame draws what its last draw uploaded. Each frame ends with a readback, so the GPU
+ * is idle when the next frame starts and any wait counted during its draws is one the
+ * upload memory caused. Most quads are degenerate (all four corners on one point: uploaded,
+ * never rasterized); the last quad of each frame covers pixel (f, 0) with the frame's colour. */
+XGD_FIXTURE(upload_memory_grows_without_waits)
+{
+    enum { W = 16, H = 4, FRAMES = 7, QUADS = XGD_USER_QUADS_MAX, DRAWS = 40 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    REQUIRE(decl);
+    const size_t bytes = sizeof(xgd_vertex_position_color) * 4 * QUADS; /* 1 MiB a draw */
+    xgd_vertex_position_color *v = malloc(bytes);
+    REQUIRE(v);
+    const xgd_color black = { 0, 0, 0, 255 };
+    for (int q = 0; q < QUADS; q++)
+        for (int i = 0; i < 4; i++) v[q * 4 + i] = fx_vpc(0.5f, 2.5f, 0, W, H, black);
+    uint64_t waits[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        const xgd_color c = fx_rgba(30 * f + 10, 250 - 30 * f, 77, 255);
+        CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+        xgd_statistics s0, s1;
+        REQUIRE_OK(xgd_device_get_statistics(dev, &s0));
+        for (int d = 0; d < DRAWS; d++) {
+            if (d == DRAWS - 1) { /* corner i at (i & 1, i >> 1) of pixel (f, 0) */
+                for (int i = 0; i < 4; i++)
+                    v[(QUADS - 1) * 4 + i] = fx_vpc((float)(f + (i & 1)), (float)(i >> 1), 0, W, H, c);
+            }
+            CHECK_OK(xgd_draw_user_quads(dev, v, 0, QUADS, decl));
+        }
+        REQUIRE_OK(xgd_device_get_statistics(dev, &s1));
+        waits[f] = s1.gpu_waits - s0.gpu_waits;
+        for (int i = 0; i < 4; i++) v[(QUADS - 1) * 4 + i] = fx_vpc(0.5f, 2.5f, 0, W, H, black);
+        uint8_t *img = NULL;
+        if (xgdt_read_back_buffer(t, dev, W, H, &img)) {
+            for (int x = 0; x <= f; x++) {
+                xgd_color got = fx_get(img, W, x, 0);
+                xgd_color want = x == f ? c : XGD_COLOR_BLACK;
+                CHECK_MSG(got.r == want.r && got.g == want.g && got.b == want.b,
+                          "frame %d: pixel (%d, 0) is (%d,%d,%d), expected (%d,%d,%d)", f, x,
+                          got.r, got.g, got.b, want.r, want.g, want.b);
+            }
+            free(img);
+        }
+        CHECK_OK(xgd_present(dev));
+    }
+    /* by the last two frames the memory has had several Presents to grow */
+    CHECK_MSG(waits[FRAMES - 2] == 0 && waits[FRAMES - 1] == 0,
+              "the draws of the last frames waited for the GPU %llu and %llu times "
+              "(waits per frame: %llu %llu %llu ...)",
+              (unsigned long long)waits[FRAMES - 2], (unsigned long long)waits[FRAMES - 1],
+              (unsigned long long)waits[0], (unsigned long long)waits[1],
+              (unsigned long long)waits[2]);
+    free(v);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}

@@ -588,6 +588,7 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
         out->descriptor_pool_growths -= device->descriptor_growths_base;
     if (out->descriptor_recycles >= device->descriptor_recycles_base)
         out->descriptor_recycles -= device->descriptor_recycles_base;
+    if (out->gpu_waits >= device->gpu_waits_base) out->gpu_waits -= device->gpu_waits_base;
     return XGD_OK;
 }
 
@@ -639,6 +640,7 @@ xgd_result xgd_device_reset_statistics(xgd_device *device)
         device->renderer->ops->get_statistics(device->renderer, &native);
     device->descriptor_growths_base = native.descriptor_pool_growths;
     device->descriptor_recycles_base = native.descriptor_recycles;
+    device->gpu_waits_base = native.gpu_waits;
     return XGD_OK;
 }
 
@@ -861,7 +863,7 @@ xgd_result xgd_device_restore_context(xgd_device *device)
     }
     device->lost = false;
     device->native_targets_stale = false; /* the new renderer starts on its back buffer */
-    device->descriptor_growths_base = device->descriptor_recycles_base = 0;
+    device->descriptor_growths_base = device->descriptor_recycles_base = device->gpu_waits_base = 0;
     device->last_recovery_failures = xgdi_registry_recreate_native(device);
     if (xgdi_rebind_render_targets(device) != XGD_OK) {
         /* The set could not be bound again: the device is on its back buffer, say so. */

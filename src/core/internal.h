@@ -455,7 +455,7 @@ struct xgd_device {
     xgd_frame_statistics last_frame;
     /* The renderer's cumulative descriptor counters at the last xgd_device_reset_statistics
        (subtracted when read; zeroed when a restore starts a new renderer counting from 0). */
-    uint64_t descriptor_growths_base, descriptor_recycles_base;
+    uint64_t descriptor_growths_base, descriptor_recycles_base, gpu_waits_base;
     int last_recovery_failures;
 
     /* added by core-A (device.c) */

@@ -1064,6 +1064,7 @@ static void d3d12_op_get_statistics(xgdi_renderer *base, xgd_statistics *inout)
     }
     inout->descriptors_live = live;
     inout->descriptors_peak = peak;
+    inout->gpu_waits = r->stats.gpu_waits;
     inout->descriptor_pool_growths = r->rtv_heap.growths + r->dsv_heap.growths +
                                      r->view_heap.growths + r->sampler_heap.growths;
     inout->descriptor_recycles = recycles;

@@ -601,6 +601,8 @@ static xgd_result xvk_wait_value(xvk_renderer *r, uint64_t value)
         return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
                          "vulkan: internal error: wait for fence value %llu, only %llu submitted",
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
+    if (xvk_completed(r) >= value) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
+    r->counters.gpu_waits++;
     VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
                                .pSemaphores = &r->timeline, .pValues = &value };
     return xvk_check(r, vkWaitSemaphores(r->dev, &wi, UINT64_MAX), "vkWaitSemaphores");
@@ -783,6 +785,7 @@ static void xvk_get_statistics(xgdi_renderer *base, xgd_statistics *inout)
     settle_descriptors(r);
     inout->descriptors_live = r->counters.descriptors_live;
     inout->descriptors_peak = r->counters.descriptors_peak;
+    inout->gpu_waits = r->counters.gpu_waits;
     inout->descriptor_pool_growths = 0;
     inout->descriptor_recycles = r->counters.descriptor_recycles;
 }
@@ -809,26 +812,38 @@ void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object)
 
 /* ---- the upload ring ---- */
 
-static xgd_result ring_create(xvk_renderer *r)
+/* Makes a ring's buffer and mapped memory of `size` bytes into *g (its counters untouched);
+   on failure frees what it made and leaves *g as it was. */
+static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
 {
-    xvk_ring *g = &r->ring;
-    g->size = XVK_RING_SIZE;
-    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = g->size,
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
                               .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
                                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                               .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
-    VkResult vr = vkCreateBuffer(r->dev, &bi, NULL, &g->buffer);
+    VkResult vr = vkCreateBuffer(r->dev, &bi, NULL, &buffer);
     if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkCreateBuffer (ring)");
     VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(r->dev, g->buffer, &req);
+    vkGetBufferMemoryRequirements(r->dev, buffer, &req);
+    xvk_alloc mem;
     xgd_result res = xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &g->mem);
-    if (res != XGD_OK) return res;
-    vr = vkBindBufferMemory(r->dev, g->buffer, g->mem.memory, g->mem.offset);
-    if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkBindBufferMemory (ring)");
-    g->mapped = g->mem.mapped;
-    xvk_set_name(r, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)g->buffer, "xgd upload ring");
+                                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &mem);
+    if (res != XGD_OK) {
+        vkDestroyBuffer(r->dev, buffer, NULL);
+        return res;
+    }
+    vr = vkBindBufferMemory(r->dev, buffer, mem.memory, mem.offset);
+    if (vr != VK_SUCCESS) {
+        vkDestroyBuffer(r->dev, buffer, NULL);
+        xvk_mem_free(r, &mem);
+        return xvk_check(r, vr, "vkBindBufferMemory (ring)");
+    }
+    g->buffer = buffer;
+    g->mem = mem;
+    g->mapped = mem.mapped;
+    g->size = size;
+    xvk_set_name(r, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)buffer, "xgd upload ring");
     return XGD_OK;
 }
 
@@ -859,10 +874,12 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
             return true;
         }
         /* full: free what finished, else wait for the oldest submission, else submit the open
-           frame (it alone filled the ring) and wait for it */
-        r->counters.ring_waits++;
+           frame (it alone filled the ring) and wait for it; a wait makes the next Present
+           replace the ring by a larger one (ring_grow) */
         ring_collect(r, xvk_completed(r));
         if (g->head + need - g->tail <= g->size) continue;
+        r->counters.ring_waits++;
+        g->pressed = true;
         if (g->mark_count > 0) {
             if (xvk_wait_value(r, g->marks[0].fence) != XGD_OK) return false;
             ring_collect(r, xvk_completed(r));
@@ -872,6 +889,71 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
     }
     xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: upload ring exhausted");
     return false;
+}
+
+/* A ring the GPU may still read, freed once the submissions that used it completed. */
+typedef struct retired_ring {
+    VkBuffer buffer;
+    xvk_alloc mem;
+} retired_ring;
+
+static void free_retired_ring(xgdi_renderer *base, void *object)
+{
+    xvk_renderer *r = xvk_cast(base);
+    retired_ring *old = object;
+    vkDestroyBuffer(r->dev, old->buffer, NULL);
+    xvk_mem_free(r, &old->mem);
+    free(old);
+}
+
+/* The largest ring: a quarter of the ring's memory heap, at most XVK_RING_MAX. */
+static uint64_t ring_limit(const xvk_renderer *r)
+{
+    uint64_t limit = XVK_RING_MAX;
+    const VkPhysicalDeviceMemoryProperties *p = &r->memory.props;
+    for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
+        VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        if ((p->memoryTypes[i].propertyFlags & want) != want) continue;
+        uint64_t quarter = p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4;
+        if (quarter < limit) limit = quarter;
+        break;
+    }
+    return limit;
+}
+
+/*
+ * Called by Present after its submission: when an allocation since the last Present had to wait
+ * for the GPU (the frames in flight needed more than the ring holds, e.g. a million sprites a
+ * frame), the ring is replaced by one twice its size, up to ring_limit, so that later frames of
+ * the same size take their space without waiting. The old ring is freed once the submissions
+ * that used it (all submitted now) have completed. Between Presents no draw is half recorded
+ * and no reservation lives (a submission ended it), so nothing points into the old ring. A
+ * failure keeps the old ring: waiting stays correct, only slower.
+ */
+static void ring_grow(xvk_renderer *r)
+{
+    xvk_ring *g = &r->ring;
+    if (!g->pressed) return;
+    g->pressed = false;
+    if (g->size * 2 > ring_limit(r)) return;
+    retired_ring *old = malloc(sizeof *old);
+    if (old == NULL) return;
+    old->buffer = g->buffer;
+    old->mem = g->mem;
+    if (ring_create(r, g, g->size * 2) != XGD_OK) {
+        free(old);
+        return;
+    }
+    if (xgdi_retire_push(&r->base.retired, r->base.submitted_fence, free_retired_ring, old) != XGD_OK) {
+        /* renderer.h: cannot queue it, so wait for the work that may use it, then free */
+        (void)xvk_wait_value(r, r->base.submitted_fence);
+        free_retired_ring(&r->base, old);
+    }
+    g->head = g->tail = 0;
+    g->mark_count = 0;
+    g->grown++;
+    /* the ring's buffer is bound for vertices and named by pushed descriptors */
+    xvk_reset_bindings(r);
 }
 
 /* ---- back buffer ---- */
@@ -943,7 +1025,7 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (res == XGD_OK) res = create_device(r);
     /* its device, queue and command buffers are set: messages naming them find it */
     if (res == XGD_OK && r->reports) registry_add(r);
-    if (res == XGD_OK) res = ring_create(r);
+    if (res == XGD_OK) res = ring_create(r, &r->ring, XVK_RING_SIZE);
     if (res == XGD_OK) {
         xvk_classify_formats(r);
         res = xvk_pipelines_init(r);
@@ -970,13 +1052,13 @@ static void xvk_destroy(xgdi_renderer *base)
         const xvk_counters *c = &r->counters;
         fprintf(stderr,
                 "xgd vulkan: descriptor pushes %llu (skipped %llu), pipelines %llu (binds %llu), "
-                "render passes %llu, barriers %llu, ring wraps %llu, ring waits %llu, slot waits %llu, "
+                "render passes %llu, barriers %llu, ring wraps %llu, ring waits %llu, ring grown %llu (%llu MiB), slot waits %llu, "
                 "transfer buffers %llu (reused %llu), "
                 "memory blocks %llu, live allocations %llu, dedicated %llu\n",
                 (unsigned long long)c->descriptor_pushes, (unsigned long long)c->descriptor_skips,
                 (unsigned long long)c->pipelines_created, (unsigned long long)c->pipeline_binds,
                 (unsigned long long)c->render_passes, (unsigned long long)c->barriers,
-                (unsigned long long)c->ring_wraps, (unsigned long long)c->ring_waits,
+                (unsigned long long)c->ring_wraps, (unsigned long long)c->ring_waits, (unsigned long long)r->ring.grown, (unsigned long long)(r->ring.size >> 20),
                 (unsigned long long)c->slot_waits, (unsigned long long)c->big_created,
                 (unsigned long long)c->big_reused, (unsigned long long)r->memory.blocks_created,
                 (unsigned long long)r->memory.live_allocations,
@@ -1071,8 +1153,14 @@ static xgd_result xvk_present(xgdi_renderer *base, int swap_interval)
         if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
         xvk_texture_resolve(r, cmd, r->back_buffer, 0);
     }
-    if (base->window != NULL) return xvk_present_window(r, swap_interval, xvk_submit);
-    return xvk_submit(base); /* headless: nothing to show or wait for */
+    xgd_result res = base->window != NULL ? xvk_present_window(r, swap_interval, xvk_submit)
+                                          : xvk_submit(base); /* headless: nothing to show */
+    if (res != XGD_OK || r->recording) return res;
+    ring_grow(r);
+    /* The next frame's slot held the frame before this one: when the GPU still runs it, wait
+       here, as Direct3D 9 and XNA block in Present when the GPU is behind, rather than in the
+       next frame's first draw (xvk_cmd), so that draws never wait for a frame slot. */
+    return xvk_wait_value(r, r->frames[r->frame_index].fence);
 }
 
 static xgd_result xvk_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets,

@@ -35,6 +35,8 @@
 #define XVK_FRAMES 2
 #define XVK_MAX_TARGETS 4
 #define XVK_RING_SIZE (32u << 20)
+/* the most the ring grows to (vk_device.c ring_grow): 1 GiB */
+#define XVK_RING_MAX ((uint64_t)1 << 30)
 #define XVK_BLOCK_SIZE (64u << 20)
 
 typedef struct xvk_renderer xvk_renderer;
@@ -168,6 +170,8 @@ typedef struct xvk_ring {
     uint64_t head, tail;       /* monotonic byte counters; position = counter % size */
     xvk_ring_mark *marks;      /* one per submission that used the ring, oldest first */
     size_t mark_count, mark_capacity;
+    bool pressed;              /* an allocation waited for the GPU since the last Present */
+    uint64_t grown;            /* times the ring was replaced by a larger one */
 } xvk_ring;
 
 /* A dedicated host-visible buffer for one big transfer or draw (vk_transfer.c). */
@@ -207,6 +211,7 @@ typedef struct xvk_counters {
     uint64_t pipeline_lookups; /* draws whose pipeline was looked up (the memo did not serve) */
     uint64_t index_binds;      /* vkCmdBindIndexBuffer calls */
     uint64_t ring_wraps, ring_waits, slot_waits;
+    uint64_t gpu_waits;        /* xvk_wait_value calls that found the value incomplete */
     uint64_t render_passes, barriers;
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
     uint64_t big_bytes_live, big_bytes_peak; /* bytes of big transfer buffers that exist */
