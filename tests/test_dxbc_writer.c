@@ -905,3 +905,29 @@ XGD_TEST(DXBC_RenderTexelLoad)
     xgdi_d3d12_dxbc_free(ps);
 #endif
 }
+
+XGD_TEST(DXBC_UnterminatedExtensionNameStaysInItsWords)
+{
+#if !defined(XGD_TEST_HAVE_D3D12)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#else
+    /* an OpExtension whose name fills its two words with no terminating zero (found by
+       exploratory fuzzing: the refusal's message read on past the module). The message names
+       the eight characters the instruction holds and nothing after them. */
+    uint32_t w[] = {
+        0x07230203u, 0x00010000u, 0, 10, 0,
+        (3u << 16) | 10u, 0, 0,            /* OpExtension "ABCDEFGH", unterminated */
+        0x41414141u, 0,                    /* "AAAA" and a zero word after the instruction */
+    };
+    memcpy(&w[6], "ABCDEFGH", 8);
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256] = "";
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, sizeof w / 4, NULL, 0, &dxbc, &size, msg,
+                                              sizeof msg);
+    CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED, "%s (%s)", xgd_result_name(r), msg);
+    CHECK_MSG(strstr(msg, "extension ABCDEFGH") != NULL, "message '%s'", msg);
+    CHECK_MSG(strstr(msg, "ABCDEFGHA") == NULL, "message read past the instruction: '%s'", msg);
+    CHECK(dxbc == NULL && size == 0);
+#endif
+}

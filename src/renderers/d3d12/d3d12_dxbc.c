@@ -855,8 +855,12 @@ static void scan(ctx *c)
             break;
         }
         case SOpExtension: {
+            /* the name may be unterminated: print at most what its words hold */
             const char *name = wc > 1 ? (const char *)(p + 1) : "";
-            UNSUP("spirv: extension %.64s", name);
+            size_t room = wc > 1 ? (size_t)(wc - 1) * 4 : 0;
+            const char *end = room ? memchr(name, 0, room) : NULL;
+            size_t len = end ? (size_t)(end - name) : room;
+            UNSUP("spirv: extension %.*s", (int)(len < 64 ? len : 64), name);
             break;
         }
         case SOpMemoryModel:
