@@ -530,7 +530,11 @@ xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *base, size_t bytes, siz
    texture table of pixel register 0 when its texture differs, and the draw. A run whose
    texture needs a transition, or any change of the list's state, goes through op_draw.
    What the list holds changes only through op_draw, so it is tested once and again after
-   each run op_draw recorded, not per run. */
+   each run op_draw recorded, not per run. Every texture's SRV is in the shader-visible heap
+   from its creation, so a run copies no descriptor. Under vkd3d 1.2 the table change is most
+   of a run's cost: the next draw allocates, fills (every table of the root signature, the
+   sampler's too) and binds a new VkDescriptorSet (callgrind on lavapipe: ~2,400 of a run's
+   ~2,500 instructions are vkd3d's and the Vulkan driver's). */
 xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *draw,
                                         const xgdi_quad_run *runs, int count, int *drawn)
 {
