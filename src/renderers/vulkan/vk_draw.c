@@ -945,7 +945,10 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
             }
             w = packed;
         }
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
+        if (n == 1 && r->user_templates[lo] != VK_NULL_HANDLE)
+            r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
+        else
+            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
         r->counters.descriptor_pushes++;
         r->fast_frame->descriptors += n; /* xvk_note_descriptors */
     } else {
@@ -1436,8 +1439,11 @@ xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgd
             r->fast_writes[0].dstBinding = XGDI_SHADER_BINDING_SAMPLER0;
             r->fast_images[0].sampler = r->user_bound_samplers[0];
             r->fast_images[0].imageView = t->view;
-            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, 1,
-                               r->fast_writes);
+            if (r->user_templates[0] != VK_NULL_HANDLE)
+                r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
+            else
+                r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, 1,
+                                   r->fast_writes);
             r->user_bound_views[0] = t->view;
             r->counters.descriptor_pushes++;
             xvk_note_descriptors(r, 1);
