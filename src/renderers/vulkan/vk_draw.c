@@ -863,16 +863,36 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
-/* renderer.h's user_draw_fast, and xvk_draw's short path: while r->fast_armed (core has
-   checked that nothing but texture slots changed, and the type and layout say the rest) the
-   vertices into ring space, a push of the sampled registers whose image changed, the draw.
-   Everything else the general path would record is what the last draw left bound. Everything
-   is checked before anything changes, so false (take the general path) leaves everything as
-   it was (fast_images is scratch). */
-bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
-                        const void *vertices, int count)
+/* fast_draw's push of several changed registers (or one without a template): their writes,
+   packed. Returns how many. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static uint32_t push_writes(xvk_renderer *r, VkCommandBuffer cmd, uint32_t changed)
 {
-    xvk_renderer *r = xvk_cast(base);
+    VkWriteDescriptorSet packed[XVK_USER_SAMPLERS];
+    uint32_t n = 0;
+    for (uint32_t m = changed; m != 0; m &= m - 1) {
+        uint32_t i = (uint32_t)xgdi_lowest_bit(m);
+        r->user_bound_views[i] = r->fast_images[i].imageView;
+        packed[n++] = r->fast_writes[i];
+    }
+    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, packed);
+    return n;
+}
+
+/* xvk_user_draw_fast's and xvk_draw's short path: while r->fast_armed (core has checked that
+   nothing but texture slots changed, and the type and layout say the rest) the vertices into
+   ring space, a push of the sampled registers whose image changed, the draw. Everything else
+   the general path would record is what the last draw left bound. Everything is checked
+   before anything changes, so false (take the general path) leaves everything as it was
+   (fast_images is scratch). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
+                             const void *vertices, int count)
+{
     if (!r->fast_armed || type != r->last_type || st->layout != r->memo_layout) return false;
     /* the sampled registers: one whose texture is unbound (a stand-in, or an error for cube
        and 3D registers) or changed filterability (another sampler) goes the general way; the
@@ -906,7 +926,8 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
     size_t bytes = (size_t)count * stride + r->fast_extra;
     uint64_t start, avail;
     uint32_t first;
-    if (bytes > g->size / 4) return false; /* place_vertices' limit for ring space */
+    /* fast_avail is at most a quarter of the ring plus one (below), so that bytes < avail
+       also keeps place_vertices' limit for ring space, bytes <= size / 4 */
     if (g->head == r->fast_head && bytes < r->fast_avail) {
         start = r->fast_next_off;
         first = r->fast_next_first;
@@ -918,6 +939,7 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
         uint64_t free_bytes = g->size - (g->head - g->tail);
         if (start >= g->size || start - pos >= free_bytes) return false;
         avail = g->size - start < free_bytes - (start - pos) ? g->size - start : free_bytes - (start - pos);
+        if (avail > g->size / 4 + 1) avail = g->size / 4 + 1;
         if (bytes >= avail) return false;
         g->head += start - pos;
     }
@@ -930,35 +952,32 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
     r->fast_avail = r->fast_extra == 0 ? avail - bytes : 0;
 
     VkCommandBuffer cmd = r->fast_cmd;
+    if (r->fast_ms)
+        for (int i = 0; i < r->target_count; i++)
+            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
     if (changed != 0) {
         uint32_t lo = (uint32_t)xgdi_lowest_bit(changed), n = 1;
-        const VkWriteDescriptorSet *w = &r->fast_writes[lo];
-        VkWriteDescriptorSet packed[XVK_USER_SAMPLERS];
-        r->user_bound_views[lo] = r->fast_images[lo].imageView;
-        if ((changed & (changed - 1)) != 0) {
-            /* several registers: their writes, packed */
-            n = 0;
-            for (uint32_t m = changed; m != 0; m &= m - 1) {
-                uint32_t i = (uint32_t)xgdi_lowest_bit(m);
-                r->user_bound_views[i] = r->fast_images[i].imageView;
-                packed[n++] = r->fast_writes[i];
-            }
-            w = packed;
-        }
-        if (n == 1 && r->user_templates[lo] != VK_NULL_HANDLE)
+        if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
+            r->user_bound_views[lo] = r->fast_images[lo].imageView;
             r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
-        else
-            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
+        } else {
+            n = push_writes(r, cmd, changed);
+        }
         r->counters.descriptor_pushes++;
         r->fast_frame->descriptors += n; /* xvk_note_descriptors */
     } else {
         r->counters.descriptor_skips++;
     }
     r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
-    if (r->fast_ms)
-        for (int i = 0; i < r->target_count; i++)
-            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
     return true;
+}
+
+/* renderer.h's user_draw_fast */
+xgd_result xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
+                              const void *vertices, int count, int primitive_count)
+{
+    if (fast_draw(xvk_cast(base), st, type, vertices, count)) return XGD_OK;
+    return xgdi_user_draw_declined(base->device, type, vertices, count, primitive_count);
 }
 
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
@@ -973,7 +992,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         d->vertex_buffer == NULL && d->user_vertices != NULL && d->index_size == 0 &&
         d->stream_count == 0 && d->instance_count <= 1 && d->first_vertex <= 0 &&
         d->user_vertex_count == d->vertex_count && d->vertex_count > 0 &&
-        xvk_user_draw_fast(base, st, d->type, d->user_vertices, d->vertex_count))
+        fast_draw(r, st, d->type, d->user_vertices, d->vertex_count))
         return XGD_OK;
     r->fast_armed = false;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */

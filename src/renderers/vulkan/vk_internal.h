@@ -573,8 +573,8 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
-bool xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
-                        const void *vertices, int count);
+xgd_result xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
+                              const void *vertices, int count, int primitive_count);
 xgd_result xvk_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride, void **cpu,
                                 uint64_t *at);
 xgd_result xvk_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
