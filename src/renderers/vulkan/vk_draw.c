@@ -944,12 +944,12 @@ static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_pri
         g->head += start - pos;
     }
     g->head += bytes;
-    memcpy(g->mapped + start, vertices, bytes);
     /* with no bytes past the last stride, the next draw's vertices follow these */
     r->fast_head = g->head;
     r->fast_next_off = start + bytes;
     r->fast_next_first = first + (uint32_t)count;
     r->fast_avail = r->fast_extra == 0 ? avail - bytes : 0;
+    uint8_t *dst = g->mapped + start;
 
     VkCommandBuffer cmd = r->fast_cmd;
     if (r->fast_ms)
@@ -969,6 +969,9 @@ static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_pri
         r->counters.descriptor_skips++;
     }
     r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
+    /* the vertices last (the device reads them at submission, not at recording): fewer
+       values live across the calls above */
+    memcpy(dst, vertices, bytes);
     return true;
 }
 
