@@ -1433,49 +1433,64 @@ xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgd
     const xgdi_draw_state *st = d->state;
     /* pixel sampler register 0 is what changes between runs (bit 0 of the sampled set) */
     const bool sampled = (r->user_memo_used & 1u) != 0;
-    for (int k = 0; k < count; k++) {
-        const xgdi_quad_run *run = &runs[k];
-        xgdi_native_texture *t = run->texture;
+    int k = 0;
+    while (k < count) {
+        xgdi_native_texture *t = runs[k].texture;
         /* the short way: the last draw was this one's (armed), so only register 0's image
            differs; a texture of another filterability needs another sampler, and goes the
            general way with the run's slot 0 */
-        if (!r->runs_armed || (sampled && r->support[t->desc.format].filterable !=
-                                              r->user_memo_filterable[0])) {
+        if (!r->runs_armed || (sampled && t->filterable != r->user_memo_filterable[0])) {
             xgdi_draw_state s = *st;
             s.textures[0] = t;
             s.dirty = XGDI_DIRTY_TEXTURES;
             xgdi_draw one = *d;
             one.state = &s;
-            one.primitive_count = run->quad_count * 2;
-            one.vertex_count = run->quad_count * 6;
-            one.base_vertex = run->base_vertex;
+            one.primitive_count = runs[k].quad_count * 2;
+            one.vertex_count = runs[k].quad_count * 6;
+            one.base_vertex = runs[k].base_vertex;
             xgd_result res = xvk_draw(base, &one);
             if (res != XGD_OK) return res;
             if (!r->runs_armed) return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
                                                  "vulkan: a quad run could not be recorded");
-            ++*drawn;
+            *drawn = ++k;
             continue;
         }
+        /* Runs on the short way, with what they read held here: nothing below calls back
+           into the renderer, so the fields are written once after the last of them. */
         VkCommandBuffer cmd = r->frames[r->frame_index].cmd;
-        if (sampled && t->view != r->user_bound_views[0]) {
+        const VkPipelineLayout layout = r->user_pipeline_layout;
+        const VkDescriptorUpdateTemplate tmpl = r->user_templates[0];
+        const bool filterable = r->user_memo_filterable[0], ms = r->fast_ms;
+        const int32_t at = (int32_t)d->reserved_at;
+        VkImageView bound = r->user_bound_views[0];
+        uint64_t pushes = 0;
+        if (sampled) {
             r->fast_writes[0].dstBinding = XGDI_SHADER_BINDING_SAMPLER0;
             r->fast_images[0].sampler = r->user_bound_samplers[0];
-            r->fast_images[0].imageView = t->view;
-            if (r->user_templates[0] != VK_NULL_HANDLE)
-                r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
-            else
-                r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, 1,
-                                   r->fast_writes);
-            r->user_bound_views[0] = t->view;
-            r->counters.descriptor_pushes++;
-            xvk_note_descriptors(r, 1);
         }
-        r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0,
-                            run->base_vertex + (int32_t)d->reserved_at, 0);
-        if (r->fast_ms)
-            for (int i = 0; i < r->target_count; i++)
-                if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
-        ++*drawn;
+        for (; k < count; k++) {
+            const xgdi_quad_run *run = &runs[k];
+            t = run->texture;
+            if (sampled) {
+                if (t->filterable != filterable) break;
+                if (t->view != bound) {
+                    r->fast_images[0].imageView = bound = t->view;
+                    if (tmpl != VK_NULL_HANDLE)
+                        r->push_template(cmd, tmpl, layout, 0, r->fast_images);
+                    else
+                        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, r->fast_writes);
+                    pushes++;
+                }
+            }
+            r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0, run->base_vertex + at, 0);
+            if (ms)
+                for (int i = 0; i < r->target_count; i++)
+                    if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+        }
+        r->user_bound_views[0] = bound;
+        r->counters.descriptor_pushes += pushes;
+        xvk_note_descriptors(r, pushes);
+        *drawn = k;
     }
     return XGD_OK;
 }
