@@ -863,6 +863,22 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
+/* fast_draw's copy of its vertices: a quad's few (33 to 128 bytes) as two overlapping
+   64-byte or 32-byte moves inline, more through memcpy */
+static inline void copy_vertices(uint8_t *dst, const void *src, size_t n)
+{
+    const uint8_t *s = src;
+    if (n > 64 && n <= 128) {
+        memcpy(dst, s, 64);
+        memcpy(dst + n - 64, s + n - 64, 64);
+    } else if (n > 32 && n <= 64) {
+        memcpy(dst, s, 32);
+        memcpy(dst + n - 32, s + n - 32, 32);
+    } else {
+        memcpy(dst, s, n);
+    }
+}
+
 /* fast_draw's push of several changed registers (or one without a template): their writes,
    packed. Returns how many. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -956,12 +972,19 @@ static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_pri
         for (int i = 0; i < r->target_count; i++)
             if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
     if (changed != 0) {
-        uint32_t lo = (uint32_t)xgdi_lowest_bit(changed), n = 1;
-        if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
-            r->user_bound_views[lo] = r->fast_images[lo].imageView;
-            r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
+        uint32_t n = 1;
+        if (changed == 1u && r->user_templates[0] != VK_NULL_HANDLE) {
+            /* register 0 alone (the common program's) */
+            r->user_bound_views[0] = r->fast_images[0].imageView;
+            r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
         } else {
-            n = push_writes(r, cmd, changed);
+            uint32_t lo = (uint32_t)xgdi_lowest_bit(changed);
+            if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
+                r->user_bound_views[lo] = r->fast_images[lo].imageView;
+                r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
+            } else {
+                n = push_writes(r, cmd, changed);
+            }
         }
         r->counters.descriptor_pushes++;
         r->fast_frame->descriptors += n; /* xvk_note_descriptors */
@@ -971,7 +994,7 @@ static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_pri
     r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
     /* the vertices last (the device reads them at submission, not at recording): fewer
        values live across the calls above */
-    memcpy(dst, vertices, bytes);
+    copy_vertices(dst, vertices, bytes);
     return true;
 }
 
