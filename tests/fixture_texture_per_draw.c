@@ -10,6 +10,8 @@
  * sampler state and another applied effect. Every cell must show the texture its draw had.
  */
 #include "fixture_util.h"
+#include "fx2_support.h"
+#include "fx_writer.h"
 #include "internal.h" /* the debug fault hook (src/core/fault.c) */
 
 #include <stdlib.h>
@@ -233,5 +235,149 @@ XGD_FIXTURE(TexturePerDraw_InjectedFaultReachesShortPath)
         CHECK_MSG(same(got, want[c]), "cell %d: (%d,%d,%d,%d), want (%d,%d,%d,%d)", c, got.r, got.g,
                   got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
     }
+    xgd_device_destroy(dev);
+}
+
+/* Sets up the run the short path serves: two draws, the second changing only the texture. */
+static xgd_effect *short_path_run(xgdt_ctx *t, xgd_device *dev, xgd_texture *a, xgd_texture *b)
+{
+    xgd_effect *fx = fx_texture_effect(t, dev, a);
+    if (fx == NULL) return NULL;
+    if (xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)) != XGD_OK ||
+        xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)) != XGD_OK ||
+        xgd_clear_color(dev, XGD_COLOR_BLACK) != XGD_OK || xgd_set_texture(dev, 0, a) != XGD_OK ||
+        cell_quad(dev, 0) != XGD_OK || xgd_set_texture(dev, 0, b) != XGD_OK || cell_quad(dev, 1) != XGD_OK) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "the run's setup failed: %s", xgdt_last_message());
+        xgd_effect_destroy(fx);
+        return NULL;
+    }
+    return fx;
+}
+
+/* A draw that changed only the texture, after the device lost its context (which has no
+   dirty bit: src/core/draw.c's common case learns it from xgdi_forget_user_draw), reports the
+   loss, as every other draw; after the restore the run draws again. */
+XGD_FIXTURE(TexturePerDraw_ContextLossEndsShortPath)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = xgdt_solid_texture(t, dev, 4, 4, RED), *green = xgdt_solid_texture(t, dev, 4, 4, GREEN);
+    REQUIRE(red && green);
+    xgd_effect *fx = short_path_run(t, dev, red, green);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_device_simulate_context_loss(dev));
+    (void)xgd_set_texture(dev, 0, red);
+    CHECK_RESULT(cell_quad(dev, 2), XGD_ERROR_DEVICE_LOST);
+    REQUIRE_OK(xgd_device_restore_context(dev));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    REQUIRE_OK(xgd_set_texture(dev, 0, green));
+    CHECK_OK(cell_quad(dev, 0));
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    CHECK_OK(cell_quad(dev, 1));
+    uint8_t px[W * H * 4];
+    REQUIRE_OK(xgd_get_back_buffer_data(dev, NULL, px, sizeof px));
+    const xgd_color want[3] = { GREEN, RED, XGD_COLOR_BLACK };
+    for (int c = 0; c < 3; c++) {
+        const uint8_t *p = px + ((size_t)(H / 2) * W + (size_t)(c * CELL + CELL / 2)) * 4;
+        xgd_color got = { p[0], p[1], p[2], p[3] };
+        CHECK_MSG(same(got, want[c]), "cell %d: (%d,%d,%d,%d), want (%d,%d,%d,%d)", c, got.r, got.g,
+                  got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
+    }
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+/* A draw that changed only the texture, after the applied user effect was destroyed (its
+   shaders go, so no program is set, which has no dirty bit), is refused as any draw without a
+   program; nothing is drawn. */
+XGD_FIXTURE(TexturePerDraw_ProgramGoneEndsShortPath)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    XGDT_FX2_OR_SKIP(t, dev);
+    xgd_texture *red = xgdt_solid_texture(t, dev, 4, 4, RED), *green = xgdt_solid_texture(t, dev, 4, 4, GREEN);
+    REQUIRE(red && green);
+    char err[256] = "";
+    size_t n = 0;
+    uint8_t *bytes = fxw_standard(&n, err, sizeof err);
+    CHECK_MSG(bytes != NULL, "fx writer: %s", err);
+    REQUIRE(bytes != NULL);
+    xgd_effect *e = NULL;
+    REQUIRE_OK(xgd_effect_create(dev, bytes, n, &e));
+    free(bytes);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    xgd_result r = xgd_effect_apply(e);
+    if (r == XGD_ERROR_NOT_SUPPORTED) {
+        xgdt_not_supported(t, "this renderer runs no effects loaded from bytes (NOT_SUPPORTED)");
+        xgd_effect_destroy(e);
+        xgd_device_destroy(dev);
+        return;
+    }
+    REQUIRE_OK(r);
+    /* the Solid technique samples nothing; the slot changes still make the draws texture-only */
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    CHECK_OK(cell_quad(dev, 0));
+    REQUIRE_OK(xgd_set_texture(dev, 0, green));
+    CHECK_OK(cell_quad(dev, 1));
+    xgd_effect_destroy(e);
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    CHECK_RESULT(cell_quad(dev, 2), XGD_ERROR_INVALID_OPERATION);
+    uint8_t px[W * H * 4];
+    REQUIRE_OK(xgd_get_back_buffer_data(dev, NULL, px, sizeof px));
+    const uint8_t *p = px + ((size_t)(H / 2) * W + (size_t)(2 * CELL + CELL / 2)) * 4;
+    xgd_color got = { p[0], p[1], p[2], p[3] };
+    CHECK_MSG(same(got, XGD_COLOR_BLACK), "cell 2: (%d,%d,%d,%d), want black", got.r, got.g, got.b, got.a);
+    xgd_device_destroy(dev);
+}
+
+/* A draw that changed only the texture, after a render-target bind failed and could not bind
+   the back buffer again (native targets stale), binds the back buffer first and draws there;
+   a draw the renderer's short path declines (an empty slot) is counted once. */
+XGD_FIXTURE(TexturePerDraw_StaleTargetsEndShortPath)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = xgdt_solid_texture(t, dev, 4, 4, RED), *green = xgdt_solid_texture(t, dev, 4, 4, GREEN);
+    REQUIRE(red && green);
+    xgd_texture *c = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS,
+                               false);
+    REQUIRE(c);
+    xgd_effect *fx = short_path_run(t, dev, red, green);
+    REQUIRE(fx);
+    /* renderer calls: bind c (succeeds), its discard clear (fails), bind the back buffer (fails) */
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_CLEAR, 1, XGD_ERROR_OUT_OF_MEMORY));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SET_RENDER_TARGETS, 2, XGD_ERROR_OUT_OF_MEMORY));
+    CHECK_RESULT(xgd_set_render_target(dev, c), XGD_ERROR_OUT_OF_MEMORY);
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_SET_RENDER_TARGETS, 0, XGD_OK));
+    REQUIRE_OK(xgdi_debug_fail_next(dev, XGDI_FAULT_CLEAR, 0, XGD_OK));
+    REQUIRE_OK(xgd_set_texture(dev, 0, red));
+    CHECK_OK(cell_quad(dev, 2));
+    xgd_statistics s0, s1;
+    memset(&s0, 0, sizeof s0);
+    memset(&s1, 0, sizeof s1);
+    xgd_device_get_statistics(dev, &s0);
+    REQUIRE_OK(xgd_set_texture(dev, 0, NULL));
+    CHECK_OK(cell_quad(dev, 3));
+    xgd_device_get_statistics(dev, &s1);
+    CHECK_MSG(s1.draw_calls == s0.draw_calls + 1 && s1.primitives == s0.primitives + 2,
+              "a declined short draw counted %llu draws and %llu primitives, want 1 and 2",
+              (unsigned long long)(s1.draw_calls - s0.draw_calls),
+              (unsigned long long)(s1.primitives - s0.primitives));
+    uint8_t px[W * H * 4];
+    REQUIRE_OK(xgd_get_back_buffer_data(dev, NULL, px, sizeof px));
+    const xgd_color want[4] = { RED, GREEN, RED, XGD_COLOR_BLACK };
+    for (int k = 0; k < 4; k++) {
+        const uint8_t *p = px + ((size_t)(H / 2) * W + (size_t)(k * CELL + CELL / 2)) * 4;
+        xgd_color got = { p[0], p[1], p[2], p[3] };
+        CHECK_MSG(same(got, want[k]), "cell %d: (%d,%d,%d,%d), want (%d,%d,%d,%d)", k, got.r, got.g,
+                  got.b, got.a, want[k].r, want[k].g, want[k].b, want[k].a);
+    }
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(c);
     xgd_device_destroy(dev);
 }

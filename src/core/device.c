@@ -74,6 +74,7 @@ void xgdi_device_lost(xgd_device *device, const char *reason)
 {
     if (device == NULL || device->lost) return;
     device->lost = true;
+    xgdi_forget_user_draw(device);
     device->quad_reservation.id = 0; /* its memory goes with the context */
     xgdi_fail(device, XGD_ERROR_DEVICE_LOST, "device lost: %s", reason != NULL ? reason : "unknown");
     xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);
@@ -293,6 +294,7 @@ static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
     r->device = dev;
     r->window = dev->window;
     dev->renderer = r;
+    xgdi_forget_user_draw(dev);
     dev->ops = ops;
     memset(&dev->caps, 0, sizeof dev->caps);
     ops->get_caps(r, &dev->caps);
@@ -300,6 +302,7 @@ static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
     if (dev->window != NULL && !dev->caps.present_to_window) {
         ops->destroy(r);
         dev->renderer = NULL;
+        xgdi_forget_user_draw(dev);
         return xgdi_fail(dev, XGD_ERROR_NOT_SUPPORTED,
                          "renderer '%s' cannot present to a window in this version", ops->name);
     }
@@ -312,6 +315,7 @@ static void stop_renderer(xgd_device *dev)
 {
     if (dev->renderer != NULL) dev->ops->destroy(dev->renderer);
     dev->renderer = NULL;
+    xgdi_forget_user_draw(dev);
 }
 
 /* Starts ops with the applied pp, restarting once when the caps clamp the request (the back
@@ -349,6 +353,7 @@ static void free_device(xgd_device *dev)
        destroyed while the device still unlinks what is disposed, before `destroying`. */
     xgdi_effect_drop_spares(dev);
     dev->destroying = true;
+    xgdi_forget_user_draw(dev);
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
     xgdi_window_close(dev->window);
@@ -786,6 +791,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
             /* A rebind that fails leaves the public state as it was and the native binding
              * stale: the next call that uses it binds the set again (target.c). */
             device->native_targets_stale = xgdi_rebind_render_targets(device) != XGD_OK;
+            xgdi_forget_user_draw(device);
             xgdi_invalidate_draw_state(device);
             if (device->native_targets_stale)
                 return xgdi_fail(device, r, "%s (binding the render targets natively again "
@@ -821,6 +827,7 @@ xgd_result xgd_device_simulate_context_loss(xgd_device *device)
     if (device->lost)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION, "the device is already lost");
     device->lost = true;
+    xgdi_forget_user_draw(device);
     /* Every native part goes while the renderer still exists, then the renderer itself. */
     teardown_renderer(device);
     xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);

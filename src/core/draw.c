@@ -565,6 +565,19 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
                                                const void *vertices, int vertex_offset,
                                                int primitive_count, xgd_vertex_declaration *decl);
 
+xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
+                                   int count, int primitive_count)
+{
+    /* the common case counted the draw as accepted before the call: taken back */
+    device->draw_state.dirty = device->user_draw_undo[0];
+    device->texture_slots_changed = device->user_draw_undo[1];
+    device->texture_slots_ready = device->user_draw_undo[2];
+    device->stats.draw_calls--;
+    device->stats.primitives -= (uint64_t)primitive_count;
+    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
+    return user_draw_general(device, type, vertices, count, primitive_count);
+}
+
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                     const void *vertices, int vertex_offset, int primitive_count,
                                     xgd_vertex_declaration *decl)
@@ -574,12 +587,11 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
        other input of check_common, check_layout and prepare_state comes with a dirty bit),
        with arguments that pass. It then checks and refreshes only the changed slots, exactly
        as the steps below would; anything else takes those steps, which check in order and
-       name the failure. */
+       name the failure. (A device that is destroyed, lost, without a program or with stale
+       native targets has no user_decl_handle: xgdi_forget_user_draw.) */
     if (device != NULL && decl != NULL && decl == device->user_decl_handle &&
         device->draw_state.layout == device->user_decl_layout &&
-        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 && !device->destroying &&
-        !device->lost && device->renderer != NULL && device->program_set &&
-        !device->native_targets_stale &&
+        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
         (unsigned)type < XGD_PRIMITIVE_COUNT && primitive_count > 0 &&
         primitive_count <= device->max_primitive_count && vertices != NULL && vertex_offset >= 0) {
         /* the changed slots xgd_set_texture could not make ready */
@@ -593,12 +605,15 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         int n = primitive_count * mul[type] + add[type];
         const uint8_t *first =
             (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
-        const xgdi_renderer_ops *ops = device->ops;
-        if (ops->user_draw_fast == NULL ||
-            !ops->user_draw_fast(device->renderer, &device->draw_state, type, first, n))
-            return user_draw_general(device, type, first, n, primitive_count);
+        xgdi_user_draw_fast_fn *fast = device->ops->user_draw_fast;
+        if (fast == NULL) return user_draw_general(device, type, first, n, primitive_count);
+        /* counted as accepted first, so that the renderer finishes the call (a tail call);
+           xgdi_user_draw_declined takes it back */
+        device->user_draw_undo[0] = device->draw_state.dirty;
+        device->user_draw_undo[1] = device->texture_slots_changed;
+        device->user_draw_undo[2] = device->texture_slots_ready;
         accepted_user_draw(device, type, primitive_count);
-        return XGD_OK;
+        return fast(device->renderer, &device->draw_state, type, first, n, primitive_count);
     }
     return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
 }
@@ -783,6 +798,7 @@ void xgdi_forget_user_shader(xgd_device *device, xgdi_native_shader *shader)
     if (device == NULL || shader == NULL) return;
     if (device->user_vs == shader || device->user_ps == shader) {
         if (device->program == XGDI_PROGRAM_USER) device->program_set = false;
+        xgdi_forget_user_draw(device);
         device->user_vs = device->user_ps = NULL;
     }
     if (device->draw_state.vs == shader || device->draw_state.ps == shader) {

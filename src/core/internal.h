@@ -174,6 +174,9 @@ static inline void *xgdi_resolve(struct xgd_device *device, const void *handle,
 /* xgdi_resolve then xgdi_check_resource (NULL is INVALID_ARGUMENT): for handles inside descs. */
 xgd_result xgdi_check_handle(struct xgd_device *device, const void *handle,
                              xgdi_resource_type type, const char *what);
+/* Takes xgd_draw_user_primitives' common case off the device (the next user draw takes every
+ * check): at each change of destroying, lost, renderer, program_set or native_targets_stale. */
+static inline void xgdi_forget_user_draw(struct xgd_device *device);
 /* "texture", "blend state", ... */
 const char *xgdi_resource_type_name(xgdi_resource_type type);
 /* The name of a registered object's kind: its type's, or a layered object's class name
@@ -395,9 +398,14 @@ struct xgd_device {
     uint32_t texture_slots_ready;
     /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
-       handle is a live declaration of this device. */
+       handle is a live declaration of this device. Every change that refuses or redirects a
+       draw without a dirty bit (destroying, lost, renderer, program_set, native_targets_stale:
+       xgdi_forget_user_draw) clears the handle too, so the common case tests none of them. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
+    /* what the common case counted before the renderer's user_draw_fast, for
+       xgdi_user_draw_declined to take back: draw_state.dirty and the two slot masks */
+    uint32_t user_draw_undo[3];
     /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
        XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
        are what the applied user vertex shader samples (NONE: not sampled). */
@@ -699,5 +707,10 @@ void xgdi_debug_install_pending(xgd_device *dev);
  * NOT_SUPPORTED) takes a format away; a step that fails otherwise is returned with a message
  * and the caps are left as the renderer reported them. */
 xgd_result xgdi_probe_packed_formats(xgd_device *dev);
+
+static inline void xgdi_forget_user_draw(struct xgd_device *device)
+{
+    device->user_decl_handle = NULL;
+}
 
 #endif /* XGD_INTERNAL_H */

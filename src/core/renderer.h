@@ -484,6 +484,15 @@ typedef struct xgdi_renderer_create_info {
     bool debug;
 } xgdi_renderer_create_info;
 
+/* renderer_ops.user_draw_fast */
+typedef xgd_result xgdi_user_draw_fast_fn(xgdi_renderer *r, const xgdi_draw_state *state,
+                                          xgd_primitive_type type, const void *vertices, int count,
+                                          int primitive_count);
+/* user_draw_fast's answer when it records nothing: core takes back the draw it counted and
+   draws through renderer_ops.draw (draw.c). */
+xgd_result xgdi_user_draw_declined(struct xgd_device *device, xgd_primitive_type type,
+                                   const void *vertices, int count, int primitive_count);
+
 typedef struct xgdi_renderer_ops {
     const char *name;                   /* "software", "vulkan", "d3d12" */
     xgd_renderer_kind kind;
@@ -548,12 +557,14 @@ typedef struct xgdi_renderer_ops {
                         int stencil);
     xgd_result (*draw)(xgdi_renderer *r, const xgdi_draw *draw);
     /* Optional (NULL: draw serves): xgd_draw_user_primitives' common case, a draw of `count`
-       user vertices (one instance, no indices) of primitive `type` when nothing in `state` but
-       texture slots changed since the last draw the renderer accepted. Records it and returns
-       true, or records nothing and returns false (core then calls draw). It cannot fail: a
-       renderer that would have to report something returns false. */
-    bool (*user_draw_fast)(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
-                           const void *vertices, int count);
+       user vertices (one instance, no indices, `primitive_count` primitives) of primitive
+       `type` when nothing in `state` but texture slots changed since the last draw the
+       renderer accepted. Core has already counted the draw as accepted (state->dirty is 0).
+       Records it and returns XGD_OK, or records nothing and returns
+       xgdi_user_draw_declined(r->device, type, vertices, count, primitive_count), which takes
+       the count back and draws through draw. It cannot fail otherwise: a renderer that would
+       have to report something declines. */
+    xgdi_user_draw_fast_fn *user_draw_fast;
     /* Reads rect (physical pixels, inside the back buffer) of the back buffer's resolved image
        as RGBA8 rows of rect->width * 4 bytes. */
     xgd_result (*read_back_buffer)(xgdi_renderer *r, const xgd_rect *rect, void *rgba);

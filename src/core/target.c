@@ -186,6 +186,7 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
                                   ? device->ops->set_render_targets(device->renderer, NULL, 0)
                                   : xgdi_rebind_render_targets(device);
             device->native_targets_stale = back != XGD_OK;
+            xgdi_forget_user_draw(device);
             xgdi_invalidate_draw_state(device);
             if (back == XGD_OK) return xgdi_fail(device, r, "%s", why);
             return xgdi_fail(device, r, "%s (the previous render targets stay bound; binding "
@@ -260,6 +261,7 @@ void xgdi_detach_destroyed_render_target(xgd_device *dev, xgd_texture *target)
          * buffer before the dying target's native part can be used. */
         dev->native_targets_stale =
             dev->ops->set_render_targets(dev->renderer, NULL, 0) != XGD_OK;
+        xgdi_forget_user_draw(dev);
     }
     memset(dev->bindings, 0, sizeof dev->bindings);
     dev->binding_count = 0;

@@ -532,6 +532,8 @@ static xgd_result create_device(xvk_renderer *r)
     if (xvk_device_created_hook != NULL) xvk_device_created_hook(r);
     vkGetDeviceQueue(r->dev, r->queue_family, 0, &r->queue);
     r->push_descriptor = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(r->dev, "vkCmdPushDescriptorSetKHR");
+    r->push_template = (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(
+        r->dev, "vkCmdPushDescriptorSetWithTemplateKHR");
     r->cmd_draw = (PFN_vkCmdDraw)vkGetDeviceProcAddr(r->dev, "vkCmdDraw");
     r->cmd_draw_indexed = (PFN_vkCmdDrawIndexed)vkGetDeviceProcAddr(r->dev, "vkCmdDrawIndexed");
     if (r->cmd_draw == NULL) r->cmd_draw = vkCmdDraw;

@@ -863,16 +863,52 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
-/* renderer.h's user_draw_fast, and xvk_draw's short path: while r->fast_armed (core has
-   checked that nothing but texture slots changed, and the type and layout say the rest) the
-   vertices into ring space, a push of the sampled registers whose image changed, the draw.
-   Everything else the general path would record is what the last draw left bound. Everything
-   is checked before anything changes, so false (take the general path) leaves everything as
-   it was (fast_images is scratch). */
-bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
-                        const void *vertices, int count)
+/* fast_draw's copy of its vertices: a quad's few (33 to 128 bytes) as two overlapping
+   64-byte or 32-byte moves inline, more through memcpy */
+static inline void copy_vertices(uint8_t *dst, const void *src, size_t n)
 {
-    xvk_renderer *r = xvk_cast(base);
+    const uint8_t *s = src;
+    if (n > 64 && n <= 128) {
+        memcpy(dst, s, 64);
+        memcpy(dst + n - 64, s + n - 64, 64);
+    } else if (n > 32 && n <= 64) {
+        memcpy(dst, s, 32);
+        memcpy(dst + n - 32, s + n - 32, 32);
+    } else {
+        memcpy(dst, s, n);
+    }
+}
+
+/* fast_draw's push of several changed registers (or one without a template): their writes,
+   packed. Returns how many. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static uint32_t push_writes(xvk_renderer *r, VkCommandBuffer cmd, uint32_t changed)
+{
+    VkWriteDescriptorSet packed[XVK_USER_SAMPLERS];
+    uint32_t n = 0;
+    for (uint32_t m = changed; m != 0; m &= m - 1) {
+        uint32_t i = (uint32_t)xgdi_lowest_bit(m);
+        r->user_bound_views[i] = r->fast_images[i].imageView;
+        packed[n++] = r->fast_writes[i];
+    }
+    r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, packed);
+    return n;
+}
+
+/* xvk_user_draw_fast's and xvk_draw's short path: while r->fast_armed (core has checked that
+   nothing but texture slots changed, and the type and layout say the rest) the vertices into
+   ring space, a push of the sampled registers whose image changed, the draw. Everything else
+   the general path would record is what the last draw left bound. Everything is checked
+   before anything changes, so false (take the general path) leaves everything as it was
+   (fast_images is scratch). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
+                             const void *vertices, int count)
+{
     if (!r->fast_armed || type != r->last_type || st->layout != r->memo_layout) return false;
     /* the sampled registers: one whose texture is unbound (a stand-in, or an error for cube
        and 3D registers) or changed filterability (another sampler) goes the general way; the
@@ -906,7 +942,8 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
     size_t bytes = (size_t)count * stride + r->fast_extra;
     uint64_t start, avail;
     uint32_t first;
-    if (bytes > g->size / 4) return false; /* place_vertices' limit for ring space */
+    /* fast_avail is at most a quarter of the ring plus one (below), so that bytes < avail
+       also keeps place_vertices' limit for ring space, bytes <= size / 4 */
     if (g->head == r->fast_head && bytes < r->fast_avail) {
         start = r->fast_next_off;
         first = r->fast_next_first;
@@ -918,44 +955,55 @@ bool xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_prim
         uint64_t free_bytes = g->size - (g->head - g->tail);
         if (start >= g->size || start - pos >= free_bytes) return false;
         avail = g->size - start < free_bytes - (start - pos) ? g->size - start : free_bytes - (start - pos);
+        if (avail > g->size / 4 + 1) avail = g->size / 4 + 1;
         if (bytes >= avail) return false;
         g->head += start - pos;
     }
     g->head += bytes;
-    memcpy(g->mapped + start, vertices, bytes);
     /* with no bytes past the last stride, the next draw's vertices follow these */
     r->fast_head = g->head;
     r->fast_next_off = start + bytes;
     r->fast_next_first = first + (uint32_t)count;
     r->fast_avail = r->fast_extra == 0 ? avail - bytes : 0;
+    uint8_t *dst = g->mapped + start;
 
     VkCommandBuffer cmd = r->fast_cmd;
+    if (r->fast_ms)
+        for (int i = 0; i < r->target_count; i++)
+            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
     if (changed != 0) {
-        uint32_t lo = (uint32_t)xgdi_lowest_bit(changed), n = 1;
-        const VkWriteDescriptorSet *w = &r->fast_writes[lo];
-        VkWriteDescriptorSet packed[XVK_USER_SAMPLERS];
-        r->user_bound_views[lo] = r->fast_images[lo].imageView;
-        if ((changed & (changed - 1)) != 0) {
-            /* several registers: their writes, packed */
-            n = 0;
-            for (uint32_t m = changed; m != 0; m &= m - 1) {
-                uint32_t i = (uint32_t)xgdi_lowest_bit(m);
-                r->user_bound_views[i] = r->fast_images[i].imageView;
-                packed[n++] = r->fast_writes[i];
+        uint32_t n = 1;
+        if (changed == 1u && r->user_templates[0] != VK_NULL_HANDLE) {
+            /* register 0 alone (the common program's) */
+            r->user_bound_views[0] = r->fast_images[0].imageView;
+            r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
+        } else {
+            uint32_t lo = (uint32_t)xgdi_lowest_bit(changed);
+            if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
+                r->user_bound_views[lo] = r->fast_images[lo].imageView;
+                r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
+            } else {
+                n = push_writes(r, cmd, changed);
             }
-            w = packed;
         }
-        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, n, w);
         r->counters.descriptor_pushes++;
         r->fast_frame->descriptors += n; /* xvk_note_descriptors */
     } else {
         r->counters.descriptor_skips++;
     }
     r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
-    if (r->fast_ms)
-        for (int i = 0; i < r->target_count; i++)
-            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+    /* the vertices last (the device reads them at submission, not at recording): fewer
+       values live across the calls above */
+    copy_vertices(dst, vertices, bytes);
     return true;
+}
+
+/* renderer.h's user_draw_fast */
+xgd_result xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
+                              const void *vertices, int count, int primitive_count)
+{
+    if (fast_draw(xvk_cast(base), st, type, vertices, count)) return XGD_OK;
+    return xgdi_user_draw_declined(base->device, type, vertices, count, primitive_count);
 }
 
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
@@ -970,7 +1018,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         d->vertex_buffer == NULL && d->user_vertices != NULL && d->index_size == 0 &&
         d->stream_count == 0 && d->instance_count <= 1 && d->first_vertex <= 0 &&
         d->user_vertex_count == d->vertex_count && d->vertex_count > 0 &&
-        xvk_user_draw_fast(base, st, d->type, d->user_vertices, d->vertex_count))
+        fast_draw(r, st, d->type, d->user_vertices, d->vertex_count))
         return XGD_OK;
     r->fast_armed = false;
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
@@ -1408,46 +1456,64 @@ xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgd
     const xgdi_draw_state *st = d->state;
     /* pixel sampler register 0 is what changes between runs (bit 0 of the sampled set) */
     const bool sampled = (r->user_memo_used & 1u) != 0;
-    for (int k = 0; k < count; k++) {
-        const xgdi_quad_run *run = &runs[k];
-        xgdi_native_texture *t = run->texture;
+    int k = 0;
+    while (k < count) {
+        xgdi_native_texture *t = runs[k].texture;
         /* the short way: the last draw was this one's (armed), so only register 0's image
            differs; a texture of another filterability needs another sampler, and goes the
            general way with the run's slot 0 */
-        if (!r->runs_armed || (sampled && r->support[t->desc.format].filterable !=
-                                              r->user_memo_filterable[0])) {
+        if (!r->runs_armed || (sampled && t->filterable != r->user_memo_filterable[0])) {
             xgdi_draw_state s = *st;
             s.textures[0] = t;
             s.dirty = XGDI_DIRTY_TEXTURES;
             xgdi_draw one = *d;
             one.state = &s;
-            one.primitive_count = run->quad_count * 2;
-            one.vertex_count = run->quad_count * 6;
-            one.base_vertex = run->base_vertex;
+            one.primitive_count = runs[k].quad_count * 2;
+            one.vertex_count = runs[k].quad_count * 6;
+            one.base_vertex = runs[k].base_vertex;
             xgd_result res = xvk_draw(base, &one);
             if (res != XGD_OK) return res;
             if (!r->runs_armed) return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
                                                  "vulkan: a quad run could not be recorded");
-            ++*drawn;
+            *drawn = ++k;
             continue;
         }
+        /* Runs on the short way, with what they read held here: nothing below calls back
+           into the renderer, so the fields are written once after the last of them. */
         VkCommandBuffer cmd = r->frames[r->frame_index].cmd;
-        if (sampled && t->view != r->user_bound_views[0]) {
+        const VkPipelineLayout layout = r->user_pipeline_layout;
+        const VkDescriptorUpdateTemplate tmpl = r->user_templates[0];
+        const bool filterable = r->user_memo_filterable[0], ms = r->fast_ms;
+        const int32_t at = (int32_t)d->reserved_at;
+        VkImageView bound = r->user_bound_views[0];
+        uint64_t pushes = 0;
+        if (sampled) {
             r->fast_writes[0].dstBinding = XGDI_SHADER_BINDING_SAMPLER0;
             r->fast_images[0].sampler = r->user_bound_samplers[0];
-            r->fast_images[0].imageView = t->view;
-            r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->user_pipeline_layout, 0, 1,
-                               r->fast_writes);
-            r->user_bound_views[0] = t->view;
-            r->counters.descriptor_pushes++;
-            xvk_note_descriptors(r, 1);
         }
-        r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0,
-                            run->base_vertex + (int32_t)d->reserved_at, 0);
-        if (r->fast_ms)
-            for (int i = 0; i < r->target_count; i++)
-                if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
-        ++*drawn;
+        for (; k < count; k++) {
+            const xgdi_quad_run *run = &runs[k];
+            t = run->texture;
+            if (sampled) {
+                if (t->filterable != filterable) break;
+                if (t->view != bound) {
+                    r->fast_images[0].imageView = bound = t->view;
+                    if (tmpl != VK_NULL_HANDLE)
+                        r->push_template(cmd, tmpl, layout, 0, r->fast_images);
+                    else
+                        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, r->fast_writes);
+                    pushes++;
+                }
+            }
+            r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0, run->base_vertex + at, 0);
+            if (ms)
+                for (int i = 0; i < r->target_count; i++)
+                    if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+        }
+        r->user_bound_views[0] = bound;
+        r->counters.descriptor_pushes += pushes;
+        xvk_note_descriptors(r, pushes);
+        *drawn = k;
     }
     return XGD_OK;
 }

@@ -32,12 +32,32 @@ xgd_result xvk_user_init(xvk_renderer *r)
     if (res != XGD_OK) return res;
     VkPipelineLayoutCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                       .setLayoutCount = 1, .pSetLayouts = &r->user_set_layout };
-    return xvk_check(r, vkCreatePipelineLayout(r->dev, &pi, NULL, &r->user_pipeline_layout),
-                     "vkCreatePipelineLayout");
+    res = xvk_check(r, vkCreatePipelineLayout(r->dev, &pi, NULL, &r->user_pipeline_layout),
+                    "vkCreatePipelineLayout");
+    if (res != XGD_OK || r->push_template == NULL) return res;
+    for (uint32_t s = 0; s < XVK_USER_SAMPLERS; s++) {
+        VkDescriptorUpdateTemplateEntry e = { XGDI_SHADER_BINDING_SAMPLER0 + s, 0, 1,
+                                              VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0,
+                                              sizeof(VkDescriptorImageInfo) };
+        VkDescriptorUpdateTemplateCreateInfo ti = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO,
+            .descriptorUpdateEntryCount = 1, .pDescriptorUpdateEntries = &e,
+            .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+            .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+            .pipelineLayout = r->user_pipeline_layout, .set = 0 };
+        res = xvk_check(r, vkCreateDescriptorUpdateTemplate(r->dev, &ti, NULL, &r->user_templates[s]),
+                        "vkCreateDescriptorUpdateTemplate");
+        if (res != XGD_OK) return res;
+    }
+    return XGD_OK;
 }
 
 void xvk_user_destroy(xvk_renderer *r)
 {
+    for (int s = 0; s < XVK_USER_SAMPLERS; s++) {
+        if (r->user_templates[s]) vkDestroyDescriptorUpdateTemplate(r->dev, r->user_templates[s], NULL);
+        r->user_templates[s] = VK_NULL_HANDLE;
+    }
     if (r->user_pipeline_layout) vkDestroyPipelineLayout(r->dev, r->user_pipeline_layout, NULL);
     if (r->user_set_layout) vkDestroyDescriptorSetLayout(r->dev, r->user_set_layout, NULL);
     r->user_pipeline_layout = VK_NULL_HANDLE;
