@@ -349,6 +349,7 @@ static void free_device(xgd_device *dev)
        destroyed while the device still unlinks what is disposed, before `destroying`. */
     xgdi_effect_drop_spares(dev);
     dev->destroying = true;
+    xgdi_handle_epoch_advance();
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
     xgdi_window_close(dev->window);

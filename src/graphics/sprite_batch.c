@@ -1,13 +1,14 @@
 /*
  * sprite_batch.c - XNA 4.0 SpriteBatch on top of the public draw API.
  *
- * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
- * with the texture and layer depth; End sorts (when the mode asks), then draws the queue in
- * chunks of MAX_SPRITES sprites: each chunk's vertices are copied (sorted modes: gathered in
- * order) into a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn
- * from there with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures,
- * through the device's static quad indices, so the batch builds and checks no index and the
- * renderer copies nothing.
+ * Draw turns each sprite at once into what its four vertices are made from (XNA's corner math:
+ * for the common unrotated sprite its four edges, see sprite_quad) and queues that with the
+ * texture and layer depth; End sorts (when the mode asks), then draws the queue in chunks of
+ * MAX_SPRITES sprites: each chunk's vertices are written (sorted modes: in order) straight into
+ * a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn from there
+ * with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures, through the
+ * device's static quad indices, so the batch builds and checks no index and neither it nor
+ * the renderer copies vertices.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -42,6 +43,13 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+
+/* the Draw fast path's pieces, in Draw itself */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
 #endif
 
 /* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps a reservation at 192 KiB */
@@ -128,7 +136,10 @@ struct xgd_sprite_batch {
     /* The texture of the last queued sprite, by its public handle: a run of sprites with the
        same texture is checked (type, kind, table lookup, size) once, at its first sprite. A
        handle that resolved is the same live object it was (handles carry a generation), so
-       equality is enough; NULL = no run. */
+       equality is enough; NULL = no run. It and the memo below hold only textures that were
+       live at xgd_resource_epoch() == checked_epoch, so while the epoch reads the same they
+       still are; when it moves, Draw empties both. */
+    uint64_t checked_epoch;
     xgd_texture *run_handle;
     uint32_t run_ordinal;
     int run_width, run_height;
@@ -436,7 +447,8 @@ static const float uv_flip[4][4] = {
 
 /* A queued sprite's four vertices (see sprite_quad), the values Draw computed, only moved. */
 #if defined(__SSE2__)
-static inline void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b, const sprite_quad *q)
+static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
+                                      const sprite_quad *q)
 {
     const uint32_t form = q->form;
     const float *uvp;
@@ -461,7 +473,8 @@ static inline void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b, co
     _mm_storeu_ps(f + 20, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(3, 2, 1, 0))); /* z c ub vb */
 }
 #else
-static inline void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b, const sprite_quad *q)
+static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
+                                      const sprite_quad *q)
 {
     const uint32_t form = q->form;
     const float *uv;
@@ -482,6 +495,34 @@ static inline void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b, co
 }
 #endif
 
+/* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
+ * into dst, and their runs into b->runs; returns the number of runs. Inlined twice, so each
+ * loop knows where its sprites come from. */
+static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
+                                      const uint64_t *order, uint32_t first, uint32_t n)
+{
+    const sprite_quad *quads = b->quads;
+    /* the open run: its texture ordinal and first sprite */
+    int run_count = 0;
+    uint32_t run_texture = order != NULL ? quads[(uint32_t)order[0]].texture
+                                         : quads[first].texture;
+    uint32_t run_start = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[first + i];
+        if (q->texture != run_texture) {
+            b->runs[run_count].texture = b->distinct_textures[run_texture];
+            b->runs[run_count].quad_count = (int)(i - run_start);
+            run_count++;
+            run_texture = q->texture;
+            run_start = i;
+        }
+        expand_quad(&dst[(size_t)i * 4], b, q);
+    }
+    b->runs[run_count].texture = b->distinct_textures[run_texture];
+    b->runs[run_count].quad_count = (int)(n - run_start);
+    return run_count + 1;
+}
+
 /* The queue (in order's order when order is not NULL) in chunks of at most MAX_SPRITES
  * sprites, each drawn with one xgd_draw_reserved_quad_runs: a run per stretch of equal
  * textures, so a texture change costs the renderer's draw, not a public draw call and its
@@ -499,7 +540,6 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         if (b->runs == NULL)
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
     }
-    const sprite_quad *quads = b->quads;
     uint32_t first = 0;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
@@ -512,27 +552,8 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         }
         xgd_quad_reservation space;
         if ((r = xgd_reserve_user_quads(dev, (int)n, decl, &space)) != XGD_OK) return r;
-        sprite_vertex *dst = space.vertices;
-        /* runs[run_count] is the open run: its texture ordinal in quad_count until it closes */
-        int run_count = 0;
-        uint32_t run_texture = UINT32_MAX, run_start = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            const sprite_quad *q =
-                order != NULL ? &quads[(uint32_t)order[first + i]] : &quads[first + i];
-            if (q->texture != run_texture) {
-                if (i > 0) {
-                    b->runs[run_count].texture = b->distinct_textures[run_texture];
-                    b->runs[run_count].quad_count = (int)(i - run_start);
-                    run_count++;
-                }
-                run_texture = q->texture;
-                run_start = i;
-            }
-            expand_quad(&dst[(size_t)i * 4], b, q);
-        }
-        b->runs[run_count].texture = b->distinct_textures[run_texture];
-        b->runs[run_count].quad_count = (int)(n - run_start);
-        run_count++;
+        int run_count = order != NULL ? expand_chunk(b, space.vertices, &order[first], 0, n)
+                                      : expand_chunk(b, space.vertices, NULL, first, n);
         r = xgd_draw_reserved_quad_runs(dev, &space, b->runs, run_count);
         if (r != XGD_OK) return r;
         first += n;
@@ -729,8 +750,8 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
     out[3] = (sprite_vertex){ { x[3], y[3], z }, color, { ub, vb } };
 }
 
-static inline bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                                   const xgd_sprite *s);
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s);
 
 /* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
  * the last sprite's, a full queue, and every call that fails. */
@@ -881,6 +902,9 @@ static inline __m128 load_rect(const xgd_rect *rect)
 }
 
 /* A source rectangle, a destination rectangle or both. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
                        const xgd_sprite *s)
 {
@@ -934,8 +958,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static inline bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                                   const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s)
 {
     if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
     const unsigned flip = (unsigned)s->effects;
@@ -1008,8 +1032,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static inline bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                                   const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s)
 {
     if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
     const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
@@ -1031,18 +1055,48 @@ static inline bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q, const fl
 }
 #endif
 
+/* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
+ * while the epoch reads the same, the handle still resolves to that batch on a live device. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
+/* one load from the thread pointer rather than a call of __tls_get_addr per Draw: a few bytes
+   of the static TLS block that every ELF loader keeps for such libraries */
+__attribute__((tls_model("initial-exec")))
+#endif
+static _Thread_local struct draw_memo {
+    const void *handle;
+    xgd_sprite_batch *batch;
+    uint64_t epoch;                   /* 0: none (the epoch is never 0) */
+} draw_memo;
+
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
+    const uint64_t epoch = xgd_resource_epoch();
     xgd_device *dev = NULL;
-    RESOLVE_BATCH(batch, dev);
+    struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch) {
+        batch = last->batch;
+        dev = batch->device;
+    } else {
+        const void *handle = batch;
+        RESOLVE_BATCH(batch, dev);
+        last->handle = handle;
+        last->batch = batch;
+        last->epoch = epoch;
+    }
+    if (epoch != batch->checked_epoch) {
+        /* a handle has died since the run and the memo were checked: they may name it */
+        batch->checked_epoch = epoch;
+        batch->run_handle = NULL;
+        memset(batch->memo, 0, sizeof batch->memo);
+    }
     /* The common call: a queued mode, the previous sprite's texture (it passed every texture
        check in this batch, and nothing they test changes while its handle names the same live
-       object) or one in the memo, room in the queue (and, for a source rectangle, in uvs), and
-       an unrotated sprite. Everything else, and every call that fails, goes to draw_general,
-       which checks in XNA's order and names the error. A texture in the memo passed the same
-       checks in this batch: a batch that alternates among a few textures takes this path
-       too, switching the run. */
+       object, which it does while the epoch reads the same) or one in the memo, room in the
+       queue (and, for a source rectangle, in uvs), and an unrotated sprite. Everything else,
+       and every call that fails, goes to draw_general, which checks in XNA's order and names
+       the error. A texture in the memo passed the same checks in this batch: a batch that
+       alternates among a few textures takes this path too, switching the run. */
     uint32_t i = batch->count;
     struct texture_memo *memo = NULL;
     if (texture != batch->run_handle) {
@@ -1051,7 +1105,6 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
     }
     if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
         sprite->rotation == 0.0f && batch->uv_count < batch->uv_capacity &&
-        xgd_resource_is_live(dev, texture) &&
         queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
                         sprite)) {
         if (memo != NULL) {
