@@ -877,8 +877,7 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
 
 /* The unrotated sprite as its corners (sprite_quad), computed as build_vertices computes them
  * for a finite corner: returns true having written q's edges, z, color and form (and for a
- * source rectangle an entry of uvs, which must have room), or false having counted nothing
- * when a corner or the layer depth is not finite, effects has unknown bits, or a zero-size
+ * source rectangle an entry of uvs), or false having counted nothing when uvs is full,  a corner or the layer depth is not finite, effects has unknown bits, or a zero-size
  * source is spread over a destination (build_vertices' 2e32 case), and draw_general checks
  * the sprite, names the error or queues its vertices. Finite corners prove position, origin
  * and scale finite where they are used: a non-finite one makes each corner that uses it
@@ -908,6 +907,7 @@ __attribute__((noinline))
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
                        const xgd_sprite *s)
 {
+    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
     const __m128 tex = _mm_loadu_ps(corner);
     const __m128 tsize = _mm_movehl_ps(tex, tex);                         /* tw th tw th */
@@ -958,10 +958,9 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s)
+/* No source or destination rectangle: the whole texture, placed by position and scale. */
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
 {
-    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
     const unsigned flip = (unsigned)s->effects;
     const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
     const __m128 sc = load_pair(&s->scale);
@@ -982,6 +981,7 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
                        const xgd_sprite *s)
 {
+    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
     const float tw = corner[2], th = corner[3];
     float gw = tw, gh = th, u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
@@ -1032,10 +1032,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
 {
-    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
     const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
     const float x0 = s->position.x + (corner[0] - ox) * sx;
     const float y0 = s->position.y + (corner[1] - oy) * sy;
@@ -1057,6 +1055,13 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
 
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
  * while the epoch reads the same, the handle still resolves to that batch on a live device. */
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s)
+{
+    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
+    return queue_whole(q, corner, s);
+}
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
 /* one load from the thread pointer rather than a call of __tls_get_addr per Draw: a few bytes
    of the static TLS block that every ELF loader keeps for such libraries */
@@ -1068,10 +1073,14 @@ static _Thread_local struct draw_memo {
     uint64_t epoch;                   /* 0: none (the epoch is never 0) */
 } draw_memo;
 
-xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
-                                 const xgd_sprite *sprite)
+/* Draw for everything but the run's common sprite: resolving the batch, another texture, a
+ * rectangle; epoch is xgd_resource_epoch() read at the call. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
+                             const xgd_sprite *sprite, uint64_t epoch)
 {
-    const uint64_t epoch = xgd_resource_epoch();
     xgd_device *dev = NULL;
     struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
@@ -1104,7 +1113,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
     }
     if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
-        sprite->rotation == 0.0f && batch->uv_count < batch->uv_capacity &&
+        sprite->rotation == 0.0f &&
         queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
                         sprite)) {
         if (memo != NULL) {
@@ -1119,6 +1128,29 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         return XGD_OK;
     }
     return draw_general(batch, dev, texture, sprite);
+}
+
+xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
+                                 const xgd_sprite *sprite)
+{
+    /* The run's common sprite, the shortest way: this thread's last batch, no handle ended
+       since its run was checked (so its texture is still that live, checked texture), the
+       whole texture unrotated, room in the queue. Anything else: draw_other. */
+    const uint64_t epoch = xgd_resource_epoch();
+    const struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch) {
+        xgd_sprite_batch *b = last->batch;
+        const uint32_t i = b->count;
+        if (epoch == b->checked_epoch && texture == b->run_handle && texture != NULL &&
+            sprite != NULL && i < b->capacity && b->in_begin && sprite->rotation == 0.0f &&
+            sprite->source == NULL && sprite->destination == NULL &&
+            queue_whole(&b->quads[i], b->run_corner, sprite)) {
+            b->quads[i].texture = b->run_ordinal;
+            b->count = i + 1;
+            return XGD_OK;
+        }
+    }
+    return draw_other(batch, texture, sprite, epoch);
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
