@@ -877,9 +877,10 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
 
 /* The unrotated sprite as its corners (sprite_quad), computed as build_vertices computes them
  * for a finite corner: returns true having written q's edges, z, color and form (and for a
- * source rectangle an entry of uvs), or false having counted nothing when uvs is full,  a corner or the layer depth is not finite, effects has unknown bits, or a zero-size
- * source is spread over a destination (build_vertices' 2e32 case), and draw_general checks
- * the sprite, names the error or queues its vertices. Finite corners prove position, origin
+ * source rectangle an entry of uvs), or false having counted nothing when uvs is full, a
+ * corner or the layer depth is not finite, effects has unknown bits, or a zero-size source is
+ * spread over a destination (build_vertices' 2e32 case); then draw_general checks the sprite,
+ * names the error or queues its vertices. Finite corners prove position, origin
  * and scale finite where they are used: a non-finite one makes each corner that uses it
  * infinite or NaN (an infinity times a scale of 0 is NaN); a destination rectangle replaces
  * position and scale, so those are checked as such. corner is (-0, -0, width, height) of the
