@@ -2482,6 +2482,15 @@ XGD_API xgd_result xgd_resource_check(xgd_device *device, const void *resource,
  * them with this; a handle stays the same object as long as this answers true, so what was
  * checked about it (kind, size, device) still holds. */
 XGD_API bool xgd_resource_is_live(const xgd_device *device, const void *resource);
+/* A process-wide number that moves on whenever a handle may stop naming a live object: every
+ * destroy (xgd's objects and a layered library's) and every device destroy (which disposes its
+ * objects), and at nothing else. While it reads the same, each handle that xgd_resource_is_live
+ * answered true for, or that xgd_resource_resolve resolved, since it last moved still would,
+ * to the same object and device: a library that checks the same handles on every call (a
+ * sprite batch's Draw) can check them once per value. Never 0. A destroy on another thread
+ * reaches this thread's reading as the destroy itself does (through the caller's
+ * synchronization). Lock-free; records nothing. */
+XGD_API uint64_t xgd_resource_epoch(void);
 
 /* Whether the device can draw now. Results: OK; INVALID_ARGUMENT (NULL); OBJECT_DISPOSED (it
  * is being destroyed); DEVICE_LOST (until xgd_device_restore_context), recorded as xgd's own

@@ -214,3 +214,185 @@ XGD_FIXTURE(SpriteBatch_RunRefusesBadSprites)
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
+
+/* ---- sprite sheets: source and destination rectangles inside a run --------------------------- */
+
+/* Texel (i, j) of the 4x4 sheet: opaque, every one distinct. */
+static xgd_color sheet_texel(int i, int j)
+{
+    return (xgd_color){ (uint8_t)(30 + 60 * i), (uint8_t)(35 + 60 * j),
+                        (uint8_t)(250 - 13 * (i + 4 * j)), 255 };
+}
+
+static void sheet_put(uint8_t *img, int x, int y, xgd_color c)
+{
+    memcpy(&img[(y * RW + x) * 4], &c, 4);
+}
+
+/* Sprites of one texture, each after the first inside its run, with source rectangles,
+ * destination rectangles, origins, scales and flips (a sprite sheet's calls), a rotated one
+ * between them, drawn in submission order and sorted: each pixel must show what XNA's corner
+ * formula gives. A sprite covers the pixels whose centres lie inside position +
+ * (corner * sourceSize - origin) * scale (a destination rectangle: at its corners, scale =
+ * destination size / source size); a covered pixel shows, point sampled, the source texel its
+ * centre maps to, mirrored inside the source rectangle by the flips. Every edge is on a pixel
+ * boundary and no pixel centre maps onto a texel edge. */
+static void sheet_scene(xgdt_ctx *t, xgd_sprite_sort_mode mode)
+{
+    xgd_device *dev = run_device(t);
+    REQUIRE(dev != NULL);
+    uint8_t rgba[TW * TH * 4];
+    for (int j = 0; j < TH; j++)
+        for (int i = 0; i < TW; i++) {
+            xgd_color c = sheet_texel(i, j);
+            memcpy(&rgba[(j * TW + i) * 4], &c, 4);
+        }
+    xgd_texture *tex = xgdt_image_texture(t, dev, TW, TH, rgba);
+    REQUIRE(tex != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    const xgd_color clear = { 10, 20, 30, 255 };
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sort_mode = mode;
+    d.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+
+    xgd_sprite s[10];
+    for (int k = 0; k < 10; k++) {
+        s[k] = (xgd_sprite)XGD_SPRITE_INIT;
+        s[k].layer_depth = (float)((k * 5) % 8) / 8.0f; /* sorted: a permutation of the order */
+    }
+    const xgd_rect src1 = { 1, 0, 2, 3 }, src2 = { 0, 2, 4, 2 }, src4 = { 2, 2, 2, 2 };
+    const xgd_rect src6 = { 0, 0, 1, 1 };
+    const xgd_rect dst2 = { 20, 2, 8, 6 }, dst3 = { 36, 2, 8, 4 }, dst4 = { 50, 10, 4, 4 };
+    s[0].position = (xgd_vector2){ 2, 2 };                      /* the whole texture */
+    s[1].position = (xgd_vector2){ 10, 2 };                     /* source, scale, origin, flip */
+    s[1].source = &src1;
+    s[1].scale = (xgd_vector2){ 2, 1 };
+    s[1].origin = (xgd_vector2){ 0.5f, 1 };
+    s[1].effects = XGD_SPRITE_FLIP_HORIZONTALLY;
+    s[2].source = &src2;                                        /* source over destination */
+    s[2].destination = &dst2;
+    s[2].effects = XGD_SPRITE_FLIP_VERTICALLY;
+    s[3].destination = &dst3;                                   /* whole texture, destination */
+    s[3].effects = (xgd_sprite_effects)(XGD_SPRITE_FLIP_HORIZONTALLY | XGD_SPRITE_FLIP_VERTICALLY);
+    s[4].source = &src4;                                        /* origin over a destination */
+    s[4].destination = &dst4;
+    s[4].origin = (xgd_vector2){ 1, 1 };
+    s[5].position = (xgd_vector2){ 20, 30 };                    /* rotated */
+    s[5].rotation = 1.57079632679489662f;
+    s[6].source = &src6;                                        /* one texel, scaled */
+    s[6].position = (xgd_vector2){ 30, 30 };
+    s[6].scale = (xgd_vector2){ 3, 3 };
+    s[7].position = (xgd_vector2){ 40, 40 };                    /* whole texture again */
+    s[7].effects = XGD_SPRITE_FLIP_VERTICALLY;
+    /* two on the same pixels: submitted last is on top, unless sorting puts the nearer last */
+    s[8].position = (xgd_vector2){ 54, 40 };                    /* the whole texture, near */
+    s[8].layer_depth = 0.0625f;
+    s[9].source = &src6;                                        /* one texel, far */
+    s[9].position = (xgd_vector2){ 54, 40 };
+    s[9].scale = (xgd_vector2){ 4, 4 };
+    s[9].layer_depth = 0.9375f;
+
+    CHECK_OK(xgd_clear_color(dev, clear));
+    CHECK_OK(xgd_sprite_batch_begin(sb, &d));
+    for (int k = 0; k < 10; k++) CHECK_OK(xgd_sprite_batch_draw(sb, tex, &s[k]));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+
+    uint8_t *exp = malloc((size_t)RW * RH * 4);
+    REQUIRE(exp != NULL);
+    for (int i = 0; i < RW * RH; i++) memcpy(&exp[i * 4], &clear, 4);
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) sheet_put(exp, 2 + i, 2 + j, sheet_texel(i, j));
+    /* s1: x 10 + (0 - .5) * 2 = 9 .. 10 + (2 - .5) * 2 = 13, y 2 - 1 = 1 .. 2 + 2 = 4; column
+       c of the source (2 pixels each) flipped: source column 1 - c */
+    for (int y = 1; y < 4; y++)
+        for (int x = 9; x < 13; x++)
+            sheet_put(exp, x, y, sheet_texel(1 + (1 - (x - 9) / 2), y - 1));
+    /* s2: 8x6 over 4x2 texels: 2 pixels a column, 3 a row, rows flipped */
+    for (int y = 2; y < 8; y++)
+        for (int x = 20; x < 28; x++)
+            sheet_put(exp, x, y, sheet_texel((x - 20) / 2, 2 + (1 - (y - 2) / 3)));
+    /* s3: 8x4 over the whole 4x4 texture, both flips */
+    for (int y = 2; y < 6; y++)
+        for (int x = 36; x < 44; x++)
+            sheet_put(exp, x, y, sheet_texel(3 - (x - 36) / 2, 3 - (y - 2)));
+    /* s4: scale 4 / 2 = 2, origin (1, 1): 50 + (0 - 1) * 2 = 48 .. 52, y 8 .. 12 */
+    for (int y = 8; y < 12; y++)
+        for (int x = 48; x < 52; x++)
+            sheet_put(exp, x, y, sheet_texel(2 + (x - 48) / 2, 2 + (y - 8) / 2));
+    /* s5: +90 degrees about (0, 0): texel centre (i + .5, j + .5) lands at pixel
+       (19 - j, 30 + i) */
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) sheet_put(exp, 19 - j, 30 + i, sheet_texel(i, j));
+    for (int y = 30; y < 33; y++)
+        for (int x = 30; x < 33; x++) sheet_put(exp, x, y, sheet_texel(0, 0));
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) sheet_put(exp, 40 + i, 40 + j, sheet_texel(i, 3 - j));
+    const bool near_last = mode == XGD_SPRITE_SORT_BACK_TO_FRONT;
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++)
+            sheet_put(exp, 54 + i, 40 + j, near_last ? sheet_texel(i, j) : sheet_texel(0, 0));
+    uint8_t *got = NULL;
+    if (xgdt_read_back_buffer(t, dev, RW, RH, &got))
+        CHECK(xgdt_compare_rgba(t, "sprite sheet", got, exp, RW, RH, 0));
+    free(got);
+    free(exp);
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(SpriteBatch_SheetRunDeferred) { sheet_scene(t, XGD_SPRITE_SORT_DEFERRED); }
+XGD_FIXTURE(SpriteBatch_SheetRunBackToFront) { sheet_scene(t, XGD_SPRITE_SORT_BACK_TO_FRONT); }
+
+/* Draw remembers the batch and its textures between calls; every way a handle can end is still
+ * seen at the next Draw: a texture destroyed while another one is the run (it is in the memo),
+ * its slot taken by a new texture, the batch destroyed and its slot taken by a new batch. */
+XGD_FIXTURE(SpriteBatch_DrawSeesEveryHandleEnd)
+{
+    xgd_device *dev = run_device(t);
+    REQUIRE(dev != NULL);
+    xgd_texture *a = run_texture(t, dev), *b = run_texture(t, dev);
+    REQUIRE(a != NULL && b != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    const xgd_sprite good = XGD_SPRITE_INIT;
+
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, a, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, b, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, a, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, b, &good)); /* b is the run, a in the memo */
+    xgd_texture_destroy(a);
+    CHECK_OK(xgd_sprite_batch_draw(sb, b, &good));
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, a, &good), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_texture *c = run_texture(t, dev); /* may take a's slot */
+    REQUIRE(c != NULL);
+    CHECK_OK(xgd_sprite_batch_draw(sb, c, &good));
+    CHECK_OK(xgd_sprite_batch_draw(sb, c, &good));
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, a, &good), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_OBJECT_DISPOSED);
+
+    /* the batch: Draw right before its destroy, then through the stale handle */
+    CHECK_OK(xgd_sprite_batch_begin(sb, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb, b, &good));
+    xgd_sprite_batch_destroy(sb);
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, b, &good), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_sprite_batch *sb2 = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb2)); /* may take sb's slot */
+    CHECK_RESULT(xgd_sprite_batch_draw(sb, b, &good), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_sprite_batch_draw(sb2, b, &good), XGD_ERROR_INVALID_OPERATION); /* no Begin */
+    CHECK_OK(xgd_sprite_batch_begin(sb2, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb2, b, &good));
+    CHECK_OK(xgd_sprite_batch_end(sb2));
+
+    /* the device: the batch open, its texture the run */
+    CHECK_OK(xgd_sprite_batch_begin(sb2, NULL));
+    CHECK_OK(xgd_sprite_batch_draw(sb2, b, &good));
+    xgd_device_destroy(dev);
+    CHECK_RESULT(xgd_sprite_batch_draw(sb2, b, &good), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_sprite_batch_destroy(sb2);
+    xgd_texture_destroy(b);
+    xgd_texture_destroy(c);
+}

@@ -404,3 +404,47 @@ XGD_TEST(layered_sprite_batch_get_device)
     CHECK_RESULT(xgd_sprite_batch_get_device(sb, &owner), XGD_ERROR_OBJECT_DISPOSED);
     xgd_sprite_batch_destroy(sb);
 }
+
+/* xgd_resource_epoch moves on when a handle ends (a destroy of xgd's object or of a layered
+ * one, a device destroy) and at nothing else: not at a create, a draw, or a destroy that does
+ * nothing (NULL, a stale handle). */
+XGD_TEST(layered_resource_epoch)
+{
+    xgd_device *dev = make_device(t, XGD_GRAPHICS_PROFILE_HIDEF);
+    if (dev == NULL) return;
+    const uint64_t e0 = xgd_resource_epoch();
+    CHECK(e0 != 0);
+    xgd_texture *a = make_texture(t, dev, 4, 4), *b = make_texture(t, dev, 4, 4);
+    widget w = { 0, NULL };
+    void *h = NULL;
+    CHECK_OK(xgd_resource_register(dev, &widget_class, &w, &h));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 1, 2, 3, 255 }));
+    CHECK(xgd_resource_epoch() == e0);
+    xgd_texture_destroy(NULL);
+    CHECK(xgd_resource_unregister(NULL, &widget_class) == NULL);
+    CHECK(xgd_resource_epoch() == e0);
+
+    xgd_texture_destroy(a);
+    const uint64_t e1 = xgd_resource_epoch();
+    CHECK(e1 != e0);
+    CHECK(!xgd_resource_is_live(dev, a));
+    xgd_texture_destroy(a); /* stale: nothing ends */
+    xgd_texture *c = make_texture(t, dev, 4, 4); /* may take a's slot */
+    CHECK(xgd_resource_epoch() == e1);
+    CHECK(!xgd_resource_is_live(dev, a));
+
+    CHECK(xgd_resource_unregister(h, &widget_class) == &w);
+    const uint64_t e2 = xgd_resource_epoch();
+    CHECK(e2 != e1);
+    CHECK(xgd_resource_unregister(h, &widget_class) == NULL);
+    CHECK(xgd_resource_epoch() == e2);
+
+    /* b and c stay live through it all, then end with their device */
+    CHECK(xgd_resource_is_live(dev, b) && xgd_resource_is_live(dev, c));
+    xgd_device_destroy(dev);
+    const uint64_t e3 = xgd_resource_epoch();
+    CHECK(e3 != e2);
+    xgd_texture_destroy(b); /* a shell's handle ends too */
+    CHECK(xgd_resource_epoch() != e3);
+    xgd_texture_destroy(c);
+}

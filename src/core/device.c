@@ -354,6 +354,7 @@ static void free_device(xgd_device *dev)
     xgdi_effect_drop_spares(dev);
     dev->destroying = true;
     xgdi_forget_user_draw(dev);
+    xgdi_handle_epoch_advance();
     xgdi_registry_dispose_all(dev);
     stop_renderer(dev);
     xgdi_window_close(dev->window);

@@ -26,6 +26,9 @@
 _Atomic(xgdi_handle_slot *) xgdi_handle_pages[XGDI_HANDLE_PAGE_COUNT];
 
 static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+/* xgd_resource_epoch: moves on at every handle's end and every device destroy. 64 bits: a
+   destroy per nanosecond takes 584 years to wrap it. */
+static _Atomic uint64_t lifetime_epoch = 1;
 /* Guarded by table_lock. */
 static uint32_t slots_used;           /* slots ever handed out: indices [0, slots_used) */
 static uint32_t free_head;            /* free-list head index + 1; 0 when empty */
@@ -118,6 +121,7 @@ void xgdi_handle_free(xgdi_resource *res)
     if (s != NULL && s->res == res) {
         uint32_t gen = atomic_load_explicit(&s->gen, memory_order_relaxed);
         s->res = NULL;
+        xgdi_handle_epoch_advance();
         if (gen >= XGDI_HANDLE_GEN_MAX) {
             /* Retired: generation 0 matches no handle, and the slot never returns to the free
                list, so no later object can take the old value. */
@@ -130,6 +134,16 @@ void xgdi_handle_free(xgdi_resource *res)
         }
     }
     unlock();
+}
+
+void xgdi_handle_epoch_advance(void)
+{
+    atomic_fetch_add_explicit(&lifetime_epoch, 1, memory_order_release);
+}
+
+uint64_t xgd_resource_epoch(void)
+{
+    return atomic_load_explicit(&lifetime_epoch, memory_order_acquire);
 }
 
 static const char *const type_names[XGDI_RES_TYPE_COUNT] = {

@@ -138,6 +138,10 @@ xgd_result xgdi_handle_alloc(struct xgd_device *device, xgdi_resource *res);
  * when the device frees its own objects. */
 void xgdi_handle_free(xgdi_resource *res);
 
+/* Moves xgd_resource_epoch on: called wherever a live handle may stop naming a live object of
+ * its device (a handle freed, a device starting its destroy), before anything can observe it. */
+void xgdi_handle_epoch_advance(void);
+
 /* The live object behind a handle if it is of `type` (XGDI_RES_TYPE_COUNT: any type), else
  * NULL. Lock-free and allocation-free: a few loads and compares. */
 static inline xgdi_resource *xgdi_handle_get(const void *handle, xgdi_resource_type type)

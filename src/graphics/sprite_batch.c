@@ -1,13 +1,14 @@
 /*
  * sprite_batch.c - XNA 4.0 SpriteBatch on top of the public draw API.
  *
- * Draw turns each sprite into its four vertices at once (XNA's corner math) and queues them
- * with the texture and layer depth; End sorts (when the mode asks), then draws the queue in
- * chunks of MAX_SPRITES sprites: each chunk's vertices are copied (sorted modes: gathered in
- * order) into a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn
- * from there with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures,
- * through the device's static quad indices, so the batch builds and checks no index and the
- * renderer copies nothing.
+ * Draw turns each sprite at once into what its four vertices are made from (XNA's corner math:
+ * for the common unrotated sprite its four edges, see sprite_quad) and queues that with the
+ * texture and layer depth; End sorts (when the mode asks), then draws the queue in chunks of
+ * MAX_SPRITES sprites: each chunk's vertices are written (sorted modes: in order) straight into
+ * a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn from there
+ * with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures, through the
+ * device's static quad indices, so the batch builds and checks no index and neither it nor
+ * the renderer copies vertices.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -44,10 +45,35 @@
 #include <emmintrin.h>
 #endif
 
+/* the Draw fast path's pieces, in Draw itself */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps a reservation at 192 KiB */
 #define MAX_SPRITES 2048
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
+
+/* One queued sprite: what its four vertices are made from, so Draw writes 32 bytes rather than
+ * 96 and End writes the vertices once, straight into the device's upload memory. Most sprites
+ * are unrotated rectangles: their vertices are (x[i & 1], y[i >> 1], z), color and the
+ * texture coordinate of corner i ^ effects, so the finished edges (x0, y0, x1, y1), z and
+ * color give every vertex bit for bit as Draw would have written it. form says where the
+ * texture coordinates come from: QUAD_WHOLE (the whole texture; form >> 2 is the effects
+ * value), QUAD_UV (uvs[form >> 2]: (ua, va, ub, vb), a source rectangle's, already flipped);
+ * QUAD_VERTICES: the sprite's four finished vertices are general[4 * (form >> 2)] (a
+ * rotated sprite, or an empty quad), and only z, texture and form here count. */
+enum { QUAD_WHOLE = 0, QUAD_UV = 1, QUAD_VERTICES = 2 };
+typedef struct sprite_quad {
+    float x0, y0, x1, y1;
+    float z;                          /* the layer depth: vertex z and sort key */
+    xgd_color color;
+    uint32_t texture;                 /* index into distinct_* */
+    uint32_t form;
+} sprite_quad;
 
 /* entries of the per-batch texture memo (a power of two) */
 #define TEXTURE_MEMO 32
@@ -81,11 +107,16 @@ struct xgd_sprite_batch {
     int projection_width, projection_height; /* the viewport size the SpriteEffect was set for */
     const void *refs[REF_COUNT];      /* the five above as handles (NULL for no effect) */
 
-    /* the queue: 4 vertices, a texture ordinal and a layer depth per sprite */
-    sprite_vertex *vertices;
-    uint32_t *textures;               /* index into distinct_* */
-    float *depths;
+    /* the queue: a sprite_quad per sprite; End makes its vertices from it */
+    sprite_quad *quads;
     uint32_t count, capacity;
+    /* what a quad's form points into (see sprite_quad); each keeps one free entry between
+       Draws (draw_general grows them before it queues), so queuing never fails */
+    float (*uvs)[4];
+    uint32_t uv_count, uv_capacity;
+    sprite_vertex *general;           /* 4 per entry */
+    uint32_t general_count, general_capacity;
+    sprite_vertex immediate[4];       /* Immediate mode's one sprite */
 
     /* the batch's distinct textures (handles) in first-appearance order, taken at Draw while
        live */
@@ -105,7 +136,10 @@ struct xgd_sprite_batch {
     /* The texture of the last queued sprite, by its public handle: a run of sprites with the
        same texture is checked (type, kind, table lookup, size) once, at its first sprite. A
        handle that resolved is the same live object it was (handles carry a generation), so
-       equality is enough; NULL = no run. */
+       equality is enough; NULL = no run. It and the memo below hold only textures that were
+       live at xgd_resource_epoch() == checked_epoch, so while the epoch reads the same they
+       still are; when it moves, Draw empties both. */
+    uint64_t checked_epoch;
     xgd_texture *run_handle;
     uint32_t run_ordinal;
     int run_width, run_height;
@@ -170,9 +204,9 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     batch = xgd_resource_unregister(batch, &batch_class);
     if (batch == NULL) return;
     xgd_effect_destroy(batch->sprite_effect);
-    free(batch->vertices);
-    free(batch->textures);
-    free(batch->depths);
+    free(batch->quads);
+    free(batch->uvs);
+    free(batch->general);
     free(batch->keys);
     free(batch->keys_scratch);
     free(batch->runs);
@@ -228,6 +262,7 @@ static void table_reset(xgd_sprite_batch *b)
 {
     for (uint32_t i = 0; i < b->distinct; i++) b->table[b->distinct_buckets[i]].ordinal_plus1 = 0;
     b->distinct = 0;
+    b->uv_count = b->general_count = 0;
     b->run_handle = NULL;
     memset(b->memo, 0, sizeof b->memo);
 }
@@ -401,14 +436,100 @@ static xgd_result draw_one(xgd_sprite_batch *b, xgd_device *dev, xgd_vertex_decl
         if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
     }
     if ((r = xgd_set_texture(dev, 0, texture)) != XGD_OK) return r;
-    return xgd_draw_user_quads(dev, b->vertices, 0, 1, decl);
+    return xgd_draw_user_quads(dev, b->immediate, 0, 1, decl);
+}
+
+/* (u, v) of corners 0 and 3 of the whole texture for each SpriteEffects value: corner i takes
+ * the texture coordinate of corner i ^ effects */
+static const float uv_flip[4][4] = {
+    { 0, 0, 1, 1 }, { 1, 0, 0, 1 }, { 0, 1, 1, 0 }, { 1, 1, 0, 0 },
+};
+
+/* A queued sprite's four vertices (see sprite_quad), the values Draw computed, only moved. */
+#if defined(__SSE2__)
+static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
+                                      const sprite_quad *q)
+{
+    const uint32_t form = q->form;
+    const float *uvp;
+    if ((form & 3u) == QUAD_WHOLE) {
+        uvp = uv_flip[form >> 2];
+    } else if ((form & 3u) == QUAD_UV) {
+        uvp = b->uvs[form >> 2];
+    } else {
+        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+        return;
+    }
+    const __m128 r = _mm_loadu_ps(&q->x0);                                  /* x0 y0 x1 y1 */
+    const __m128 zt = _mm_loadu_ps(&q->z);                                  /* z c t f */
+    const __m128 zc = _mm_shuffle_ps(zt, zt, _MM_SHUFFLE(1, 0, 1, 0));      /* z c z c */
+    const __m128 uv = _mm_loadu_ps(uvp);                                    /* ua va ub vb */
+    float *f = (float *)(void *)out;
+    _mm_storeu_ps(f + 0, _mm_movelh_ps(r, zc));                            /* x0 y0 z c */
+    _mm_storeu_ps(f + 4, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(1, 2, 1, 0)));   /* ua va x1 y0 */
+    _mm_storeu_ps(f + 8, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(1, 2, 1, 0)));  /* z c ub va */
+    _mm_storeu_ps(f + 12, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 0)));  /* x0 y1 z c */
+    _mm_storeu_ps(f + 16, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(3, 2, 3, 0)));  /* ua vb x1 y1 */
+    _mm_storeu_ps(f + 20, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(3, 2, 1, 0))); /* z c ub vb */
+}
+#else
+static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
+                                      const sprite_quad *q)
+{
+    const uint32_t form = q->form;
+    const float *uv;
+    if ((form & 3u) == QUAD_WHOLE) {
+        uv = uv_flip[form >> 2];
+    } else if ((form & 3u) == QUAD_UV) {
+        uv = b->uvs[form >> 2];
+    } else {
+        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+        return;
+    }
+    const float z = q->z;
+    const xgd_color color = q->color;
+    out[0] = (sprite_vertex){ { q->x0, q->y0, z }, color, { uv[0], uv[1] } };
+    out[1] = (sprite_vertex){ { q->x1, q->y0, z }, color, { uv[2], uv[1] } };
+    out[2] = (sprite_vertex){ { q->x0, q->y1, z }, color, { uv[0], uv[3] } };
+    out[3] = (sprite_vertex){ { q->x1, q->y1, z }, color, { uv[2], uv[3] } };
+}
+#endif
+
+/* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
+ * into dst, and their runs into b->runs; returns the number of runs. Inlined twice, so each
+ * loop knows where its sprites come from. */
+static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
+                                      const uint64_t *order, uint32_t first, uint32_t n)
+{
+    const sprite_quad *quads = b->quads;
+    /* the open run: its texture ordinal and first sprite */
+    int run_count = 0;
+    uint32_t run_texture = order != NULL ? quads[(uint32_t)order[0]].texture
+                                         : quads[first].texture;
+    uint32_t run_start = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[first + i];
+        if (q->texture != run_texture) {
+            b->runs[run_count].texture = b->distinct_textures[run_texture];
+            b->runs[run_count].quad_count = (int)(i - run_start);
+            run_count++;
+            run_texture = q->texture;
+            run_start = i;
+        }
+        expand_quad(&dst[(size_t)i * 4], b, q);
+    }
+    b->runs[run_count].texture = b->distinct_textures[run_texture];
+    b->runs[run_count].quad_count = (int)(n - run_start);
+    return run_count + 1;
 }
 
 /* The queue (in order's order when order is not NULL) in chunks of at most MAX_SPRITES
- * sprites, each drawn with one xgd_draw_user_quad_runs: a run per stretch of equal textures,
- * so a texture change costs the renderer's draw, not a public draw call and its checks. The
- * custom effect is applied once per chunk, before its runs set Textures[0], as XNA applies it
- * before setting each run's texture (nothing between the runs changes what it applies). */
+ * sprites, each drawn with one xgd_draw_reserved_quad_runs: a run per stretch of equal
+ * textures, so a texture change costs the renderer's draw, not a public draw call and its
+ * checks. Each chunk's vertices are made straight into the device's upload memory, in the
+ * pass that finds its runs. The custom effect is applied once per chunk, before its runs set
+ * Textures[0], as XNA applies it before setting each run's texture (nothing between the runs
+ * changes what it applies). */
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
                                uint32_t count)
 {
@@ -419,27 +540,9 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         if (b->runs == NULL)
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
     }
-    const uint32_t *textures = b->textures;
     uint32_t first = 0;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
-        /* the runs: a tight scan per run (one texture is one run per chunk) */
-        int run_count = 0;
-        for (uint32_t i = 0; i < n;) {
-            uint32_t end = i + 1, tex;
-            if (order == NULL) {
-                const uint32_t *tx = &textures[first];
-                tex = tx[i];
-                while (end < n && tx[end] == tex) end++;
-            } else {
-                tex = textures[(uint32_t)order[first + i]];
-                while (end < n && textures[(uint32_t)order[first + end]] == tex) end++;
-            }
-            b->runs[run_count].texture = b->distinct_textures[tex];
-            b->runs[run_count].quad_count = (int)(end - i);
-            run_count++;
-            i = end;
-        }
         xgd_result r;
         if (b->effect != NULL) {
             if (!xgd_resource_is_live(dev, b->effect))
@@ -447,18 +550,10 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
                                                "the effect given to Begin was destroyed");
             if ((r = xgd_effect_apply(b->effect)) != XGD_OK) return r;
         }
-        /* the chunk's vertices straight into the device's upload memory (sorted modes gather
-           them there in order), drawn from where they lie: no copy of the renderer's own */
         xgd_quad_reservation space;
         if ((r = xgd_reserve_user_quads(dev, (int)n, decl, &space)) != XGD_OK) return r;
-        sprite_vertex *dst = space.vertices;
-        if (order != NULL) {
-            for (uint32_t i = 0; i < n; i++)
-                memcpy(&dst[i * 4], &b->vertices[(size_t)(uint32_t)order[first + i] * 4],
-                       sizeof(sprite_vertex) * 4);
-        } else {
-            memcpy(dst, &b->vertices[(size_t)first * 4], sizeof(sprite_vertex) * 4 * n);
-        }
+        int run_count = order != NULL ? expand_chunk(b, space.vertices, &order[first], 0, n)
+                                      : expand_chunk(b, space.vertices, NULL, first, n);
         r = xgd_draw_reserved_quad_runs(dev, &space, b->runs, run_count);
         if (r != XGD_OK) return r;
         first += n;
@@ -485,13 +580,31 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
         if (cap > UINT32_MAX / 8) return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
         cap *= 2;
     }
-    /* Each array keeps its old contents when a later one fails; capacity moves only once all
-       three have grown. */
-    if (!grow((void **)&b->vertices, sizeof(sprite_vertex) * 4, cap) ||
-        !grow((void **)&b->textures, sizeof(uint32_t), cap) ||
-        !grow((void **)&b->depths, sizeof(float), cap))
+    if (!grow((void **)&b->quads, sizeof(sprite_quad), cap))
         return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
     b->capacity = cap;
+    return XGD_OK;
+}
+
+/* One free entry in uvs and in general (a form's index has 30 bits: capacities stay below). */
+static xgd_result reserve_side(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->uv_count == b->uv_capacity) {
+        if (b->uv_capacity > UINT32_MAX / 8)
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        uint32_t cap = b->uv_capacity != 0 ? b->uv_capacity * 2 : 16;
+        if (!grow((void **)&b->uvs, sizeof *b->uvs, cap))
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        b->uv_capacity = cap;
+    }
+    if (b->general_count == b->general_capacity) {
+        if (b->general_capacity > UINT32_MAX / 8)
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+        uint32_t cap = b->general_capacity != 0 ? b->general_capacity * 2 : 16;
+        if (!grow((void **)&b->general, sizeof(sprite_vertex) * 4, cap))
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
+        b->general_capacity = cap;
+    }
     return XGD_OK;
 }
 
@@ -637,6 +750,9 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
     out[3] = (sprite_vertex){ { x[3], y[3], z }, color, { ub, vb } };
 }
 
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s);
+
 /* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
  * the last sprite's, a full queue, and every call that fails. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -690,8 +806,6 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
                          (unsigned)sprite->effects);
 
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
-        r = reserve(batch, dev, 1);
-        if (r != XGD_OK) return r;
         r = xgd_device_check_status(dev);
         if (r != XGD_OK) return r;
         /* Sprite coordinates are pixels of the viewport of each draw: a viewport resized
@@ -706,7 +820,7 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
             r = set_projection(batch, dev);
             if (r != XGD_OK) return r;
         }
-        build_vertices(batch->vertices, tw, th, sprite);
+        build_vertices(batch->immediate, tw, th, sprite);
         saved_states saved;
         save_states(dev, &saved);
         r = draw_one(batch, dev, xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE),
@@ -725,6 +839,8 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         r = reserve(batch, dev, i + 1);
         if (r != XGD_OK) return r;
     }
+    /* before the texture is added, so a failure leaves the batch as it was */
+    if ((r = reserve_side(batch, dev)) != XGD_OK) return r;
     if (!same_run) {
         if (memo->handle != texture) {
             uint32_t ordinal = 0;
@@ -744,23 +860,33 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         batch->run_height = memo->height;
         memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
+    sprite_quad *q = &batch->quads[i];
+    if (sprite->rotation != 0.0f || !queue_unrotated(batch, q, batch->run_corner, sprite)) {
+        /* rotated, a zero-size source over a destination, or a corner beyond float range:
+           the four vertices as they are */
+        uint32_t n = batch->general_count++;
+        build_vertices(&batch->general[(size_t)n * 4], batch->run_width, batch->run_height,
+                       sprite);
+        q->z = sprite->layer_depth;
+        q->form = n << 2 | QUAD_VERTICES;
+    }
+    q->texture = batch->run_ordinal;
     batch->count = i + 1;
-    build_vertices(&batch->vertices[(size_t)i * 4], batch->run_width, batch->run_height, sprite);
-    batch->textures[i] = batch->run_ordinal;
-    batch->depths[i] = sprite->layer_depth;
     return XGD_OK;
 }
 
-/* The whole texture, placed by position, origin and scale, unrotated (the common sprite):
- * writes its four vertices to out and returns true when every corner and the layer depth are
- * finite and effects has no unknown bits; otherwise returns false having written nothing,
- * and draw_general checks the sprite and names the error (or writes the empty quad of a
- * corner beyond float range). Finite corners prove position, origin and scale finite: a
- * non-finite one of them makes each corner that uses it infinite or NaN (an infinity times
- * a scale of 0 is NaN), so the checks draw_general makes cannot fail here. corner is
- * (-0, -0, width, height) of the texture. The arithmetic is build_vertices' fast case lane by
- * lane (-0 - origin is -origin exactly, then a multiply and an add, no fused multiply-add),
- * so both give the same bits. */
+/* The unrotated sprite as its corners (sprite_quad), computed as build_vertices computes them
+ * for a finite corner: returns true having written q's edges, z, color and form (and for a
+ * source rectangle an entry of uvs), or false having counted nothing when uvs is full, a
+ * corner or the layer depth is not finite, effects has unknown bits, or a zero-size source is
+ * spread over a destination (build_vertices' 2e32 case); then draw_general checks the sprite,
+ * names the error or queues its vertices. Finite corners prove position, origin
+ * and scale finite where they are used: a non-finite one makes each corner that uses it
+ * infinite or NaN (an infinity times a scale of 0 is NaN); a destination rectangle replaces
+ * position and scale, so those are checked as such. corner is (-0, -0, width, height) of the
+ * texture. The arithmetic is build_vertices' lane by lane (-0 - origin is -origin exactly,
+ * then a multiply and an add, no fused multiply-add; texture coordinates are divided as
+ * there), so both give the same bits. */
 #if defined(__SSE2__)
 /* (x, y, x, y) */
 static inline __m128 load_pair(const xgd_vector2 *v)
@@ -769,13 +895,73 @@ static inline __m128 load_pair(const xgd_vector2 *v)
     return _mm_movelh_ps(xy, xy);
 }
 
-static inline bool build_fast(sprite_vertex *out, const float corner[4], const xgd_sprite *s)
+/* (x, y, width, height) as floats */
+static inline __m128 load_rect(const xgd_rect *rect)
 {
-    /* (u, v) of corners 0 and 3 for each SpriteEffects value: corner i takes the texture
-       coordinate of corner i ^ effects */
-    static const float uv_flip[4][4] = {
-        { 0, 0, 1, 1 }, { 1, 0, 0, 1 }, { 0, 1, 1, 0 }, { 1, 1, 0, 0 },
-    };
+    return _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)rect));
+}
+
+/* A source rectangle, a destination rectangle or both. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
+                       const xgd_sprite *s)
+{
+    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
+    const unsigned flip = (unsigned)s->effects;
+    const __m128 tex = _mm_loadu_ps(corner);
+    const __m128 tsize = _mm_movehl_ps(tex, tex);                         /* tw th tw th */
+    __m128 gsize = tsize, uv = _mm_setzero_ps();
+    if (s->source != NULL) {
+        const __m128 src = load_rect(s->source);                          /* sx sy sw sh */
+        gsize = _mm_movehl_ps(src, src);                                  /* sw sh sw sh */
+        /* (sx, sy, sx + sw, sy + sh) / (tw, th, tw, th); x + 0 is x for the +0 or nonzero
+           x an int converts to */
+        const __m128 hi = _mm_movelh_ps(_mm_setzero_ps(), gsize);         /* 0 0 sw sh */
+        uv = _mm_div_ps(_mm_add_ps(_mm_movelh_ps(src, src), hi), tsize);  /* u0 v0 u1 v1 */
+        switch (flip & 3u) {                                              /* ua va ub vb */
+        case 1: uv = _mm_shuffle_ps(uv, uv, _MM_SHUFFLE(3, 0, 1, 2)); break;
+        case 2: uv = _mm_shuffle_ps(uv, uv, _MM_SHUFFLE(1, 2, 3, 0)); break;
+        case 3: uv = _mm_shuffle_ps(uv, uv, _MM_SHUFFLE(1, 0, 3, 2)); break;
+        default: break;
+        }
+    }
+    __m128 p, sc, extra = _mm_setzero_ps();
+    if (s->destination != NULL) {
+        if (_mm_movemask_ps(_mm_cmpeq_ps(gsize, _mm_setzero_ps())) != 0) return false;
+        const __m128 dst = load_rect(s->destination);                     /* dx dy dw dh */
+        p = _mm_movelh_ps(dst, dst);
+        sc = _mm_div_ps(_mm_movehl_ps(dst, dst), gsize);
+        const __m128 pos = load_pair(&s->position), scale = load_pair(&s->scale);
+        extra = _mm_add_ps(_mm_sub_ps(pos, pos), _mm_sub_ps(scale, scale));
+    } else {
+        p = load_pair(&s->position);
+        sc = load_pair(&s->scale);
+    }
+    const __m128 o = load_pair(&s->origin);
+    const __m128 z = _mm_load1_ps(&s->layer_depth);
+    const __m128 c = _mm_movelh_ps(_mm_set1_ps(-0.0f), gsize);            /* -0 -0 gw gh */
+    const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(c, o), sc));     /* x0 y0 x1 y1 */
+    const __m128 chk = _mm_add_ps(_mm_add_ps(_mm_sub_ps(r, r), _mm_sub_ps(z, z)), extra);
+    if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
+        return false;
+    _mm_storeu_ps(&q->x0, r);
+    q->z = s->layer_depth;
+    q->color = s->color;
+    if (s->source != NULL) {
+        uint32_t n = b->uv_count++;
+        _mm_storeu_ps(b->uvs[n], uv);
+        q->form = n << 2 | QUAD_UV;
+    } else {
+        q->form = flip << 2 | QUAD_WHOLE;
+    }
+    return true;
+}
+
+/* No source or destination rectangle: the whole texture, placed by position and scale. */
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
+{
     const unsigned flip = (unsigned)s->effects;
     const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
     const __m128 sc = load_pair(&s->scale);
@@ -786,21 +972,68 @@ static inline bool build_fast(sprite_vertex *out, const float corner[4], const x
     const __m128 chk = _mm_add_ps(_mm_sub_ps(r, r), _mm_sub_ps(z, z));
     if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
         return false;
-    int32_t color;
-    memcpy(&color, &s->color, sizeof color);
-    const __m128 zc = _mm_unpacklo_ps(z, _mm_castsi128_ps(_mm_set1_epi32(color))); /* z c z c */
-    const __m128 uv = _mm_loadu_ps(uv_flip[flip]);                           /* ua va ub vb */
-    float *f = (float *)(void *)out;
-    _mm_storeu_ps(f + 0, _mm_movelh_ps(r, zc));                            /* x0 y0 z c */
-    _mm_storeu_ps(f + 4, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(1, 2, 1, 0)));   /* ua va x1 y0 */
-    _mm_storeu_ps(f + 8, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(1, 2, 1, 0)));  /* z c ub va */
-    _mm_storeu_ps(f + 12, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 0)));  /* x0 y1 z c */
-    _mm_storeu_ps(f + 16, _mm_shuffle_ps(uv, r, _MM_SHUFFLE(3, 2, 3, 0)));  /* ua vb x1 y1 */
-    _mm_storeu_ps(f + 20, _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(3, 2, 1, 0))); /* z c ub vb */
+    _mm_storeu_ps(&q->x0, r);
+    q->z = s->layer_depth;
+    q->color = s->color;
+    q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #else
-static inline bool build_fast(sprite_vertex *out, const float corner[4], const xgd_sprite *s)
+static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
+                       const xgd_sprite *s)
+{
+    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
+    const unsigned flip = (unsigned)s->effects;
+    const float tw = corner[2], th = corner[3];
+    float gw = tw, gh = th, u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
+    if (s->source != NULL) {
+        const float sx = (float)s->source->x, sy = (float)s->source->y;
+        gw = (float)s->source->width;
+        gh = (float)s->source->height;
+        u0 = sx / tw;
+        v0 = sy / th;
+        u1 = (sx + gw) / tw;
+        v1 = (sy + gh) / th;
+    }
+    float px, py, sx, sy;
+    if (s->destination != NULL) {
+        if (gw == 0.0f || gh == 0.0f) return false;
+        if (!finite4(s->position.x, s->position.y, s->scale.x, s->scale.y)) return false;
+        px = (float)s->destination->x;
+        py = (float)s->destination->y;
+        sx = (float)s->destination->width / gw;
+        sy = (float)s->destination->height / gh;
+    } else {
+        px = s->position.x;
+        py = s->position.y;
+        sx = s->scale.x;
+        sy = s->scale.y;
+    }
+    const float ox = s->origin.x, oy = s->origin.y;
+    const float x0 = px + (-0.0f - ox) * sx, y0 = py + (-0.0f - oy) * sy;
+    const float x1 = px + (gw - ox) * sx, y1 = py + (gh - oy) * sy;
+    const float z = s->layer_depth;
+    if (!finite4(x0, x1, y0, y1) || z - z != 0.0f || flip > 3u) return false;
+    q->x0 = x0;
+    q->y0 = y0;
+    q->x1 = x1;
+    q->y1 = y1;
+    q->z = z;
+    q->color = s->color;
+    if (s->source != NULL) {
+        uint32_t n = b->uv_count++;
+        b->uvs[n][0] = (flip & 1u) ? u1 : u0;
+        b->uvs[n][1] = (flip & 2u) ? v1 : v0;
+        b->uvs[n][2] = (flip & 1u) ? u0 : u1;
+        b->uvs[n][3] = (flip & 2u) ? v0 : v1;
+        q->form = n << 2 | QUAD_UV;
+    } else {
+        q->form = flip << 2 | QUAD_WHOLE;
+    }
+    return true;
+}
+
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
 {
     const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
     const float x0 = s->position.x + (corner[0] - ox) * sx;
@@ -810,29 +1043,70 @@ static inline bool build_fast(sprite_vertex *out, const float corner[4], const x
     const unsigned flip = (unsigned)s->effects;
     const float z = s->layer_depth;
     if (!finite4(x0, x1, y0, y1) || z - z != 0.0f || flip > 3u) return false;
-    const float ua = (float)(flip & 1u), ub = 1.0f - ua;
-    const float va = (float)(flip >> 1 & 1u), vb = 1.0f - va;
-    const xgd_color color = s->color;
-    out[0] = (sprite_vertex){ { x0, y0, z }, color, { ua, va } };
-    out[1] = (sprite_vertex){ { x1, y0, z }, color, { ub, va } };
-    out[2] = (sprite_vertex){ { x0, y1, z }, color, { ua, vb } };
-    out[3] = (sprite_vertex){ { x1, y1, z }, color, { ub, vb } };
+    q->x0 = x0;
+    q->y0 = y0;
+    q->x1 = x1;
+    q->y1 = y1;
+    q->z = z;
+    q->color = s->color;
+    q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #endif
 
-xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
-                                 const xgd_sprite *sprite)
+/* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
+ * while the epoch reads the same, the handle still resolves to that batch on a live device. */
+static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], const xgd_sprite *s)
+{
+    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
+    return queue_whole(q, corner, s);
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
+/* one load from the thread pointer rather than a call of __tls_get_addr per Draw: a few bytes
+   of the static TLS block that every ELF loader keeps for such libraries */
+__attribute__((tls_model("initial-exec")))
+#endif
+static _Thread_local struct draw_memo {
+    const void *handle;
+    xgd_sprite_batch *batch;
+    uint64_t epoch;                   /* 0: none (the epoch is never 0) */
+} draw_memo;
+
+/* Draw for everything but the run's common sprite: resolving the batch, another texture, a
+ * rectangle; epoch is xgd_resource_epoch() read at the call. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
+                             const xgd_sprite *sprite, uint64_t epoch)
 {
     xgd_device *dev = NULL;
-    RESOLVE_BATCH(batch, dev);
+    struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch) {
+        batch = last->batch;
+        dev = batch->device;
+    } else {
+        const void *handle = batch;
+        RESOLVE_BATCH(batch, dev);
+        last->handle = handle;
+        last->batch = batch;
+        last->epoch = epoch;
+    }
+    if (epoch != batch->checked_epoch) {
+        /* a handle has died since the run and the memo were checked: they may name it */
+        batch->checked_epoch = epoch;
+        batch->run_handle = NULL;
+        memset(batch->memo, 0, sizeof batch->memo);
+    }
     /* The common call: a queued mode, the previous sprite's texture (it passed every texture
        check in this batch, and nothing they test changes while its handle names the same live
-       object) or one in the memo, room in the queue, and the whole texture unrotated. Everything else, and every
-       call that fails, goes to draw_general, which checks in XNA's order and names the
-       error. */
-    /* A texture in the memo passed the same checks in this batch: a batch that alternates
-       among a few textures takes this path too, switching the run. */
+       object, which it does while the epoch reads the same) or one in the memo, room in the
+       queue (and, for a source rectangle, in uvs), and an unrotated sprite. Everything else,
+       and every call that fails, goes to draw_general, which checks in XNA's order and names
+       the error. A texture in the memo passed the same checks in this batch: a batch that
+       alternates among a few textures takes this path too, switching the run. */
     uint32_t i = batch->count;
     struct texture_memo *memo = NULL;
     if (texture != batch->run_handle) {
@@ -840,10 +1114,9 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
     }
     if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
-        sprite->source == NULL && sprite->destination == NULL && sprite->rotation == 0.0f &&
-        xgd_resource_is_live(dev, texture) &&
-        build_fast(&batch->vertices[(size_t)i * 4],
-                   memo != NULL ? memo->corner : batch->run_corner, sprite)) {
+        sprite->rotation == 0.0f &&
+        queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
+                        sprite)) {
         if (memo != NULL) {
             batch->run_handle = texture;
             batch->run_ordinal = memo->ordinal;
@@ -851,12 +1124,34 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             batch->run_height = memo->height;
             memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
         }
-        batch->textures[i] = batch->run_ordinal;
-        batch->depths[i] = sprite->layer_depth;
+        batch->quads[i].texture = batch->run_ordinal;
         batch->count = i + 1;
         return XGD_OK;
     }
     return draw_general(batch, dev, texture, sprite);
+}
+
+xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
+                                 const xgd_sprite *sprite)
+{
+    /* The run's common sprite, the shortest way: this thread's last batch, no handle ended
+       since its run was checked (so its texture is still that live, checked texture), the
+       whole texture unrotated, room in the queue. Anything else: draw_other. */
+    const uint64_t epoch = xgd_resource_epoch();
+    const struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch) {
+        xgd_sprite_batch *b = last->batch;
+        const uint32_t i = b->count;
+        if (epoch == b->checked_epoch && texture == b->run_handle && texture != NULL &&
+            sprite != NULL && i < b->capacity && b->in_begin && sprite->rotation == 0.0f &&
+            sprite->source == NULL && sprite->destination == NULL &&
+            queue_whole(&b->quads[i], b->run_corner, sprite)) {
+            b->quads[i].texture = b->run_ordinal;
+            b->count = i + 1;
+            return XGD_OK;
+        }
+    }
+    return draw_other(batch, texture, sprite, epoch);
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
@@ -936,9 +1231,9 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t key;
         switch (b->sort_mode) {
-        case XGD_SPRITE_SORT_TEXTURE: key = b->textures[i]; break;
-        case XGD_SPRITE_SORT_BACK_TO_FRONT: key = ~float_key(b->depths[i]); break;
-        default: key = float_key(b->depths[i]); break;
+        case XGD_SPRITE_SORT_TEXTURE: key = b->quads[i].texture; break;
+        case XGD_SPRITE_SORT_BACK_TO_FRONT: key = ~float_key(b->quads[i].z); break;
+        default: key = float_key(b->quads[i].z); break;
         }
         b->keys[i] = (uint64_t)key << 32 | i;
     }
