@@ -1537,8 +1537,9 @@ typedef struct xgd_quad_reservation {
  * device's work (xgd_present and Reset everywhere; on GPU renderers also readbacks such as
  * xgd_get_back_buffer_data or a get_data call, a query result that waits, and a set_data call
  * that finds the upload memory full) and xgd_device_reset_statistics. State setters, xgd_set_texture, xgd_clear* and xgd_effect_apply
- * leave it drawable. Write the vertices before any of those: afterwards the memory may hold
- * other work's data. Allocates nothing per quad; like a draw's own upload it may wait for the
+ * leave it drawable. Write the vertices before any of those: afterwards the pointer is not
+ * valid (the memory may hold other work's data, or, after a Present that enlarged the upload
+ * memory, be freed). Allocates nothing per quad; like a draw's own upload it may wait for the
  * GPU when the upload memory is full. Errors, changing nothing (an earlier reservation stays
  * drawable): INVALID_ARGUMENT (NULL out or decl), ARGUMENT_OUT_OF_RANGE (quad_count outside
  * 1..XGD_USER_QUADS_MAX), OBJECT_DISPOSED (a destroyed decl), OUT_OF_MEMORY (the upload memory

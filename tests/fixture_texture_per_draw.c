@@ -381,3 +381,56 @@ XGD_FIXTURE(TexturePerDraw_StaleTargetsEndShortPath)
     xgd_texture_destroy(c);
     xgd_device_destroy(dev);
 }
+
+#ifdef XGD_TEST_HAVE_VULKAN
+#include "vk_internal.h"
+
+/* Native device loss seen by a Vulkan call inside a draw that still records and returns OK
+   (here: vkCmdDraw's wrapper, as xvk_completed's vkGetSemaphoreCounterValue in xvk_cmd or
+   xvk_ring_alloc would): the device is lost, so the next texture-only draw must report
+   DEVICE_LOST, as every draw on a lost device does. */
+static xvk_renderer *lost_r;
+static PFN_vkCmdDraw lost_real_draw;
+static void VKAPI_PTR lose_in_draw(VkCommandBuffer cmd, uint32_t v, uint32_t i, uint32_t fv, uint32_t fi)
+{
+    lost_r->cmd_draw = lost_real_draw; /* once */
+    (void)xvk_check(lost_r, VK_ERROR_DEVICE_LOST, "injected");
+    lost_real_draw(cmd, v, i, fv, fi);
+}
+
+XGD_FIXTURE(TexturePerDraw_LossInsideDrawEndsShortPath)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_device_info info;
+    REQUIRE_OK(xgd_device_get_info(dev, &info));
+    if (info.renderer != XGD_RENDERER_VULKAN) {
+        xgdt_not_supported(t, "Vulkan renderer internals");
+        xgd_device_destroy(dev);
+        return;
+    }
+    xgd_texture *red = xgdt_solid_texture(t, dev, 4, 4, RED), *green = xgdt_solid_texture(t, dev, 4, 4, GREEN);
+    REQUIRE(red && green);
+    xgd_effect *fx = short_path_run(t, dev, red, green);
+    REQUIRE(fx);
+    /* a draw through the checked path (a state change) during which the loss is seen */
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+    lost_r = xvk_cast(dev->renderer);
+    lost_real_draw = lost_r->cmd_draw;
+    lost_r->cmd_draw = lose_in_draw;
+    (void)xgd_set_texture(dev, 0, red);
+    xgd_result first = cell_quad(dev, 2);
+    REQUIRE_OK(xgd_device_get_info(dev, &info));
+    CHECK_MSG(info.lost, "the injected loss did not reach the device");
+    /* texture-only draws on the lost device */
+    for (int i = 0; i < 3; i++) {
+        (void)xgd_set_texture(dev, 0, i & 1 ? red : green);
+        xgd_result r = cell_quad(dev, 3 + i);
+        CHECK_MSG(r == XGD_ERROR_DEVICE_LOST, "draw %d after the loss (the loss-seeing draw returned %s): %s, want DEVICE_LOST",
+                  i, xgd_result_name(first), xgd_result_name(r));
+    }
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+#endif

@@ -571,3 +571,41 @@ XGD_TEST(query_shared_segments)
     dev->ops = real;
     xgd_device_destroy(dev);
 }
+
+/* xgdi_quiet_begin/_end (renderer.h): a renderer's optional step that fails (the Vulkan upload
+ * ring's growth at Present) records nothing and logs nothing as an error; the message is handed
+ * back for the renderer's warning. Outside the span xgdi_fail records and logs again. */
+static int quiet_log_errors;
+static void quiet_log(void *user, xgd_log_level level, xgd_result code, const char *message)
+{
+    (void)user, (void)code, (void)message;
+    if (level == XGD_LOG_ERROR) quiet_log_errors++;
+}
+
+XGD_TEST(quiet_span_records_and_logs_no_error)
+{
+    xgd_device_desc d = XGD_DEVICE_DESC_DEFAULT;
+    d.renderer = XGD_RENDERER_SOFTWARE;
+    d.pp.headless = true;
+    d.pp.back_buffer_width = d.pp.back_buffer_height = 8;
+    d.log = quiet_log;
+    xgd_device *dev = NULL;
+    REQUIRE_OK(xgd_device_create(&d, &dev));
+    CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_INVALID_ARGUMENT, "before"), XGD_ERROR_INVALID_ARGUMENT);
+    quiet_log_errors = 0;
+    xgdi_quiet_begin(dev);
+    CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "grow %d", 2), XGD_ERROR_OUT_OF_MEMORY);
+    const char *why = xgdi_quiet_end(dev);
+    CHECK(strcmp(why, "grow 2") == 0);
+    CHECK_INT(quiet_log_errors, 0);
+    CHECK(strcmp(xgd_device_last_error(dev), "before") == 0);
+    CHECK_INT(xgd_device_last_result(dev), XGD_ERROR_INVALID_ARGUMENT);
+    /* an empty span hands back "" */
+    xgdi_quiet_begin(dev);
+    CHECK(strcmp(xgdi_quiet_end(dev), "") == 0);
+    /* after the span: recorded and logged */
+    CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "after"), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK_INT(quiet_log_errors, 1);
+    CHECK(strcmp(xgd_device_last_error(dev), "after") == 0);
+    xgd_device_destroy(dev);
+}

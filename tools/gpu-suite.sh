@@ -9,6 +9,8 @@ mkdir -p "$O"
 source .gpu/env.sh
 for f in .gpu/libspng0_*.deb; do dpkg -x "$f" /tmp/gpu; done
 export XGD_TEST_OUTPUT=/tmp/xgd-test-output
+# the TrueType fixtures' font: that machine has no fonts-dejavu-core; carry it in the build folder
+[ -z "${XGD_TEST_TTF:-}" ] && [ -f "$B/DejaVuSans.ttf" ] && export XGD_TEST_TTF=$PWD/$B/DejaVuSans.ttf
 mkdir -p "$XGD_TEST_OUTPUT"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1

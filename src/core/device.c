@@ -46,10 +46,26 @@ xgd_result xgdi_fail(xgd_device *device, xgd_result code, const char *fmt, ...)
         tls_result = code;
         return code;
     }
+    if (device->quiet) {
+        memcpy(device->quiet_error, msg, sizeof device->quiet_error);
+        return code;
+    }
     memcpy(device->last_error, msg, sizeof device->last_error);
     device->last_result = code;
     if (device->desc.log != NULL) device->desc.log(device->desc.log_user, XGD_LOG_ERROR, code, msg);
     return code;
+}
+
+void xgdi_quiet_begin(xgd_device *device)
+{
+    device->quiet = true;
+    device->quiet_error[0] = '\0';
+}
+
+const char *xgdi_quiet_end(xgd_device *device)
+{
+    device->quiet = false;
+    return device->quiet_error;
 }
 
 void xgdi_warn(xgd_device *device, const char *fmt, ...)

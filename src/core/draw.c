@@ -649,7 +649,10 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         .user_vertex_count = count,
     };
     r = submit(device, &draw, &decl->layout);
-    if (r == XGD_OK) {
+    /* remembered only while nothing blocks the next draw: a renderer may report a loss inside
+       a draw that it still records and accepts (the short path does not look for one) */
+    if (r == XGD_OK && !device->lost && !device->destroying && device->renderer != NULL &&
+        device->program_set && !device->native_targets_stale) {
         device->user_decl_handle = handle;
         device->user_decl_layout = &decl->layout;
     }

@@ -942,8 +942,18 @@ static void ring_grow(xvk_renderer *r)
     if (old == NULL) return;
     old->buffer = g->buffer;
     old->mem = g->mem;
-    if (ring_create(r, g, g->size * 2) != XGD_OK) {
+    /* a refused growth is no error of the Present that tried it: the old ring stays, and the
+       user's log sees a warning (a loss is still entered, and reported) */
+    xgdi_quiet_begin(r->base.device);
+    xgd_result gr = ring_create(r, g, g->size * 2);
+    const char *why = xgdi_quiet_end(r->base.device);
+    if (gr != XGD_OK) {
         free(old);
+        if (r->lost)
+            (void)xgdi_fail(r->base.device, XGD_ERROR_DEVICE_LOST, "%s", why);
+        else
+            xgdi_warn(r->base.device, "vulkan: the upload ring stays at %llu MiB: %s",
+                      (unsigned long long)(g->size >> 20), why);
         return;
     }
     if (xgdi_retire_push(&r->base.retired, r->base.submitted_fence, free_retired_ring, old) != XGD_OK) {

@@ -1392,13 +1392,13 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
        and the draw's layout in place_vertices' memo */
     r->fast_armed = d->vertex_buffer == NULL && d->stream_count == 0 && d->index_size == 0 &&
                     d->instance_count <= 1 && vbuf == r->ring.buffer && voff == 0 &&
-                    lay == r->memo_layout && lay->stride > 0 && r->rendering;
+                    lay == r->memo_layout && lay->stride > 0 && r->rendering && !r->lost;
     r->fast_ms = ms;
     r->fast_head = UINT64_MAX;
     r->fast_cmd = cmd;
     r->fast_frame = &r->frames[r->frame_index];
     r->runs_armed = d->reserved && d->index_size == 2 && d->stream_count == 0 &&
-                    d->instance_count <= 1 && vbuf == r->ring.buffer && r->rendering;
+                    d->instance_count <= 1 && vbuf == r->ring.buffer && r->rendering && !r->lost;
     r->fast_stride = (size_t)lay->stride;
     r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
     if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
