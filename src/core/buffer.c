@@ -222,7 +222,7 @@ void xgd_vertex_declaration_destroy(xgd_vertex_declaration *decl)
         dev->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
     }
     if (dev != NULL && dev->user_decl_layout == &decl->layout) {
-        dev->user_decl_handle = NULL;
+        xgdi_forget_user_draw(dev);
         dev->user_decl_layout = NULL;
     }
     xgdi_resource_dispose(&decl->res);

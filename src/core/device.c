@@ -467,6 +467,7 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
     token->refs = 1;
     token->device = dev;
     dev->token = token;
+    xgdi_forget_user_draw(dev);
     dev->desc = d;
     dev->desc.renderer = kind;
     dev->max_primitive_count = d.profile == XGD_GRAPHICS_PROFILE_REACH ? 65535 : 1048575;

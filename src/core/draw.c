@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+const uint64_t xgdi_no_user_decl = 0;
+
 /* Vertices (or indices) a primitive count needs, in 64 bits so huge counts cannot wrap. */
 static int64_t vertices_for(xgd_primitive_type type, int primitive_count)
 {
@@ -588,12 +590,15 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
        with arguments that pass. It then checks and refreshes only the changed slots, exactly
        as the steps below would; anything else takes those steps, which check in order and
        name the failure. (A device that is destroyed, lost, without a program or with stale
-       native targets has no user_decl_handle: xgdi_forget_user_draw.) */
-    if (device != NULL && decl != NULL && decl == device->user_decl_handle &&
+       native targets has no user_decl_handle: xgdi_forget_user_draw, which leaves one that no
+       argument equals, NULL included.) */
+    if (device != NULL && decl == device->user_decl_handle &&
         device->draw_state.layout == device->user_decl_layout &&
         (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
-        (unsigned)type < XGD_PRIMITIVE_COUNT && primitive_count > 0 &&
-        primitive_count <= device->max_primitive_count && vertices != NULL && vertex_offset >= 0) {
+        (unsigned)type < XGD_PRIMITIVE_COUNT &&
+        /* 1..max_primitive_count (at least 1) in one compare */
+        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
+        vertices != NULL && vertex_offset >= 0) {
         /* the changed slots xgd_set_texture could not make ready */
         uint32_t stale = device->texture_slots_changed & ~device->texture_slots_ready;
         if (stale != 0) {

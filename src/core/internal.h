@@ -406,7 +406,9 @@ struct xgd_device {
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
        handle is a live declaration of this device. Every change that refuses or redirects a
        draw without a dirty bit (destroying, lost, renderer, program_set, native_targets_stale:
-       xgdi_forget_user_draw) clears the handle too, so the common case tests none of them. */
+       xgdi_forget_user_draw) clears the handle too, so the common case tests none of them.
+       Cleared is XGDI_NO_USER_DECL, which no argument equals (NULL included), so that the
+       common case needs no NULL test of its own. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
     /* what the common case counted before the renderer's user_draw_fast, for
@@ -714,9 +716,13 @@ void xgdi_debug_install_pending(xgd_device *dev);
  * and the caps are left as the renderer reported them. */
 xgd_result xgdi_probe_packed_formats(xgd_device *dev);
 
+/* user_decl_handle when none is remembered: an even address, and handles are odd */
+extern const uint64_t xgdi_no_user_decl;
+#define XGDI_NO_USER_DECL ((const xgd_vertex_declaration *)(const void *)&xgdi_no_user_decl)
+
 static inline void xgdi_forget_user_draw(struct xgd_device *device)
 {
-    device->user_decl_handle = NULL;
+    device->user_decl_handle = XGDI_NO_USER_DECL;
 }
 
 #endif /* XGD_INTERNAL_H */
