@@ -13,6 +13,11 @@
  *   us per draw call                 N xgd_draw_user_primitives of one small quad, present
  *                                    excluded (recording cost on GPU renderers)
  *   back-buffer readback MB/s        xgd_get_back_buffer_data of the whole back buffer
+ *   mip generation, ms per chain     a 1024x1024 mipmapped render target cleared and unbound
+ *                                    (which regenerates its levels), then its 1x1 level read;
+ *                                    beside it the CPU route without mip generation (level 0
+ *                                    read back, each level box-filtered on the CPU and
+ *                                    uploaded, the 1x1 level read) and the ratio of the two
  *
  * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
  *
@@ -242,6 +247,71 @@ static double time_readback(bench *b, uint8_t *buf, size_t size)
     return t1 - t0;
 }
 
+/* ---- mip generation ---------------------------------------------------------------------- */
+
+enum { MIP_SIZE = 1024 };
+
+/* One level of the box rule the renderers' mip generation follows: each texel the rounded
+   mean of its 2x2 parent texels, per channel (an edge of 1 repeats its texel). */
+static void box_level(const uint8_t *src, int sw, int sh, uint8_t *dst)
+{
+    int dw = sw > 1 ? sw / 2 : 1, dh = sh > 1 ? sh / 2 : 1;
+    for (int y = 0; y < dh; y++) {
+        const uint8_t *r0 = src + (size_t)(2 * y < sh ? 2 * y : sh - 1) * (size_t)sw * 4;
+        const uint8_t *r1 = src + (size_t)(2 * y + 1 < sh ? 2 * y + 1 : sh - 1) * (size_t)sw * 4;
+        for (int x = 0; x < dw; x++) {
+            int x0 = (2 * x < sw ? 2 * x : sw - 1) * 4, x1 = (2 * x + 1 < sw ? 2 * x + 1 : sw - 1) * 4;
+            for (int c = 0; c < 4; c++)
+                dst[((size_t)y * (size_t)dw + (size_t)x) * 4 + (size_t)c] =
+                    (uint8_t)((r0[x0 + c] + r0[x1 + c] + r1[x0 + c] + r1[x1 + c] + 2) / 4);
+        }
+    }
+}
+
+/* Seconds for one chain through the device (XNA: a mipmapped render target regenerates its
+   levels when it is unbound): bind, clear, unbind, then read the 1x1 level, which waits for
+   the GPU. */
+static double time_mips_device(bench *b, xgd_texture *rt, int levels, int iter)
+{
+    uint8_t texel[4];
+    double t0 = bench_clock_s();
+    CHECK(xgd_set_render_target(b->dev, rt));
+    CHECK(xgd_clear_color(b->dev, (xgd_color){ (uint8_t)(iter * 37), 64, 128, 255 }));
+    CHECK(xgd_set_render_target(b->dev, NULL));
+    CHECK(xgd_texture_get_data(rt, levels - 1, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel, 4));
+    return bench_clock_s() - t0;
+}
+
+/* The same chain by the CPU route a program without mip generation takes: level 0 drawn into a
+   one-level target and read back, every level box-filtered on the CPU and uploaded into a
+   mipmapped texture, then its 1x1 level read (the wait). a and c hold level 0's texels. */
+static double time_mips_cpu(bench *b, xgd_texture *flat_rt, xgd_texture *tex, int levels,
+                            int iter, uint8_t *a, uint8_t *c)
+{
+    uint8_t texel[4];
+    size_t bytes = (size_t)MIP_SIZE * MIP_SIZE * 4;
+    double t0 = bench_clock_s();
+    CHECK(xgd_set_render_target(b->dev, flat_rt));
+    CHECK(xgd_clear_color(b->dev, (xgd_color){ (uint8_t)(iter * 37), 64, 128, 255 }));
+    CHECK(xgd_set_render_target(b->dev, NULL));
+    CHECK(xgd_texture_get_data(flat_rt, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, a, bytes));
+    CHECK(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, a, bytes));
+    int w = MIP_SIZE, h = MIP_SIZE;
+    uint8_t *src = a, *dst = c;
+    for (int level = 1; level < levels; level++) {
+        box_level(src, w, h, dst);
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+        CHECK(xgd_texture_set_data(tex, level, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, dst,
+                                   (size_t)w * (size_t)h * 4));
+        uint8_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    CHECK(xgd_texture_get_data(tex, levels - 1, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel, 4));
+    return bench_clock_s() - t0;
+}
+
 static int positive_arg(const char *opt, const char *val, int max)
 {
     char *end;
@@ -412,6 +482,39 @@ int main(int argc, char **argv)
         draw[r] = time_draws(&b, flat, decl);
         readt[r] = time_readback(&b, rb, rb_size);
     }
+    /* mip generation against the CPU route, medians of --repeat chains after one of each */
+    double mips_dev[MAX_REPEAT], mips_cpu[MAX_REPEAT];
+    {
+        xgd_texture *rt = NULL, *flat_rt = NULL, *tex = NULL;
+        CHECK(xgd_render_target2d_create(
+            b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &rt));
+        CHECK(xgd_render_target2d_create(
+            b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE }, &flat_rt));
+        CHECK(xgd_texture2d_create(
+            b.dev, &(xgd_texture2d_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &tex));
+        xgd_texture_info ti;
+        CHECK(xgd_texture_get_info(rt, &ti));
+        int levels = ti.level_count;
+        uint8_t *a = malloc((size_t)MIP_SIZE * MIP_SIZE * 4), *c = malloc((size_t)MIP_SIZE * MIP_SIZE * 4);
+        if (!a || !c) {
+            fprintf(stderr, "xgd-bench: out of memory\n");
+            return 1;
+        }
+        (void)time_mips_device(&b, rt, levels, 0);
+        (void)time_mips_cpu(&b, flat_rt, tex, levels, 0, a, c);
+        for (int r = 0; r < b.repeat; r++) {
+            mips_dev[r] = time_mips_device(&b, rt, levels, r + 1);
+            mips_cpu[r] = time_mips_cpu(&b, flat_rt, tex, levels, r + 1, a, c);
+        }
+        free(a);
+        free(c);
+        xgd_texture_destroy(tex);
+        xgd_texture_destroy(flat_rt);
+        xgd_texture_destroy(rt);
+    }
+    double mips_dev_ms = bench_median(mips_dev, b.repeat) * 1e3;
+    double mips_cpu_ms = bench_median(mips_cpu, b.repeat) * 1e3;
+
     double sprites_one = b.sprites / bench_median(one, b.repeat);
     double sprites_many = b.sprites / bench_median(many, b.repeat);
     double frame_one = sprites_one * FRAME_S, frame_many = sprites_many * FRAME_S;
@@ -449,6 +552,9 @@ int main(int argc, char **argv)
            (unsigned long long)waits_many, b.repeat);
     printf("%-44s %14.3f  us/draw\n", "draw_user_primitives, one quad (no present)", us_per_draw);
     printf("%-44s %14.1f  MB/s\n", "back-buffer readback", readback_mbs);
+    printf("%-44s %14.3f  ms per %dx%d chain (CPU route %.3f ms: %.1fx)\n",
+           "mip generation (render target unbound)", mips_dev_ms, MIP_SIZE, MIP_SIZE, mips_cpu_ms,
+           mips_cpu_ms / mips_dev_ms);
 
     if (json) {
         FILE *f = fopen(json, "w");
@@ -478,14 +584,18 @@ int main(int argc, char **argv)
                 "  \"microseconds_per_draw\": %.4f,\n"
                 "  \"gpu_waits_sprites_one_texture\": %llu,\n"
                 "  \"gpu_waits_sprites_texture_change\": %llu,\n"
-                "  \"readback_megabytes_per_second\": %.1f\n"
+                "  \"readback_megabytes_per_second\": %.1f,\n"
+                "  \"mip_chain_milliseconds\": %.4f,\n"
+                "  \"mip_chain_cpu_route_milliseconds\": %.4f,\n"
+                "  \"mip_generation_speedup_over_cpu_route\": %.2f\n"
                 "}\n",
                 info.renderer_name, b.width, b.height, b.sprites, b.draws, b.readbacks, b.repeat,
                 sprites_one, sprites_many, frame_one, frame_many, TARGET_ONE_TEXTURE,
                 TARGET_TEXTURE_CHANGE, b.counter >= 0 ? per_sprite_one : -1.0,
                 b.counter >= 0 ? per_sprite_many : -1.0, (unsigned long long)calls_one,
                 (unsigned long long)calls_many, us_per_draw, (unsigned long long)waits_one,
-                (unsigned long long)waits_many, readback_mbs);
+                (unsigned long long)waits_many, readback_mbs, mips_dev_ms, mips_cpu_ms,
+                mips_cpu_ms / mips_dev_ms);
         if (fclose(f) != 0) {
             perror(json);
             return 1;
