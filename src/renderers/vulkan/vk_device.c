@@ -814,6 +814,23 @@ void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object)
 
 /* ---- the upload ring ---- */
 
+/* The ring's memory: memory the CPU writes and the GPU reads in place. Device-local memory the
+   CPU can map where its heap holds four of the largest ring (resizable BAR, unified memory):
+   the GPU reads vertices and constants from its own memory, and on the H200 SpriteBatch End
+   writes a sprite's vertices there in about half the time it takes in system memory. Else
+   host-visible system memory. */
+static VkMemoryPropertyFlags ring_flags(const xvk_renderer *r)
+{
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkMemoryPropertyFlags local = host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const VkPhysicalDeviceMemoryProperties *p = &r->memory.props;
+    for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
+        if ((p->memoryTypes[i].propertyFlags & local) != local) continue;
+        return p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4 >= XVK_RING_MAX ? local : host;
+    }
+    return host;
+}
+
 /* Makes a ring's buffer and mapped memory of `size` bytes into *g (its counters untouched);
    on failure frees what it made and leaves *g as it was. */
 static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
@@ -829,8 +846,7 @@ static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(r->dev, buffer, &req);
     xvk_alloc mem;
-    xgd_result res = xvk_mem_alloc(r, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &mem);
+    xgd_result res = xvk_mem_alloc(r, &req, ring_flags(r), &mem);
     if (res != XGD_OK) {
         vkDestroyBuffer(r->dev, buffer, NULL);
         return res;
@@ -845,6 +861,7 @@ static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
     g->mem = mem;
     g->mapped = mem.mapped;
     g->size = size;
+    g->cached = (r->memory.props.memoryTypes[mem.type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0;
     xvk_set_name(r, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)buffer, "xgd upload ring");
     return XGD_OK;
 }
@@ -913,8 +930,8 @@ static uint64_t ring_limit(const xvk_renderer *r)
 {
     uint64_t limit = XVK_RING_MAX;
     const VkPhysicalDeviceMemoryProperties *p = &r->memory.props;
+    VkMemoryPropertyFlags want = ring_flags(r);
     for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
-        VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         if ((p->memoryTypes[i].propertyFlags & want) != want) continue;
         uint64_t quarter = p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4;
         if (quarter < limit) limit = quarter;

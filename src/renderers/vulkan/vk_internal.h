@@ -56,6 +56,7 @@ typedef struct xvk_alloc {
     void *mapped;              /* NULL unless host visible */
     xvk_block *block;          /* NULL for a dedicated allocation */
     uint64_t taken_offset, taken_size;
+    uint32_t type;             /* the memory type */
 } xvk_alloc;
 
 typedef struct xvk_memory {
@@ -171,6 +172,7 @@ typedef struct xvk_ring {
     xvk_ring_mark *marks;      /* one per submission that used the ring, oldest first */
     size_t mark_count, mark_capacity;
     bool pressed;              /* an allocation waited for the GPU since the last Present */
+    bool cached;               /* its memory is host-cached: the CPU reads it fast (readbacks) */
     uint64_t grown;            /* times the ring was replaced by a larger one */
 } xvk_ring;
 

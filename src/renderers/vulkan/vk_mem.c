@@ -173,6 +173,7 @@ xgd_result xvk_mem_alloc(xvk_renderer *r, const VkMemoryRequirements *req,
         return xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
                          "vulkan: no memory type for the request (bits 0x%x)",
                          (unsigned)req->memoryTypeBits);
+    out->type = (uint32_t)type;
     /* large requests get their own allocation so blocks stay reusable */
     if (req->size > XVK_BLOCK_SIZE / 4) {
         xgd_result res = alloc_memory(r, (uint32_t)type, req->size, &out->memory, &out->mapped);

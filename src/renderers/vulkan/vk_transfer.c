@@ -97,7 +97,9 @@ static xvk_big_buffer *take_spare(xvk_renderer *r, int i)
 bool xvk_span_alloc(xvk_renderer *r, uint64_t size, uint64_t align, bool readback, xvk_span *out)
 {
     memset(out, 0, sizeof *out);
-    if (size <= r->ring.size / 4) {
+    /* the CPU reads a readback: from the ring only where the ring's memory is host-cached (it
+       may be device-local or write-combined, where reads crawl) */
+    if (size <= r->ring.size / 4 && (!readback || r->ring.cached)) {
         void *p;
         if (!xvk_ring_alloc(r, size, align, &out->offset, &p)) return false;
         out->buffer = r->ring.buffer;
