@@ -1524,11 +1524,19 @@ XGD_API xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *verti
 /* Space for quads written in place, XNA's DynamicVertexBuffer.SetData(NoOverwrite) with a
  * static index buffer: the vertices go straight into the device's upload memory, with no copy.
  * vertices (never NULL) holds room for quad_count * 4 vertices laid out as the declaration
- * says, to be written before the draw; id names the reservation on its device. */
+ * says, to be written before the draw; id names the reservation on its device.
+ * stream_stores is true where the GPU, not the CPU, reads the vertices (the GPU renderers,
+ * which also start vertices on a 16-byte boundary where their mapping allows): non-temporal
+ * stores (x86: _mm_stream_ps, then one
+ * _mm_sfence before the draw) keep a frame's vertices out of the CPU's caches and save the
+ * read of each line before its write; never read the memory back, as it may be write-combined
+ * or the GPU's own memory, which the CPU reads very slowly. False on the software renderer,
+ * which reads the vertices on the CPU at the draw: plain stores leave them in the cache. */
 typedef struct xgd_quad_reservation {
     void *vertices;
     int quad_count;
     uint64_t id;
+    bool stream_stores;
 } xgd_quad_reservation;
 /* Reserves quad_count quads of decl's vertices in the device's upload memory (GPU renderers:
  * the open frame's upload ring; software: memory of its own) and fills *out. The reservation is

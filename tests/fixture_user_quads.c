@@ -8,8 +8,12 @@
  */
 #include "fixture_util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum { W = 8, H = 8 };
 
@@ -447,5 +451,92 @@ XGD_FIXTURE(ReservedQuadRuns_EndedByResetAndContextLoss)
     REQUIRE(want);
     check_image(t, dev, want);
     free(want);
+    xgd_device_destroy(dev);
+}
+
+/* Four quad vertices into dst: with non-temporal stores when asked and the CPU has them (dst is
+ * then 16-byte aligned: 96 bytes, six stores), else a plain copy. */
+static void put_quad(void *dst, const xgd_vertex_position_color_texture src[4], bool stream)
+{
+#if defined(__SSE2__)
+    if (stream) {
+        float f[24];
+        memcpy(f, src, sizeof f);
+        for (int i = 0; i < 24; i += 4) _mm_stream_ps((float *)dst + i, _mm_loadu_ps(f + i));
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memcpy(dst, src, 4 * sizeof *src);
+}
+
+/* stream_stores is true exactly on the GPU renderers (xgd.h: the GPU reads their upload
+ * memory), whose reservations then start on a 16-byte boundary wherever the upload memory's
+ * offset stands (a 3-vertex draw of 72 bytes before each reservation, reservations of 20-byte
+ * vertices). Quads
+ * written with non-temporal stores and one store fence draw what was written: eight one-pixel
+ * columns, each from its own reservation, left to right in red and green. */
+XGD_FIXTURE(ReservedQuadRuns_StreamStoresOnGpuMemory)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
+                    GREEN = { 0, 255, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_device_info info;
+    REQUIRE_OK(xgd_device_get_info(dev, &info));
+    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN);
+    REQUIRE(red && green);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_vertex_declaration *pt_decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_TEXTURE);
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    /* a triangle off the target (nothing drawn), 72 bytes of vertices in the upload memory */
+    xgd_vertex_position_color_texture off[3];
+    for (int i = 0; i < 3; i++)
+        off[i] = (xgd_vertex_position_color_texture){ { 3.0f, 3.0f, 0.0f }, BLACK, { 0, 0 } };
+    for (int column = 0; column < W; column++) {
+        CHECK_OK(xgd_set_texture(dev, 0, red));
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, off, 0, 1, decl));
+        /* 20-byte vertices: a start at a multiple of the stride is on a 16-byte boundary only
+           at every fourth vertex, so the renderer has to move it (the reservation is replaced
+           by the next one, undrawn) */
+        xgd_quad_reservation pt;
+        memset(&pt, 0, sizeof pt);
+        REQUIRE_OK(xgd_reserve_user_quads(dev, 1 + column, pt_decl, &pt));
+        if (pt.stream_stores)
+            CHECK_MSG(((uintptr_t)pt.vertices & 15u) == 0,
+                      "column %d: 20-byte vertices at %p, not on a 16-byte boundary", column,
+                      pt.vertices);
+        xgd_quad_reservation res;
+        memset(&res, 0, sizeof res);
+        REQUIRE_OK(xgd_reserve_user_quads(dev, 1 + column % 3, decl, &res));
+        CHECK_MSG(res.stream_stores == (info.renderer != XGD_RENDERER_SOFTWARE),
+                  "stream_stores %d on the %s renderer", (int)res.stream_stores,
+                  info.renderer_name);
+        if (res.stream_stores)
+            CHECK_MSG(((uintptr_t)res.vertices & 15u) == 0,
+                      "column %d: vertices at %p, not on a 16-byte boundary", column, res.vertices);
+        bool stream = res.stream_stores && ((uintptr_t)res.vertices & 15u) == 0;
+        xgd_vertex_position_color_texture v[4];
+        tex_quad(v, (float)column, 0, (float)column + 1, H);
+        put_quad(res.vertices, v, stream);
+#if defined(__SSE2__)
+        if (stream) _mm_sfence();
+#endif
+        const xgd_quad_run run = { column % 2 ? green : red, 1 };
+        CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, &run, 1));
+    }
+    uint8_t *want = fx_image(W, H, RED);
+    REQUIRE(want);
+    for (int column = 1; column < W; column += 2) fx_fill(want, W, H, column, 0, column + 1, H, GREEN);
+    check_image(t, dev, want);
+    free(want);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_texture_destroy(green);
     xgd_device_destroy(dev);
 }

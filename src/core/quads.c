@@ -384,6 +384,7 @@ xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
     out->vertices = device->quad_reservation.cpu;
     out->quad_count = quad_count;
     out->id = device->quad_reservation.id;
+    out->stream_stores = device->ops->upload_streams;
     return XGD_OK;
 }
 

@@ -496,6 +496,9 @@ xgd_result xgdi_user_draw_declined(struct xgd_device *device, xgd_primitive_type
 typedef struct xgdi_renderer_ops {
     const char *name;                   /* "software", "vulkan", "d3d12" */
     xgd_renderer_kind kind;
+    /* reserve_vertices gives memory the GPU reads and the CPU does not (xgd_quad_reservation's
+       stream_stores): its space then starts 16-byte aligned */
+    bool upload_streams;
 
     /* Creates the renderer with its implicit back buffer (pp size, Color, pp depth format,
        pp multisample count, all already clamped by core through probe_caps) and binds it. */

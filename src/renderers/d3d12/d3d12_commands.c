@@ -515,12 +515,18 @@ xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *base, size_t bytes, siz
     d3d12_alloc a;
     UINT first = 0;
     /* one stride more: a layout's elements may reach past its stride (op_draw's view spans
-       the chunk, so nothing past the reservation is written) */
-    xgd_result res = xgdi_d3d12_linear_alloc_vertices(r, l, bytes + stride, stride, &a, &first);
+       the chunk, so nothing past the reservation is written); up to 15 more move the start to
+       a 16-byte boundary (upload_streams) */
+    xgd_result res = xgdi_d3d12_linear_alloc_vertices(r, l, bytes + 16 * stride, stride, &a, &first);
     if (res != XGD_OK) return res;
     r->reserved_gpu = a.gpu - a.offset;
     r->reserved_size = l->chunks[l->current].size;
-    *cpu = a.cpu;
+    uint8_t *start = a.cpu;
+    for (int k = 0; k < 15 && ((uintptr_t)start & 15u) != 0; k++) { /* page-aligned chunks */
+        first++;
+        start += stride;
+    }
+    *cpu = start;
     *at = first;
     return XGD_OK;
 }

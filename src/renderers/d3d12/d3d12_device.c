@@ -1112,6 +1112,7 @@ static xgd_result d3d12_op_get_native_caps(xgdi_renderer *base, xgd_native_caps 
 const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .name = "d3d12",
     .kind = XGD_RENDERER_D3D12,
+    .upload_streams = true,
     .create = d3d12_op_create,
     .destroy = d3d12_op_destroy,
     .get_caps = d3d12_op_get_caps,

@@ -1207,6 +1207,7 @@ static xgd_result xvk_op_set_render_targets(xgdi_renderer *base, const xgdi_targ
 const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .name = "vulkan",
     .kind = XGD_RENDERER_VULKAN,
+    .upload_streams = true,
     .create = xvk_create,
     .destroy = xvk_destroy,
     .get_caps = xvk_get_caps,

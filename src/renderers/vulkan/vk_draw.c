@@ -1429,10 +1429,11 @@ xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride
        blocks, so that placing them cannot fill the ring and submit the reserved vertices
        before their draw is recorded. One stride more pads the start to a multiple of the
        stride (the ring stays bound at offset 0 and the draw names its first vertex), one
-       more covers elements that reach past the stride. */
+       more covers elements that reach past the stride, and up to 15 more move the start to
+       a 16-byte boundary (upload_streams: 16 / gcd(stride, 16) - 1 at most). */
     uint64_t align = r->props.limits.minUniformBufferOffsetAlignment;
     uint64_t slack = 2 * ((uint64_t)(XGDI_SHADER_MAX_REGISTERS + 1) * 16 + (align > 16 ? align : 16));
-    uint64_t size = (uint64_t)bytes + 2 * (uint64_t)stride;
+    uint64_t size = (uint64_t)bytes + 17 * (uint64_t)stride;
     if (stride == 0 || size + slack > r->ring.size / 4)
         return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,
                          "vulkan: %zu reserved bytes exceed a quarter of the %llu-byte upload ring",
@@ -1442,7 +1443,12 @@ xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride
     if (!xvk_ring_alloc(r, size + slack, 16, &off, &p)) return xgd_device_last_result(base->device);
     r->ring.head -= slack; /* the last allocation: nothing was taken after it */
     uint64_t first = (off + stride - 1) / stride;
-    *cpu = (uint8_t *)p + (first * stride - off);
+    uint8_t *start = (uint8_t *)p + (first * stride - off);
+    for (int k = 0; k < 15 && ((uintptr_t)start & 15u) != 0; k++) { /* page-aligned mapping */
+        first++;
+        start += stride;
+    }
+    *cpu = start;
     *at = first;
     return XGD_OK;
 }
