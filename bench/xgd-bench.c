@@ -17,7 +17,9 @@
  *                                    (which regenerates its levels), then its 1x1 level read;
  *                                    beside it the CPU route without mip generation (level 0
  *                                    read back, each level box-filtered on the CPU and
- *                                    uploaded, the 1x1 level read) and the ratio of the two
+ *                                    uploaded, the 1x1 level read) and the ratio of the two;
+ *                                    and per chain of 8 such targets in a row behind one wait
+ *                                    (the generation's own cost, without a wait per chain)
  *
  * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
  *
@@ -249,7 +251,7 @@ static double time_readback(bench *b, uint8_t *buf, size_t size)
 
 /* ---- mip generation ---------------------------------------------------------------------- */
 
-enum { MIP_SIZE = 1024 };
+enum { MIP_SIZE = 1024, MIP_BATCH = 8 };
 
 /* One level of the box rule the renderers' mip generation follows: each texel the rounded
    mean of its 2x2 parent texels, per channel (an edge of 1 repeats its texel). */
@@ -280,6 +282,24 @@ static double time_mips_device(bench *b, xgd_texture *rt, int levels, int iter)
     CHECK(xgd_set_render_target(b->dev, NULL));
     CHECK(xgd_texture_get_data(rt, levels - 1, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel, 4));
     return bench_clock_s() - t0;
+}
+
+/* Seconds per chain for MIP_BATCH chains behind one wait: each target bound, cleared and
+   unbound in turn (each unbind regenerates that target's levels), then the last one's 1x1
+   level read, which waits for all of them (one queue runs them in order). The GPU's cost of a
+   chain without a submission and a wait of its own. */
+static double time_mips_device_batch(bench *b, xgd_texture **rts, int levels, int iter)
+{
+    uint8_t texel[4];
+    double t0 = bench_clock_s();
+    for (int k = 0; k < MIP_BATCH; k++) {
+        CHECK(xgd_set_render_target(b->dev, rts[k]));
+        CHECK(xgd_clear_color(b->dev, (xgd_color){ (uint8_t)(iter * 37 + k), 64, 128, 255 }));
+        CHECK(xgd_set_render_target(b->dev, NULL));
+    }
+    CHECK(xgd_texture_get_data(rts[MIP_BATCH - 1], levels - 1, XGD_CUBE_MAP_FACE_POSITIVE_X,
+                               NULL, texel, 4));
+    return (bench_clock_s() - t0) / MIP_BATCH;
 }
 
 /* The same chain by the CPU route a program without mip generation takes: level 0 drawn into a
@@ -483,9 +503,13 @@ int main(int argc, char **argv)
         readt[r] = time_readback(&b, rb, rb_size);
     }
     /* mip generation against the CPU route, medians of --repeat chains after one of each */
-    double mips_dev[MAX_REPEAT], mips_cpu[MAX_REPEAT];
+    double mips_dev[MAX_REPEAT], mips_cpu[MAX_REPEAT], mips_batch[MAX_REPEAT];
     {
-        xgd_texture *rt = NULL, *flat_rt = NULL, *tex = NULL;
+        xgd_texture *rt = NULL, *flat_rt = NULL, *tex = NULL, *rts[MIP_BATCH];
+        for (int k = 0; k < MIP_BATCH; k++)
+            CHECK(xgd_render_target2d_create(
+                b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true },
+                &rts[k]));
         CHECK(xgd_render_target2d_create(
             b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &rt));
         CHECK(xgd_render_target2d_create(
@@ -502,10 +526,13 @@ int main(int argc, char **argv)
         }
         (void)time_mips_device(&b, rt, levels, 0);
         (void)time_mips_cpu(&b, flat_rt, tex, levels, 0, a, c);
+        (void)time_mips_device_batch(&b, rts, levels, 0);
         for (int r = 0; r < b.repeat; r++) {
             mips_dev[r] = time_mips_device(&b, rt, levels, r + 1);
             mips_cpu[r] = time_mips_cpu(&b, flat_rt, tex, levels, r + 1, a, c);
+            mips_batch[r] = time_mips_device_batch(&b, rts, levels, r + 1);
         }
+        for (int k = 0; k < MIP_BATCH; k++) xgd_texture_destroy(rts[k]);
         free(a);
         free(c);
         xgd_texture_destroy(tex);
@@ -514,6 +541,7 @@ int main(int argc, char **argv)
     }
     double mips_dev_ms = bench_median(mips_dev, b.repeat) * 1e3;
     double mips_cpu_ms = bench_median(mips_cpu, b.repeat) * 1e3;
+    double mips_batch_ms = bench_median(mips_batch, b.repeat) * 1e3;
 
     double sprites_one = b.sprites / bench_median(one, b.repeat);
     double sprites_many = b.sprites / bench_median(many, b.repeat);
@@ -555,6 +583,8 @@ int main(int argc, char **argv)
     printf("%-44s %14.3f  ms per %dx%d chain (CPU route %.3f ms: %.1fx)\n",
            "mip generation (render target unbound)", mips_dev_ms, MIP_SIZE, MIP_SIZE, mips_cpu_ms,
            mips_cpu_ms / mips_dev_ms);
+    printf("%-44s %14.3f  ms per chain, %d chains behind one wait (CPU route: %.1fx)\n",
+           "mip generation, chains in a row", mips_batch_ms, MIP_BATCH, mips_cpu_ms / mips_batch_ms);
 
     if (json) {
         FILE *f = fopen(json, "w");
@@ -587,7 +617,10 @@ int main(int argc, char **argv)
                 "  \"readback_megabytes_per_second\": %.1f,\n"
                 "  \"mip_chain_milliseconds\": %.4f,\n"
                 "  \"mip_chain_cpu_route_milliseconds\": %.4f,\n"
-                "  \"mip_generation_speedup_over_cpu_route\": %.2f\n"
+                "  \"mip_generation_speedup_over_cpu_route\": %.2f,\n"
+                "  \"mip_chain_in_a_row_milliseconds\": %.4f,\n"
+                "  \"mip_chains_in_a_row\": %d,\n"
+                "  \"mip_generation_in_a_row_speedup_over_cpu_route\": %.2f\n"
                 "}\n",
                 info.renderer_name, b.width, b.height, b.sprites, b.draws, b.readbacks, b.repeat,
                 sprites_one, sprites_many, frame_one, frame_many, TARGET_ONE_TEXTURE,
@@ -595,7 +628,7 @@ int main(int argc, char **argv)
                 b.counter >= 0 ? per_sprite_many : -1.0, (unsigned long long)calls_one,
                 (unsigned long long)calls_many, us_per_draw, (unsigned long long)waits_one,
                 (unsigned long long)waits_many, readback_mbs, mips_dev_ms, mips_cpu_ms,
-                mips_cpu_ms / mips_dev_ms);
+                mips_cpu_ms / mips_dev_ms, mips_batch_ms, MIP_BATCH, mips_cpu_ms / mips_batch_ms);
         if (fclose(f) != 0) {
             perror(json);
             return 1;
