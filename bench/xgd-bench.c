@@ -24,7 +24,10 @@
  * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
  *
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
- *                  [--repeat R] [--json FILE] [--sprites-only 1|16]
+ *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16]
+ *
+ * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
+ * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
  *
  * --sprites-only T runs only the SpriteBatch scene with T textures (warm-up passes, see
  * warm_sprites, and --repeat timed passes) and prints its figures: a profile of one scene, e.g.
@@ -57,6 +60,7 @@
    change every sprite */
 #define FRAME_S (1.0 / 60.0)
 #define TARGET_ONE_TEXTURE 1000000.0
+#define MIP_TARGET 20.0 /* mip generation: at least 20x the CPU route (issue 15) */
 #define TARGET_TEXTURE_CHANGE 150000.0
 
 static xgd_device *g_dev;
@@ -332,6 +336,71 @@ static double time_mips_cpu(bench *b, xgd_texture *flat_rt, xgd_texture *tex, in
     return bench_clock_s() - t0;
 }
 
+/* ---- the chart ---------------------------------------------------------------------------- */
+
+typedef struct chart_row {
+    const char *label;
+    double value, target; /* the figure and the issue's target for it, in the same unit */
+    const char *unit;
+    int decimals;         /* how the figure and the target are written */
+} chart_row;
+
+/* One horizontal bar per target: the figure as a share of its target, a line at 1 (the
+   target), the figure and the target written beside each bar. Plain SVG, so the README shows
+   it without a plotting library. Returns 0, or 1 after printing why the file failed. */
+static int write_targets_svg(const char *path, const xgd_device_info *info, const bench *b,
+                             const chart_row *rows, int n, double readback_mbs)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    const int cw = 720, left = 250, right = 30, top = 60, bar = 22, gap = 18;
+    const int ch = top + n * (bar + gap) + 50, pw = cw - left - right;
+    double xmax = 1.2;
+    for (int i = 0; i < n; i++)
+        if (rows[i].value / rows[i].target * 1.1 > xmax) xmax = rows[i].value / rows[i].target * 1.1;
+#define XPIX(v) (left + (v) / xmax * pw)
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+            cw, ch, cw, ch);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", cw, ch);
+    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">xgd-bench, %s "
+               "renderer: each figure as a share of its target</text>\n", info->renderer_name);
+    fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555\">%s; %d sprites, %dx%d, median of %d; "
+               "back-buffer readback %.0f MB/s</text>\n",
+            info->adapter_name ? info->adapter_name : "?", b->sprites, b->width, b->height,
+            b->repeat, readback_mbs);
+    for (int k = 0; k * 0.5 <= xmax; k++) {
+        double x = XPIX(k * 0.5);
+        fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\"/>\n", x, x,
+                top - 6, top + n * (bar + gap), k == 2 ? "black" : "#ddd");
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.1fx</text>\n", x,
+                top + n * (bar + gap) + 16, k * 0.5);
+    }
+    for (int i = 0; i < n; i++) {
+        const chart_row *r = &rows[i];
+        double share = r->value / r->target;
+        int y = top + i * (bar + gap);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8,
+                y + bar / 2 + 4, r->label);
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n", left,
+                y, XPIX(share) - left, bar, share >= 1.0 ? "#4a9a5b" : "#d9534f");
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%.*f of %.*f %s (%.2fx)</text>\n",
+                left, y + bar + 11, r->decimals, r->value, r->decimals, r->target, r->unit, share);
+    }
+#undef XPIX
+    fprintf(f, "<text x=\"10\" y=\"%d\" fill=\"#555\">green: target met; the per-draw targets "
+               "are vk-raw-bench's and d3d12-raw-bench's charts</text>\n", ch - 8);
+    fprintf(f, "</svg>\n");
+    if (fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}
+
 static int positive_arg(const char *opt, const char *val, int max)
 {
     char *end;
@@ -346,13 +415,14 @@ static int positive_arg(const char *opt, const char *val, int max)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
-               "                 [--readbacks N] [--repeat R] [--json FILE] [--sprites-only 1|16]\n"
+               "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
+               "                 [--sprites-only 1|16]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *renderer = NULL, *json = NULL;
+    const char *renderer = NULL, *json = NULL, *svg = NULL;
     bench b = { .width = 640, .height = 360, .sprites = 10000, .draws = 10000, .readbacks = 50,
                 .repeat = 3, .counter = -1 };
     for (int i = 1; i < argc; i++) {
@@ -391,6 +461,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "--json") == 0) {
             json = val;
+        } else if (strcmp(a, "--svg") == 0) {
+            svg = val;
         } else {
             fprintf(stderr, "xgd-bench: unknown option '%s'\n", a);
             usage(stderr);
@@ -585,6 +657,18 @@ int main(int argc, char **argv)
            mips_cpu_ms / mips_dev_ms);
     printf("%-44s %14.3f  ms per chain, %d chains behind one wait (CPU route: %.1fx)\n",
            "mip generation, chains in a row", mips_batch_ms, MIP_BATCH, mips_cpu_ms / mips_batch_ms);
+
+    if (svg) {
+        const chart_row rows[] = {
+            { "SpriteBatch, one texture", frame_one, TARGET_ONE_TEXTURE, "sprites a frame", 0 },
+            { "SpriteBatch, texture change", frame_many, TARGET_TEXTURE_CHANGE, "sprites a frame", 0 },
+            { "mip generation, one chain", mips_cpu_ms / mips_dev_ms, MIP_TARGET, "x the CPU route", 1 },
+            { "mip generation, 8 in a row", mips_cpu_ms / mips_batch_ms, MIP_TARGET, "x the CPU route", 1 },
+        };
+        if (write_targets_svg(svg, &info, &b, rows, (int)(sizeof rows / sizeof rows[0]), readback_mbs))
+            return 1;
+        printf("%s\n", svg);
+    }
 
     if (json) {
         FILE *f = fopen(json, "w");
