@@ -42,6 +42,7 @@
 #include "xgd.h"
 #include "bench_time.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,9 +359,18 @@ static int write_targets_svg(const char *path, const xgd_device_info *info, cons
     }
     const int cw = 720, left = 250, right = 30, top = 60, bar = 22, gap = 18;
     const int ch = top + n * (bar + gap) + 50, pw = cw - left - right;
+    /* the scale reaches the largest share, at most 20x (a figure over a zero time is infinite) */
     double xmax = 1.2;
-    for (int i = 0; i < n; i++)
-        if (rows[i].value / rows[i].target * 1.1 > xmax) xmax = rows[i].value / rows[i].target * 1.1;
+    for (int i = 0; i < n; i++) {
+        double share = rows[i].value / rows[i].target * 1.1;
+        if (share > xmax) xmax = isfinite(share) && share < 20.0 ? share : 20.0;
+    }
+    /* the adapter's name as SVG text: XML's special characters left out */
+    char adapter[128];
+    size_t an = 0;
+    for (const char *c = info->adapter_name ? info->adapter_name : "?"; *c && an + 1 < sizeof adapter; c++)
+        if (!strchr("<>&\"'", *c)) adapter[an++] = *c;
+    adapter[an] = '\0';
 #define XPIX(v) (left + (v) / xmax * pw)
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
@@ -370,7 +380,7 @@ static int write_targets_svg(const char *path, const xgd_device_info *info, cons
                "renderer: each figure as a share of its target</text>\n", info->renderer_name);
     fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555\">%s; %d sprites, %dx%d, median of %d; "
                "back-buffer readback %.0f MB/s</text>\n",
-            info->adapter_name ? info->adapter_name : "?", b->sprites, b->width, b->height,
+            adapter, b->sprites, b->width, b->height,
             b->repeat, readback_mbs);
     for (int k = 0; k * 0.5 <= xmax; k++) {
         double x = XPIX(k * 0.5);
@@ -382,11 +392,12 @@ static int write_targets_svg(const char *path, const xgd_device_info *info, cons
     for (int i = 0; i < n; i++) {
         const chart_row *r = &rows[i];
         double share = r->value / r->target;
+        double drawn = isfinite(share) && share < xmax ? share : xmax;
         int y = top + i * (bar + gap);
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8,
                 y + bar / 2 + 4, r->label);
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n", left,
-                y, XPIX(share) - left, bar, share >= 1.0 ? "#4a9a5b" : "#d9534f");
+                y, XPIX(drawn) - left, bar, share >= 1.0 ? "#4a9a5b" : "#d9534f");
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%.*f of %.*f %s (%.2fx)</text>\n",
                 left, y + bar + 11, r->decimals, r->value, r->decimals, r->target, r->unit, share);
     }

@@ -97,8 +97,10 @@ extern "C" {
 #define XGD_API
 #endif
 
+/* Before 1.0 a minor version may change the layout of public structs: rebuild against the
+   header of the library you run (0.2: xgd_quad_reservation.stream_stores). */
 #define XGD_VERSION_MAJOR 0
-#define XGD_VERSION_MINOR 1
+#define XGD_VERSION_MINOR 2
 #define XGD_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1524,14 +1526,16 @@ XGD_API xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *verti
 /* Space for quads written in place, XNA's DynamicVertexBuffer.SetData(NoOverwrite) with a
  * static index buffer: the vertices go straight into the device's upload memory, with no copy.
  * vertices (never NULL) holds room for quad_count * 4 vertices laid out as the declaration
- * says, to be written before the draw; id names the reservation on its device.
- * stream_stores is true where the GPU, not the CPU, reads the vertices (the GPU renderers,
- * which also start vertices on a 16-byte boundary where their mapping allows): non-temporal
- * stores (x86: _mm_stream_ps, then one
- * _mm_sfence before the draw) keep a frame's vertices out of the CPU's caches and save the
- * read of each line before its write; never read the memory back, as it may be write-combined
- * or the GPU's own memory, which the CPU reads very slowly. False on the software renderer,
- * which reads the vertices on the CPU at the draw: plain stores leave them in the cache. */
+ * says, to be written before the draw, and only written: on the GPU renderers it may be
+ * write-combined memory or the GPU's own (Vulkan with a large BAR), which the CPU reads very
+ * slowly, so build each vertex elsewhere rather than from the one before it. id names the
+ * reservation on its device. stream_stores is true where the renderer reads the vertices at
+ * submission rather than at the draw (Vulkan and Direct3D 12, whose vertices also start on a
+ * 16-byte boundary where their mapping allows): non-temporal stores (x86: _mm_stream_ps, then
+ * one _mm_sfence before the draw) are then correct and usually faster, keeping a frame's
+ * vertices out of the CPU's caches and saving the read of each line before its write. False
+ * on the software renderer, which reads the vertices on the CPU at the draw: plain stores
+ * leave them in the cache for it. */
 typedef struct xgd_quad_reservation {
     void *vertices;
     int quad_count;

@@ -603,6 +603,17 @@ XGD_TEST(quiet_span_records_and_logs_no_error)
     /* an empty span hands back "" */
     xgdi_quiet_begin(dev);
     CHECK(strcmp(xgdi_quiet_end(dev), "") == 0);
+    /* nested spans: the inner end leaves the outer span quiet, and the outer end sees the
+       inner failure (Vulkan's ring growth tries device-local memory quietly inside its own
+       span) */
+    xgdi_quiet_begin(dev);
+    xgdi_quiet_begin(dev);
+    CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "inner"), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK(strcmp(xgdi_quiet_end(dev), "inner") == 0);
+    CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "outer"), XGD_ERROR_OUT_OF_MEMORY);
+    CHECK(strcmp(xgdi_quiet_end(dev), "outer") == 0);
+    CHECK_INT(quiet_log_errors, 0);
+    CHECK(strcmp(xgd_device_last_error(dev), "before") == 0);
     /* after the span: recorded and logged */
     CHECK_RESULT(xgdi_fail(dev, XGD_ERROR_OUT_OF_MEMORY, "after"), XGD_ERROR_OUT_OF_MEMORY);
     CHECK_INT(quiet_log_errors, 1);

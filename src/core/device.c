@@ -58,13 +58,12 @@ xgd_result xgdi_fail(xgd_device *device, xgd_result code, const char *fmt, ...)
 
 void xgdi_quiet_begin(xgd_device *device)
 {
-    device->quiet = true;
-    device->quiet_error[0] = '\0';
+    if (device->quiet++ == 0) device->quiet_error[0] = '\0';
 }
 
 const char *xgdi_quiet_end(xgd_device *device)
 {
-    device->quiet = false;
+    if (device->quiet > 0) device->quiet--;
     return device->quiet_error;
 }
 

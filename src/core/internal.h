@@ -363,7 +363,8 @@ struct xgd_device {
 
     char last_error[512];
     xgd_result last_result;
-    bool quiet;                        /* xgdi_quiet_begin: xgdi_fail records into quiet_error */
+    int quiet;                         /* open xgdi_quiet_begin spans (they nest): while any is,
+                                          xgdi_fail records into quiet_error */
     char quiet_error[512];
 
     xgdi_resource *resources;          /* registry head */

@@ -685,9 +685,10 @@ void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
 #endif
     ;
 /* An optional step whose failure is no error of the call that tried it (an upload memory that
-   could not grow): between these, xgdi_fail records nothing and logs nothing. xgdi_quiet_end
-   returns the last message such a failure made ("" if none), valid until the next failure;
-   the renderer says what it did instead (xgdi_warn). Losses are still entered and raised. */
+   could not grow): between these, xgdi_fail records nothing and logs nothing. Spans nest; the
+   outermost begin clears the message. xgdi_quiet_end returns the last message such a failure
+   made ("" if none), valid until the next failure; the renderer says what it did instead
+   (xgdi_warn). Losses are still entered and raised. */
 void xgdi_quiet_begin(struct xgd_device *device);
 const char *xgdi_quiet_end(struct xgd_device *device);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */

@@ -814,26 +814,29 @@ void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object)
 
 /* ---- the upload ring ---- */
 
+#define RING_HOST (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+#define RING_LOCAL (RING_HOST | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+
 /* The ring's memory: memory the CPU writes and the GPU reads in place. Device-local memory the
    CPU can map where its heap holds four of the largest ring (resizable BAR, unified memory):
    the GPU reads vertices and constants from its own memory, and on the H200 SpriteBatch End
    writes a sprite's vertices there in about half the time it takes in system memory. Else
-   host-visible system memory. */
+   host-visible system memory (and where the device-local memory is refused, ring_create). */
 static VkMemoryPropertyFlags ring_flags(const xvk_renderer *r)
 {
-    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    const VkMemoryPropertyFlags local = host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     const VkPhysicalDeviceMemoryProperties *p = &r->memory.props;
     for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
-        if ((p->memoryTypes[i].propertyFlags & local) != local) continue;
-        return p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4 >= XVK_RING_MAX ? local : host;
+        if ((p->memoryTypes[i].propertyFlags & RING_LOCAL) != RING_LOCAL) continue;
+        return p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4 >= XVK_RING_MAX ? RING_LOCAL
+                                                                                     : RING_HOST;
     }
-    return host;
+    return RING_HOST;
 }
 
-/* Makes a ring's buffer and mapped memory of `size` bytes into *g (its counters untouched);
-   on failure frees what it made and leaves *g as it was. */
-static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
+/* Makes a ring's buffer and mapped memory of `size` bytes in memory of `flags` into *g (its
+   counters untouched); on failure frees what it made and leaves *g as it was. */
+static xgd_result ring_create_in(xvk_renderer *r, xvk_ring *g, uint64_t size,
+                                 VkMemoryPropertyFlags flags)
 {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
@@ -846,7 +849,7 @@ static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(r->dev, buffer, &req);
     xvk_alloc mem;
-    xgd_result res = xvk_mem_alloc(r, &req, ring_flags(r), &mem);
+    xgd_result res = xvk_mem_alloc(r, &req, flags, &mem);
     if (res != XGD_OK) {
         vkDestroyBuffer(r->dev, buffer, NULL);
         return res;
@@ -861,9 +864,25 @@ static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
     g->mem = mem;
     g->mapped = mem.mapped;
     g->size = size;
-    g->cached = (r->memory.props.memoryTypes[mem.type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0;
+    const VkMemoryType *type = &r->memory.props.memoryTypes[mem.type];
+    g->cached = (type->propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0;
+    g->device_local = (type->propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+    g->heap_size = r->memory.props.memoryHeaps[type->heapIndex].size;
     xvk_set_name(r, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)buffer, "xgd upload ring");
     return XGD_OK;
+}
+
+/* ring_create_in in the memory ring_flags picks, or system memory where device-local memory
+   is refused (its heap is full of textures, say): the ring is still needed. */
+static xgd_result ring_create(xvk_renderer *r, xvk_ring *g, uint64_t size)
+{
+    VkMemoryPropertyFlags flags = ring_flags(r);
+    if (flags == RING_HOST) return ring_create_in(r, g, size, RING_HOST);
+    xgdi_quiet_begin(r->base.device);
+    xgd_result res = ring_create_in(r, g, size, flags);
+    (void)xgdi_quiet_end(r->base.device);
+    if (res == XGD_OK || r->lost) return res;
+    return ring_create_in(r, g, size, RING_HOST);
 }
 
 bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize *offset,
@@ -925,19 +944,13 @@ static void free_retired_ring(xgdi_renderer *base, void *object)
     free(old);
 }
 
-/* The largest ring: a quarter of the ring's memory heap, at most XVK_RING_MAX. */
+/* The largest ring, at most XVK_RING_MAX: a quarter of its memory heap in system memory, a
+   32nd in device-local memory, which textures and targets need (an 8 GiB card's ring stops at
+   256 MiB there; while it grows, the old ring lives on until its frames complete). */
 static uint64_t ring_limit(const xvk_renderer *r)
 {
-    uint64_t limit = XVK_RING_MAX;
-    const VkPhysicalDeviceMemoryProperties *p = &r->memory.props;
-    VkMemoryPropertyFlags want = ring_flags(r);
-    for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
-        if ((p->memoryTypes[i].propertyFlags & want) != want) continue;
-        uint64_t quarter = p->memoryHeaps[p->memoryTypes[i].heapIndex].size / 4;
-        if (quarter < limit) limit = quarter;
-        break;
-    }
-    return limit;
+    uint64_t share = r->ring.heap_size / (r->ring.device_local ? 32 : 4);
+    return share < XVK_RING_MAX ? share : XVK_RING_MAX;
 }
 
 /*

@@ -173,6 +173,8 @@ typedef struct xvk_ring {
     size_t mark_count, mark_capacity;
     bool pressed;              /* an allocation waited for the GPU since the last Present */
     bool cached;               /* its memory is host-cached: the CPU reads it fast (readbacks) */
+    bool device_local;         /* its memory is the GPU's own (mapped through a large BAR) */
+    uint64_t heap_size;        /* the size of its memory's heap (ring_limit) */
     uint64_t grown;            /* times the ring was replaced by a larger one */
 } xvk_ring;
 
