@@ -186,7 +186,26 @@ static inline sw_image *sw_texture_image(xgdi_native_texture *t, int face, int l
 void sw_image_ensure_decoded(const xgdi_native_texture *t, sw_image *img);
 /* Resolves a face's samples into level 0 (if dirty) and regenerates its mips (if dirty). */
 void sw_texture_resolve(xgdi_native_texture *t, int face);
-void sw_texture_generate_mips(xgdi_native_texture *t, int face);
+/* Regenerates every level of a face from level 0, large levels spread over pool (NULL: the
+   calling thread). */
+void sw_texture_generate_mips(sw_pool *pool, xgdi_native_texture *t, int face);
+/* One level of the mip rule: the next level of an sw x sh image into dst (max(sw / 2, 1) x
+   max(sh / 2, 1)). fast takes the integer path where the format has one (sw_mip_has_fast_path);
+   false always takes the float path, the reference the tests compare it with. */
+void sw_mip_level(sw_pool *pool, xgd_surface_format f, const uint8_t *src, int sw, int sh,
+                  size_t src_pitch, uint8_t *dst, size_t dst_pitch, bool fast);
+bool sw_mip_has_fast_path(xgd_surface_format f);
+/* The float rule's mean of four decoded texels q[0..3], q[4..7], q[8..11], q[12..15], added in
+   that order, then times 0.25. */
+void sw_mip_mean_float(const float q[16], float out[4]);
+/* The integer form of decode (b / 255), sw_mip_mean_float and encode (v * 255 + 0.5,
+   truncated) for four 8-bit unorm values whose sum is `sum`: the float rule rounds every exact
+   half up, and its float error never moves a result across a rounding boundary (test_sw_mips.c
+   checks every ordered four of bytes). */
+static inline uint8_t sw_mip_mean_unorm8(unsigned sum)
+{
+    return (uint8_t)((sum + 2u) >> 2);
+}
 /* Marks a face of a render target written by a draw or clear. */
 void sw_texture_mark_written(xgdi_native_texture *t, int face);
 /* Depth quantisation of a depth format (D16 to 16 bits, D24 to 24 bits). */

@@ -4,6 +4,7 @@
  * mip generation (finalisation, spec 000/001).
  */
 #include "sw_internal.h"
+#include "sw_simd.h" /* SW_USE_SSE2 and its intrinsics */
 
 #include <math.h>
 #include <stdlib.h>
@@ -173,32 +174,170 @@ void sw_texture_resolve(xgdi_native_texture *t, int face)
     sw_invalidate(t, img);
 }
 
-/* Box filter: each texel of level n+1 averages the 2x2 texels of level n it covers (an odd
-   edge repeats its last texel), in float, then encoded. */
-void sw_texture_generate_mips(xgdi_native_texture *t, int face)
+/* ---- mip generation ----
+   Box filter: each texel of level n+1 averages the 2x2 texels of level n it covers (an odd
+   last column or row is left out; a side of 1 repeats its texel). The rule is the float one:
+   decode, sum in the order (x0,y0) + (x1,y0) + (x0,y1) + (x1,y1), times 0.25, encode. 8-bit
+   unorm formats take an integer path that gives the same bytes (test_sw_mips.c proves it for
+   every input), since the float path spends most of a chain in per-texel decode and encode
+   calls. Rows are independent, so a large level is split into bands over the device's pool. */
+
+void sw_mip_mean_float(const float q[16], float out[4])
+{
+    for (int c = 0; c < 4; c++) out[c] = (q[c] + q[4 + c] + q[8 + c] + q[12 + c]) * 0.25f;
+}
+
+bool sw_mip_has_fast_path(xgd_surface_format f)
+{
+    /* The byte formats whose decode is b / 255 per stored byte and whose encode is the unorm
+       rule per byte: Alpha8's decoded red, green and blue are constants it never stores. */
+    return f == XGD_SURFACE_FORMAT_COLOR || f == XGD_SURFACE_FORMAT_ALPHA8;
+}
+
+typedef struct sw_mip_job {
+    xgd_surface_format format;
+    size_t es;                 /* bytes per texel */
+    bool fast;
+    const uint8_t *src;
+    int sw, sh;
+    size_t src_pitch;
+    uint8_t *dst;
+    int dw, dh;
+    size_t dst_pitch;
+    int band_h;                /* destination rows per pool item */
+} sw_mip_job;
+
+/* The float rule for destination rows [y_begin, y_end): the reference every format has. */
+static void sw_mip_rows_float(const sw_mip_job *j, int y_begin, int y_end)
+{
+    float q[4 * 2 * 2], out4[4];
+    size_t es = j->es;
+    for (int y = y_begin; y < y_end; y++) {
+        int y0 = 2 * y < j->sh ? 2 * y : j->sh - 1;
+        int y1 = 2 * y + 1 < j->sh ? 2 * y + 1 : y0;
+        const uint8_t *r0 = j->src + (size_t)y0 * j->src_pitch;
+        const uint8_t *r1 = j->src + (size_t)y1 * j->src_pitch;
+        for (int x = 0; x < j->dw; x++) {
+            int x0 = 2 * x < j->sw ? 2 * x : j->sw - 1;
+            int x1 = 2 * x + 1 < j->sw ? 2 * x + 1 : x0;
+            xgdi_format_decode_row(j->format, r0 + (size_t)x0 * es, 1, q);
+            xgdi_format_decode_row(j->format, r0 + (size_t)x1 * es, 1, q + 4);
+            xgdi_format_decode_row(j->format, r1 + (size_t)x0 * es, 1, q + 8);
+            xgdi_format_decode_row(j->format, r1 + (size_t)x1 * es, 1, q + 12);
+            sw_mip_mean_float(q, out4);
+            xgdi_format_encode_row(j->format, out4, 1, j->dst + (size_t)y * j->dst_pitch + (size_t)x * es);
+        }
+    }
+}
+
+#ifdef SW_USE_SSE2
+/* Four destination RGBA8 texels per step from eight texels of each source row: the even and
+   odd texels are separated as 32-bit lanes, widened to 16 bits (the sum of four bytes plus 2
+   is at most 1022) and averaged with the integer rule. Returns the texels done; the caller
+   finishes the row. */
+static int sw_mip_row_rgba8_sse2(const uint8_t *r0, const uint8_t *r1, uint8_t *o, int dw)
+{
+    const __m128i zero = _mm_setzero_si128(), two = _mm_set1_epi16(2);
+    int x = 0;
+    for (; x + 4 <= dw; x += 4) {
+        const uint8_t *p0 = r0 + (size_t)x * 8, *p1 = r1 + (size_t)x * 8;
+        /* texels t0..t7 of a row: lanes reordered to t0 t2 t1 t3 and t4 t6 t5 t7, so the
+           64-bit halves pair up into the even t0 t2 t4 t6 and the odd t1 t3 t5 t7 */
+        __m128i a0 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)p0), _MM_SHUFFLE(3, 1, 2, 0));
+        __m128i b0 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(p0 + 16)), _MM_SHUFFLE(3, 1, 2, 0));
+        __m128i a1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)p1), _MM_SHUFFLE(3, 1, 2, 0));
+        __m128i b1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(p1 + 16)), _MM_SHUFFLE(3, 1, 2, 0));
+        __m128i e0 = _mm_unpacklo_epi64(a0, b0), d0 = _mm_unpackhi_epi64(a0, b0);
+        __m128i e1 = _mm_unpacklo_epi64(a1, b1), d1 = _mm_unpackhi_epi64(a1, b1);
+        __m128i lo = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(e0, zero), _mm_unpacklo_epi8(d0, zero)),
+                                   _mm_add_epi16(_mm_unpacklo_epi8(e1, zero), _mm_unpacklo_epi8(d1, zero)));
+        __m128i hi = _mm_add_epi16(_mm_add_epi16(_mm_unpackhi_epi8(e0, zero), _mm_unpackhi_epi8(d0, zero)),
+                                   _mm_add_epi16(_mm_unpackhi_epi8(e1, zero), _mm_unpackhi_epi8(d1, zero)));
+        lo = _mm_srli_epi16(_mm_add_epi16(lo, two), 2);
+        hi = _mm_srli_epi16(_mm_add_epi16(hi, two), 2);
+        _mm_storeu_si128((__m128i *)(o + (size_t)x * 4), _mm_packus_epi16(lo, hi));
+    }
+    return x;
+}
+#endif
+
+/* The integer rule for 8-bit unorm texels (sw_mip_mean_unorm8 per byte), rows [y_begin,
+   y_end). Every stored byte is a channel of its own, so a texel of es bytes is es lanes. */
+static void sw_mip_rows_unorm8(const sw_mip_job *j, int y_begin, int y_end)
+{
+    size_t es = j->es;
+    for (int y = y_begin; y < y_end; y++) {
+        int y0 = 2 * y < j->sh ? 2 * y : j->sh - 1;
+        int y1 = 2 * y + 1 < j->sh ? 2 * y + 1 : y0;
+        const uint8_t *r0 = j->src + (size_t)y0 * j->src_pitch;
+        const uint8_t *r1 = j->src + (size_t)y1 * j->src_pitch;
+        uint8_t *o = j->dst + (size_t)y * j->dst_pitch;
+        if (j->sw == 1) {
+            /* a column of one texel: it stands for both columns of the 2x2 */
+            for (size_t k = 0; k < es; k++)
+                o[k] = sw_mip_mean_unorm8(2u * r0[k] + 2u * r1[k]);
+            continue;
+        }
+        /* Otherwise the source is at least 2 * dw wide, so 2x + 1 is always a texel. */
+        int x = 0;
+#ifdef SW_USE_SSE2
+        if (es == 4) x = sw_mip_row_rgba8_sse2(r0, r1, o, j->dw);
+#endif
+        for (; x < j->dw; x++) {
+            const uint8_t *a = r0 + (size_t)x * 2 * es, *b = r1 + (size_t)x * 2 * es;
+            for (size_t k = 0; k < es; k++)
+                o[(size_t)x * es + k] =
+                    sw_mip_mean_unorm8((unsigned)a[k] + a[es + k] + b[k] + b[es + k]);
+        }
+    }
+}
+
+static void sw_mip_band(void *arg, int item, int worker)
+{
+    (void)worker;
+    const sw_mip_job *j = arg;
+    int y_begin = item * j->band_h;
+    int y_end = y_begin + j->band_h < j->dh ? y_begin + j->band_h : j->dh;
+    if (j->fast) sw_mip_rows_unorm8(j, y_begin, y_end);
+    else sw_mip_rows_float(j, y_begin, y_end);
+}
+
+/* Destination bytes below which a level runs on the calling thread: waking the workers costs
+   more than the rows of a small level. The integer path streams memory about as fast as one
+   thread can read it (a 1024x1024 RGBA8 chain took about 0.2 ms on one thread and no less
+   banded on a two-core machine), so it is banded only for levels far larger; the float path
+   is bound by its per-texel decode and encode and gains from threads much sooner. */
+#define SW_MIP_POOL_MIN_BYTES 65536
+#define SW_MIP_POOL_MIN_BYTES_FAST (4u << 20)
+
+void sw_mip_level(sw_pool *pool, xgd_surface_format f, const uint8_t *src, int sw, int sh,
+                  size_t src_pitch, uint8_t *dst, size_t dst_pitch, bool fast)
+{
+    sw_mip_job j = { .format = f, .es = (size_t)xgdi_format_info_of(f)->element_size,
+                     .fast = fast && sw_mip_has_fast_path(f), .src = src, .sw = sw, .sh = sh,
+                     .src_pitch = src_pitch, .dst = dst, .dw = sw > 1 ? sw / 2 : 1,
+                     .dh = sh > 1 ? sh / 2 : 1, .dst_pitch = dst_pitch };
+    int threads = sw_pool_threads(pool);
+    int bands = threads * 2 < j.dh ? threads * 2 : j.dh;
+    size_t min_bytes = j.fast ? SW_MIP_POOL_MIN_BYTES_FAST : SW_MIP_POOL_MIN_BYTES;
+    if (bands <= 1 || (size_t)j.dw * j.es * (size_t)j.dh < min_bytes) {
+        j.band_h = j.dh;
+        sw_mip_band(&j, 0, 0);
+        return;
+    }
+    /* a few bands per thread, so a thread slowed by other work does not hold up the level */
+    j.band_h = (j.dh + bands - 1) / bands;
+    sw_pool_run(pool, (j.dh + j.band_h - 1) / j.band_h, sw_mip_band, &j);
+}
+
+void sw_texture_generate_mips(sw_pool *pool, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->is_dxt) return;
-    xgd_surface_format f = t->desc.format;
-    float row0[4 * 2 * 2], out4[4];
     for (int l = 1; l < t->desc.levels; l++) {
         sw_image *src = sw_texture_image(t, face, l - 1);
         sw_image *dst = sw_texture_image(t, face, l);
-        size_t es = (size_t)t->fi->element_size;
-        for (int y = 0; y < dst->height; y++) {
-            int y0 = 2 * y < src->height ? 2 * y : src->height - 1;
-            int y1 = 2 * y + 1 < src->height ? 2 * y + 1 : y0;
-            for (int x = 0; x < dst->width; x++) {
-                int x0 = 2 * x < src->width ? 2 * x : src->width - 1;
-                int x1 = 2 * x + 1 < src->width ? 2 * x + 1 : x0;
-                xgdi_format_decode_row(f, src->texels + (size_t)y0 * src->row_pitch + (size_t)x0 * es, 1, row0);
-                xgdi_format_decode_row(f, src->texels + (size_t)y0 * src->row_pitch + (size_t)x1 * es, 1, row0 + 4);
-                xgdi_format_decode_row(f, src->texels + (size_t)y1 * src->row_pitch + (size_t)x0 * es, 1, row0 + 8);
-                xgdi_format_decode_row(f, src->texels + (size_t)y1 * src->row_pitch + (size_t)x1 * es, 1, row0 + 12);
-                for (int c = 0; c < 4; c++)
-                    out4[c] = (row0[c] + row0[4 + c] + row0[8 + c] + row0[12 + c]) * 0.25f;
-                xgdi_format_encode_row(f, out4, 1, dst->texels + (size_t)y * dst->row_pitch + (size_t)x * es);
-            }
-        }
+        sw_mip_level(pool, t->desc.format, src->texels, src->width, src->height, src->row_pitch,
+                     dst->texels, dst->row_pitch, true);
         sw_invalidate(t, dst);
     }
     t->mips_dirty[face] = false;
@@ -311,7 +450,7 @@ xgd_result sw_op_texture_finalize(xgdi_renderer *r, xgdi_native_texture *t, int 
     /* Always resolve and regenerate (not only when dirty) so results never depend on what the
        renderer happened to track; this is what the GPU renderers do as well. */
     sw_texture_resolve(t, face);
-    sw_texture_generate_mips(t, face);
+    sw_texture_generate_mips(sw_cast(r)->pool, t, face);
     return XGD_OK;
 }
 
