@@ -1084,8 +1084,6 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], con
 }
 #endif
 
-/* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
- * while the epoch reads the same, the handle still resolves to that batch on a live device. */
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
                                           const float corner[4], const xgd_sprite *s)
 {
@@ -1093,11 +1091,20 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
     return queue_whole(q, corner, s);
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
-/* one load from the thread pointer rather than a call of __tls_get_addr per Draw: a few bytes
-   of the static TLS block that every ELF loader keeps for such libraries */
-__attribute__((tls_model("initial-exec")))
-#endif
+/* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
+ * while the epoch reads the same, the handle still resolves to that batch on a live device.
+ *
+ * The TLS model is the default one, not initial-exec: initial-exec marks the library
+ * DF_STATIC_TLS, and a program that dlopen()s it after other libraries have used up the static
+ * TLS block's surplus gets "cannot allocate memory in static TLS block" (tests/tls). Where the
+ * compiler has TLS descriptors the library is built with them (CMakeLists.txt: gcc's
+ * -mtls-dialect=gnu2 on x86): loaded at startup, the memo's address is then one indirect call
+ * that returns the static offset, 4 instructions more per Draw than initial-exec (gcc 12: 91
+ * against 87 under callgrind); loaded late, the loader falls back to dynamic TLS instead of
+ * failing. Without them (clang 14) it is a __tls_get_addr call, 18 more (103 against 85). A
+ * memo without TLS would cost more still: one shared by all threads would have to be published
+ * atomically and would thrash between threads drawing with different batches, and resolving
+ * the handle on every Draw is what the memo saves. */
 static _Thread_local struct draw_memo {
     const void *handle;
     xgd_sprite_batch *batch;
