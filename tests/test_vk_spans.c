@@ -270,3 +270,56 @@ XGD_TEST(VkSpans_DrawSurvivesSubmitInsideIt)
     xgd_device_destroy(dev);
 #endif
 }
+
+/* A frame that takes more than a third of the upload ring doubles it at its Present, though no
+   allocation waited: while a frame records, the GPU may still hold the two before it, so three
+   such frames must fit. A frame of two-thirds of that (8 of 32 MiB) leaves the ring as it is;
+   one of 12 MiB grows it to 64 MiB without a wait. Each draw's 4 MiB of vertices take ring space
+   (a quarter of the ring at most), and its two triangles draw one band. */
+XGD_TEST(VkRing_FrameOverAThirdGrowsAtPresent)
+{
+#ifndef XGD_TEST_HAVE_VULKAN
+    xgdt_not_supported(t, "built without the Vulkan renderer");
+#else
+    enum { W = 32, H = 20, NV = 262144 }; /* 4 MiB of 16-byte vertices */
+    xgd_device *dev = vk_device(t, W, H);
+    if (dev == NULL) return;
+    xvk_renderer *vr = (xvk_renderer *)dev->renderer;
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_rasterizer_state *rs = fx_cull_none(t, dev);
+    xgd_vertex_position_color *v = calloc(NV, sizeof *v);
+    REQUIRE(fx && rs && v);
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    const uint64_t size0 = vr->ring.size;
+    REQUIRE(size0 == XVK_RING_SIZE);
+    REQUIRE((uint64_t)NV * sizeof *v * 3 > size0 / 3 && (uint64_t)NV * sizeof *v * 2 <= size0 / 3);
+    for (int frame = 0; frame < 2; frame++) {
+        int draws = frame == 0 ? 2 : 3;
+        xgd_statistics s0, s1;
+        xgd_device_get_statistics(dev, &s0);
+        CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+        for (int i = 0; i < draws; i++) {
+            rect_vertices(v, W, H, 0, i * 4, W, (i + 1) * 4, band_color(i));
+            CHECK_OK(xgd_draw_user_indexed_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 0, NV,
+                                                      QUAD16, 0, 2, XGD_INDEX_SIXTEEN_BITS, decl));
+        }
+        xgd_device_get_statistics(dev, &s1);
+        CHECK_MSG(s1.gpu_waits == s0.gpu_waits, "frame %d: %llu waits while drawing", frame,
+                  (unsigned long long)(s1.gpu_waits - s0.gpu_waits));
+        uint8_t *px = NULL;
+        if (xgdt_read_back_buffer(t, dev, W, H, &px))
+            for (int i = 0; i < draws; i++)
+                for (int y = i * 4; y < (i + 1) * 4; y++) expect_row(t, px, W, y, band_color(i), "band");
+        free(px);
+        CHECK_OK(xgd_present(dev));
+        uint64_t want = frame == 0 ? size0 : 2 * size0;
+        CHECK_MSG(vr->ring.size == want, "after frame %d (%d draws of 4 MiB): ring %llu MiB, want %llu",
+                  frame, draws, (unsigned long long)(vr->ring.size >> 20),
+                  (unsigned long long)(want >> 20));
+    }
+    free(v);
+    xgd_rasterizer_state_destroy(rs);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+#endif
+}

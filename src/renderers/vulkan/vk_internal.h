@@ -169,6 +169,7 @@ typedef struct xvk_ring {
     uint8_t *mapped;
     uint64_t size;
     uint64_t head, tail;       /* monotonic byte counters; position = counter % size */
+    uint64_t frame_head;       /* head at the last Present: the frame's use is head - frame_head */
     xvk_ring_mark *marks;      /* one per submission that used the ring, oldest first */
     size_t mark_count, mark_capacity;
     bool pressed;              /* an allocation waited for the GPU since the last Present */
