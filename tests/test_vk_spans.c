@@ -323,3 +323,28 @@ XGD_TEST(VkRing_FrameOverAThirdGrowsAtPresent)
     xgd_device_destroy(dev);
 #endif
 }
+
+/* How far the upload ring may grow: a quarter of its memory heap (at most 1 GiB), except in a
+   discrete GPU's own memory, where textures and targets need the room (a 32nd there). On
+   lavapipe, a CPU device whose one heap is system memory that it reports as device-local, that
+   is a quarter: 512 MiB of its 2 GiB heap, which a frame of a million sprites (96 MB of
+   vertices, three frames in flight) needs. */
+XGD_TEST(VkRing_LimitFollowsItsMemory)
+{
+#ifndef XGD_TEST_HAVE_VULKAN
+    xgdt_not_supported(t, "built without the Vulkan renderer");
+#else
+    xgd_device *dev = vk_device(t, 8, 8);
+    if (dev == NULL) return;
+    xvk_renderer *vr = (xvk_renderer *)dev->renderer;
+    const uint64_t heap = vr->ring.heap_size;
+    const bool own = vr->ring.device_local && vr->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+    uint64_t want = heap / (own ? 32 : 4);
+    if (want > ((uint64_t)1 << 30)) want = (uint64_t)1 << 30;
+    CHECK_MSG(xvk_ring_limit(vr) == want, "%s (type %d), %s heap of %llu MiB: limit %llu MiB, want %llu",
+              vr->props.deviceName, (int)vr->props.deviceType,
+              vr->ring.device_local ? "device-local" : "system", (unsigned long long)(heap >> 20),
+              (unsigned long long)(xvk_ring_limit(vr) >> 20), (unsigned long long)(want >> 20));
+    xgd_device_destroy(dev);
+#endif
+}

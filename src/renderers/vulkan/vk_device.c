@@ -945,11 +945,14 @@ static void free_retired_ring(xgdi_renderer *base, void *object)
 }
 
 /* The largest ring, at most XVK_RING_MAX: a quarter of its memory heap in system memory, a
-   32nd in device-local memory, which textures and targets need (an 8 GiB card's ring stops at
-   256 MiB there; while it grows, the old ring lives on until its frames complete). */
-static uint64_t ring_limit(const xvk_renderer *r)
+   32nd in a discrete GPU's own memory, which textures and targets need (an 8 GiB card's ring
+   stops at 256 MiB there; while it grows, the old ring lives on until its frames complete). An
+   integrated or CPU device's device-local memory is system memory: a quarter there too
+   (lavapipe's 2 GiB heap: 512 MiB, which a million sprites a frame need). */
+uint64_t xvk_ring_limit(const xvk_renderer *r)
 {
-    uint64_t share = r->ring.heap_size / (r->ring.device_local ? 32 : 4);
+    bool gpu_own = r->ring.device_local && r->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+    uint64_t share = r->ring.heap_size / (gpu_own ? 32 : 4);
     return share < XVK_RING_MAX ? share : XVK_RING_MAX;
 }
 
@@ -973,7 +976,7 @@ static void ring_grow(xvk_renderer *r)
     g->frame_head = g->head;
     if (!g->pressed && !crowded) return;
     g->pressed = false;
-    if (g->size * 2 > ring_limit(r)) return;
+    if (g->size * 2 > xvk_ring_limit(r)) return;
     retired_ring *old = malloc(sizeof *old);
     if (old == NULL) return;
     old->buffer = g->buffer;

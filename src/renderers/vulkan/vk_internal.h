@@ -481,6 +481,8 @@ void xvk_swapchain_destroy(xvk_renderer *r);
 /* Drops the swap chain when r->base.window is no longer the window it was made for. */
 void xvk_swapchain_follow_window(xvk_renderer *r);
 void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const char *name);
+/* The largest the upload ring may grow to (vk_device.c). */
+uint64_t xvk_ring_limit(const xvk_renderer *r);
 /* Ring space for `size` bytes aligned to `align`; may submit and wait when the ring is full.
    Returns false (reported) when it cannot. */
 bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize *offset,
