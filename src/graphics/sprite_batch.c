@@ -451,6 +451,14 @@ static const float uv_flip[4][4] = {
  * million sprites from 15-16 to 11-12 ns a sprite: the lines are not read before they are
  * written, and the frame's 96 MB of vertices do not push the queue out of the caches. */
 #if defined(__SSE2__)
+/* Four floats to f: non-temporal (f 16-byte aligned) or a plain unaligned store. stream is
+   known where expand_chunk is inlined, so the test is made once per chunk, not per store. */
+static ALWAYS_INLINE void store4(float *f, __m128 v, bool stream)
+{
+    if (stream) _mm_stream_ps(f, v);
+    else _mm_storeu_ps(f, v);
+}
+
 static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
                                       const sprite_quad *q, bool stream)
 {
@@ -475,21 +483,12 @@ static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch
     const __m128 v3 = _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 0));       /* x0 y1 z c */
     const __m128 v4 = _mm_shuffle_ps(uv, r, _MM_SHUFFLE(3, 2, 3, 0));       /* ua vb x1 y1 */
     const __m128 v5 = _mm_shuffle_ps(zc, uv, _MM_SHUFFLE(3, 2, 1, 0));      /* z c ub vb */
-    if (stream) {
-        _mm_stream_ps(f + 0, v0);
-        _mm_stream_ps(f + 4, v1);
-        _mm_stream_ps(f + 8, v2);
-        _mm_stream_ps(f + 12, v3);
-        _mm_stream_ps(f + 16, v4);
-        _mm_stream_ps(f + 20, v5);
-    } else {
-        _mm_storeu_ps(f + 0, v0);
-        _mm_storeu_ps(f + 4, v1);
-        _mm_storeu_ps(f + 8, v2);
-        _mm_storeu_ps(f + 12, v3);
-        _mm_storeu_ps(f + 16, v4);
-        _mm_storeu_ps(f + 20, v5);
-    }
+    store4(f + 0, v0, stream);
+    store4(f + 4, v1, stream);
+    store4(f + 8, v2, stream);
+    store4(f + 12, v3, stream);
+    store4(f + 16, v4, stream);
+    store4(f + 20, v5, stream);
 }
 #else
 static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,

@@ -207,16 +207,24 @@ typedef struct sw_mip_job {
     int band_h;                /* destination rows per pool item */
 } sw_mip_job;
 
+/* The two source rows of destination row y: 2y and 2y + 1, the last row standing for both
+   when the source has one (an odd last row is left out, the box rule's corner). */
+static void sw_mip_source_rows(const sw_mip_job *j, int y, const uint8_t **r0, const uint8_t **r1)
+{
+    int y0 = 2 * y < j->sh ? 2 * y : j->sh - 1;
+    int y1 = 2 * y + 1 < j->sh ? 2 * y + 1 : y0;
+    *r0 = j->src + (size_t)y0 * j->src_pitch;
+    *r1 = j->src + (size_t)y1 * j->src_pitch;
+}
+
 /* The float rule for destination rows [y_begin, y_end): the reference every format has. */
 static void sw_mip_rows_float(const sw_mip_job *j, int y_begin, int y_end)
 {
     float q[4 * 2 * 2], out4[4];
     size_t es = j->es;
     for (int y = y_begin; y < y_end; y++) {
-        int y0 = 2 * y < j->sh ? 2 * y : j->sh - 1;
-        int y1 = 2 * y + 1 < j->sh ? 2 * y + 1 : y0;
-        const uint8_t *r0 = j->src + (size_t)y0 * j->src_pitch;
-        const uint8_t *r1 = j->src + (size_t)y1 * j->src_pitch;
+        const uint8_t *r0, *r1;
+        sw_mip_source_rows(j, y, &r0, &r1);
         for (int x = 0; x < j->dw; x++) {
             int x0 = 2 * x < j->sw ? 2 * x : j->sw - 1;
             int x1 = 2 * x + 1 < j->sw ? 2 * x + 1 : x0;
@@ -267,10 +275,8 @@ static void sw_mip_rows_unorm8(const sw_mip_job *j, int y_begin, int y_end)
 {
     size_t es = j->es;
     for (int y = y_begin; y < y_end; y++) {
-        int y0 = 2 * y < j->sh ? 2 * y : j->sh - 1;
-        int y1 = 2 * y + 1 < j->sh ? 2 * y + 1 : y0;
-        const uint8_t *r0 = j->src + (size_t)y0 * j->src_pitch;
-        const uint8_t *r1 = j->src + (size_t)y1 * j->src_pitch;
+        const uint8_t *r0, *r1;
+        sw_mip_source_rows(j, y, &r0, &r1);
         uint8_t *o = j->dst + (size_t)y * j->dst_pitch;
         if (j->sw == 1) {
             /* a column of one texel: it stands for both columns of the 2x2 */
