@@ -23,6 +23,10 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__linux__)
+#include <sys/resource.h> /* getrusage: page faults in the draw loops */
+#endif
+
 /* Under callgrind (valgrind --tool=callgrind --collect-atstart=no), each draw loop is collected
    and dumped by itself, named "raw N" or "xgd N": the instructions per draw of both paths,
    steady where timings on a shared machine are not. */
@@ -162,8 +166,24 @@ int bench_alloc_counting(void) { return 1; }
 int bench_alloc_counting(void) { return 0; }
 #endif
 
+/* The process's minor page faults so far (first touches of fresh pages: on a VM each costs
+   microseconds), or -1 where not counted. */
+static long long page_faults(void)
+{
+#if defined(__linux__)
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) return (long long)ru.ru_minflt;
+#endif
+    return -1;
+}
+
+static long long loop_faults0;
+
+int bench_fault_counting(void) { return page_faults() >= 0; }
+
 void bench_loop_begin(void)
 {
+    loop_faults0 = page_faults();
     alloc_count = 0;
     alloc_on = 1;
 #ifdef BENCH_CALLGRIND
@@ -182,8 +202,10 @@ void bench_loop_end(bench_path *p, int f)
     }
 #endif
     alloc_on = 0;
+    long long faults = page_faults() - loop_faults0;
     if (f < 0) return;
     p->allocs += alloc_count;
+    p->faults += faults;
     p->loop[f] = t;
 }
 
@@ -275,6 +297,7 @@ typedef struct bench_row {
     double raw[MAX_ROUNDS], xgd[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* draw-loop us/draw per round */
     double raw_cpu[MAX_ROUNDS], xgd_cpu[MAX_ROUNDS], raw_wait[MAX_ROUNDS], xgd_wait[MAX_ROUNDS];
     long long raw_allocs, xgd_allocs; /* over all rounds' timed frames */
+    long long raw_faults, xgd_faults; /* page faults, the same way */
     int bad;
 } bench_row;
 
@@ -324,8 +347,12 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
         json_stat(f, "xgd_frame_cpu_us_per_draw", stat_of(r->xgd_cpu, rounds), ", ");
         json_stat(f, "raw_with_wait_us_per_draw", stat_of(r->raw_wait, rounds), ", ");
         json_stat(f, "xgd_with_wait_us_per_draw", stat_of(r->xgd_wait, rounds), ", ");
-        fprintf(f, "\"raw_allocations_per_draw\": %.4f, \"xgd_allocations_per_draw\": %.4f, \"pixels_ok\": %s }%s\n",
-                r->raw_allocs / per, r->xgd_allocs / per, r->bad ? "false" : "true", i + 1 < nrows ? "," : "");
+        fprintf(f, "\"raw_allocations_per_draw\": %.4f, \"xgd_allocations_per_draw\": %.4f, ",
+                r->raw_allocs / per, r->xgd_allocs / per);
+        if (bench_fault_counting())
+            fprintf(f, "\"raw_page_faults_per_draw\": %.4f, \"xgd_page_faults_per_draw\": %.4f, ",
+                    r->raw_faults / per, r->xgd_faults / per);
+        fprintf(f, "\"pixels_ok\": %s }%s\n", r->bad ? "false" : "true", i + 1 < nrows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     if (fclose(f) != 0) {
@@ -476,6 +503,8 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             row->xgd_wait[r] = xgd.wait_us;
             row->raw_allocs += raw.allocs;
             row->xgd_allocs += xgd.allocs;
+            row->raw_faults += raw.faults;
+            row->xgd_faults += xgd.faults;
             row->bad |= raw.bad | xgd.bad;
         }
     }
@@ -488,8 +517,8 @@ int bench_main(int argc, char **argv, const bench_desc *d)
            "  %s vs %s on %s; CPU us per draw of the draw loop; min / median / max of %d "
            "interleaved rounds, each the median of %d frames\n",
            d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames);
-    printf("%8s  %-23s %-23s %-20s %-15s %-17s %s\n", "draws", "raw us/draw", "xgd us/draw",
-           "ratio xgd/raw", "allocs/draw", "frame cpu (med)", "with wait (med)");
+    printf("%8s  %-23s %-23s %-20s %-15s %-15s %-17s %s\n", "draws", "raw us/draw", "xgd us/draw",
+           "ratio xgd/raw", "allocs/draw", "faults/draw", "frame cpu (med)", "with wait (med)");
     int bad = 0;
     for (int i = 0; i < nn; i++) {
         const bench_row *row = &rows[i];
@@ -502,13 +531,19 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             snprintf(al, sizeof al, "%.2f / %.2f", row->raw_allocs / per, row->xgd_allocs / per);
         else
             snprintf(al, sizeof al, "not counted");
-        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %.3f / %.3f   %.1f / %.1f%s\n",
-               row->draws, a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, ac.med,
+        char pf[32];
+        if (bench_fault_counting())
+            snprintf(pf, sizeof pf, "%.3f / %.3f", row->raw_faults / per, row->xgd_faults / per);
+        else
+            snprintf(pf, sizeof pf, "not counted");
+        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %-15s %.3f / %.3f   %.1f / %.1f%s\n",
+               row->draws, a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, pf, ac.med,
                bc.med, aw.med, bw.med, row->bad ? "  PIXELS WRONG" : "");
         bad |= row->bad;
     }
     printf("allocs/draw: raw / xgd, heap allocations inside the draw loops per draw (the raw "
-           "loop's are the driver's); frame cpu: raw / xgd, recording + submission of the whole "
+           "loop's are the driver's); faults/draw: page faults (first touches of fresh pages) "
+           "inside the draw loops per draw; frame cpu: raw / xgd, recording + submission of the whole "
            "frame per draw (xgd's includes clear, apply and present); with wait: until the frame "
            "finished\n");
     printf("pixels: %s\n", bad ? "WRONG" : "ok");

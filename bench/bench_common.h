@@ -30,6 +30,7 @@ typedef struct bench_path {
     double loop_us, cpu_us, wait_us; /* medians per draw, microseconds (bench_path_finish) */
     int bad;                 /* checked quads with the wrong colour (bench_path_finish) */
     long long allocs;        /* heap allocations inside the draw loops of the timed frames */
+    long long faults;        /* page faults inside them (Linux; bench_fault_counting) */
 } bench_path;
 
 typedef struct bench_desc {
@@ -60,6 +61,8 @@ void bench_path_finish(bench_path *p, const uint8_t *rgba, int draws, int frames
 /* Brackets frame f's draw loop: its time goes to p->loop[f] and the heap allocations inside
    it (malloc, calloc, realloc of the whole process, glibc only) to p->allocs, when f >= 0. */
 void bench_loop_begin(void);
+/* 1 where bench_path.faults counts page faults (Linux), else 0. */
+int bench_fault_counting(void);
 void bench_loop_end(bench_path *p, int f);
 /* Whether allocations are counted on this platform. */
 int bench_alloc_counting(void);

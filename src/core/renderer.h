@@ -693,6 +693,10 @@ void xgdi_quiet_begin(struct xgd_device *device);
 const char *xgdi_quiet_end(struct xgd_device *device);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
+/* Backs the pages of [p, p + n) of a mapping now (pages.c), so that first writes there take
+   no page fault; the contents are left as they are. False where the system has no such call or
+   refused it (device memory mapped without page structures): the pages then fault in on use. */
+bool xgdi_prefault_pages(void *p, size_t n);
 
 /* The implicit back buffer every renderer creates (spec 002 "Back-buffer format"): the pp size,
    stored as Color whatever pp asks, the pp depth format (DEFAULT = Depth24), and the pp sample

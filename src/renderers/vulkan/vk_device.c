@@ -864,6 +864,7 @@ static xgd_result ring_create_in(xvk_renderer *r, xvk_ring *g, uint64_t size,
     g->mem = mem;
     g->mapped = mem.mapped;
     g->size = size;
+    g->populated = 0;
     const VkMemoryType *type = &r->memory.props.memoryTypes[mem.type];
     g->cached = (type->propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0;
     g->device_local = (type->propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
@@ -969,6 +970,28 @@ uint64_t xvk_ring_limit(const xvk_renderer *r)
  * and no reservation lives (a submission ended it), so nothing points into the old ring. A
  * failure keeps the old ring: waiting stays correct, only slower.
  */
+/*
+ * Called by Present after ring_grow with the frame's use of the ring: backs the ring's pages
+ * that the next frames will write (twice the frame's use ahead of the head, at least
+ * XVK_RING_PREFAULT_MIN) in one system call, so that draws do not take a page fault for each
+ * fresh 4 KiB of vertices while the ring runs through its memory the first time (lavapipe:
+ * 24 a thousand-quad frame, 14 us each on this project's VM, 3.4x the raw loop's time a draw).
+ * Once the whole ring is backed, or where the system refuses (BAR memory mapped without page
+ * structures), nothing is left to do.
+ */
+static void ring_prefault(xvk_ring *g, uint64_t frame_use)
+{
+    if (g->populated >= g->size || g->mapped == NULL) return;
+    uint64_t ahead = frame_use * 2 > XVK_RING_PREFAULT_MIN ? frame_use * 2 : XVK_RING_PREFAULT_MIN;
+    uint64_t pos = g->head % g->size;
+    uint64_t want = ahead < g->size - pos ? pos + ahead : g->size;
+    if (want <= g->populated) return;
+    if (xgdi_prefault_pages(g->mapped + g->populated, (size_t)(want - g->populated)))
+        g->populated = want;
+    else
+        g->populated = g->size;
+}
+
 static void ring_grow(xvk_renderer *r)
 {
     xvk_ring *g = &r->ring;
@@ -1207,7 +1230,9 @@ static xgd_result xvk_present(xgdi_renderer *base, int swap_interval)
     xgd_result res = base->window != NULL ? xvk_present_window(r, swap_interval, xvk_submit)
                                           : xvk_submit(base); /* headless: nothing to show */
     if (res != XGD_OK || r->recording) return res;
+    const uint64_t frame_use = r->ring.head - r->ring.frame_head;
     ring_grow(r);
+    ring_prefault(&r->ring, frame_use); /* the ring kept, or a new one from its start */
     /* The next frame's slot held the frame before this one: when the GPU still runs it, wait
        here, as Direct3D 9 and XNA block in Present when the GPU is behind, rather than in the
        next frame's first draw (xvk_cmd), so that draws never wait for a frame slot. */

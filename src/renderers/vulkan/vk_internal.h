@@ -37,6 +37,8 @@
 #define XVK_RING_SIZE (32u << 20)
 /* the most the ring grows to (vk_device.c ring_grow): 1 GiB */
 #define XVK_RING_MAX ((uint64_t)1 << 30)
+/* what Present prefaults ahead of the ring's head at least (ring_prefault) */
+#define XVK_RING_PREFAULT_MIN ((uint64_t)1 << 20)
 #define XVK_BLOCK_SIZE (64u << 20)
 
 typedef struct xvk_renderer xvk_renderer;
@@ -177,6 +179,7 @@ typedef struct xvk_ring {
     bool device_local;         /* its memory is the GPU's own (mapped through a large BAR) */
     uint64_t heap_size;        /* the size of its memory's heap (ring_limit) */
     uint64_t grown;            /* times the ring was replaced by a larger one */
+    uint64_t populated;        /* bytes from its start prefaulted (ring_prefault), or given up */
 } xvk_ring;
 
 /* A dedicated host-visible buffer for one big transfer or draw (vk_transfer.c). */
