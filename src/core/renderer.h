@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct xgdi_renderer xgdi_renderer;
 typedef struct xgdi_native_texture xgdi_native_texture; /* defined by each renderer */
@@ -483,6 +484,25 @@ typedef struct xgdi_renderer_create_info {
     xgd_graphics_profile profile;
     bool debug;
 } xgdi_renderer_create_info;
+
+/* The vertices of a user_draw_fast draw into upload memory: a quad's few (33 to 128 bytes) as
+   two overlapping 64-byte or 32-byte moves inline, more through memcpy. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void xgdi_copy_vertices(uint8_t *dst, const void *src, size_t n)
+{
+    const uint8_t *s = src;
+    if (n > 64 && n <= 128) {
+        memcpy(dst, s, 64);
+        memcpy(dst + n - 64, s + n - 64, 64);
+    } else if (n > 32 && n <= 64) {
+        memcpy(dst, s, 32);
+        memcpy(dst + n - 32, s + n - 32, 32);
+    } else {
+        memcpy(dst, s, n);
+    }
+}
 
 /* renderer_ops.user_draw_fast */
 typedef xgd_result xgdi_user_draw_fast_fn(xgdi_renderer *r, const xgdi_draw_state *state,

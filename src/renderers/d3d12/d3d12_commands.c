@@ -206,30 +206,31 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
 /* The short path of a draw (r->fast_armed and the caller's tests say when it may run): the
    vertices into the ring chunk the last draw bound, the texture tables of the registers whose
    texture changed, the draw; no barrier (a resource that needs one goes the general way).
+   `vertices` holds `user_count` vertices, of which the draw takes `count` from `first_vertex`.
    Everything is checked before anything changes, so false (take the general path) leaves
    everything as it was. */
-static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bool fast_draw(d3d12_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
+                             const void *vertices, int user_count, int count, int first_vertex,
+                             int primitive_count)
 {
-    const xgdi_draw_state *st = draw->state;
-    if (draw->user_vertex_count <= 0) return false;
+    if (user_count <= 0) return false;
     /* each sampled register's texture, bound and already in its reading state (a stand-in, a
        transition or an error goes the general way); its sampler is the one recorded, as no
        sampler state changed */
     uint32_t srv[D3D12X_USER_SAMPLERS];
-    for (int k = 0; k < r->shape_slot_count; k++) {
-        int i = r->shape_slots[k];
-        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
-        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
-        xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
-        if (kind == XGDI_SAMPLER_NONE) continue; /* the black stand-in, as recorded */
-        const xgdi_native_texture *t = vertex ? st->vertex_textures[reg] : st->textures[reg];
+    const int slots = r->fast_slot_count;
+    for (int k = 0; k < slots; k++) {
+        const struct d3d12_fast_slot *fs = &r->fast_slots[k];
+        const xgdi_native_texture *t = fs->slot < XGDI_SHADER_MAX_SAMPLERS
+                                           ? st->textures[fs->slot]
+                                           : st->vertex_textures[fs->slot - XGDI_SHADER_MAX_SAMPLERS];
         if (t == NULL) return false;
-        D3D12_RESOURCE_STATES want = vertex ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE |
-                                                  D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
-                                            : D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE;
         int n = t->faces * t->desc.levels;
         for (int s = 0; s < n; s++)
-            if (t->states[s] != want) return false;
+            if (t->states[s] != fs->want) return false;
         srv[k] = t->srv;
     }
     /* the targets already in their output states (bind_targets' tests; a readback may have
@@ -251,36 +252,58 @@ static bool fast_draw(d3d12_renderer *r, const xgdi_draw *draw)
     if (l->current >= l->count) return false;
     const d3d12_upload_chunk *c = &l->chunks[l->current];
     size_t stride = (size_t)st->layout->stride;
-    size_t bytes = (size_t)draw->user_vertex_count * stride;
-    size_t first = (l->offset + stride - 1) / stride, off = first * stride;
+    size_t bytes = (size_t)user_count * stride;
+    size_t first, off;
+    if (l->offset == r->fast_next_offset) {
+        first = r->fast_next_first;
+        off = l->offset;
+    } else {
+        first = (l->offset + stride - 1) / stride;
+        off = first * stride;
+    }
     if (c->gpu != r->last_vbv[0].BufferLocation || c->size != r->last_vbv[0].SizeInBytes ||
         off + bytes > c->size)
         return false;
-    memcpy(c->cpu + off, draw->user_vertices, bytes);
+    uint8_t *dst = c->cpu + off;
     l->offset = off + bytes;
+    r->fast_next_offset = off + bytes;
+    r->fast_next_first = (UINT)(first + (size_t)user_count);
 
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     UINT64 srv0 = r->view_heap.visible_gpu.ptr, srv_inc = r->view_heap.increment;
-    UINT table = r->shape_ps_cbv ? 2 : 1;
-    for (int k = 0; k < r->shape_slot_count; k++, table += 2) {
-        int i = r->shape_slots[k];
-        bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
-        int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
-        if ((vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg]) == XGDI_SAMPLER_NONE)
-            continue;
+    for (int k = 0; k < slots; k++) {
+        const struct d3d12_fast_slot *fs = &r->fast_slots[k];
         D3D12_GPU_DESCRIPTOR_HANDLE h = { srv0 + (UINT64)srv[k] * srv_inc };
-        if (h.ptr != r->user_last_srv[i]) {
-            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, table, h);
-            r->user_last_srv[i] = h.ptr;
+        if (h.ptr != r->user_last_srv[fs->slot]) {
+            ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, fs->table, h);
+            r->user_last_srv[fs->slot] = h.ptr;
         }
     }
-    ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)draw->vertex_count, 1,
-                                            (UINT)draw->first_vertex + (UINT)first, 0);
+    ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)count, 1, (UINT)first_vertex + (UINT)first, 0);
+    /* the vertices last (the GPU reads them when the list runs): fewer values live across the
+       calls above */
+    xgdi_copy_vertices(dst, vertices, bytes);
     if (ms) mark_written(r);
     r->stats.draws++;
-    if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-        r->stats.triangles += (uint64_t)draw->primitive_count;
+    if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+        r->stats.triangles += (uint64_t)primitive_count;
     return true;
+}
+
+/* renderer.h's user_draw_fast: op_draw's test of its short path, for a draw core knows is
+   user vertices, one instance, unindexed, with nothing but texture slots changed */
+xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st,
+                                        xgd_primitive_type type, const void *vertices, int count,
+                                        int primitive_count)
+{
+    d3d12_renderer *r = d3d12_cast(base);
+    if (r->fast_armed && !r->lost && type == r->fast_type && st->layout == r->fast_layout &&
+        r->draw_state_valid && r->user_root_bound && !r->heaps_dirty && !r->targets_dirty &&
+        r->current_pso == r->memo_pso) {
+        r->runs_armed = false;
+        if (fast_draw(r, st, type, vertices, count, count, 0, primitive_count)) return XGD_OK;
+    }
+    return xgdi_user_draw_declined(base->device, type, vertices, count, primitive_count);
 }
 
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
@@ -295,7 +318,8 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         draw->stream_count == 0 && draw->instance_count <= 1 && draw->type == r->fast_type &&
         st->layout == r->fast_layout && r->draw_state_valid && r->user_root_bound &&
         !r->heaps_dirty && !r->targets_dirty && r->current_pso == r->memo_pso &&
-        fast_draw(r, draw))
+        fast_draw(r, st, draw->type, draw->user_vertices, draw->user_vertex_count,
+                  draw->vertex_count, draw->first_vertex, draw->primitive_count))
         return XGD_OK;
     r->fast_armed = false;
     /* core draws through user programs only (the stock effects are effects too) */
@@ -501,6 +525,27 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
                     draw->index_size == 0 && draw->stream_count == 0 && draw->instance_count <= 1;
     r->fast_type = draw->type;
     r->fast_layout = st->layout;
+    if (r->fast_armed) {
+        /* the program's sampled registers, in root parameter order (tables from 1, or 2 after
+           the pixel stage's block), those of no kind (the black stand-in) left out */
+        int n = 0;
+        UINT table = r->shape_ps_cbv ? 2 : 1;
+        for (int k = 0; k < r->shape_slot_count; k++, table += 2) {
+            int i = r->shape_slots[k];
+            bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
+            int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
+            if ((vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg]) == XGDI_SAMPLER_NONE)
+                continue;
+            r->fast_slots[n].slot = (uint8_t)i;
+            r->fast_slots[n].table = (uint8_t)table;
+            r->fast_slots[n].want = vertex ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE |
+                                                 D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
+                                           : D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE;
+            n++;
+        }
+        r->fast_slot_count = n;
+        r->fast_next_offset = SIZE_MAX; /* the stride may be another: divide once */
+    }
     r->runs_armed = draw->reserved && draw->index_size == 2 && draw->stream_count == 0 &&
                     draw->instance_count <= 1 && stride > 0;
     return XGD_OK;

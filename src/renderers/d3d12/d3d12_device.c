@@ -1131,6 +1131,7 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .set_render_targets = xgdi_d3d12_op_set_render_targets,
     .clear = xgdi_d3d12_op_clear,
     .draw = xgdi_d3d12_op_draw,
+    .user_draw_fast = xgdi_d3d12_op_user_draw_fast,
     .read_back_buffer = xgdi_d3d12_op_read_back_buffer,
     .present = d3d12_op_present,
     .submit = d3d12_op_submit,

@@ -491,6 +491,19 @@ struct d3d12_renderer {
     bool fast_armed;
     xgd_primitive_type fast_type;
     const xgdi_vertex_layout *fast_layout;
+    /* set with fast_armed, from the program then bound (which no fast draw can change): the
+       sampled registers that have a table (slot: a sampler slot, vertex ones after
+       XGDI_SHADER_MAX_SAMPLERS), their root parameter and the state their texture must be in */
+    int fast_slot_count;
+    struct d3d12_fast_slot {
+        uint8_t slot;
+        uint8_t table;
+        D3D12_RESOURCE_STATES want;
+    } fast_slots[D3D12X_USER_SAMPLERS];
+    /* where the next fast draw's vertices go while the chunk's offset is still fast_next_offset
+       (nothing else took ring space): no division then */
+    size_t fast_next_offset;
+    UINT fast_next_first;
     /* op_draw_quad_runs may follow the last draw with more runs: it drew reserved vertices
        through the quad index pattern (one stream, one instance). Armed by op_draw, disarmed
        as it starts. reserved_vbv: the chunk of the latest reserve_vertices, bound whole as
@@ -579,6 +592,10 @@ xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *r, const xgdi_target 
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                                int stencil);
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
+/* renderer.h's user_draw_fast: op_draw's short path without the xgdi_draw */
+xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *st,
+                                        xgd_primitive_type type, const void *vertices, int count,
+                                        int primitive_count);
 xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride,
                                           void **cpu, uint64_t *at);
 xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw,

@@ -863,22 +863,6 @@ static bool place_user_constants(xvk_renderer *r, const xgdi_draw_state *st, VkD
     return true;
 }
 
-/* fast_draw's copy of its vertices: a quad's few (33 to 128 bytes) as two overlapping
-   64-byte or 32-byte moves inline, more through memcpy */
-static inline void copy_vertices(uint8_t *dst, const void *src, size_t n)
-{
-    const uint8_t *s = src;
-    if (n > 64 && n <= 128) {
-        memcpy(dst, s, 64);
-        memcpy(dst + n - 64, s + n - 64, 64);
-    } else if (n > 32 && n <= 64) {
-        memcpy(dst, s, 32);
-        memcpy(dst + n - 32, s + n - 32, 32);
-    } else {
-        memcpy(dst, s, n);
-    }
-}
-
 /* fast_draw's push of several changed registers (or one without a template): their writes,
    packed. Returns how many. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -994,7 +978,7 @@ static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_pri
     r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
     /* the vertices last (the device reads them at submission, not at recording): fewer
        values live across the calls above */
-    copy_vertices(dst, vertices, bytes);
+    xgdi_copy_vertices(dst, vertices, bytes);
     return true;
 }
 
