@@ -10,6 +10,11 @@
 //            multisampled target from its single-sampled image).
 // Source: t0, one level and slice of the source (a Texture2DArray view of one slice).
 // Vertex stage: a full-screen triangle from SV_VertexID, no vertex buffer.
+// PSMipUnorm8: mip generation of 8-bit unorm formats (Color) by the same box in whole numbers:
+//   each texel's bytes (k / 255 times 255 is within a rounding step of k), (a + b + c + d + 2) / 4
+//   per channel (the software renderer's integer path, equal to its float rule), stored as k / 255,
+//   which the format encodes back to k. The float mean above leaves a tie ((a + b + c + d) % 4
+//   == 2) to the GPU's float-to-unorm rounding, which goes either way.
 
 cbuffer BlitParameters : register(b0)
 {
@@ -34,4 +39,17 @@ float4 PSMain(float4 pos : SV_Position) : SV_Target0
     float4 c = Source.Load(int4(min(p.x, last.x), q.y, 0, 0));
     float4 d = Source.Load(int4(q.x, q.y, 0, 0));
     return (a + b + c + d) * 0.25;
+}
+
+float4 PSMipUnorm8(float4 pos : SV_Position) : SV_Target0
+{
+    int2 p = int2(pos.xy) * 2;
+    int2 last = Params.xy - 1;
+    int2 a = min(p, last);
+    int2 b = min(p + 1, last);
+    uint4 t0 = uint4(Source.Load(int4(a.x, a.y, 0, 0)) * 255.0 + 0.5);
+    uint4 t1 = uint4(Source.Load(int4(b.x, a.y, 0, 0)) * 255.0 + 0.5);
+    uint4 t2 = uint4(Source.Load(int4(a.x, b.y, 0, 0)) * 255.0 + 0.5);
+    uint4 t3 = uint4(Source.Load(int4(b.x, b.y, 0, 0)) * 255.0 + 0.5);
+    return float4((t0 + t1 + t2 + t3 + 2) / 4) / 255.0;
 }

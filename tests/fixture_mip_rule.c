@@ -13,11 +13,11 @@
  * cube (each face its own chain). Bytes come from a hash, so a quarter of the means are ties
  * ((a + b + c + d) % 4 == 2), which a renderer rounding the other way gets wrong.
  *
- * Routes: by default a renderer takes its fastest route, which must give the rule's bytes
- * exactly (MipChain_RuleExact: software; Vulkan's compute on Color). With $XGD_MIPS_PER_LEVEL=1
- * at device creation the GPU renderers take their per-level route (a blit or draw per level,
- * averaging in float), held to the same box and clamp per level but allowed a rounding step
- * (MipChain_RulePerLevel).
+ * Routes: by default a renderer takes its route for Color, which must give the rule's bytes
+ * exactly (MipChain_RuleExact: software; Vulkan's compute; Direct3D 12's draw per level in whole
+ * numbers). With $XGD_MIPS_PER_LEVEL=1 at device creation the GPU renderers take the route of
+ * their other formats (a blit or draw per level, averaging in float), held to the same box and
+ * clamp per level but allowed a rounding step (MipChain_RulePerLevel).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "fixture_util.h"
@@ -157,9 +157,6 @@ static void check_rule(xgdt_ctx *t, bool per_level)
 
 XGD_FIXTURE(MipChain_RuleExact)
 {
-    if (t->renderer == XGD_RENDERER_D3D12)
-        xgdt_expect_failure(t, "d3d12: mip generation is a float draw per level, whose ties the "
-                               "format rounds either way");
     check_rule(t, false);
 }
 

@@ -620,14 +620,15 @@ xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *dr
     return XGD_OK;
 }
 
-/* One full-screen triangle of the blit program into `rtv` (w x h) reading level srv `src`. */
-static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, int scale,
-                       D3D12_CPU_DESCRIPTOR_HANDLE rtv, DXGI_FORMAT fmt, int samples, int w,
-                       int h)
+/* One full-screen triangle of the blit program into `rtv` (w x h) reading level srv `src`;
+   `mode` picks the pixel shader (d3d12_pso_key.mode: 1 the float blit, 2 Color mips). */
+static xgd_result blit(d3d12_renderer *r, uint32_t mode, uint32_t src, int src_w, int src_h,
+                       int scale, D3D12_CPU_DESCRIPTOR_HANDLE rtv, DXGI_FORMAT fmt, int samples,
+                       int w, int h)
 {
     d3d12_pso_key key;
     memset(&key, 0, sizeof key);
-    key.mode = 1;
+    key.mode = mode;
     key.rt_count = 1;
     key.rtv[0] = fmt;
     key.dsv = DXGI_FORMAT_UNKNOWN;
@@ -694,17 +695,19 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     return XGD_OK;
 }
 
-/* Mip generation on the GPU: one draw per level, each reading the level above (box filter). */
+/* Mip generation on the GPU: one draw per level, each reading the level above (box filter);
+   Color in whole numbers, so its bytes are the rule's exactly (shaders/blit.hlsl). */
 xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
+    uint32_t mode = t->dxgi == DXGI_FORMAT_R8G8B8A8_UNORM && !r->mips_per_level ? 2 : 1;
     d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
                  t->label[0] ? t->label : "texture", face);
     for (int l = 1; l < t->desc.levels; l++) {
         xgdi_d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
         xgdi_d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
         int i = face * t->desc.levels + l;
-        xgd_result res = blit(r, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
+        xgd_result res = blit(r, mode, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
                               xgdi_mip_dim(t->desc.height, l - 1), 2,
                               xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]), t->dxgi, 1,
                               xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l));
@@ -721,7 +724,7 @@ xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, in
     xgdi_d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
                           D3D12_RESOURCE_STATE_RENDER_TARGET);
-    xgd_result res = blit(r, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
+    xgd_result res = blit(r, 1, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
                           1, xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[face]), t->dxgi,
                           t->samples, t->desc.width, t->desc.height);
     if (res == XGD_OK) t->ms_dirty[face] = false;

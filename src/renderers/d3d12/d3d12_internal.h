@@ -229,7 +229,8 @@ typedef struct d3d12_pso_key {
     DXGI_FORMAT dsv;
     int samples;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
-    uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit */
+    uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit, 2 mip blit of
+                                         8-bit unorm (Color) in whole numbers */
     uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
     /* draws through several streams (d3d12_instancing.c): each element's input slot, each
        slot's instance step rate (0: per vertex); all zero for single-stream draws */
@@ -377,6 +378,8 @@ typedef struct d3d12_capabilities {
 struct d3d12_renderer {
     xgdi_renderer base;
     bool debug, lost;
+    /* $XGD_MIPS_PER_LEVEL set (not "0"): every chain by the float blit, Color's too */
+    bool mips_per_level;
     uint64_t completed_max;           /* largest completed fence value read (xgdi_d3d12_completed) */
     xgd_graphics_profile profile;
     ID3D12Device *dev;
@@ -627,7 +630,8 @@ typedef struct d3d12_bytecode {
     const unsigned char *data;
     size_t size;
 } d3d12_bytecode;
-/* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel. */
+/* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel,
+   2 the pixel shader of 8-bit unorm mips (PSMipUnorm8). */
 d3d12_bytecode xgdi_d3d12_blit_shader(int stage);
 
 #endif /* XGD_D3D12_INTERNAL_H */

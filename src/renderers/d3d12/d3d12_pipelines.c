@@ -5,7 +5,7 @@
  * (less the reference, which is list state, as is the blend factor), rasterizer with the depth
  * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
  *
- * Root signature of the blit (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
+ * Root signature of the blits (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
  * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0. User programs
  * have their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
@@ -231,7 +231,7 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     if (k->mode == 0) return create_user_pso(r, k, &d, el, out);
     /* the blit: no vertex input, its own root signature */
     d.pRootSignature = r->root;
-    d3d12_bytecode vs = xgdi_d3d12_blit_shader(0), ps = xgdi_d3d12_blit_shader(1);
+    d3d12_bytecode vs = xgdi_d3d12_blit_shader(0), ps = xgdi_d3d12_blit_shader(k->mode == 2 ? 2 : 1);
     d.VS.pShaderBytecode = vs.data;
     d.VS.BytecodeLength = vs.size;
     d.PS.pShaderBytecode = ps.data;
@@ -263,7 +263,7 @@ static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
         o->BlendOpAlpha = blend_op(b->alpha_blend_function);
         o->LogicOp = D3D12_LOGIC_OP_NOOP;
         unsigned m = b->color_write_channels;
-        o->RenderTargetWriteMask = k->mode == 1 ? D3D12_COLOR_WRITE_ENABLE_ALL
+        o->RenderTargetWriteMask = k->mode != 0 ? D3D12_COLOR_WRITE_ENABLE_ALL
                                                 : (UINT8)(m & XGD_COLOR_WRITE_ALL);
     }
     d.SampleMask = (UINT)k->sample_mask;
@@ -313,7 +313,7 @@ static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     HRESULT hr = ID3D12Device_CreateGraphicsPipelineState(r->dev, &d, &IID_ID3D12PipelineState,
                                                           (void **)out);
     if (SUCCEEDED(hr))
-        d3d12_set_name(r, *out, "xgd %s pso (%d targets, %dx)", k->mode == 1 ? "blit" : "user",
+        d3d12_set_name(r, *out, "xgd %s pso (%d targets, %dx)", k->mode != 0 ? "blit" : "user",
                        k->rt_count, k->samples);
     return xgdi_d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }
