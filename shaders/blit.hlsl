@@ -15,6 +15,17 @@
 //   per channel (the software renderer's integer path, equal to its float rule), stored as k / 255,
 //   which the format encodes back to k. The float mean above leaves a tie ((a + b + c + d) % 4
 //   == 2) to the GPU's float-to-unorm rounding, which goes either way.
+// PSMipChain: three levels of a Color chain in one draw, B + 1 .. B + 3 from level B (t0, size
+//   Params.xy), the same rule in whole numbers, each level's bytes before the next level reads
+//   them. No render target: the draw covers a grid of ceil(width(B + 1) / 4) x ceil(height(B + 1)
+//   / 4) pixels (the viewport), and pixel p writes the 4x4 texels of level B + 1 at 4p (u0), the
+//   2x2 of B + 2 at 2p (u1) and texel p of B + 3 (u2), each a UAV of one level; texels past a
+//   level's edge are out of its view, where a UAV store does nothing. So the levels B + 1 and
+//   B + 2 are whole, odd edges included, without waiting for each other. A texel (x, y) of a
+//   level that exists has 2x + 1 <= w - 1 whenever w > 1, so the clamp to the last texel only
+//   matters where a level is 1 wide (high): there the second column (row) is the first again.
+//   Written without loops, conditions or macro arguments passed on to other macros, which
+//   Wine 8.0's front end rejects.
 
 cbuffer BlitParameters : register(b0)
 {
@@ -52,4 +63,78 @@ float4 PSMipUnorm8(float4 pos : SV_Position) : SV_Target0
     uint4 t2 = uint4(Source.Load(int4(a.x, b.y, 0, 0)) * 255.0 + 0.5);
     uint4 t3 = uint4(Source.Load(int4(b.x, b.y, 0, 0)) * 255.0 + 0.5);
     return float4((t0 + t1 + t2 + t3 + 2) / 4) / 255.0;
+}
+
+RWTexture2D<float4> Level1 : register(u0);
+RWTexture2D<float4> Level2 : register(u1);
+RWTexture2D<float4> Level3 : register(u2);
+
+// mv = the mean of the 2x2 m0 m1 / m2 m3 of a level; mt.x (.y) is 1 where the level is more
+// than 1 wide (high), else 0: the second column (row) then repeats the first (the clamp)
+#define MIP_MEAN_QUAD \
+    m1 = m0 + (m1 - m0) * mt.x; \
+    m3 = m2 + (m3 - m2) * mt.x; \
+    m2 = m0 + (m2 - m0) * mt.y; \
+    m3 = m1 + (m3 - m1) * mt.y; \
+    mv = (m0 + m1 + m2 + m3 + 2) >> 2;
+
+// texel p1 of level B + 1 into v1, stored (the source's texels clamped to its last one)
+#define MIP_LEVEL1_TEXEL \
+    a = min(p1 * 2, last); \
+    b = min(p1 * 2 + 1, last); \
+    v1 = (uint4(Source.Load(int4(a.x, a.y, 0, 0)) * 255.0 + 0.5) + \
+          uint4(Source.Load(int4(b.x, a.y, 0, 0)) * 255.0 + 0.5) + \
+          uint4(Source.Load(int4(a.x, b.y, 0, 0)) * 255.0 + 0.5) + \
+          uint4(Source.Load(int4(b.x, b.y, 0, 0)) * 255.0 + 0.5) + 2) >> 2; \
+    Level1[p1] = float4(v1) / 255.0;
+
+// texel p2 of level B + 2 into v2, stored, after its 2x2 of level B + 1
+#define MIP_LEVEL2_TEXEL \
+    p1 = p2 * 2; \
+    MIP_LEVEL1_TEXEL \
+    q0 = v1; \
+    p1 = p2 * 2 + int2(1, 0); \
+    MIP_LEVEL1_TEXEL \
+    q1 = v1; \
+    p1 = p2 * 2 + int2(0, 1); \
+    MIP_LEVEL1_TEXEL \
+    q2 = v1; \
+    p1 = p2 * 2 + int2(1, 1); \
+    MIP_LEVEL1_TEXEL \
+    m0 = q0; \
+    m1 = q1; \
+    m2 = q2; \
+    m3 = v1; \
+    mt = t1; \
+    MIP_MEAN_QUAD \
+    v2 = mv; \
+    Level2[p2] = float4(v2) / 255.0;
+
+void PSMipChain(float4 pos : SV_Position)
+{
+    int2 p = int2(pos.xy);
+    int2 last = Params.xy - 1;
+    uint2 t1 = uint2(min(max(Params.xy >> 1, 1) - 1, 1));
+    uint2 t2 = uint2(min(max(Params.xy >> 2, 1) - 1, 1));
+    int2 a, b, p1, p2;
+    uint2 mt;
+    uint4 v1, v2, q0, q1, q2, r0, r1, r2, m0, m1, m2, m3, mv;
+    p2 = p * 2;
+    MIP_LEVEL2_TEXEL
+    r0 = v2;
+    p2 = p * 2 + int2(1, 0);
+    MIP_LEVEL2_TEXEL
+    r1 = v2;
+    p2 = p * 2 + int2(0, 1);
+    MIP_LEVEL2_TEXEL
+    r2 = v2;
+    p2 = p * 2 + int2(1, 1);
+    MIP_LEVEL2_TEXEL
+    m0 = r0;
+    m1 = r1;
+    m2 = r2;
+    m3 = v2;
+    mt = t2;
+    MIP_MEAN_QUAD
+    Level3[p] = float4(mv) / 255.0;
 }

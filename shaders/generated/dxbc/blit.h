@@ -2,3 +2,4 @@
 #include "blit_vs.h"
 #include "blit_ps.h"
 #include "blit_mip8_ps.h"
+#include "blit_chain_ps.h"

@@ -388,6 +388,7 @@ void xgdi_d3d12_bind_heaps(d3d12_renderer *r)
     ID3D12GraphicsCommandList_SetDescriptorHeaps(d3d12_list(r), 2, heaps);
     ID3D12GraphicsCommandList_SetGraphicsRootSignature(d3d12_list(r), r->root);
     r->user_root_bound = false;
+    r->mips_root_bound = false;
     r->heaps_dirty = false;
     r->targets_dirty = true;
     r->current_pso = NULL;

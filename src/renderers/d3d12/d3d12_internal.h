@@ -152,6 +152,8 @@ struct xgdi_native_texture {
     D3D12_RESOURCE_STATES ms_state, depth_state;
     uint32_t srv;                     /* whole-resource SRV (2D, cube or 3D) */
     uint32_t *level_srv;              /* render targets with mips: one per (face, level) */
+    uint32_t *level_uav;              /* Color 2D chains drawn three levels at a time
+                                         (PSMipChain): one UAV per level; NULL otherwise */
     uint32_t *rtv;                    /* render targets: per (face, level) of res */
     uint32_t ms_rtv[6];
     uint32_t dsv;
@@ -230,7 +232,8 @@ typedef struct d3d12_pso_key {
     int samples;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
     uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit, 2 mip blit of
-                                         8-bit unorm (Color) in whole numbers */
+                                         8-bit unorm (Color) in whole numbers, 3 three Color
+                                         levels by UAVs (PSMipChain, mips_root, no target) */
     uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
     /* draws through several streams (d3d12_instancing.c): each element's input slot, each
        slot's instance step rate (0: per vertex); all zero for single-stream draws */
@@ -356,6 +359,7 @@ typedef struct d3d12_stats {
     uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
     uint64_t readback_buffers_created; /* readback-heap buffers made for readbacks */
     uint64_t pso_lookups;             /* draws whose PSO was looked up (the memo did not serve) */
+    uint64_t mip_chain_draws;         /* three-level mip draws (PSMipChain) */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {
@@ -412,6 +416,11 @@ struct d3d12_renderer {
     size_t barrier_count, barrier_capacity;
 
     ID3D12RootSignature *root;
+    /* three-level Color mips (PSMipChain): [0] root CBV b0, [1] table of the SRV t0, [2..4]
+       tables of one UAV each (u0..u2); NULL where typed UAV stores of R8G8B8A8 are missing or
+       mips_per_level is set. mips_root_bound: the open list has it bound. */
+    ID3D12RootSignature *mips_root;
+    bool mips_root_bound;
     /* user programs (d3d12_user.c): their root signature, whether the open list has it bound
        (else the blit's, root), the shaders a PSO is being built from, the last blocks bound
        (CPU copies, valid while draw_state_valid) and the tables bound */
@@ -631,7 +640,7 @@ typedef struct d3d12_bytecode {
     size_t size;
 } d3d12_bytecode;
 /* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel,
-   2 the pixel shader of 8-bit unorm mips (PSMipUnorm8). */
+   2 the pixel shader of 8-bit unorm mips (PSMipUnorm8), 3 of three levels (PSMipChain). */
 d3d12_bytecode xgdi_d3d12_blit_shader(int stage);
 
 #endif /* XGD_D3D12_INTERNAL_H */
