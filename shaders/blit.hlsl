@@ -15,17 +15,18 @@
 //   per channel (the software renderer's integer path, equal to its float rule), stored as k / 255,
 //   which the format encodes back to k. The float mean above leaves a tie ((a + b + c + d) % 4
 //   == 2) to the GPU's float-to-unorm rounding, which goes either way.
-// PSMipChain: three levels of a Color chain in one draw, B + 1 .. B + 3 from level B (t0, size
-//   Params.xy), the same rule in whole numbers, each level's bytes before the next level reads
-//   them. No render target: the draw covers a grid of ceil(width(B + 1) / 4) x ceil(height(B + 1)
-//   / 4) pixels (the viewport), and pixel p writes the 4x4 texels of level B + 1 at 4p (u0), the
-//   2x2 of B + 2 at 2p (u1) and texel p of B + 3 (u2), each a UAV of one level; texels past a
-//   level's edge are out of its view, where a UAV store does nothing. So the levels B + 1 and
-//   B + 2 are whole, odd edges included, without waiting for each other. A texel (x, y) of a
-//   level that exists has 2x + 1 <= w - 1 whenever w > 1, so the clamp to the last texel only
-//   matters where a level is 1 wide (high): there the second column (row) is the first again.
-//   Written without loops, conditions or macro arguments passed on to other macros, which
-//   Wine 8.0's front end rejects.
+// PSMipChain2/3: K = 2 or 3 levels of a Color chain in one draw, B + 1 .. B + K from level B
+//   (t0, size Params.xy), the same rule in whole numbers, each level's bytes before the next
+//   level reads them. No render target: the draw covers a grid of ceil(width(B + 1) / 2^(K-1)) x
+//   ceil(height(B + 1) / 2^(K-1)) pixels (the viewport), and pixel p writes the 2^(K-1)-square
+//   block of level B + 1 at 2^(K-1) p (u0), ..., texel p of level B + K (u(K-1)), each a UAV of
+//   one level; texels past a level's edge are out of its view, where a UAV store does nothing.
+//   So every level is whole, odd edges included, without waiting for the others. A texel (x, y)
+//   of a level that exists has 2x + 1 <= w - 1 whenever w > 1, so the clamp to the last texel
+//   only matters where a level is 1 wide (high): there the second column (row) is the first
+//   again. Written without loops, conditions or macro arguments passed on to other macros,
+//   which Wine 8.0's front end rejects; so every texel is spelt out, and four levels (256
+//   loads a pixel) would make a DXBC blob of about 300 KB.
 
 cbuffer BlitParameters : register(b0)
 {
@@ -110,31 +111,48 @@ RWTexture2D<float4> Level3 : register(u2);
     v2 = mv; \
     Level2[p2] = float4(v2) / 255.0;
 
-void PSMipChain(float4 pos : SV_Position)
-{
-    int2 p = int2(pos.xy);
-    int2 last = Params.xy - 1;
-    uint2 t1 = uint2(min(max(Params.xy >> 1, 1) - 1, 1));
-    uint2 t2 = uint2(min(max(Params.xy >> 2, 1) - 1, 1));
-    int2 a, b, p1, p2;
-    uint2 mt;
+// texel p3 of level B + 3, stored, after its 2x2 of level B + 2
+#define MIP_LEVEL3_TEXEL \
+    p2 = p3 * 2; \
+    MIP_LEVEL2_TEXEL \
+    r0 = v2; \
+    p2 = p3 * 2 + int2(1, 0); \
+    MIP_LEVEL2_TEXEL \
+    r1 = v2; \
+    p2 = p3 * 2 + int2(0, 1); \
+    MIP_LEVEL2_TEXEL \
+    r2 = v2; \
+    p2 = p3 * 2 + int2(1, 1); \
+    MIP_LEVEL2_TEXEL \
+    m0 = r0; \
+    m1 = r1; \
+    m2 = r2; \
+    m3 = v2; \
+    mt = t2; \
+    MIP_MEAN_QUAD \
+    Level3[p3] = float4(mv) / 255.0;
+
+// what every PSMipChain starts with: its pixel, the source's last texel, the clamp flags of
+// levels B + 1 and B + 2 and the temporaries of the macros above
+#define MIP_CHAIN_BEGIN \
+    int2 p = int2(pos.xy); \
+    int2 last = Params.xy - 1; \
+    uint2 t1 = uint2(min(max(Params.xy >> 1, 1) - 1, 1)); \
+    uint2 t2 = uint2(min(max(Params.xy >> 2, 1) - 1, 1)); \
+    int2 a, b, p1, p2, p3; \
+    uint2 mt; \
     uint4 v1, v2, q0, q1, q2, r0, r1, r2, m0, m1, m2, m3, mv;
-    p2 = p * 2;
+
+void PSMipChain2(float4 pos : SV_Position)
+{
+    MIP_CHAIN_BEGIN
+    p2 = p;
     MIP_LEVEL2_TEXEL
-    r0 = v2;
-    p2 = p * 2 + int2(1, 0);
-    MIP_LEVEL2_TEXEL
-    r1 = v2;
-    p2 = p * 2 + int2(0, 1);
-    MIP_LEVEL2_TEXEL
-    r2 = v2;
-    p2 = p * 2 + int2(1, 1);
-    MIP_LEVEL2_TEXEL
-    m0 = r0;
-    m1 = r1;
-    m2 = r2;
-    m3 = v2;
-    mt = t2;
-    MIP_MEAN_QUAD
-    Level3[p] = float4(mv) / 255.0;
+}
+
+void PSMipChain3(float4 pos : SV_Position)
+{
+    MIP_CHAIN_BEGIN
+    p3 = p;
+    MIP_LEVEL3_TEXEL
 }

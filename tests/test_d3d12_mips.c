@@ -1,7 +1,8 @@
 /*
  * test_d3d12_mips.c - which route the Direct3D 12 renderer's mip generation takes. A Color chain
- * of a 2D target is drawn three levels at a time (PSMipChain) while three remain, then a level a
- * draw: a 1024x1024 chain (levels 1..10) is three chain draws and one single-level draw. Cube
+ * of a 2D target is drawn three levels at a time (PSMipChain3) while three remain, then two
+ * (PSMipChain2), then one by a single-level draw: a 1024x1024 chain (levels 1..10) is three
+ * chain draws and one single-level draw, 2048x2048 (levels 1..11) four chain draws. Cube
  * faces, other formats, and every chain under $XGD_MIPS_PER_LEVEL=1 are drawn level by level.
  * The texels of every route are checked against the box rule by fixture_mip_rule.c.
  */
@@ -71,8 +72,12 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2D)
     }
     uint64_t n = chain_draws(t, dev, 1024, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 3, "a 1024x1024 Color chain took %llu chain draws, expected 3", (unsigned long long)n);
+    n = chain_draws(t, dev, 2048, XGD_SURFACE_FORMAT_COLOR, false);
+    CHECK_MSG(n == 4, "a 2048x2048 Color chain took %llu chain draws, expected 4", (unsigned long long)n);
     n = chain_draws(t, dev, 4, XGD_SURFACE_FORMAT_COLOR, false);
-    CHECK_MSG(n == 0, "a 4x4 Color chain (2 levels) took %llu chain draws, expected 0", (unsigned long long)n);
+    CHECK_MSG(n == 1, "a 4x4 Color chain (levels 1..2) took %llu chain draws, expected 1", (unsigned long long)n);
+    n = chain_draws(t, dev, 2, XGD_SURFACE_FORMAT_COLOR, false);
+    CHECK_MSG(n == 0, "a 2x2 Color chain (level 1) took %llu chain draws, expected 0", (unsigned long long)n);
     n = chain_draws(t, dev, 64, XGD_SURFACE_FORMAT_COLOR, true);
     CHECK_MSG(n == 0, "a Color cube face took %llu chain draws, expected a draw per level", (unsigned long long)n);
     n = chain_draws(t, dev, 64, XGD_SURFACE_FORMAT_HALF_VECTOR4, false);

@@ -2,4 +2,5 @@
 #include "blit_vs.h"
 #include "blit_ps.h"
 #include "blit_mip8_ps.h"
-#include "blit_chain_ps.h"
+#include "blit_chain2_ps.h"
+#include "blit_chain3_ps.h"

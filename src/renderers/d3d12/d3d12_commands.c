@@ -697,13 +697,14 @@ static xgd_result blit(d3d12_renderer *r, uint32_t mode, uint32_t src, int src_w
     return XGD_OK;
 }
 
-/* Levels B + 1 .. B + 3 of a 2D Color chain from level B in one draw without a render target
-   (PSMipChain, shaders/blit.hlsl): a pixel per 4x4 texels of level B + 1, each level a UAV. */
-static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int base)
+/* Levels B + 1 .. B + k (k 2 or 3) of a 2D Color chain from level B in one draw without a
+   render target (PSMipChain2/3, shaders/blit.hlsl): a pixel per 2^(k-1)-square block of level
+   B + 1, each level a UAV. */
+static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int base, int k)
 {
     d3d12_pso_key key;
     memset(&key, 0, sizeof key);
-    key.mode = 3;
+    key.mode = 1 + (uint32_t)k;
     key.rt_count = 0;
     key.dsv = DXGI_FORMAT_UNKNOWN;
     key.samples = 1;
@@ -722,10 +723,10 @@ static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int 
     /* Levels already in UNORDERED_ACCESS were written by the last chain's UAV stores, with no
        transition since to order this draw's stores after them: a UAV barrier does. */
     bool uav_hazard = false;
-    for (int l = base + 1; l <= base + 3; l++)
+    for (int l = base + 1; l <= base + k; l++)
         uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
     xgdi_d3d12_texture_transition(r, t, 0, base, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-    for (int l = base + 1; l <= base + 3; l++)
+    for (int l = base + 1; l <= base + k; l++)
         xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     xgdi_d3d12_flush_barriers(r);
@@ -749,12 +750,16 @@ static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int 
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
     ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
         list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_srv[base]));
+    /* every table gets a descriptor (vkd3d writes the whole set); past k, one the shader of k
+       levels does not read */
     for (int i = 0; i < 3; i++)
         ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
-            list, 2 + (UINT)i, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_uav[base + 1 + i]));
+            list, 2 + (UINT)i,
+            xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_uav[base + 1 + (i < k ? i : k - 1)]));
     ID3D12GraphicsCommandList_OMSetRenderTargets(list, 0, NULL, FALSE, NULL);
-    int gw = (xgdi_mip_dim(t->desc.width, base + 1) + 3) / 4;
-    int gh = (xgdi_mip_dim(t->desc.height, base + 1) + 3) / 4;
+    int block = 1 << (k - 1);
+    int gw = (xgdi_mip_dim(t->desc.width, base + 1) + block - 1) / block;
+    int gh = (xgdi_mip_dim(t->desc.height, base + 1) + block - 1) / block;
     D3D12_VIEWPORT vp = { 0, 0, (FLOAT)gw, (FLOAT)gh, 0, 1 };
     D3D12_RECT sc = { 0, 0, gw, gh };
     ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
@@ -771,8 +776,9 @@ static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int 
 
 /* Mip generation on the GPU: one draw per level, each reading the level above (box filter);
    Color in whole numbers, so its bytes are the rule's exactly (shaders/blit.hlsl). A 2D Color
-   chain takes three levels a draw (mip_chain_draw) while three remain: a 1024x1024 chain is
-   four draws (levels 1-3, 4-6, 7-9, then 10) instead of ten. */
+   chain takes three levels a draw (mip_chain_draw) while three remain, then two, then one: a
+   1024x1024 chain is four draws (levels 1-3, 4-6, 7-9, then 10) instead of ten, 2048x2048
+   four (1-3, 4-6, 7-9, 10-11). */
 xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
@@ -781,9 +787,11 @@ xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, i
                  t->label[0] ? t->label : "texture", face);
     int first = 1;
     if (t->level_uav != NULL && face == 0) {
-        for (; first + 2 < t->desc.levels; first += 3) {
-            xgd_result res = mip_chain_draw(r, t, first - 1);
+        while (first + 1 < t->desc.levels) {
+            int k = first + 2 < t->desc.levels ? 3 : 2;
+            xgd_result res = mip_chain_draw(r, t, first - 1, k);
             if (res != XGD_OK) return res;
+            first += k;
         }
     }
     for (int l = first; l < t->desc.levels; l++) {

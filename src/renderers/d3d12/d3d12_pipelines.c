@@ -6,8 +6,8 @@
  * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
  *
  * Root signature of the blits (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
- * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0; of three-level
- * mips (PSMipChain), its own (mips_root_init). User programs
+ * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0; of mips of
+ * several levels a draw (PSMipChain2/3), its own (mips_root_init). User programs
  * have their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
 #include "d3d12_internal.h"
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The root signature of PSMipChain (r->mips_root), where Color has typed UAVs (a feature level
+/* The root signature of PSMipChain2/3 (r->mips_root), where Color has typed UAVs (a feature level
    11_0 requirement, asked all the same) and $XGD_MIPS_PER_LEVEL is unset. Stores to a typed
    UAV need no more than the UAV (only typed loads are limited to a few formats), and vkd3d
    leaves Support2, with its UAV_TYPED_STORE bit, at 0 for every format. */
@@ -273,7 +273,7 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     memset(el, 0, sizeof el); /* InstanceDataStepRate 0: per-vertex elements require it */
     if (k->mode == 0) return create_user_pso(r, k, &d, el, out);
     /* the blit: no vertex input, its own root signature */
-    d.pRootSignature = k->mode == 3 ? r->mips_root : r->root;
+    d.pRootSignature = k->mode >= 3 ? r->mips_root : r->root;
     d3d12_bytecode vs = xgdi_d3d12_blit_shader(0),
                    ps = xgdi_d3d12_blit_shader(k->mode == 1 ? 1 : (int)k->mode);
     d.VS.pShaderBytecode = vs.data;
