@@ -611,7 +611,9 @@ static int even_source(int size, int level)
 
 bool xvk_texture_compute_mips(const xvk_renderer *r, const xgdi_texture_desc *d)
 {
-    return r->mips_pipeline != VK_NULL_HANDLE && d->format == XGD_SURFACE_FORMAT_COLOR &&
+    /* only render targets regenerate their chains (at finalisation) */
+    return r->mips_pipeline != VK_NULL_HANDLE && d->render_target &&
+           d->format == XGD_SURFACE_FORMAT_COLOR &&
            r->surface_vk[XGD_SURFACE_FORMAT_COLOR] == VK_FORMAT_R8G8B8A8_UNORM && d->levels > 1 &&
            !d->volume;
 }
