@@ -24,9 +24,10 @@
 //   So every level is whole, odd edges included, without waiting for the others. A texel (x, y)
 //   of a level that exists has 2x + 1 <= w - 1 whenever w > 1, so the clamp to the last texel
 //   only matters where a level is 1 wide (high): there the second column (row) is the first
-//   again. Written without loops, conditions or macro arguments passed on to other macros,
-//   which Wine 8.0's front end rejects; so every texel is spelt out, and four levels (256
-//   loads a pixel) would make a DXBC blob of about 300 KB.
+//   again. Every texel is spelt out by object-like macros (Wine 8.0's preprocessor loses a
+//   macro argument handed on to another macro), which also leaves the loads free to overlap;
+//   four levels (256 loads a pixel) would make a DXBC blob of about 300 KB. Halving is a shift:
+//   that compiler fails an assertion on a vector integer division.
 
 cbuffer BlitParameters : register(b0)
 {

@@ -10,8 +10,9 @@
 # D3DCompile in Wine's built-in d3dcompiler_47, headless (Debian 12: apt-get install wine
 # mingw-w64; Wine 8.0). Only Debian packages are used, so the committed blobs can be
 # reproduced on a stock Debian 12. The HLSL is written for that compiler's front end (no
-# user-defined function calls, no attributes, no step(), no loops with a condition, no ternary
-# operator, and no compute shaders: Wine 8.0's front end knows neither SV_DispatchThreadID nor
+# user-defined function calls, no attributes, no step(), no ternary operator, no vector integer
+# division (an assertion fails), no macro argument handed on to another macro, and no compute
+# shaders: Wine 8.0's front end knows neither SV_DispatchThreadID nor
 # GroupMemoryBarrierWithGroupSync). Each header names the compiler that produced it. Outputs:
 # blit_vs.h, blit_ps.h, blit_mip8_ps.h, blit_chain2_ps.h, blit_chain3_ps.h and blit.h, which
 # includes them.
