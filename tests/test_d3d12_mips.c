@@ -75,13 +75,16 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2D)
     n = chain_draws(t, dev, 2048, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 4, "a 2048x2048 Color chain took %llu chain draws, expected 4", (unsigned long long)n);
     n = chain_draws(t, dev, 4, XGD_SURFACE_FORMAT_COLOR, false);
-    CHECK_MSG(n == 1, "a 4x4 Color chain (levels 1..2) took %llu chain draws, expected 1", (unsigned long long)n);
+    CHECK_MSG(n == 1, "a 4x4 Color chain (levels 1..2) took %llu chain draws, expected 1",
+              (unsigned long long)n);
     n = chain_draws(t, dev, 2, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 0, "a 2x2 Color chain (level 1) took %llu chain draws, expected 0", (unsigned long long)n);
     n = chain_draws(t, dev, 64, XGD_SURFACE_FORMAT_COLOR, true);
-    CHECK_MSG(n == 0, "a Color cube face took %llu chain draws, expected a draw per level", (unsigned long long)n);
+    CHECK_MSG(n == 0, "a Color cube face took %llu chain draws, expected a draw per level",
+              (unsigned long long)n);
     n = chain_draws(t, dev, 64, XGD_SURFACE_FORMAT_HALF_VECTOR4, false);
-    CHECK_MSG(n == 0, "a HalfVector4 chain took %llu chain draws, expected a draw per level", (unsigned long long)n);
+    CHECK_MSG(n == 0, "a HalfVector4 chain took %llu chain draws, expected a draw per level",
+              (unsigned long long)n);
     xgd_device_destroy(dev);
 #endif
 }

@@ -346,7 +346,8 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     if (res == XGD_OK && compute_mips) {
         int n = t->faces * desc->levels;
         t->level_views = calloc((size_t)n, sizeof *t->level_views);
-        if (t->level_views == NULL) res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        if (t->level_views == NULL)
+            res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
         for (int i = 0; res == XGD_OK && i < n; i++)
             res = make_view(r, t->image, VK_IMAGE_VIEW_TYPE_2D, t->format, identity_swizzle,
                             VK_IMAGE_ASPECT_COLOR_BIT, i % desc->levels, 1, i / desc->levels, 1,
@@ -661,7 +662,8 @@ static void generate_mips_compute(xvk_renderer *r, VkCommandBuffer cmd, xgdi_nat
         int32_t params[3] = { xgdi_mip_dim(t->desc.width, base), xgdi_mip_dim(t->desc.height, base), count };
         vkCmdPushConstants(cmd, r->mips_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof params, params);
         int w1 = xgdi_mip_dim(t->desc.width, base + 1), h1 = xgdi_mip_dim(t->desc.height, base + 1);
-        vkCmdDispatch(cmd, (uint32_t)((w1 + MIPS_TILE - 1) / MIPS_TILE), (uint32_t)((h1 + MIPS_TILE - 1) / MIPS_TILE), 1);
+        vkCmdDispatch(cmd, (uint32_t)((w1 + MIPS_TILE - 1) / MIPS_TILE),
+                      (uint32_t)((h1 + MIPS_TILE - 1) / MIPS_TILE), 1);
         r->counters.mip_dispatches++;
     }
 }
