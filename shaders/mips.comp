@@ -9,10 +9,12 @@
 // the result does not depend on how the GPU rounds floats to unorm; a byte k is stored as k / 255,
 // which every implementation encodes back to k.
 //
-// Work: a workgroup of 256 threads owns a 64x64 tile of the first level it writes (level B + 1
-// from level B, read through Source) and reduces it in registers and shared memory through
-// levels B + 2 .. B + 6 (32x32 ... 2x2 texels of the tile), so no level waits for another
-// workgroup. The next dispatch starts from level B + 6.
+// Work: a workgroup of 256 threads owns a 32x32 tile of the first level it writes (level B + 1
+// from the 64x64 texels of level B under it, read through Source), a lane 2x2 texels of it, and
+// reduces the tile through levels B + 2 .. B + 6 (16x16 texels in the lanes' registers, then
+// 8x8 ... 1x1 in shared memory), so no level waits for another workgroup. The next dispatch
+// starts from level B + 6. (A 64x64 tile a workgroup would leave most of an H200 idle on a
+// 1024x1024 chain's first level: 64 workgroups for 132 multiprocessors.)
 // Clamping: a texel (x, y) of a level that exists has 2x + 1 <= w - 1 whenever w > 1, so the
 // clamp only matters where a level is 1 wide (or high): there the second column (row) is the
 // first one again. Lanes past a level's edge compute values nobody stores or reads.
@@ -40,8 +42,8 @@ layout(push_constant) uniform Params {
     int Count;
 } pc;
 
-shared uint Tile[256]; // level B + 3 (16x16), then B + 5 (4x4) in its first 16 entries
-shared uint Tile2[64]; // level B + 4 (8x8)
+shared uint Tile[256]; // level B + 2 (16x16), then B + 4 (4x4) in its first 16 entries
+shared uint Tile2[64]; // level B + 3 (8x8), then B + 5 (2x2)
 
 uvec4 fetch(ivec2 p)
 {
@@ -80,70 +82,48 @@ uvec4 mean_quad(uvec4 q0, uvec4 q1, uvec4 q2, uvec4 q3, bvec2 two)
     return mean4(q0, two.x ? q1 : q0, two.y ? q2 : q0, two.x ? (two.y ? q3 : q1) : (two.y ? q2 : q0));
 }
 
+// Level B + K (image IMG, SIDE x SIDE texels of the tile) from the 2 SIDE x 2 SIDE of level
+// B + K - 1 in shared array SRC, into DST (read no more by then); Count below K: every lane
+// leaves (Count is uniform, so the barriers stay in uniform control flow).
+#define REDUCE(K, IMG, SRC, DST, SIDE)                                                           \
+    if (pc.Count < K) return;                                                                    \
+    barrier();                                                                                   \
+    {                                                                                            \
+        /* the offset of the second column (row): 0 where level B + K - 1 is 1 wide (high) */    \
+        ivec2 o = ivec2(greaterThan(level_size(K - 1), ivec2(1)));                               \
+        if (gi < uint(SIDE * SIDE)) {                                                            \
+            ivec2 p = ivec2(int(gi) % SIDE, int(gi) / SIDE);                                     \
+            int i0 = p.y * 4 * SIDE + p.x * 2;                                                   \
+            uvec4 v = mean4(unpack(SRC[i0]), unpack(SRC[i0 + o.x]),                              \
+                            unpack(SRC[i0 + 2 * SIDE * o.y]), unpack(SRC[i0 + 2 * SIDE * o.y + o.x])); \
+            STORE(K, IMG, (tile >> (K - 1)) + p, v);                                             \
+            DST[gi] = pack(v);                                                                   \
+        }                                                                                        \
+    }
+
 void main()
 {
     uint gi = gl_LocalInvocationIndex;
     ivec2 lane = ivec2(int(gi & 15u), int(gi >> 4u));
-    ivec2 tile = ivec2(gl_WorkGroupID.xy) * 64; // origin of the tile in level B + 1
+    ivec2 tile = ivec2(gl_WorkGroupID.xy) * 32; // origin of the tile in level B + 1
     ivec2 last = pc.Size - 1;
-    ivec2 s1 = level_size(1), s2 = level_size(2);
-    bvec2 two1 = greaterThan(s1, ivec2(1)), two2 = greaterThan(s2, ivec2(1));
 
-    // this lane: a 4x4 block of level B + 1, its 2x2 of B + 2 and its texel of B + 3
-    uvec4 l2[4];
-    for (int q = 0; q < 4; q++) {
-        ivec2 p2 = (tile >> 1) + lane * 2 + ivec2(q & 1, q >> 1);
-        uvec4 l1[4];
-        for (int c = 0; c < 4; c++) {
-            ivec2 p1 = p2 * 2 + ivec2(c & 1, c >> 1);
-            ivec2 a = min(p1 * 2, last), b = min(p1 * 2 + 1, last);
-            l1[c] = mean4(fetch(a), fetch(ivec2(b.x, a.y)), fetch(ivec2(a.x, b.y)), fetch(b));
-            STORE(1, Level1, p1, l1[c]);
-        }
-        l2[q] = mean_quad(l1[0], l1[1], l1[2], l1[3], two1);
-        STORE(2, Level2, p2, l2[q]);
+    // this lane: a 2x2 block of level B + 1 and its texel of B + 2
+    ivec2 p2 = (tile >> 1) + lane;
+    uvec4 l1[4];
+    for (int c = 0; c < 4; c++) {
+        ivec2 p1 = p2 * 2 + ivec2(c & 1, c >> 1);
+        ivec2 a = min(p1 * 2, last), b = min(p1 * 2 + 1, last);
+        l1[c] = mean4(fetch(a), fetch(ivec2(b.x, a.y)), fetch(ivec2(a.x, b.y)), fetch(b));
+        STORE(1, Level1, p1, l1[c]);
     }
-    if (pc.Count < 3) return; // uniform: every lane leaves
-    uvec4 l3 = mean_quad(l2[0], l2[1], l2[2], l2[3], two2);
-    STORE(3, Level3, (tile >> 2) + lane, l3);
-    if (pc.Count < 4) return;
-    Tile[gi] = pack(l3);
-    barrier();
+    if (pc.Count < 2) return; // uniform: every lane leaves
+    uvec4 l2 = mean_quad(l1[0], l1[1], l1[2], l1[3], greaterThan(level_size(1), ivec2(1)));
+    STORE(2, Level2, p2, l2);
+    Tile[gi] = pack(l2);
 
-    // level B + 4: 8x8 texels of the tile from the 16x16 of B + 3
-    // the offset of the second column (row): 0 where level B + 3 is 1 wide (high), the clamp
-    ivec2 o3 = ivec2(greaterThan(level_size(3), ivec2(1)));
-    if (gi < 64u) {
-        ivec2 p = ivec2(int(gi & 7u), int(gi >> 3u));
-        int i0 = p.y * 2 * 16 + p.x * 2;
-        uvec4 v = mean4(unpack(Tile[i0]), unpack(Tile[i0 + o3.x]), unpack(Tile[i0 + 16 * o3.y]),
-                        unpack(Tile[i0 + 16 * o3.y + o3.x]));
-        STORE(4, Level4, (tile >> 3) + p, v);
-        Tile2[gi] = pack(v);
-    }
-    if (pc.Count < 5) return;
-    barrier();
-
-    // level B + 5: 4x4 from the 8x8 of B + 4
-    ivec2 o4 = ivec2(greaterThan(level_size(4), ivec2(1)));
-    if (gi < 16u) {
-        ivec2 p = ivec2(int(gi & 3u), int(gi >> 2u));
-        int i0 = p.y * 2 * 8 + p.x * 2;
-        uvec4 v = mean4(unpack(Tile2[i0]), unpack(Tile2[i0 + o4.x]), unpack(Tile2[i0 + 8 * o4.y]),
-                        unpack(Tile2[i0 + 8 * o4.y + o4.x]));
-        STORE(5, Level5, (tile >> 4) + p, v);
-        Tile[gi] = pack(v);
-    }
-    if (pc.Count < 6) return;
-    barrier();
-
-    // level B + 6: 2x2 from the 4x4 of B + 5
-    ivec2 o5 = ivec2(greaterThan(level_size(5), ivec2(1)));
-    if (gi < 4u) {
-        ivec2 p = ivec2(int(gi & 1u), int(gi >> 1u));
-        int i0 = p.y * 2 * 4 + p.x * 2;
-        uvec4 v = mean4(unpack(Tile[i0]), unpack(Tile[i0 + o5.x]), unpack(Tile[i0 + 4 * o5.y]),
-                        unpack(Tile[i0 + 4 * o5.y + o5.x]));
-        STORE(6, Level6, (tile >> 5) + p, v);
-    }
+    REDUCE(3, Level3, Tile, Tile2, 8)
+    REDUCE(4, Level4, Tile2, Tile, 4)
+    REDUCE(5, Level5, Tile, Tile2, 2)
+    REDUCE(6, Level6, Tile2, Tile, 1)
 }

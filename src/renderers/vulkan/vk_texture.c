@@ -619,9 +619,9 @@ bool xvk_texture_compute_mips(const xvk_renderer *r, const xgdi_texture_desc *d)
            !d->volume;
 }
 
-/* Levels shaders/mips.comp writes per dispatch: a workgroup's 64x64 tile of the first reduces
-   to 2x2 in the sixth. */
-enum { MIPS_PER_DISPATCH = 6, MIPS_TILE = 64 };
+/* Levels shaders/mips.comp writes per dispatch: a workgroup's 32x32 tile of the first reduces
+   to 1x1 in the sixth. */
+enum { MIPS_PER_DISPATCH = 6, MIPS_TILE = 32 };
 
 /*
  * The chain by compute (shaders/mips.comp, which states the rule): levels 1..6 from level 0 in
