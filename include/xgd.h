@@ -637,7 +637,8 @@ typedef struct xgd_statistics {
  * creations, reset at the start of each frame). A frame runs from one successful Present to
  * the next; the device starts a new one by itself at each Present, so the last frame's numbers
  * stay readable while the next is recorded. Compute dispatches, which the spec also counts,
- * are not listed: xgd records no compute work (mip generation is a draw per level). */
+ * are not listed: xgd's only compute work is mip generation (Vulkan, Color chains), counted in
+ * mip_generations. */
 typedef struct xgd_frame_statistics {
     uint64_t frame;                /* index of the frame: 0 for the first (counts Presents) */
     uint64_t draw_calls;

@@ -8,7 +8,8 @@
 #
 # Outputs (entry point renamed to "main" in SPIR-V):
 #   fill_samples.vert.spv, fill_samples.frag.spv (the multisampled-target sample fill)
-# Descriptor bindings (set 0): texture t0 -> binding 0.
+#   Descriptor bindings (set 0): texture t0 -> binding 0.
+#   mips.comp.spv (mip generation of Color images, from the GLSL shaders/mips.comp)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,4 +34,8 @@ compile() {
 
 compile "$here/fill_samples.hlsl" vert VSMain "$out/fill_samples.vert.spv"
 compile "$here/fill_samples.hlsl" frag PSMain "$out/fill_samples.frag.spv"
-echo "compile-spirv.sh: fill_samples -> $out"
+"$glslang" -V -o "$out/mips.comp.spv" "$here/mips.comp" >/dev/null || {
+    echo "compile-spirv.sh: failed: $here/mips.comp (rerun: $glslang -V $here/mips.comp)" >&2
+    exit 1
+}
+echo "compile-spirv.sh: fill_samples, mips -> $out"

@@ -428,6 +428,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     if (!r->user_root_bound) {
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, r->user_root);
         r->user_root_bound = true;
+        r->mips_root_bound = false;
         r->draw_state_valid = false;
     }
     /* resource states: targets for output, the sampled textures for reading, buffers */
@@ -665,14 +666,15 @@ xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *dr
     return XGD_OK;
 }
 
-/* One full-screen triangle of the blit program into `rtv` (w x h) reading level srv `src`. */
-static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, int scale,
-                       D3D12_CPU_DESCRIPTOR_HANDLE rtv, DXGI_FORMAT fmt, int samples, int w,
-                       int h)
+/* One full-screen triangle of the blit program into `rtv` (w x h) reading level srv `src`;
+   `mode` picks the pixel shader (d3d12_pso_key.mode: 1 the float blit, 2 Color mips). */
+static xgd_result blit(d3d12_renderer *r, uint32_t mode, uint32_t src, int src_w, int src_h,
+                       int scale, D3D12_CPU_DESCRIPTOR_HANDLE rtv, DXGI_FORMAT fmt, int samples,
+                       int w, int h)
 {
     d3d12_pso_key key;
     memset(&key, 0, sizeof key);
-    key.mode = 1;
+    key.mode = mode;
     key.rt_count = 1;
     key.rtv[0] = fmt;
     key.dsv = DXGI_FORMAT_UNKNOWN;
@@ -714,9 +716,10 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
     xgdi_d3d12_query_suspend(r);
     ID3D12GraphicsCommandList *list = d3d12_list(r);
-    if (r->user_root_bound) {
+    if (r->user_root_bound || r->mips_root_bound) {
         ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, r->root);
         r->user_root_bound = false;
+        r->mips_root_bound = false;
     }
     ID3D12GraphicsCommandList_SetPipelineState(list, pso);
     ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
@@ -739,17 +742,108 @@ static xgd_result blit(d3d12_renderer *r, uint32_t src, int src_w, int src_h, in
     return XGD_OK;
 }
 
-/* Mip generation on the GPU: one draw per level, each reading the level above (box filter). */
+/* Levels B + 1 .. B + k (k 2 or 3) of a 2D Color chain from level B in one draw without a
+   render target (PSMipChain2/3, shaders/blit.hlsl): a pixel per 2^(k-1)-square block of level
+   B + 1, each level a UAV. */
+static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int base, int k)
+{
+    d3d12_pso_key key;
+    memset(&key, 0, sizeof key);
+    key.mode = 1 + (uint32_t)k;
+    key.rt_count = 0;
+    key.dsv = DXGI_FORMAT_UNKNOWN;
+    key.samples = 1;
+    key.sample_mask = -1;
+    key.cull = XGD_CULL_NONE;
+    key.fill = XGD_FILL_SOLID;
+    key.topology = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    ID3D12PipelineState *pso = NULL;
+    xgd_result res = xgdi_d3d12_pso_get(r, &key, &pso);
+    if (res != XGD_OK) return res;
+    d3d12_alloc cb;
+    res = xgdi_d3d12_linear_alloc(r, &r->frames[r->slot].constants, 16, D3D12X_CBV_ALIGN, &cb);
+    if (res != XGD_OK) return res;
+    int32_t params[4] = { xgdi_mip_dim(t->desc.width, base), xgdi_mip_dim(t->desc.height, base), 0, 0 };
+    memcpy(cb.cpu, params, sizeof params);
+    /* Levels already in UNORDERED_ACCESS were written by the last chain's UAV stores, with no
+       transition since to order this draw's stores after them: a UAV barrier does. */
+    bool uav_hazard = false;
+    for (int l = base + 1; l <= base + k; l++)
+        uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    xgdi_d3d12_texture_transition(r, t, 0, base, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+    for (int l = base + 1; l <= base + k; l++)
+        xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
+    xgdi_d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    if (uav_hazard) {
+        D3D12_RESOURCE_BARRIER ub;
+        memset(&ub, 0, sizeof ub);
+        ub.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+        ub.UAV.pResource = t->res;
+        ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &ub);
+    }
+    d3d12_event_end(r);
+    /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
+    xgdi_d3d12_query_suspend(r);
+    if (!r->mips_root_bound) {
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(list, r->mips_root);
+        r->mips_root_bound = true;
+        r->user_root_bound = false;
+    }
+    ID3D12GraphicsCommandList_SetPipelineState(list, pso);
+    ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(list, 0, cb.gpu);
+    ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+        list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_srv[base]));
+    /* every table gets a descriptor (vkd3d writes the whole set); past k, one the shader of k
+       levels does not read */
+    for (int i = 0; i < 3; i++)
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(
+            list, 2 + (UINT)i,
+            xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_uav[base + 1 + (i < k ? i : k - 1)]));
+    ID3D12GraphicsCommandList_OMSetRenderTargets(list, 0, NULL, FALSE, NULL);
+    int block = 1 << (k - 1);
+    int gw = (xgdi_mip_dim(t->desc.width, base + 1) + block - 1) / block;
+    int gh = (xgdi_mip_dim(t->desc.height, base + 1) + block - 1) / block;
+    D3D12_VIEWPORT vp = { 0, 0, (FLOAT)gw, (FLOAT)gh, 0, 1 };
+    D3D12_RECT sc = { 0, 0, gw, gh };
+    ID3D12GraphicsCommandList_RSSetViewports(list, 1, &vp);
+    ID3D12GraphicsCommandList_RSSetScissorRects(list, 1, &sc);
+    ID3D12GraphicsCommandList_IASetPrimitiveTopology(list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList_DrawInstanced(list, 3, 1, 0, 0);
+    xgdi_d3d12_query_resume(r);
+    r->current_pso = NULL;
+    r->targets_dirty = true;
+    r->draw_state_valid = false;
+    r->stats.mip_chain_draws++;
+    return XGD_OK;
+}
+
+/* Mip generation on the GPU: one draw per level, each reading the level above (box filter);
+   Color in whole numbers, so its bytes are the rule's exactly (shaders/blit.hlsl). A 2D Color
+   chain takes three levels a draw (mip_chain_draw) while three remain, then two, then one: a
+   1024x1024 chain is four draws (levels 1-3, 4-6, 7-9, then 10) instead of ten, 2048x2048
+   four (1-3, 4-6, 7-9, 10-11). */
 xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, int face)
 {
     if (t->desc.levels <= 1 || t->fi->block_size != 1 || t->rtv == NULL) return XGD_OK;
+    uint32_t mode = t->dxgi == DXGI_FORMAT_R8G8B8A8_UNORM && !r->mips_per_level ? 2 : 1;
     d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
                  t->label[0] ? t->label : "texture", face);
-    for (int l = 1; l < t->desc.levels; l++) {
+    int first = 1;
+    if (t->level_uav != NULL && face == 0) {
+        while (first + 1 < t->desc.levels) {
+            int k = first + 2 < t->desc.levels ? 3 : 2;
+            xgd_result res = mip_chain_draw(r, t, first - 1, k);
+            if (res != XGD_OK) return res;
+            first += k;
+        }
+    }
+    for (int l = first; l < t->desc.levels; l++) {
         xgdi_d3d12_texture_transition(r, t, face, l - 1, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
         xgdi_d3d12_texture_transition(r, t, face, l, D3D12_RESOURCE_STATE_RENDER_TARGET);
         int i = face * t->desc.levels + l;
-        xgd_result res = blit(r, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
+        xgd_result res = blit(r, mode, t->level_srv[i - 1], xgdi_mip_dim(t->desc.width, l - 1),
                               xgdi_mip_dim(t->desc.height, l - 1), 2,
                               xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->rtv[i]), t->dxgi, 1,
                               xgdi_mip_dim(t->desc.width, l), xgdi_mip_dim(t->desc.height, l));
@@ -766,7 +860,7 @@ xgd_result xgdi_d3d12_fill_samples(d3d12_renderer *r, xgdi_native_texture *t, in
     xgdi_d3d12_texture_transition(r, t, face, 0, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     xgdi_d3d12_transition(r, t->ms, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, &t->ms_state,
                           D3D12_RESOURCE_STATE_RENDER_TARGET);
-    xgd_result res = blit(r, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
+    xgd_result res = blit(r, 1, t->level_srv[face * t->desc.levels], t->desc.width, t->desc.height,
                           1, xgdi_d3d12_cpu_chain_handle(&r->rtv_heap, t->ms_rtv[face]), t->dxgi,
                           t->samples, t->desc.width, t->desc.height);
     if (res == XGD_OK) t->ms_dirty[face] = false;

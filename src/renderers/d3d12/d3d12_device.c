@@ -388,6 +388,7 @@ void xgdi_d3d12_bind_heaps(d3d12_renderer *r)
     ID3D12GraphicsCommandList_SetDescriptorHeaps(d3d12_list(r), 2, heaps);
     ID3D12GraphicsCommandList_SetGraphicsRootSignature(d3d12_list(r), r->root);
     r->user_root_bound = false;
+    r->mips_root_bound = false;
     r->heaps_dirty = false;
     r->targets_dirty = true;
     r->current_pso = NULL;
@@ -927,6 +928,8 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
     const char *debug_env = getenv("XGD_D3D12_DEBUG");
     r->debug = info->debug || (debug_env != NULL && debug_env[0] == '1');
     r->profile = info->profile;
+    const char *per_level = getenv("XGD_MIPS_PER_LEVEL");
+    r->mips_per_level = per_level != NULL && per_level[0] != '\0' && strcmp(per_level, "0") != 0;
 
     if (r->debug) xgdi_d3d12_debug_enable_layer(r);
     HRESULT hr = d3d12_create_device(r, &r->dev);

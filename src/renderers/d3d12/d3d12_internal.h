@@ -152,6 +152,8 @@ struct xgdi_native_texture {
     D3D12_RESOURCE_STATES ms_state, depth_state;
     uint32_t srv;                     /* whole-resource SRV (2D, cube or 3D) */
     uint32_t *level_srv;              /* render targets with mips: one per (face, level) */
+    uint32_t *level_uav;              /* Color 2D chains drawn up to three levels at a time
+                                         (PSMipChain2/3): one UAV per level; NULL otherwise */
     uint32_t *rtv;                    /* render targets: per (face, level) of res */
     uint32_t ms_rtv[6];
     uint32_t dsv;
@@ -229,7 +231,10 @@ typedef struct d3d12_pso_key {
     DXGI_FORMAT dsv;
     int samples;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
-    uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit */
+    uint32_t mode;                    /* 0 draw (a user program), 1 mip/copy blit, 2 mip blit of
+                                         8-bit unorm (Color) in whole numbers, 3 and 4 two and
+                                         three Color levels by UAVs (PSMipChain2/3, mips_root,
+                                         no target) */
     uint64_t user_vs, user_ps;        /* XGDI_PROGRAM_USER: the shaders' serials (never reused) */
     /* draws through several streams (d3d12_instancing.c): each element's input slot, each
        slot's instance step rate (0: per vertex); all zero for single-stream draws */
@@ -355,6 +360,7 @@ typedef struct d3d12_stats {
     uint64_t draws, triangles, buffers_created, textures_created, gpu_waits, submits;
     uint64_t readback_buffers_created; /* readback-heap buffers made for readbacks */
     uint64_t pso_lookups;             /* draws whose PSO was looked up (the memo did not serve) */
+    uint64_t mip_chain_draws;         /* mip draws of several levels (PSMipChain2/3) */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {
@@ -377,6 +383,8 @@ typedef struct d3d12_capabilities {
 struct d3d12_renderer {
     xgdi_renderer base;
     bool debug, lost;
+    /* $XGD_MIPS_PER_LEVEL set (not "0"): every chain by the float blit, Color's too */
+    bool mips_per_level;
     uint64_t completed_max;           /* largest completed fence value read (xgdi_d3d12_completed) */
     xgd_graphics_profile profile;
     ID3D12Device *dev;
@@ -409,6 +417,11 @@ struct d3d12_renderer {
     size_t barrier_count, barrier_capacity;
 
     ID3D12RootSignature *root;
+    /* Color mips of several levels a draw (PSMipChain2/3): [0] root CBV b0, [1] table of the
+       SRV t0, [2..4] tables of one UAV each (u0..u2); NULL where R8G8B8A8 has no typed UAVs
+       or mips_per_level is set. mips_root_bound: the open list has it bound. */
+    ID3D12RootSignature *mips_root;
+    bool mips_root_bound;
     /* user programs (d3d12_user.c): their root signature, whether the open list has it bound
        (else the blit's, root), the shaders a PSO is being built from, the last blocks bound
        (CPU copies, valid while draw_state_valid) and the tables bound */
@@ -644,7 +657,9 @@ typedef struct d3d12_bytecode {
     const unsigned char *data;
     size_t size;
 } d3d12_bytecode;
-/* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel. */
+/* The blit's bytecode (DXBC, shader model 5.0, shaders/blit.hlsl); stage 0 vertex, 1 pixel,
+   2 the pixel shader of 8-bit unorm mips (PSMipUnorm8), 3 and 4 of two and three levels
+   (PSMipChain2, PSMipChain3). */
 d3d12_bytecode xgdi_d3d12_blit_shader(int stage);
 
 #endif /* XGD_D3D12_INTERNAL_H */

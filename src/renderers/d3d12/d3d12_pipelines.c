@@ -5,8 +5,9 @@
  * (less the reference, which is list state, as is the blend factor), rasterizer with the depth
  * bias converted for the bound depth format (xgdi_depth_bias_units), target formats and samples.
  *
- * Root signature of the blit (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
- * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0. User programs
+ * Root signature of the blits (mip generation, sample fill; shaders/blit.hlsl): [0] root CBV b0
+ * (constant arena address), [1] table of one SRV t0, [2] table of one sampler s0; of mips of
+ * several levels a draw (PSMipChain2/3), its own (mips_root_init). User programs
  * have their own (d3d12_user.c) and their PSOs are keyed by the shaders' serials.
  */
 #include "d3d12_internal.h"
@@ -14,6 +15,45 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The root signature of PSMipChain2/3 (r->mips_root), where Color has typed UAVs (a feature level
+   11_0 requirement, asked all the same) and $XGD_MIPS_PER_LEVEL is unset. Stores to a typed
+   UAV need no more than the UAV (only typed loads are limited to a few formats), and vkd3d
+   leaves Support2, with its UAV_TYPED_STORE bit, at 0 for every format. */
+static xgd_result mips_root_init(d3d12_renderer *r)
+{
+    D3D12_FEATURE_DATA_FORMAT_SUPPORT fs = { DXGI_FORMAT_R8G8B8A8_UNORM, 0, 0 };
+    if (r->mips_per_level ||
+        FAILED(ID3D12Device_CheckFeatureSupport(r->dev, D3D12_FEATURE_FORMAT_SUPPORT, &fs, sizeof fs)) ||
+        !(fs.Support1 & D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW))
+        return XGD_OK;
+    D3D12_DESCRIPTOR_RANGE ranges[4] = { { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 },
+                                         { D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, 0 },
+                                         { D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 1, 0, 0 },
+                                         { D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 2, 0, 0 } };
+    D3D12_ROOT_PARAMETER params[5];
+    memset(params, 0, sizeof params);
+    params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    params[0].Descriptor.ShaderRegister = 0;
+    params[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    for (int i = 1; i < 5; i++) {
+        params[i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+        params[i].DescriptorTable.NumDescriptorRanges = 1;
+        params[i].DescriptorTable.pDescriptorRanges = &ranges[i - 1];
+        params[i].ShaderVisibility = D3D12_SHADER_VISIBILITY_PIXEL;
+    }
+    D3D12_ROOT_SIGNATURE_DESC rd = { 5, params, 0, NULL, D3D12_ROOT_SIGNATURE_FLAG_NONE };
+    ID3DBlob *blob = NULL, *err = NULL;
+    HRESULT hr = D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err);
+    if (err != NULL) ID3D10Blob_Release(err);
+    if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "D3D12SerializeRootSignature(mips)");
+    hr = ID3D12Device_CreateRootSignature(r->dev, 0, ID3D10Blob_GetBufferPointer(blob),
+                                          ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
+                                          (void **)&r->mips_root);
+    ID3D10Blob_Release(blob);
+    if (SUCCEEDED(hr)) d3d12_set_name(r, r->mips_root, "xgd mips root signature");
+    return xgdi_d3d12_check(r, hr, "CreateRootSignature(mips)");
+}
 
 xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
 {
@@ -44,6 +84,7 @@ xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
     ID3D10Blob_Release(blob);
     if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
     xgd_result res = xgdi_d3d12_check(r, hr, "CreateRootSignature");
+    if (res == XGD_OK) res = mips_root_init(r);
     return res == XGD_OK ? xgdi_d3d12_user_init(r) : res;
 }
 
@@ -55,6 +96,8 @@ void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
     r->pso_count = r->pso_capacity = 0;
     if (r->root != NULL) ID3D12RootSignature_Release(r->root);
     r->root = NULL;
+    if (r->mips_root != NULL) ID3D12RootSignature_Release(r->mips_root);
+    r->mips_root = NULL;
     xgdi_d3d12_user_free(r);
 }
 
@@ -230,8 +273,9 @@ static xgd_result create_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     memset(el, 0, sizeof el); /* InstanceDataStepRate 0: per-vertex elements require it */
     if (k->mode == 0) return create_user_pso(r, k, &d, el, out);
     /* the blit: no vertex input, its own root signature */
-    d.pRootSignature = r->root;
-    d3d12_bytecode vs = xgdi_d3d12_blit_shader(0), ps = xgdi_d3d12_blit_shader(1);
+    d.pRootSignature = k->mode >= 3 ? r->mips_root : r->root;
+    d3d12_bytecode vs = xgdi_d3d12_blit_shader(0),
+                   ps = xgdi_d3d12_blit_shader(k->mode == 1 ? 1 : (int)k->mode);
     d.VS.pShaderBytecode = vs.data;
     d.VS.BytecodeLength = vs.size;
     d.PS.pShaderBytecode = ps.data;
@@ -263,7 +307,7 @@ static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
         o->BlendOpAlpha = blend_op(b->alpha_blend_function);
         o->LogicOp = D3D12_LOGIC_OP_NOOP;
         unsigned m = b->color_write_channels;
-        o->RenderTargetWriteMask = k->mode == 1 ? D3D12_COLOR_WRITE_ENABLE_ALL
+        o->RenderTargetWriteMask = k->mode != 0 ? D3D12_COLOR_WRITE_ENABLE_ALL
                                                 : (UINT8)(m & XGD_COLOR_WRITE_ALL);
     }
     d.SampleMask = (UINT)k->sample_mask;
@@ -313,7 +357,7 @@ static xgd_result finish_pso(d3d12_renderer *r, const d3d12_pso_key *k,
     HRESULT hr = ID3D12Device_CreateGraphicsPipelineState(r->dev, &d, &IID_ID3D12PipelineState,
                                                           (void **)out);
     if (SUCCEEDED(hr))
-        d3d12_set_name(r, *out, "xgd %s pso (%d targets, %dx)", k->mode == 1 ? "blit" : "user",
+        d3d12_set_name(r, *out, "xgd %s pso (%d targets, %dx)", k->mode != 0 ? "blit" : "user",
                        k->rt_count, k->samples);
     return xgdi_d3d12_check(r, hr, "CreateGraphicsPipelineState");
 }

@@ -156,6 +156,11 @@ static void texture_free_now(d3d12_renderer *r, xgdi_native_texture *t)
             if (t->level_srv[i] != UINT32_MAX) free_view(r, &t->level_srv[i]);
         free(t->level_srv);
     }
+    if (t->level_uav != NULL) {
+        for (int i = 0; i < t->desc.levels; i++)
+            if (t->level_uav[i] != UINT32_MAX) free_view(r, &t->level_uav[i]);
+        free(t->level_uav);
+    }
     if (t->rtv != NULL) {
         for (int i = 0; i < subs; i++)
             if (t->rtv[i] != UINT32_MAX) xgdi_d3d12_cpu_chain_release(r, &r->rtv_heap, t->rtv[i]);
@@ -227,15 +232,41 @@ xgd_result xgdi_d3d12_texture_alloc(d3d12_renderer *r, const xgdi_texture_desc *
     for (int i = 0; i < subs; i++) t->states[i] = D3D12_RESOURCE_STATE_COMMON;
     t->ms_state = t->depth_state = D3D12_RESOURCE_STATE_COMMON;
 
+    /* Color chains of 2D targets drawn three levels at a time (PSMipChain) write by UAVs */
+    bool chain = r->mips_root != NULL && desc->render_target && desc->levels > 1 && !desc->cube &&
+                 !desc->volume && fmt == DXGI_FORMAT_R8G8B8A8_UNORM;
     if (desc->volume)
         res = make_volume_resource(r, desc->width, desc->height, depth, desc->levels, fmt,
                                    &t->res);
     else
         res = make_resource(r, desc->width, desc->height, t->faces, desc->levels, fmt, 1,
-                            desc->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET
-                                                : D3D12_RESOURCE_FLAG_NONE,
+                            (desc->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET
+                                                 : D3D12_RESOURCE_FLAG_NONE) |
+                                (chain ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS
+                                       : D3D12_RESOURCE_FLAG_NONE),
                             NULL, &t->res);
     if (res != XGD_OK) goto fail;
+    if (chain) {
+        t->level_uav = malloc((size_t)desc->levels * sizeof *t->level_uav);
+        if (t->level_uav == NULL) {
+            res = xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "d3d12: out of memory");
+            goto fail;
+        }
+        for (int l = 0; l < desc->levels; l++) t->level_uav[l] = UINT32_MAX;
+        for (int l = 0; l < desc->levels; l++) {
+            if ((res = xgdi_d3d12_gpu_heap_alloc(r, &r->view_heap, &t->level_uav[l])) != XGD_OK)
+                goto fail;
+            D3D12_UNORDERED_ACCESS_VIEW_DESC ud;
+            memset(&ud, 0, sizeof ud);
+            ud.Format = fmt;
+            ud.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2D;
+            ud.Texture2D.MipSlice = (UINT)l;
+            ID3D12Device_CreateUnorderedAccessView(r->dev, t->res, NULL, &ud,
+                                                   xgdi_d3d12_gpu_heap_staging(&r->view_heap,
+                                                                               t->level_uav[l]));
+            xgdi_d3d12_gpu_heap_publish(r, &r->view_heap, t->level_uav[l]);
+        }
+    }
 
     D3D12_SHADER_RESOURCE_VIEW_DESC sd;
     memset(&sd, 0, sizeof sd);

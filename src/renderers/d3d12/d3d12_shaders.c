@@ -9,8 +9,11 @@
 
 d3d12_bytecode xgdi_d3d12_blit_shader(int stage)
 {
-    static const d3d12_bytecode blobs[2] = { { xgd_dxbc_blit_vs, sizeof xgd_dxbc_blit_vs },
-                                             { xgd_dxbc_blit_ps, sizeof xgd_dxbc_blit_ps } };
+    static const d3d12_bytecode blobs[5] = { { xgd_dxbc_blit_vs, sizeof xgd_dxbc_blit_vs },
+                                             { xgd_dxbc_blit_ps, sizeof xgd_dxbc_blit_ps },
+                                             { xgd_dxbc_blit_mip8_ps, sizeof xgd_dxbc_blit_mip8_ps },
+                                             { xgd_dxbc_blit_chain2_ps, sizeof xgd_dxbc_blit_chain2_ps },
+                                             { xgd_dxbc_blit_chain3_ps, sizeof xgd_dxbc_blit_chain3_ps } };
     d3d12_bytecode none = { NULL, 0 };
-    return stage == 0 || stage == 1 ? blobs[stage] : none;
+    return stage >= 0 && stage < 5 ? blobs[stage] : none;
 }

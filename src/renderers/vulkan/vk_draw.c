@@ -3,10 +3,13 @@
  * with dynamic rendering, clears, draws, and the sample fill of multisampled targets.
  */
 #include "vk_internal.h"
-#include "xvk_spirv.h" /* generated at build time from shaders/fill_samples.hlsl (compile-spirv.sh) */
+#include "xvk_spirv.h" /* generated at build time from shaders/ (compile-spirv.sh) */
 
 #include <stdlib.h>
 #include <string.h>
+
+/* the workgroup and binding needs of shaders/mips.comp */
+enum { XVK_MIPS_THREADS = 256, XVK_MIPS_STORAGE_IMAGES = 6 };
 
 /* ---- shader modules and layouts ---- */
 
@@ -40,6 +43,7 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     res = make_module(r, xvk_spv_fill_samples_vert, sizeof xvk_spv_fill_samples_vert, &r->fill_vs);
     if (res == XGD_OK)
         res = make_module(r, xvk_spv_fill_samples_frag, sizeof xvk_spv_fill_samples_frag, &r->fill_fs);
+    if (res == XGD_OK) res = xvk_mips_init(r);
     if (res != XGD_OK) return res;
 
     /* (0,0,0,1) for attributes a layout lacks, read through a zero-stride binding */
@@ -80,8 +84,56 @@ xgd_result xvk_pipelines_init(xvk_renderer *r)
     return xvk_texture_upload_volume(&r->base, r->dummy_volume, 0, &one, black, 4, 4);
 }
 
+xgd_result xvk_mips_init(xvk_renderer *r)
+{
+    const char *per_level = getenv("XGD_MIPS_PER_LEVEL");
+    if (per_level != NULL && per_level[0] != '\0' && strcmp(per_level, "0") != 0) return XGD_OK;
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(r->phys, VK_FORMAT_R8G8B8A8_UNORM, &fp);
+    const VkPhysicalDeviceLimits *lim = &r->props.limits;
+    if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) ||
+        lim->maxComputeWorkGroupInvocations < XVK_MIPS_THREADS ||
+        lim->maxComputeWorkGroupSize[0] < XVK_MIPS_THREADS ||
+        lim->maxPerStageDescriptorStorageImages < XVK_MIPS_STORAGE_IMAGES)
+        return XGD_OK;
+    VkDescriptorSetLayoutBinding b[1 + XVK_MIPS_STORAGE_IMAGES];
+    for (uint32_t i = 0; i < 1 + XVK_MIPS_STORAGE_IMAGES; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){ i, i == 0 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+                                                         : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                               1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+    VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                           .bindingCount = 1 + XVK_MIPS_STORAGE_IMAGES, .pBindings = b };
+    xgd_result res = xvk_check(r, vkCreateDescriptorSetLayout(r->dev, &li, NULL, &r->mips_set_layout),
+                               "vkCreateDescriptorSetLayout");
+    if (res != XGD_OK) return res;
+    /* Size (ivec2) and Count */
+    VkPushConstantRange pc = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 3 * sizeof(int32_t) };
+    VkPipelineLayoutCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                      .setLayoutCount = 1, .pSetLayouts = &r->mips_set_layout,
+                                      .pushConstantRangeCount = 1, .pPushConstantRanges = &pc };
+    res = xvk_check(r, vkCreatePipelineLayout(r->dev, &pi, NULL, &r->mips_layout), "vkCreatePipelineLayout");
+    if (res != XGD_OK) return res;
+    VkShaderModule module;
+    res = make_module(r, xvk_spv_mips_comp, sizeof xvk_spv_mips_comp, &module);
+    if (res != XGD_OK) return res;
+    VkComputePipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                  .module = module, .pName = "main" },
+                                       .layout = r->mips_layout };
+    res = xvk_check(r, vkCreateComputePipelines(r->dev, r->pipeline_cache, 1, &ci, NULL, &r->mips_pipeline),
+                    "vkCreateComputePipelines");
+    vkDestroyShaderModule(r->dev, module, NULL);
+    if (res != XGD_OK) r->mips_pipeline = VK_NULL_HANDLE;
+    return res;
+}
+
 void xvk_pipelines_destroy(xvk_renderer *r)
 {
+    if (r->mips_pipeline) vkDestroyPipeline(r->dev, r->mips_pipeline, NULL);
+    if (r->mips_layout) vkDestroyPipelineLayout(r->dev, r->mips_layout, NULL);
+    if (r->mips_set_layout) vkDestroyDescriptorSetLayout(r->dev, r->mips_set_layout, NULL);
     for (size_t i = 0; i < r->pipeline_capacity; i++)
         if (r->pipelines[i].pipeline) vkDestroyPipeline(r->dev, r->pipelines[i].pipeline, NULL);
     free(r->pipelines);

@@ -263,6 +263,9 @@ void xvk_texture_free_now(xvk_renderer *r, xgdi_native_texture *t)
     if (t->ms_views != NULL)
         for (int i = 0; i < t->faces; i++)
             if (t->ms_views[i]) vkDestroyImageView(r->dev, t->ms_views[i], NULL);
+    if (t->level_views != NULL)
+        for (int i = 0; i < t->faces * t->desc.levels; i++)
+            if (t->level_views[i]) vkDestroyImageView(r->dev, t->level_views[i], NULL);
     if (t->depth_view) vkDestroyImageView(r->dev, t->depth_view, NULL);
     if (t->view) vkDestroyImageView(r->dev, t->view, NULL);
     /* A debug name outlives its object in the validation layer unless it is cleared (the
@@ -328,6 +331,8 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
     VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (desc->render_target) usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    bool compute_mips = xvk_texture_compute_mips(r, desc);
+    if (compute_mips) usage |= VK_IMAGE_USAGE_STORAGE_BIT;
     int depth = desc->volume ? (desc->depth > 1 ? desc->depth : 1) : 0;
     xgd_result res = make_image_typed(r, t->format, desc->width, desc->height, depth, desc->levels,
                                       t->layers, desc->cube, 1, usage, &t->image, &t->mem, name);
@@ -338,6 +343,16 @@ xgd_result xvk_texture_create(xgdi_renderer *base, const xgdi_texture_desc *desc
         res = make_view(r, t->image, vt, t->format, r->surface_swizzle[desc->format],
                         VK_IMAGE_ASPECT_COLOR_BIT, 0, desc->levels, 0, t->layers, &t->view);
     if (res == XGD_OK) init_image(r, cmd, t->image, VK_IMAGE_ASPECT_COLOR_BIT, !t->is_dxt, false);
+    if (res == XGD_OK && compute_mips) {
+        int n = t->faces * desc->levels;
+        t->level_views = calloc((size_t)n, sizeof *t->level_views);
+        if (t->level_views == NULL)
+            res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        for (int i = 0; res == XGD_OK && i < n; i++)
+            res = make_view(r, t->image, VK_IMAGE_VIEW_TYPE_2D, t->format, identity_swizzle,
+                            VK_IMAGE_ASPECT_COLOR_BIT, i % desc->levels, 1, i / desc->levels, 1,
+                            &t->level_views[i]);
+    }
     if (res == XGD_OK && desc->render_target) {
         t->rt_views = calloc((size_t)t->faces, sizeof *t->rt_views);
         if (t->rt_views == NULL) res = xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
@@ -595,11 +610,77 @@ static int even_source(int size, int level)
     return src == 1 ? 1 : 2 * dst;
 }
 
+bool xvk_texture_compute_mips(const xvk_renderer *r, const xgdi_texture_desc *d)
+{
+    /* only render targets regenerate their chains (at finalisation) */
+    return r->mips_pipeline != VK_NULL_HANDLE && d->render_target &&
+           d->format == XGD_SURFACE_FORMAT_COLOR &&
+           r->surface_vk[XGD_SURFACE_FORMAT_COLOR] == VK_FORMAT_R8G8B8A8_UNORM && d->levels > 1 &&
+           !d->volume;
+}
+
+/* Levels shaders/mips.comp writes per dispatch: a workgroup's 32x32 tile of the first reduces
+   to 1x1 in the sixth. */
+enum { MIPS_PER_DISPATCH = 6, MIPS_TILE = 32 };
+
+/*
+ * The chain by compute (shaders/mips.comp, which states the rule): levels 1..6 from level 0 in
+ * one dispatch, 7..12 from level 6 in the next, and so on, a dispatch's workgroups independent
+ * of each other; so a 1024x1024 chain is two dispatches and one barrier instead of ten
+ * dependent blits. The image stays in GENERAL, as everywhere in this renderer.
+ */
+static void generate_mips_compute(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
+{
+    const int levels = t->desc.levels;
+    VkImageView *views = t->level_views + (size_t)face * (size_t)levels;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->mips_pipeline);
+    for (int base = 0; base < levels - 1; base += MIPS_PER_DISPATCH) {
+        int count = levels - 1 - base < MIPS_PER_DISPATCH ? levels - 1 - base : MIPS_PER_DISPATCH;
+        if (base > 0) {
+            /* the dispatch before wrote level `base`, which this one reads */
+            VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                   .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                   .dstAccessMask = VK_ACCESS_SHADER_READ_BIT };
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+            r->counters.barriers++;
+        }
+        VkDescriptorImageInfo ii[1 + MIPS_PER_DISPATCH];
+        VkWriteDescriptorSet w[1 + MIPS_PER_DISPATCH];
+        for (int i = 0; i <= MIPS_PER_DISPATCH; i++) {
+            /* bindings past count repeat the last level; the shader writes none of them */
+            int level = base + (i < count ? i : count);
+            ii[i] = (VkDescriptorImageInfo){ VK_NULL_HANDLE, views[level], VK_IMAGE_LAYOUT_GENERAL };
+            w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                           .dstBinding = (uint32_t)i, .descriptorCount = 1,
+                                           .descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+                                                                    : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                           .pImageInfo = &ii[i] };
+        }
+        r->push_descriptor(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->mips_layout, 0, 1 + MIPS_PER_DISPATCH, w);
+        xvk_note_descriptors(r, 1);
+        int32_t params[3] = { xgdi_mip_dim(t->desc.width, base), xgdi_mip_dim(t->desc.height, base), count };
+        vkCmdPushConstants(cmd, r->mips_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof params, params);
+        int w1 = xgdi_mip_dim(t->desc.width, base + 1), h1 = xgdi_mip_dim(t->desc.height, base + 1);
+        vkCmdDispatch(cmd, (uint32_t)((w1 + MIPS_TILE - 1) / MIPS_TILE),
+                      (uint32_t)((h1 + MIPS_TILE - 1) / MIPS_TILE), 1);
+        r->counters.mip_dispatches++;
+    }
+}
+
 static void generate_mips(xvk_renderer *r, VkCommandBuffer cmd, xgdi_native_texture *t, int face)
 {
     bool linear = r->support[t->desc.format].filterable;
     xvk_label_insertf(r, cmd, "generate %d mip levels of %s face %d", t->desc.levels - 1,
                       t->label[0] ? t->label : "texture", face);
+    if (t->level_views != NULL) {
+        /* everything before the chain: the level rendered or uploaded, earlier reads */
+        r->hazard = true;
+        xvk_barrier(r, cmd);
+        generate_mips_compute(r, cmd, t, face);
+        r->hazard = true;
+        return;
+    }
     for (int l = 1; l < t->desc.levels; l++) {
         if (l == 1) {
             /* everything before the chain: the level rendered or uploaded, earlier reads */
