@@ -992,6 +992,30 @@ static void ring_prefault(xvk_ring *g, uint64_t frame_use)
         g->populated = g->size;
 }
 
+/*
+ * Called by Present after ring_grow: moves the head back to the ring's start when enough of the
+ * start is free for two more frames like this one (at least XVK_RING_REWIND_MIN each) beside the
+ * bytes the GPU may still read: by the third, Present has waited for the frames before the move
+ * (XVK_FRAMES in flight). The rest of the lap counts as used until those submissions retire, so
+ * no later allocation waits for it. While frames are small, the ring's working set then stays a
+ * few frames of the same memory, warm in the CPU's caches and TLB as one reused vertex buffer
+ * is, instead of a fresh stretch of the ring each frame (lavapipe, 1,000 quads a frame: the draw
+ * loop took 3.4 times the raw loop's time at 1.3 times its instructions; 1.2 times after).
+ */
+static void ring_rewind(xvk_renderer *r, uint64_t frame_use)
+{
+    xvk_ring *g = &r->ring;
+    uint64_t pos = g->head % g->size;
+    if (pos == 0) return;
+    uint64_t room = 2 * (frame_use > XVK_RING_REWIND_MIN ? frame_use : XVK_RING_REWIND_MIN);
+    if (pos < room) return; /* too early whatever the GPU holds: no query */
+    ring_collect(r, xvk_completed(r));
+    if (pos - room < g->head - g->tail) return;
+    g->head += g->size - pos;
+    g->frame_head = g->head;
+    r->counters.ring_wraps++;
+}
+
 static void ring_grow(xvk_renderer *r)
 {
     xvk_ring *g = &r->ring;
@@ -1232,6 +1256,7 @@ static xgd_result xvk_present(xgdi_renderer *base, int swap_interval)
     if (res != XGD_OK || r->recording) return res;
     const uint64_t frame_use = r->ring.head - r->ring.frame_head;
     ring_grow(r);
+    ring_rewind(r, frame_use);
     ring_prefault(&r->ring, frame_use); /* the ring kept, or a new one from its start */
     /* The next frame's slot held the frame before this one: when the GPU still runs it, wait
        here, as Direct3D 9 and XNA block in Present when the GPU is behind, rather than in the

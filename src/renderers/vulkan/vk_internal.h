@@ -39,6 +39,8 @@
 #define XVK_RING_MAX ((uint64_t)1 << 30)
 /* what Present prefaults ahead of the ring's head at least (ring_prefault) */
 #define XVK_RING_PREFAULT_MIN ((uint64_t)1 << 20)
+/* the least a frame is reckoned to take when Present moves the head back (ring_rewind) */
+#define XVK_RING_REWIND_MIN ((uint64_t)64 << 10)
 #define XVK_BLOCK_SIZE (64u << 20)
 
 typedef struct xvk_renderer xvk_renderer;
