@@ -141,6 +141,10 @@ struct xgd_sprite_batch {
        still are; when it moves, Draw empties both. */
     uint64_t checked_epoch;
     xgd_texture *run_handle;
+    uint32_t run_room;                /* capacity while run_handle names a texture, else 0: Draw's
+                                         one test that a run is open (so its texture is not NULL
+                                         and the batch is in a queued Begin) and that the queue
+                                         has room */
     uint32_t run_ordinal;
     int run_width, run_height;
     float run_corner[4];              /* (-0, -0, width, height): build_fast's corner offsets */
@@ -167,6 +171,7 @@ static void batch_device_destroyed(void *object)
     b->count = 0;
     b->effect = NULL;
     b->run_handle = NULL;
+    b->run_room = 0;
 }
 
 static const xgd_resource_class batch_class = { "sprite batch", batch_device_destroyed };
@@ -264,6 +269,7 @@ static void table_reset(xgd_sprite_batch *b)
     b->distinct = 0;
     b->uv_count = b->general_count = 0;
     b->run_handle = NULL;
+    b->run_room = 0;
     memset(b->memo, 0, sizeof b->memo);
 }
 
@@ -451,6 +457,9 @@ static const float uv_flip[4][4] = {
  * million sprites from 15-16 to 11-12 ns a sprite: the lines are not read before they are
  * written, and the frame's 96 MB of vertices do not push the queue out of the caches. */
 #if defined(__SSE2__)
+typedef __m128 quad_uv;               /* (ua, va, ub, vb): corners 0 and 3, already flipped */
+#define QUAD_UV_LOAD(p) _mm_loadu_ps(p)
+
 /* Four floats to f: non-temporal (f 16-byte aligned) or a plain unaligned store. stream is
    known where expand_chunk is inlined, so the test is made once per chunk, not per store. */
 static ALWAYS_INLINE void store4(float *f, __m128 v, bool stream)
@@ -459,23 +468,14 @@ static ALWAYS_INLINE void store4(float *f, __m128 v, bool stream)
     else _mm_storeu_ps(f, v);
 }
 
-static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
-                                      const sprite_quad *q, bool stream)
+/* An unrotated sprite's (QUAD_WHOLE or QUAD_UV) vertices from its edges, z and color and the
+ * texture coordinates of its corners 0 and 3. */
+static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, quad_uv uv,
+                                      bool stream)
 {
-    const uint32_t form = q->form;
-    const float *uvp;
-    if ((form & 3u) == QUAD_WHOLE) {
-        uvp = uv_flip[form >> 2];
-    } else if ((form & 3u) == QUAD_UV) {
-        uvp = b->uvs[form >> 2];
-    } else {
-        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-        return;
-    }
     const __m128 r = _mm_loadu_ps(&q->x0);                                  /* x0 y0 x1 y1 */
-    const __m128 zt = _mm_loadu_ps(&q->z);                                  /* z c t f */
-    const __m128 zc = _mm_shuffle_ps(zt, zt, _MM_SHUFFLE(1, 0, 1, 0));      /* z c z c */
-    const __m128 uv = _mm_loadu_ps(uvp);                                    /* ua va ub vb */
+    const __m128 zt = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&q->z));
+    const __m128 zc = _mm_movelh_ps(zt, zt);                                /* z c z c */
     float *f = (float *)(void *)out;
     const __m128 v0 = _mm_movelh_ps(r, zc);                                 /* x0 y0 z c */
     const __m128 v1 = _mm_shuffle_ps(uv, r, _MM_SHUFFLE(1, 2, 1, 0));       /* ua va x1 y0 */
@@ -491,20 +491,13 @@ static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch
     store4(f + 20, v5, stream);
 }
 #else
-static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
-                                      const sprite_quad *q, bool stream)
+typedef const float *quad_uv;
+#define QUAD_UV_LOAD(p) (p)
+
+static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, quad_uv uv,
+                                      bool stream)
 {
     (void)stream;
-    const uint32_t form = q->form;
-    const float *uv;
-    if ((form & 3u) == QUAD_WHOLE) {
-        uv = uv_flip[form >> 2];
-    } else if ((form & 3u) == QUAD_UV) {
-        uv = b->uvs[form >> 2];
-    } else {
-        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-        return;
-    }
     const float z = q->z;
     const xgd_color color = q->color;
     out[0] = (sprite_vertex){ { q->x0, q->y0, z }, color, { uv[0], uv[1] } };
@@ -514,21 +507,33 @@ static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch
 }
 #endif
 
+/* texture and form of a queued sprite as one value: equal for two sprites of one texture
+ * drawn whole with the same effects, whose vertices differ only in edges, z and color */
+static ALWAYS_INLINE uint64_t quad_key(const sprite_quad *q)
+{
+    return (uint64_t)q->form << 32 | q->texture;
+}
+
 /* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
  * into dst, and their runs into b->runs; returns the number of runs. Inlined twice, so each
- * loop knows where its sprites come from. */
+ * loop knows where its sprites come from. A stretch of sprites that draw their texture whole
+ * with the same effects (the common case: one key, see quad_key) is expanded by an inner loop
+ * that has their texture coordinates at hand and tests one key a sprite; so is a stretch of
+ * one texture's source-rectangle sprites (a sprite sheet, a font's glyphs). */
 static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
                                       const uint64_t *order, uint32_t first, uint32_t n,
                                       bool stream)
 {
-    const sprite_quad *quads = b->quads;
+    const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
+    const float(*uvs)[4] = (const float(*)[4])b->uvs;
+#define QUAD_AT(k) (order != NULL ? &quads[(uint32_t)order[k]] : &quads[k])
     /* the open run: its texture ordinal and first sprite */
     int run_count = 0;
-    uint32_t run_texture = order != NULL ? quads[(uint32_t)order[0]].texture
-                                         : quads[first].texture;
+    uint32_t run_texture = QUAD_AT(0)->texture;
     uint32_t run_start = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[first + i];
+    uint32_t i = 0;
+    while (i < n) {
+        const sprite_quad *q = QUAD_AT(i);
         if (q->texture != run_texture) {
             b->runs[run_count].texture = b->distinct_textures[run_texture];
             b->runs[run_count].quad_count = (int)(i - run_start);
@@ -536,8 +541,32 @@ static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
             run_texture = q->texture;
             run_start = i;
         }
-        expand_quad(&dst[(size_t)i * 4], b, q, stream);
+        const uint32_t form = q->form;
+        sprite_vertex *out = &dst[(size_t)i * 4];
+        if ((form & 3u) == QUAD_WHOLE) {
+            const uint64_t key = quad_key(q);
+            const quad_uv uv = QUAD_UV_LOAD(uv_flip[form >> 2]);
+            for (;;) {
+                expand_rect(out, q, uv, stream);
+                out += 4;
+                if (++i == n) break;
+                q = QUAD_AT(i);
+                if (quad_key(q) != key) break;
+            }
+        } else if ((form & 3u) == QUAD_UV) {
+            for (;;) {
+                expand_rect(out, q, QUAD_UV_LOAD(uvs[q->form >> 2]), stream);
+                out += 4;
+                if (++i == n) break;
+                q = QUAD_AT(i);
+                if (q->texture != run_texture || (q->form & 3u) != QUAD_UV) break;
+            }
+        } else {
+            memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+            i++;
+        }
     }
+#undef QUAD_AT
     b->runs[run_count].texture = b->distinct_textures[run_texture];
     b->runs[run_count].quad_count = (int)(n - run_start);
     return run_count + 1;
@@ -780,7 +809,8 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
 }
 
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s);
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s);
 
 /* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
  * the last sprite's, a full queue, and every call that fails. */
@@ -889,17 +919,19 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         batch->run_height = memo->height;
         memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
+    batch->run_room = batch->capacity;
     sprite_quad *q = &batch->quads[i];
-    if (sprite->rotation != 0.0f || !queue_unrotated(batch, q, batch->run_corner, sprite)) {
+    if (sprite->rotation != 0.0f ||
+        !queue_unrotated(batch, q, batch->run_corner, batch->run_ordinal, sprite)) {
         /* rotated, a zero-size source over a destination, or a corner beyond float range:
            the four vertices as they are */
         uint32_t n = batch->general_count++;
         build_vertices(&batch->general[(size_t)n * 4], batch->run_width, batch->run_height,
                        sprite);
         q->z = sprite->layer_depth;
+        q->texture = batch->run_ordinal;
         q->form = n << 2 | QUAD_VERTICES;
     }
-    q->texture = batch->run_ordinal;
     batch->count = i + 1;
     return XGD_OK;
 }
@@ -935,7 +967,7 @@ static inline __m128 load_rect(const xgd_rect *rect)
 __attribute__((noinline))
 #endif
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                       const xgd_sprite *s)
+                       uint32_t ordinal, const xgd_sprite *s)
 {
     if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
@@ -978,6 +1010,7 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     _mm_storeu_ps(&q->x0, r);
     q->z = s->layer_depth;
     q->color = s->color;
+    q->texture = ordinal;
     if (s->source != NULL) {
         uint32_t n = b->uv_count++;
         _mm_storeu_ps(b->uvs[n], uv);
@@ -989,7 +1022,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
 }
 
 /* No source or destination rectangle: the whole texture, placed by position and scale. */
-static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint32_t ordinal,
+                                      const xgd_sprite *s)
 {
     const unsigned flip = (unsigned)s->effects;
     const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
@@ -1004,12 +1038,13 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], con
     _mm_storeu_ps(&q->x0, r);
     q->z = s->layer_depth;
     q->color = s->color;
+    q->texture = ordinal;
     q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #else
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                       const xgd_sprite *s)
+                       uint32_t ordinal, const xgd_sprite *s)
 {
     if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
@@ -1049,6 +1084,7 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     q->y1 = y1;
     q->z = z;
     q->color = s->color;
+    q->texture = ordinal;
     if (s->source != NULL) {
         uint32_t n = b->uv_count++;
         b->uvs[n][0] = (flip & 1u) ? u1 : u0;
@@ -1062,7 +1098,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint32_t ordinal,
+                                      const xgd_sprite *s)
 {
     const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
     const float x0 = s->position.x + (corner[0] - ox) * sx;
@@ -1078,16 +1115,18 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], con
     q->y1 = y1;
     q->z = z;
     q->color = s->color;
+    q->texture = ordinal;
     q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #endif
 
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s)
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s)
 {
-    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
-    return queue_whole(q, corner, s);
+    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, ordinal, s);
+    return queue_whole(q, corner, ordinal, s);
 }
 
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
@@ -1134,6 +1173,7 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         /* a handle has died since the run and the memo were checked: they may name it */
         batch->checked_epoch = epoch;
         batch->run_handle = NULL;
+        batch->run_room = 0;
         memset(batch->memo, 0, sizeof batch->memo);
     }
     /* The common call: a queued mode, the previous sprite's texture (it passed every texture
@@ -1152,37 +1192,47 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
     if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
         sprite->rotation == 0.0f &&
         queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
-                        sprite)) {
+                        memo != NULL ? memo->ordinal : batch->run_ordinal, sprite)) {
         if (memo != NULL) {
             batch->run_handle = texture;
+            batch->run_room = batch->capacity;
             batch->run_ordinal = memo->ordinal;
             batch->run_width = memo->width;
             batch->run_height = memo->height;
             memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
         }
-        batch->quads[i].texture = batch->run_ordinal;
         batch->count = i + 1;
         return XGD_OK;
     }
     return draw_general(batch, dev, texture, sprite);
 }
 
+/* A sprite with no source or destination rectangle and no rotation: one test of the three
+ * pointers' and the rotation's bits (+0 and -0 both count as no rotation, as 0.0f == -0.0f
+ * does in draw_general; NaN goes on to draw_general, which names it). */
+static ALWAYS_INLINE bool plain_sprite(const xgd_sprite *s)
+{
+    uint32_t rotation;
+    memcpy(&rotation, &s->rotation, sizeof rotation);
+    return ((uintptr_t)s->source | (uintptr_t)s->destination | (uintptr_t)(rotation << 1)) == 0;
+}
+
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
     /* The run's common sprite, the shortest way: this thread's last batch, no handle ended
-       since its run was checked (so its texture is still that live, checked texture), the
-       whole texture unrotated, room in the queue. Anything else: draw_other. */
+       since draw_other resolved it (draw_other then also brought the batch's checked_epoch to
+       this epoch, and only a later epoch could move it on, so the run's texture is still that
+       live, checked texture), the run's texture (run_room > i says a run is open, so texture
+       is not NULL and the batch is in a queued Begin, and that the queue has room), the whole
+       texture unrotated. Anything else: draw_other. */
     const uint64_t epoch = xgd_resource_epoch();
     const struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
         xgd_sprite_batch *b = last->batch;
         const uint32_t i = b->count;
-        if (epoch == b->checked_epoch && texture == b->run_handle && texture != NULL &&
-            sprite != NULL && i < b->capacity && b->in_begin && sprite->rotation == 0.0f &&
-            sprite->source == NULL && sprite->destination == NULL &&
-            queue_whole(&b->quads[i], b->run_corner, sprite)) {
-            b->quads[i].texture = b->run_ordinal;
+        if (texture == b->run_handle && i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
+            queue_whole(&b->quads[i], b->run_corner, b->run_ordinal, sprite)) {
             b->count = i + 1;
             return XGD_OK;
         }
