@@ -72,7 +72,7 @@ typedef struct sprite_quad {
     float z;                          /* the layer depth: vertex z and sort key */
     xgd_color color;
     uint32_t texture;                 /* index into distinct_* */
-    uint32_t form;
+    uint32_t form;                    /* right after texture: quad_key reads both as one */
 } sprite_quad;
 
 /* entries of the per-batch texture memo (a power of two) */
@@ -511,7 +511,9 @@ static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, 
  * drawn whole with the same effects, whose vertices differ only in edges, z and color */
 static ALWAYS_INLINE uint64_t quad_key(const sprite_quad *q)
 {
-    return (uint64_t)q->form << 32 | q->texture;
+    uint64_t key;
+    memcpy(&key, &q->texture, sizeof key); /* texture and form, adjacent (one load) */
+    return key;
 }
 
 /* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
