@@ -242,6 +242,7 @@ static int stretch_scene(xgd_sprite *out, const xgd_rect *src, xgd_rect *dst)
             s.destination = &dst[k / 11];
         }
         if (k == 22 || k == 23 || k == 40) s.rotation = 0.25f; /* whole (22, 23), source (40) */
+        if (k == 30) s.rotation = -0.0f;                        /* unrotated, by another path */
         out[k] = s;
     }
     return STRETCH_N;

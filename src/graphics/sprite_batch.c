@@ -48,8 +48,10 @@
 /* the Draw fast path's pieces, in Draw itself */
 #if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define ALWAYS_INLINE inline
+#define UNLIKELY(x) (x)
 #endif
 
 /* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps a reservation at 192 KiB */
@@ -954,8 +956,8 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
 /* (x, y, x, y) */
 static inline __m128 load_pair(const xgd_vector2 *v)
 {
-    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)v));
-    return _mm_movelh_ps(xy, xy);
+    __m128d xy = _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)v));
+    return _mm_castpd_ps(_mm_unpacklo_pd(xy, xy));
 }
 
 /* (x, y, width, height) as floats */
@@ -1028,9 +1030,10 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uin
                                       const xgd_sprite *s)
 {
     const unsigned flip = (unsigned)s->effects;
+    const xgd_color color = s->color;
     const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
     const __m128 sc = load_pair(&s->scale);
-    const __m128 z = _mm_load1_ps(&s->layer_depth);
+    const __m128 z = _mm_load_ss(&s->layer_depth);                        /* z 0 0 0 */
     /* (x0, y0, x1, y1) */
     const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(corner), o), sc));
     /* x - x is +0 for a finite x and NaN otherwise (finite4) */
@@ -1038,8 +1041,8 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uin
     if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
         return false;
     _mm_storeu_ps(&q->x0, r);
-    q->z = s->layer_depth;
-    q->color = s->color;
+    _mm_store_ss(&q->z, z);
+    q->color = color;
     q->texture = ordinal;
     q->form = flip << 2 | QUAD_WHOLE;
     return true;
@@ -1131,6 +1134,18 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
     return queue_whole(q, corner, ordinal, s);
 }
 
+/* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). */
+static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
+                                     const struct texture_memo *memo)
+{
+    b->run_handle = texture;
+    b->run_room = b->capacity;
+    b->run_ordinal = memo->ordinal;
+    b->run_width = memo->width;
+    b->run_height = memo->height;
+    memcpy(b->run_corner, memo->corner, sizeof b->run_corner);
+}
+
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
  * while the epoch reads the same, the handle still resolves to that batch on a live device.
  *
@@ -1195,28 +1210,22 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         sprite->rotation == 0.0f &&
         queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
                         memo != NULL ? memo->ordinal : batch->run_ordinal, sprite)) {
-        if (memo != NULL) {
-            batch->run_handle = texture;
-            batch->run_room = batch->capacity;
-            batch->run_ordinal = memo->ordinal;
-            batch->run_width = memo->width;
-            batch->run_height = memo->height;
-            memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
-        }
+        if (memo != NULL) switch_run(batch, texture, memo);
         batch->count = i + 1;
         return XGD_OK;
     }
     return draw_general(batch, dev, texture, sprite);
 }
 
-/* A sprite with no source or destination rectangle and no rotation: one test of the three
- * pointers' and the rotation's bits (+0 and -0 both count as no rotation, as 0.0f == -0.0f
- * does in draw_general; NaN goes on to draw_general, which names it). */
+/* A sprite with no source or destination rectangle and a rotation of +0: one test of the
+ * pointers' and the rotation's bits. A rotation of -0 (no rotation too) goes to draw_other,
+ * which compares it as 0.0f == -0.0f does and queues it as this path would; NaN goes on to
+ * draw_general, which names it. */
 static ALWAYS_INLINE bool plain_sprite(const xgd_sprite *s)
 {
     uint32_t rotation;
     memcpy(&rotation, &s->rotation, sizeof rotation);
-    return ((uintptr_t)s->source | (uintptr_t)s->destination | (uintptr_t)(rotation << 1)) == 0;
+    return ((uint64_t)(uintptr_t)s->source | (uint64_t)(uintptr_t)s->destination | rotation) == 0;
 }
 
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
@@ -1225,15 +1234,25 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
     /* The run's common sprite, the shortest way: this thread's last batch, no handle ended
        since draw_other resolved it (draw_other then also brought the batch's checked_epoch to
        this epoch, and only a later epoch could move it on, so the run's texture is still that
-       live, checked texture), the run's texture (run_room > i says a run is open, so texture
-       is not NULL and the batch is in a queued Begin, and that the queue has room), the whole
-       texture unrotated. Anything else: draw_other. */
+       live, checked texture), the run's texture or one in the memo (checked in this batch
+       too, and live while the epoch reads the same; the memo holds textures only in a queued
+       Begin, with a run open), then (run_room > i says a run is open, so texture is not NULL
+       and the batch is in a queued Begin, and that the queue has room) the whole texture
+       unrotated. Anything else: draw_other. Switching the run before the sprite is known to
+       queue only moves what the run caches to another checked texture. */
     const uint64_t epoch = xgd_resource_epoch();
     const struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
         xgd_sprite_batch *b = last->batch;
         const uint32_t i = b->count;
-        if (texture == b->run_handle && i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
+        if (UNLIKELY(texture != b->run_handle)) {
+            const struct texture_memo *memo =
+                &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+            if (texture == NULL || memo->handle != texture)
+                return draw_other(batch, texture, sprite, epoch);
+            switch_run(b, texture, memo);
+        }
+        if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
             queue_whole(&b->quads[i], b->run_corner, b->run_ordinal, sprite)) {
             b->count = i + 1;
             return XGD_OK;
