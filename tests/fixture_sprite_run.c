@@ -269,13 +269,33 @@ static bool draw_stretches(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
     return xgdt_read_back_buffer(t, dev, RW, RH, pixels);
 }
 
-static void stretches_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
+/* w x h texels, every one distinct (as run_texture's), the size in the pattern too. */
+static xgd_texture *sized_texture(xgdt_ctx *t, xgd_device *dev, int w, int h)
+{
+    uint8_t rgba[8 * 8 * 4];
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            uint8_t *p = &rgba[(j * w + i) * 4];
+            p[0] = (uint8_t)(20 + 29 * i + 3 * w);
+            p[1] = (uint8_t)(25 + 60 * j);
+            p[2] = (uint8_t)(240 - 14 * (i + 4 * j));
+            p[3] = (uint8_t)(255 - 40 * ((i + j) & 1));
+        }
+    }
+    return xgdt_image_texture(t, dev, w, h, rgba);
+}
+
+/* two_sizes: texture i is 4x4 for an even i and 6x3 for an odd one (the same content as
+ * texture i % 2), and only the two alternating textures are compared with a texture per
+ * sprite: switching between checked textures must switch the size the corners use. */
+static void stretches_match(xgdt_ctx *t, xgd_sprite_sort_mode mode, bool two_sizes)
 {
     xgd_device *dev = run_device(t);
     REQUIRE(dev != NULL);
     xgd_texture *tex[STRETCH_N];
     for (int i = 0; i < STRETCH_N; i++) {
-        tex[i] = run_texture(t, dev);
+        tex[i] = two_sizes ? sized_texture(t, dev, i % 2 ? 6 : 4, i % 2 ? 3 : 4)
+                           : run_texture(t, dev);
         REQUIRE(tex[i] != NULL);
     }
     xgd_sprite_batch *sb = NULL;
@@ -287,7 +307,8 @@ static void stretches_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
     int drawn = 0;
     for (int i = 0; i < RW * RH; i++) drawn += singles[i * 4] != 10;
     CHECK(drawn > RW * RH / 4); /* the comparison must see most sprites */
-    CHECK(xgdt_compare_rgba(t, "one texture vs a texture per sprite", one, singles, RW, RH, 0));
+    if (!two_sizes)
+        CHECK(xgdt_compare_rgba(t, "one texture vs a texture per sprite", one, singles, RW, RH, 0));
     CHECK(xgdt_compare_rgba(t, "two textures vs a texture per sprite", two, singles, RW, RH, 0));
     free(singles);
     free(one);
@@ -299,11 +320,15 @@ static void stretches_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
 
 XGD_FIXTURE(SpriteBatch_StretchesMatchSingleSpritesDeferred)
 {
-    stretches_match(t, XGD_SPRITE_SORT_DEFERRED);
+    stretches_match(t, XGD_SPRITE_SORT_DEFERRED, false);
 }
 XGD_FIXTURE(SpriteBatch_StretchesMatchSingleSpritesBackToFront)
 {
-    stretches_match(t, XGD_SPRITE_SORT_BACK_TO_FRONT);
+    stretches_match(t, XGD_SPRITE_SORT_BACK_TO_FRONT, false);
+}
+XGD_FIXTURE(SpriteBatch_AlternatingSizesMatchSingleSprites)
+{
+    stretches_match(t, XGD_SPRITE_SORT_DEFERRED, true);
 }
 
 /* ---- sprite sheets: source and destination rectangles inside a run --------------------------- */
