@@ -510,7 +510,8 @@ static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, 
 #endif
 
 /* texture and form of a queued sprite as one value: equal for two sprites of one texture
- * drawn whole with the same effects, whose vertices differ only in edges, z and color */
+ * drawn whole with the same effects, whose vertices differ only in edges, z and color (and
+ * never NO_KEY) */
 static ALWAYS_INLINE uint64_t quad_key(const sprite_quad *q)
 {
     uint64_t key;
@@ -518,59 +519,55 @@ static ALWAYS_INLINE uint64_t quad_key(const sprite_quad *q)
     return key;
 }
 
+/* A key no queued sprite has (form kind 3 is unused): the open stretch's when there is none. */
+#define NO_KEY UINT64_MAX
+
 /* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
  * into dst, and their runs into b->runs; returns the number of runs. Inlined twice, so each
- * loop knows where its sprites come from. A stretch of sprites that draw their texture whole
- * with the same effects (the common case: one key, see quad_key) is expanded by an inner loop
- * that has their texture coordinates at hand and tests one key a sprite; so is a stretch of
- * one texture's source-rectangle sprites (a sprite sheet, a font's glyphs). */
+ * loop knows where its sprites come from. A sprite with the key (quad_key) of the one before
+ * it, when that one drew its texture whole, takes the texture coordinates already at hand and
+ * tests nothing else: the common case (one texture, one flip) costs one test a sprite. */
 static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
                                       const uint64_t *order, uint32_t first, uint32_t n,
                                       bool stream)
 {
     const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
     const float(*uvs)[4] = (const float(*)[4])b->uvs;
-#define QUAD_AT(k) (order != NULL ? &quads[(uint32_t)order[k]] : &quads[k])
     /* the open run: its texture ordinal and first sprite */
     int run_count = 0;
-    uint32_t run_texture = QUAD_AT(0)->texture;
+    uint32_t run_texture = (order != NULL ? &quads[(uint32_t)order[0]] : quads)->texture;
     uint32_t run_start = 0;
-    uint32_t i = 0;
-    while (i < n) {
-        const sprite_quad *q = QUAD_AT(i);
-        if (q->texture != run_texture) {
-            b->runs[run_count].texture = b->distinct_textures[run_texture];
-            b->runs[run_count].quad_count = (int)(i - run_start);
-            run_count++;
-            run_texture = q->texture;
-            run_start = i;
-        }
-        const uint32_t form = q->form;
+    /* the open stretch of whole-texture sprites: their key and texture coordinates */
+    uint64_t stretch_key = NO_KEY;
+    quad_uv uv = QUAD_UV_LOAD(uv_flip[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[i];
         sprite_vertex *out = &dst[(size_t)i * 4];
-        if ((form & 3u) == QUAD_WHOLE) {
-            const uint64_t key = quad_key(q);
-            const quad_uv uv = QUAD_UV_LOAD(uv_flip[form >> 2]);
-            for (;;) {
-                expand_rect(out, q, uv, stream);
-                out += 4;
-                if (++i == n) break;
-                q = QUAD_AT(i);
-                if (quad_key(q) != key) break;
+        const uint64_t key = quad_key(q);
+        if (key != stretch_key) {
+            if (q->texture != run_texture) {
+                b->runs[run_count].texture = b->distinct_textures[run_texture];
+                b->runs[run_count].quad_count = (int)(i - run_start);
+                run_count++;
+                run_texture = q->texture;
+                run_start = i;
             }
-        } else if ((form & 3u) == QUAD_UV) {
-            for (;;) {
-                expand_rect(out, q, QUAD_UV_LOAD(uvs[q->form >> 2]), stream);
-                out += 4;
-                if (++i == n) break;
-                q = QUAD_AT(i);
-                if (q->texture != run_texture || (q->form & 3u) != QUAD_UV) break;
+            const uint32_t form = q->form;
+            if ((form & 3u) == QUAD_WHOLE) {
+                stretch_key = key;
+                uv = QUAD_UV_LOAD(uv_flip[form >> 2]);
+            } else {
+                stretch_key = NO_KEY;
+                if ((form & 3u) == QUAD_UV) {
+                    expand_rect(out, q, QUAD_UV_LOAD(uvs[form >> 2]), stream);
+                } else {
+                    memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+                }
+                continue;
             }
-        } else {
-            memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-            i++;
         }
+        expand_rect(out, q, uv, stream);
     }
-#undef QUAD_AT
     b->runs[run_count].texture = b->distinct_textures[run_texture];
     b->runs[run_count].quad_count = (int)(n - run_start);
     return run_count + 1;
