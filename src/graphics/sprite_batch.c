@@ -1151,9 +1151,9 @@ static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
  * TLS block's surplus gets "cannot allocate memory in static TLS block" (tests/tls). Where the
  * compiler has TLS descriptors the library is built with them (CMakeLists.txt: gcc's
  * -mtls-dialect=gnu2 on x86): loaded at startup, the memo's address is then one indirect call
- * that returns the static offset, 4 instructions more per Draw than initial-exec (gcc 12: 91
- * against 87 under callgrind); loaded late, the loader falls back to dynamic TLS instead of
- * failing. Without them (clang 14) it is a __tls_get_addr call, 18 more (103 against 85). A
+ * that returns the static offset, 4 instructions more per Draw than initial-exec (gcc 12,
+ * callgrind); loaded late, the loader falls back to dynamic TLS instead of failing. Without
+ * them (clang 14) it is a __tls_get_addr call, 18 more. A
  * memo without TLS would cost more still: one shared by all threads would have to be published
  * atomically and would thrash between threads drawing with different batches, and resolving
  * the handle on every Draw is what the memo saves. */
