@@ -215,6 +215,122 @@ XGD_FIXTURE(SpriteBatch_RunRefusesBadSprites)
     xgd_device_destroy(dev);
 }
 
+/* ---- End's stretches: sprites of one key expanded together ------------------------------------ */
+
+/* End expands a stretch of sprites that share their texture and draw it whole with the same
+ * effects, or a stretch of one texture's source-rectangle sprites, in one inner loop; a sprite
+ * whose texture differs from its neighbours' is a stretch of its own. The rule is the same as
+ * above: a sprite's vertices depend only on the sprite and its texture's size. So a scene with
+ * stretches of every length (equal flips in threes, consecutive source rectangles, rotated
+ * sprites and destination rectangles breaking stretches) drawn with one texture must match it drawn with a texture per
+ * sprite (every stretch one sprite long) and with two alternating ones, pixel for pixel, in
+ * submission order and sorted (End walks the sorted order). The sprites do not overlap. */
+enum { STRETCH_N = 48 };
+
+static int stretch_scene(xgd_sprite *out, const xgd_rect *src, xgd_rect *dst)
+{
+    for (int k = 0; k < STRETCH_N; k++) {
+        xgd_sprite s = XGD_SPRITE_INIT;
+        s.position = (xgd_vector2){ 1.3f + (float)(k % 8) * 7.75f, 2.2f + (float)(k / 8) * 10.3f };
+        s.scale = (xgd_vector2){ 1.5f, 1.25f + (float)(k % 2) * 0.5f };
+        s.effects = (xgd_sprite_effects)((k / 3) & 3);
+        s.color = (xgd_color){ (uint8_t)(255 - 4 * k), (uint8_t)(200 + k), 255, 255 };
+        s.layer_depth = (float)((k * 7) % STRETCH_N) / (float)STRETCH_N;
+        if (k % 7 >= 4) s.source = &src[k % 3];
+        if (k % 11 == 9) { /* a destination rectangle: whole texture (9, 31, 42), source (20) */
+            dst[k / 11] = (xgd_rect){ 2 + (k % 8) * 8, 3 + (k / 8) * 10, 5, 6 };
+            s.destination = &dst[k / 11];
+        }
+        if (k == 22 || k == 23 || k == 40) s.rotation = 0.25f; /* whole (22, 23), source (40) */
+        if (k == 30) s.rotation = -0.0f;                        /* unrotated, by another path */
+        out[k] = s;
+    }
+    return STRETCH_N;
+}
+
+static bool draw_stretches(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                           xgd_sprite_sort_mode mode, xgd_texture *const *textures, int count,
+                           uint8_t **pixels)
+{
+    const xgd_rect src[3] = { { 1, 0, 2, 3 }, { 0, 1, 4, 2 }, { 2, 2, 1, 1 } };
+    xgd_rect dst[STRETCH_N / 11 + 1];
+    xgd_sprite sprites[STRETCH_N];
+    int n = stretch_scene(sprites, src, dst);
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sort_mode = mode;
+    d.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
+    for (int i = 0; i < n; i++) {
+        if (xgd_sprite_batch_draw(sb, textures[i % count], &sprites[i]) != XGD_OK) return false;
+    }
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    return xgdt_read_back_buffer(t, dev, RW, RH, pixels);
+}
+
+/* w x h texels, every one distinct (as run_texture's), the size in the pattern too. */
+static xgd_texture *sized_texture(xgdt_ctx *t, xgd_device *dev, int w, int h)
+{
+    uint8_t rgba[8 * 8 * 4];
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            uint8_t *p = &rgba[(j * w + i) * 4];
+            p[0] = (uint8_t)(20 + 29 * i + 3 * w);
+            p[1] = (uint8_t)(25 + 60 * j);
+            p[2] = (uint8_t)(240 - 14 * (i + 4 * j));
+            p[3] = (uint8_t)(255 - 40 * ((i + j) & 1));
+        }
+    }
+    return xgdt_image_texture(t, dev, w, h, rgba);
+}
+
+/* two_sizes: texture i is 4x4 for an even i and 6x3 for an odd one (the same content as
+ * texture i % 2), and only the two alternating textures are compared with a texture per
+ * sprite: switching between checked textures must switch the size the corners use. */
+static void stretches_match(xgdt_ctx *t, xgd_sprite_sort_mode mode, bool two_sizes)
+{
+    xgd_device *dev = run_device(t);
+    REQUIRE(dev != NULL);
+    xgd_texture *tex[STRETCH_N];
+    for (int i = 0; i < STRETCH_N; i++) {
+        tex[i] = two_sizes ? sized_texture(t, dev, i % 2 ? 6 : 4, i % 2 ? 3 : 4)
+                           : run_texture(t, dev);
+        REQUIRE(tex[i] != NULL);
+    }
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    uint8_t *singles = NULL, *one = NULL, *two = NULL;
+    REQUIRE(draw_stretches(t, dev, sb, mode, tex, STRETCH_N, &singles));
+    REQUIRE(draw_stretches(t, dev, sb, mode, tex, 1, &one));
+    REQUIRE(draw_stretches(t, dev, sb, mode, tex, 2, &two));
+    int drawn = 0;
+    for (int i = 0; i < RW * RH; i++) drawn += singles[i * 4] != 10;
+    CHECK(drawn > RW * RH / 4); /* the comparison must see most sprites */
+    if (!two_sizes)
+        CHECK(xgdt_compare_rgba(t, "one texture vs a texture per sprite", one, singles, RW, RH, 0));
+    CHECK(xgdt_compare_rgba(t, "two textures vs a texture per sprite", two, singles, RW, RH, 0));
+    free(singles);
+    free(one);
+    free(two);
+    xgd_sprite_batch_destroy(sb);
+    for (int i = 0; i < STRETCH_N; i++) xgd_texture_destroy(tex[i]);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(SpriteBatch_StretchesMatchSingleSpritesDeferred)
+{
+    stretches_match(t, XGD_SPRITE_SORT_DEFERRED, false);
+}
+XGD_FIXTURE(SpriteBatch_StretchesMatchSingleSpritesBackToFront)
+{
+    stretches_match(t, XGD_SPRITE_SORT_BACK_TO_FRONT, false);
+}
+XGD_FIXTURE(SpriteBatch_AlternatingSizesMatchSingleSprites)
+{
+    stretches_match(t, XGD_SPRITE_SORT_DEFERRED, true);
+}
+
 /* ---- sprite sheets: source and destination rectangles inside a run --------------------------- */
 
 /* Texel (i, j) of the 4x4 sheet: opaque, every one distinct. */

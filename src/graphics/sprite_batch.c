@@ -48,8 +48,10 @@
 /* the Draw fast path's pieces, in Draw itself */
 #if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define ALWAYS_INLINE inline
+#define UNLIKELY(x) (x)
 #endif
 
 /* sprites per draw: at most XGD_USER_QUADS_MAX; 2048 keeps a reservation at 192 KiB */
@@ -72,7 +74,7 @@ typedef struct sprite_quad {
     float z;                          /* the layer depth: vertex z and sort key */
     xgd_color color;
     uint32_t texture;                 /* index into distinct_* */
-    uint32_t form;
+    uint32_t form;                    /* right after texture: quad_key reads both as one */
 } sprite_quad;
 
 /* entries of the per-batch texture memo (a power of two) */
@@ -141,6 +143,10 @@ struct xgd_sprite_batch {
        still are; when it moves, Draw empties both. */
     uint64_t checked_epoch;
     xgd_texture *run_handle;
+    uint32_t run_room;                /* capacity while run_handle names a texture, else 0: Draw's
+                                         one test that a run is open (so its texture is not NULL
+                                         and the batch is in a queued Begin) and that the queue
+                                         has room */
     uint32_t run_ordinal;
     int run_width, run_height;
     float run_corner[4];              /* (-0, -0, width, height): build_fast's corner offsets */
@@ -167,6 +173,7 @@ static void batch_device_destroyed(void *object)
     b->count = 0;
     b->effect = NULL;
     b->run_handle = NULL;
+    b->run_room = 0;
 }
 
 static const xgd_resource_class batch_class = { "sprite batch", batch_device_destroyed };
@@ -264,6 +271,7 @@ static void table_reset(xgd_sprite_batch *b)
     b->distinct = 0;
     b->uv_count = b->general_count = 0;
     b->run_handle = NULL;
+    b->run_room = 0;
     memset(b->memo, 0, sizeof b->memo);
 }
 
@@ -451,6 +459,9 @@ static const float uv_flip[4][4] = {
  * million sprites from 15-16 to 11-12 ns a sprite: the lines are not read before they are
  * written, and the frame's 96 MB of vertices do not push the queue out of the caches. */
 #if defined(__SSE2__)
+typedef __m128 quad_uv;               /* (ua, va, ub, vb): corners 0 and 3, already flipped */
+#define QUAD_UV_LOAD(p) _mm_loadu_ps(p)
+
 /* Four floats to f: non-temporal (f 16-byte aligned) or a plain unaligned store. stream is
    known where expand_chunk is inlined, so the test is made once per chunk, not per store. */
 static ALWAYS_INLINE void store4(float *f, __m128 v, bool stream)
@@ -459,23 +470,14 @@ static ALWAYS_INLINE void store4(float *f, __m128 v, bool stream)
     else _mm_storeu_ps(f, v);
 }
 
-static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
-                                      const sprite_quad *q, bool stream)
+/* An unrotated sprite's (QUAD_WHOLE or QUAD_UV) vertices from its edges, z and color and the
+ * texture coordinates of its corners 0 and 3. */
+static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, quad_uv uv,
+                                      bool stream)
 {
-    const uint32_t form = q->form;
-    const float *uvp;
-    if ((form & 3u) == QUAD_WHOLE) {
-        uvp = uv_flip[form >> 2];
-    } else if ((form & 3u) == QUAD_UV) {
-        uvp = b->uvs[form >> 2];
-    } else {
-        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-        return;
-    }
     const __m128 r = _mm_loadu_ps(&q->x0);                                  /* x0 y0 x1 y1 */
-    const __m128 zt = _mm_loadu_ps(&q->z);                                  /* z c t f */
-    const __m128 zc = _mm_shuffle_ps(zt, zt, _MM_SHUFFLE(1, 0, 1, 0));      /* z c z c */
-    const __m128 uv = _mm_loadu_ps(uvp);                                    /* ua va ub vb */
+    const __m128 zt = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&q->z));
+    const __m128 zc = _mm_movelh_ps(zt, zt);                                /* z c z c */
     float *f = (float *)(void *)out;
     const __m128 v0 = _mm_movelh_ps(r, zc);                                 /* x0 y0 z c */
     const __m128 v1 = _mm_shuffle_ps(uv, r, _MM_SHUFFLE(1, 2, 1, 0));       /* ua va x1 y0 */
@@ -491,20 +493,13 @@ static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch
     store4(f + 20, v5, stream);
 }
 #else
-static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch *b,
-                                      const sprite_quad *q, bool stream)
+typedef const float *quad_uv;
+#define QUAD_UV_LOAD(p) (p)
+
+static ALWAYS_INLINE void expand_rect(sprite_vertex *out, const sprite_quad *q, quad_uv uv,
+                                      bool stream)
 {
     (void)stream;
-    const uint32_t form = q->form;
-    const float *uv;
-    if ((form & 3u) == QUAD_WHOLE) {
-        uv = uv_flip[form >> 2];
-    } else if ((form & 3u) == QUAD_UV) {
-        uv = b->uvs[form >> 2];
-    } else {
-        memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-        return;
-    }
     const float z = q->z;
     const xgd_color color = q->color;
     out[0] = (sprite_vertex){ { q->x0, q->y0, z }, color, { uv[0], uv[1] } };
@@ -514,29 +509,64 @@ static ALWAYS_INLINE void expand_quad(sprite_vertex *out, const xgd_sprite_batch
 }
 #endif
 
+/* texture and form of a queued sprite as one value: equal for two sprites of one texture
+ * drawn whole with the same effects, whose vertices differ only in edges, z and color (and
+ * never NO_KEY) */
+static ALWAYS_INLINE uint64_t quad_key(const sprite_quad *q)
+{
+    uint64_t key;
+    memcpy(&key, &q->texture, sizeof key); /* texture and form, adjacent (one load) */
+    return key;
+}
+
+/* A key no queued sprite has (form kind 3 is unused): the open stretch's when there is none. */
+#define NO_KEY UINT64_MAX
+
 /* The vertices of n queued sprites (order[0..n) when order is not NULL, else from first on)
  * into dst, and their runs into b->runs; returns the number of runs. Inlined twice, so each
- * loop knows where its sprites come from. */
+ * loop knows where its sprites come from. A sprite with the key (quad_key) of the one before
+ * it, when that one drew its texture whole, takes the texture coordinates already at hand and
+ * tests nothing else: the common case (one texture, one flip) costs one test a sprite. */
 static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
                                       const uint64_t *order, uint32_t first, uint32_t n,
                                       bool stream)
 {
-    const sprite_quad *quads = b->quads;
+    const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
+    const float(*uvs)[4] = (const float(*)[4])b->uvs;
     /* the open run: its texture ordinal and first sprite */
     int run_count = 0;
-    uint32_t run_texture = order != NULL ? quads[(uint32_t)order[0]].texture
-                                         : quads[first].texture;
+    uint32_t run_texture = (order != NULL ? &quads[(uint32_t)order[0]] : quads)->texture;
     uint32_t run_start = 0;
+    /* the open stretch of whole-texture sprites: their key and texture coordinates */
+    uint64_t stretch_key = NO_KEY;
+    quad_uv uv = QUAD_UV_LOAD(uv_flip[0]);
     for (uint32_t i = 0; i < n; i++) {
-        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[first + i];
-        if (q->texture != run_texture) {
-            b->runs[run_count].texture = b->distinct_textures[run_texture];
-            b->runs[run_count].quad_count = (int)(i - run_start);
-            run_count++;
-            run_texture = q->texture;
-            run_start = i;
+        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[i];
+        sprite_vertex *out = &dst[(size_t)i * 4];
+        const uint64_t key = quad_key(q);
+        if (key != stretch_key) {
+            if (q->texture != run_texture) {
+                b->runs[run_count].texture = b->distinct_textures[run_texture];
+                b->runs[run_count].quad_count = (int)(i - run_start);
+                run_count++;
+                run_texture = q->texture;
+                run_start = i;
+            }
+            const uint32_t form = q->form;
+            if ((form & 3u) == QUAD_WHOLE) {
+                stretch_key = key;
+                uv = QUAD_UV_LOAD(uv_flip[form >> 2]);
+            } else {
+                stretch_key = NO_KEY;
+                if ((form & 3u) == QUAD_UV) {
+                    expand_rect(out, q, QUAD_UV_LOAD(uvs[form >> 2]), stream);
+                } else {
+                    memcpy(out, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+                }
+                continue;
+            }
         }
-        expand_quad(&dst[(size_t)i * 4], b, q, stream);
+        expand_rect(out, q, uv, stream);
     }
     b->runs[run_count].texture = b->distinct_textures[run_texture];
     b->runs[run_count].quad_count = (int)(n - run_start);
@@ -780,7 +810,8 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
 }
 
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s);
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s);
 
 /* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
  * the last sprite's, a full queue, and every call that fails. */
@@ -889,17 +920,19 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         batch->run_height = memo->height;
         memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
+    batch->run_room = batch->capacity;
     sprite_quad *q = &batch->quads[i];
-    if (sprite->rotation != 0.0f || !queue_unrotated(batch, q, batch->run_corner, sprite)) {
+    if (sprite->rotation != 0.0f ||
+        !queue_unrotated(batch, q, batch->run_corner, batch->run_ordinal, sprite)) {
         /* rotated, a zero-size source over a destination, or a corner beyond float range:
            the four vertices as they are */
         uint32_t n = batch->general_count++;
         build_vertices(&batch->general[(size_t)n * 4], batch->run_width, batch->run_height,
                        sprite);
         q->z = sprite->layer_depth;
+        q->texture = batch->run_ordinal;
         q->form = n << 2 | QUAD_VERTICES;
     }
-    q->texture = batch->run_ordinal;
     batch->count = i + 1;
     return XGD_OK;
 }
@@ -920,8 +953,8 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
 /* (x, y, x, y) */
 static inline __m128 load_pair(const xgd_vector2 *v)
 {
-    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)v));
-    return _mm_movelh_ps(xy, xy);
+    __m128d xy = _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)v));
+    return _mm_castpd_ps(_mm_unpacklo_pd(xy, xy));
 }
 
 /* (x, y, width, height) as floats */
@@ -935,7 +968,7 @@ static inline __m128 load_rect(const xgd_rect *rect)
 __attribute__((noinline))
 #endif
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                       const xgd_sprite *s)
+                       uint32_t ordinal, const xgd_sprite *s)
 {
     if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
@@ -978,6 +1011,7 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     _mm_storeu_ps(&q->x0, r);
     q->z = s->layer_depth;
     q->color = s->color;
+    q->texture = ordinal;
     if (s->source != NULL) {
         uint32_t n = b->uv_count++;
         _mm_storeu_ps(b->uvs[n], uv);
@@ -989,12 +1023,14 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
 }
 
 /* No source or destination rectangle: the whole texture, placed by position and scale. */
-static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint32_t ordinal,
+                                      const xgd_sprite *s)
 {
     const unsigned flip = (unsigned)s->effects;
+    const xgd_color color = s->color;
     const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
     const __m128 sc = load_pair(&s->scale);
-    const __m128 z = _mm_load1_ps(&s->layer_depth);
+    const __m128 z = _mm_load_ss(&s->layer_depth);                        /* z 0 0 0 */
     /* (x0, y0, x1, y1) */
     const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(corner), o), sc));
     /* x - x is +0 for a finite x and NaN otherwise (finite4) */
@@ -1002,14 +1038,15 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], con
     if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
         return false;
     _mm_storeu_ps(&q->x0, r);
-    q->z = s->layer_depth;
-    q->color = s->color;
+    _mm_store_ss(&q->z, z);
+    q->color = color;
+    q->texture = ordinal;
     q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #else
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                       const xgd_sprite *s)
+                       uint32_t ordinal, const xgd_sprite *s)
 {
     if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
@@ -1049,6 +1086,7 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     q->y1 = y1;
     q->z = z;
     q->color = s->color;
+    q->texture = ordinal;
     if (s->source != NULL) {
         uint32_t n = b->uv_count++;
         b->uvs[n][0] = (flip & 1u) ? u1 : u0;
@@ -1062,7 +1100,8 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], const xgd_sprite *s)
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint32_t ordinal,
+                                      const xgd_sprite *s)
 {
     const float sx = s->scale.x, sy = s->scale.y, ox = s->origin.x, oy = s->origin.y;
     const float x0 = s->position.x + (corner[0] - ox) * sx;
@@ -1078,16 +1117,30 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], con
     q->y1 = y1;
     q->z = z;
     q->color = s->color;
+    q->texture = ordinal;
     q->form = flip << 2 | QUAD_WHOLE;
     return true;
 }
 #endif
 
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], const xgd_sprite *s)
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s)
 {
-    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, s);
-    return queue_whole(q, corner, s);
+    if (s->source != NULL || s->destination != NULL) return queue_rect(b, q, corner, ordinal, s);
+    return queue_whole(q, corner, ordinal, s);
+}
+
+/* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). */
+static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
+                                     const struct texture_memo *memo)
+{
+    b->run_handle = texture;
+    b->run_room = b->capacity;
+    b->run_ordinal = memo->ordinal;
+    b->run_width = memo->width;
+    b->run_height = memo->height;
+    memcpy(b->run_corner, memo->corner, sizeof b->run_corner);
 }
 
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
@@ -1098,9 +1151,9 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
  * TLS block's surplus gets "cannot allocate memory in static TLS block" (tests/tls). Where the
  * compiler has TLS descriptors the library is built with them (CMakeLists.txt: gcc's
  * -mtls-dialect=gnu2 on x86): loaded at startup, the memo's address is then one indirect call
- * that returns the static offset, 4 instructions more per Draw than initial-exec (gcc 12: 91
- * against 87 under callgrind); loaded late, the loader falls back to dynamic TLS instead of
- * failing. Without them (clang 14) it is a __tls_get_addr call, 18 more (103 against 85). A
+ * that returns the static offset, 4 instructions more per Draw than initial-exec (gcc 12,
+ * callgrind); loaded late, the loader falls back to dynamic TLS instead of failing. Without
+ * them (clang 14) it is a __tls_get_addr call, 18 more. A
  * memo without TLS would cost more still: one shared by all threads would have to be published
  * atomically and would thrash between threads drawing with different batches, and resolving
  * the handle on every Draw is what the memo saves. */
@@ -1134,6 +1187,7 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         /* a handle has died since the run and the memo were checked: they may name it */
         batch->checked_epoch = epoch;
         batch->run_handle = NULL;
+        batch->run_room = 0;
         memset(batch->memo, 0, sizeof batch->memo);
     }
     /* The common call: a queued mode, the previous sprite's texture (it passed every texture
@@ -1152,37 +1206,51 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
     if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
         sprite->rotation == 0.0f &&
         queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
-                        sprite)) {
-        if (memo != NULL) {
-            batch->run_handle = texture;
-            batch->run_ordinal = memo->ordinal;
-            batch->run_width = memo->width;
-            batch->run_height = memo->height;
-            memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
-        }
-        batch->quads[i].texture = batch->run_ordinal;
+                        memo != NULL ? memo->ordinal : batch->run_ordinal, sprite)) {
+        if (memo != NULL) switch_run(batch, texture, memo);
         batch->count = i + 1;
         return XGD_OK;
     }
     return draw_general(batch, dev, texture, sprite);
 }
 
+/* A sprite with no source or destination rectangle and a rotation of +0: one test of the
+ * pointers' and the rotation's bits. A rotation of -0 (no rotation too) goes to draw_other,
+ * which compares it as 0.0f == -0.0f does and queues it as this path would; NaN goes on to
+ * draw_general, which names it. */
+static ALWAYS_INLINE bool plain_sprite(const xgd_sprite *s)
+{
+    uint32_t rotation;
+    memcpy(&rotation, &s->rotation, sizeof rotation);
+    return ((uint64_t)(uintptr_t)s->source | (uint64_t)(uintptr_t)s->destination | rotation) == 0;
+}
+
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
     /* The run's common sprite, the shortest way: this thread's last batch, no handle ended
-       since its run was checked (so its texture is still that live, checked texture), the
-       whole texture unrotated, room in the queue. Anything else: draw_other. */
+       since draw_other resolved it (draw_other then also brought the batch's checked_epoch to
+       this epoch, and only a later epoch could move it on, so the run's texture is still that
+       live, checked texture), the run's texture or one in the memo (checked in this batch
+       too, and live while the epoch reads the same; the memo holds textures only in a queued
+       Begin, with a run open), then (run_room > i says a run is open, so texture is not NULL
+       and the batch is in a queued Begin, and that the queue has room) the whole texture
+       unrotated. Anything else: draw_other. Switching the run before the sprite is known to
+       queue only moves what the run caches to another checked texture. */
     const uint64_t epoch = xgd_resource_epoch();
     const struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
         xgd_sprite_batch *b = last->batch;
         const uint32_t i = b->count;
-        if (epoch == b->checked_epoch && texture == b->run_handle && texture != NULL &&
-            sprite != NULL && i < b->capacity && b->in_begin && sprite->rotation == 0.0f &&
-            sprite->source == NULL && sprite->destination == NULL &&
-            queue_whole(&b->quads[i], b->run_corner, sprite)) {
-            b->quads[i].texture = b->run_ordinal;
+        if (UNLIKELY(texture != b->run_handle)) {
+            const struct texture_memo *memo =
+                &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+            if (texture == NULL || memo->handle != texture)
+                return draw_other(batch, texture, sprite, epoch);
+            switch_run(b, texture, memo);
+        }
+        if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
+            queue_whole(&b->quads[i], b->run_corner, b->run_ordinal, sprite)) {
             b->count = i + 1;
             return XGD_OK;
         }
