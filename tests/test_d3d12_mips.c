@@ -1,9 +1,11 @@
 /*
  * test_d3d12_mips.c - which route the Direct3D 12 renderer's mip generation takes. A Color chain
- * of a 2D target is drawn three levels at a time (PSMipChain3) while three remain, then two
- * (PSMipChain2), then one by a single-level draw: a 1024x1024 chain (levels 1..10) is three
- * chain draws and one single-level draw, 2048x2048 (levels 1..11) four chain draws. Cube
- * faces, other formats, and every chain under $XGD_MIPS_PER_LEVEL=1 are drawn level by level.
+ * of a 2D target draws its levels wider or taller than D3D12X_MIP_CHAIN_MAX (128) one a draw,
+ * then the rest three levels at a time (PSMipChain3) while three remain, then two (PSMipChain2),
+ * then one by a single-level draw: a 1024x1024 chain (levels 1..10) is levels 1 and 2 alone,
+ * then chain draws of 3-5, 6-8 and 9-10; 2048x2048 (levels 1..11) levels 1 to 3 alone, then
+ * 4-6, 7-9 and 10-11. Cube faces, other formats, and every chain under $XGD_MIPS_PER_LEVEL=1
+ * are drawn level by level.
  * The texels of every route are checked against the box rule by fixture_mip_rule.c.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
@@ -73,7 +75,10 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2D)
     uint64_t n = chain_draws(t, dev, 1024, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 3, "a 1024x1024 Color chain took %llu chain draws, expected 3", (unsigned long long)n);
     n = chain_draws(t, dev, 2048, XGD_SURFACE_FORMAT_COLOR, false);
-    CHECK_MSG(n == 4, "a 2048x2048 Color chain took %llu chain draws, expected 4", (unsigned long long)n);
+    CHECK_MSG(n == 3, "a 2048x2048 Color chain took %llu chain draws, expected 3", (unsigned long long)n);
+    /* level 1 is 128x128: every level in chain draws, 1-3, 4-6, 7-8 */
+    n = chain_draws(t, dev, 256, XGD_SURFACE_FORMAT_COLOR, false);
+    CHECK_MSG(n == 3, "a 256x256 Color chain took %llu chain draws, expected 3", (unsigned long long)n);
     n = chain_draws(t, dev, 4, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 1, "a 4x4 Color chain (levels 1..2) took %llu chain draws, expected 1",
               (unsigned long long)n);

@@ -709,6 +709,13 @@ typedef struct agreement_override {
 } agreement_override;
 
 static const agreement_override agreement_overrides[] = {
+    /* XGD_MIPS_PER_LEVEL's route averages each level in float and lets the format round, so a
+       tie may round either way: the fixture checks each level within 1 of the box rule applied
+       to the level that renderer stored before it, and over a chain the levels drift from the
+       software renderer's exact chain by up to one a level (the longest chain, 2500x3, has 11
+       levels after level 0). MipChain_RuleExact holds every renderer to the exact chain. */
+    { "MipChain_RulePerLevel", NULL, NULL, 11, 11,
+      "per-level float route: each level within 1 of the rule from its own previous level" },
     { NULL, NULL, NULL, 0, 0, NULL }
 };
 

@@ -60,6 +60,7 @@
 #define D3D12X_MAX_TEXTURE_SIZE 16384
 #define D3D12X_VIEW_HEAP_MAX 1000000u    /* CBV/SRV/UAV shader-visible limit (tier 1) */
 #define D3D12X_SAMPLER_HEAP_MAX 2048u    /* sampler shader-visible limit */
+#define D3D12X_MIP_CHAIN_MAX 128          /* levels drawn several a draw: at most this a side */
 
 typedef struct d3d12_renderer d3d12_renderer;
 
