@@ -291,6 +291,7 @@ void xvk_texture_free_now(xvk_renderer *r, xgdi_native_texture *t)
     xvk_mem_free(r, &t->depth_mem);
     free(t->rt_views);
     free(t->ms_views);
+    free(t->level_views);
     free(t);
 }
 
