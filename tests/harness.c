@@ -123,11 +123,12 @@ int xgdt_log_count(void)
     return g_log_count;
 }
 
-xgd_device *xgdt_device(xgdt_ctx *t, const xgd_device_desc *desc)
+static xgd_device *device_on(xgdt_ctx *t, const xgd_device_desc *desc, xgd_renderer_kind renderer,
+                             const char *renderer_name)
 {
     static const xgd_device_desc defaults = XGD_DEVICE_DESC_DEFAULT;
     xgd_device_desc dd = desc != NULL ? *desc : defaults;
-    dd.renderer = t->renderer;
+    dd.renderer = renderer;
     dd.pp.headless = true;
     if (dd.pp.back_buffer_width == 0) dd.pp.back_buffer_width = 64;
     if (dd.pp.back_buffer_height == 0) dd.pp.back_buffer_height = 64;
@@ -144,16 +145,32 @@ xgd_device *xgdt_device(xgdt_ctx *t, const xgd_device_desc *desc)
     snprintf(g_last_message, sizeof g_last_message, "%s", xgd_device_last_error(NULL));
     /* A GPU renderer without a usable device is an environment limit, not a wrong answer; the
        reference renderer has no such excuse. */
-    if (t->renderer != XGD_RENDERER_SOFTWARE &&
+    if (renderer != XGD_RENDERER_SOFTWARE &&
         (r == XGD_ERROR_NO_SUITABLE_DEVICE || r == XGD_ERROR_NOT_SUPPORTED)) {
         static char reason[1100];
-        snprintf(reason, sizeof reason, "no %s device: %s", t->renderer_name, g_last_message);
+        snprintf(reason, sizeof reason, "no %s device: %s", renderer_name, g_last_message);
         xgdt_not_supported(t, reason);
         return NULL;
     }
     xgdt_fail_at(t, __FILE__, __LINE__, "xgd_device_create returned %s (%s)",
                  xgd_result_name(r), g_last_message);
     return NULL;
+}
+
+xgd_device *xgdt_device(xgdt_ctx *t, const xgd_device_desc *desc)
+{
+    return device_on(t, desc, t->renderer, t->renderer_name);
+}
+
+xgd_device *xgdt_device_on(xgdt_ctx *t, xgd_renderer_kind renderer, int width, int height)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = width;
+    dd.pp.back_buffer_height = height;
+    const char *name = renderer == XGD_RENDERER_VULKAN  ? "vulkan"
+                       : renderer == XGD_RENDERER_D3D12 ? "d3d12"
+                                                        : "software";
+    return device_on(t, &dd, renderer, name);
 }
 
 /* ---- images --------------------------------------------------------------------------------- */

@@ -117,6 +117,9 @@ const char *xgdt_last_message(void);
  * Width/height zero default to 64x64 (not XNA's 800x480) to keep tests fast.
  */
 xgd_device *xgdt_device(xgdt_ctx *t, const xgd_device_desc *desc);
+/* The same on a named renderer, width x height (0: 64): for unit tests of one renderer's
+ * internals. NOT SUPPORTED (the caller returns on NULL) where that renderer has no device. */
+xgd_device *xgdt_device_on(xgdt_ctx *t, xgd_renderer_kind renderer, int width, int height);
 /* Number of log messages (errors) seen since the device was created through xgdt_device. */
 int xgdt_log_count(void);
 

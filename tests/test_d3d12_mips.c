@@ -42,19 +42,9 @@ static uint64_t chain_draws(xgdt_ctx *t, xgd_device *dev, int size, xgd_surface_
 
 static xgd_device *d3d12_device(xgdt_ctx *t, bool per_level)
 {
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.renderer = XGD_RENDERER_D3D12;
-    dd.pp.headless = true;
-    dd.pp.back_buffer_width = dd.pp.back_buffer_height = 16;
     if (per_level) setenv("XGD_MIPS_PER_LEVEL", "1", 1);
-    xgd_device *dev = NULL;
-    xgd_result r = xgd_device_create(&dd, &dev);
+    xgd_device *dev = xgdt_device_on(t, XGD_RENDERER_D3D12, 16, 16);
     if (per_level) unsetenv("XGD_MIPS_PER_LEVEL");
-    if (r == XGD_ERROR_NO_SUITABLE_DEVICE || r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "no Direct3D 12 device");
-        return NULL;
-    }
-    CHECK_OK(r);
     return dev;
 }
 #endif

@@ -37,19 +37,9 @@ static uint64_t dispatches_of_chain(xgdt_ctx *t, xgd_device *dev, int size, xgd_
 
 static xgd_device *vk_device(xgdt_ctx *t, bool per_level)
 {
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.renderer = XGD_RENDERER_VULKAN;
-    dd.pp.headless = true;
-    dd.pp.back_buffer_width = dd.pp.back_buffer_height = 16;
     if (per_level) setenv("XGD_MIPS_PER_LEVEL", "1", 1);
-    xgd_device *dev = NULL;
-    xgd_result r = xgd_device_create(&dd, &dev);
+    xgd_device *dev = xgdt_device_on(t, XGD_RENDERER_VULKAN, 16, 16);
     if (per_level) unsetenv("XGD_MIPS_PER_LEVEL");
-    if (r == XGD_ERROR_NO_SUITABLE_DEVICE || r == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "no Vulkan device");
-        return NULL;
-    }
-    CHECK_OK(r);
     return dev;
 }
 #endif

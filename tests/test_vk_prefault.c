@@ -55,18 +55,8 @@ XGD_TEST(VkRing_PrefaultsAheadAtPresent)
     xgdt_not_supported(t, "page residency is read with Linux's mincore");
 #else
     enum { W = 32, H = 32, QUADS = 3000 };
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.renderer = XGD_RENDERER_VULKAN;
-    dd.pp.headless = true;
-    dd.pp.back_buffer_width = W;
-    dd.pp.back_buffer_height = H;
-    xgd_device *dev = NULL;
-    xgd_result cr = xgd_device_create(&dd, &dev);
-    if (cr == XGD_ERROR_NO_SUITABLE_DEVICE || cr == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "no Vulkan device");
-        return;
-    }
-    REQUIRE_OK(cr);
+    xgd_device *dev = xgdt_device_on(t, XGD_RENDERER_VULKAN, W, H);
+    if (dev == NULL) return;
     xvk_renderer *vr = (xvk_renderer *)dev->renderer;
     xvk_ring *g = &vr->ring;
     /* what ring_prefault relies on: the system backs a range on request */
@@ -122,18 +112,8 @@ XGD_TEST(VkRing_SmallFramesReuseItsStart)
     xgdt_not_supported(t, "built without the Vulkan renderer");
 #else
     enum { W = 40, H = 50, QUADS = 2000, FRAMES = 40 };
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.renderer = XGD_RENDERER_VULKAN;
-    dd.pp.headless = true;
-    dd.pp.back_buffer_width = W;
-    dd.pp.back_buffer_height = H;
-    xgd_device *dev = NULL;
-    xgd_result cr = xgd_device_create(&dd, &dev);
-    if (cr == XGD_ERROR_NO_SUITABLE_DEVICE || cr == XGD_ERROR_NOT_SUPPORTED) {
-        xgdt_not_supported(t, "no Vulkan device");
-        return;
-    }
-    REQUIRE_OK(cr);
+    xgd_device *dev = xgdt_device_on(t, XGD_RENDERER_VULKAN, W, H);
+    if (dev == NULL) return;
     xvk_renderer *vr = (xvk_renderer *)dev->renderer;
     const xvk_ring *g = &vr->ring;
     xgd_effect *fx = fx_effect(t, dev);
