@@ -716,18 +716,6 @@ static const agreement_override agreement_overrides[] = {
        levels after level 0). MipChain_RuleExact holds every renderer to the exact chain. */
     { "MipChain_RulePerLevel", NULL, NULL, 11, 11,
       "per-level float route: each level within 1 of the rule from its own previous level" },
-    /* These fixtures hold one renderer's three drawings of a scene to each other, exactly; the
-       scene's sprites (scales 1.25 to 1.75, fractional positions) put some pixel centres on
-       texel boundaries and edges, where which texel or pixel a renderer takes follows its
-       interpolation precision: lavapipe differs from the software renderer on 20 to 21 of
-       4,096 pixels (the H200 agrees). Their images are not held to each other across
-       renderers. */
-    { "SpriteBatch_StretchesMatchSingleSpritesDeferred", NULL, NULL, 255, 255,
-      "texel-boundary pixel centres: the fixture's check is within one renderer, exact" },
-    { "SpriteBatch_StretchesMatchSingleSpritesBackToFront", NULL, NULL, 255, 255,
-      "texel-boundary pixel centres: the fixture's check is within one renderer, exact" },
-    { "SpriteBatch_AlternatingSizesMatchSingleSprites", NULL, NULL, 255, 255,
-      "texel-boundary pixel centres: the fixture's check is within one renderer, exact" },
     { NULL, NULL, NULL, 0, 0, NULL }
 };
 
