@@ -51,6 +51,7 @@
 #if defined(__linux__)
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -161,6 +162,18 @@ static void make_textures(bench *b)
    GPU that the renderer counted in the span (xgd_statistics.gpu_waits). */
 static double g_sprites_draw_s, g_sprites_end_s, g_sprites_cpu_s;
 static uint64_t g_sprites_waits;
+/* Minor page faults of the calling thread in Draw's loop and in End (first touches of fresh
+   pages: microseconds each on a VM), -1 where not counted. */
+static long long g_sprites_draw_faults, g_sprites_end_faults;
+
+static long long thread_faults(void)
+{
+#if defined(__linux__)
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) return (long long)ru.ru_minflt;
+#endif
+    return -1;
+}
 
 static double thread_cpu_s(void)
 {
@@ -180,6 +193,7 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     CHECK(xgd_device_get_statistics(b->dev, &s0));
     uint64_t i0 = instructions_read(b->counter);
     double c0 = thread_cpu_s();
+    long long f0 = thread_faults();
     double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
     for (int i = 0; i < b->sprites; i++) {
@@ -187,9 +201,13 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
             .position = pos[i], .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
     }
     double tm = bench_clock_s();
+    long long fm = thread_faults();
     CHECK(xgd_sprite_batch_end(b->batch));
     double t1 = bench_clock_s();
+    long long f1 = thread_faults();
     g_sprites_cpu_s = thread_cpu_s() - c0;
+    g_sprites_draw_faults = f0 < 0 ? -1 : fm - f0;
+    g_sprites_end_faults = f0 < 0 ? -1 : f1 - fm;
     g_sprites_draw_s = tm - t0;
     g_sprites_end_s = t1 - tm;
     *instructions = instructions_read(b->counter) - i0;
@@ -532,6 +550,7 @@ int main(int argc, char **argv)
     if (b.sprites_only != 0) {
         uint64_t calls = 0;
         double draw_part[MAX_REPEAT], end_part[MAX_REPEAT], cpu[MAX_REPEAT];
+        double draw_faults[MAX_REPEAT], end_faults[MAX_REPEAT];
         uint64_t waits = 0;
         int warm = warm_sprites(&b, b.sprites_only);
         for (int r = 0; r < b.repeat; r++) {
@@ -540,6 +559,8 @@ int main(int argc, char **argv)
             draw_part[r] = g_sprites_draw_s;
             end_part[r] = g_sprites_end_s;
             cpu[r] = g_sprites_cpu_s;
+            draw_faults[r] = (double)g_sprites_draw_faults;
+            end_faults[r] = (double)g_sprites_end_faults;
             waits += g_sprites_waits;
         }
         double per_s = b.sprites / bench_median(one, b.repeat);
@@ -565,6 +586,13 @@ int main(int argc, char **argv)
                "SpriteBatch, thread CPU time", bench_median(cpu, b.repeat) * 1e9 / b.sprites);
         printf("%-44s %14llu  in the %d timed spans (xgd_statistics.gpu_waits)\n",
                "SpriteBatch, waits for the GPU", (unsigned long long)waits, b.repeat);
+        if (g_sprites_draw_faults >= 0)
+            printf("%-44s %14.4f  page faults/sprite (Draw calls %.4f, End %.4f; medians)\n",
+                   "SpriteBatch, calling thread",
+                   (bench_median(draw_faults, b.repeat) + bench_median(end_faults, b.repeat)) /
+                       b.sprites,
+                   bench_median(draw_faults, b.repeat) / b.sprites,
+                   bench_median(end_faults, b.repeat) / b.sprites);
         if (b.counter >= 0)
             printf("%-44s %14.0f  instructions/sprite\n", "SpriteBatch",
                    bench_median(ins_one, b.repeat));
