@@ -2,12 +2,13 @@
 # Runs the whole suite and the benches on the GPU machine (the `device` tool), from the
 # repository root, over a build folder made here. Usage (on that machine):
 #   bash tools/gpu-suite.sh BUILD_DIR OUT_DIR
-# Needs .gpu/ from ../shared/tools/gpu-bundle.sh plus libspng0's .deb in .gpu/.
+# Needs .gpu/ from ../shared/tools/gpu-bundle.sh plus the .debs of libspng0, libmojoshader0,
+# libmspack0 and libspirv-cross-c-shared0 in .gpu/ (apt-get download), which that machine lacks.
 set -u
 B=${1:-build-gpu}; O=${2:-${OUT:-/tmp/out}}
 mkdir -p "$O"
 source .gpu/env.sh
-for f in .gpu/libspng0_*.deb; do dpkg -x "$f" /tmp/gpu; done
+for f in .gpu/lib{spng0,mojoshader0,mspack0,spirv-cross-c-shared0}_*.deb; do [ -f "$f" ] && dpkg -x "$f" /tmp/gpu; done
 export XGD_TEST_OUTPUT=/tmp/xgd-test-output
 # the TrueType fixtures' font: that machine has no fonts-dejavu-core; carry it in the build folder
 [ -z "${XGD_TEST_TTF:-}" ] && [ -f "$B/DejaVuSans.ttf" ] && export XGD_TEST_TTF=$PWD/$B/DejaVuSans.ttf
