@@ -717,6 +717,12 @@ void xgdi_device_lost(struct xgd_device *device, const char *reason);
    no page fault; the contents are left as they are. False where the system has no such call or
    refused it (device memory mapped without page structures): the pages then fault in on use. */
 bool xgdi_prefault_pages(void *p, size_t n);
+/* Writes a zero into the byte at p and into the first byte of every later 4 KiB page of
+   [p, p + n), so that each page has been written once before a per-draw path writes it (see
+   pages.c: the first write into a page can cost where no page fault shows). The caller
+   guarantees that nothing reads or writes that memory meanwhile (the GPU included). */
+#define XGDI_TOUCH_PAGE ((uintptr_t)4096)
+void xgdi_touch_pages(void *p, size_t n);
 
 /* The implicit back buffer every renderer creates (spec 002 "Back-buffer format"): the pp size,
    stored as Color whatever pp asks, the pp depth format (DEFAULT = Depth24), and the pp sample

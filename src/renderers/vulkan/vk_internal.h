@@ -184,7 +184,8 @@ typedef struct xvk_ring {
     bool device_local;         /* its memory is the GPU's own (mapped through a large BAR) */
     uint64_t heap_size;        /* the size of its memory's heap (ring_limit) */
     uint64_t grown;            /* times the ring was replaced by a larger one */
-    uint64_t populated;        /* bytes from its start prefaulted (ring_prefault), or given up */
+    uint64_t populated;        /* bytes from its start readied (ring_prefault) or, in the first
+                                  lap, written by draws */
 } xvk_ring;
 
 /* A dedicated host-visible buffer for one big transfer or draw (vk_transfer.c). */
@@ -496,6 +497,7 @@ void xvk_swapchain_destroy(xvk_renderer *r);
 void xvk_swapchain_follow_window(xvk_renderer *r);
 void xvk_set_name(xvk_renderer *r, VkObjectType type, uint64_t handle, const char *name);
 /* The largest the upload ring may grow to (vk_device.c). */
+bool xvk_ring_ready_span(const xvk_ring *g, uint64_t frame_use, uint64_t *from, uint64_t *to);
 uint64_t xvk_ring_limit(const xvk_renderer *r);
 /* Ring space for `size` bytes aligned to `align`; may submit and wait when the ring is full.
    Returns false (reported) when it cannot. */
