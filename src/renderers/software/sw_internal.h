@@ -120,6 +120,7 @@ typedef struct sw_renderer {
        every draw banded */
     long band_min_pixels;
     bool executor_only;        /* $XGD_SW_EXECUTOR_ONLY: no shader runs as a recognised shape */
+    bool rows_scalar;          /* $XGD_SW_ROWS_SCALAR: sw_mod_rows one pixel at a time (tests) */
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
     int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a

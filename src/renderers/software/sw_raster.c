@@ -157,6 +157,9 @@ typedef struct sw_ctx {
     /* and the image is RGBA8 with one level and no level of detail: affine triangles are
        drawn by sw_mod_rows */
     bool mod_rows;
+    /* and the image's texels are not the target's: sw_mod_rows may read four target pixels
+       before writing them (SSE2 builds) */
+    bool mod_rows4;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -685,6 +688,217 @@ static inline bool sw_row_span(const int64_t A[3], const int64_t B[3], const int
     return klo <= khi;
 }
 
+#if SW_SIMD
+/*
+ * Four pixels of a row at once (SSE2 builds): the same IEEE operations as sw_mod_rows's
+ * per-pixel loop, each on four lanes that hold four pixels (one vector per channel instead of
+ * one per pixel). The edge values are doubles stepped by exact additions (the caller checks
+ * that every value of the row is an integer below 2^52, so the sum is the int64 value
+ * converted, as the per-pixel loop does); a lane whose sample is one texel (point filter, or
+ * linear weights (1, 0, 0, 0): sw_sample_rgba8_uv's early return, and in-range coordinates,
+ * which every address mode maps to themselves) is fetched from the texel index at once, any
+ * other lane by sw_sample_rgba8_uv itself. n (1..4) lanes are written; lanes past n repeat
+ * lane 0 (valid coordinates, nothing stored). The four destination pixels are read before any
+ * is written, which the caller allows only when the texture's texels are not the target's.
+ */
+typedef struct sw_mod4 {
+    __m128 uv[3][2];           /* splats of each vertex's u and v */
+    __m128 col[3][4];          /* splats of each vertex's colour channels */
+    bool one_col;              /* all twelve colour values are the same float (bits) */
+    __m128 size[2];            /* splats of the image's width and height as floats */
+    __m128i wi, hi;            /* splats of width and height */
+    __m128 size_uv;            /* (width, height, 1, 1) for sw_sample_rgba8_uv */
+    const uint8_t *texels;
+    int tw, th;
+    bool linear;
+    xgd_texture_address_mode au, av;
+    double inv_area;
+} sw_mod4;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SW_INLINE inline __attribute__((always_inline))
+#else
+#define SW_INLINE inline
+#endif
+
+/* the four bytes of each lane's 32-bit word as floats b / 255, channel by channel */
+static SW_INLINE void sw_mod4_unorm8(__m128i px, __m128 out[4])
+{
+    const __m128i ff = _mm_set1_epi32(0xff);
+    const __m128 k = _mm_set1_ps(255.0f);
+    out[0] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(px, ff)), k);
+    out[1] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(px, 8), ff)), k);
+    out[2] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(px, 16), ff)), k);
+    out[3] = _mm_div_ps(_mm_cvtepi32_ps(_mm_srli_epi32(px, 24)), k);
+}
+
+static SW_INLINE uint32_t sw_ld32(const uint8_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+static SW_INLINE void sw_st32(uint8_t *p, uint32_t w) { memcpy(p, &w, 4); }
+
+/* the modulate factor of one channel: ((w0 c0 + w1 c1) + w2 c2) */
+static SW_INLINE __m128 sw_mod4_factor(const sw_mod4 *m, const __m128 w[3], int k)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->col[0][k]), _mm_mul_ps(w[1], m->col[1][k])),
+                      _mm_mul_ps(w[2], m->col[2][k]));
+}
+
+/* sw_mod_rows's pixel for n lanes from q: a1, a2 the edge values of lanes 0, 1 and b1, b2
+   those of lanes 2, 3 (edge 1, edge 2) */
+static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1, __m128d b1,
+                                 __m128d a2, __m128d b2)
+{
+    const __m128d ia = _mm_set1_pd(m->inv_area), one = _mm_set1_pd(1.0);
+    __m128 w[3];
+    {
+        __m128d l0a = _mm_mul_pd(a1, ia), l0b = _mm_mul_pd(b1, ia);
+        __m128d l1a = _mm_mul_pd(a2, ia), l1b = _mm_mul_pd(b2, ia);
+        __m128d l2a = _mm_sub_pd(_mm_sub_pd(one, l0a), l1a);
+        __m128d l2b = _mm_sub_pd(_mm_sub_pd(one, l0b), l1b);
+        w[0] = _mm_movelh_ps(_mm_cvtpd_ps(l0a), _mm_cvtpd_ps(l0b));
+        w[1] = _mm_movelh_ps(_mm_cvtpd_ps(l1a), _mm_cvtpd_ps(l1b));
+        w[2] = _mm_movelh_ps(_mm_cvtpd_ps(l2a), _mm_cvtpd_ps(l2b));
+    }
+    /* coordinates, then sw_sample_rgba8_uv's steps on each axis */
+    __m128 u = _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->uv[0][0]), _mm_mul_ps(w[1], m->uv[1][0])),
+                          _mm_mul_ps(w[2], m->uv[2][0]));
+    __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->uv[0][1]), _mm_mul_ps(w[1], m->uv[1][1])),
+                          _mm_mul_ps(w[2], m->uv[2][1]));
+    __m128 fx = _mm_mul_ps(u, m->size[0]), fy = _mm_mul_ps(v, m->size[1]);
+    if (m->linear) {
+        fx = _mm_sub_ps(fx, _mm_set1_ps(0.5f));
+        fy = _mm_sub_ps(fy, _mm_set1_ps(0.5f));
+    }
+    fx = _mm_min_ps(_mm_max_ps(fx, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    fy = _mm_min_ps(_mm_max_ps(fy, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    __m128i ix = _mm_cvttps_epi32(fx), iy = _mm_cvttps_epi32(fy);
+    ix = _mm_add_epi32(ix, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(ix), fx)));
+    iy = _mm_add_epi32(iy, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(iy), fy)));
+    /* one texel: 0 <= x < width, 0 <= y < height (and no fraction when linear) */
+    const __m128i m1 = _mm_set1_epi32(-1);
+    __m128i one_texel = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi32(ix, m1), _mm_cmpgt_epi32(m->wi, ix)),
+                                      _mm_and_si128(_mm_cmpgt_epi32(iy, m1), _mm_cmpgt_epi32(m->hi, iy)));
+    if (m->linear) {
+        __m128 zx = _mm_cmpeq_ps(_mm_sub_ps(fx, _mm_cvtepi32_ps(ix)), _mm_setzero_ps());
+        __m128 zy = _mm_cmpeq_ps(_mm_sub_ps(fy, _mm_cvtepi32_ps(iy)), _mm_setzero_ps());
+        one_texel = _mm_and_si128(one_texel, _mm_castps_si128(_mm_and_ps(zx, zy)));
+    }
+    int fast = _mm_movemask_ps(_mm_castsi128_ps(one_texel));
+    /* texel index y * width + x of the one-texel lanes (0 in the others) */
+    __m128i ev = _mm_mul_epu32(iy, m->wi);
+    __m128i od = _mm_mul_epu32(_mm_srli_epi64(iy, 32), m->wi);
+    __m128i idx = _mm_unpacklo_epi32(_mm_shuffle_epi32(ev, _MM_SHUFFLE(0, 0, 2, 0)),
+                                     _mm_shuffle_epi32(od, _MM_SHUFFLE(0, 0, 2, 0)));
+    idx = _mm_and_si128(_mm_add_epi32(idx, ix), one_texel);
+    const uint8_t *tx = m->texels;
+    __m128i g0 = _mm_cvtsi32_si128((int)sw_ld32(tx + (size_t)(uint32_t)_mm_cvtsi128_si32(idx) * 4));
+    __m128i g1 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(1, 1, 1, 1))) * 4));
+    __m128i g2 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(2, 2, 2, 2))) * 4));
+    __m128i g3 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(3, 3, 3, 3))) * 4));
+    __m128 t[4];
+    sw_mod4_unorm8(_mm_unpacklo_epi64(_mm_unpacklo_epi32(g0, g1), _mm_unpacklo_epi32(g2, g3)), t);
+    if ((fast | (15 << n)) != 15 + (15 << n)) {
+        float tf[4][4], uf[4], vf[4];
+        for (int k = 0; k < 4; k++) _mm_storeu_ps(tf[k], t[k]);
+        _mm_storeu_ps(uf, u);
+        _mm_storeu_ps(vf, v);
+        for (int l = 0; l < n; l++) {
+            if (fast >> l & 1) continue;
+            float s[4];
+            _mm_storeu_ps(s, sw_sample_rgba8_uv(m->texels, m->tw, m->th, m->linear,
+                                                _mm_setr_ps(uf[l], vf[l], 0.0f, 0.0f), m->size_uv,
+                                                m->au, m->av));
+            for (int k = 0; k < 4; k++) tf[k][l] = s[k];
+        }
+        for (int k = 0; k < 4; k++) t[k] = _mm_loadu_ps(tf[k]);
+    }
+    /* modulate (sw_v4_sat of the product), then premultiplied AlphaBlend over the target */
+    __m128 f0, f1, f2, f3;
+    if (m->one_col) {
+        f0 = f1 = f2 = f3 = sw_mod4_factor(m, w, 0);
+    } else {
+        f0 = sw_mod4_factor(m, w, 0);
+        f1 = sw_mod4_factor(m, w, 1);
+        f2 = sw_mod4_factor(m, w, 2);
+        f3 = sw_mod4_factor(m, w, 3);
+    }
+    const __m128 zero = _mm_setzero_ps(), onef = _mm_set1_ps(1.0f);
+    __m128 s0 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[0], f0), zero), onef);
+    __m128 s1 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[1], f1), zero), onef);
+    __m128 s2 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[2], f2), zero), onef);
+    __m128 s3 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[3], f3), zero), onef);
+    __m128i dpx;
+    if (n == 4) {
+        dpx = _mm_loadu_si128((const __m128i *)(const void *)q);
+    } else {
+        dpx = _mm_cvtsi32_si128((int)sw_ld32(q));
+        if (n >= 2) dpx = _mm_unpacklo_epi32(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 4)));
+        if (n == 3) dpx = _mm_unpacklo_epi64(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 8)));
+    }
+    __m128 d[4];
+    sw_mod4_unorm8(dpx, d);
+    const __m128 oma = _mm_sub_ps(onef, s3);
+    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+#define SW_MOD4_OUT(s, dk)                                                                       \
+    _mm_cvttps_epi32(_mm_add_ps(                                                                 \
+        _mm_mul_ps(_mm_min_ps(_mm_max_ps(_mm_add_ps(s, _mm_mul_ps(dk, oma)), zero), onef), k255), \
+        half))
+    __m128i out = _mm_or_si128(_mm_or_si128(SW_MOD4_OUT(s0, d[0]), _mm_slli_epi32(SW_MOD4_OUT(s1, d[1]), 8)),
+                               _mm_or_si128(_mm_slli_epi32(SW_MOD4_OUT(s2, d[2]), 16),
+                                            _mm_slli_epi32(SW_MOD4_OUT(s3, d[3]), 24)));
+#undef SW_MOD4_OUT
+    if (n == 4) {
+        _mm_storeu_si128((__m128i *)(void *)q, out);
+    } else {
+        sw_st32(q, (uint32_t)_mm_cvtsi128_si32(out));
+        if (n >= 2) sw_st32(q + 4, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(out, _MM_SHUFFLE(1, 1, 1, 1))));
+        if (n == 3) sw_st32(q + 8, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(out, _MM_SHUFFLE(2, 2, 2, 2))));
+    }
+}
+
+/* A row of len pixels from q, e1 and e2 the edge values of its first pixel, s1 and s2 their
+   steps (exact doubles, see above) */
+static void sw_mod4_row(const sw_mod4 *m, uint8_t *q, int64_t len, double e1, double e2, double s1,
+                        double s2)
+{
+    __m128d a1 = _mm_setr_pd(e1, e1 + s1), b1 = _mm_setr_pd(e1 + 2.0 * s1, e1 + 3.0 * s1);
+    __m128d a2 = _mm_setr_pd(e2, e2 + s2), b2 = _mm_setr_pd(e2 + 2.0 * s2, e2 + 3.0 * s2);
+    const __m128d st1 = _mm_set1_pd(4.0 * s1), st2 = _mm_set1_pd(4.0 * s2);
+    for (; len >= 4; len -= 4, q += 16) {
+        sw_mod4_px(m, q, 4, a1, b1, a2, b2);
+        a1 = _mm_add_pd(a1, st1);
+        b1 = _mm_add_pd(b1, st1);
+        a2 = _mm_add_pd(a2, st2);
+        b2 = _mm_add_pd(b2, st2);
+    }
+    if (len == 0) return;
+    /* lanes past the row's end repeat lane 0 */
+    if (len == 1) {
+        a1 = _mm_unpacklo_pd(a1, a1);
+        a2 = _mm_unpacklo_pd(a2, a2);
+        b1 = a1;
+        b2 = a2;
+    } else if (len == 2) {
+        b1 = _mm_unpacklo_pd(a1, a1);
+        b2 = _mm_unpacklo_pd(a2, a2);
+    } else {
+        b1 = _mm_unpacklo_pd(b1, a1);
+        b2 = _mm_unpacklo_pd(b2, a2);
+    }
+    sw_mod4_px(m, q, (int)len, a1, b1, a2, b2);
+}
+
+static inline int64_t sw_abs64(int64_t v) { return v < 0 ? -v : v; }
+#endif
+
 /* The triangle's pixels for sw_ctx.mod_rows (see above) */
 static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], const int64_t A[3],
                         const int64_t B[3], const int64_t bias[3], double inv_area, int64_t px0,
@@ -713,6 +927,38 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     const xgd_texture_address_mode au = c->mod_samp->desc->address_u;
     const xgd_texture_address_mode av = c->mod_samp->desc->address_v;
     const int64_t s1 = A[1] * 256, s2 = A[2] * 256;
+#if SW_SIMD
+    /* (set up whether or not it is used: one per triangle) */
+    sw_mod4 m4;
+    {
+        for (int i = 0; i < 3; i++) {
+            const float *a = v[i]->a;
+            m4.uv[i][0] = _mm_set1_ps(a[u]);
+            m4.uv[i][1] = _mm_set1_ps(a[u + 1]);
+            for (int k = 0; k < 4; k++) m4.col[i][k] = _mm_set1_ps(a[c->mod_col + k]);
+        }
+        m4.one_col = true;
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 4; k++)
+                if (memcmp(&v[i]->a[c->mod_col + k], &a0[c->mod_col], sizeof(float)) != 0)
+                    m4.one_col = false;
+        m4.size[0] = _mm_set1_ps((float)tw);
+        m4.size[1] = _mm_set1_ps((float)th);
+        m4.wi = _mm_set1_epi32(tw);
+        m4.hi = _mm_set1_epi32(th);
+        m4.size_uv = size;
+        m4.texels = texels;
+        m4.tw = tw;
+        m4.th = th;
+        m4.linear = linear;
+        m4.au = au;
+        m4.av = av;
+        m4.inv_area = inv_area;
+    }
+    const double ds1 = (double)s1, ds2 = (double)s2;
+    /* below 2^52: every edge value of a row, and its sum with a step, is an exact double */
+    const int64_t exact = (int64_t)1 << 52;
+#endif
     for (int64_t y = py0; y <= py1; y++) {
         int64_t x0, x1;
         if (!sw_row_span(A, B, bias, v, px0, px1, y, &x0, &x1)) continue;
@@ -721,6 +967,14 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
         int64_t e1 = A[1] * (Px - v[1]->X) + B[1] * (Py - v[1]->Y);
         int64_t e2 = A[2] * (Px - v[2]->X) + B[2] * (Py - v[2]->Y);
         uint8_t *q = c->rt[0].base + ((size_t)y * (size_t)c->width + (size_t)x0) * 4;
+#if SW_SIMD
+        int64_t len = x1 - x0 + 1;
+        if (c->mod_rows4 && sw_abs64(e1) < exact && sw_abs64(e2) < exact &&
+            sw_abs64(e1 + (len + 4) * s1) < exact && sw_abs64(e2 + (len + 4) * s2) < exact) {
+            sw_mod4_row(&m4, q, len, (double)e1, (double)e2, ds1, ds2);
+            continue;
+        }
+#endif
         for (int64_t x = x0; x <= x1; x++, e1 += s1, e2 += s2, q += 4) {
             double l0 = (double)e1 * inv_area, l1 = (double)e2 * inv_area;
             double l2 = 1.0 - l0 - l1;
@@ -1449,6 +1703,15 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             }
             c->mod_rows = c->mod_blend_write && c->single_coverage && c->mod_image != NULL &&
                           c->mod_image->rgba8 != NULL;
+            c->mod_rows4 = false;
+            if (c->mod_rows && !c->r->rows_scalar) {
+                const uint8_t *tx = c->mod_image->rgba8, *tb = rt0->base;
+                size_t tn = (size_t)c->mod_image->width * (size_t)c->mod_image->height * 4;
+                size_t bn = (size_t)c->width * (size_t)c->height * 4;
+                /* compared as addresses: distinct allocations never overlap */
+                uintptr_t a0 = (uintptr_t)tx, a1 = a0 + tn, b0 = (uintptr_t)tb, b1 = b0 + bn;
+                c->mod_rows4 = a1 <= b0 || b1 <= a0;
+            }
         }
     }
     return true;
