@@ -662,32 +662,6 @@ static inline sw_v4 sw_sample_rgba8_uv(const uint8_t *px, int w, int h, bool lin
 }
 #endif
 
-/* The covered pixels of row y of a triangle (sw_raster_triangle's edges, single coverage):
-   [*x0, *x1] within [px0, px1]; false when none. */
-static inline bool sw_row_span(const int64_t A[3], const int64_t B[3], const int64_t bias[3],
-                               const sw_screen_vertex *const v[3], int64_t px0, int64_t px1,
-                               int64_t y, int64_t *x0, int64_t *x1)
-{
-    int64_t Py = y * 256 + 128, Px = px0 * 256 + 128;
-    int64_t klo = 0, khi = px1 - px0;
-    for (int i = 0; i < 3 && klo <= khi; i++) {
-        int64_t step = A[i] * 256;
-        int64_t t0 = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y) - bias[i];
-        if (step > 0) {
-            int64_t k = sw_ceil_div(-t0, step);
-            if (k > klo) klo = k;
-        } else if (step < 0) {
-            int64_t k = sw_floor_div(t0, -step);
-            if (k < khi) khi = k;
-        } else if (t0 < 0) {
-            klo = khi + 1;
-        }
-    }
-    *x0 = px0 + klo;
-    *x1 = px0 + khi;
-    return klo <= khi;
-}
-
 #if SW_SIMD
 /*
  * Four pixels of a row at once (SSE2 builds): the same IEEE operations as sw_mod_rows's
@@ -956,22 +930,66 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
         m4.inv_area = inv_area;
     }
     const double ds1 = (double)s1, ds2 = (double)s2;
-    /* below 2^52: every edge value of a row, and its sum with a step, is an exact double */
+#endif
+    /* sw_row_span's spans, stepped: an edge's value at (px0, y) grows by B * 256 a row, and an
+       edge with B == 0 (vertical) bounds every row alike, so its division is done once */
+    const int64_t Px0 = px0 * 256 + 128, Py0 = py0 * 256 + 128;
+    int64_t te[3], klo_fix = 0, khi_fix = px1 - px0;
+    int dyn[3], ndyn = 0;
+    for (int i = 0; i < 3; i++) {
+        int64_t step = A[i] * 256;
+        te[i] = A[i] * (Px0 - v[i]->X) + B[i] * (Py0 - v[i]->Y) - bias[i];
+        if (B[i] != 0 || step == 0) {
+            dyn[ndyn++] = i;
+        } else if (step > 0) {
+            int64_t k = sw_ceil_div(-te[i], step);
+            if (k > klo_fix) klo_fix = k;
+        } else {
+            int64_t k = sw_floor_div(te[i], -step);
+            if (k < khi_fix) khi_fix = k;
+        }
+    }
+    /* the edge values sw_raster_triangle gives each pixel (l0 from edge 1, l1 from edge 2) at
+       (px0, py0), and their steps a row */
+    const int64_t E1 = A[1] * (Px0 - v[1]->X) + B[1] * (Py0 - v[1]->Y);
+    const int64_t E2 = A[2] * (Px0 - v[2]->X) + B[2] * (Py0 - v[2]->Y);
+    const int64_t r1 = B[1] * 256, r2 = B[2] * 256;
+#if SW_SIMD
+    /* four at a time where every edge value of the box (and up to four pixels past its right
+       end, where a row's last step lands) is below 2^52 in magnitude, so the doubles stepped
+       by exact additions are the int64 values converted; the extremes are at its corners */
+    bool four = c->mod_rows4;
     const int64_t exact = (int64_t)1 << 52;
+    for (int k = 0; k < 4 && four; k++) {
+        int64_t dx = k & 1 ? px1 + 4 - px0 : 0, dy = k & 2 ? py1 - py0 : 0;
+        if (sw_abs64(E1 + dx * s1 + dy * r1) >= exact || sw_abs64(E2 + dx * s2 + dy * r2) >= exact)
+            four = false;
+    }
 #endif
     for (int64_t y = py0; y <= py1; y++) {
-        int64_t x0, x1;
-        if (!sw_row_span(A, B, bias, v, px0, px1, y, &x0, &x1)) continue;
-        int64_t Px = x0 * 256 + 128, Py = y * 256 + 128;
-        /* the edge values sw_raster_triangle gives each pixel: l0 from edge 1, l1 from edge 2 */
-        int64_t e1 = A[1] * (Px - v[1]->X) + B[1] * (Py - v[1]->Y);
-        int64_t e2 = A[2] * (Px - v[2]->X) + B[2] * (Py - v[2]->Y);
+        const int64_t dy = y - py0;
+        int64_t klo = klo_fix, khi = khi_fix;
+        for (int j = 0; j < ndyn; j++) {
+            int i = dyn[j];
+            int64_t step = A[i] * 256, t0 = te[i] + dy * (B[i] * 256);
+            if (step > 0) {
+                int64_t k = sw_ceil_div(-t0, step);
+                if (k > klo) klo = k;
+            } else if (step < 0) {
+                int64_t k = sw_floor_div(t0, -step);
+                if (k < khi) khi = k;
+            } else if (t0 < 0) {
+                klo = khi + 1;
+            }
+        }
+        if (klo > khi) continue;
+        const int64_t x0 = px0 + klo, x1 = px0 + khi;
+        int64_t e1 = E1 + dy * r1 + klo * s1;
+        int64_t e2 = E2 + dy * r2 + klo * s2;
         uint8_t *q = c->rt[0].base + ((size_t)y * (size_t)c->width + (size_t)x0) * 4;
 #if SW_SIMD
-        int64_t len = x1 - x0 + 1;
-        if (c->mod_rows4 && sw_abs64(e1) < exact && sw_abs64(e2) < exact &&
-            sw_abs64(e1 + (len + 4) * s1) < exact && sw_abs64(e2 + (len + 4) * s2) < exact) {
-            sw_mod4_row(&m4, q, len, (double)e1, (double)e2, ds1, ds2);
+        if (four) {
+            sw_mod4_row(&m4, q, x1 - x0 + 1, (double)e1, (double)e2, ds1, ds2);
             continue;
         }
 #endif
