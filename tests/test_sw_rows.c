@@ -13,6 +13,7 @@
  * sizes (1x1 up to 64x4) with random texels, point and linear filters with each address mode
  * on each axis, sprites texel-exact, scaled by whole numbers, rotated and scaled with fractional
  * positions (bilinear weights, coordinates outside the texture through the address modes),
+ * corners on pixel centres (edges through pixel centres: the fill rule's ties, exact divisions),
  * source rectangles reaching outside the texture, flips, white, grey (one value in every
  * channel) and random tints, and a few huge sprites (clipped, edge values beyond 2^52 in the
  * guard band). Drawn on one thread and banded on three; every image must equal both
@@ -102,7 +103,13 @@ static bool rows_draw(xgdt_ctx *t, rows_mode mode, const char *threads, uint32_t
             s.effects = (xgd_sprite_effects)(rows_rand(&seed) % 4);
             xgd_rect src;
             int which = (int)(rows_rand(&seed) % NTEX);
-            switch (rows_rand(&seed) % 5) {
+            switch (rows_rand(&seed) % 6) {
+            case 5: /* corners on pixel centres: edges through centres (the fill rule's ties) */
+                s.position.x += 0.5f;
+                s.position.y += 0.5f;
+                s.scale.x = (float)(1 + rows_rand(&seed) % 3);
+                s.scale.y = (float)(1 + rows_rand(&seed) % 3);
+                break;
             case 0: /* texel-exact */
                 break;
             case 1: /* whole-number scale */

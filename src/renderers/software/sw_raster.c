@@ -680,7 +680,6 @@ typedef struct sw_mod4 {
     __m128 col[3][4];          /* splats of each vertex's colour channels */
     bool one_col;              /* all twelve colour values are the same float (bits) */
     __m128 size[2];            /* splats of the image's width and height as floats */
-    __m128i wi, hi;            /* splats of width and height */
     __m128 size_uv;            /* (width, height, 1, 1) for sw_sample_rgba8_uv */
     const uint8_t *texels;
     int tw, th;
@@ -753,22 +752,17 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
     __m128i ix = _mm_cvttps_epi32(fx), iy = _mm_cvttps_epi32(fy);
     ix = _mm_add_epi32(ix, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(ix), fx)));
     iy = _mm_add_epi32(iy, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(iy), fy)));
-    /* one texel: 0 <= x < width, 0 <= y < height (and no fraction when linear) */
-    const __m128i m1 = _mm_set1_epi32(-1);
-    __m128i one_texel = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi32(ix, m1), _mm_cmpgt_epi32(m->wi, ix)),
-                                      _mm_and_si128(_mm_cmpgt_epi32(iy, m1), _mm_cmpgt_epi32(m->hi, iy)));
-    if (m->linear) {
-        __m128 zx = _mm_cmpeq_ps(_mm_sub_ps(fx, _mm_cvtepi32_ps(ix)), _mm_setzero_ps());
-        __m128 zy = _mm_cmpeq_ps(_mm_sub_ps(fy, _mm_cvtepi32_ps(iy)), _mm_setzero_ps());
-        one_texel = _mm_and_si128(one_texel, _mm_castps_si128(_mm_and_ps(zx, zy)));
-    }
-    int fast = _mm_movemask_ps(_mm_castsi128_ps(one_texel));
-    /* texel index y * width + x of the one-texel lanes (0 in the others) */
-    __m128i ev = _mm_mul_epu32(iy, m->wi);
-    __m128i od = _mm_mul_epu32(_mm_srli_epi64(iy, 32), m->wi);
-    __m128i idx = _mm_unpacklo_epi32(_mm_shuffle_epi32(ev, _MM_SHUFFLE(0, 0, 2, 0)),
-                                     _mm_shuffle_epi32(od, _MM_SHUFFLE(0, 0, 2, 0)));
-    idx = _mm_and_si128(_mm_add_epi32(idx, ix), one_texel);
+    const __m128 flx = _mm_cvtepi32_ps(ix), fly = _mm_cvtepi32_ps(iy);
+    /* one texel: 0 <= x < width and 0 <= y < height, which for the floor of a finite f is
+       0 <= f < size (and no fraction when linear: f equal to its floor) */
+    __m128 hit = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(fx, _mm_setzero_ps()), _mm_cmplt_ps(fx, m->size[0])),
+                            _mm_and_ps(_mm_cmpge_ps(fy, _mm_setzero_ps()), _mm_cmplt_ps(fy, m->size[1])));
+    if (m->linear) hit = _mm_and_ps(hit, _mm_and_ps(_mm_cmpeq_ps(fx, flx), _mm_cmpeq_ps(fy, fly)));
+    int fast = _mm_movemask_ps(hit);
+    /* texel index y * width + x of the one-texel lanes (0 in the others): exact in float, as
+       it is below width * height <= 2^24 (sw_mod_rows checks) */
+    __m128i idx = _mm_and_si128(_mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(fly, m->size[0]), flx)),
+                                _mm_castps_si128(hit));
     const uint8_t *tx = m->texels;
     __m128i g0 = _mm_cvtsi32_si128((int)sw_ld32(tx + (size_t)(uint32_t)_mm_cvtsi128_si32(idx) * 4));
     __m128i g1 = _mm_cvtsi32_si128((int)sw_ld32(
@@ -918,8 +912,6 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
                     m4.one_col = false;
         m4.size[0] = _mm_set1_ps((float)tw);
         m4.size[1] = _mm_set1_ps((float)th);
-        m4.wi = _mm_set1_epi32(tw);
-        m4.hi = _mm_set1_epi32(th);
         m4.size_uv = size;
         m4.texels = texels;
         m4.tw = tw;
@@ -931,22 +923,31 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     }
     const double ds1 = (double)s1, ds2 = (double)s2;
 #endif
-    /* sw_row_span's spans, stepped: an edge's value at (px0, y) grows by B * 256 a row, and an
-       edge with B == 0 (vertical) bounds every row alike, so its division is done once */
+    /* sw_row_span's spans, stepped: an edge's value at (px0, y) grows by B * 256 a row; an edge
+       with B == 0 (vertical) bounds every row's columns alike and one with A == 0 (horizontal)
+       the rows, so their divisions are done once; only sloped edges are divided per row */
     const int64_t Px0 = px0 * 256 + 128, Py0 = py0 * 256 + 128;
-    int64_t te[3], klo_fix = 0, khi_fix = px1 - px0;
+    int64_t te[3], klo_fix = 0, khi_fix = px1 - px0, ylo = py0, yhi = py1;
     int dyn[3], ndyn = 0;
     for (int i = 0; i < 3; i++) {
-        int64_t step = A[i] * 256;
+        int64_t step = A[i] * 256, rstep = B[i] * 256;
         te[i] = A[i] * (Px0 - v[i]->X) + B[i] * (Py0 - v[i]->Y) - bias[i];
-        if (B[i] != 0 || step == 0) {
+        if (step != 0 && rstep != 0) {
             dyn[ndyn++] = i;
         } else if (step > 0) {
             int64_t k = sw_ceil_div(-te[i], step);
             if (k > klo_fix) klo_fix = k;
-        } else {
+        } else if (step < 0) {
             int64_t k = sw_floor_div(te[i], -step);
             if (k < khi_fix) khi_fix = k;
+        } else if (rstep > 0) {
+            int64_t k = py0 + sw_ceil_div(-te[i], rstep);
+            if (k > ylo) ylo = k;
+        } else if (rstep < 0) {
+            int64_t k = py0 + sw_floor_div(te[i], -rstep);
+            if (k < yhi) yhi = k;
+        } else if (te[i] < 0) {
+            yhi = ylo - 1;
         }
     }
     /* the edge values sw_raster_triangle gives each pixel (l0 from edge 1, l1 from edge 2) at
@@ -958,7 +959,7 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     /* four at a time where every edge value of the box (and up to four pixels past its right
        end, where a row's last step lands) is below 2^52 in magnitude, so the doubles stepped
        by exact additions are the int64 values converted; the extremes are at its corners */
-    bool four = c->mod_rows4;
+    bool four = c->mod_rows4 && (int64_t)tw * th <= (int64_t)1 << 24;
     const int64_t exact = (int64_t)1 << 52;
     for (int k = 0; k < 4 && four; k++) {
         int64_t dx = k & 1 ? px1 + 4 - px0 : 0, dy = k & 2 ? py1 - py0 : 0;
@@ -966,20 +967,39 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
             four = false;
     }
 #endif
-    for (int64_t y = py0; y <= py1; y++) {
+    /* a sloped edge's bound from row ylo on without a division a row: its sw_ceil_div(-t0,
+       step) (step > 0) or sw_floor_div(t0, -step) (step < 0) is floor(n / d) (plus one for the
+       ceiling when the remainder is not 0) with n = -t0 or t0 and d = |step|, kept as quotient
+       and remainder (0 <= rem < d) and stepped by those of n's change a row */
+    int64_t quo[3], rem[3], dquo[3], drem[3], den[3];
+    bool pos[3];
+    for (int j = 0; j < ndyn; j++) {
+        int i = dyn[j];
+        int64_t step = A[i] * 256, rstep = B[i] * 256;
+        int64_t t0 = te[i] + (ylo - py0) * rstep;
+        pos[j] = step > 0;
+        den[j] = pos[j] ? step : -step;
+        int64_t n = pos[j] ? -t0 : t0, dn = pos[j] ? -rstep : rstep;
+        quo[j] = sw_floor_div(n, den[j]);
+        rem[j] = n - quo[j] * den[j];
+        dquo[j] = sw_floor_div(dn, den[j]);
+        drem[j] = dn - dquo[j] * den[j];
+    }
+    for (int64_t y = ylo; y <= yhi; y++) {
         const int64_t dy = y - py0;
         int64_t klo = klo_fix, khi = khi_fix;
         for (int j = 0; j < ndyn; j++) {
-            int i = dyn[j];
-            int64_t step = A[i] * 256, t0 = te[i] + dy * (B[i] * 256);
-            if (step > 0) {
-                int64_t k = sw_ceil_div(-t0, step);
+            if (pos[j]) {
+                int64_t k = quo[j] + (rem[j] != 0);
                 if (k > klo) klo = k;
-            } else if (step < 0) {
-                int64_t k = sw_floor_div(t0, -step);
-                if (k < khi) khi = k;
-            } else if (t0 < 0) {
-                klo = khi + 1;
+            } else if (quo[j] < khi) {
+                khi = quo[j];
+            }
+            quo[j] += dquo[j];
+            rem[j] += drem[j];
+            if (rem[j] >= den[j]) {
+                rem[j] -= den[j];
+                quo[j]++;
             }
         }
         if (klo > khi) continue;
