@@ -67,9 +67,22 @@ struct xgdi_native_buffer {
     uint8_t *data;
 };
 
+/* a vertex placed on the target (sw_raster.c's sw_to_screen) */
+typedef struct sw_screen_vertex {
+    int64_t X, Y;             /* snapped, 1/256 pixel */
+    double sx, sy, z;
+    float iw;
+    const float *a;           /* varyings */
+} sw_screen_vertex;
+
 typedef struct sw_vertex {
     float clip[4];
     float v[SW_MAX_VARYINGS];
+    /* set with the vertex stage's outputs (sw_user_vertices): sw_outcode's planes, and when
+       none, whether sw_to_screen placed it and where (screen.a is v) */
+    unsigned outcode;
+    bool screen_ok;
+    sw_screen_vertex screen;
 } sw_vertex;
 
 /* ---- sw_pool.c: worker threads ---- */

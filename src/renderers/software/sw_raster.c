@@ -85,13 +85,6 @@ typedef struct sw_stencil_face {
     xgd_stencil_operation pass, fail, zfail;
 } sw_stencil_face;
 
-typedef struct sw_screen_vertex {
-    int64_t X, Y;             /* snapped, 1/256 pixel */
-    double sx, sy, z;
-    float iw;
-    const float *a;           /* varyings */
-} sw_screen_vertex;
-
 typedef struct sw_ctx {
     sw_renderer *r;
     int nvary;
@@ -1502,7 +1495,7 @@ static void sw_run_bands(sw_ctx *c)
 
 static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, const sw_vertex *v2)
 {
-    unsigned o0 = sw_outcode(c, v0), o1 = sw_outcode(c, v1), o2 = sw_outcode(c, v2);
+    unsigned o0 = v0->outcode, o1 = v1->outcode, o2 = v2->outcode; /* sw_outcode's */
     if (o0 & o1 & o2) return;
     if (c->wireframe) {
         /* Wireframe: cull by the triangle's orientation, then draw its edges as lines. */
@@ -1533,10 +1526,9 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         return;
     }
     if ((o0 | o1 | o2) == 0) {
-        sw_screen_vertex s0, s1, s2;
-        if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
-            return;
-        sw_emit_triangle(c, &s0, &s1, &s2, true);
+        /* sw_to_screen's vertices, computed with the outcodes (sw_user_vertices) */
+        if (!v0->screen_ok || !v1->screen_ok || !v2->screen_ok) return;
+        sw_emit_triangle(c, &v0->screen, &v1->screen, &v2->screen, true);
         return;
     }
     /* Sutherland-Hodgman against the planes some vertex is outside of */
@@ -1822,6 +1814,10 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
                 o->v[4 * i + k] = k < c->link_vs_comps[i]
                                       ? R[c->link_vs[i] + 4u * (uint32_t)k + (uint32_t)l]
                                       : (k == 3 ? 1.0f : 0.0f);
+        /* what sw_triangle needs of each vertex, here on the pool rather than per triangle on
+           the calling thread: the outcode, and inside every plane the screen position */
+        o->outcode = sw_outcode(c, o);
+        o->screen_ok = o->outcode == 0 && sw_to_screen(c, o, &o->screen);
     }
 }
 
