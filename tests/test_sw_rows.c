@@ -14,10 +14,12 @@
  * on each axis, sprites texel-exact, scaled by whole numbers, rotated and scaled with fractional
  * positions (bilinear weights, coordinates outside the texture through the address modes),
  * corners on pixel centres (edges through pixel centres: the fill rule's ties, exact divisions),
- * source rectangles reaching outside the texture, flips, white, grey (one value in every
- * channel) and random tints, and a few huge sprites (clipped, edge values beyond 2^52 in the
- * guard band). Drawn on one thread and banded on three; every image must equal both
- * references, and the scenes must cover most of the target.
+ * source rectangles reaching outside the texture, flips, tints white, grey (one value in
+ * every channel), with one channel apart from three equal ones, and random, and a few huge
+ * sprites (clipped, edge values beyond 2^52 in the guard band). Drawn on one thread and banded
+ * on three; every image must equal both references, and the scenes must cover most of the
+ * target. Not reached by these scenes: a sloped edge's remainder landing exactly on its
+ * divisor or on 1 (sw_mod_rows's stepped spans), which are checked by reading only.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -92,10 +94,16 @@ static bool rows_draw(xgdt_ctx *t, rows_mode mode, const char *threads, uint32_t
             xgd_sprite s = XGD_SPRITE_INIT;
             s.position.x = (float)(rows_rand(&seed) % (RW + 30)) - 20.0f;
             s.position.y = (float)(rows_rand(&seed) % (RH + 30)) - 20.0f;
-            uint32_t tint = rows_rand(&seed) % 3;
+            uint32_t tint = rows_rand(&seed) % 5;
             if (tint == 1) {
                 uint8_t g = (uint8_t)rows_rand(&seed);
                 s.color = (xgd_color){ g, g, g, g };
+            } else if (tint >= 3) {
+                /* one channel apart from the three others */
+                uint8_t g = (uint8_t)rows_rand(&seed), h = (uint8_t)(g ^ (1 + rows_rand(&seed) % 255));
+                s.color = (xgd_color){ g, g, g, g };
+                if (tint == 3) s.color.g = h;
+                else s.color.a = h;
             } else if (tint == 2) {
                 s.color = (xgd_color){ (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed),
                                        (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed) };

@@ -898,11 +898,13 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
             m4.uv[i][1] = _mm_set1_ps(a[u + 1]);
             for (int k = 0; k < 4; k++) m4.col[i][k] = _mm_set1_ps(a[c->mod_col + k]);
         }
-        m4.one_col = true;
-        for (int i = 0; i < 3; i++)
-            for (int k = 0; k < 4; k++)
-                if (memcmp(&v[i]->a[c->mod_col + k], &a0[c->mod_col], sizeof(float)) != 0)
-                    m4.one_col = false;
+        /* the bits of the twelve values: each vertex's colour the first's, whose four
+           channels are its red's */
+        uint32_t cb[4];
+        memcpy(cb, a0 + c->mod_col, sizeof cb);
+        m4.one_col = cb[1] == cb[0] && cb[2] == cb[0] && cb[3] == cb[0] &&
+                     memcmp(a1 + c->mod_col, cb, sizeof cb) == 0 &&
+                     memcmp(a2 + c->mod_col, cb, sizeof cb) == 0;
         m4.size[0] = _mm_set1_ps((float)tw);
         m4.size[1] = _mm_set1_ps((float)th);
         m4.size_uv = size;
@@ -982,18 +984,21 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
         const int64_t dy = y - py0;
         int64_t klo = klo_fix, khi = khi_fix;
         for (int j = 0; j < ndyn; j++) {
+            int64_t qj = quo[j], rj = rem[j];
             if (pos[j]) {
-                int64_t k = quo[j] + (rem[j] != 0);
+                int64_t k = qj + (rj != 0);
                 if (k > klo) klo = k;
-            } else if (quo[j] < khi) {
-                khi = quo[j];
+            } else if (qj < khi) {
+                khi = qj;
             }
-            quo[j] += dquo[j];
-            rem[j] += drem[j];
-            if (rem[j] >= den[j]) {
-                rem[j] -= den[j];
-                quo[j]++;
+            qj += dquo[j];
+            rj += drem[j];
+            if (rj >= den[j]) {
+                rj -= den[j];
+                qj++;
             }
+            quo[j] = qj;
+            rem[j] = rj;
         }
         if (klo > khi) continue;
         const int64_t x0 = px0 + klo, x1 = px0 + khi;
