@@ -16,7 +16,9 @@
  * corners on pixel centres (edges through pixel centres: the fill rule's ties, exact divisions),
  * source rectangles reaching outside the texture, flips, tints white, grey (one value in
  * every channel), with one channel apart from three equal ones, and random, and a few huge
- * sprites (clipped, edge values beyond 2^52 in the guard band). Drawn on one thread and banded
+ * sprites (clipped, edge values beyond 2^52 in the guard band); then triangles of the stock
+ * SpriteEffect with random corners, coordinates and a colour per vertex (half of them with
+ * one grey for all three). Drawn on one thread and banded
  * on three; every image must equal both references, and the scenes must cover most of the
  * target. Not reached by these scenes: a sloped edge's remainder landing exactly on its
  * divisor or on 1 (sw_mod_rows's stepped spans), which are checked by reading only.
@@ -155,6 +157,35 @@ static bool rows_draw(xgdt_ctx *t, rows_mode mode, const char *threads, uint32_t
         }
         CHECK_OK(xgd_sprite_batch_end(batch));
     }
+    /* triangles of the stock SpriteEffect with a colour per vertex (SpriteBatch gives a sprite's
+       four one colour) and random coordinates, drawn through AlphaBlend */
+    xgd_effect *fx = NULL;
+    xgd_rasterizer_state *rs = ok ? fx_cull_none(t, dev) : NULL;
+    CHECK_OK(xgd_sprite_effect_create(dev, &fx));
+    if (fx != NULL && rs != NULL) {
+        CHECK_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ALPHA_BLEND)));
+        for (int pass = 0; pass < NSAMP && ok; pass++) {
+            CHECK_OK(xgd_set_texture(dev, 0, tex[pass % NTEX]));
+            CHECK_OK(xgd_set_sampler_state(dev, 0, samp[pass]));
+            CHECK_OK(xgd_effect_apply(fx));
+            xgd_vertex_position_color_texture vx[3 * 20];
+            for (int i = 0; i < 3 * 20; i++) {
+                vx[i].position = (xgd_vector3){ (float)(rows_rand(&seed) % (256 * (RW + 20))) / 256.0f - 10.0f,
+                                                (float)(rows_rand(&seed) % (256 * (RH + 20))) / 256.0f - 10.0f,
+                                                0.0f };
+                vx[i].color = (xgd_color){ (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed),
+                                           (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed) };
+                if (i % 6 < 3) vx[i].color = (xgd_color){ 200, 200, 200, 200 };
+                vx[i].texture_coordinate = (xgd_vector2){ (float)(rows_rand(&seed) % 400) / 100.0f - 1.5f,
+                                                          (float)(rows_rand(&seed) % 400) / 100.0f - 1.5f };
+            }
+            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, vx, 0, 20,
+                                              xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+        }
+        xgd_set_texture(dev, 0, NULL);
+    }
+    xgd_effect_destroy(fx);
+    xgd_rasterizer_state_destroy(rs);
     CHECK_OK(xgd_get_back_buffer_data(dev, NULL, px, (size_t)RW * RH * 4));
 done:
     for (int k = 0; k < NSAMP; k++) xgd_sampler_state_destroy(samp[k]);

@@ -664,7 +664,7 @@ static inline sw_v4 sw_sample_rgba8_uv(const uint8_t *px, int w, int h, bool lin
  * converted, as the per-pixel loop does); a lane whose sample is one texel (point filter, or
  * linear weights (1, 0, 0, 0): sw_sample_rgba8_uv's early return, and in-range coordinates,
  * which every address mode maps to themselves) is fetched from the texel index at once, any
- * other lane by sw_sample_rgba8_uv itself. n (1..4) lanes are written; lanes past n repeat
+ * other lane by sw_sample_rgba8_uv itself. n (2..4) lanes are written; lanes past n repeat
  * lane 0 (valid coordinates, nothing stored). The four destination pixels are read before any
  * is written, which the caller allows only when the texture's texels are not the target's.
  */
@@ -674,6 +674,7 @@ typedef struct sw_mod4 {
     bool one_col;              /* all twelve colour values are the same float (bits) */
     __m128 size[2];            /* splats of the image's width and height as floats */
     __m128 size_uv;            /* (width, height, 1, 1) for sw_sample_rgba8_uv */
+    __m128 uv1[3], col1[3];    /* one pixel's form (sw_mod1_px): (u, v, 0, 0), the colour */
     const uint8_t *texels;
     int tw, th;
     bool linear;
@@ -825,6 +826,24 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
     }
 }
 
+/* sw_mod_rows's per-pixel loop body for the pixel at q: a row's last pixel when it is alone
+   (cheaper so than as a group of four with three lanes repeated) */
+static SW_INLINE void sw_mod1_px(const sw_mod4 *m, uint8_t *q, double e1, double e2)
+{
+    double l0 = e1 * m->inv_area, l1 = e2 * m->inv_area;
+    double l2 = 1.0 - l0 - l1;
+    const sw_v4 sw0 = sw_v4_splat((float)l0), sw1 = sw_v4_splat((float)l1);
+    const sw_v4 sw2 = sw_v4_splat((float)l2);
+    sw_v4 uv = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, m->uv1[0]), sw_v4_mul(sw1, m->uv1[1])),
+                         sw_v4_mul(sw2, m->uv1[2]));
+    sw_v4 t = sw_sample_rgba8_uv(m->texels, m->tw, m->th, m->linear, uv, m->size_uv, m->au, m->av);
+    sw_v4 f = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, m->col1[0]), sw_v4_mul(sw1, m->col1[1])),
+                        sw_v4_mul(sw2, m->col1[2]));
+    sw_v4 sc = sw_v4_sat(sw_v4_mul(t, f));
+    sw_v4 out = sw_v4_add(sc, sw_v4_mul(sw_v4_unorm8(q), sw_v4_one_minus_w(sc)));
+    sw_v4_store_unorm8(q, out);
+}
+
 /* A row of len pixels from q, e1 and e2 the edge values of its first pixel, s1 and s2 their
    steps (exact doubles, see above) */
 static void sw_mod4_row(const sw_mod4 *m, uint8_t *q, int64_t len, double e1, double e2, double s1,
@@ -841,13 +860,12 @@ static void sw_mod4_row(const sw_mod4 *m, uint8_t *q, int64_t len, double e1, do
         b2 = _mm_add_pd(b2, st2);
     }
     if (len == 0) return;
-    /* lanes past the row's end repeat lane 0 */
     if (len == 1) {
-        a1 = _mm_unpacklo_pd(a1, a1);
-        a2 = _mm_unpacklo_pd(a2, a2);
-        b1 = a1;
-        b2 = a2;
-    } else if (len == 2) {
+        sw_mod1_px(m, q, _mm_cvtsd_f64(a1), _mm_cvtsd_f64(a2));
+        return;
+    }
+    /* lanes past the row's end repeat lane 0 */
+    if (len == 2) {
         b1 = _mm_unpacklo_pd(a1, a1);
         b2 = _mm_unpacklo_pd(a2, a2);
     } else {
@@ -896,6 +914,8 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
             const float *a = v[i]->a;
             m4.uv[i][0] = _mm_set1_ps(a[u]);
             m4.uv[i][1] = _mm_set1_ps(a[u + 1]);
+            m4.uv1[i] = _mm_setr_ps(a[u], a[u + 1], 0.0f, 0.0f);
+            m4.col1[i] = sw_v4_load(a + c->mod_col);
             for (int k = 0; k < 4; k++) m4.col[i][k] = _mm_set1_ps(a[c->mod_col + k]);
         }
         /* the bits of the twelve values: each vertex's colour the first's, whose four
