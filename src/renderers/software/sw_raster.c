@@ -558,8 +558,9 @@ static inline int64_t sw_ceil_div(int64_t a, int64_t b)
  * AlphaBlend with nothing else to update (sw_ctx.mod_rows). Every value is the one
  * sw_raster_triangle, sw_mod_quad, sw_sample_image and sw_write_target compute, by the same
  * IEEE operations in the same order, four channels at a time (SSE2 where the compiler targets
- * it, plain loops elsewhere): the edge values of a row step exactly in int64 and the
- * barycentrics come from them by the same double formula, so only the bookkeeping is cheaper.
+ * it, plain loops elsewhere; with SSE2 also four pixels at a time, sw_mod4_px): the edge
+ * values of a row step exactly in int64 and the barycentrics come from them by the same double
+ * formula, so only the bookkeeping is cheaper.
  */
 #if !SW_SIMD
 /* sw_sample_image's value for an RGBA8 image (its rgba8 branches) */
@@ -938,9 +939,11 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     }
     const double ds1 = (double)s1, ds2 = (double)s2;
 #endif
-    /* sw_row_span's spans, stepped: an edge's value at (px0, y) grows by B * 256 a row; an edge
-       with B == 0 (vertical) bounds every row's columns alike and one with A == 0 (horizontal)
-       the rows, so their divisions are done once; only sloped edges are divided per row */
+    /* Each row's covered columns [px0 + klo, px0 + khi] are those where every edge's value
+       (sw_raster_triangle's edge functions with the fill rule's bias, single coverage) is >= 0.
+       An edge's value at (px0, y) grows by B * 256 a row; an edge with B == 0 (vertical)
+       bounds every row's columns alike and one with A == 0 (horizontal) the rows, so their
+       divisions are done once; only sloped edges bound each row anew (below). */
     const int64_t Px0 = px0 * 256 + 128, Py0 = py0 * 256 + 128;
     int64_t te[3], klo_fix = 0, khi_fix = px1 - px0, ylo = py0, yhi = py1;
     int dyn[3], ndyn = 0;
