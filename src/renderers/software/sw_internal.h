@@ -67,9 +67,22 @@ struct xgdi_native_buffer {
     uint8_t *data;
 };
 
+/* a vertex placed on the target (sw_raster.c's sw_to_screen) */
+typedef struct sw_screen_vertex {
+    int64_t X, Y;             /* snapped, 1/256 pixel */
+    double sx, sy, z;
+    float iw;
+    const float *a;           /* varyings */
+} sw_screen_vertex;
+
 typedef struct sw_vertex {
     float clip[4];
     float v[SW_MAX_VARYINGS];
+    /* set with the vertex stage's outputs (sw_user_vertices): sw_outcode's planes, and when
+       none, whether sw_to_screen placed it and where (screen.a is v) */
+    unsigned outcode;
+    bool screen_ok;
+    sw_screen_vertex screen;
 } sw_vertex;
 
 /* ---- sw_pool.c: worker threads ---- */
@@ -120,6 +133,7 @@ typedef struct sw_renderer {
        every draw banded */
     long band_min_pixels;
     bool executor_only;        /* $XGD_SW_EXECUTOR_ONLY: no shader runs as a recognised shape */
+    bool rows_scalar;          /* $XGD_SW_ROWS_SCALAR: sw_mod_rows one pixel at a time (tests) */
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
     int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a

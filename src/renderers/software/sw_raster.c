@@ -85,13 +85,6 @@ typedef struct sw_stencil_face {
     xgd_stencil_operation pass, fail, zfail;
 } sw_stencil_face;
 
-typedef struct sw_screen_vertex {
-    int64_t X, Y;             /* snapped, 1/256 pixel */
-    double sx, sy, z;
-    float iw;
-    const float *a;           /* varyings */
-} sw_screen_vertex;
-
 typedef struct sw_ctx {
     sw_renderer *r;
     int nvary;
@@ -157,6 +150,9 @@ typedef struct sw_ctx {
     /* and the image is RGBA8 with one level and no level of detail: affine triangles are
        drawn by sw_mod_rows */
     bool mod_rows;
+    /* and the image's texels are not the target's: sw_mod_rows may read four target pixels
+       before writing them (SSE2 builds) */
+    bool mod_rows4;
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -562,8 +558,9 @@ static inline int64_t sw_ceil_div(int64_t a, int64_t b)
  * AlphaBlend with nothing else to update (sw_ctx.mod_rows). Every value is the one
  * sw_raster_triangle, sw_mod_quad, sw_sample_image and sw_write_target compute, by the same
  * IEEE operations in the same order, four channels at a time (SSE2 where the compiler targets
- * it, plain loops elsewhere): the edge values of a row step exactly in int64 and the
- * barycentrics come from them by the same double formula, so only the bookkeeping is cheaper.
+ * it, plain loops elsewhere; with SSE2 also four pixels at a time, sw_mod4_px): the edge
+ * values of a row step exactly in int64 and the barycentrics come from them by the same double
+ * formula, so only the bookkeeping is cheaper.
  */
 #if !SW_SIMD
 /* sw_sample_image's value for an RGBA8 image (its rgba8 branches) */
@@ -659,31 +656,228 @@ static inline sw_v4 sw_sample_rgba8_uv(const uint8_t *px, int w, int h, bool lin
 }
 #endif
 
-/* The covered pixels of row y of a triangle (sw_raster_triangle's edges, single coverage):
-   [*x0, *x1] within [px0, px1]; false when none. */
-static inline bool sw_row_span(const int64_t A[3], const int64_t B[3], const int64_t bias[3],
-                               const sw_screen_vertex *const v[3], int64_t px0, int64_t px1,
-                               int64_t y, int64_t *x0, int64_t *x1)
+#if SW_SIMD
+/*
+ * Four pixels of a row at once (SSE2 builds): the same IEEE operations as sw_mod_rows's
+ * per-pixel loop, each on four lanes that hold four pixels (one vector per channel instead of
+ * one per pixel). The edge values are doubles stepped by exact additions (the caller checks
+ * that every value of the row is an integer below 2^52, so the sum is the int64 value
+ * converted, as the per-pixel loop does); a lane whose sample is one texel (point filter, or
+ * linear weights (1, 0, 0, 0): sw_sample_rgba8_uv's early return, and in-range coordinates,
+ * which every address mode maps to themselves) is fetched from the texel index at once, any
+ * other lane by sw_sample_rgba8_uv itself. n (2..4) lanes are written; lanes past n repeat
+ * lane 0 (valid coordinates, nothing stored). The four destination pixels are read before any
+ * is written, which the caller allows only when the texture's texels are not the target's.
+ */
+typedef struct sw_mod4 {
+    __m128 uv[3][2];           /* splats of each vertex's u and v */
+    __m128 col[3][4];          /* splats of each vertex's colour channels */
+    bool one_col;              /* all twelve colour values are the same float (bits) */
+    __m128 size[2];            /* splats of the image's width and height as floats */
+    __m128 size_uv;            /* (width, height, 1, 1) for sw_sample_rgba8_uv */
+    __m128 uv1[3], col1[3];    /* one pixel's form (sw_mod1_px): (u, v, 0, 0), the colour */
+    const uint8_t *texels;
+    int tw, th;
+    bool linear;
+    xgd_texture_address_mode au, av;
+    double inv_area;
+} sw_mod4;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SW_INLINE inline __attribute__((always_inline))
+#else
+#define SW_INLINE inline
+#endif
+
+/* the four bytes of each lane's 32-bit word as floats b / 255, channel by channel */
+static SW_INLINE void sw_mod4_unorm8(__m128i px, __m128 out[4])
 {
-    int64_t Py = y * 256 + 128, Px = px0 * 256 + 128;
-    int64_t klo = 0, khi = px1 - px0;
-    for (int i = 0; i < 3 && klo <= khi; i++) {
-        int64_t step = A[i] * 256;
-        int64_t t0 = A[i] * (Px - v[i]->X) + B[i] * (Py - v[i]->Y) - bias[i];
-        if (step > 0) {
-            int64_t k = sw_ceil_div(-t0, step);
-            if (k > klo) klo = k;
-        } else if (step < 0) {
-            int64_t k = sw_floor_div(t0, -step);
-            if (k < khi) khi = k;
-        } else if (t0 < 0) {
-            klo = khi + 1;
-        }
-    }
-    *x0 = px0 + klo;
-    *x1 = px0 + khi;
-    return klo <= khi;
+    const __m128i ff = _mm_set1_epi32(0xff);
+    const __m128 k = _mm_set1_ps(255.0f);
+    out[0] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(px, ff)), k);
+    out[1] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(px, 8), ff)), k);
+    out[2] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(px, 16), ff)), k);
+    out[3] = _mm_div_ps(_mm_cvtepi32_ps(_mm_srli_epi32(px, 24)), k);
 }
+
+static SW_INLINE uint32_t sw_ld32(const uint8_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+static SW_INLINE void sw_st32(uint8_t *p, uint32_t w) { memcpy(p, &w, 4); }
+
+/* the modulate factor of one channel: ((w0 c0 + w1 c1) + w2 c2) */
+static SW_INLINE __m128 sw_mod4_factor(const sw_mod4 *m, const __m128 w[3], int k)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->col[0][k]), _mm_mul_ps(w[1], m->col[1][k])),
+                      _mm_mul_ps(w[2], m->col[2][k]));
+}
+
+/* sw_mod_rows's pixel for n lanes from q: a1, a2 the edge values of lanes 0, 1 and b1, b2
+   those of lanes 2, 3 (edge 1, edge 2) */
+static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1, __m128d b1,
+                                 __m128d a2, __m128d b2)
+{
+    const __m128d ia = _mm_set1_pd(m->inv_area), one = _mm_set1_pd(1.0);
+    __m128 w[3];
+    {
+        __m128d l0a = _mm_mul_pd(a1, ia), l0b = _mm_mul_pd(b1, ia);
+        __m128d l1a = _mm_mul_pd(a2, ia), l1b = _mm_mul_pd(b2, ia);
+        __m128d l2a = _mm_sub_pd(_mm_sub_pd(one, l0a), l1a);
+        __m128d l2b = _mm_sub_pd(_mm_sub_pd(one, l0b), l1b);
+        w[0] = _mm_movelh_ps(_mm_cvtpd_ps(l0a), _mm_cvtpd_ps(l0b));
+        w[1] = _mm_movelh_ps(_mm_cvtpd_ps(l1a), _mm_cvtpd_ps(l1b));
+        w[2] = _mm_movelh_ps(_mm_cvtpd_ps(l2a), _mm_cvtpd_ps(l2b));
+    }
+    /* coordinates, then sw_sample_rgba8_uv's steps on each axis */
+    __m128 u = _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->uv[0][0]), _mm_mul_ps(w[1], m->uv[1][0])),
+                          _mm_mul_ps(w[2], m->uv[2][0]));
+    __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], m->uv[0][1]), _mm_mul_ps(w[1], m->uv[1][1])),
+                          _mm_mul_ps(w[2], m->uv[2][1]));
+    __m128 fx = _mm_mul_ps(u, m->size[0]), fy = _mm_mul_ps(v, m->size[1]);
+    if (m->linear) {
+        fx = _mm_sub_ps(fx, _mm_set1_ps(0.5f));
+        fy = _mm_sub_ps(fy, _mm_set1_ps(0.5f));
+    }
+    fx = _mm_min_ps(_mm_max_ps(fx, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    fy = _mm_min_ps(_mm_max_ps(fy, _mm_set1_ps(-1.0e8f)), _mm_set1_ps(1.0e8f));
+    __m128i ix = _mm_cvttps_epi32(fx), iy = _mm_cvttps_epi32(fy);
+    ix = _mm_add_epi32(ix, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(ix), fx)));
+    iy = _mm_add_epi32(iy, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(iy), fy)));
+    const __m128 flx = _mm_cvtepi32_ps(ix), fly = _mm_cvtepi32_ps(iy);
+    /* one texel: 0 <= x < width and 0 <= y < height, which for the floor of a finite f is
+       0 <= f < size (and no fraction when linear: f equal to its floor) */
+    __m128 hit = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(fx, _mm_setzero_ps()), _mm_cmplt_ps(fx, m->size[0])),
+                            _mm_and_ps(_mm_cmpge_ps(fy, _mm_setzero_ps()), _mm_cmplt_ps(fy, m->size[1])));
+    if (m->linear) hit = _mm_and_ps(hit, _mm_and_ps(_mm_cmpeq_ps(fx, flx), _mm_cmpeq_ps(fy, fly)));
+    int fast = _mm_movemask_ps(hit);
+    /* texel index y * width + x of the one-texel lanes (0 in the others): exact in float, as
+       it is below width * height <= 2^24 (sw_mod_rows checks) */
+    __m128i idx = _mm_and_si128(_mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(fly, m->size[0]), flx)),
+                                _mm_castps_si128(hit));
+    const uint8_t *tx = m->texels;
+    __m128i g0 = _mm_cvtsi32_si128((int)sw_ld32(tx + (size_t)(uint32_t)_mm_cvtsi128_si32(idx) * 4));
+    __m128i g1 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(1, 1, 1, 1))) * 4));
+    __m128i g2 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(2, 2, 2, 2))) * 4));
+    __m128i g3 = _mm_cvtsi32_si128((int)sw_ld32(
+        tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(3, 3, 3, 3))) * 4));
+    __m128 t[4];
+    sw_mod4_unorm8(_mm_unpacklo_epi64(_mm_unpacklo_epi32(g0, g1), _mm_unpacklo_epi32(g2, g3)), t);
+    if ((fast | (15 << n)) != 15 + (15 << n)) {
+        float tf[4][4], uf[4], vf[4];
+        for (int k = 0; k < 4; k++) _mm_storeu_ps(tf[k], t[k]);
+        _mm_storeu_ps(uf, u);
+        _mm_storeu_ps(vf, v);
+        for (int l = 0; l < n; l++) {
+            if (fast >> l & 1) continue;
+            float s[4];
+            _mm_storeu_ps(s, sw_sample_rgba8_uv(m->texels, m->tw, m->th, m->linear,
+                                                _mm_setr_ps(uf[l], vf[l], 0.0f, 0.0f), m->size_uv,
+                                                m->au, m->av));
+            for (int k = 0; k < 4; k++) tf[k][l] = s[k];
+        }
+        for (int k = 0; k < 4; k++) t[k] = _mm_loadu_ps(tf[k]);
+    }
+    /* modulate (sw_v4_sat of the product), then premultiplied AlphaBlend over the target */
+    __m128 f0, f1, f2, f3;
+    if (m->one_col) {
+        f0 = f1 = f2 = f3 = sw_mod4_factor(m, w, 0);
+    } else {
+        f0 = sw_mod4_factor(m, w, 0);
+        f1 = sw_mod4_factor(m, w, 1);
+        f2 = sw_mod4_factor(m, w, 2);
+        f3 = sw_mod4_factor(m, w, 3);
+    }
+    const __m128 zero = _mm_setzero_ps(), onef = _mm_set1_ps(1.0f);
+    __m128 s0 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[0], f0), zero), onef);
+    __m128 s1 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[1], f1), zero), onef);
+    __m128 s2 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[2], f2), zero), onef);
+    __m128 s3 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[3], f3), zero), onef);
+    __m128i dpx;
+    if (n == 4) {
+        dpx = _mm_loadu_si128((const __m128i *)(const void *)q);
+    } else {
+        dpx = _mm_cvtsi32_si128((int)sw_ld32(q));
+        if (n >= 2) dpx = _mm_unpacklo_epi32(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 4)));
+        if (n == 3) dpx = _mm_unpacklo_epi64(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 8)));
+    }
+    __m128 d[4];
+    sw_mod4_unorm8(dpx, d);
+    const __m128 oma = _mm_sub_ps(onef, s3);
+    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+#define SW_MOD4_OUT(s, dk)                                                                       \
+    _mm_cvttps_epi32(_mm_add_ps(                                                                 \
+        _mm_mul_ps(_mm_min_ps(_mm_max_ps(_mm_add_ps(s, _mm_mul_ps(dk, oma)), zero), onef), k255), \
+        half))
+    __m128i out = _mm_or_si128(_mm_or_si128(SW_MOD4_OUT(s0, d[0]), _mm_slli_epi32(SW_MOD4_OUT(s1, d[1]), 8)),
+                               _mm_or_si128(_mm_slli_epi32(SW_MOD4_OUT(s2, d[2]), 16),
+                                            _mm_slli_epi32(SW_MOD4_OUT(s3, d[3]), 24)));
+#undef SW_MOD4_OUT
+    if (n == 4) {
+        _mm_storeu_si128((__m128i *)(void *)q, out);
+    } else {
+        sw_st32(q, (uint32_t)_mm_cvtsi128_si32(out));
+        if (n >= 2) sw_st32(q + 4, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(out, _MM_SHUFFLE(1, 1, 1, 1))));
+        if (n == 3) sw_st32(q + 8, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(out, _MM_SHUFFLE(2, 2, 2, 2))));
+    }
+}
+
+/* sw_mod_rows's per-pixel loop body for the pixel at q: a row's last pixel when it is alone
+   (cheaper so than as a group of four with three lanes repeated) */
+static SW_INLINE void sw_mod1_px(const sw_mod4 *m, uint8_t *q, double e1, double e2)
+{
+    double l0 = e1 * m->inv_area, l1 = e2 * m->inv_area;
+    double l2 = 1.0 - l0 - l1;
+    const sw_v4 sw0 = sw_v4_splat((float)l0), sw1 = sw_v4_splat((float)l1);
+    const sw_v4 sw2 = sw_v4_splat((float)l2);
+    sw_v4 uv = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, m->uv1[0]), sw_v4_mul(sw1, m->uv1[1])),
+                         sw_v4_mul(sw2, m->uv1[2]));
+    sw_v4 t = sw_sample_rgba8_uv(m->texels, m->tw, m->th, m->linear, uv, m->size_uv, m->au, m->av);
+    sw_v4 f = sw_v4_add(sw_v4_add(sw_v4_mul(sw0, m->col1[0]), sw_v4_mul(sw1, m->col1[1])),
+                        sw_v4_mul(sw2, m->col1[2]));
+    sw_v4 sc = sw_v4_sat(sw_v4_mul(t, f));
+    sw_v4 out = sw_v4_add(sc, sw_v4_mul(sw_v4_unorm8(q), sw_v4_one_minus_w(sc)));
+    sw_v4_store_unorm8(q, out);
+}
+
+/* A row of len pixels from q, e1 and e2 the edge values of its first pixel, s1 and s2 their
+   steps (exact doubles, see above) */
+static void sw_mod4_row(const sw_mod4 *m, uint8_t *q, int64_t len, double e1, double e2, double s1,
+                        double s2)
+{
+    __m128d a1 = _mm_setr_pd(e1, e1 + s1), b1 = _mm_setr_pd(e1 + 2.0 * s1, e1 + 3.0 * s1);
+    __m128d a2 = _mm_setr_pd(e2, e2 + s2), b2 = _mm_setr_pd(e2 + 2.0 * s2, e2 + 3.0 * s2);
+    const __m128d st1 = _mm_set1_pd(4.0 * s1), st2 = _mm_set1_pd(4.0 * s2);
+    for (; len >= 4; len -= 4, q += 16) {
+        sw_mod4_px(m, q, 4, a1, b1, a2, b2);
+        a1 = _mm_add_pd(a1, st1);
+        b1 = _mm_add_pd(b1, st1);
+        a2 = _mm_add_pd(a2, st2);
+        b2 = _mm_add_pd(b2, st2);
+    }
+    if (len == 0) return;
+    if (len == 1) {
+        sw_mod1_px(m, q, _mm_cvtsd_f64(a1), _mm_cvtsd_f64(a2));
+        return;
+    }
+    /* lanes past the row's end repeat lane 0 */
+    if (len == 2) {
+        b1 = _mm_unpacklo_pd(a1, a1);
+        b2 = _mm_unpacklo_pd(a2, a2);
+    } else {
+        b1 = _mm_unpacklo_pd(b1, a1);
+        b2 = _mm_unpacklo_pd(b2, a2);
+    }
+    sw_mod4_px(m, q, (int)len, a1, b1, a2, b2);
+}
+
+static inline int64_t sw_abs64(int64_t v) { return v < 0 ? -v : v; }
+#endif
 
 /* The triangle's pixels for sw_ctx.mod_rows (see above) */
 static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], const int64_t A[3],
@@ -713,14 +907,133 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
     const xgd_texture_address_mode au = c->mod_samp->desc->address_u;
     const xgd_texture_address_mode av = c->mod_samp->desc->address_v;
     const int64_t s1 = A[1] * 256, s2 = A[2] * 256;
-    for (int64_t y = py0; y <= py1; y++) {
-        int64_t x0, x1;
-        if (!sw_row_span(A, B, bias, v, px0, px1, y, &x0, &x1)) continue;
-        int64_t Px = x0 * 256 + 128, Py = y * 256 + 128;
-        /* the edge values sw_raster_triangle gives each pixel: l0 from edge 1, l1 from edge 2 */
-        int64_t e1 = A[1] * (Px - v[1]->X) + B[1] * (Py - v[1]->Y);
-        int64_t e2 = A[2] * (Px - v[2]->X) + B[2] * (Py - v[2]->Y);
+#if SW_SIMD
+    /* (set up whether or not it is used: one per triangle) */
+    sw_mod4 m4;
+    {
+        for (int i = 0; i < 3; i++) {
+            const float *a = v[i]->a;
+            m4.uv[i][0] = _mm_set1_ps(a[u]);
+            m4.uv[i][1] = _mm_set1_ps(a[u + 1]);
+            m4.uv1[i] = _mm_setr_ps(a[u], a[u + 1], 0.0f, 0.0f);
+            m4.col1[i] = sw_v4_load(a + c->mod_col);
+            for (int k = 0; k < 4; k++) m4.col[i][k] = _mm_set1_ps(a[c->mod_col + k]);
+        }
+        /* the bits of the twelve values: each vertex's colour the first's, whose four
+           channels are its red's */
+        uint32_t cb[4];
+        memcpy(cb, a0 + c->mod_col, sizeof cb);
+        m4.one_col = cb[1] == cb[0] && cb[2] == cb[0] && cb[3] == cb[0] &&
+                     memcmp(a1 + c->mod_col, cb, sizeof cb) == 0 &&
+                     memcmp(a2 + c->mod_col, cb, sizeof cb) == 0;
+        m4.size[0] = _mm_set1_ps((float)tw);
+        m4.size[1] = _mm_set1_ps((float)th);
+        m4.size_uv = size;
+        m4.texels = texels;
+        m4.tw = tw;
+        m4.th = th;
+        m4.linear = linear;
+        m4.au = au;
+        m4.av = av;
+        m4.inv_area = inv_area;
+    }
+    const double ds1 = (double)s1, ds2 = (double)s2;
+#endif
+    /* Each row's covered columns [px0 + klo, px0 + khi] are those where every edge's value
+       (sw_raster_triangle's edge functions with the fill rule's bias, single coverage) is >= 0.
+       An edge's value at (px0, y) grows by B * 256 a row; an edge with B == 0 (vertical)
+       bounds every row's columns alike and one with A == 0 (horizontal) the rows, so their
+       divisions are done once; only sloped edges bound each row anew (below). */
+    const int64_t Px0 = px0 * 256 + 128, Py0 = py0 * 256 + 128;
+    int64_t te[3], klo_fix = 0, khi_fix = px1 - px0, ylo = py0, yhi = py1;
+    int dyn[3], ndyn = 0;
+    for (int i = 0; i < 3; i++) {
+        int64_t step = A[i] * 256, rstep = B[i] * 256;
+        te[i] = A[i] * (Px0 - v[i]->X) + B[i] * (Py0 - v[i]->Y) - bias[i];
+        if (step != 0 && rstep != 0) {
+            dyn[ndyn++] = i;
+        } else if (step > 0) {
+            int64_t k = sw_ceil_div(-te[i], step);
+            if (k > klo_fix) klo_fix = k;
+        } else if (step < 0) {
+            int64_t k = sw_floor_div(te[i], -step);
+            if (k < khi_fix) khi_fix = k;
+        } else if (rstep > 0) {
+            int64_t k = py0 + sw_ceil_div(-te[i], rstep);
+            if (k > ylo) ylo = k;
+        } else if (rstep < 0) {
+            int64_t k = py0 + sw_floor_div(te[i], -rstep);
+            if (k < yhi) yhi = k;
+        } else if (te[i] < 0) {
+            yhi = ylo - 1;
+        }
+    }
+    /* the edge values sw_raster_triangle gives each pixel (l0 from edge 1, l1 from edge 2) at
+       (px0, py0), and their steps a row */
+    const int64_t E1 = A[1] * (Px0 - v[1]->X) + B[1] * (Py0 - v[1]->Y);
+    const int64_t E2 = A[2] * (Px0 - v[2]->X) + B[2] * (Py0 - v[2]->Y);
+    const int64_t r1 = B[1] * 256, r2 = B[2] * 256;
+#if SW_SIMD
+    /* four at a time where every edge value of the box (and up to four pixels past its right
+       end, where a row's last step lands) is below 2^52 in magnitude, so the doubles stepped
+       by exact additions are the int64 values converted; the extremes are at its corners */
+    bool four = c->mod_rows4 && (int64_t)tw * th <= (int64_t)1 << 24;
+    const int64_t exact = (int64_t)1 << 52;
+    for (int k = 0; k < 4 && four; k++) {
+        int64_t dx = k & 1 ? px1 + 4 - px0 : 0, dy = k & 2 ? py1 - py0 : 0;
+        if (sw_abs64(E1 + dx * s1 + dy * r1) >= exact || sw_abs64(E2 + dx * s2 + dy * r2) >= exact)
+            four = false;
+    }
+#endif
+    /* a sloped edge's bound from row ylo on without a division a row: its sw_ceil_div(-t0,
+       step) (step > 0) or sw_floor_div(t0, -step) (step < 0) is floor(n / d) (plus one for the
+       ceiling when the remainder is not 0) with n = -t0 or t0 and d = |step|, kept as quotient
+       and remainder (0 <= rem < d) and stepped by those of n's change a row */
+    int64_t quo[3], rem[3], dquo[3], drem[3], den[3];
+    bool pos[3];
+    for (int j = 0; j < ndyn; j++) {
+        int i = dyn[j];
+        int64_t step = A[i] * 256, rstep = B[i] * 256;
+        int64_t t0 = te[i] + (ylo - py0) * rstep;
+        pos[j] = step > 0;
+        den[j] = pos[j] ? step : -step;
+        int64_t n = pos[j] ? -t0 : t0, dn = pos[j] ? -rstep : rstep;
+        quo[j] = sw_floor_div(n, den[j]);
+        rem[j] = n - quo[j] * den[j];
+        dquo[j] = sw_floor_div(dn, den[j]);
+        drem[j] = dn - dquo[j] * den[j];
+    }
+    for (int64_t y = ylo; y <= yhi; y++) {
+        const int64_t dy = y - py0;
+        int64_t klo = klo_fix, khi = khi_fix;
+        for (int j = 0; j < ndyn; j++) {
+            int64_t qj = quo[j], rj = rem[j];
+            if (pos[j]) {
+                int64_t k = qj + (rj != 0);
+                if (k > klo) klo = k;
+            } else if (qj < khi) {
+                khi = qj;
+            }
+            qj += dquo[j];
+            rj += drem[j];
+            if (rj >= den[j]) {
+                rj -= den[j];
+                qj++;
+            }
+            quo[j] = qj;
+            rem[j] = rj;
+        }
+        if (klo > khi) continue;
+        const int64_t x0 = px0 + klo, x1 = px0 + khi;
+        int64_t e1 = E1 + dy * r1 + klo * s1;
+        int64_t e2 = E2 + dy * r2 + klo * s2;
         uint8_t *q = c->rt[0].base + ((size_t)y * (size_t)c->width + (size_t)x0) * 4;
+#if SW_SIMD
+        if (four) {
+            sw_mod4_row(&m4, q, x1 - x0 + 1, (double)e1, (double)e2, ds1, ds2);
+            continue;
+        }
+#endif
         for (int64_t x = x0; x <= x1; x++, e1 += s1, e2 += s2, q += 4) {
             double l0 = (double)e1 * inv_area, l1 = (double)e2 * inv_area;
             double l2 = 1.0 - l0 - l1;
@@ -1210,7 +1523,7 @@ static void sw_run_bands(sw_ctx *c)
 
 static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, const sw_vertex *v2)
 {
-    unsigned o0 = sw_outcode(c, v0), o1 = sw_outcode(c, v1), o2 = sw_outcode(c, v2);
+    unsigned o0 = v0->outcode, o1 = v1->outcode, o2 = v2->outcode; /* sw_outcode's */
     if (o0 & o1 & o2) return;
     if (c->wireframe) {
         /* Wireframe: cull by the triangle's orientation, then draw its edges as lines. */
@@ -1241,10 +1554,9 @@ static void sw_triangle(sw_ctx *c, const sw_vertex *v0, const sw_vertex *v1, con
         return;
     }
     if ((o0 | o1 | o2) == 0) {
-        sw_screen_vertex s0, s1, s2;
-        if (!sw_to_screen(c, v0, &s0) || !sw_to_screen(c, v1, &s1) || !sw_to_screen(c, v2, &s2))
-            return;
-        sw_emit_triangle(c, &s0, &s1, &s2, true);
+        /* sw_to_screen's vertices, computed with the outcodes (sw_user_vertices) */
+        if (!v0->screen_ok || !v1->screen_ok || !v2->screen_ok) return;
+        sw_emit_triangle(c, &v0->screen, &v1->screen, &v2->screen, true);
         return;
     }
     /* Sutherland-Hodgman against the planes some vertex is outside of */
@@ -1449,6 +1761,15 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
             }
             c->mod_rows = c->mod_blend_write && c->single_coverage && c->mod_image != NULL &&
                           c->mod_image->rgba8 != NULL;
+            c->mod_rows4 = false;
+            if (c->mod_rows && !c->r->rows_scalar) {
+                const uint8_t *tx = c->mod_image->rgba8, *tb = rt0->base;
+                size_t tn = (size_t)c->mod_image->width * (size_t)c->mod_image->height * 4;
+                size_t bn = (size_t)c->width * (size_t)c->height * 4;
+                /* compared as addresses: distinct allocations never overlap */
+                uintptr_t a0 = (uintptr_t)tx, a1 = a0 + tn, b0 = (uintptr_t)tb, b1 = b0 + bn;
+                c->mod_rows4 = a1 <= b0 || b1 <= a0;
+            }
         }
     }
     return true;
@@ -1521,6 +1842,10 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
                 o->v[4 * i + k] = k < c->link_vs_comps[i]
                                       ? R[c->link_vs[i] + 4u * (uint32_t)k + (uint32_t)l]
                                       : (k == 3 ? 1.0f : 0.0f);
+        /* what sw_triangle needs of each vertex, here on the pool rather than per triangle on
+           the calling thread: the outcode, and inside every plane the screen position */
+        o->outcode = sw_outcode(c, o);
+        o->screen_ok = o->outcode == 0 && sw_to_screen(c, o, &o->screen);
     }
 }
 

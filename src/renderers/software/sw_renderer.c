@@ -73,6 +73,10 @@ static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer
        compare it with the shapes computed directly */
     const char *x = getenv("XGD_SW_EXECUTOR_ONLY");
     r->executor_only = x != NULL && strcmp(x, "1") == 0;
+    /* $XGD_SW_ROWS_SCALAR=1: the row path draws one pixel at a time, never four (the
+       reference of the four-pixel form in tests) */
+    const char *rs = getenv("XGD_SW_ROWS_SCALAR");
+    r->rows_scalar = rs != NULL && strcmp(rs, "1") == 0;
     *out = &r->base;
     return XGD_OK;
 }
