@@ -486,19 +486,37 @@ typedef struct xgdi_renderer_create_info {
 } xgdi_renderer_create_info;
 
 /* The vertices of a user_draw_fast draw into upload memory: a quad's few (33 to 128 bytes) as
-   two overlapping 64-byte or 32-byte moves inline, more through memcpy. */
+   two overlapping runs of two, three or four 16-byte moves inline, more through memcpy. The
+   moves are written one by one: a compiler may expand a fixed-size memcpy of 64 bytes into a
+   string instruction (rep movs), which costs more than the moves at this size. */
+#if defined(__GNUC__) || defined(__clang__)
+typedef unsigned char xgdi_chunk16 __attribute__((vector_size(16), aligned(1), may_alias));
+#define XGDI_COPY16(d, s) (*(xgdi_chunk16 *)(void *)(d) = *(const xgdi_chunk16 *)(const void *)(s))
+#else
+#define XGDI_COPY16(d, s) memcpy((d), (s), 16)
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void xgdi_copy_vertices(uint8_t *dst, const void *src, size_t n)
 {
     const uint8_t *s = src;
-    if (n > 64 && n <= 128) {
-        memcpy(dst, s, 64);
-        memcpy(dst + n - 64, s + n - 64, 64);
-    } else if (n > 32 && n <= 64) {
-        memcpy(dst, s, 32);
-        memcpy(dst + n - 32, s + n - 32, 32);
+    if (n > 32 && n <= 128) {
+        /* the first k and the last k 16-byte pieces, overlapping in the middle */
+        uint8_t *de = dst + n - 16;
+        const uint8_t *se = s + n - 16;
+        XGDI_COPY16(dst, s);
+        XGDI_COPY16(dst + 16, s + 16);
+        XGDI_COPY16(de - 16, se - 16);
+        XGDI_COPY16(de, se);
+        if (n > 64) {
+            XGDI_COPY16(dst + 32, s + 32);
+            XGDI_COPY16(de - 32, se - 32);
+            if (n > 96) {
+                XGDI_COPY16(dst + 48, s + 48);
+                XGDI_COPY16(de - 48, se - 48);
+            }
+        }
     } else {
         memcpy(dst, s, n);
     }
