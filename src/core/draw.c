@@ -531,25 +531,35 @@ static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
     return XGD_OK;
 }
 
-/* accepted(), for one instance and no dirty bit but XGDI_DIRTY_TEXTURES */
+/* accepted(), for one instance and no dirty bit but XGDI_DIRTY_TEXTURES. (The triangle count
+   sits between the two others so that gcc does not pack those two into one vector add, which
+   takes five instructions more.) */
 static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type type, int primitive_count)
 {
     device->draw_state.dirty = 0;
     device->texture_slots_changed = 0;
     device->texture_slots_ready = 0;
     device->stats.draw_calls++;
-    device->stats.primitives += (uint64_t)primitive_count;
     if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
+    device->stats.primitives += (uint64_t)primitive_count;
 }
 
-/* The common case's draw through ops->draw, when the renderer has no user_draw_fast or it
- * declined. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static xgd_result user_draw_general(xgd_device *device, xgd_primitive_type type,
-                                    const uint8_t *vertices, int count, int primitive_count)
+static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
+                                               const void *vertices, int vertex_offset,
+                                               int primitive_count, xgd_vertex_declaration *decl);
+
+xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
+                                   int count, int primitive_count)
 {
+    /* The common case counted the draw as accepted before the call: taken back. Its dirty
+       bits were XGDI_DIRTY_TEXTURES or none, and every changed slot was refreshed (by
+       xgd_set_texture or draw_user_primitives_stale): XGDI_DIRTY_TEXTURES with no slot named
+       changed has the renderer look at every slot again, and a later draw check them all
+       again, which holds either way. */
+    device->draw_state.dirty = XGDI_DIRTY_TEXTURES;
+    device->stats.draw_calls--;
+    device->stats.primitives -= (uint64_t)primitive_count;
+    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
     xgdi_draw *d = &device->user_draw;
     d->type = type;
     d->primitive_count = primitive_count;
@@ -563,21 +573,30 @@ static xgd_result user_draw_general(xgd_device *device, xgd_primitive_type type,
     return XGD_OK;
 }
 
-static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
-                                               const void *vertices, int vertex_offset,
-                                               int primitive_count, xgd_vertex_declaration *decl);
-
-xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
-                                   int count, int primitive_count)
+/* user_draw_fast for a renderer without one: the common case's draw through ops->draw */
+static xgd_result user_draw_through_draw(xgdi_renderer *r, const xgdi_draw_state *state,
+                                         xgd_primitive_type type, const void *vertices, int count,
+                                         int primitive_count)
 {
-    /* the common case counted the draw as accepted before the call: taken back */
-    device->draw_state.dirty = device->user_draw_undo[0];
-    device->texture_slots_changed = device->user_draw_undo[1];
-    device->texture_slots_ready = device->user_draw_undo[2];
-    device->stats.draw_calls--;
-    device->stats.primitives -= (uint64_t)primitive_count;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
-    return user_draw_general(device, type, vertices, count, primitive_count);
+    (void)state;
+    return xgdi_user_draw_declined(r->device, type, vertices, count, primitive_count);
+}
+
+/* xgd_draw_user_primitives' common case when xgd_set_texture could not make some changed
+   slots ready (`stale`): check_changed_slots, which refreshes them as xgd_set_texture would
+   have, then the common case again (out of line: the common case then needs no stack). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_user_primitives_stale(xgd_device *device, xgd_primitive_type type,
+                                             const void *vertices, int vertex_offset,
+                                             int primitive_count, xgd_vertex_declaration *decl,
+                                             uint32_t stale)
+{
+    xgd_result r = check_changed_slots(device, stale);
+    if (r != XGD_OK) return r;
+    device->texture_slots_ready |= stale;
+    return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
 }
 
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
@@ -601,24 +620,19 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         vertices != NULL && vertex_offset >= 0) {
         /* the changed slots xgd_set_texture could not make ready */
         uint32_t stale = device->texture_slots_changed & ~device->texture_slots_ready;
-        if (stale != 0) {
-            xgd_result sr = check_changed_slots(device, stale);
-            if (sr != XGD_OK) return sr;
-        }
+        if (stale != 0)
+            return draw_user_primitives_stale(device, type, vertices, vertex_offset, primitive_count,
+                                              decl, stale);
         /* vertices_for, without its switch: vertices = count * mul + add */
         static const int8_t mul[XGD_PRIMITIVE_COUNT] = { 3, 1, 2, 1 }, add[XGD_PRIMITIVE_COUNT] = { 0, 2, 0, 1 };
         int n = primitive_count * mul[type] + add[type];
         const uint8_t *first =
             (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
-        xgdi_user_draw_fast_fn *fast = device->ops->user_draw_fast;
-        if (fast == NULL) return user_draw_general(device, type, first, n, primitive_count);
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
            xgdi_user_draw_declined takes it back */
-        device->user_draw_undo[0] = device->draw_state.dirty;
-        device->user_draw_undo[1] = device->texture_slots_changed;
-        device->user_draw_undo[2] = device->texture_slots_ready;
         accepted_user_draw(device, type, primitive_count);
-        return fast(device->renderer, &device->draw_state, type, first, n, primitive_count);
+        return device->user_draw_fast(device->renderer, &device->draw_state, type, first, n,
+                                      primitive_count);
     }
     return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
 }
@@ -660,6 +674,8 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         device->program_set && !device->native_targets_stale) {
         device->user_decl_handle = handle;
         device->user_decl_layout = &decl->layout;
+        device->user_draw_fast = device->ops->user_draw_fast != NULL ? device->ops->user_draw_fast
+                                                                      : user_draw_through_draw;
     }
     return r;
 }

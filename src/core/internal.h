@@ -412,9 +412,9 @@ struct xgd_device {
        common case needs no NULL test of its own. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
-    /* what the common case counted before the renderer's user_draw_fast, for
-       xgdi_user_draw_declined to take back: draw_state.dirty and the two slot masks */
-    uint32_t user_draw_undo[3];
+    /* set with user_decl_handle: the renderer's user_draw_fast, or draw.c's stand-in that
+       draws through ops->draw (a change of ops forgets the handle: fault.c) */
+    xgdi_user_draw_fast_fn *user_draw_fast;
     /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
        XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
        are what the applied user vertex shader samples (NONE: not sampled). */
