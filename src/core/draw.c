@@ -543,8 +543,9 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
                                                int primitive_count, xgd_vertex_declaration *decl);
 
 xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
-                                   int count, int primitive_count)
+                                   int primitive_count)
 {
+    int count = xgdi_user_vertex_count(type, primitive_count);
     /* The common case counted the draw as accepted before the call: taken back. Its dirty
        bits were XGDI_DIRTY_TEXTURES or none, and every changed slot was checked and refreshed
        (by xgd_set_texture or draw_user_primitives_stale), so no slot stays named changed:
@@ -568,12 +569,10 @@ xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, 
 }
 
 /* user_draw_fast for a renderer without one: the common case's draw through ops->draw */
-static xgd_result user_draw_through_draw(xgdi_renderer *r, const xgdi_draw_state *state,
-                                         xgd_primitive_type type, const void *vertices, int count,
-                                         int primitive_count)
+static xgd_result user_draw_through_draw(xgdi_renderer *r, xgd_primitive_type type,
+                                         const void *vertices, int primitive_count)
 {
-    (void)state;
-    return xgdi_user_draw_declined(r->device, type, vertices, count, primitive_count);
+    return xgdi_user_draw_declined(r->device, type, vertices, primitive_count);
 }
 
 /* xgd_draw_user_primitives' common case when slots changed that xgd_set_texture could not
@@ -617,16 +616,12 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         if (stale != 0)
             return draw_user_primitives_stale(device, type, vertices, vertex_offset, primitive_count,
                                               decl, stale);
-        /* vertices_for, without its switch: vertices = count * mul + add */
-        static const int8_t mul[XGD_PRIMITIVE_COUNT] = { 3, 1, 2, 1 }, add[XGD_PRIMITIVE_COUNT] = { 0, 2, 0, 1 };
-        int n = primitive_count * mul[type] + add[type];
         const uint8_t *first =
             (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
            xgdi_user_draw_declined takes it back */
         accepted_user_draw(device, type, primitive_count);
-        return device->user_draw_fast(device->renderer, &device->draw_state, type, first, n,
-                                      primitive_count);
+        return device->user_draw_fast(device->renderer, type, first, primitive_count);
     }
     return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
 }

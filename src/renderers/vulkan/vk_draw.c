@@ -159,7 +159,7 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->viewport_valid = false;
     r->vb_valid = false;
     r->ib_valid = false;
-    r->fast_type = XVK_FAST_DISARMED;
+    xvk_disarm_fast(r);
     r->runs_armed = false;
 }
 
@@ -224,7 +224,7 @@ static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
 
 void xvk_end_rendering(xvk_renderer *r)
 {
-    r->fast_type = XVK_FAST_DISARMED;
+    xvk_disarm_fast(r);
     r->runs_armed = false;
     if (!r->rendering) {
         if (!any_clear_pending(r) || r->lost) return;
@@ -1024,13 +1024,14 @@ static void fast_mark_ms(xvk_renderer *r)
 /* fast_draw's recording, once it cannot decline: the vertices (`bytes`) into the ring space
    at the head that fast_map / fast_next_first describe (right after the last ones, or
    fast_place's), a push of the changed registers (`one`: fast_one, whose register 0 samples
-   `t0`; else `changed`, with their views in fast_images), the draw. The vertices go first:
-   then only the command buffer, the count and the first vertex live across the calls. */
+   `t0`; else `changed`, with their views in fast_images), the multisampled targets marked
+   (`ms`: fast_ms), the draw. The vertices go first: then only the count and the first vertex
+   live across the calls (the command buffer is read again, which costs less than keeping it). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void fast_finish(xvk_renderer *r, const void *vertices, int count, uint64_t bytes,
-                               bool one, const xgdi_native_texture *t0, uint32_t changed)
+                               bool one, const xgdi_native_texture *t0, uint32_t changed, bool ms)
 {
     xvk_ring *g = &r->ring;
     uint64_t head = g->head;
@@ -1057,8 +1058,8 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
     } else {
         fast_push(r, cmd, changed);
     }
-    if (r->fast_ms) fast_mark_ms(r);
-    r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
+    if (ms) fast_mark_ms(r);
+    r->cmd_draw(r->fast_cmd, (uint32_t)count, 1, first, 0);
 }
 
 /* xvk_user_draw_fast's and xvk_draw's short path: while armed with this type (core has checked
@@ -1086,7 +1087,7 @@ static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_
     uint64_t bytes = (uint64_t)count * r->fast_stride;
     if ((r->ring.head != r->fast_head || r->ring.head + bytes >= r->fast_limit) && !fast_place(r, bytes))
         return false;
-    fast_finish(r, vertices, count, bytes, one, t0, changed);
+    fast_finish(r, vertices, count, bytes, one, t0, changed, r->fast_ms);
     return true;
 }
 
@@ -1094,27 +1095,33 @@ static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static xgd_result user_draw_other(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
-                                  const void *vertices, int count, int primitive_count)
+static xgd_result user_draw_other(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
+                                  int primitive_count)
 {
-    if (fast_draw(r, st, type, vertices, count)) return XGD_OK;
-    return xgdi_user_draw_declined(r->base.device, type, vertices, count, primitive_count);
+    if (fast_draw(xvk_cast(base), base->draw_state, type, vertices,
+                  xgdi_user_vertex_count(type, primitive_count)))
+        return XGD_OK;
+    return xgdi_user_draw_declined(base->device, type, vertices, primitive_count);
 }
 
 /* renderer.h's user_draw_fast: fast_draw's common case inline (the vertices follow the last
    ones, and the program samples register 0 alone through its template); everything else in
-   user_draw_other, whose arguments then need not live across the calls here */
-xgd_result xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
-                              const void *vertices, int count, int primitive_count)
+   user_draw_other, which takes the same arguments (so that the tail call moves none), and
+   they need not live across the calls here */
+xgd_result xvk_user_draw_fast(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
+                              int primitive_count)
 {
     xvk_renderer *r = xvk_cast(base);
+    const xgdi_draw_state *st = base->draw_state;
     const xgdi_native_texture *t = st->textures[0];
+    /* the armed type's vertices (the type is tested below) */
+    int count = primitive_count * r->fast_mul + r->fast_add;
     uint64_t bytes = (uint64_t)count * r->fast_stride;
-    if ((int)type != r->fast_type || st->layout != r->memo_layout || !r->fast_one || t == NULL ||
+    if ((int)type != r->fast_one_type || st->layout != r->memo_layout || t == NULL ||
         t->filterable != r->user_memo_filterable[0] || r->ring.head != r->fast_head ||
         r->ring.head + bytes >= r->fast_limit)
-        return user_draw_other(r, st, type, vertices, count, primitive_count);
-    fast_finish(r, vertices, count, bytes, true, t, 0);
+        return user_draw_other(base, type, vertices, primitive_count);
+    fast_finish(r, vertices, count, bytes, true, t, 0, false);
     return XGD_OK;
 }
 
@@ -1132,7 +1139,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
         d->user_vertex_count == d->vertex_count && d->vertex_count > 0 &&
         fast_draw(r, st, d->type, d->user_vertices, d->vertex_count))
         return XGD_OK;
-    r->fast_type = XVK_FAST_DISARMED;
+    xvk_disarm_fast(r);
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
@@ -1508,6 +1515,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     /* the pipeline draws d->type (last_type) */
     r->fast_type = armed ? (int)d->type : XVK_FAST_DISARMED;
     r->fast_one = r->user_memo_used == 1u && r->user_templates[0] != VK_NULL_HANDLE;
+    r->fast_one_type = r->fast_one && !ms ? r->fast_type : XVK_FAST_DISARMED;
+    r->fast_mul = xgdi_user_vertex_count(d->type, 1) - xgdi_user_vertex_count(d->type, 0);
+    r->fast_add = xgdi_user_vertex_count(d->type, 0);
     r->fast_ms = ms;
     r->fast_head = UINT64_MAX;
     r->fast_cmd = cmd;

@@ -364,6 +364,10 @@ struct xvk_renderer {
        disarmed (XVK_FAST_DISARMED, which no type equals) by the general path,
        xvk_reset_bindings, xvk_end_rendering and a loss. */
     int fast_type;
+    /* fast_type where fast_one holds and no target is multisampled, else XVK_FAST_DISARMED:
+       xvk_user_draw_fast's inline case in one compare */
+    int fast_one_type;
+    int fast_mul, fast_add;    /* the armed type's vertices: primitives * fast_mul + fast_add */
     bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
     /* set when armed: the program samples register 0 alone and it has a push template, the
        case fast_draw records without a loop over the registers */
@@ -608,8 +612,13 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
-xgd_result xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
-                              const void *vertices, int count, int primitive_count);
+/* Disarms xvk_draw's short path (fast_draw and xvk_user_draw_fast's inline case). */
+static inline void xvk_disarm_fast(xvk_renderer *r)
+{
+    r->fast_type = r->fast_one_type = XVK_FAST_DISARMED;
+}
+xgd_result xvk_user_draw_fast(xgdi_renderer *r, xgd_primitive_type type, const void *vertices,
+                              int primitive_count);
 xgd_result xvk_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride, void **cpu,
                                 uint64_t *at);
 xgd_result xvk_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
