@@ -65,8 +65,8 @@ struct xgdi_resource {
     bool device_owned;                /* presets and stock declarations: destroy is a no-op */
     void *handle;                     /* the public value of this object (handle.c); NULL once
                                          its destroy began */
-    /* token->device until disposed (registration sets it, disposal clears it), so that one
-       compare tells a live object of a device: NULL once disposed */
+    /* token->device until disposed (registration sets it), so that one compare tells a live
+       object of a device; once disposed XGDI_NO_OWNER, which no device and no NULL equals */
     struct xgd_device *owner;
 };
 
@@ -721,6 +721,8 @@ xgd_result xgdi_probe_packed_formats(xgd_device *dev);
 /* user_decl_handle when none is remembered: an even address, and handles are odd */
 extern const uint64_t xgdi_no_user_decl;
 #define XGDI_NO_USER_DECL ((const xgd_vertex_declaration *)(const void *)&xgdi_no_user_decl)
+/* xgdi_resource.owner once disposed: not NULL, so that it fails a compare with a NULL device */
+#define XGDI_NO_OWNER ((struct xgd_device *)(uintptr_t)&xgdi_no_user_decl)
 
 static inline void xgdi_forget_user_draw(struct xgd_device *device)
 {

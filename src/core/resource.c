@@ -85,7 +85,7 @@ void xgdi_resource_dispose(xgdi_resource *res)
         xgdi_raise_event(device, XGD_EVENT_RESOURCE_DESTROYED);
     }
     res->disposed = true;
-    res->owner = NULL;
+    res->owner = XGDI_NO_OWNER;
     token_release(res->token);
     res->token = NULL;
 }
@@ -133,7 +133,7 @@ void xgdi_registry_dispose_all(xgd_device *device)
         if (res->vt != NULL && res->vt->on_device_destroyed != NULL)
             res->vt->on_device_destroyed(res);
         res->disposed = true;
-        res->owner = NULL;
+        res->owner = XGDI_NO_OWNER;
         token_release(res->token);
         res->token = NULL;
         if (res->device_owned) {

@@ -501,11 +501,13 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
     xgd_texture *t = NULL;
     if (texture != NULL) {
         xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
-        /* owner is NULL for a disposed object; a NULL device fails below */
+        /* an owner is never NULL (XGDI_NO_OWNER once disposed): this fails a NULL device too */
         if (res == NULL || res->owner != device) return set_texture_checked(device, slot, texture);
         t = (xgd_texture *)res;
+    } else if (device == NULL) {
+        return set_texture_checked(device, slot, texture);
     }
-    if (device == NULL || device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+    if (device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
         return set_texture_checked(device, slot, texture);
     if (device->textures[slot] != t) {
         device->textures[slot] = t;
