@@ -308,6 +308,7 @@ static xgd_result start_renderer(xgd_device *dev, const xgdi_renderer_ops *ops)
     if (r->ops == NULL) r->ops = ops;
     r->device = dev;
     r->window = dev->window;
+    r->draw_state = &dev->draw_state;
     dev->renderer = r;
     xgdi_forget_user_draw(dev);
     dev->ops = ops;

@@ -88,13 +88,15 @@ static bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
  * xgdi_invalidate_draw_state (every bit), and the dirty bits are cleared only by a draw that
  * passed the checks: so every slot after a sampler, program or wholesale change, the changed
  * slots after texture changes alone, and none when nothing of theirs changed. The same holds
- * for the draw state's per-slot copies (prepare_state). */
+ * for the draw state's per-slot copies (prepare_state). (xgd_set_texture names no slot whose
+ * new texture passed the slot's checks in this epoch, or that it emptied: it copies the
+ * native texture into the draw state itself, and the memo stands for the checks.) */
 static uint32_t stale_slots(const xgd_device *dev)
 {
     const uint32_t all = (1u << XGDI_MAX_TEXTURE_SLOTS) - 1u;
     uint32_t d = dev->draw_state.dirty;
     if (d & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_PROGRAM)) return all;
-    if (d & XGDI_DIRTY_TEXTURES) return dev->texture_slots_changed != 0 ? dev->texture_slots_changed & all : all;
+    if (d & XGDI_DIRTY_TEXTURES) return dev->texture_slots_changed & all;
     return 0;
 }
 
@@ -305,7 +307,6 @@ static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw)
     if (dev->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) xgdi_new_slot_check_epoch(dev);
     dev->draw_state.dirty = 0;
     dev->texture_slots_changed = 0;
-    dev->texture_slots_ready = 0;
     dev->stats.draw_calls++;
     /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
     uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
@@ -489,15 +490,9 @@ static xgd_result check_unmemoized_slots(xgd_device *dev, uint32_t unchecked)
 {
     xgd_result r = check_slots(dev, unchecked);
     if (r != XGD_OK) return r;
-    uint64_t epoch = dev->slot_check_epoch;
     for (uint32_t m = unchecked; m != 0; m &= m - 1) {
         int i = xgdi_lowest_bit(m);
-        xgd_texture *t = dev->textures[i];
-        if (t->checked_epoch != epoch) {
-            t->checked_epoch = epoch;
-            t->checked_slots = 0;
-        }
-        t->checked_slots |= 1u << i;
+        dev->textures[i]->slot_checked[i] = dev->slot_check_epoch;
     }
     return XGD_OK;
 }
@@ -516,7 +511,7 @@ static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
     for (uint32_t m = slots; m != 0; m &= m - 1) {
         int i = xgdi_lowest_bit(m);
         const xgd_texture *t = dev->textures[i];
-        if (t != NULL && (t->checked_epoch != epoch || !(t->checked_slots & (1u << i))))
+        if (t != NULL && t->slot_checked[i] != epoch)
             unchecked |= 1u << i;
     }
     if (unchecked != 0) {
@@ -531,25 +526,35 @@ static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
     return XGD_OK;
 }
 
-/* accepted(), for one instance and no dirty bit but XGDI_DIRTY_TEXTURES */
+/* accepted(), for one instance and no dirty bit but XGDI_DIRTY_TEXTURES. (The triangle count
+   sits between the two others so that gcc does not pack those two into one vector add, which
+   takes five instructions more.) */
 static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type type, int primitive_count)
 {
     device->draw_state.dirty = 0;
     device->texture_slots_changed = 0;
-    device->texture_slots_ready = 0;
     device->stats.draw_calls++;
-    device->stats.primitives += (uint64_t)primitive_count;
     if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
+    device->stats.primitives += (uint64_t)primitive_count;
 }
 
-/* The common case's draw through ops->draw, when the renderer has no user_draw_fast or it
- * declined. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static xgd_result user_draw_general(xgd_device *device, xgd_primitive_type type,
-                                    const uint8_t *vertices, int count, int primitive_count)
+static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
+                                               const void *vertices, int vertex_offset,
+                                               int primitive_count, xgd_vertex_declaration *decl);
+
+xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
+                                   int primitive_count)
 {
+    int count = xgdi_user_vertex_count(type, primitive_count);
+    /* The common case counted the draw as accepted before the call: taken back. Its dirty
+       bits were XGDI_DIRTY_TEXTURES or none, and every changed slot was checked and refreshed
+       (by xgd_set_texture or draw_user_primitives_stale), so no slot stays named changed:
+       XGDI_DIRTY_TEXTURES alone has the renderer look at the slots again, which holds either
+       way. */
+    device->draw_state.dirty = XGDI_DIRTY_TEXTURES;
+    device->stats.draw_calls--;
+    device->stats.primitives -= (uint64_t)primitive_count;
+    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
     xgdi_draw *d = &device->user_draw;
     d->type = type;
     d->primitive_count = primitive_count;
@@ -563,21 +568,28 @@ static xgd_result user_draw_general(xgd_device *device, xgd_primitive_type type,
     return XGD_OK;
 }
 
-static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
-                                               const void *vertices, int vertex_offset,
-                                               int primitive_count, xgd_vertex_declaration *decl);
-
-xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, const void *vertices,
-                                   int count, int primitive_count)
+/* user_draw_fast for a renderer without one: the common case's draw through ops->draw */
+static xgd_result user_draw_through_draw(xgdi_renderer *r, xgd_primitive_type type,
+                                         const void *vertices, int primitive_count)
 {
-    /* the common case counted the draw as accepted before the call: taken back */
-    device->draw_state.dirty = device->user_draw_undo[0];
-    device->texture_slots_changed = device->user_draw_undo[1];
-    device->texture_slots_ready = device->user_draw_undo[2];
-    device->stats.draw_calls--;
-    device->stats.primitives -= (uint64_t)primitive_count;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
-    return user_draw_general(device, type, vertices, count, primitive_count);
+    return xgdi_user_draw_declined(r->device, type, vertices, primitive_count);
+}
+
+/* xgd_draw_user_primitives' common case when slots changed that xgd_set_texture could not
+   make ready (`stale`): check_changed_slots, which refreshes them as xgd_set_texture would
+   have, then the common case again (out of line: the common case then needs no stack). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_user_primitives_stale(xgd_device *device, xgd_primitive_type type,
+                                             const void *vertices, int vertex_offset,
+                                             int primitive_count, xgd_vertex_declaration *decl,
+                                             uint32_t stale)
+{
+    xgd_result r = check_changed_slots(device, stale);
+    if (r != XGD_OK) return r;
+    device->texture_slots_changed = 0;
+    return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
 }
 
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
@@ -600,25 +612,16 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
         (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
         vertices != NULL && vertex_offset >= 0) {
         /* the changed slots xgd_set_texture could not make ready */
-        uint32_t stale = device->texture_slots_changed & ~device->texture_slots_ready;
-        if (stale != 0) {
-            xgd_result sr = check_changed_slots(device, stale);
-            if (sr != XGD_OK) return sr;
-        }
-        /* vertices_for, without its switch: vertices = count * mul + add */
-        static const int8_t mul[XGD_PRIMITIVE_COUNT] = { 3, 1, 2, 1 }, add[XGD_PRIMITIVE_COUNT] = { 0, 2, 0, 1 };
-        int n = primitive_count * mul[type] + add[type];
+        uint32_t stale = device->texture_slots_changed;
+        if (stale != 0)
+            return draw_user_primitives_stale(device, type, vertices, vertex_offset, primitive_count,
+                                              decl, stale);
         const uint8_t *first =
             (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
-        xgdi_user_draw_fast_fn *fast = device->ops->user_draw_fast;
-        if (fast == NULL) return user_draw_general(device, type, first, n, primitive_count);
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
            xgdi_user_draw_declined takes it back */
-        device->user_draw_undo[0] = device->draw_state.dirty;
-        device->user_draw_undo[1] = device->texture_slots_changed;
-        device->user_draw_undo[2] = device->texture_slots_ready;
         accepted_user_draw(device, type, primitive_count);
-        return fast(device->renderer, &device->draw_state, type, first, n, primitive_count);
+        return device->user_draw_fast(device->renderer, type, first, primitive_count);
     }
     return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
 }
@@ -660,6 +663,8 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         device->program_set && !device->native_targets_stale) {
         device->user_decl_handle = handle;
         device->user_decl_layout = &decl->layout;
+        device->user_draw_fast = device->ops->user_draw_fast != NULL ? device->ops->user_draw_fast
+                                                                      : user_draw_through_draw;
     }
     return r;
 }

@@ -295,6 +295,7 @@ static void wrap(xgd_device *dev)
     }
     dev->debug_last_swap_interval = -1;
     dev->ops = &dev->debug_ops;
+    xgdi_forget_user_draw(dev); /* its user_draw_fast was the renderer's */
 }
 
 /* The caps field a caps fault changes follows the armed state both ways. */

@@ -65,6 +65,9 @@ struct xgdi_resource {
     bool device_owned;                /* presets and stock declarations: destroy is a no-op */
     void *handle;                     /* the public value of this object (handle.c); NULL once
                                          its destroy began */
+    /* token->device until disposed (registration sets it), so that one compare tells a live
+       object of a device; once disposed XGDI_NO_OWNER, which no device and no NULL equals */
+    struct xgd_device *owner;
 };
 
 /* Registers res with device (takes a slot and a token reference, raises RESOURCE_CREATED).
@@ -264,10 +267,9 @@ struct xgd_texture {
     uint8_t *shadow;
     bool shadow_dropped;               /* recovery disabled: partial set_data is refused */
     xgdi_native_texture *native;
-    /* slots (bit i) whose draw checks this texture passed in epoch checked_epoch (the device's
-       slot_check_epoch) */
-    uint64_t checked_epoch; /* 64 bits: a draw per nanosecond takes 584 years to wrap it */
-    uint32_t checked_slots;
+    /* per slot i: the device's slot_check_epoch in which this texture last passed slot i's
+       draw checks (0: never). 64 bits: a draw per nanosecond takes 584 years to wrap one. */
+    uint64_t slot_checked[XGDI_MAX_TEXTURE_SLOTS];
 };
 
 struct xgd_vertex_declaration {
@@ -388,8 +390,12 @@ struct xgd_device {
     xgd_rasterizer_state *rasterizer_state;
     xgd_sampler_state *sampler_states[XGDI_MAX_TEXTURE_SLOTS];
     xgd_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
-    /* bit i: textures[i] changed since the last draw (with XGDI_DIRTY_TEXTURES alone, a draw
-       checks and refreshes only these slots: draw.c) */
+    /* bit i: textures[i] changed since the last draw and neither its checks nor its copy in
+       draw_state.textures are known to be done (with XGDI_DIRTY_TEXTURES alone, a draw checks
+       and refreshes only these slots, or every slot when none is named: draw.c). A change to
+       a texture that passed slot i's checks in this epoch (the memo below), or to none, is
+       not named: xgd_set_texture copies its native texture into draw_state.textures[i]
+       itself, the work a draw would do for the slot. */
     uint32_t texture_slots_changed;
     /* The slot checks' memo (draw.c, check_changed_slots): a texture whose checks passed in
        slot i records bit i with this epoch. Every input of those checks but the texture
@@ -398,11 +404,6 @@ struct xgd_device {
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
     uint64_t slot_check_epoch;
     int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
-    /* bit i: xgd_set_texture found textures[i] memoized as passing slot i's checks and copied
-       its native texture into draw_state.textures[i], the work a draw would do for the slot.
-       Every other writer of textures[i] or draw_state.textures[i] clears the bit (quads.c,
-       set_texture_checked, xgdi_invalidate_draw_state), as does every accepted draw. */
-    uint32_t texture_slots_ready;
     /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
        handle is a live declaration of this device. Every change that refuses or redirects a
@@ -412,9 +413,9 @@ struct xgd_device {
        common case needs no NULL test of its own. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
-    /* what the common case counted before the renderer's user_draw_fast, for
-       xgdi_user_draw_declined to take back: draw_state.dirty and the two slot masks */
-    uint32_t user_draw_undo[3];
+    /* set with user_decl_handle: the renderer's user_draw_fast, or draw.c's stand-in that
+       draws through ops->draw (a change of ops forgets the handle: fault.c) */
+    xgdi_user_draw_fast_fn *user_draw_fast;
     /* XNA HiDef VertexTextures / VertexSamplerStates (vertex_textures.c); changes mark
        XGDI_DIRTY_VERTEX_TEXTURES, and only then does a draw check and copy them. The kinds
        are what the applied user vertex shader samples (NONE: not sampled). */
@@ -528,8 +529,8 @@ static inline struct xgd_device *xgdi_resource_device(const xgdi_resource *res)
 static inline xgd_result xgdi_check_resource(struct xgd_device *device, const xgdi_resource *res,
                                              xgdi_resource_type type, const char *what)
 {
-    if (device != NULL && res != NULL && res->type == type && !res->disposed &&
-        res->token != NULL && res->token->device == device && !device->destroying)
+    if (device != NULL && res != NULL && res->type == type && res->owner == device &&
+        !device->destroying)
         return XGD_OK;
     return xgdi_check_resource_slow(device, res, type, what);
 }
@@ -720,6 +721,8 @@ xgd_result xgdi_probe_packed_formats(xgd_device *dev);
 /* user_decl_handle when none is remembered: an even address, and handles are odd */
 extern const uint64_t xgdi_no_user_decl;
 #define XGDI_NO_USER_DECL ((const xgd_vertex_declaration *)(const void *)&xgdi_no_user_decl)
+/* xgdi_resource.owner once disposed: not NULL, so that it fails a compare with a NULL device */
+#define XGDI_NO_OWNER ((struct xgd_device *)(uintptr_t)&xgdi_no_user_decl)
 
 static inline void xgdi_forget_user_draw(struct xgd_device *device)
 {

@@ -486,32 +486,58 @@ typedef struct xgdi_renderer_create_info {
 } xgdi_renderer_create_info;
 
 /* The vertices of a user_draw_fast draw into upload memory: a quad's few (33 to 128 bytes) as
-   two overlapping 64-byte or 32-byte moves inline, more through memcpy. */
+   two overlapping runs of two, three or four 16-byte moves inline, more through memcpy. The
+   moves are written one by one: a compiler may expand a fixed-size memcpy of 64 bytes into a
+   string instruction (rep movs), which costs more than the moves at this size. */
+#if defined(__GNUC__) || defined(__clang__)
+typedef unsigned char xgdi_chunk16 __attribute__((vector_size(16), aligned(1), may_alias));
+#define XGDI_COPY16(d, s) (*(xgdi_chunk16 *)(void *)(d) = *(const xgdi_chunk16 *)(const void *)(s))
+#else
+#define XGDI_COPY16(d, s) memcpy((d), (s), 16)
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void xgdi_copy_vertices(uint8_t *dst, const void *src, size_t n)
 {
     const uint8_t *s = src;
-    if (n > 64 && n <= 128) {
-        memcpy(dst, s, 64);
-        memcpy(dst + n - 64, s + n - 64, 64);
-    } else if (n > 32 && n <= 64) {
-        memcpy(dst, s, 32);
-        memcpy(dst + n - 32, s + n - 32, 32);
+    if (n > 32 && n <= 128) {
+        /* the first k and the last k 16-byte pieces, overlapping in the middle */
+        uint8_t *de = dst + n - 16;
+        const uint8_t *se = s + n - 16;
+        XGDI_COPY16(dst, s);
+        XGDI_COPY16(dst + 16, s + 16);
+        XGDI_COPY16(de - 16, se - 16);
+        XGDI_COPY16(de, se);
+        if (n > 64) {
+            XGDI_COPY16(dst + 32, s + 32);
+            XGDI_COPY16(de - 32, se - 32);
+            if (n > 96) {
+                XGDI_COPY16(dst + 48, s + 48);
+                XGDI_COPY16(de - 48, se - 48);
+            }
+        }
     } else {
         memcpy(dst, s, n);
     }
 }
 
-/* renderer_ops.user_draw_fast */
-typedef xgd_result xgdi_user_draw_fast_fn(xgdi_renderer *r, const xgdi_draw_state *state,
-                                          xgd_primitive_type type, const void *vertices, int count,
-                                          int primitive_count);
+/* renderer_ops.user_draw_fast (the draw state is r->draw_state, the vertex count
+   xgdi_user_vertex_count's; the parameters are in the registers of xgd_draw_user_primitives'
+   own, so that its tail call moves few) */
+typedef xgd_result xgdi_user_draw_fast_fn(xgdi_renderer *r, xgd_primitive_type type,
+                                          const void *vertices, int primitive_count);
 /* user_draw_fast's answer when it records nothing: core takes back the draw it counted and
    draws through renderer_ops.draw (draw.c). */
 xgd_result xgdi_user_draw_declined(struct xgd_device *device, xgd_primitive_type type,
-                                   const void *vertices, int count, int primitive_count);
+                                   const void *vertices, int primitive_count);
+/* The vertices `primitive_count` (>= 0) primitives of a valid `type` take, without a switch:
+   count * mul + add. */
+static inline int xgdi_user_vertex_count(xgd_primitive_type type, int primitive_count)
+{
+    static const int8_t mul[4] = { 3, 1, 2, 1 }, add[4] = { 0, 2, 0, 1 };
+    return primitive_count * mul[type] + add[type];
+}
 
 typedef struct xgdi_renderer_ops {
     const char *name;                   /* "software", "vulkan", "d3d12" */
@@ -579,12 +605,12 @@ typedef struct xgdi_renderer_ops {
     xgd_result (*clear)(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                         int stencil);
     xgd_result (*draw)(xgdi_renderer *r, const xgdi_draw *draw);
-    /* Optional (NULL: draw serves): xgd_draw_user_primitives' common case, a draw of `count`
+    /* Optional (NULL: draw serves): xgd_draw_user_primitives' common case, a draw of
        user vertices (one instance, no indices, `primitive_count` primitives) of primitive
-       `type` when nothing in `state` but texture slots changed since the last draw the
-       renderer accepted. Core has already counted the draw as accepted (state->dirty is 0).
+       `type` when nothing in r->draw_state but texture slots changed since the last draw the
+       renderer accepted. Core has already counted the draw as accepted (dirty is 0).
        Records it and returns XGD_OK, or records nothing and returns
-       xgdi_user_draw_declined(r->device, type, vertices, count, primitive_count), which takes
+       xgdi_user_draw_declined(r->device, type, vertices, primitive_count), which takes
        the count back and draws through draw. It cannot fail otherwise: a renderer that would
        have to report something declines. */
     xgdi_user_draw_fast_fn *user_draw_fast;
@@ -675,6 +701,8 @@ struct xgdi_renderer {
     /* Windowed devices: the window present shows the back buffer in (src/platform/window.h),
        set by core after create and switched by Reset before reset_back_buffer; NULL headless. */
     struct xgdi_window *window;
+    /* the device's draw state (what xgdi_draw.state points at), set by core after create */
+    const xgdi_draw_state *draw_state;
 };
 
 /* The renderers compiled in (src/core/renderers.c, the only list with #if per renderer). */

@@ -31,6 +31,7 @@ xgd_result xgdi_resource_register(xgd_device *device, xgdi_resource *res, xgdi_r
     device->resource_count++;
     res->token = device->token;
     device->token->refs++;
+    res->owner = device;
     xgdi_raise_event(device, XGD_EVENT_RESOURCE_CREATED);
     return XGD_OK;
 }
@@ -84,6 +85,7 @@ void xgdi_resource_dispose(xgdi_resource *res)
         xgdi_raise_event(device, XGD_EVENT_RESOURCE_DESTROYED);
     }
     res->disposed = true;
+    res->owner = XGDI_NO_OWNER;
     token_release(res->token);
     res->token = NULL;
 }
@@ -131,6 +133,7 @@ void xgdi_registry_dispose_all(xgd_device *device)
         if (res->vt != NULL && res->vt->on_device_destroyed != NULL)
             res->vt->on_device_destroyed(res);
         res->disposed = true;
+        res->owner = XGDI_NO_OWNER;
         token_release(res->token);
         res->token = NULL;
         if (res->device_owned) {

@@ -488,7 +488,6 @@ static xgd_result set_texture_checked(xgd_device *device, int slot, xgd_texture 
     if (device->textures[slot] != texture) {
         device->textures[slot] = texture;
         device->texture_slots_changed |= 1u << slot;
-        device->texture_slots_ready &= ~(1u << slot);
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
     return XGD_OK;
@@ -502,25 +501,24 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
     xgd_texture *t = NULL;
     if (texture != NULL) {
         xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
-        if (res == NULL || res->disposed || res->token == NULL || res->token->device != device)
-            return set_texture_checked(device, slot, texture);
+        /* an owner is never NULL (XGDI_NO_OWNER once disposed): this fails a NULL device too */
+        if (res == NULL || res->owner != device) return set_texture_checked(device, slot, texture);
         t = (xgd_texture *)res;
+    } else if (device == NULL) {
+        return set_texture_checked(device, slot, texture);
     }
-    if (device == NULL || device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+    if (device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
         return set_texture_checked(device, slot, texture);
     if (device->textures[slot] != t) {
-        uint32_t bit = 1u << slot;
         device->textures[slot] = t;
-        device->texture_slots_changed |= bit;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
-        /* a texture that passed this slot's checks in this epoch (draw.c, check_changed_slots)
-           needs only its native texture in the draw state: done here, where t is at hand */
-        if (t == NULL || (t->checked_epoch == device->slot_check_epoch && (t->checked_slots & bit))) {
+        /* a texture that passed this slot's checks in this epoch (draw.c, check_changed_slots),
+           or none, needs only its native texture in the draw state: done here, where t is at
+           hand, and the slot is not named changed (internal.h texture_slots_changed) */
+        if (t == NULL || t->slot_checked[slot] == device->slot_check_epoch)
             device->draw_state.textures[slot] = t != NULL ? t->native : NULL;
-            device->texture_slots_ready |= bit;
-        } else {
-            device->texture_slots_ready &= ~bit;
-        }
+        else
+            device->texture_slots_changed |= 1u << slot;
     }
     return XGD_OK;
 }
@@ -672,7 +670,6 @@ void xgdi_invalidate_draw_state(xgd_device *dev)
 {
     if (dev == NULL) return;
     dev->draw_state.dirty = XGDI_DIRTY_ALL;
-    dev->texture_slots_ready = 0;
     xgdi_new_slot_check_epoch(dev);
     for (int i = 0; i < XGDI_MAX_TEXTURE_SLOTS; i++) dev->draw_state.textures[i] = NULL;
     for (int i = 0; i < XGDI_MAX_VERTEX_TEXTURE_SLOTS; i++) dev->draw_state.vertex_textures[i] = NULL;

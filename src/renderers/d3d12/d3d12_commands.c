@@ -292,18 +292,19 @@ static inline bool fast_draw(d3d12_renderer *r, const xgdi_draw_state *st, xgd_p
 
 /* renderer.h's user_draw_fast: op_draw's test of its short path, for a draw core knows is
    user vertices, one instance, unindexed, with nothing but texture slots changed */
-xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st,
-                                        xgd_primitive_type type, const void *vertices, int count,
-                                        int primitive_count)
+xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *base, xgd_primitive_type type,
+                                        const void *vertices, int primitive_count)
 {
     d3d12_renderer *r = d3d12_cast(base);
+    const xgdi_draw_state *st = base->draw_state;
+    int count = xgdi_user_vertex_count(type, primitive_count);
     if (r->fast_armed && !r->lost && type == r->fast_type && st->layout == r->fast_layout &&
         r->draw_state_valid && r->user_root_bound && !r->heaps_dirty && !r->targets_dirty &&
         r->current_pso == r->memo_pso) {
         r->runs_armed = false;
         if (fast_draw(r, st, type, vertices, count, count, 0, primitive_count)) return XGD_OK;
     }
-    return xgdi_user_draw_declined(base->device, type, vertices, count, primitive_count);
+    return xgdi_user_draw_declined(base->device, type, vertices, primitive_count);
 }
 
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)

@@ -607,9 +607,8 @@ xgd_result xgdi_d3d12_op_clear(xgdi_renderer *r, unsigned options, const float c
                                int stencil);
 xgd_result xgdi_d3d12_op_draw(xgdi_renderer *r, const xgdi_draw *draw);
 /* renderer.h's user_draw_fast: op_draw's short path without the xgdi_draw */
-xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *st,
-                                        xgd_primitive_type type, const void *vertices, int count,
-                                        int primitive_count);
+xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *r, xgd_primitive_type type,
+                                        const void *vertices, int primitive_count);
 xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride,
                                           void **cpu, uint64_t *at);
 xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw,

@@ -22,7 +22,7 @@ static xgd_result xvk_submission_failed(xvk_renderer *r, VkResult vr, const char
     xgd_result res = xvk_check(r, vr, what);
     if (!r->lost) {
         r->lost = true;
-        r->fast_armed = false; /* xvk_user_draw_fast reads no other sign of it */
+        xvk_disarm_fast(r); /* xvk_user_draw_fast reads no other sign of it */
         char msg[160];
         snprintf(msg, sizeof msg, "vulkan: %s failed (VkResult %d): the frame's work is lost", what,
                  (int)vr);
@@ -40,7 +40,7 @@ xgd_result xvk_check(xvk_renderer *r, VkResult vr, const char *what)
            loss the conformance suite checks) */
         if (!r->lost) {
             r->lost = true;
-            r->fast_armed = false; /* xvk_user_draw_fast reads no other sign of it */
+            xvk_disarm_fast(r); /* xvk_user_draw_fast reads no other sign of it */
             char msg[160];
             snprintf(msg, sizeof msg, "vulkan: %s returned VK_ERROR_DEVICE_LOST", what);
             xgdi_device_lost(r->base.device, msg);
@@ -1136,6 +1136,7 @@ static xgd_result xvk_create(const xgdi_renderer_create_info *info, xgdi_rendere
     if (r == NULL) return xgdi_fail(info->device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
     r->base.ops = &xgdi_vulkan_renderer_ops;
     r->base.device = info->device;
+    xvk_disarm_fast(r); /* 0 is a primitive type */
     xvk_query_init(r);
     r->debug = info->debug;
     r->profile = info->profile;

@@ -159,7 +159,7 @@ void xvk_reset_bindings(xvk_renderer *r)
     r->viewport_valid = false;
     r->vb_valid = false;
     r->ib_valid = false;
-    r->fast_armed = false;
+    xvk_disarm_fast(r);
     r->runs_armed = false;
 }
 
@@ -224,7 +224,7 @@ static bool begin_rendering(xvk_renderer *r, VkCommandBuffer cmd)
 
 void xvk_end_rendering(xvk_renderer *r)
 {
-    r->fast_armed = false;
+    xvk_disarm_fast(r);
     r->runs_armed = false;
     if (!r->rendering) {
         if (!any_clear_pending(r) || r->lost) return;
@@ -933,113 +933,196 @@ static uint32_t push_writes(xvk_renderer *r, VkCommandBuffer cmd, uint32_t chang
     return n;
 }
 
-/* xvk_user_draw_fast's and xvk_draw's short path: while r->fast_armed (core has checked that
-   nothing but texture slots changed, and the type and layout say the rest) the vertices into
-   ring space, a push of the sampled registers whose image changed, the draw. Everything else
-   the general path would record is what the last draw left bound. Everything is checked
-   before anything changes, so false (take the general path) leaves everything as it was
-   (fast_images is scratch). */
+/* fast_draw's answer for sampled registers that make it decline (no register mask is all ones) */
+#define XVK_FAST_DECLINE UINT32_MAX
+
+/* fast_draw's sampled registers when they are not fast_one's: one whose texture is unbound (a
+   stand-in, or an error for cube and 3D registers) or changed filterability (another sampler)
+   goes the general way (XVK_FAST_DECLINE); the sampler of every other one is the one bound
+   (record_draw put it in fast_images), as no sampler state changed. Returns the registers
+   whose image changed, their views in fast_images (scratch until pushed). */
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
+__attribute__((noinline))
 #endif
-static inline bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
-                             const void *vertices, int count)
+static uint32_t fast_textures(xvk_renderer *r, const xgdi_draw_state *st)
 {
-    if (!r->fast_armed || type != r->last_type || st->layout != r->memo_layout) return false;
-    /* the sampled registers: one whose texture is unbound (a stand-in, or an error for cube
-       and 3D registers) or changed filterability (another sampler) goes the general way; the
-       sampler of every other one is the one bound (record_draw put it in fast_images), as no
-       sampler state changed */
-    uint32_t changed = 0, used = r->user_memo_used;
-    if (used == 1u) {
-        /* the common program: register 0 alone */
-        const xgdi_native_texture *t = st->textures[0];
-        if (t == NULL || t->filterable != r->user_memo_filterable[0]) return false;
-        if (t->view != r->user_bound_views[0]) {
-            r->fast_images[0].imageView = t->view;
-            changed = 1u;
-        }
-        used = 0;
-    }
-    for (; used != 0; used &= used - 1) {
+    uint32_t changed = 0;
+    for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
         uint32_t i = (uint32_t)xgdi_lowest_bit(used);
         const xgdi_native_texture *t = i < XGDI_SHADER_MAX_SAMPLERS
                                            ? st->textures[i]
                                            : st->vertex_textures[i - XGDI_SHADER_MAX_SAMPLERS];
-        if (t == NULL || t->filterable != r->user_memo_filterable[i]) return false;
+        if (t == NULL || t->filterable != r->user_memo_filterable[i]) return XVK_FAST_DECLINE;
         if (t->view == r->user_bound_views[i]) continue;
         r->fast_images[i].imageView = t->view;
         changed |= 1u << i;
     }
-    /* the vertices, as place_vertices puts them: at a whole vertex of the ring; while nothing
-       else took ring space since the last one, right after its vertices (no division then) */
-    xvk_ring *g = &r->ring;
-    size_t stride = r->fast_stride;
-    size_t bytes = (size_t)count * stride + r->fast_extra;
-    uint64_t start, avail;
-    uint32_t first;
-    /* fast_avail is at most a quarter of the ring plus one (below), so that bytes < avail
-       also keeps place_vertices' limit for ring space, bytes <= size / 4 */
-    if (g->head == r->fast_head && bytes < r->fast_avail) {
-        start = r->fast_next_off;
-        first = r->fast_next_first;
-        avail = r->fast_avail;
-    } else {
-        uint64_t pos = g->head % g->size;
-        first = (uint32_t)((pos + stride - 1) / stride);
-        start = (uint64_t)first * stride;
-        uint64_t free_bytes = g->size - (g->head - g->tail);
-        if (start >= g->size || start - pos >= free_bytes) return false;
-        avail = g->size - start < free_bytes - (start - pos) ? g->size - start : free_bytes - (start - pos);
-        if (avail > g->size / 4 + 1) avail = g->size / 4 + 1;
-        if (bytes >= avail) return false;
-        g->head += start - pos;
-    }
-    g->head += bytes;
-    /* with no bytes past the last stride, the next draw's vertices follow these */
-    r->fast_head = g->head;
-    r->fast_next_off = start + bytes;
-    r->fast_next_first = first + (uint32_t)count;
-    r->fast_avail = r->fast_extra == 0 ? avail - bytes : 0;
-    uint8_t *dst = g->mapped + start;
+    return changed;
+}
 
-    VkCommandBuffer cmd = r->fast_cmd;
-    if (r->fast_ms)
-        for (int i = 0; i < r->target_count; i++)
-            if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
-    if (changed != 0) {
-        uint32_t n = 1;
-        if (changed == 1u && r->user_templates[0] != VK_NULL_HANDLE) {
-            /* register 0 alone (the common program's) */
-            r->user_bound_views[0] = r->fast_images[0].imageView;
-            r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
-        } else {
-            uint32_t lo = (uint32_t)xgdi_lowest_bit(changed);
-            if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
-                r->user_bound_views[lo] = r->fast_images[lo].imageView;
-                r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
-            } else {
-                n = push_writes(r, cmd, changed);
-            }
-        }
-        r->counters.descriptor_pushes++;
-        r->fast_frame->descriptors += n; /* xvk_note_descriptors */
+/* fast_draw's push of changed registers other than fast_one's register 0: one register with
+   a template through it, else their writes (push_writes); then the counters */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void fast_push(xvk_renderer *r, VkCommandBuffer cmd, uint32_t changed)
+{
+    uint32_t n = 1, lo = (uint32_t)xgdi_lowest_bit(changed);
+    if ((changed & (changed - 1)) == 0 && r->user_templates[lo] != VK_NULL_HANDLE) {
+        r->user_bound_views[lo] = r->fast_images[lo].imageView;
+        r->push_template(cmd, r->user_templates[lo], r->user_pipeline_layout, 0, &r->fast_images[lo]);
     } else {
-        r->counters.descriptor_skips++;
+        n = push_writes(r, cmd, changed);
     }
-    r->cmd_draw(cmd, (uint32_t)count, 1, first, 0);
-    /* the vertices last (the device reads them at submission, not at recording): fewer
-       values live across the calls above */
-    xgdi_copy_vertices(dst, vertices, bytes);
+    r->counters.descriptor_pushes++;
+    r->fast_frame->descriptors += n; /* xvk_note_descriptors */
+}
+
+/* fast_draw's placement of vertices (`bytes`, without fast_extra) that cannot follow the last
+   ones (something else took ring space since, or they would reach fast_limit), as
+   place_vertices puts them: at a whole vertex of the ring. On success the ring's head is at
+   the vertices' start (plus fast_extra, taken now) and the fast_* fields describe it, so that
+   fast_finish takes them as following vertices; false: nothing changed. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool fast_place(xvk_renderer *r, uint64_t bytes)
+{
+    xvk_ring *g = &r->ring;
+    uint64_t stride = r->fast_stride, extra = r->fast_extra;
+    uint64_t pos = g->head % g->size;
+    uint64_t first = (pos + stride - 1) / stride;
+    uint64_t start = first * stride;
+    uint64_t free_bytes = g->size - (g->head - g->tail);
+    if (start >= g->size || start - pos >= free_bytes) return false;
+    uint64_t avail = g->size - start < free_bytes - (start - pos) ? g->size - start : free_bytes - (start - pos);
+    /* at most a quarter of the ring plus one, so that bytes < avail also keeps place_vertices'
+       limit for ring space, bytes <= size / 4 */
+    if (avail > g->size / 4 + 1) avail = g->size / 4 + 1;
+    if (bytes + extra >= avail) return false;
+    g->head += start - pos + extra;
+    r->fast_head = g->head;
+    /* the head's value maps to ring memory by this difference until the next placement */
+    r->fast_map = (uintptr_t)(g->mapped + start) - (uintptr_t)g->head;
+    /* with bytes past the last stride, no vertices follow these: the limit is 1 past them,
+       and any draw's vertices take at least 1 */
+    r->fast_limit = g->head + (extra == 0 ? avail : bytes + 1);
+    r->fast_next_first = (uint32_t)first;
     return true;
 }
 
-/* renderer.h's user_draw_fast */
-xgd_result xvk_user_draw_fast(xgdi_renderer *base, const xgdi_draw_state *st, xgd_primitive_type type,
-                              const void *vertices, int count, int primitive_count)
+/* fast_draw's targets that are multisampled: their resolved images are stale after a draw */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void fast_mark_ms(xvk_renderer *r)
 {
-    if (fast_draw(xvk_cast(base), st, type, vertices, count)) return XGD_OK;
-    return xgdi_user_draw_declined(base->device, type, vertices, count, primitive_count);
+    for (int i = 0; i < r->target_count; i++)
+        if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;
+}
+
+/* fast_draw's recording, once it cannot decline: the vertices (`bytes`) into the ring space
+   at the head that fast_map / fast_next_first describe (right after the last ones, or
+   fast_place's), a push of the changed registers (`one`: fast_one, whose register 0 samples
+   `t0`; else `changed`, with their views in fast_images), the multisampled targets marked
+   (`ms`: fast_ms), the draw. The vertices go first: then only the count and the first vertex
+   live across the calls (the command buffer is read again, which costs less than keeping it). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void fast_finish(xvk_renderer *r, const void *vertices, int count, uint64_t bytes,
+                               bool one, const xgdi_native_texture *t0, uint32_t changed, bool ms)
+{
+    xvk_ring *g = &r->ring;
+    uint64_t head = g->head;
+    uint32_t first = r->fast_next_first;
+    g->head = head + bytes;
+    r->fast_head = head + bytes;
+    r->fast_next_first = first + (uint32_t)count;
+    xgdi_copy_vertices((uint8_t *)(head + r->fast_map), vertices, bytes);
+
+    VkCommandBuffer cmd = r->fast_cmd;
+    if (one) {
+        VkImageView view = t0->view;
+        if (view == r->user_bound_views[0]) {
+            r->counters.descriptor_skips++;
+        } else {
+            r->user_bound_views[0] = view;
+            r->fast_images[0].imageView = view;
+            r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
+            r->counters.descriptor_pushes++;
+            r->fast_frame->descriptors++; /* xvk_note_descriptors */
+        }
+    } else if (changed == 0) {
+        r->counters.descriptor_skips++;
+    } else {
+        fast_push(r, cmd, changed);
+    }
+    if (ms) fast_mark_ms(r);
+    r->cmd_draw(r->fast_cmd, (uint32_t)count, 1, first, 0);
+}
+
+/* xvk_user_draw_fast's and xvk_draw's short path: while armed with this type (core has checked
+   that nothing but texture slots changed, and the type and layout say the rest) the vertices
+   into ring space, a push of the sampled registers whose image changed, the draw. Everything
+   else the general path would record is what the last draw left bound. Everything is checked
+   before anything changes, so false (take the general path) leaves everything as it was
+   (fast_images is scratch). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
+                      const void *vertices, int count)
+{
+    if ((int)type != r->fast_type || st->layout != r->memo_layout) return false;
+    uint32_t changed = 0;
+    const xgdi_native_texture *t0 = st->textures[0];
+    bool one = r->fast_one;
+    if (one) {
+        if (t0 == NULL || t0->filterable != r->user_memo_filterable[0]) return false;
+    } else {
+        changed = fast_textures(r, st);
+        if (changed == XVK_FAST_DECLINE) return false;
+    }
+    uint64_t bytes = (uint64_t)count * r->fast_stride;
+    if ((r->ring.head != r->fast_head || r->ring.head + bytes >= r->fast_limit) && !fast_place(r, bytes))
+        return false;
+    fast_finish(r, vertices, count, bytes, one, t0, changed, r->fast_ms);
+    return true;
+}
+
+/* xvk_user_draw_fast's other cases: fast_draw, or core's general path when that declines */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result user_draw_other(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
+                                  int primitive_count)
+{
+    if (fast_draw(xvk_cast(base), base->draw_state, type, vertices,
+                  xgdi_user_vertex_count(type, primitive_count)))
+        return XGD_OK;
+    return xgdi_user_draw_declined(base->device, type, vertices, primitive_count);
+}
+
+/* renderer.h's user_draw_fast: fast_draw's common case inline (the vertices follow the last
+   ones, and the program samples register 0 alone through its template); everything else in
+   user_draw_other, which takes the same arguments (so that the tail call moves none), and
+   they need not live across the calls here */
+xgd_result xvk_user_draw_fast(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
+                              int primitive_count)
+{
+    xvk_renderer *r = xvk_cast(base);
+    const xgdi_draw_state *st = base->draw_state;
+    const xgdi_native_texture *t = st->textures[0];
+    /* the armed type's vertices (the type is tested below) */
+    int count = primitive_count * r->fast_mul + r->fast_add;
+    uint64_t bytes = (uint64_t)count * r->fast_stride;
+    if ((int)type != r->fast_one_type || st->layout != r->memo_layout || t == NULL ||
+        t->filterable != r->user_memo_filterable[0] || r->ring.head != r->fast_head ||
+        r->ring.head + bytes >= r->fast_limit)
+        return user_draw_other(base, type, vertices, primitive_count);
+    fast_finish(r, vertices, count, bytes, true, t, 0, false);
+    return XGD_OK;
 }
 
 xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
@@ -1050,13 +1133,13 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     const xgdi_draw_state *st = d->state;
     if (st == NULL) return XGD_OK;
     /* nothing but texture slots changed (a bit none of the memos below reads) */
-    if (r->fast_armed && (st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+    if ((st->dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
         d->vertex_buffer == NULL && d->user_vertices != NULL && d->index_size == 0 &&
         d->stream_count == 0 && d->instance_count <= 1 && d->first_vertex <= 0 &&
         d->user_vertex_count == d->vertex_count && d->vertex_count > 0 &&
         fast_draw(r, st, d->type, d->user_vertices, d->vertex_count))
         return XGD_OK;
-    r->fast_armed = false;
+    xvk_disarm_fast(r);
     /* core clears st->dirty after every accepted draw, early returns included: keep our own */
     r->pending_dirty |= st->dirty;
     r->dynamic_dirty |= st->dirty;
@@ -1426,9 +1509,15 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     /* what fast_draw relies on: user vertices in ring space bound at offset 0 (first names
        the draw's first vertex), no streams, no indices, one instance, a layout with a stride,
        and the draw's layout in place_vertices' memo */
-    r->fast_armed = d->vertex_buffer == NULL && d->stream_count == 0 && d->index_size == 0 &&
-                    d->instance_count <= 1 && vbuf == r->ring.buffer && voff == 0 &&
-                    lay == r->memo_layout && lay->stride > 0 && r->rendering && !r->lost;
+    bool armed = d->vertex_buffer == NULL && d->stream_count == 0 && d->index_size == 0 &&
+                 d->instance_count <= 1 && vbuf == r->ring.buffer && voff == 0 &&
+                 lay == r->memo_layout && lay->stride > 0 && r->rendering && !r->lost;
+    /* the pipeline draws d->type (last_type) */
+    r->fast_type = armed ? (int)d->type : XVK_FAST_DISARMED;
+    r->fast_one = r->user_memo_used == 1u && r->user_templates[0] != VK_NULL_HANDLE;
+    r->fast_one_type = r->fast_one && !ms ? r->fast_type : XVK_FAST_DISARMED;
+    r->fast_mul = xgdi_user_vertex_count(d->type, 1) - xgdi_user_vertex_count(d->type, 0);
+    r->fast_add = xgdi_user_vertex_count(d->type, 0);
     r->fast_ms = ms;
     r->fast_head = UINT64_MAX;
     r->fast_cmd = cmd;

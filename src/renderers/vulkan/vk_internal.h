@@ -34,6 +34,8 @@
 
 #define XVK_FRAMES 2
 #define XVK_MAX_TARGETS 4
+/* xvk_renderer.fast_type while the short draw path is disarmed: no primitive type */
+#define XVK_FAST_DISARMED (-1)
 #define XVK_RING_SIZE (32u << 20)
 /* the most the ring grows to (vk_device.c ring_grow): 1 GiB */
 #define XVK_RING_MAX ((uint64_t)1 << 30)
@@ -358,24 +360,35 @@ struct xvk_renderer {
     /* xvk_draw's short path (fast_draw) may record the next draw: the last one was recorded
        in the open rendering scope from user vertices in ring space (one stream, not indexed,
        one instance), so its pipeline, constants, dynamic state and vertex buffer binding serve
-       again while core marks nothing but texture slots changed. Armed by record_draw,
-       disarmed by the general path, xvk_reset_bindings and xvk_end_rendering. */
-    bool fast_armed;
+       again while core marks nothing but texture slots changed. Armed by record_draw with
+       the draw's primitive type (the one its pipeline draws, so that one compare tests both),
+       disarmed (XVK_FAST_DISARMED, which no type equals) by the general path,
+       xvk_reset_bindings, xvk_end_rendering and a loss. */
+    int fast_type;
+    /* fast_type where fast_one holds and no target is multisampled, else XVK_FAST_DISARMED:
+       xvk_user_draw_fast's inline case in one compare */
+    int fast_one_type;
+    int fast_mul, fast_add;    /* the armed type's vertices: primitives * fast_mul + fast_add */
     bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
+    /* set when armed: the program samples register 0 alone and it has a push template, the
+       case fast_draw records without a loop over the registers */
+    bool fast_one;
     /* xvk_draw_quad_runs may follow the last draw with more runs: it was recorded from
        reserved vertices through the quad index pattern, in the open rendering scope. Armed
        by record_draw, disarmed by every xvk_draw. */
     bool runs_armed;
     size_t fast_stride, fast_extra; /* the layout's stride; bytes its elements reach past it */
     /* where fast_draw's next vertices go while the ring's head is still fast_head (nothing else
-       took ring space since its last placement): offset fast_next_off, vertex fast_next_first.
-       UINT64_MAX: unknown (found from the head, which takes two divisions) */
+       took ring space since its last placement): at ring memory head + fast_map (an address
+       as an integer), vertex fast_next_first, while the head after them stays below
+       fast_limit (the ring's end or its free space at the placement, whichever is nearer:
+       the tail only moves on, so there is at least as much now; 1 past the vertices after a
+       draw with fast_extra). fast_head UINT64_MAX: unknown (found from the head, which takes
+       two divisions) */
     uint64_t fast_head;
-    VkDeviceSize fast_next_off;
+    uintptr_t fast_map;
+    uint64_t fast_limit;
     uint32_t fast_next_first;
-    /* bytes fast_next_off may take: the ring's end or its free space then, whichever is
-       nearer (the tail only moves on, so there is at least as much now); 0 with fast_extra */
-    uint64_t fast_avail;
     VkCommandBuffer fast_cmd;  /* the open frame's, while armed */
     xvk_frame *fast_frame;
     /* the writes fast_draw pushes: entry k points at image k; sType, count, type and layout
@@ -601,8 +614,13 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
-xgd_result xvk_user_draw_fast(xgdi_renderer *r, const xgdi_draw_state *state, xgd_primitive_type type,
-                              const void *vertices, int count, int primitive_count);
+/* Disarms xvk_draw's short path (fast_draw and xvk_user_draw_fast's inline case). */
+static inline void xvk_disarm_fast(xvk_renderer *r)
+{
+    r->fast_type = r->fast_one_type = XVK_FAST_DISARMED;
+}
+xgd_result xvk_user_draw_fast(xgdi_renderer *r, xgd_primitive_type type, const void *vertices,
+                              int primitive_count);
 xgd_result xvk_reserve_vertices(xgdi_renderer *r, size_t bytes, size_t stride, void **cpu,
                                 uint64_t *at);
 xgd_result xvk_draw_quad_runs(xgdi_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
