@@ -1039,7 +1039,7 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
     g->head = head + bytes;
     r->fast_head = head + bytes;
     r->fast_next_first = first + (uint32_t)count;
-    xgdi_copy_vertices((uint8_t *)(head + r->fast_map), vertices, bytes);
+    xgdi_copy_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
 
     VkCommandBuffer cmd = r->fast_cmd;
     if (one) {
