@@ -199,6 +199,75 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
     xgd_device_destroy(dev);
 }
 
+/* The same checks when nothing is drawn between the change they depend on and the texture's
+ * return: a render target that passed its slot's checks is bound for output and put back into
+ * its slot right after, with no draw between (so no draw has moved the checks' epoch on), and
+ * the draw is refused; so is a Reach texture of a size not a power of two whose slot turned to
+ * Wrap the same way. Each refused draw draws nothing; the next allowed one draws. */
+XGD_FIXTURE(TexturePerDraw_SlotChecksWithoutDrawBetween)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.profile = XGD_GRAPHICS_PROFILE_REACH;
+    dd.pp.back_buffer_width = W;
+    dd.pp.back_buffer_height = H;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev);
+    xgd_texture *pot = xgdt_solid_texture(t, dev, 4, 4, RED);
+    xgd_texture *npot = xgdt_solid_texture(t, dev, 3, 2, GREEN);
+    xgd_texture *rt = fx_target(t, dev, 4, 4, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
+    REQUIRE(pot && npot && rt);
+    xgd_effect *fx = fx_texture_effect(t, dev, pot);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    xgd_sampler_state *clamp = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    xgd_sampler_state *wrap = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    xgd_statistics s0, s1;
+
+    /* rt and npot pass in slot 0 between texture-only draws */
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    CHECK_OK(cell_quad(dev, 0));
+    REQUIRE_OK(xgd_set_texture(dev, 0, rt));
+    CHECK_OK(cell_quad(dev, 1));
+    REQUIRE_OK(xgd_set_texture(dev, 0, npot));
+    CHECK_OK(cell_quad(dev, 2));
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    CHECK_OK(cell_quad(dev, 3));
+
+    /* rt bound for output, then straight back into slot 0 */
+    memset(&s0, 0, sizeof s0);
+    xgd_device_get_statistics(dev, &s0);
+    REQUIRE_OK(xgd_set_render_target(dev, rt));
+    REQUIRE_OK(xgd_set_texture(dev, 0, rt));
+    CHECK_RESULT(cell_quad(dev, 0), XGD_ERROR_INVALID_OPERATION);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "the render target in texture slot 0 is also bound as render target 0") != NULL,
+              "message: %s", xgd_device_last_error(dev));
+    REQUIRE_OK(xgd_set_texture(dev, 0, pot));
+    REQUIRE_OK(xgd_set_render_target(dev, NULL));
+
+    /* slot 0 turned to Wrap, then npot straight back into it */
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, wrap));
+    REQUIRE_OK(xgd_set_texture(dev, 0, npot));
+    CHECK_RESULT(cell_quad(dev, 4), XGD_ERROR_NOT_SUPPORTED);
+    CHECK_MSG(strstr(xgd_device_last_error(dev), "Reach requires Clamp addressing for the 3x2 texture in slot 0") != NULL,
+              "message: %s", xgd_device_last_error(dev));
+    memset(&s1, 0, sizeof s1);
+    xgd_device_get_statistics(dev, &s1);
+    CHECK_MSG(s1.draw_calls == s0.draw_calls, "%llu draws counted for refused draws",
+              (unsigned long long)(s1.draw_calls - s0.draw_calls));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
+    CHECK_OK(cell_quad(dev, 4));
+
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(rt);
+    xgd_texture_destroy(npot);
+    xgd_texture_destroy(pot);
+    xgd_device_destroy(dev);
+}
+
 /* A renderer failure injected on the draw reaches a draw that changed only the texture (the
    short path): the draw returns the error and draws nothing; the next one draws. */
 XGD_FIXTURE(TexturePerDraw_InjectedFaultReachesShortPath)
