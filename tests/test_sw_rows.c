@@ -18,10 +18,13 @@
  * every channel), with one channel apart from three equal ones, and random, and a few huge
  * sprites (clipped, edge values beyond 2^52 in the guard band); then triangles of the stock
  * SpriteEffect with random corners, coordinates and a colour per vertex (half of them with
- * one grey for all three). Drawn on one thread and banded
- * on three; every image must equal both references, and the scenes must cover most of the
- * target. Not reached by these scenes: a sloped edge's remainder landing exactly on its
- * divisor or on 1 (sw_mod_rows's stepped spans), which are checked by reading only.
+ * one grey for all three), a third of them with corners on pixel centres (sloped edges through
+ * pixel centres every few rows: sw_mod_rows's stepped spans reach a remainder equal to their
+ * divisor there, for left edges). Drawn on one thread and banded on three; every image must
+ * equal both references, and the scenes must cover most of the target. Last, six triangles
+ * whose right edge has the value exactly 1 at a pixel centre (the fill rule's bias leaves 0
+ * there), the one case where the stepped span's carry on an exact divisor decides a pixel: a
+ * carry on > instead of >= loses that pixel (seen: 9 bytes differ from the executor's).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -173,6 +176,11 @@ static bool rows_draw(xgdt_ctx *t, rows_mode mode, const char *threads, uint32_t
                 vx[i].position = (xgd_vector3){ (float)(rows_rand(&seed) % (256 * (RW + 20))) / 256.0f - 10.0f,
                                                 (float)(rows_rand(&seed) % (256 * (RH + 20))) / 256.0f - 10.0f,
                                                 0.0f };
+                if (pass % 3 == 0) /* corners on pixel centres: sloped edges through pixel
+                                      centres every few rows, where a stepped span's
+                                      remainder reaches its divisor exactly */
+                    vx[i].position = (xgd_vector3){ (float)(rows_rand(&seed) % RW) + 0.5f,
+                                                    (float)(rows_rand(&seed) % RH) + 0.5f, 0.0f };
                 vx[i].color = (xgd_color){ (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed),
                                            (uint8_t)rows_rand(&seed), (uint8_t)rows_rand(&seed) };
                 if (i % 6 < 3) vx[i].color = (xgd_color){ 200, 200, 200, 200 };
@@ -180,6 +188,31 @@ static bool rows_draw(xgdt_ctx *t, rows_mode mode, const char *threads, uint32_t
                                                           (float)(rows_rand(&seed) % 400) / 100.0f - 1.5f };
             }
             CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, vx, 0, 20,
+                                              xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+        }
+        /* right edges through a point 1/65536 of a pixel's area inside a pixel centre: from
+           (0.5 + 1/256, 0.5) by (2m, 2m + 1/256), whose edge value at pixel (2m, 2m) is exactly
+           1, so the fill rule's bias (1: right edges are exclusive) leaves 0 there and the
+           stepped span's remainder lands exactly on its divisor on that row; the third corner
+           is to the left, below */
+        if (ok) {
+            xgd_vertex_position_color_texture ex[3 * 6];
+            for (int m = 2; m < 8; m++) {
+                xgd_vertex_position_color_texture *tri = &ex[3 * (m - 2)];
+                tri[0].position = (xgd_vector3){ 0.5f + 1.0f / 256.0f, 0.5f, 0.0f };
+                tri[1].position = (xgd_vector3){ 0.5f + 1.0f / 256.0f + (float)(2 * m),
+                                                 0.5f + (float)(2 * m) + 1.0f / 256.0f, 0.0f };
+                tri[2].position = (xgd_vector3){ 0.5f - (float)m, 0.5f + (float)(2 * m) + 7.0f, 0.0f };
+                for (int k = 0; k < 3; k++) {
+                    tri[k].position.x += (float)(10 * (m - 2)); /* side by side */
+                    tri[k].color = (xgd_color){ 255, (uint8_t)(40 * m), (uint8_t)(30 * k), 255 };
+                    tri[k].texture_coordinate = (xgd_vector2){ 0.25f * (float)k, 0.5f };
+                }
+            }
+            CHECK_OK(xgd_set_texture(dev, 0, tex[0]));
+            CHECK_OK(xgd_set_sampler_state(dev, 0, samp[0]));
+            CHECK_OK(xgd_effect_apply(fx));
+            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, ex, 0, 6,
                                               xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
         }
         xgd_set_texture(dev, 0, NULL);
