@@ -24,7 +24,8 @@
  * Each figure is the median of --repeat runs, timed with clock_gettime(CLOCK_MONOTONIC).
  *
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
- *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16]
+ *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16|64]
+ *                  [--texture-groups auto|off|on]
  *
  * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
  * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
@@ -32,7 +33,10 @@
  * --sprites-only T runs only the SpriteBatch scene with T textures (warm-up passes, see
  * warm_sprites, and --repeat timed passes) and prints its figures: a profile of one scene, e.g.
  *   valgrind --tool=callgrind --toggle-collect='xgd_sprite_batch_*' xgd-bench --sprites-only 1
- * collects Begin, Draw and End (with everything they call) and nothing else.
+ * collects Begin, Draw and End (with everything they call) and nothing else. 64 textures (a
+ * change every sprite among more than a texture group holds) is texture groups' worst case.
+ *
+ * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
  */
 #define _POSIX_C_SOURCE 200809L
 #if defined(__linux__)
@@ -57,6 +61,9 @@
 #endif
 
 #define TEXTURES 16
+/* --sprites-only 64: a texture change every sprite among more textures than a texture group
+   holds (xgd_sprite_batch_set_texture_groups: 16), so every group is 16 sprites */
+#define TEXTURES_MAX 64
 #define MAX_REPEAT 32
 /* SpriteBatch targets, sprites per 16.7 ms frame on one core: one texture, and a texture
    change every sprite */
@@ -120,7 +127,7 @@ typedef struct bench {
     int sprites, draws, readbacks, repeat;
     int sprites_only;            /* 0, or the texture count of the one scene to run */
     xgd_sprite_batch *batch;
-    xgd_texture *textures[TEXTURES];
+    xgd_texture *textures[TEXTURES_MAX];
     xgd_vector2 *positions;      /* the scene's sprite positions, made before any timing */
     int counter;                 /* instructions_open's descriptor, or -1 */
 } bench;
@@ -143,10 +150,10 @@ static void make_textures(bench *b)
 {
     enum { N = 16 };
     uint8_t px[N * N * 4];
-    for (int t = 0; t < TEXTURES; t++) {
+    for (int t = 0; t < TEXTURES_MAX; t++) {
         for (int i = 0; i < N * N; i++) {
-            px[i * 4 + 0] = (uint8_t)(t * 16);
-            px[i * 4 + 1] = (uint8_t)(255 - t * 16);
+            px[i * 4 + 0] = (uint8_t)(t * 4);
+            px[i * 4 + 1] = (uint8_t)(255 - t * 4);
             px[i * 4 + 2] = (uint8_t)((i % N) * 16);
             px[i * 4 + 3] = 255;
         }
@@ -182,13 +189,13 @@ static double thread_cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Seconds for one begin..end of b->sprites sprites; `textures` is 1 or TEXTURES. *instructions
+/* Seconds for one begin..end of b->sprites sprites; `textures` is 1, TEXTURES or TEXTURES_MAX. *instructions
    gets the user-space instructions of the same span (0 without a counter). */
 static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_t *instructions)
 {
     xgd_statistics s0, s1;
     const xgd_vector2 *pos = b->positions;
-    const int mask = textures - 1; /* 1 or TEXTURES, a power of two */
+    const int mask = textures - 1; /* a power of two */
     CHECK(xgd_clear_color(b->dev, XGD_COLOR_BLACK));
     CHECK(xgd_device_get_statistics(b->dev, &s0));
     uint64_t i0 = instructions_read(b->counter);
@@ -445,13 +452,14 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
-               "                 [--sprites-only 1|16]\n"
+               "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *renderer = NULL, *json = NULL, *svg = NULL;
+    xgd_sprite_texture_groups groups = XGD_SPRITE_TEXTURE_GROUPS_AUTO;
     bench b = { .width = 640, .height = 360, .sprites = 10000, .draws = 10000, .readbacks = 50,
                 .repeat = 3, .counter = -1 };
     for (int i = 1; i < argc; i++) {
@@ -483,9 +491,18 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--repeat") == 0) {
             b.repeat = positive_arg(a, val, MAX_REPEAT);
         } else if (strcmp(a, "--sprites-only") == 0) {
-            b.sprites_only = positive_arg(a, val, TEXTURES);
-            if (b.sprites_only != 1 && b.sprites_only != TEXTURES) {
-                fprintf(stderr, "xgd-bench: bad --sprites-only '%s' (1 or %d)\n", val, TEXTURES);
+            b.sprites_only = positive_arg(a, val, TEXTURES_MAX);
+            if (b.sprites_only != 1 && b.sprites_only != TEXTURES && b.sprites_only != TEXTURES_MAX) {
+                fprintf(stderr, "xgd-bench: bad --sprites-only '%s' (1, %d or %d)\n", val, TEXTURES,
+                        TEXTURES_MAX);
+                return 1;
+            }
+        } else if (strcmp(a, "--texture-groups") == 0) {
+            if (strcmp(val, "auto") == 0) groups = XGD_SPRITE_TEXTURE_GROUPS_AUTO;
+            else if (strcmp(val, "off") == 0) groups = XGD_SPRITE_TEXTURE_GROUPS_OFF;
+            else if (strcmp(val, "on") == 0) groups = XGD_SPRITE_TEXTURE_GROUPS_ON;
+            else {
+                fprintf(stderr, "xgd-bench: bad --texture-groups '%s' (auto, off or on)\n", val);
                 return 1;
             }
         } else if (strcmp(a, "--json") == 0) {
@@ -516,6 +533,7 @@ int main(int argc, char **argv)
     xgd_device_info info;
     CHECK(xgd_device_get_info(b.dev, &info));
     CHECK(xgd_sprite_batch_create(b.dev, &b.batch));
+    CHECK(xgd_sprite_batch_set_texture_groups(b.batch, groups));
     make_textures(&b);
     b.positions = make_positions(&b);
     if (b.positions == NULL) {
@@ -771,7 +789,7 @@ done:
     free(rb);
     free(b.positions);
     xgd_effect_destroy(flat);
-    for (int t = 0; t < TEXTURES; t++) xgd_texture_destroy(b.textures[t]);
+    for (int t = 0; t < TEXTURES_MAX; t++) xgd_texture_destroy(b.textures[t]);
     xgd_sprite_batch_destroy(b.batch);
     xgd_device_destroy(b.dev);
     return 0;

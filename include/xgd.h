@@ -2222,10 +2222,35 @@ XGD_API xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch,
 XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                          const xgd_sprite *sprite);
 /* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
- * run of equal textures). Results: INVALID_OPERATION (no begin), NOT_SUPPORTED (Reach: a
+ * run of equal textures, or per group of up to 16 textures: xgd_sprite_batch_set_texture_groups
+ * below). Results: INVALID_OPERATION (no begin), NOT_SUPPORTED (Reach: a
  * queued texture whose size is not a power of two with a sampler that is not Clamp; nothing is
  * drawn), DEVICE_LOST. */
 XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
+
+/* Texture groups (EXT: not part of XNA). With SpriteBatch's own SpriteEffect (no custom
+ * effect in Begin), End may draw the sprites of up to 16 distinct textures in one draw call:
+ * the group's textures go to slots 0..15 with the batch's sampler state in all 16, each vertex
+ * carries its sprite's slot, and an internal program samples that slot (the stock SpriteEffect's
+ * math, one sample a pixel, so every pixel is what one draw per texture gives). The sprites
+ * keep their order (a group is consecutive sprites of the sorted queue: it ends where a 17th
+ * distinct texture appears). On a GPU renderer a texture change costs a native draw and a
+ * descriptor change; a group costs one draw for all its texture changes.
+ * After End the device state is what XNA's SpriteBatch leaves: SpriteEffect applied, slot 0
+ * holding the last sprite's texture, sampler state 0 the batch's; slots 1..15 (textures and
+ * sampler states) hold what they held before End. xgd_statistics.draw_calls counts the draws
+ * made. Modes: AUTO (default): groups where the renderer's draw costs native work (Vulkan,
+ * Direct3D 12) and a chunk of sprites has at least four texture changes per group; OFF:
+ * never (one draw per run of equal textures); ON: wherever a chunk has more than one texture,
+ * on every renderer (tests use it to compare). Results: INVALID_ARGUMENT (unknown mode),
+ * OBJECT_DISPOSED. The mode is read at End. */
+typedef enum xgd_sprite_texture_groups {
+    XGD_SPRITE_TEXTURE_GROUPS_AUTO = 0,
+    XGD_SPRITE_TEXTURE_GROUPS_OFF,
+    XGD_SPRITE_TEXTURE_GROUPS_ON
+} xgd_sprite_texture_groups;
+XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
+                                                       xgd_sprite_texture_groups mode);
 
 /* ------------------------------------------------------------------------------------------ */
 /* SpriteFont and DrawString                                                                   */

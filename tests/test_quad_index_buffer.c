@@ -56,6 +56,8 @@ XGD_TEST(QuadIndexBuffer_VulkanBindsItOncePerFrame)
     xgd_sprite_batch *batch = NULL;
     REQUIRE(tex[0] && tex[1]);
     REQUIRE_OK(xgd_sprite_batch_create(dev, &batch));
+    /* a draw per run (texture groups would draw the two textures at once) */
+    REQUIRE_OK(xgd_sprite_batch_set_texture_groups(batch, XGD_SPRITE_TEXTURE_GROUPS_OFF));
     CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
     xgd_statistics s0, s1;
     CHECK_OK(xgd_device_get_statistics(dev, &s0));

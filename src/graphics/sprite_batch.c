@@ -36,6 +36,7 @@
  *     sprite coordinates are local to a sub-viewport rather than transformed twice.
  */
 #include "xgd.h"
+#include "../../shaders/generated/stock_xfx.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +59,25 @@
 #define MAX_SPRITES 2048
 
 typedef xgd_vertex_position_color_texture sprite_vertex;
+
+/* Texture groups: a group draws the sprites of up to GROUP_SLOTS distinct textures at once
+ * (draw_groups). Every group of a chunk but the last has at least GROUP_SLOTS sprites. */
+#define GROUP_SLOTS 16
+#define MAX_GROUPS (MAX_SPRITES / GROUP_SLOTS + 1)
+/* AUTO groups a chunk when it has at least this many runs per group */
+#define GROUP_MIN_RUNS 4
+
+/* A vertex of spritebatch16.fx: SpriteBatch's vertex and its sprite's slot (TEXCOORD1). */
+typedef struct group_vertex {
+    sprite_vertex v;
+    float slot;
+} group_vertex;
+
+typedef struct sprite_group {
+    uint32_t start, count;            /* sprites of the chunk */
+    uint32_t texture_count;
+    uint32_t textures[GROUP_SLOTS];   /* distinct ordinals, by slot */
+} sprite_group;
 
 /* One queued sprite: what its four vertices are made from, so Draw writes 32 bytes rather than
  * 96 and End writes the vertices once, straight into the device's upload memory. Most sprites
@@ -96,6 +116,7 @@ struct xgd_sprite_batch {
     xgd_device *device;               /* followed only after the batch's handle resolved, which
                                          says the device lives */
     xgd_pixel_center pixel_center;    /* the device's, fixed at its creation */
+    xgd_renderer_kind renderer;       /* the device's */
     xgd_effect *sprite_effect;        /* internal stock SpriteEffect */
 
     bool in_begin;
@@ -107,6 +128,7 @@ struct xgd_sprite_batch {
     xgd_effect *effect;               /* custom effect or NULL */
     xgd_matrix transform;
     int projection_width, projection_height; /* the viewport size the SpriteEffect was set for */
+    xgd_matrix projected;             /* the SpriteEffect's matrix: transform * projection */
     const void *refs[REF_COUNT];      /* the five above as handles (NULL for no effect) */
 
     /* the queue: a sprite_quad per sprite; End makes its vertices from it */
@@ -160,6 +182,18 @@ struct xgd_sprite_batch {
         float corner[4];              /* as run_corner */
     } memo[TEXTURE_MEMO];
 
+    /* Texture groups (xgd_sprite_batch_set_texture_groups; see draw_groups). */
+    xgd_sprite_texture_groups groups_mode;
+    bool groups_unavailable;          /* the program or declaration could not be made: never
+                                         again in this batch's life (the plain path draws) */
+    xgd_effect *group_effect;         /* shaders/stock/spritebatch16.fx, made at first use */
+    xgd_effect_parameter group_matrix;
+    xgd_vertex_declaration *group_decl; /* group_vertex */
+    uint8_t *group_slot;              /* MAX_SPRITES: each sprite's slot in its group */
+    struct sprite_group *groups;      /* MAX_GROUPS: one chunk's */
+    uint32_t *group_mark;             /* per distinct texture: group serial << 4 | slot */
+    uint32_t group_mark_capacity;
+    uint32_t group_serial;            /* the open group's; marks of other serials are stale */
 };
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
@@ -194,6 +228,7 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
     }
     b->device = device;
     b->pixel_center = info.pixel_center;
+    b->renderer = info.renderer;
     b->transform = xgd_matrix_identity();
     void *handle = NULL;
     r = xgd_resource_register(device, &batch_class, b, &handle);
@@ -211,6 +246,11 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     batch = xgd_resource_unregister(batch, &batch_class);
     if (batch == NULL) return;
     xgd_effect_destroy(batch->sprite_effect);
+    xgd_effect_destroy(batch->group_effect);
+    xgd_vertex_declaration_destroy(batch->group_decl);
+    free(batch->group_slot);
+    free(batch->groups);
+    free(batch->group_mark);
     free(batch->quads);
     free(batch->uvs);
     free(batch->general);
@@ -376,6 +416,7 @@ static xgd_result set_projection(xgd_sprite_batch *b, xgd_device *dev)
     xgd_matrix m = xgd_matrix_multiply(&b->transform, &projection);
     if ((r = xgd_sprite_effect_set_matrix(b->sprite_effect, &m)) != XGD_OK) return r;
     if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
+    b->projected = m;
     b->projection_width = vp.width;
     b->projection_height = vp.height;
     return XGD_OK;
@@ -573,6 +614,243 @@ static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
     return run_count + 1;
 }
 
+/* ---- texture groups ------------------------------------------------------------------------ */
+
+/* What End changes for texture groups, and what it puts back: slots 1..15's textures and
+ * sampler states as they were (slot 0 and sampler 0 are SpriteBatch's, saved_states), and
+ * which program is applied. */
+typedef struct group_state {
+    bool saved;                       /* slots 1..15 saved and their samplers set */
+    bool program;                     /* spritebatch16 applied (else SpriteEffect) */
+    xgd_texture *textures[GROUP_SLOTS];   /* saved */
+    xgd_sampler_state *samplers[GROUP_SLOTS];
+    xgd_texture *bound[GROUP_SLOTS];  /* what draw_groups bound since the program's apply */
+} group_state;
+
+xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
+                                               xgd_sprite_texture_groups mode)
+{
+    xgd_device *dev = NULL;
+    RESOLVE_BATCH(batch, dev);
+    if ((unsigned)mode > XGD_SPRITE_TEXTURE_GROUPS_ON)
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                       "unknown texture groups mode %d", (int)mode);
+    batch->groups_mode = mode;
+    return XGD_OK;
+}
+
+/* Whether End may group this batch's sprites at all: SpriteBatch's own effect, more than one
+ * texture, the mode, and the program and declaration made (once; a failure turns groups off
+ * for the batch and clears the device's error, since the plain path draws the same). */
+static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->effect != NULL || b->distinct < 2 || b->groups_unavailable ||
+        b->groups_mode == XGD_SPRITE_TEXTURE_GROUPS_OFF)
+        return false;
+    if (b->groups_mode == XGD_SPRITE_TEXTURE_GROUPS_AUTO && b->renderer == XGD_RENDERER_SOFTWARE)
+        return false;
+    if (b->group_effect == NULL) {
+        static const xgd_vertex_element elements[] = {
+            { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+            { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+            { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+            { 24, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 1 },
+        };
+        xgd_result code = xgd_device_last_result(dev);
+        char why[512];
+        snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+        bool ok = true;
+        if (b->group_slot == NULL) b->group_slot = malloc(MAX_SPRITES);
+        if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
+        ok = b->group_slot != NULL && b->groups != NULL;
+        if (ok && b->group_decl == NULL)
+            ok = xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(group_vertex),
+                                               &b->group_decl) == XGD_OK;
+        xgd_effect *fx = NULL;
+        if (ok)
+            ok = xgd_effect_create(dev, xgd_stock_xfx_spritebatch16,
+                                   sizeof xgd_stock_xfx_spritebatch16, &fx) == XGD_OK;
+        if (ok) ok = xgd_effect_find_parameter(fx, "MatrixTransform", &b->group_matrix) == XGD_OK;
+        if (!ok) {
+            xgd_effect_destroy(fx);
+            b->groups_unavailable = true;
+            (void)xgd_device_report_error(dev, code, "%s", why);
+            return false;
+        }
+        b->group_effect = fx;
+    }
+    if (b->group_mark_capacity < b->distinct) {
+        uint32_t cap = b->distinct_capacity;
+        uint32_t *m = realloc(b->group_mark, sizeof *m * cap);
+        if (m == NULL) return false; /* the plain path draws these */
+        memset(m + b->group_mark_capacity, 0, sizeof *m * (cap - b->group_mark_capacity));
+        b->group_mark = m;
+        b->group_mark_capacity = cap;
+    }
+    return true;
+}
+
+/* Splits n sprites (order[0..n) when order is not NULL, else from first on) into groups of at
+ * most GROUP_SLOTS distinct textures, consecutive in drawing order: a group ends where a
+ * texture not among its 16 would come. Fills b->groups and b->group_slot; returns the number
+ * of groups and sets *runs to the chunk's runs of equal textures. */
+static uint32_t plan_groups(xgd_sprite_batch *b, const uint64_t *order, uint32_t first,
+                            uint32_t n, uint32_t *runs)
+{
+    const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
+    uint32_t *mark = b->group_mark;
+    uint32_t group_count = 0, run_count = 0;
+    sprite_group *g = NULL;
+    uint32_t previous = UINT32_MAX, slot = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t t = (order != NULL ? &quads[(uint32_t)order[i]] : &quads[i])->texture;
+        if (t != previous) {
+            run_count++;
+            previous = t;
+            if (g == NULL || mark[t] >> 4 != b->group_serial) {
+                if (g == NULL || g->texture_count == GROUP_SLOTS) {
+                    if (g != NULL) g->count = i - g->start;
+                    if (++b->group_serial >= (1u << 28)) { /* marks of old serials could match */
+                        memset(mark, 0, sizeof *mark * b->group_mark_capacity);
+                        b->group_serial = 1;
+                    }
+                    g = &b->groups[group_count++];
+                    g->start = i;
+                    g->texture_count = 0;
+                }
+                slot = g->texture_count++;
+                g->textures[slot] = t;
+                mark[t] = b->group_serial << 4 | slot;
+            } else {
+                slot = mark[t] & 15u;
+            }
+        }
+        b->group_slot[i] = (uint8_t)slot;
+    }
+    if (g != NULL) g->count = n - g->start;
+    *runs = run_count;
+    return group_count;
+}
+
+/* A queued sprite's four vertices (see sprite_quad), as expand_rect writes them. */
+static void quad_vertices(const xgd_sprite_batch *b, const sprite_quad *q, sprite_vertex v[4])
+{
+    const uint32_t form = q->form;
+    if ((form & 3u) == QUAD_VERTICES) {
+        memcpy(v, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
+        return;
+    }
+    const float *uv = (form & 3u) == QUAD_UV ? b->uvs[form >> 2] : uv_flip[form >> 2];
+    v[0] = (sprite_vertex){ { q->x0, q->y0, q->z }, q->color, { uv[0], uv[1] } };
+    v[1] = (sprite_vertex){ { q->x1, q->y0, q->z }, q->color, { uv[2], uv[1] } };
+    v[2] = (sprite_vertex){ { q->x0, q->y1, q->z }, q->color, { uv[0], uv[3] } };
+    v[3] = (sprite_vertex){ { q->x1, q->y1, q->z }, q->color, { uv[2], uv[3] } };
+}
+
+/* Switches the device to spritebatch16 for draw_groups: the first time in an End, saves slots
+ * 1..15 (textures and sampler states) and gives them the batch's sampler state; then applies
+ * the program with the SpriteEffect's matrix. The apply binds the textures of its (unset)
+ * texture parameters, so nothing bound before counts as bound. */
+static xgd_result group_program(xgd_sprite_batch *b, xgd_device *dev, group_state *gs)
+{
+    xgd_result r;
+    if (!gs->saved) {
+        for (int k = 1; k < GROUP_SLOTS; k++) {
+            (void)xgd_get_texture(dev, k, &gs->textures[k]);
+            (void)xgd_get_sampler_state(dev, k, &gs->samplers[k]);
+        }
+        gs->saved = true;
+        for (int k = 1; k < GROUP_SLOTS; k++)
+            if ((r = xgd_set_sampler_state(dev, k, b->sampler)) != XGD_OK) return r;
+    }
+    if ((r = xgd_effect_parameter_set_matrix(b->group_effect, b->group_matrix, &b->projected)) !=
+        XGD_OK)
+        return r;
+    if ((r = xgd_effect_apply(b->group_effect)) != XGD_OK) return r;
+    gs->program = true;
+    memset(gs->bound, 0, sizeof gs->bound);
+    return XGD_OK;
+}
+
+/* Draws the sprites planned into group_count groups (plan_groups), a draw each: the group's
+ * textures in slots 0..texture_count-1 (slot 0 through the draw's run), each slot above that
+ * keeping a texture an earlier group bound (or, in the first group, the group's slot-0
+ * texture: every slot the program samples holds a texture that passed check_drawable), and
+ * the group's vertices with their slots, written into a reservation of its size. */
+static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
+                              uint32_t first, uint32_t group_count, group_state *gs)
+{
+    xgd_result r;
+    if (!gs->program && (r = group_program(b, dev, gs)) != XGD_OK) return r;
+    const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
+    for (uint32_t k = 0; k < group_count; k++) {
+        const sprite_group *g = &b->groups[k];
+        xgd_texture *slot0 = b->distinct_textures[g->textures[0]];
+        for (uint32_t s = 1; s < GROUP_SLOTS; s++) {
+            xgd_texture *want = s < g->texture_count ? b->distinct_textures[g->textures[s]]
+                                : gs->bound[s] != NULL ? gs->bound[s] : slot0;
+            if (want != gs->bound[s]) {
+                if ((r = xgd_set_texture(dev, (int)s, want)) != XGD_OK) return r;
+                gs->bound[s] = want;
+            }
+        }
+        xgd_quad_reservation space;
+        if ((r = xgd_reserve_user_quads(dev, (int)g->count, b->group_decl, &space)) != XGD_OK)
+            return r;
+        group_vertex *out = space.vertices;
+        for (uint32_t i = g->start; i < g->start + g->count; i++) {
+            const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[i];
+            sprite_vertex v[4];
+            quad_vertices(b, q, v);
+            const float slot = (float)b->group_slot[i];
+            for (int c = 0; c < 4; c++) {
+                out->v = v[c];
+                out->slot = slot;
+                out++;
+            }
+        }
+        const xgd_quad_run run = { slot0, (int)g->count };
+        if ((r = xgd_draw_reserved_quad_runs(dev, &space, &run, 1)) != XGD_OK) return r;
+        gs->bound[0] = slot0;
+    }
+    return XGD_OK;
+}
+
+/* After the last chunk: what XNA's SpriteBatch leaves (SpriteEffect applied, slot 0 the last
+ * sprite's texture; after a failure restore_states puts slot 0 back) and slots 1..15 as they
+ * were. Putting back what was bound a moment ago cannot fail for live objects; should it, the
+ * first failure is the result (a failure of the draw, r, stays the result and the message). */
+static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_state *gs,
+                             xgd_texture *last, xgd_result r)
+{
+    xgd_result code = xgd_device_last_result(dev);
+    char why[512];
+    snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+    xgd_result e = XGD_OK;
+    if (gs->program) {
+        e = xgd_effect_apply(b->sprite_effect);
+        if (e == XGD_OK && r == XGD_OK) e = xgd_set_texture(dev, 0, last);
+    }
+    for (int k = 1; k < GROUP_SLOTS; k++) {
+        xgd_result t = xgd_set_texture(dev, k, gs->textures[k]);
+        if (t == XGD_OK) t = xgd_set_sampler_state(dev, k, gs->samplers[k]);
+        if (e == XGD_OK) e = t;
+    }
+    if (r != XGD_OK) {
+        if (xgd_device_last_result(dev) != code || strcmp(xgd_device_last_error(dev), why) != 0)
+            (void)xgd_device_report_error(dev, code, "%s", why);
+        return r;
+    }
+    return e;
+}
+
+/* Whether a chunk of run_count runs in group_count groups is drawn by groups. */
+static bool group_chunk(const xgd_sprite_batch *b, uint32_t run_count, uint32_t group_count)
+{
+    if (b->groups_mode == XGD_SPRITE_TEXTURE_GROUPS_ON) return run_count > 1;
+    return run_count >= GROUP_MIN_RUNS * group_count;
+}
+
 /* The queue (in order's order when order is not NULL) in chunks of at most MAX_SPRITES
  * sprites, each drawn with one xgd_draw_reserved_quad_runs: a run per stretch of equal
  * textures, so a texture change costs the renderer's draw, not a public draw call and its
@@ -582,7 +860,7 @@ static ALWAYS_INLINE int expand_chunk(xgd_sprite_batch *b, sprite_vertex *dst,
  * Textures[0], as XNA applies it before setting each run's texture (nothing between the runs
  * changes what it applies). */
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
-                               uint32_t count)
+                               uint32_t count, group_state *gs)
 {
     xgd_vertex_declaration *decl =
         xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
@@ -591,10 +869,27 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         if (b->runs == NULL)
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
     }
+    const bool groups = count > 1 && groups_possible(b, dev);
     uint32_t first = 0;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
         xgd_result r;
+        if (groups) {
+            uint32_t run_count;
+            const uint32_t group_count =
+                plan_groups(b, order != NULL ? &order[first] : NULL, first, n, &run_count);
+            if (group_chunk(b, run_count, group_count)) {
+                r = draw_groups(b, dev, order != NULL ? &order[first] : NULL, first, group_count,
+                                gs);
+                if (r != XGD_OK) return r;
+                first += n;
+                continue;
+            }
+        }
+        if (gs->program) {
+            if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
+            gs->program = false;
+        }
         if (b->effect != NULL) {
             if (!xgd_resource_is_live(dev, b->effect))
                 return xgd_device_report_error(dev, XGD_ERROR_OBJECT_DISPOSED,
@@ -1369,8 +1664,15 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
     saved_states saved;
     save_states(dev, &saved);
     if (r == XGD_OK) {
+        group_state gs;
+        memset(&gs, 0, sizeof gs);
         r = set_states(batch, dev);
-        if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count);
+        if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count, &gs);
+        if (gs.saved) {
+            const sprite_quad *last =
+                &batch->quads[sorted ? (uint32_t)batch->keys[count - 1] : count - 1];
+            r = end_groups(batch, dev, &gs, batch->distinct_textures[last->texture], r);
+        }
         if (r != XGD_OK) restore_states(dev, &saved);
     }
     batch->count = 0;
