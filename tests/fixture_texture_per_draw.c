@@ -116,28 +116,59 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
  * texture whose size is not a power of two needs Clamp addressing in its slot; a render
  * target cannot be sampled while bound. Each refused draw names its failure and draws
  * nothing. */
-XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
+/* The Reach device of the two slot-check fixtures: a 4x4 texture (pot, red), a 3x2 one (npot,
+   green), a 4x4 render target, an effect sampling slot 0, no culling, slot 0 with Clamp, the
+   back buffer cleared. */
+typedef struct slot_scene {
+    xgd_device *dev;
+    xgd_texture *pot, *npot, *rt;
+    xgd_effect *fx;
+    xgd_sampler_state *clamp, *wrap;
+} slot_scene;
+
+static bool slot_scene_create(xgdt_ctx *t, slot_scene *sc)
 {
-    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
+    memset(sc, 0, sizeof *sc);
     xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
     dd.profile = XGD_GRAPHICS_PROFILE_REACH;
     dd.pp.back_buffer_width = W;
     dd.pp.back_buffer_height = H;
     dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    xgd_device *dev = xgdt_device(t, &dd);
-    REQUIRE(dev);
-    xgd_texture *pot = xgdt_solid_texture(t, dev, 4, 4, RED);
-    xgd_texture *npot = xgdt_solid_texture(t, dev, 3, 2, GREEN);
-    xgd_texture *rt = fx_target(t, dev, 4, 4, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
-    REQUIRE(pot && npot && rt);
-    xgd_effect *fx = fx_texture_effect(t, dev, pot);
-    REQUIRE(fx);
-    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
-    xgd_sampler_state *clamp = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    xgd_sampler_state *wrap = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
-    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
+    xgd_device *dev = sc->dev = xgdt_device(t, &dd);
+    if (dev == NULL) return false;
+    sc->pot = xgdt_solid_texture(t, dev, 4, 4, (xgd_color){ 255, 0, 0, 255 });
+    sc->npot = xgdt_solid_texture(t, dev, 3, 2, (xgd_color){ 0, 255, 0, 255 });
+    sc->rt = fx_target(t, dev, 4, 4, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
+    if (sc->pot == NULL || sc->npot == NULL || sc->rt == NULL) return false;
+    if ((sc->fx = fx_texture_effect(t, dev, sc->pot)) == NULL) return false;
+    sc->clamp = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    sc->wrap = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
+    return xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)) == XGD_OK &&
+           xgd_set_sampler_state(dev, 0, sc->clamp) == XGD_OK &&
+           xgd_clear_color(dev, XGD_COLOR_BLACK) == XGD_OK;
+}
+
+static void slot_scene_destroy(slot_scene *sc)
+{
+    xgd_effect_destroy(sc->fx);
+    xgd_texture_destroy(sc->rt);
+    xgd_texture_destroy(sc->npot);
+    xgd_texture_destroy(sc->pot);
+    xgd_device_destroy(sc->dev);
+}
+
+XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
+{
+    const xgd_color RED = { 255, 0, 0, 255 };
+    slot_scene sc;
+    if (!slot_scene_create(t, &sc)) {
+        slot_scene_destroy(&sc);
+        REQUIRE(!"the scene's setup");
+    }
+    xgd_device *dev = sc.dev;
+    xgd_texture *pot = sc.pot, *npot = sc.npot, *rt = sc.rt;
+    xgd_sampler_state *clamp = sc.clamp, *wrap = sc.wrap;
     REQUIRE_OK(xgd_set_sampler_state(dev, 1, wrap));
-    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
     xgd_statistics s0, s1;
 
     /* npot passes in slot 0 (Clamp) between texture-only draws, and is remembered there */
@@ -191,12 +222,7 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
     REQUIRE_OK(xgd_set_render_target(dev, NULL));
     REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
     CHECK_OK(cell_quad(dev, 0));
-
-    xgd_effect_destroy(fx);
-    xgd_texture_destroy(rt);
-    xgd_texture_destroy(npot);
-    xgd_texture_destroy(pot);
-    xgd_device_destroy(dev);
+    slot_scene_destroy(&sc);
 }
 
 /* The same checks when nothing is drawn between the change they depend on and the texture's
@@ -206,25 +232,14 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
  * Wrap the same way. Each refused draw draws nothing; the next allowed one draws. */
 XGD_FIXTURE(TexturePerDraw_SlotChecksWithoutDrawBetween)
 {
-    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 };
-    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
-    dd.profile = XGD_GRAPHICS_PROFILE_REACH;
-    dd.pp.back_buffer_width = W;
-    dd.pp.back_buffer_height = H;
-    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
-    xgd_device *dev = xgdt_device(t, &dd);
-    REQUIRE(dev);
-    xgd_texture *pot = xgdt_solid_texture(t, dev, 4, 4, RED);
-    xgd_texture *npot = xgdt_solid_texture(t, dev, 3, 2, GREEN);
-    xgd_texture *rt = fx_target(t, dev, 4, 4, XGD_DEPTH_FORMAT_NONE, 0, XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
-    REQUIRE(pot && npot && rt);
-    xgd_effect *fx = fx_texture_effect(t, dev, pot);
-    REQUIRE(fx);
-    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
-    xgd_sampler_state *clamp = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
-    xgd_sampler_state *wrap = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_WRAP);
-    REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
-    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    slot_scene sc;
+    if (!slot_scene_create(t, &sc)) {
+        slot_scene_destroy(&sc);
+        REQUIRE(!"the scene's setup");
+    }
+    xgd_device *dev = sc.dev;
+    xgd_texture *pot = sc.pot, *npot = sc.npot, *rt = sc.rt;
+    xgd_sampler_state *clamp = sc.clamp, *wrap = sc.wrap;
     xgd_statistics s0, s1;
 
     /* rt and npot pass in slot 0 between texture-only draws */
@@ -260,12 +275,7 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksWithoutDrawBetween)
               (unsigned long long)(s1.draw_calls - s0.draw_calls));
     REQUIRE_OK(xgd_set_sampler_state(dev, 0, clamp));
     CHECK_OK(cell_quad(dev, 4));
-
-    xgd_effect_destroy(fx);
-    xgd_texture_destroy(rt);
-    xgd_texture_destroy(npot);
-    xgd_texture_destroy(pot);
-    xgd_device_destroy(dev);
+    slot_scene_destroy(&sc);
 }
 
 /* A renderer failure injected on the draw reaches a draw that changed only the texture (the

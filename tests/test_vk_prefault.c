@@ -43,6 +43,21 @@ static long missing_pages(const uint8_t *p, size_t n)
     free(vec);
     return missing;
 }
+
+/* Quad i of a w x h grid of one-pixel cells (row (i / w) % h), colour c, as a strip of two
+   triangles through the ring. */
+static xgd_result cell_quad(xgd_device *dev, xgd_vertex_declaration *decl, int w, int h, int i,
+                            xgd_color c)
+{
+    const int x = i % w, y = (i / w) % h;
+    const xgd_vertex_position_color q[4] = {
+        fx_vpc((float)x, (float)y, 0, w, h, c),
+        fx_vpc((float)x + 1, (float)y, 0, w, h, c),
+        fx_vpc((float)x, (float)y + 1, 0, w, h, c),
+        fx_vpc((float)x + 1, (float)y + 1, 0, w, h, c),
+    };
+    return xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl);
+}
 #endif
 
 /* A frame of 3,000 quads (a little over 190 KB of vertices in the ring) is presented; then the
@@ -72,21 +87,13 @@ XGD_TEST(VkRing_PrefaultsAheadAtPresent)
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
     REQUIRE(fx && rs);
     xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
-    xgd_vertex_position_color q[4];
     for (int frame = 0; frame < 2; frame++) {
         CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
-        for (int i = 0; i < QUADS; i++) {
-            xgd_color c = fx_rgba(i & 255, 255 - (i & 255), 7, 255);
-            int x = i % W, y = (i / W) % H;
-            q[0] = fx_vpc((float)x, (float)y, 0, W, H, c);
-            q[1] = fx_vpc((float)x + 1, (float)y, 0, W, H, c);
-            q[2] = fx_vpc((float)x, (float)y + 1, 0, W, H, c);
-            q[3] = fx_vpc((float)x + 1, (float)y + 1, 0, W, H, c);
-            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
-        }
+        for (int i = 0; i < QUADS; i++)
+            CHECK_OK(cell_quad(dev, decl, W, H, i, fx_rgba(i & 255, 255 - (i & 255), 7, 255)));
         const uint64_t use = g->head - g->frame_head;
         CHECK_OK(xgd_present(dev));
-        REQUIRE(use >= (uint64_t)QUADS * 4 * sizeof q[0] && use * 2 < XVK_RING_PREFAULT_MIN);
+        REQUIRE(use >= (uint64_t)QUADS * 4 * sizeof(xgd_vertex_position_color) && use * 2 < XVK_RING_PREFAULT_MIN);
         uint64_t pos = g->head % g->size;
         REQUIRE(pos + XVK_RING_PREFAULT_MIN <= g->size);
         long missing = missing_pages(g->mapped + pos, XVK_RING_PREFAULT_MIN);
@@ -127,19 +134,11 @@ XGD_TEST(VkRing_SmallFramesReuseItsStart)
     const uint64_t ring_waits = vr->counters.ring_waits;
     uint64_t furthest = 0;
     int rewinds = 0;
-    xgd_vertex_position_color q[4];
     for (int frame = 0; frame < FRAMES; frame++) {
         CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
-        for (int i = 0; i < QUADS; i++) {
-            /* one pixel each, cell i; the colour names the frame and the quad */
-            xgd_color c = fx_rgba(frame * 6 & 255, i & 255, (i >> 8) & 255, 255);
-            int x = i % W, y = i / W;
-            q[0] = fx_vpc((float)x, (float)y, 0, W, H, c);
-            q[1] = fx_vpc((float)x + 1, (float)y, 0, W, H, c);
-            q[2] = fx_vpc((float)x, (float)y + 1, 0, W, H, c);
-            q[3] = fx_vpc((float)x + 1, (float)y + 1, 0, W, H, c);
-            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
-        }
+        for (int i = 0; i < QUADS; i++) /* the colour names the frame and the quad */
+            CHECK_OK(cell_quad(dev, decl, W, H, i,
+                               fx_rgba(frame * 6 & 255, i & 255, (i >> 8) & 255, 255)));
         uint64_t before = g->head % g->size;
         if (before > furthest) furthest = before;
         if (frame == FRAMES - 1) {
@@ -238,18 +237,10 @@ XGD_TEST(VkRing_WritesEachPageAheadOnce)
     xgd_rasterizer_state *rs = fx_cull_none(t, dev);
     REQUIRE(fx && rs);
     xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
-    xgd_vertex_position_color q[4];
     for (int frame = 0; frame < 2; frame++) {
         CHECK_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
-        for (int i = 0; i < QUADS; i++) {
-            xgd_color c = fx_rgba(i & 255, 40 + frame, 7, 255);
-            int x = i % W, y = i / W;
-            q[0] = fx_vpc((float)x, (float)y, 0, W, H, c);
-            q[1] = fx_vpc((float)x + 1, (float)y, 0, W, H, c);
-            q[2] = fx_vpc((float)x, (float)y + 1, 0, W, H, c);
-            q[3] = fx_vpc((float)x + 1, (float)y + 1, 0, W, H, c);
-            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
-        }
+        for (int i = 0; i < QUADS; i++)
+            CHECK_OK(cell_quad(dev, decl, W, H, i, fx_rgba(i & 255, 40 + frame, 7, 255)));
         if (frame == 1) {
             uint8_t *px = NULL;
             if (xgdt_read_back_buffer(t, dev, W, H, &px)) {
