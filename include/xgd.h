@@ -2240,7 +2240,9 @@ XGD_API xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch);
  * holding the last sprite's texture, sampler state 0 the batch's; slots 1..15 (textures and
  * sampler states) hold what they held before End. xgd_statistics.draw_calls counts the draws
  * made. Modes: AUTO (default): groups where the renderer's draw costs native work (Vulkan,
- * Direct3D 12) and a chunk of sprites has at least four texture changes per group; OFF:
+ * Direct3D 12) and a chunk of up to 2048 sprites has enough runs of equal textures per group
+ * to pay for a group's 16 texture bindings: 4 on Direct3D 12, 32 on Vulkan (whose texture
+ * changes cost less); OFF:
  * never (one draw per run of equal textures); ON: wherever a chunk has more than one texture,
  * on every renderer (tests use it to compare). Results: INVALID_ARGUMENT (unknown mode),
  * OBJECT_DISPOSED. The mode is read at End. */
