@@ -752,6 +752,32 @@ static void quad_vertices(const xgd_sprite_batch *b, const sprite_quad *q, sprit
     v[3] = (sprite_vertex){ { q->x1, q->y1, q->z }, q->color, { uv[2], uv[3] } };
 }
 
+#if defined(__SSE2__)
+/* An unrotated sprite's four group_vertex (28 bytes, x y z color u v slot) from its edges, z,
+ * color, texture coordinates (ua, va, ub, vb: corners 0 and 3) and slot, the same values
+ * quad_vertices and the slot give. Each vertex is two unaligned 16-byte stores: (x y z color)
+ * and (u v slot slot), whose last lane the next vertex's first store overwrites; the last
+ * vertex stores its three. */
+static ALWAYS_INLINE void expand_group_rect(group_vertex *out, const sprite_quad *q, __m128 uv,
+                                            float slot)
+{
+    const __m128 r = _mm_loadu_ps(&q->x0);                                  /* x0 y0 x1 y1 */
+    const __m128 zt = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&q->z));
+    const __m128 zc = _mm_movelh_ps(zt, zt);                                /* z c z c */
+    const __m128 sv = _mm_set1_ps(slot);
+    float *f = (float *)(void *)out;
+    _mm_storeu_ps(f + 0, _mm_movelh_ps(r, zc));                             /* x0 y0 z c */
+    _mm_storeu_ps(f + 4, _mm_shuffle_ps(uv, sv, _MM_SHUFFLE(0, 0, 1, 0)));  /* ua va s s */
+    _mm_storeu_ps(f + 7, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 1, 2)));   /* x1 y0 z c */
+    _mm_storeu_ps(f + 11, _mm_shuffle_ps(uv, sv, _MM_SHUFFLE(0, 0, 1, 2))); /* ub va s s */
+    _mm_storeu_ps(f + 14, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 0)));  /* x0 y1 z c */
+    _mm_storeu_ps(f + 18, _mm_shuffle_ps(uv, sv, _MM_SHUFFLE(0, 0, 3, 0))); /* ua vb s s */
+    _mm_storeu_ps(f + 21, _mm_shuffle_ps(r, zc, _MM_SHUFFLE(1, 0, 3, 2)));  /* x1 y1 z c */
+    _mm_storel_pi((__m64 *)(void *)(f + 25), _mm_shuffle_ps(uv, uv, _MM_SHUFFLE(3, 2, 3, 2)));
+    _mm_store_ss(f + 27, sv);                                               /* ub vb s */
+}
+#endif
+
 /* Switches the device to spritebatch16 for draw_groups: the first time in an End, saves slots
  * 1..15 (textures and sampler states) and gives them the batch's sampler state; then applies
  * the program with the SpriteEffect's matrix. The apply binds the textures of its (unset)
@@ -803,15 +829,23 @@ static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64
         if ((r = xgd_reserve_user_quads(dev, (int)g->count, b->group_decl, &space)) != XGD_OK)
             return r;
         group_vertex *out = space.vertices;
-        for (uint32_t i = g->start; i < g->start + g->count; i++) {
+        for (uint32_t i = g->start; i < g->start + g->count; i++, out += 4) {
             const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[i];
+            const float slot = (float)b->group_slot[i];
+#if defined(__SSE2__)
+            if ((q->form & 3u) != QUAD_VERTICES) {
+                expand_group_rect(out, q,
+                                  _mm_loadu_ps((q->form & 3u) == QUAD_UV ? b->uvs[q->form >> 2]
+                                                                          : uv_flip[q->form >> 2]),
+                                  slot);
+                continue;
+            }
+#endif
             sprite_vertex v[4];
             quad_vertices(b, q, v);
-            const float slot = (float)b->group_slot[i];
             for (int c = 0; c < 4; c++) {
-                out->v = v[c];
-                out->slot = slot;
-                out++;
+                out[c].v = v[c];
+                out[c].slot = slot;
             }
         }
         const xgd_quad_run run = { slot0, (int)g->count };

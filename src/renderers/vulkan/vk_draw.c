@@ -1283,8 +1283,7 @@ static xgd_result user_bindings(xvk_renderer *r, const xgdi_draw_state *st, VkIm
         r->user_memo_used = used;
     }
     for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
-        int i = 0;
-        while (!(used >> i & 1u)) i++;
+        int i = xgdi_lowest_bit(used);
         bool vertex = i >= XGDI_SHADER_MAX_SAMPLERS;
         int reg = vertex ? i - XGDI_SHADER_MAX_SAMPLERS : i;
         xgdi_sampler_kind kind = vertex ? st->vs->sampler_kinds[reg] : st->ps->sampler_kinds[reg];
@@ -1339,8 +1338,7 @@ static void push_user_descriptors(xvk_renderer *r, VkCommandBuffer cmd, const xg
         r->user_bound_offsets[b] = off[b];
     }
     for (uint32_t used = r->user_memo_used; used != 0; used &= used - 1) {
-        uint32_t i = 0;
-        while (!(used >> i & 1u)) i++;
+        uint32_t i = (uint32_t)xgdi_lowest_bit(used);
         if (!all && uviews[i] == r->user_bound_views[i] && usamplers[i] == r->user_bound_samplers[i]) continue;
         ii[i] = (VkDescriptorImageInfo){ usamplers[i], uviews[i], VK_IMAGE_LAYOUT_GENERAL };
         w[n++] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
