@@ -534,8 +534,7 @@ static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type typ
     device->draw_state.dirty = 0;
     device->texture_slots_changed = 0;
     device->stats.draw_calls++;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
-    device->stats.primitives += (uint64_t)primitive_count;
+    device->user_primitives[type] += (uint64_t)primitive_count; /* xgdi_settle_user_primitives */
 }
 
 static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
@@ -553,8 +552,7 @@ xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, 
        way. */
     device->draw_state.dirty = XGDI_DIRTY_TEXTURES;
     device->stats.draw_calls--;
-    device->stats.primitives -= (uint64_t)primitive_count;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
+    device->user_primitives[type] -= (uint64_t)primitive_count;
     xgdi_draw *d = &device->user_draw;
     d->type = type;
     d->primitive_count = primitive_count;

@@ -404,6 +404,10 @@ struct xgd_device {
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
     uint64_t slot_check_epoch;
     int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
+    /* xgd_draw_user_primitives' common case counts its primitives here by type (one add a draw
+       instead of a test and two); xgdi_settle_user_primitives moves them into stats.primitives
+       and stats.triangles, and runs before anything reads, copies or clears stats */
+    uint64_t user_primitives[XGD_PRIMITIVE_COUNT];
     /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
        handle is a live declaration of this device. Every change that refuses or redirects a
@@ -633,7 +637,19 @@ xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int sta
 xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool indexed,
                               int start_vertex, int base_vertex, int start_index,
                               int primitive_count, int instance_count);
-/* The current frame's counters: device->stats minus device->frame_base (device.c). */
+/* Moves device->user_primitives into device->stats (primitives; triangles for the triangle
+   types), leaving it zero. */
+static inline void xgdi_settle_user_primitives(xgd_device *device)
+{
+    uint64_t triangles = device->user_primitives[XGD_PRIMITIVE_TRIANGLE_LIST] +
+                         device->user_primitives[XGD_PRIMITIVE_TRIANGLE_STRIP];
+    device->stats.triangles += triangles;
+    device->stats.primitives += triangles + device->user_primitives[XGD_PRIMITIVE_LINE_LIST] +
+                                device->user_primitives[XGD_PRIMITIVE_LINE_STRIP];
+    for (int i = 0; i < XGD_PRIMITIVE_COUNT; i++) device->user_primitives[i] = 0;
+}
+/* The current frame's counters: device->stats minus device->frame_base (device.c), with
+   device->user_primitives settled first (xgdi_settle_user_primitives). */
 xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device);
 /* The profile's limits combined with the renderer's caps. */
 int xgdi_max_texture_size(const xgd_device *dev);
