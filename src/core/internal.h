@@ -413,10 +413,14 @@ struct xgd_device {
        handle is a live declaration of this device. Every change that refuses or redirects a
        draw without a dirty bit (destroying, lost, renderer, program_set, native_targets_stale:
        xgdi_forget_user_draw) clears the handle too, so the common case tests none of them.
+       So does every change of draw_state.layout to another layout (draw.c prepare_state, the
+       resets of it to NULL): while a handle is remembered, the draw state's layout is
+       user_decl_layout, and the common case need not compare them.
        Cleared is XGDI_NO_USER_DECL, which no argument equals (NULL included), so that the
        common case needs no NULL test of its own. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
+    int user_decl_stride;              /* user_decl_layout->stride, for the common case */
     /* set with user_decl_handle: the renderer's user_draw_fast, or draw.c's stand-in that
        draws through ops->draw (a change of ops forgets the handle: fault.c) */
     xgdi_user_draw_fast_fn *user_draw_fast;
