@@ -244,3 +244,64 @@ XGD_FIXTURE(upload_memory_grows_without_waits)
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);
 }
+
+/* Vulkan's short path (a texture change and a draw, nothing else changed) pushes register 0's
+ * descriptor alone and counts it in a pending counter that the statistics settle when they are
+ * read: a read in the middle of a run sees every push so far, one descriptor per draw. */
+XGD_FIXTURE(descriptor_counters_short_path)
+{
+    enum { W = 16, H = 16, K = 5 };
+    if (t->renderer != XGD_RENDERER_VULKAN) {
+        xgdt_not_supported(t, "one descriptor per short-path draw is the Vulkan renderer's "
+                              "accounting (push descriptors)");
+        return;
+    }
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *tex[2] = { xgdt_solid_texture(t, dev, 2, 2, fx_rgba(255, 0, 0, 255)),
+                            xgdt_solid_texture(t, dev, 2, 2, fx_rgba(0, 255, 0, 255)) };
+    REQUIRE(tex[0] && tex[1]);
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_sprite_effect_create(dev, &fx));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    REQUIRE(decl);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    /* a readback waits for every frame so far (the textures' uploads): their slots are
+       recycled at the first read below, so that only the open frame's pushes change live */
+    uint8_t px[4];
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    REQUIRE_OK(xgd_get_back_buffer_data(dev, &(xgd_rect){ 0, 0, 1, 1 }, px, sizeof px));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    const xgd_vertex_position_color_texture q[4] = {
+        { { 0, 0, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+        { { 4, 0, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+        { { 0, 4, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+        { { 4, 4, 0 }, { 255, 255, 255, 255 }, { 1, 1 } } };
+    /* the first draws take the general path and arm the short one */
+    for (int i = 0; i < 2; i++) {
+        REQUIRE_OK(xgd_set_texture(dev, 0, tex[i]));
+        REQUIRE_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
+    }
+    xgd_statistics s[3];
+    for (int run = 0; run < 3; run++) {
+        REQUIRE_OK(xgd_device_get_statistics(dev, &s[run]));
+        if (run == 2) break;
+        /* K draws, each with the texture the last one did not have (draw 2 + run * K + i) */
+        for (int i = 0; i < K; i++) {
+            REQUIRE_OK(xgd_set_texture(dev, 0, tex[(run * K + i) % 2]));
+            REQUIRE_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, q, 0, 2, decl));
+        }
+    }
+    for (int run = 0; run < 2; run++) {
+        CHECK_MSG(s[run + 1].descriptors_live == s[run].descriptors_live + K,
+                  "descriptors_live went from %llu to %llu over %d short-path draws with a new "
+                  "texture each (want +%d)",
+                  (unsigned long long)s[run].descriptors_live,
+                  (unsigned long long)s[run + 1].descriptors_live, K, K);
+        CHECK(s[run + 1].descriptors_peak >= s[run + 1].descriptors_live);
+        CHECK(s[run + 1].draw_calls == s[run].draw_calls + K);
+    }
+    xgd_effect_destroy(fx);
+    for (int i = 0; i < 2; i++) xgd_texture_destroy(tex[i]);
+    xgd_device_destroy(dev);
+}

@@ -420,6 +420,7 @@ void xgd_vertex_buffer_destroy(xgd_vertex_buffer *buffer)
     if (dev != NULL && dev->draw_state.layout == &buffer->layout) {
         dev->draw_state.layout = NULL;
         dev->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
+        xgdi_forget_user_draw(dev); /* internal.h user_decl_handle */
     }
     xgdi_resource_dispose(&buffer->buf.res);
     free(buffer->buf.shadow);

@@ -598,6 +598,7 @@ xgd_result xgd_device_get_statistics(xgd_device *device, xgd_statistics *out)
     xgd_result r = xgdi_check_device_alive(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    xgdi_settle_user_primitives(device);
     *out = device->stats;
     /* the device's own quad index buffer (quads.c) is not one of the caller's resources */
     out->live_resources = device->resource_count - (device->quad_index_buffer != NULL ? 1u : 0u);
@@ -640,6 +641,7 @@ xgd_result xgd_device_get_frame_statistics(xgd_device *device, bool current,
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
     if (current) {
+        xgdi_settle_user_primitives(device);
         *out = xgdi_frame_statistics(device);
     } else {
         *out = device->last_frame;
@@ -653,6 +655,7 @@ xgd_result xgd_device_reset_statistics(xgd_device *device)
     if (r != XGD_OK) return r;
     /* Counters only; live_resources and the descriptor gauges are computed when read. The
      * frame index is a counter of Presents and restarts too, like the spec's ResetStatistics. */
+    xgdi_settle_user_primitives(device);
     memset(&device->stats, 0, sizeof device->stats);
     memset(&device->frame_base, 0, sizeof device->frame_base);
     device->quad_reservation.id = 0; /* its draw count restarted with them */
@@ -783,6 +786,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
     bool saved_destroyed = device->bound_render_target_destroyed;
     xgd_viewport saved_viewport = device->viewport;
     xgd_rect saved_scissor = device->scissor;
+    xgdi_settle_user_primitives(device);
     xgd_statistics saved_stats = device->stats;
     bool unbound = false;
     if (device->binding_count > 0 || device->bound_render_target_destroyed ||

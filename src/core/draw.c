@@ -284,6 +284,9 @@ static void prepare_state(xgd_device *dev, const xgdi_vertex_layout *layout)
 
     /* Layouts are immutable and destroy clears this pointer, so identity means no change. */
     if (s->layout != layout) s->dirty |= XGDI_DIRTY_LAYOUT;
+    /* xgd_draw_user_primitives' common case takes the draw state's layout to be its
+       declaration's (internal.h user_decl_handle) */
+    if (layout != dev->user_decl_layout) xgdi_forget_user_draw(dev);
     s->layout = layout;
 }
 
@@ -534,8 +537,7 @@ static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type typ
     device->draw_state.dirty = 0;
     device->texture_slots_changed = 0;
     device->stats.draw_calls++;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles += (uint64_t)primitive_count;
-    device->stats.primitives += (uint64_t)primitive_count;
+    device->user_primitives[type] += (uint64_t)primitive_count; /* xgdi_settle_user_primitives */
 }
 
 static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
@@ -553,8 +555,7 @@ xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, 
        way. */
     device->draw_state.dirty = XGDI_DIRTY_TEXTURES;
     device->stats.draw_calls--;
-    device->stats.primitives -= (uint64_t)primitive_count;
-    if (type <= XGD_PRIMITIVE_TRIANGLE_STRIP) device->stats.triangles -= (uint64_t)primitive_count;
+    device->user_primitives[type] -= (uint64_t)primitive_count;
     xgdi_draw *d = &device->user_draw;
     d->type = type;
     d->primitive_count = primitive_count;
@@ -603,9 +604,8 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
        as the steps below would; anything else takes those steps, which check in order and
        name the failure. (A device that is destroyed, lost, without a program or with stale
        native targets has no user_decl_handle: xgdi_forget_user_draw, which leaves one that no
-       argument equals, NULL included.) */
+       argument equals, NULL included; nor has a draw state with another layout.) */
     if (device != NULL && decl == device->user_decl_handle &&
-        device->draw_state.layout == device->user_decl_layout &&
         (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
         (unsigned)type < XGD_PRIMITIVE_COUNT &&
         /* 1..max_primitive_count (at least 1) in one compare */
@@ -617,7 +617,7 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
             return draw_user_primitives_stale(device, type, vertices, vertex_offset, primitive_count,
                                               decl, stale);
         const uint8_t *first =
-            (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_layout->stride;
+            (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_stride;
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
            xgdi_user_draw_declined takes it back */
         accepted_user_draw(device, type, primitive_count);
@@ -663,6 +663,7 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         device->program_set && !device->native_targets_stale) {
         device->user_decl_handle = handle;
         device->user_decl_layout = &decl->layout;
+        device->user_decl_stride = decl->layout.stride;
         device->user_draw_fast = device->ops->user_draw_fast != NULL ? device->ops->user_draw_fast
                                                                       : user_draw_through_draw;
     }

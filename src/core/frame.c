@@ -292,6 +292,7 @@ xgd_result xgd_present(xgd_device *device)
     r = device->ops->present(device->renderer, xgdi_swap_interval(device));
     if (r != XGD_OK) return r;
     /* Spec 003: statistics are per frame, reset at the start of each one. */
+    xgdi_settle_user_primitives(device);
     device->last_frame = xgdi_frame_statistics(device);
     device->stats.frames++;
     device->frame_base = device->stats;

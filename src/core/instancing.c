@@ -250,7 +250,10 @@ xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool ind
         dev->draw_state.dirty |= XGDI_DIRTY_LAYOUT;
     }
     r = xgdi_draw_submit(dev, &draw, &pvb->layout);
-    if (draw.stream_count > 0) dev->draw_state.layout = NULL;
+    if (draw.stream_count > 0) {
+        dev->draw_state.layout = NULL;
+        xgdi_forget_user_draw(dev); /* internal.h user_decl_handle */
+    }
     return r;
 }
 

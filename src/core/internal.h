@@ -404,15 +404,23 @@ struct xgd_device {
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
     uint64_t slot_check_epoch;
     int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
+    /* xgd_draw_user_primitives' common case counts its primitives here by type (one add a draw
+       instead of a test and two); xgdi_settle_user_primitives moves them into stats.primitives
+       and stats.triangles, and runs before anything reads, copies or clears stats */
+    uint64_t user_primitives[XGD_PRIMITIVE_COUNT];
     /* xgd_draw_user_primitives' common case: the declaration (as the caller's handle) and its
        layout of the last user draw accepted; the declaration's destroy clears both, so an equal
        handle is a live declaration of this device. Every change that refuses or redirects a
        draw without a dirty bit (destroying, lost, renderer, program_set, native_targets_stale:
        xgdi_forget_user_draw) clears the handle too, so the common case tests none of them.
+       So does every change of draw_state.layout to another layout (draw.c prepare_state, the
+       resets of it to NULL): while a handle is remembered, the draw state's layout is
+       user_decl_layout, and the common case need not compare them.
        Cleared is XGDI_NO_USER_DECL, which no argument equals (NULL included), so that the
        common case needs no NULL test of its own. */
     const xgd_vertex_declaration *user_decl_handle;
     const xgdi_vertex_layout *user_decl_layout;
+    int user_decl_stride;              /* user_decl_layout->stride, for the common case */
     /* set with user_decl_handle: the renderer's user_draw_fast, or draw.c's stand-in that
        draws through ops->draw (a change of ops forgets the handle: fault.c) */
     xgdi_user_draw_fast_fn *user_draw_fast;
@@ -633,7 +641,19 @@ xgd_result xgdi_draw_check_index_range(xgd_device *dev, int base_vertex, int sta
 xgd_result xgdi_draw_bindings(xgd_device *dev, xgd_primitive_type type, bool indexed,
                               int start_vertex, int base_vertex, int start_index,
                               int primitive_count, int instance_count);
-/* The current frame's counters: device->stats minus device->frame_base (device.c). */
+/* Moves device->user_primitives into device->stats (primitives; triangles for the triangle
+   types), leaving it zero. */
+static inline void xgdi_settle_user_primitives(xgd_device *device)
+{
+    uint64_t triangles = device->user_primitives[XGD_PRIMITIVE_TRIANGLE_LIST] +
+                         device->user_primitives[XGD_PRIMITIVE_TRIANGLE_STRIP];
+    device->stats.triangles += triangles;
+    device->stats.primitives += triangles + device->user_primitives[XGD_PRIMITIVE_LINE_LIST] +
+                                device->user_primitives[XGD_PRIMITIVE_LINE_STRIP];
+    for (int i = 0; i < XGD_PRIMITIVE_COUNT; i++) device->user_primitives[i] = 0;
+}
+/* The current frame's counters: device->stats minus device->frame_base (device.c), with
+   device->user_primitives settled first (xgdi_settle_user_primitives). */
 xgd_frame_statistics xgdi_frame_statistics(const xgd_device *device);
 /* The profile's limits combined with the renderer's caps. */
 int xgdi_max_texture_size(const xgd_device *dev);

@@ -493,30 +493,47 @@ static xgd_result set_texture_checked(xgd_device *device, int slot, xgd_texture 
     return XGD_OK;
 }
 
+/* xgd_set_texture's other cases: no texture (NULL, which the handle lookup does not resolve),
+   then set_texture_checked for everything that fails a check */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result set_texture_other(xgd_device *device, int slot, xgd_texture *texture)
+{
+    if (texture != NULL || device == NULL || device->destroying ||
+        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+        return set_texture_checked(device, slot, texture);
+    if (device->textures[slot] != NULL) {
+        device->textures[slot] = NULL;
+        device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
+        /* no texture needs no slot check: its native texture (none) goes straight into the
+           draw state, and the slot is not named changed (internal.h texture_slots_changed) */
+        device->draw_state.textures[slot] = NULL;
+    }
+    return XGD_OK;
+}
+
 /* A draw loop sets a texture per draw: the call that passes every check (a live device, a slot
  * in range, a live texture of this device) is tested in one expression, and everything else
- * goes through set_texture_checked, which checks in order and names the failure. */
+ * goes through set_texture_other, which takes NULL and sends the rest to set_texture_checked
+ * (which checks in order and names the failure). */
 xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 {
-    xgd_texture *t = NULL;
-    if (texture != NULL) {
-        xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
-        /* an owner is never NULL (XGDI_NO_OWNER once disposed): this fails a NULL device too */
-        if (res == NULL || res->owner != device) return set_texture_checked(device, slot, texture);
-        t = (xgd_texture *)res;
-    } else if (device == NULL) {
-        return set_texture_checked(device, slot, texture);
-    }
-    if (device->destroying || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
-        return set_texture_checked(device, slot, texture);
+    /* NULL does not resolve; an owner is never NULL (XGDI_NO_OWNER once disposed): this fails
+       a NULL device too */
+    xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
+    if (res == NULL || res->owner != device || device->destroying ||
+        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+        return set_texture_other(device, slot, texture);
+    xgd_texture *t = (xgd_texture *)res;
     if (device->textures[slot] != t) {
         device->textures[slot] = t;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
-        /* a texture that passed this slot's checks in this epoch (draw.c, check_changed_slots),
-           or none, needs only its native texture in the draw state: done here, where t is at
-           hand, and the slot is not named changed (internal.h texture_slots_changed) */
-        if (t == NULL || t->slot_checked[slot] == device->slot_check_epoch)
-            device->draw_state.textures[slot] = t != NULL ? t->native : NULL;
+        /* a texture that passed this slot's checks in this epoch (draw.c, check_changed_slots)
+           needs only its native texture in the draw state: done here, where t is at hand, and
+           the slot is not named changed (internal.h texture_slots_changed) */
+        if (t->slot_checked[slot] == device->slot_check_epoch)
+            device->draw_state.textures[slot] = t->native;
         else
             device->texture_slots_changed |= 1u << slot;
     }

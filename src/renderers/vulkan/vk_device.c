@@ -629,6 +629,7 @@ static void ring_collect(xvk_renderer *r, uint64_t completed)
    their slot alone (xvk_note_descriptors); the totals are settled here. */
 static void settle_descriptors(xvk_renderer *r)
 {
+    xvk_fast_settle(r);
     uint64_t live = 0;
     for (int i = 0; i < XVK_FRAMES; i++) live += r->frames[i].descriptors;
     r->counters.descriptors_live = live;
@@ -910,6 +911,7 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
         uint64_t need = skip + size;
         if (g->head + need - g->tail <= g->size) {
             g->head += need;
+            g->fast_limit = 0;
             *offset = start;
             *ptr = g->mapped + start;
             if (skip > 0 && start == 0) r->counters.ring_wraps++;
@@ -1039,6 +1041,7 @@ static void ring_rewind(xvk_renderer *r, uint64_t frame_use)
     ring_collect(r, xvk_completed(r));
     if (pos - room < g->head - g->tail) return;
     g->head += g->size - pos;
+    g->fast_limit = 0;
     g->frame_head = g->head;
     r->counters.ring_wraps++;
 }
@@ -1074,7 +1077,7 @@ static void ring_grow(xvk_renderer *r)
         (void)xvk_wait_value(r, r->base.submitted_fence);
         free_retired_ring(&r->base, old);
     }
-    g->head = g->tail = g->frame_head = 0;
+    g->head = g->tail = g->frame_head = g->fast_limit = 0;
     g->mark_count = 0;
     g->grown++;
     /* the ring's buffer is bound for vertices and named by pushed descriptors */
@@ -1175,6 +1178,7 @@ static void xvk_destroy(xgdi_renderer *base)
     xvk_renderer *r = xvk_cast(base);
     if (env_true("XGD_VK_STATS")) {
         /* xgd_statistics has no renderer-specific fields, so these go to stderr on request */
+        xvk_fast_settle(r);
         const xvk_counters *c = &r->counters;
         fprintf(stderr,
                 "xgd vulkan: descriptor pushes %llu (skipped %llu), pipelines %llu (binds %llu), "

@@ -825,6 +825,7 @@ static inline bool ring_take(xvk_ring *g, uint64_t size, uint64_t align, VkDevic
     uint64_t pos = g->head % g->size, start = (pos + align - 1) & ~(align - 1);
     if (start + size > g->size || g->head + (start - pos) + size - g->tail > g->size) return false;
     g->head += start - pos + size;
+    g->fast_limit = 0;
     *offset = start;
     *ptr = g->mapped + start;
     return true;
@@ -979,7 +980,7 @@ static void fast_push(xvk_renderer *r, VkCommandBuffer cmd, uint32_t changed)
 }
 
 /* fast_draw's placement of vertices (`bytes`, without fast_extra) that cannot follow the last
-   ones (something else took ring space since, or they would reach fast_limit), as
+   ones (something else took ring space since, or they would reach ring.fast_limit), as
    place_vertices puts them: at a whole vertex of the ring. On success the ring's head is at
    the vertices' start (plus fast_extra, taken now) and the fast_* fields describe it, so that
    fast_finish takes them as following vertices; false: nothing changed. */
@@ -1001,12 +1002,11 @@ static bool fast_place(xvk_renderer *r, uint64_t bytes)
     if (avail > g->size / 4 + 1) avail = g->size / 4 + 1;
     if (bytes + extra >= avail) return false;
     g->head += start - pos + extra;
-    r->fast_head = g->head;
     /* the head's value maps to ring memory by this difference until the next placement */
     r->fast_map = (uintptr_t)(g->mapped + start) - (uintptr_t)g->head;
     /* with bytes past the last stride, no vertices follow these: the limit is 1 past them,
        and any draw's vertices take at least 1 */
-    r->fast_limit = g->head + (extra == 0 ? avail : bytes + 1);
+    g->fast_limit = g->head + (extra == 0 ? avail : bytes + 1);
     r->fast_next_first = (uint32_t)first;
     return true;
 }
@@ -1025,8 +1025,11 @@ static void fast_mark_ms(xvk_renderer *r)
    at the head that fast_map / fast_next_first describe (right after the last ones, or
    fast_place's), a push of the changed registers (`one`: fast_one, whose register 0 samples
    `t0`; else `changed`, with their views in fast_images), the multisampled targets marked
-   (`ms`: fast_ms), the draw. The vertices go first: then only the count and the first vertex
-   live across the calls (the command buffer is read again, which costs less than keeping it). */
+   (`ms`: fast_ms), the draw. The vertices go first, and what comes after them is read back
+   from the renderer: register 0's view (put into fast_images, which is scratch, before the
+   copy, which may call memcpy), the draw's count, first vertex and command buffer (after the
+   push). Then only r lives across the calls: one saved register instead of four, which cost
+   more than the reads. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
@@ -1034,24 +1037,23 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
                                bool one, const xgdi_native_texture *t0, uint32_t changed, bool ms)
 {
     xvk_ring *g = &r->ring;
+    if (one) r->fast_images[0].imageView = t0->view;
     uint64_t head = g->head;
     uint32_t first = r->fast_next_first;
     g->head = head + bytes;
-    r->fast_head = head + bytes;
     r->fast_next_first = first + (uint32_t)count;
+    r->fast_count = (uint32_t)count;
     xgdi_copy_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
 
     VkCommandBuffer cmd = r->fast_cmd;
     if (one) {
-        VkImageView view = t0->view;
+        VkImageView view = r->fast_images[0].imageView;
         if (view == r->user_bound_views[0]) {
             r->counters.descriptor_skips++;
         } else {
             r->user_bound_views[0] = view;
-            r->fast_images[0].imageView = view;
             r->push_template(cmd, r->user_templates[0], r->user_pipeline_layout, 0, r->fast_images);
-            r->counters.descriptor_pushes++;
-            r->fast_frame->descriptors++; /* xvk_note_descriptors */
+            r->fast_pushes++; /* xvk_fast_settle */
         }
     } else if (changed == 0) {
         r->counters.descriptor_skips++;
@@ -1059,7 +1061,8 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
         fast_push(r, cmd, changed);
     }
     if (ms) fast_mark_ms(r);
-    r->cmd_draw(r->fast_cmd, (uint32_t)count, 1, first, 0);
+    uint32_t n = r->fast_count;
+    r->cmd_draw(r->fast_cmd, n, 1, r->fast_next_first - n, 0);
 }
 
 /* xvk_user_draw_fast's and xvk_draw's short path: while armed with this type (core has checked
@@ -1085,7 +1088,7 @@ static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_
         if (changed == XVK_FAST_DECLINE) return false;
     }
     uint64_t bytes = (uint64_t)count * r->fast_stride;
-    if ((r->ring.head != r->fast_head || r->ring.head + bytes >= r->fast_limit) && !fast_place(r, bytes))
+    if (r->ring.head + bytes >= r->ring.fast_limit && !fast_place(r, bytes))
         return false;
     fast_finish(r, vertices, count, bytes, one, t0, changed, r->fast_ms);
     return true;
@@ -1118,8 +1121,7 @@ xgd_result xvk_user_draw_fast(xgdi_renderer *base, xgd_primitive_type type, cons
     int count = primitive_count * r->fast_mul + r->fast_add;
     uint64_t bytes = (uint64_t)count * r->fast_stride;
     if ((int)type != r->fast_one_type || st->layout != r->memo_layout || t == NULL ||
-        t->filterable != r->user_memo_filterable[0] || r->ring.head != r->fast_head ||
-        r->ring.head + bytes >= r->fast_limit)
+        t->filterable != r->user_memo_filterable[0] || r->ring.head + bytes >= r->ring.fast_limit)
         return user_draw_other(base, type, vertices, primitive_count);
     fast_finish(r, vertices, count, bytes, true, t, 0, false);
     return XGD_OK;
@@ -1517,8 +1519,9 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     r->fast_mul = xgdi_user_vertex_count(d->type, 1) - xgdi_user_vertex_count(d->type, 0);
     r->fast_add = xgdi_user_vertex_count(d->type, 0);
     r->fast_ms = ms;
-    r->fast_head = UINT64_MAX;
+    r->ring.fast_limit = 0;
     r->fast_cmd = cmd;
+    xvk_fast_settle(r); /* into the frame that recorded them */
     r->fast_frame = &r->frames[r->frame_index];
     r->runs_armed = d->reserved && d->index_size == 2 && d->stream_count == 0 &&
                     d->instance_count <= 1 && vbuf == r->ring.buffer && r->rendering && !r->lost;
@@ -1565,6 +1568,7 @@ xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride
     void *p;
     if (!xvk_ring_alloc(r, size + slack, 16, &off, &p)) return xgd_device_last_result(base->device);
     r->ring.head -= slack; /* the last allocation: nothing was taken after it */
+    r->ring.fast_limit = 0;
     uint64_t first = (off + stride - 1) / stride;
     uint8_t *start = (uint8_t *)p + (first * stride - off);
     for (int k = 0; k < 15 && ((uintptr_t)start & 15u) != 0; k++) { /* page-aligned mapping */

@@ -179,6 +179,10 @@ typedef struct xvk_ring {
     uint64_t size;
     uint64_t head, tail;       /* monotonic byte counters; position = counter % size */
     uint64_t frame_head;       /* head at the last Present: the frame's use is head - frame_head */
+    /* fast_draw's: its placement holds while the head after its vertices stays below this
+       (vk_draw.c fast_place). Every other move of head sets it to 0, so that one compare
+       also says that nothing else took ring space since. */
+    uint64_t fast_limit;
     xvk_ring_mark *marks;      /* one per submission that used the ring, oldest first */
     size_t mark_count, mark_capacity;
     bool pressed;              /* an allocation waited for the GPU since the last Present */
@@ -378,19 +382,22 @@ struct xvk_renderer {
        by record_draw, disarmed by every xvk_draw. */
     bool runs_armed;
     size_t fast_stride, fast_extra; /* the layout's stride; bytes its elements reach past it */
-    /* where fast_draw's next vertices go while the ring's head is still fast_head (nothing else
-       took ring space since its last placement): at ring memory head + fast_map (an address
-       as an integer), vertex fast_next_first, while the head after them stays below
-       fast_limit (the ring's end or its free space at the placement, whichever is nearer:
-       the tail only moves on, so there is at least as much now; 1 past the vertices after a
-       draw with fast_extra). fast_head UINT64_MAX: unknown (found from the head, which takes
-       two divisions) */
-    uint64_t fast_head;
+    /* where fast_draw's next vertices go while the head after them stays below ring.fast_limit
+       (the ring's end or its free space at the placement, whichever is nearer: the tail only
+       moves on, so there is at least as much now; 1 past the vertices after a draw with
+       fast_extra; 0, set by every other move of the head: unknown, found from the head, which
+       takes two divisions): at ring memory head + fast_map (an address as an integer), vertex
+       fast_next_first */
     uintptr_t fast_map;
-    uint64_t fast_limit;
     uint32_t fast_next_first;
+    uint32_t fast_count;       /* the vertices of the draw fast_finish records (read after its push) */
     VkCommandBuffer fast_cmd;  /* the open frame's, while armed */
     xvk_frame *fast_frame;
+    /* pushes of register 0 alone (one descriptor each) that fast_finish recorded into
+       fast_frame and has not yet added to counters.descriptor_pushes and
+       fast_frame->descriptors: one counter a draw instead of two; xvk_fast_settle adds them
+       at every disarm and before the counts are read */
+    uint64_t fast_pushes;
     /* the writes fast_draw pushes: entry k points at image k; sType, count, type and layout
        are set once, the binding, view and sampler per draw */
     VkWriteDescriptorSet fast_writes[XVK_USER_SAMPLERS];
@@ -614,10 +621,20 @@ xgd_result xvk_set_render_targets(xgdi_renderer *r, const xgdi_target *targets, 
 xgd_result xvk_clear(xgdi_renderer *r, unsigned options, const float color[4], float depth,
                      int stencil);
 xgd_result xvk_draw(xgdi_renderer *r, const xgdi_draw *draw);
+/* Adds the short path's pending pushes (fast_pushes) to the counters they belong to. */
+static inline void xvk_fast_settle(xvk_renderer *r)
+{
+    if (r->fast_pushes != 0) {
+        r->counters.descriptor_pushes += r->fast_pushes;
+        r->fast_frame->descriptors += r->fast_pushes;
+        r->fast_pushes = 0;
+    }
+}
 /* Disarms xvk_draw's short path (fast_draw and xvk_user_draw_fast's inline case). */
 static inline void xvk_disarm_fast(xvk_renderer *r)
 {
     r->fast_type = r->fast_one_type = XVK_FAST_DISARMED;
+    xvk_fast_settle(r);
 }
 xgd_result xvk_user_draw_fast(xgdi_renderer *r, xgd_primitive_type type, const void *vertices,
                               int primitive_count);
