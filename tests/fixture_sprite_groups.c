@@ -128,17 +128,28 @@ static uint64_t group_draws(xgd_device *dev)
     return s.draw_calls;
 }
 
-static void groups_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
+/* The device, its GTEX textures and a batch; NULL (the failure recorded) if any failed. */
+static xgd_device *groups_setup(xgdt_ctx *t, xgd_texture **tex, xgd_sprite_batch **sb)
 {
     xgd_device *dev = groups_device(t);
-    REQUIRE(dev != NULL);
-    xgd_texture *tex[GTEX];
+    if (dev == NULL) return NULL;
     for (int k = 0; k < GTEX; k++) {
         tex[k] = group_texture(t, dev, k);
-        REQUIRE(tex[k] != NULL);
+        if (tex[k] == NULL) return NULL;
     }
+    if (xgd_sprite_batch_create(dev, sb) != XGD_OK) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "xgd_sprite_batch_create: %s", xgd_device_last_error(dev));
+        return NULL;
+    }
+    return dev;
+}
+
+static void groups_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
+{
+    xgd_texture *tex[GTEX];
     xgd_sprite_batch *sb = NULL;
-    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    xgd_device *dev = groups_setup(t, tex, &sb);
+    REQUIRE(dev != NULL);
     uint8_t *off = NULL, *on = NULL;
     REQUIRE_OK(xgd_sprite_batch_set_texture_groups(sb, XGD_SPRITE_TEXTURE_GROUPS_OFF));
     uint64_t d0 = group_draws(dev);
@@ -177,15 +188,10 @@ XGD_FIXTURE(SpriteBatch_TextureGroupsMatchRunsBackToFront)
  * textures and sampler states both; AUTO groups on GPU renderers only; a bad mode is refused. */
 XGD_FIXTURE(SpriteBatch_TextureGroupsLeaveXnaState)
 {
-    xgd_device *dev = groups_device(t);
-    REQUIRE(dev != NULL);
     xgd_texture *tex[GTEX];
-    for (int k = 0; k < GTEX; k++) {
-        tex[k] = group_texture(t, dev, k);
-        REQUIRE(tex[k] != NULL);
-    }
     xgd_sprite_batch *sb = NULL;
-    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    xgd_device *dev = groups_setup(t, tex, &sb);
+    REQUIRE(dev != NULL);
     CHECK_RESULT(xgd_sprite_batch_set_texture_groups(sb, (xgd_sprite_texture_groups)3),
                  XGD_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(xgd_sprite_batch_set_texture_groups(NULL, XGD_SPRITE_TEXTURE_GROUPS_ON),

@@ -126,7 +126,20 @@ typedef struct slot_scene {
     xgd_sampler_state *clamp, *wrap;
 } slot_scene;
 
+static bool slot_scene_setup(xgdt_ctx *t, slot_scene *sc);
+
+static void slot_scene_destroy(slot_scene *sc);
+
+/* slot_scene_setup, or the failure recorded and what was made destroyed. */
 static bool slot_scene_create(xgdt_ctx *t, slot_scene *sc)
+{
+    if (slot_scene_setup(t, sc)) return true;
+    xgdt_fail_at(t, __FILE__, __LINE__, "the slot-check scene's setup failed");
+    slot_scene_destroy(sc);
+    return false;
+}
+
+static bool slot_scene_setup(xgdt_ctx *t, slot_scene *sc)
 {
     memset(sc, 0, sizeof *sc);
     xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
@@ -161,10 +174,7 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
 {
     const xgd_color RED = { 255, 0, 0, 255 };
     slot_scene sc;
-    if (!slot_scene_create(t, &sc)) {
-        slot_scene_destroy(&sc);
-        REQUIRE(!"the scene's setup");
-    }
+    if (!slot_scene_create(t, &sc)) return;
     xgd_device *dev = sc.dev;
     xgd_texture *pot = sc.pot, *npot = sc.npot, *rt = sc.rt;
     xgd_sampler_state *clamp = sc.clamp, *wrap = sc.wrap;
@@ -233,10 +243,7 @@ XGD_FIXTURE(TexturePerDraw_SlotChecksFollowState)
 XGD_FIXTURE(TexturePerDraw_SlotChecksWithoutDrawBetween)
 {
     slot_scene sc;
-    if (!slot_scene_create(t, &sc)) {
-        slot_scene_destroy(&sc);
-        REQUIRE(!"the scene's setup");
-    }
+    if (!slot_scene_create(t, &sc)) return;
     xgd_device *dev = sc.dev;
     xgd_texture *pot = sc.pot, *npot = sc.npot, *rt = sc.rt;
     xgd_sampler_state *clamp = sc.clamp, *wrap = sc.wrap;
