@@ -8,7 +8,8 @@
  * a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn from there
  * with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures, through the
  * device's static quad indices, so the batch builds and checks no index and neither it nor
- * the renderer copies vertices.
+ * the renderer copies vertices. With texture groups (xgd_sprite_batch_set_texture_groups, see
+ * draw_groups) a chunk is drawn instead in groups of up to 16 textures, a draw each.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -664,10 +665,9 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
         xgd_result code = xgd_device_last_result(dev);
         char why[512];
         snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
-        bool ok = true;
         if (b->group_slot == NULL) b->group_slot = malloc(MAX_SPRITES);
         if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
-        ok = b->group_slot != NULL && b->groups != NULL;
+        bool ok = b->group_slot != NULL && b->groups != NULL;
         if (ok && b->group_decl == NULL)
             ok = xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(group_vertex),
                                                &b->group_decl) == XGD_OK;
@@ -737,19 +737,19 @@ static uint32_t plan_groups(xgd_sprite_batch *b, const uint64_t *order, uint32_t
     return group_count;
 }
 
-/* A queued sprite's four vertices (see sprite_quad), as expand_rect writes them. */
+/* An unrotated queued sprite's texture coordinates (ua, va, ub, vb: corners 0 and 3). */
+static ALWAYS_INLINE const float *quad_uvs(const xgd_sprite_batch *b, const sprite_quad *q)
+{
+    return (q->form & 3u) == QUAD_UV ? b->uvs[q->form >> 2] : uv_flip[q->form >> 2];
+}
+
+/* A queued sprite's four vertices (see sprite_quad), as expand_chunk writes them. */
 static void quad_vertices(const xgd_sprite_batch *b, const sprite_quad *q, sprite_vertex v[4])
 {
-    const uint32_t form = q->form;
-    if ((form & 3u) == QUAD_VERTICES) {
-        memcpy(v, &b->general[(size_t)(form >> 2) * 4], sizeof(sprite_vertex) * 4);
-        return;
-    }
-    const float *uv = (form & 3u) == QUAD_UV ? b->uvs[form >> 2] : uv_flip[form >> 2];
-    v[0] = (sprite_vertex){ { q->x0, q->y0, q->z }, q->color, { uv[0], uv[1] } };
-    v[1] = (sprite_vertex){ { q->x1, q->y0, q->z }, q->color, { uv[2], uv[1] } };
-    v[2] = (sprite_vertex){ { q->x0, q->y1, q->z }, q->color, { uv[0], uv[3] } };
-    v[3] = (sprite_vertex){ { q->x1, q->y1, q->z }, q->color, { uv[2], uv[3] } };
+    if ((q->form & 3u) == QUAD_VERTICES)
+        memcpy(v, &b->general[(size_t)(q->form >> 2) * 4], sizeof(sprite_vertex) * 4);
+    else
+        expand_rect(v, q, QUAD_UV_LOAD(quad_uvs(b, q)), false);
 }
 
 #if defined(__SSE2__)
@@ -834,10 +834,7 @@ static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64
             const float slot = (float)b->group_slot[i];
 #if defined(__SSE2__)
             if ((q->form & 3u) != QUAD_VERTICES) {
-                expand_group_rect(out, q,
-                                  _mm_loadu_ps((q->form & 3u) == QUAD_UV ? b->uvs[q->form >> 2]
-                                                                          : uv_flip[q->form >> 2]),
-                                  slot);
+                expand_group_rect(out, q, _mm_loadu_ps(quad_uvs(b, q)), slot);
                 continue;
             }
 #endif
@@ -899,7 +896,8 @@ static bool group_chunk(const xgd_sprite_batch *b, uint32_t run_count, uint32_t 
  * pass that finds its runs, with non-temporal stores where only the GPU reads that memory
  * (then one store fence before the draw). The custom effect is applied once per chunk, before its runs set
  * Textures[0], as XNA applies it before setting each run's texture (nothing between the runs
- * changes what it applies). */
+ * changes what it applies). A chunk that group_chunk picks is drawn by draw_groups instead
+ * (SpriteBatch's own effect only); gs records what that changed, for end_groups. */
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
                                uint32_t count, group_state *gs)
 {
