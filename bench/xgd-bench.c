@@ -37,6 +37,11 @@
  * change every sprite among more than a texture group holds) is texture groups' worst case.
  *
  * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
+ *
+ * --mips-only times only mip generation, in parts (medians, minima and maxima of --repeat): a
+ * round trip alone (a generated target's 1x1 level read), a clear and read of a one-level
+ * target (alone, and per clear of 8 in a row), a chain alone, a chain in a row with the calling
+ * thread's and the process's CPU time (which holds the driver's own threads), and the CPU route.
  */
 #define _POSIX_C_SOURCE 200809L
 #if defined(__linux__)
@@ -47,6 +52,7 @@
 #include "bench_time.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +132,7 @@ typedef struct bench {
     int width, height;
     int sprites, draws, readbacks, repeat;
     int sprites_only;            /* 0, or the texture count of the one scene to run */
+    bool mips_only;              /* --mips-only: the mip figures alone, in parts */
     xgd_sprite_batch *batch;
     xgd_texture *textures[TEXTURES_MAX];
     xgd_vector2 *positions;      /* the scene's sprite positions, made before any timing */
@@ -362,6 +369,96 @@ static double time_mips_cpu(bench *b, xgd_texture *flat_rt, xgd_texture *tex, in
     return bench_clock_s() - t0;
 }
 
+/* process CPU seconds (every thread: the driver's own included) */
+static double process_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --mips-only: where a chain's time goes. Seconds of a round trip alone (the 1x1 level of a
+   target already generated read back: a submission, a copy and a wait), of the same route
+   without generation (a one-level target bound, cleared, unbound and one texel read; and
+   MIP_BATCH such clears behind one read, per clear), of a
+   chain alone, and of MIP_BATCH chains in a row per chain with the calling thread's and the
+   process's CPU time of it. */
+typedef struct mips_parts {
+    double trip, flat, flat_row, chain, row, row_thread, row_process, cpu_route;
+} mips_parts;
+
+static void time_mips_parts(bench *b, xgd_texture *rt, xgd_texture *flat_rt, xgd_texture **rts,
+                            xgd_texture *tex, int levels, int iter, uint8_t *a, uint8_t *c,
+                            mips_parts *out)
+{
+    uint8_t texel[4];
+    double t0 = bench_clock_s();
+    CHECK(xgd_texture_get_data(rt, levels - 1, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, texel, 4));
+    out->trip = bench_clock_s() - t0;
+    t0 = bench_clock_s();
+    CHECK(xgd_set_render_target(b->dev, flat_rt));
+    CHECK(xgd_clear_color(b->dev, (xgd_color){ (uint8_t)(iter * 37), 64, 128, 255 }));
+    CHECK(xgd_set_render_target(b->dev, NULL));
+    CHECK(xgd_texture_get_data(flat_rt, 0, XGD_CUBE_MAP_FACE_POSITIVE_X,
+                               &(xgd_rect){ 0, 0, 1, 1 }, texel, 4));
+    out->flat = bench_clock_s() - t0;
+    t0 = bench_clock_s();
+    for (int k = 0; k < MIP_BATCH; k++) {
+        CHECK(xgd_set_render_target(b->dev, flat_rt));
+        CHECK(xgd_clear_color(b->dev, (xgd_color){ (uint8_t)(iter * 37 + k), 64, 128, 255 }));
+        CHECK(xgd_set_render_target(b->dev, NULL));
+    }
+    CHECK(xgd_texture_get_data(flat_rt, 0, XGD_CUBE_MAP_FACE_POSITIVE_X,
+                               &(xgd_rect){ 0, 0, 1, 1 }, texel, 4));
+    out->flat_row = (bench_clock_s() - t0) / MIP_BATCH;
+    out->chain = time_mips_device(b, rt, levels, iter);
+    double th0 = thread_cpu_s(), pr0 = process_cpu_s();
+    out->row = time_mips_device_batch(b, rts, levels, iter);
+    out->row_thread = (thread_cpu_s() - th0) / MIP_BATCH;
+    out->row_process = (process_cpu_s() - pr0) / MIP_BATCH;
+    out->cpu_route = time_mips_cpu(b, flat_rt, tex, levels, iter, a, c);
+}
+
+/* The targets and buffers the mip figures use. */
+typedef struct mip_set {
+    xgd_texture *rt, *flat_rt, *tex, *rts[MIP_BATCH];
+    int levels;
+    uint8_t *a, *c; /* level 0's texels and the CPU route's levels */
+} mip_set;
+
+static void mip_set_destroy(mip_set *m)
+{
+    for (int k = 0; k < MIP_BATCH; k++) xgd_texture_destroy(m->rts[k]);
+    free(m->a);
+    free(m->c);
+    xgd_texture_destroy(m->tex);
+    xgd_texture_destroy(m->flat_rt);
+    xgd_texture_destroy(m->rt);
+}
+
+static bool mip_set_create(bench *b, mip_set *m)
+{
+    memset(m, 0, sizeof *m);
+    const xgd_render_target_desc mipped = { .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true };
+    for (int k = 0; k < MIP_BATCH; k++) CHECK(xgd_render_target2d_create(b->dev, &mipped, &m->rts[k]));
+    CHECK(xgd_render_target2d_create(b->dev, &mipped, &m->rt));
+    CHECK(xgd_render_target2d_create(
+        b->dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE }, &m->flat_rt));
+    CHECK(xgd_texture2d_create(
+        b->dev, &(xgd_texture2d_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &m->tex));
+    xgd_texture_info ti;
+    CHECK(xgd_texture_get_info(m->rt, &ti));
+    m->levels = ti.level_count;
+    m->a = malloc((size_t)MIP_SIZE * MIP_SIZE * 4);
+    m->c = malloc((size_t)MIP_SIZE * MIP_SIZE * 4);
+    if (!m->a || !m->c) {
+        fprintf(stderr, "xgd-bench: out of memory\n");
+        mip_set_destroy(m);
+        return false;
+    }
+    return true;
+}
+
 /* ---- the chart ---------------------------------------------------------------------------- */
 
 typedef struct chart_row {
@@ -453,6 +550,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
                "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
+               "                 [--mips-only]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
@@ -467,6 +565,10 @@ int main(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(a, "--mips-only") == 0) {
+            b.mips_only = true;
+            continue;
         }
         if (!val) {
             fprintf(stderr, "xgd-bench: unknown or incomplete option '%s'\n", a);
@@ -565,6 +667,42 @@ int main(int argc, char **argv)
     double ins_one[MAX_REPEAT], ins_many[MAX_REPEAT];
     uint64_t calls_one = 0, calls_many = 0, ins = 0;
     b.counter = instructions_open();
+    if (b.mips_only) {
+        mip_set m;
+        if (!mip_set_create(&b, &m)) return 1;
+        mips_parts parts[MAX_REPEAT];
+        time_mips_parts(&b, m.rt, m.flat_rt, m.rts, m.tex, m.levels, 0, m.a, m.c, &parts[0]);
+        for (int r = 0; r < b.repeat; r++)
+            time_mips_parts(&b, m.rt, m.flat_rt, m.rts, m.tex, m.levels, r + 1, m.a, m.c, &parts[r]);
+        mip_set_destroy(&m);
+        static const struct {
+            const char *label;
+            size_t off;
+        } rows[] = {
+            { "round trip (1x1 level read alone)", offsetof(mips_parts, trip) },
+            { "clear and read, no generation", offsetof(mips_parts, flat) },
+            { "clear and read in a row, no generation", offsetof(mips_parts, flat_row) },
+            { "chain alone", offsetof(mips_parts, chain) },
+            { "chain in a row, wall", offsetof(mips_parts, row) },
+            { "chain in a row, calling thread CPU", offsetof(mips_parts, row_thread) },
+            { "chain in a row, process CPU", offsetof(mips_parts, row_process) },
+            { "CPU route", offsetof(mips_parts, cpu_route) },
+        };
+        printf("xgd-bench: %s renderer (%s), mip generation of %dx%d (%d levels), median of %d\n",
+               info.renderer_name, info.adapter_name ? info.adapter_name : "?", MIP_SIZE, MIP_SIZE,
+               m.levels, b.repeat);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            double v[MAX_REPEAT], lo = 1e30, hi = 0;
+            for (int r = 0; r < b.repeat; r++) {
+                memcpy(&v[r], (const char *)&parts[r] + rows[i].off, sizeof(double));
+                lo = v[r] < lo ? v[r] : lo;
+                hi = v[r] > hi ? v[r] : hi;
+            }
+            printf("%-44s %10.4f  ms (min %.4f, max %.4f)\n", rows[i].label,
+                   bench_median(v, b.repeat) * 1e3, lo * 1e3, hi * 1e3);
+        }
+        goto done;
+    }
     if (b.sprites_only != 0) {
         uint64_t calls = 0;
         double draw_part[MAX_REPEAT], end_part[MAX_REPEAT], cpu[MAX_REPEAT];
@@ -639,39 +777,17 @@ int main(int argc, char **argv)
     /* mip generation against the CPU route, medians of --repeat chains after one of each */
     double mips_dev[MAX_REPEAT], mips_cpu[MAX_REPEAT], mips_batch[MAX_REPEAT];
     {
-        xgd_texture *rt = NULL, *flat_rt = NULL, *tex = NULL, *rts[MIP_BATCH];
-        for (int k = 0; k < MIP_BATCH; k++)
-            CHECK(xgd_render_target2d_create(
-                b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true },
-                &rts[k]));
-        CHECK(xgd_render_target2d_create(
-            b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &rt));
-        CHECK(xgd_render_target2d_create(
-            b.dev, &(xgd_render_target_desc){ .width = MIP_SIZE, .height = MIP_SIZE }, &flat_rt));
-        CHECK(xgd_texture2d_create(
-            b.dev, &(xgd_texture2d_desc){ .width = MIP_SIZE, .height = MIP_SIZE, .mipmap = true }, &tex));
-        xgd_texture_info ti;
-        CHECK(xgd_texture_get_info(rt, &ti));
-        int levels = ti.level_count;
-        uint8_t *a = malloc((size_t)MIP_SIZE * MIP_SIZE * 4), *c = malloc((size_t)MIP_SIZE * MIP_SIZE * 4);
-        if (!a || !c) {
-            fprintf(stderr, "xgd-bench: out of memory\n");
-            return 1;
-        }
-        (void)time_mips_device(&b, rt, levels, 0);
-        (void)time_mips_cpu(&b, flat_rt, tex, levels, 0, a, c);
-        (void)time_mips_device_batch(&b, rts, levels, 0);
+        mip_set m;
+        if (!mip_set_create(&b, &m)) return 1;
+        (void)time_mips_device(&b, m.rt, m.levels, 0);
+        (void)time_mips_cpu(&b, m.flat_rt, m.tex, m.levels, 0, m.a, m.c);
+        (void)time_mips_device_batch(&b, m.rts, m.levels, 0);
         for (int r = 0; r < b.repeat; r++) {
-            mips_dev[r] = time_mips_device(&b, rt, levels, r + 1);
-            mips_cpu[r] = time_mips_cpu(&b, flat_rt, tex, levels, r + 1, a, c);
-            mips_batch[r] = time_mips_device_batch(&b, rts, levels, r + 1);
+            mips_dev[r] = time_mips_device(&b, m.rt, m.levels, r + 1);
+            mips_cpu[r] = time_mips_cpu(&b, m.flat_rt, m.tex, m.levels, r + 1, m.a, m.c);
+            mips_batch[r] = time_mips_device_batch(&b, m.rts, m.levels, r + 1);
         }
-        for (int k = 0; k < MIP_BATCH; k++) xgd_texture_destroy(rts[k]);
-        free(a);
-        free(c);
-        xgd_texture_destroy(tex);
-        xgd_texture_destroy(flat_rt);
-        xgd_texture_destroy(rt);
+        mip_set_destroy(&m);
     }
     double mips_dev_ms = bench_median(mips_dev, b.repeat) * 1e3;
     double mips_cpu_ms = bench_median(mips_cpu, b.repeat) * 1e3;
