@@ -175,3 +175,64 @@ XGD_FIXTURE(ClearMasking)
     xgd_texture_destroy(rt);
     xgd_device_destroy(dev);
 }
+
+/* Clears with no command between them: every plane keeps the last value cleared into it,
+   whichever clear set it. Direct3D 12 records such clears as one (the DiscardContents clear of
+   SetRenderTargets and the application's next Clear fill the target once: d3d12_commands.c), so
+   a merge that lost a plane, or took a plane's value from the wrong clear, shows here. */
+XGD_FIXTURE(Clear_BackToBackKeepEachPlane)
+{
+    enum { W = 16, H = 16 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_effect *fx = fx_effect(t, dev);
+    xgd_texture *rt = fx_target(t, dev, W, H, XGD_DEPTH_FORMAT_DEPTH24_STENCIL8, 0,
+                                XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
+    xgd_depth_stencil_desc eq7 = XGD_DEPTH_STENCIL_DESC_DEFAULT, eq0;
+    eq7.depth_buffer_enable = false;
+    eq7.stencil_enable = true;
+    eq7.stencil_function = XGD_COMPARE_EQUAL;
+    eq7.reference_stencil = 7;
+    eq0 = eq7;
+    eq0.reference_stencil = 0;
+    xgd_depth_stencil_state *s7 = fx_depth(t, dev, &eq7), *s0 = fx_depth(t, dev, &eq0);
+    REQUIRE(fx && rt && s7 && s0);
+
+    /* DiscardContents (black, depth 1, stencil 0), then three clears: colour red then blue,
+       depth 0.25, stencil 7 */
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    CHECK_OK(xgd_clear(dev, XGD_CLEAR_TARGET, fx_vec4(RED), 1.0f, 0));
+    CHECK_OK(xgd_clear(dev, XGD_CLEAR_TARGET | XGD_CLEAR_DEPTH_BUFFER, fx_vec4(BLUE), 0.25f, 0));
+    CHECK_OK(xgd_clear(dev, XGD_CLEAR_STENCIL, fx_vec4(RED), 0.75f, 7));
+    CHECK_OK(fx_rect(dev, W, H, 0, 0, 8, 8, 0.5f, RED));      /* behind depth 0.25 */
+    CHECK_OK(fx_rect(dev, W, H, 8, 0, 16, 8, 0.125f, GREEN)); /* in front of it */
+    CHECK_OK(xgd_set_depth_stencil_state(dev, s7));
+    CHECK_OK(fx_rect(dev, W, H, 0, 8, 8, 16, 0.9f, YELLOW));  /* stencil 7: passes */
+    CHECK_OK(xgd_set_depth_stencil_state(dev, s0));
+    CHECK_OK(fx_rect(dev, W, H, 8, 8, 16, 16, 0.9f, RED));    /* stencil is not 0: fails */
+    CHECK_OK(xgd_set_depth_stencil_state(dev, NULL));
+    uint8_t *e = fx_image(W, H, BLUE);
+    REQUIRE(e);
+    fx_fill(e, W, H, 8, 0, 16, 8, GREEN);
+    fx_fill(e, W, H, 0, 8, 8, 16, YELLOW);
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "three_clears", e, W, H, 0);
+
+    /* DiscardContents, then a depth clear alone: the colour is the DiscardContents clear's
+       (opaque black), the depth the application's */
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    CHECK_OK(xgd_clear(dev, XGD_CLEAR_DEPTH_BUFFER, fx_vec4(RED), 0.25f, 0));
+    CHECK_OK(fx_rect(dev, W, H, 0, 0, 16, 8, 0.5f, RED));      /* behind depth 0.25 */
+    CHECK_OK(fx_rect(dev, W, H, 0, 8, 16, 16, 0.125f, GREEN)); /* in front of it */
+    fx_fill(e, W, H, 0, 0, 16, 8, (xgd_color){ 0, 0, 0, 255 });
+    fx_fill(e, W, H, 0, 8, 16, 16, GREEN);
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    fx_expect_texture(t, rt, XGD_CUBE_MAP_FACE_POSITIVE_X, 0, "depth_clear_alone", e, W, H, 0);
+
+    free(e);
+    xgd_depth_stencil_state_destroy(s7);
+    xgd_depth_stencil_state_destroy(s0);
+    xgd_texture_destroy(rt);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}

@@ -14,6 +14,13 @@
 #include "d3d12_internal.h"
 #include "internal.h"
 
+/* the renderer's poll budget before a data wait, for test_wait_spin.c */
+uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev);
+uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev)
+{
+    return ((d3d12_renderer *)dev->renderer)->wait_spin_ns;
+}
+
 /* Clears the back buffer to c and reads rect back: every pixel must be c. */
 static void clear_and_read(xgdt_ctx *t, xgd_device *dev, xgd_color c, xgd_rect rect, uint8_t *px)
 {

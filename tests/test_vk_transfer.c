@@ -13,6 +13,10 @@
 #ifdef XGD_TEST_HAVE_VULKAN
 #include "internal.h"
 #include "vk_internal.h"
+
+/* the renderer's poll budget before a data wait, for test_wait_spin.c */
+uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev);
+uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev) { return ((xvk_renderer *)dev->renderer)->wait_spin_ns; }
 #endif
 
 XGD_TEST(VkTransfer_BigBuffersReusedByFence)

@@ -10,6 +10,7 @@
 xgd_result xgdi_d3d12_op_set_render_targets(xgdi_renderer *base, const xgdi_target *targets, int count)
 {
     d3d12_renderer *r = d3d12_cast(base);
+    xgdi_d3d12_flush_clear(r); /* the pending clear is the outgoing set's */
     if (count <= 0 || targets == NULL) {
         memset(r->targets, 0, sizeof r->targets);
         r->targets[0].texture = r->back_buffer;
@@ -84,6 +85,25 @@ static void mark_written(d3d12_renderer *r)
     }
 }
 
+void xgdi_d3d12_flush_clear(d3d12_renderer *r)
+{
+    struct d3d12_pending_clear *c = &r->pending_clear;
+    if (!c->active) return;
+    c->active = false;
+    r->stats.clears_recorded++;
+    ID3D12GraphicsCommandList *list = r->frames[r->slot].list;
+    for (int i = 0; i < c->rt_count; i++)
+        ID3D12GraphicsCommandList_ClearRenderTargetView(list, c->rtv[i], c->color, 0, NULL);
+    if (c->ds_flags != 0)
+        ID3D12GraphicsCommandList_ClearDepthStencilView(list, c->dsv, c->ds_flags, c->depth,
+                                                        c->stencil, 0, NULL);
+}
+
+/* A clear is not recorded here but kept pending (d3d12_pending_clear): a second clear of the
+   same set with no command between replaces the planes it clears (a clear covers the whole
+   target, so only the last value of a plane shows). Everything that records a command records
+   the pending clear first (d3d12_list), and so do binding another set, destroying a texture
+   and closing the list. */
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
                                float depth, int stencil)
 {
@@ -92,27 +112,35 @@ xgd_result xgdi_d3d12_op_clear(xgdi_renderer *base, unsigned options, const floa
     if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
     bind_targets(r);
     xgdi_d3d12_flush_barriers(r);
-    ID3D12GraphicsCommandList *list = d3d12_list(r);
-    d3d12_marker(r, list, "clear%s%s%s (%.3g, %.3g, %.3g, %.3g)",
-                 options & XGD_CLEAR_TARGET ? " target" : "",
-                 options & XGD_CLEAR_DEPTH_BUFFER ? " depth" : "",
-                 options & XGD_CLEAR_STENCIL ? " stencil" : "", (double)color[0],
-                 (double)color[1], (double)color[2], (double)color[3]);
+    /* a pending clear still pending here had no command after it: this one merges into it */
+    struct d3d12_pending_clear *c = &r->pending_clear;
+    if (!c->active) {
+        memset(c, 0, sizeof *c);
+        d3d12_marker(r, d3d12_list(r), "clear%s%s%s (%.3g, %.3g, %.3g, %.3g)",
+                     options & XGD_CLEAR_TARGET ? " target" : "",
+                     options & XGD_CLEAR_DEPTH_BUFFER ? " depth" : "",
+                     options & XGD_CLEAR_STENCIL ? " stencil" : "", (double)color[0],
+                     (double)color[1], (double)color[2], (double)color[3]);
+    }
     if (options & XGD_CLEAR_TARGET) {
-        for (int i = 0; i < r->target_count; i++)
-            ID3D12GraphicsCommandList_ClearRenderTargetView(list, target_rtv(r, &r->targets[i]),
-                                                            color, 0, NULL);
+        c->rt_count = r->target_count;
+        for (int i = 0; i < r->target_count; i++) c->rtv[i] = target_rtv(r, &r->targets[i]);
+        memcpy(c->color, color, sizeof c->color);
         mark_written(r);
     }
     xgdi_native_texture *t0 = r->targets[0].texture;
-    D3D12_CLEAR_FLAGS flags = 0;
-    if (options & XGD_CLEAR_DEPTH_BUFFER) flags |= D3D12_CLEAR_FLAG_DEPTH;
-    if ((options & XGD_CLEAR_STENCIL) && t0->desc.depth_format == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8)
-        flags |= D3D12_CLEAR_FLAG_STENCIL;
-    if (flags != 0 && t0->has_dsv)
-        ID3D12GraphicsCommandList_ClearDepthStencilView(
-            list, xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv), flags,
-            depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth, (UINT8)stencil, 0, NULL);
+    if (t0->has_dsv) {
+        c->dsv = xgdi_d3d12_cpu_chain_handle(&r->dsv_heap, t0->dsv);
+        if (options & XGD_CLEAR_DEPTH_BUFFER) {
+            c->ds_flags |= D3D12_CLEAR_FLAG_DEPTH;
+            c->depth = depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth;
+        }
+        if ((options & XGD_CLEAR_STENCIL) && t0->desc.depth_format == XGD_DEPTH_FORMAT_DEPTH24_STENCIL8) {
+            c->ds_flags |= D3D12_CLEAR_FLAG_STENCIL;
+            c->stencil = (UINT8)stencil;
+        }
+    }
+    c->active = c->rt_count > 0 || c->ds_flags != 0;
     return XGD_OK;
 }
 

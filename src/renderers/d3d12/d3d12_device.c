@@ -97,6 +97,17 @@ uint64_t xgdi_d3d12_completed(d3d12_renderer *r)
     return r->completed_max;
 }
 
+typedef struct d3d12_spin_ctx {
+    d3d12_renderer *r;
+    uint64_t value;
+} d3d12_spin_ctx;
+
+static bool d3d12_spin_done(void *ctx)
+{
+    d3d12_spin_ctx *c = ctx;
+    return xgdi_d3d12_completed(c->r) >= c->value || c->r->lost;
+}
+
 /* Waits until `value` is complete. The same vkd3d race can leave the fence reading a value
  * below `value` after the signal of `value` already ran and found no event registered; an
  * event registered then would wait for a signal that never comes. So on vkd3d, after
@@ -106,8 +117,11 @@ uint64_t xgdi_d3d12_completed(d3d12_renderer *r)
  * can be read falling back just after the signal that woke us; either way the loop registers
  * and re-signals again, so it neither returns early nor hangs. On Windows the wait runs in
  * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits (a
- * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet"). */
-xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value)
+ * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet").
+ * `spin`: data the caller needs now (a readback, a query result): the fence is polled for up to
+ * the device's budget before the blocking wait (renderer.h, xgdi_spin_until). Frame slots do
+ * not poll, or a GPU-bound frame loop would spend the budget every frame. */
+static xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value, bool spin)
 {
     if (xgdi_d3d12_completed(r) >= value) return XGD_OK;
     /* A value no submission will signal would block forever: report it instead of hanging
@@ -117,6 +131,8 @@ xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value)
                          "d3d12: internal error: wait for fence value %llu, only %llu submitted",
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     r->stats.gpu_waits++;
+    d3d12_spin_ctx c = { r, value };
+    if (spin) (void)xgdi_spin_until(d3d12_spin_done, &c, r->wait_spin_ns);
     while (xgdi_d3d12_completed(r) < value && !r->lost) {
         HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
         if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "SetEventOnCompletion");
@@ -133,6 +149,11 @@ xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value)
     }
     if (r->lost) return xgdi_d3d12_check(r, DXGI_ERROR_DEVICE_REMOVED, "fence wait");
     return XGD_OK;
+}
+
+xgd_result xgdi_d3d12_wait(d3d12_renderer *r, uint64_t value)
+{
+    return d3d12_wait(r, value, false);
 }
 
 /* ---- upload memory ------------------------------------------------------------------------ */
@@ -438,6 +459,7 @@ static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
 static xgd_result d3d12_submit_frame(d3d12_renderer *r)
 {
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_d3d12_flush_clear(r);
     xgdi_d3d12_flush_barriers(r);
     d3d12_event_end(r); /* events stay balanced within one list */
     /* a query must end in the list it began in: the active one's segment ends here */
@@ -467,7 +489,7 @@ xgd_result xgdi_d3d12_submit_and_wait(d3d12_renderer *r)
 {
     xgd_result res = d3d12_submit_frame(r);
     /* the frame's value is the last one submitted (opening the next slot submits nothing) */
-    if (res == XGD_OK) res = xgdi_d3d12_wait(r, r->base.submitted_fence);
+    if (res == XGD_OK) res = d3d12_wait(r, r->base.submitted_fence, true);
     return res;
 }
 
@@ -480,7 +502,7 @@ static xgd_result d3d12_op_wait_fence(xgdi_renderer *base, uint64_t value)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
-    return xgdi_d3d12_wait(r, value);
+    return d3d12_wait(r, value, true);
 }
 
 /* ---- device ------------------------------------------------------------------------------- */
@@ -502,8 +524,10 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
     }
     if (SUCCEEDED(hr)) {
         DXGI_ADAPTER_DESC1 ad;
-        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad)))
+        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad))) {
             snprintf(r->caps.adapter, sizeof r->caps.adapter, "%ls", ad.Description);
+            r->cpu_device = (ad.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) != 0;
+        }
         hr = D3D12CreateDevice((IUnknown *)adapter, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device,
                                (void **)out);
         IDXGIAdapter1_Release(adapter);
@@ -541,6 +565,7 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
+        r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
         /* vkd3d turns D3D12_FILTER_ANISOTROPIC into a Vulkan sampler with anisotropyEnable
            (on lavapipe it filters anisotropically up to 16); a device without
            samplerAnisotropy gets Linear from this renderer instead (xgdi_d3d12_sampler_get) */
@@ -941,6 +966,7 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         return res;
     }
     if (r->debug) xgdi_d3d12_debug_attach_info_queue(r);
+    r->wait_spin_ns = xgdi_wait_spin_budget_ns(r->cpu_device);
     xgd_result res = XGD_OK;
     D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0,
                                     D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };

@@ -84,7 +84,8 @@ static void flush_barriers_to(d3d12_renderer *r, ID3D12GraphicsCommandList *list
 
 void xgdi_d3d12_flush_barriers(d3d12_renderer *r)
 {
-    flush_barriers_to(r, d3d12_list(r));
+    /* d3d12_list only when there is something to record: it records a pending clear */
+    if (r->barrier_count > 0) flush_barriers_to(r, d3d12_list(r));
 }
 
 static UINT subresource(const xgdi_native_texture *t, int face, int level)
@@ -394,6 +395,8 @@ void xgdi_d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
 {
     if (t == NULL) return;
     d3d12_renderer *r = d3d12_cast(base);
+    /* a pending clear may name this texture's views, whose descriptors are freed here */
+    xgdi_d3d12_flush_clear(r);
     for (int i = 0; i < r->target_count; i++) {
         if (r->targets[i].texture == t) {
             memset(r->targets, 0, sizeof r->targets);

@@ -446,6 +446,7 @@ static xgd_result pick_device(xvk_renderer *r)
     r->queue_family = best_family;
     free(pds);
     vkGetPhysicalDeviceProperties(r->phys, &r->props);
+    r->wait_spin_ns = xgdi_wait_spin_budget_ns(r->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
     snprintf(r->adapter_name, sizeof r->adapter_name, "%s", r->props.deviceName);
     vkGetPhysicalDeviceMemoryProperties(r->phys, &r->memory.props);
     return XGD_OK;
@@ -594,7 +595,22 @@ uint64_t xvk_completed(xvk_renderer *r)
     return v;
 }
 
-static xgd_result xvk_wait_value(xvk_renderer *r, uint64_t value)
+typedef struct xvk_spin_ctx {
+    xvk_renderer *r;
+    uint64_t value;
+} xvk_spin_ctx;
+
+static bool xvk_spin_done(void *ctx)
+{
+    xvk_spin_ctx *c = ctx;
+    return xvk_completed(c->r) >= c->value;
+}
+
+/* Waits until the timeline reaches `value`. `spin`: data the caller needs now (a readback, a
+   query result): the timeline is polled for up to the device's budget before the blocking
+   wait (renderer.h, xgdi_spin_until); frame slots do not poll, or a GPU-bound frame loop would
+   spend the budget every frame. */
+static xgd_result wait_value(xvk_renderer *r, uint64_t value, bool spin)
 {
     if (value == 0 || r->lost) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
     /* A value no submission will signal would block forever: report it instead of hanging
@@ -605,9 +621,17 @@ static xgd_result xvk_wait_value(xvk_renderer *r, uint64_t value)
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     if (xvk_completed(r) >= value) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
     r->counters.gpu_waits++;
+    xvk_spin_ctx c = { r, value };
+    if (spin && xgdi_spin_until(xvk_spin_done, &c, r->wait_spin_ns))
+        return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
     VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
                                .pSemaphores = &r->timeline, .pValues = &value };
     return xvk_check(r, vkWaitSemaphores(r->dev, &wi, UINT64_MAX), "vkWaitSemaphores");
+}
+
+static xgd_result xvk_wait_value(xvk_renderer *r, uint64_t value)
+{
+    return wait_value(r, value, false);
 }
 
 static void ring_collect(xvk_renderer *r, uint64_t completed)
@@ -761,7 +785,7 @@ xgd_result xvk_submit_and_wait(xvk_renderer *r)
 {
     xgd_result res = xvk_submit(&r->base);
     if (res != XGD_OK) return res;
-    res = xvk_wait_value(r, r->base.submitted_fence);
+    res = wait_value(r, r->base.submitted_fence, true);
     if (res != XGD_OK) return res;
     uint64_t done = xvk_completed(r);
     ring_collect(r, done);
@@ -800,7 +824,7 @@ static xgd_result xvk_wait_fence(xgdi_renderer *base, uint64_t value)
         xgd_result res = xvk_submit(base);
         if (res != XGD_OK) return res;
     }
-    return xvk_wait_value(r, value);
+    return wait_value(r, value, true);
 }
 
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object)

@@ -259,6 +259,7 @@ struct xvk_renderer {
     xvk_renderer *registry_next;
     VkPhysicalDevice phys;
     VkPhysicalDeviceProperties props;
+    uint64_t wait_spin_ns;            /* xgdi_wait_spin_budget_ns: the poll before a data wait */
     VkDevice dev;
     VkQueue queue;
     uint32_t queue_family;

@@ -1,0 +1,182 @@
+/*
+ * test_wait_spin.c - the poll before a blocking wait for the GPU (src/core/spin.c, renderer.h):
+ *  - WaitSpin_Budget: $XGD_WAIT_SPIN_US sets the budget in microseconds (0 turns polling off,
+ *    at most a second, a malformed value keeps the default); unset, a GPU polls for
+ *    XGDI_WAIT_SPIN_DEFAULT_US and a CPU device (lavapipe, WARP) not at all;
+ *  - WaitSpin_Until: xgdi_spin_until returns as soon as its condition holds, asks once and
+ *    returns with a zero budget, and gives up no earlier than the budget when the condition
+ *    never holds;
+ *  - WaitSpin_{Vulkan,D3D12}ReadbackPolls: a renderer takes its budget from the variable, a
+ *    readback that waits with polling on returns the right texels and counts as a GPU wait,
+ *    and one with polling off too (the blocking path alone).
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, clock_gettime */
+#include "harness.h"
+
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* each renderer's budget, read where its internal header is included (one renderer's header a
+   file): test_vk_transfer.c, test_d3d12_readback.c */
+uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev);
+uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+XGD_TEST(WaitSpin_Budget)
+{
+    const uint64_t def = (uint64_t)XGDI_WAIT_SPIN_DEFAULT_US * 1000u;
+    unsetenv("XGD_WAIT_SPIN_US");
+    CHECK(xgdi_wait_spin_budget_ns(false) == def);
+    CHECK(xgdi_wait_spin_budget_ns(true) == 0);
+    static const struct {
+        const char *value;
+        uint64_t gpu, cpu; /* ns; UINT64_MAX: the default of that device kind */
+    } cases[] = {
+        { "250", 250000u, 250000u },     /* set: the same on every device */
+        { "0", 0, 0 },                   /* off */
+        { "1000000", 1000000000u, 1000000000u },
+        { "5000000", 1000000000u, 1000000000u }, /* at most a second */
+        { "", UINT64_MAX, UINT64_MAX },  /* empty: the default */
+        { "12us", UINT64_MAX, UINT64_MAX }, /* malformed: the default */
+        { "-3", UINT64_MAX, UINT64_MAX },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        REQUIRE(setenv("XGD_WAIT_SPIN_US", cases[i].value, 1) == 0);
+        uint64_t gpu = cases[i].gpu == UINT64_MAX ? def : cases[i].gpu;
+        uint64_t cpu = cases[i].cpu == UINT64_MAX ? 0 : cases[i].cpu;
+        CHECK_MSG(xgdi_wait_spin_budget_ns(false) == gpu, "'%s' on a GPU: %llu ns, expected %llu",
+                  cases[i].value, (unsigned long long)xgdi_wait_spin_budget_ns(false),
+                  (unsigned long long)gpu);
+        CHECK_MSG(xgdi_wait_spin_budget_ns(true) == cpu, "'%s' on a CPU device: %llu ns, expected %llu",
+                  cases[i].value, (unsigned long long)xgdi_wait_spin_budget_ns(true),
+                  (unsigned long long)cpu);
+    }
+    unsetenv("XGD_WAIT_SPIN_US");
+}
+
+typedef struct countdown {
+    int calls, true_at; /* true from call true_at on (never when 0) */
+} countdown;
+
+static bool countdown_done(void *ctx)
+{
+    countdown *c = ctx;
+    c->calls++;
+    return c->true_at > 0 && c->calls >= c->true_at;
+}
+
+XGD_TEST(WaitSpin_Until)
+{
+    /* holds at once: one call, true */
+    countdown c = { 0, 1 };
+    CHECK(xgdi_spin_until(countdown_done, &c, 1000000000u));
+    CHECK_INT(c.calls, 1);
+    /* holds at the fifth call: returns then, long before the second's budget */
+    c = (countdown){ 0, 5 };
+    double t0 = now_s();
+    CHECK(xgdi_spin_until(countdown_done, &c, 1000000000u));
+    CHECK_INT(c.calls, 5);
+    CHECK_MSG(now_s() - t0 < 0.5, "returned after %.3f s", now_s() - t0);
+    /* no budget: asked once */
+    c = (countdown){ 0, 0 };
+    CHECK(!xgdi_spin_until(countdown_done, &c, 0));
+    CHECK_INT(c.calls, 1);
+    /* never holds: gives up, not before the budget (3 ms) */
+    c = (countdown){ 0, 0 };
+    t0 = now_s();
+    CHECK(!xgdi_spin_until(countdown_done, &c, 3000000u));
+    double spent = now_s() - t0;
+    CHECK_MSG(spent >= 0.003, "gave up after %.6f s, before its 3 ms", spent);
+    CHECK(c.calls > 1);
+}
+
+/* A 64x64 render target cleared to c, then a texel read back at (x, y): with the GPU still busy
+   with the clear, the read waits. Returns the device's gpu_waits increase. */
+static uint64_t clear_and_read(xgdt_ctx *t, xgd_device *dev, xgd_texture *rt, xgd_color c)
+{
+    xgd_statistics s0, s1;
+    CHECK_OK(xgd_device_get_statistics(dev, &s0));
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    CHECK_OK(xgd_clear_color(dev, c));
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    uint8_t px[4] = { 0x55, 0x55, 0x55, 0x55 };
+    CHECK_OK(xgd_texture_get_data(rt, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, &(xgd_rect){ 17, 33, 1, 1 },
+                                  px, sizeof px));
+    CHECK_MSG(px[0] == c.r && px[1] == c.g && px[2] == c.b && px[3] == c.a,
+              "read (%d, %d, %d, %d), cleared to (%d, %d, %d, %d)", px[0], px[1], px[2], px[3], c.r,
+              c.g, c.b, c.a);
+    CHECK_OK(xgd_device_get_statistics(dev, &s1));
+    return s1.gpu_waits - s0.gpu_waits;
+}
+
+/* Device on `kind` with $XGD_WAIT_SPIN_US = spin_us; NULL (test not supported) without one. */
+static xgd_device *spin_device(xgdt_ctx *t, xgd_renderer_kind kind, const char *spin_us)
+{
+    if (setenv("XGD_WAIT_SPIN_US", spin_us, 1) != 0) {
+        CHECK_MSG(false, "setenv failed");
+        return NULL;
+    }
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.renderer = kind;
+    dd.pp.headless = true;
+    dd.pp.back_buffer_width = 64;
+    dd.pp.back_buffer_height = 64;
+    xgd_device *dev = NULL;
+    xgd_result r = xgd_device_create(&dd, &dev);
+    unsetenv("XGD_WAIT_SPIN_US");
+    if (r != XGD_OK) {
+        xgdt_not_supported(t, "no device of this renderer here");
+        return NULL;
+    }
+    return dev;
+}
+
+/* Reads with polling on (a second's budget, so the poll sees the clear finish) and off: right
+   texels both ways, and every read that found the GPU busy counted as a wait. */
+static void readback_polls(xgdt_ctx *t, xgd_renderer_kind kind, uint64_t (*budget)(xgd_device *))
+{
+    const char *settings[2] = { "1000000", "0" };
+    for (int s = 0; s < 2; s++) {
+        xgd_device *dev = spin_device(t, kind, settings[s]);
+        if (dev == NULL) return;
+        CHECK_MSG(budget(dev) == (s == 0 ? 1000000000u : 0u), "budget %llu ns with '%s'",
+                  (unsigned long long)budget(dev), settings[s]);
+        xgd_texture *rt = NULL;
+        CHECK_OK(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = 64, .height = 64 }, &rt));
+        uint64_t waits = 0;
+        for (int i = 0; i < 8; i++)
+            waits += clear_and_read(t, dev, rt, (xgd_color){ (uint8_t)(30 * i), 200, (uint8_t)(255 - i), 255 });
+        /* a wait is counted only where the GPU was still busy: at most one a read */
+        CHECK(waits <= 8);
+        xgd_texture_destroy(rt);
+        xgd_device_destroy(dev);
+    }
+}
+
+
+XGD_TEST(WaitSpin_VulkanReadbackPolls)
+{
+#ifdef XGD_TEST_HAVE_VULKAN
+    readback_polls(t, XGD_RENDERER_VULKAN, xgdt_vk_wait_spin_ns);
+#else
+    xgdt_not_supported(t, "built without the Vulkan renderer");
+#endif
+}
+
+XGD_TEST(WaitSpin_D3D12ReadbackPolls)
+{
+#ifdef XGD_TEST_HAVE_D3D12
+    readback_polls(t, XGD_RENDERER_D3D12, xgdt_d3d12_wait_spin_ns);
+#else
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer");
+#endif
+}
