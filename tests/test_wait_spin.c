@@ -39,26 +39,26 @@ XGD_TEST(WaitSpin_Budget)
     CHECK(xgdi_wait_spin_budget_ns(true) == 0);
     static const struct {
         const char *value;
-        uint64_t gpu, cpu; /* ns; UINT64_MAX: the default of that device kind */
+        bool set;   /* false: the device kind's default */
+        uint64_t ns;
     } cases[] = {
-        { "250", 250000u, 250000u },     /* set: the same on every device */
-        { "0", 0, 0 },                   /* off */
-        { "1000000", 1000000000u, 1000000000u },
-        { "5000000", 1000000000u, 1000000000u }, /* at most a second */
-        { "", UINT64_MAX, UINT64_MAX },  /* empty: the default */
-        { "12us", UINT64_MAX, UINT64_MAX }, /* malformed: the default */
-        { "-3", UINT64_MAX, UINT64_MAX },
+        { "250", true, 250000u },   /* set: the same on every device */
+        { "0", true, 0 },           /* off */
+        { "1000000", true, 1000000000u },
+        { "5000000", true, 1000000000u }, /* at most a second */
+        { "", false, 0 },           /* empty, malformed, signed or spaced: the default */
+        { "12us", false, 0 },
+        { "-3", false, 0 },
+        { " 5", false, 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         REQUIRE(setenv("XGD_WAIT_SPIN_US", cases[i].value, 1) == 0);
-        uint64_t gpu = cases[i].gpu == UINT64_MAX ? def : cases[i].gpu;
-        uint64_t cpu = cases[i].cpu == UINT64_MAX ? 0 : cases[i].cpu;
-        CHECK_MSG(xgdi_wait_spin_budget_ns(false) == gpu, "'%s' on a GPU: %llu ns, expected %llu",
-                  cases[i].value, (unsigned long long)xgdi_wait_spin_budget_ns(false),
-                  (unsigned long long)gpu);
-        CHECK_MSG(xgdi_wait_spin_budget_ns(true) == cpu, "'%s' on a CPU device: %llu ns, expected %llu",
-                  cases[i].value, (unsigned long long)xgdi_wait_spin_budget_ns(true),
-                  (unsigned long long)cpu);
+        for (int cpu = 0; cpu < 2; cpu++) {
+            uint64_t want = cases[i].set ? cases[i].ns : cpu ? 0 : def;
+            uint64_t got = xgdi_wait_spin_budget_ns(cpu != 0);
+            CHECK_MSG(got == want, "'%s' on a %s device: %llu ns, expected %llu", cases[i].value,
+                      cpu ? "CPU" : "GPU", (unsigned long long)got, (unsigned long long)want);
+        }
     }
     unsetenv("XGD_WAIT_SPIN_US");
 }

@@ -754,11 +754,11 @@ void xgdi_touch_pages(void *p, size_t n);
 
 /* The poll before a blocking wait for the GPU (spin.c). A blocking wait returns some time after
    the GPU finished (the driver's completion signal, then the thread's wake-up); a caller that
-   waits for data it needs now (a readback, a query result, an idle device) polls the fence
-   first, for at most the budget, and blocks only after it. The budget, in nanoseconds:
-   $XGD_WAIT_SPIN_US microseconds where set (read once per device; 0 turns polling off), else
-   XGDI_WAIT_SPIN_DEFAULT_US on a GPU and 0 on a CPU device (lavapipe, WARP: the polling thread
-   would take a core from the device's own threads). */
+   waits for data it needs now (a readback, a query result) polls the fence first, for at most
+   a budget, and blocks only after it. The budget, in nanoseconds: $XGD_WAIT_SPIN_US
+   microseconds where set (read once per device; at most a second; 0 turns polling off), else
+   XGDI_WAIT_SPIN_DEFAULT_US on a GPU and none on a CPU device (lavapipe, WARP: the polling
+   thread would take a core from the device's own threads). */
 #define XGDI_WAIT_SPIN_DEFAULT_US 1000
 uint64_t xgdi_wait_spin_budget_ns(bool cpu_device);
 /* Calls done(ctx) until it returns true or budget_ns have passed; returns its last answer. */

@@ -119,8 +119,8 @@ static bool d3d12_spin_done(void *ctx)
  * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits (a
  * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet").
  * `spin`: data the caller needs now (a readback, a query result): the fence is polled for up to
- * the device's budget before the blocking wait (renderer.h, xgdi_spin_until). Frame slots do
- * not poll, or a GPU-bound frame loop would spend the budget every frame. */
+ * the device's budget (renderer.h, spin.c) before the blocking wait. Frame slots do not poll, or
+ * a GPU-bound frame loop would spend the budget every frame. */
 static xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value, bool spin)
 {
     if (xgdi_d3d12_completed(r) >= value) return XGD_OK;

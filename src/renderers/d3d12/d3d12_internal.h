@@ -385,8 +385,6 @@ typedef struct d3d12_capabilities {
 struct d3d12_renderer {
     xgdi_renderer base;
     bool debug, lost;
-    bool cpu_device;       /* WARP, or vkd3d on a CPU Vulkan device (lavapipe) */
-    uint64_t wait_spin_ns; /* xgdi_wait_spin_budget_ns: the poll before a data wait */
     /* $XGD_MIPS_PER_LEVEL set (not "0"): every chain by the float blit, Color's too */
     bool mips_per_level;
     uint64_t completed_max;           /* largest completed fence value read (xgdi_d3d12_completed) */
@@ -467,19 +465,6 @@ struct d3d12_renderer {
     xgdi_native_texture *black;       /* sampled by an unbound slot: (0,0,0,1) */
     xgdi_native_texture *black_volume; /* the same, 1x1x1, for a Texture3D register (NULL
                                           when the device has no volume textures) */
-    /* A clear not recorded yet (d3d12_commands.c, xgdi_d3d12_op_clear): a clear of the bound set
-       waits for the next command, so that the clear which follows it with nothing between
-       (SetRenderTargets' DiscardContents clear, then the application's Clear) replaces it
-       instead of filling the target twice. d3d12_list records it before anything else. */
-    struct d3d12_pending_clear {
-        bool active;
-        int rt_count;                                  /* colour targets cleared (0: none) */
-        D3D12_CPU_DESCRIPTOR_HANDLE rtv[D3D12X_MAX_TARGETS], dsv;
-        float color[4];
-        D3D12_CLEAR_FLAGS ds_flags;                    /* 0: neither depth nor stencil */
-        float depth;
-        UINT8 stencil;
-    } pending_clear;
     xgdi_target targets[D3D12X_MAX_TARGETS];
     int target_count;
     bool targets_dirty;
@@ -552,6 +537,23 @@ struct d3d12_renderer {
        query's segments (core's xgdi_query_slots) */
     struct d3d12_query_chunk *query_chunks; /* queries.chunk_count of them */
     xgdi_query_slots queries;
+
+    /* last: the fields above keep the layout the per-draw paths were measured with */
+    /* A clear not recorded yet (d3d12_commands.c, xgdi_d3d12_op_clear): a clear of the bound set
+       waits for the next command, so that the clear which follows it with nothing between
+       (SetRenderTargets' DiscardContents clear, then the application's Clear) replaces it
+       instead of filling the target twice. d3d12_list records it before anything else. */
+    struct d3d12_pending_clear {
+        bool active;
+        int rt_count;                                  /* colour targets cleared (0: none) */
+        D3D12_CPU_DESCRIPTOR_HANDLE rtv[D3D12X_MAX_TARGETS], dsv;
+        float color[4];
+        D3D12_CLEAR_FLAGS ds_flags;                    /* 0: neither depth nor stencil */
+        float depth;
+        UINT8 stencil;
+    } pending_clear;
+    bool cpu_device;       /* WARP, or vkd3d on a CPU Vulkan device (lavapipe) */
+    uint64_t wait_spin_ns; /* xgdi_wait_spin_budget_ns: the poll before a data wait */
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }

@@ -607,9 +607,9 @@ static bool xvk_spin_done(void *ctx)
 }
 
 /* Waits until the timeline reaches `value`. `spin`: data the caller needs now (a readback, a
-   query result): the timeline is polled for up to the device's budget before the blocking
-   wait (renderer.h, xgdi_spin_until); frame slots do not poll, or a GPU-bound frame loop would
-   spend the budget every frame. */
+   query result): the timeline is polled for up to the device's budget (renderer.h, spin.c)
+   before the blocking wait; frame slots do not poll, or a GPU-bound frame loop would spend the
+   budget every frame. */
 static xgd_result wait_value(xvk_renderer *r, uint64_t value, bool spin)
 {
     if (value == 0 || r->lost) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;

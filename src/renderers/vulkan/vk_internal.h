@@ -259,7 +259,6 @@ struct xvk_renderer {
     xvk_renderer *registry_next;
     VkPhysicalDevice phys;
     VkPhysicalDeviceProperties props;
-    uint64_t wait_spin_ns;            /* xgdi_wait_spin_budget_ns: the poll before a data wait */
     VkDevice dev;
     VkQueue queue;
     uint32_t queue_family;
@@ -459,6 +458,10 @@ struct xvk_renderer {
     bool occlusion_precise;    /* the occlusionQueryPrecise feature is enabled */
     VkQueryPool *query_pools;  /* queries.chunk_count of them */
     xgdi_query_slots queries;
+
+    /* xgdi_wait_spin_budget_ns: the poll before a data wait (last: the fields above keep the
+       layout the per-draw paths were measured with) */
+    uint64_t wait_spin_ns;
 };
 
 static inline xvk_renderer *xvk_cast(xgdi_renderer *r) { return (xvk_renderer *)r; }
