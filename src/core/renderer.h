@@ -754,13 +754,11 @@ void xgdi_touch_pages(void *p, size_t n);
 
 /* The poll before a blocking wait for the GPU (spin.c). A blocking wait returns some time after
    the GPU finished (the driver's completion signal, then the thread's wake-up); a caller that
-   waits for data it needs now (a readback, a query result) polls the fence first, for at most
-   a budget, and blocks only after it. The budget, in nanoseconds: $XGD_WAIT_SPIN_US
-   microseconds where set (read once per device; at most a second; 0 turns polling off), else
-   XGDI_WAIT_SPIN_DEFAULT_US on a GPU and none on a CPU device (lavapipe, WARP: the polling
-   thread would take a core from the device's own threads). */
-#define XGDI_WAIT_SPIN_DEFAULT_US 1000
-uint64_t xgdi_wait_spin_budget_ns(bool cpu_device);
+   waits for data it needs now (a readback, a query result) may poll the fence first, for at
+   most a budget, and block only after it. The budget, in nanoseconds: $XGD_WAIT_SPIN_US
+   microseconds (read once per device, at most a second); unset, malformed or 0: no polling
+   (spin.c says why that is the default). */
+uint64_t xgdi_wait_spin_budget_ns(void);
 /* Calls done(ctx) until it returns true or budget_ns have passed; returns its last answer. */
 bool xgdi_spin_until(bool (*done)(void *ctx), void *ctx, uint64_t budget_ns);
 

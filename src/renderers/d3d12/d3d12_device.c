@@ -119,8 +119,8 @@ static bool d3d12_spin_done(void *ctx)
  * slices of a second and re-reads the fence between them; vkd3d 1.2 has only untimed waits (a
  * timed one returns VKD3D_WAIT_FAILED, "Timed wait not implemented yet").
  * `spin`: data the caller needs now (a readback, a query result): the fence is polled for up to
- * the device's budget (renderer.h, spin.c) before the blocking wait. Frame slots do not poll, or
- * a GPU-bound frame loop would spend the budget every frame. */
+ * the device's budget (0 unless $XGD_WAIT_SPIN_US asks: renderer.h, spin.c) before the blocking
+ * wait. Frame slots do not poll, or a GPU-bound frame loop would spend the budget every frame. */
 static xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value, bool spin)
 {
     if (xgdi_d3d12_completed(r) >= value) return XGD_OK;
@@ -524,10 +524,8 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
     }
     if (SUCCEEDED(hr)) {
         DXGI_ADAPTER_DESC1 ad;
-        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad))) {
+        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad)))
             snprintf(r->caps.adapter, sizeof r->caps.adapter, "%ls", ad.Description);
-            r->cpu_device = (ad.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) != 0;
-        }
         hr = D3D12CreateDevice((IUnknown *)adapter, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device,
                                (void **)out);
         IDXGIAdapter1_Release(adapter);
@@ -565,7 +563,6 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
-        r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
         /* vkd3d turns D3D12_FILTER_ANISOTROPIC into a Vulkan sampler with anisotropyEnable
            (on lavapipe it filters anisotropically up to 16); a device without
            samplerAnisotropy gets Linear from this renderer instead (xgdi_d3d12_sampler_get) */
@@ -966,7 +963,7 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
         return res;
     }
     if (r->debug) xgdi_d3d12_debug_attach_info_queue(r);
-    r->wait_spin_ns = xgdi_wait_spin_budget_ns(r->cpu_device);
+    r->wait_spin_ns = xgdi_wait_spin_budget_ns();
     xgd_result res = XGD_OK;
     D3D12_COMMAND_QUEUE_DESC qd = { D3D12_COMMAND_LIST_TYPE_DIRECT, 0,
                                     D3D12_COMMAND_QUEUE_FLAG_NONE, 0 };

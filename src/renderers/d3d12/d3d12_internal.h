@@ -552,7 +552,6 @@ struct d3d12_renderer {
         float depth;
         UINT8 stencil;
     } pending_clear;
-    bool cpu_device;       /* WARP, or vkd3d on a CPU Vulkan device (lavapipe) */
     uint64_t wait_spin_ns; /* xgdi_wait_spin_budget_ns: the poll before a data wait */
 };
 

@@ -446,7 +446,7 @@ static xgd_result pick_device(xvk_renderer *r)
     r->queue_family = best_family;
     free(pds);
     vkGetPhysicalDeviceProperties(r->phys, &r->props);
-    r->wait_spin_ns = xgdi_wait_spin_budget_ns(r->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
+    r->wait_spin_ns = xgdi_wait_spin_budget_ns();
     snprintf(r->adapter_name, sizeof r->adapter_name, "%s", r->props.deviceName);
     vkGetPhysicalDeviceMemoryProperties(r->phys, &r->memory.props);
     return XGD_OK;
@@ -607,9 +607,9 @@ static bool xvk_spin_done(void *ctx)
 }
 
 /* Waits until the timeline reaches `value`. `spin`: data the caller needs now (a readback, a
-   query result): the timeline is polled for up to the device's budget (renderer.h, spin.c)
-   before the blocking wait; frame slots do not poll, or a GPU-bound frame loop would spend the
-   budget every frame. */
+   query result): the timeline is polled for up to the device's budget (0 unless
+   $XGD_WAIT_SPIN_US asks: renderer.h, spin.c) before the blocking wait; frame slots do not
+   poll, or a GPU-bound frame loop would spend the budget every frame. */
 static xgd_result wait_value(xvk_renderer *r, uint64_t value, bool spin)
 {
     if (value == 0 || r->lost) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
