@@ -66,7 +66,18 @@ XGD_TEST(D3D12_ClearsMergeUntilACommand)
     CHECK_INT(r->stats.clears_recorded, n + 1);
     CHECK(px[0] == 255 && px[1] == 0 && px[2] == 0 && px[3] == 255);
 
-    /* a bound target destroyed with its clear pending: recorded before its views go */
+    /* destroying a texture that is not bound records nothing: the clears still merge */
+    xgd_texture *other = fx_target(t, dev, 8, 8, XGD_DEPTH_FORMAT_NONE, 0,
+                                   XGD_RENDER_TARGET_USAGE_DISCARD_CONTENTS, false);
+    REQUIRE(other);
+    n = r->stats.clears_recorded;
+    CHECK_OK(xgd_set_render_target(dev, rt));
+    xgd_texture_destroy(other);
+    CHECK_OK(xgd_clear_color(dev, blue));
+    CHECK_OK(xgd_set_render_target(dev, NULL));
+    CHECK_INT(r->stats.clears_recorded, n + 1);
+
+    /* a bound target destroyed with its clear pending: recorded by then (core unbinds it) */
     n = r->stats.clears_recorded;
     CHECK_OK(xgd_set_render_target(dev, rt));
     CHECK_INT(r->stats.clears_recorded, n);

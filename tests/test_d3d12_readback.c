@@ -14,11 +14,17 @@
 #include "d3d12_internal.h"
 #include "internal.h"
 
-/* the renderer's poll budget before a data wait, for test_wait_spin.c */
+/* the renderer's poll budget before a data wait and the waits that polled, for
+   test_wait_spin.c */
 uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev);
 uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev)
 {
     return ((d3d12_renderer *)dev->renderer)->wait_spin_ns;
+}
+uint64_t xgdt_d3d12_wait_polls(xgd_device *dev);
+uint64_t xgdt_d3d12_wait_polls(xgd_device *dev)
+{
+    return ((d3d12_renderer *)dev->renderer)->stats.wait_polls;
 }
 
 /* Clears the back buffer to c and reads rect back: every pixel must be c. */

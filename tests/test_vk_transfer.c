@@ -14,9 +14,15 @@
 #include "internal.h"
 #include "vk_internal.h"
 
-/* the renderer's poll budget before a data wait, for test_wait_spin.c */
+/* the renderer's poll budget before a data wait and the waits that polled, for
+   test_wait_spin.c */
 uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev);
 uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev) { return ((xvk_renderer *)dev->renderer)->wait_spin_ns; }
+uint64_t xgdt_vk_wait_polls(xgd_device *dev);
+uint64_t xgdt_vk_wait_polls(xgd_device *dev)
+{
+    return ((xvk_renderer *)dev->renderer)->counters.wait_polls;
+}
 #endif
 
 XGD_TEST(VkTransfer_BigBuffersReusedByFence)

@@ -5,9 +5,9 @@
  *  - WaitSpin_Until: xgdi_spin_until returns as soon as its condition holds, asks once and
  *    returns with a zero budget, and gives up no earlier than the budget when the condition
  *    never holds;
- *  - WaitSpin_{Vulkan,D3D12}ReadbackPolls: a renderer takes its budget from the variable, a
- *    readback that waits with polling on returns the right texels and counts as a GPU wait,
- *    and one with polling off too (the blocking path alone).
+ *  - WaitSpin_{Vulkan,D3D12}ReadbackPolls: a renderer takes its budget from the variable; with
+ *    a budget every readback that waits polls and its poll sees the work finish (the renderer's
+ *    wait_polls counter), without one nothing polls; the texels are right both ways.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, clock_gettime */
 #include "harness.h"
@@ -22,6 +22,31 @@
    file): test_vk_transfer.c, test_d3d12_readback.c */
 uint64_t xgdt_vk_wait_spin_ns(xgd_device *dev);
 uint64_t xgdt_d3d12_wait_spin_ns(xgd_device *dev);
+uint64_t xgdt_vk_wait_polls(xgd_device *dev);
+uint64_t xgdt_d3d12_wait_polls(xgd_device *dev);
+
+/* $XGD_WAIT_SPIN_US as the run found it, put back when a test has changed it */
+typedef struct saved_env {
+    bool set;
+    char value[64];
+} saved_env;
+
+static saved_env env_save(void)
+{
+    saved_env e = { false, "" };
+    const char *v = getenv("XGD_WAIT_SPIN_US");
+    if (v != NULL) {
+        e.set = true;
+        snprintf(e.value, sizeof e.value, "%s", v);
+    }
+    return e;
+}
+
+static void env_restore(const saved_env *e)
+{
+    if (e->set) (void)setenv("XGD_WAIT_SPIN_US", e->value, 1);
+    else unsetenv("XGD_WAIT_SPIN_US");
+}
 
 static double now_s(void)
 {
@@ -32,6 +57,7 @@ static double now_s(void)
 
 XGD_TEST(WaitSpin_Budget)
 {
+    saved_env saved = env_save();
     unsetenv("XGD_WAIT_SPIN_US");
     CHECK(xgdi_wait_spin_budget_ns() == 0); /* off unless asked */
     static const struct {
@@ -53,7 +79,7 @@ XGD_TEST(WaitSpin_Budget)
                   cases[i].value, (unsigned long long)xgdi_wait_spin_budget_ns(),
                   (unsigned long long)cases[i].ns);
     }
-    unsetenv("XGD_WAIT_SPIN_US");
+    env_restore(&saved);
 }
 
 typedef struct countdown {
@@ -92,8 +118,9 @@ XGD_TEST(WaitSpin_Until)
     CHECK(c.calls > 1);
 }
 
-/* A 64x64 render target cleared to c, then a texel read back at (x, y): with the GPU still busy
-   with the clear, the read waits. Returns the device's gpu_waits increase. */
+/* The render target cleared to c, then a texel read back: the read's submission holds the
+   clear, so the GPU is still busy when the read starts waiting. Returns the device's gpu_waits
+   increase. */
 static uint64_t clear_and_read(xgdt_ctx *t, xgd_device *dev, xgd_texture *rt, xgd_color c)
 {
     xgd_statistics s0, s1;
@@ -114,6 +141,7 @@ static uint64_t clear_and_read(xgdt_ctx *t, xgd_device *dev, xgd_texture *rt, xg
 /* Device on `kind` with $XGD_WAIT_SPIN_US = spin_us; NULL (test not supported) without one. */
 static xgd_device *spin_device(xgdt_ctx *t, xgd_renderer_kind kind, const char *spin_us)
 {
+    saved_env saved = env_save();
     if (setenv("XGD_WAIT_SPIN_US", spin_us, 1) != 0) {
         CHECK_MSG(false, "setenv failed");
         return NULL;
@@ -125,7 +153,7 @@ static xgd_device *spin_device(xgdt_ctx *t, xgd_renderer_kind kind, const char *
     dd.pp.back_buffer_height = 64;
     xgd_device *dev = NULL;
     xgd_result r = xgd_device_create(&dd, &dev);
-    unsetenv("XGD_WAIT_SPIN_US");
+    env_restore(&saved);
     if (r != XGD_OK) {
         xgdt_not_supported(t, "no device of this renderer here");
         return NULL;
@@ -133,9 +161,11 @@ static xgd_device *spin_device(xgdt_ctx *t, xgd_renderer_kind kind, const char *
     return dev;
 }
 
-/* Reads with polling on (a second's budget, so the poll sees the clear finish) and off: right
-   texels both ways, and every read that found the GPU busy counted as a wait. */
-static void readback_polls(xgdt_ctx *t, xgd_renderer_kind kind, uint64_t (*budget)(xgd_device *))
+/* Reads with polling on (a second's budget, so each poll sees its read's work finish) and off:
+   right texels both ways; with polling every wait polled and ended in the poll, without it
+   none polled. A 1024x1024 clear before each read keeps the GPU busy past the read's start. */
+static void readback_polls(xgdt_ctx *t, xgd_renderer_kind kind, uint64_t (*budget)(xgd_device *),
+                           uint64_t (*polls)(xgd_device *))
 {
     const char *settings[2] = { "1000000", "0" };
     for (int s = 0; s < 2; s++) {
@@ -144,22 +174,24 @@ static void readback_polls(xgdt_ctx *t, xgd_renderer_kind kind, uint64_t (*budge
         CHECK_MSG(budget(dev) == (s == 0 ? 1000000000u : 0u), "budget %llu ns with '%s'",
                   (unsigned long long)budget(dev), settings[s]);
         xgd_texture *rt = NULL;
-        CHECK_OK(xgd_render_target2d_create(dev, &(xgd_render_target_desc){ .width = 64, .height = 64 }, &rt));
-        uint64_t waits = 0;
+        CHECK_OK(xgd_render_target2d_create(
+            dev, &(xgd_render_target_desc){ .width = 1024, .height = 1024 }, &rt));
+        uint64_t waits = 0, polled = polls(dev);
         for (int i = 0; i < 8; i++)
             waits += clear_and_read(t, dev, rt, (xgd_color){ (uint8_t)(30 * i), 200, (uint8_t)(255 - i), 255 });
-        /* a wait is counted only where the GPU was still busy: at most one a read */
-        CHECK(waits <= 8);
+        polled = polls(dev) - polled;
+        CHECK_MSG(waits >= 1 && waits <= 8, "%llu waits in 8 reads", (unsigned long long)waits);
+        CHECK_MSG(polled == (s == 0 ? waits : 0), "'%s': %llu of %llu waits ended polling",
+                  settings[s], (unsigned long long)polled, (unsigned long long)waits);
         xgd_texture_destroy(rt);
         xgd_device_destroy(dev);
     }
 }
 
-
 XGD_TEST(WaitSpin_VulkanReadbackPolls)
 {
 #ifdef XGD_TEST_HAVE_VULKAN
-    readback_polls(t, XGD_RENDERER_VULKAN, xgdt_vk_wait_spin_ns);
+    readback_polls(t, XGD_RENDERER_VULKAN, xgdt_vk_wait_spin_ns, xgdt_vk_wait_polls);
 #else
     xgdt_not_supported(t, "built without the Vulkan renderer");
 #endif
@@ -168,7 +200,7 @@ XGD_TEST(WaitSpin_VulkanReadbackPolls)
 XGD_TEST(WaitSpin_D3D12ReadbackPolls)
 {
 #ifdef XGD_TEST_HAVE_D3D12
-    readback_polls(t, XGD_RENDERER_D3D12, xgdt_d3d12_wait_spin_ns);
+    readback_polls(t, XGD_RENDERER_D3D12, xgdt_d3d12_wait_spin_ns, xgdt_d3d12_wait_polls);
 #else
     xgdt_not_supported(t, "built without the Direct3D 12 renderer");
 #endif

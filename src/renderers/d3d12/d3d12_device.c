@@ -132,7 +132,9 @@ static xgd_result d3d12_wait(d3d12_renderer *r, uint64_t value, bool spin)
                          (unsigned long long)value, (unsigned long long)r->base.submitted_fence);
     r->stats.gpu_waits++;
     d3d12_spin_ctx c = { r, value };
-    if (spin) (void)xgdi_spin_until(d3d12_spin_done, &c, r->wait_spin_ns);
+    if (spin && r->wait_spin_ns > 0 && xgdi_spin_until(d3d12_spin_done, &c, r->wait_spin_ns) &&
+        !r->lost)
+        r->stats.wait_polls++;
     while (xgdi_d3d12_completed(r) < value && !r->lost) {
         HRESULT hr = ID3D12Fence_SetEventOnCompletion(r->fence, value, r->event);
         if (FAILED(hr)) return xgdi_d3d12_check(r, hr, "SetEventOnCompletion");

@@ -363,6 +363,7 @@ typedef struct d3d12_stats {
     uint64_t pso_lookups;             /* draws whose PSO was looked up (the memo did not serve) */
     uint64_t mip_chain_draws;         /* mip draws of several levels (PSMipChain2/3) */
     uint64_t clears_recorded;         /* pending clears recorded (xgdi_d3d12_flush_clear) */
+    uint64_t wait_polls;              /* waits that polled ($XGD_WAIT_SPIN_US) and saw the value */
 } d3d12_stats;
 
 typedef struct d3d12_capabilities {

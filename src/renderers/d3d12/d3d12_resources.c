@@ -395,10 +395,12 @@ void xgdi_d3d12_op_texture_destroy(xgdi_renderer *base, xgdi_native_texture *t)
 {
     if (t == NULL) return;
     d3d12_renderer *r = d3d12_cast(base);
-    /* a pending clear may name this texture's views, whose descriptors are freed here */
-    xgdi_d3d12_flush_clear(r);
     for (int i = 0; i < r->target_count; i++) {
         if (r->targets[i].texture == t) {
+            /* the pending clear is this set's (core unbinds a destroyed target first, which
+               flushes it already); an unbound texture's destruction keeps it pending, so the
+               next clear can still merge */
+            xgdi_d3d12_flush_clear(r);
             memset(r->targets, 0, sizeof r->targets);
             r->targets[0].texture = r->back_buffer;
             r->target_count = 1;

@@ -622,8 +622,10 @@ static xgd_result wait_value(xvk_renderer *r, uint64_t value, bool spin)
     if (xvk_completed(r) >= value) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
     r->counters.gpu_waits++;
     xvk_spin_ctx c = { r, value };
-    if (spin && xgdi_spin_until(xvk_spin_done, &c, r->wait_spin_ns))
+    if (spin && r->wait_spin_ns > 0 && xgdi_spin_until(xvk_spin_done, &c, r->wait_spin_ns)) {
+        r->counters.wait_polls++;
         return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_OK;
+    }
     VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
                                .pSemaphores = &r->timeline, .pValues = &value };
     return xvk_check(r, vkWaitSemaphores(r->dev, &wi, UINT64_MAX), "vkWaitSemaphores");

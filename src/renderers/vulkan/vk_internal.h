@@ -232,6 +232,7 @@ typedef struct xvk_counters {
     uint64_t index_binds;      /* vkCmdBindIndexBuffer calls */
     uint64_t ring_wraps, ring_waits, slot_waits;
     uint64_t gpu_waits;        /* xvk_wait_value calls that found the value incomplete */
+    uint64_t wait_polls;       /* waits that polled ($XGD_WAIT_SPIN_US) and saw the value there */
     uint64_t render_passes, barriers;
     uint64_t mip_dispatches;   /* compute dispatches of mip generation (shaders/mips.comp) */
     uint64_t big_created, big_reused; /* big transfer buffers made and reused (vk_transfer.c) */
