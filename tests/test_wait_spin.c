@@ -118,6 +118,7 @@ XGD_TEST(WaitSpin_Until)
     CHECK(c.calls > 1);
 }
 
+#if defined(XGD_TEST_HAVE_VULKAN) || defined(XGD_TEST_HAVE_D3D12)
 /* The render target cleared to c, then a texel read back: the read's submission holds the
    clear, so the GPU is still busy when the read starts waiting. Returns the device's gpu_waits
    increase. */
@@ -187,6 +188,7 @@ static void readback_polls(xgdt_ctx *t, xgd_renderer_kind kind, uint64_t (*budge
         xgd_device_destroy(dev);
     }
 }
+#endif
 
 XGD_TEST(WaitSpin_VulkanReadbackPolls)
 {
