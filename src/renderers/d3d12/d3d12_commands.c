@@ -102,8 +102,8 @@ void xgdi_d3d12_flush_clear(d3d12_renderer *r)
 /* A clear is not recorded here but kept pending (d3d12_pending_clear): a second clear of the
    same set with no command between replaces the planes it clears (a clear covers the whole
    target, so only the last value of a plane shows). Everything that records a command records
-   the pending clear first (d3d12_list), and so do binding another set, destroying a texture
-   and closing the list. */
+   the pending clear first (d3d12_list), and so do binding another set, destroying a bound
+   texture and closing the list. */
 xgd_result xgdi_d3d12_op_clear(xgdi_renderer *base, unsigned options, const float color[4],
                                float depth, int stencil)
 {
