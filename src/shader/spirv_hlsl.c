@@ -418,8 +418,12 @@ static xgd_result convert(const uint32_t *w, size_t total, xgdi_shader_stage sta
                 }
                 member_index = 0;
                 if (!make_block) {
-                    for (size_t k = 5; k < total; k += w[k] >> 16)
-                        if ((w[k] & 0xffff) == OP_TYPE_STRUCT && w[k + 1] == block_struct) member_index = (w[k] >> 16) - 2;
+                    /* a hostile module's last instruction may claim fewer or more words than
+                       are left, or none: read no word past the end and never stall */
+                    for (size_t k = 5; k < total && (w[k] >> 16) > 0; k += w[k] >> 16)
+                        if ((w[k] & 0xffff) == OP_TYPE_STRUCT && (w[k] >> 16) >= 2 && k + 1 < total &&
+                            w[k + 1] == block_struct)
+                            member_index = (w[k] >> 16) - 2;
                 }
                 put_inst(&o, OP_MEMBER_DECORATE,
                          (uint32_t[]){ block_struct, member_index, DEC_OFFSET, 16u * (uint32_t)nreg }, 4);
