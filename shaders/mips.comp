@@ -45,59 +45,47 @@ layout(push_constant) uniform Params {
 shared uint Tile[256]; // level B + 2 (16x16), then B + 4 (4x4) in its first 16 entries
 shared uint Tile2[64]; // level B + 3 (8x8), then B + 5 (2x2)
 
-uvec4 fetch(ivec2 p)
-{
-    // k / 255 times 255 is within a rounding step of k
-    return uvec4(texelFetch(Source, p, 0) * 255.0 + 0.5);
-}
+// Macros, not functions, and no signed division: the Direct3D 12 renderer translates this
+// module to DXBC (src/renderers/d3d12/d3d12_dxbc.c), which takes the entry point alone.
 
-uvec4 mean4(uvec4 a, uvec4 b, uvec4 c, uvec4 d)
-{
-    return (a + b + c + d + 2u) >> 2u;
-}
-
-uint pack(uvec4 v)
-{
-    return v.x | (v.y << 8u) | (v.z << 16u) | (v.w << 24u);
-}
-
-uvec4 unpack(uint v)
-{
-    return uvec4(v & 255u, (v >> 8u) & 255u, (v >> 16u) & 255u, v >> 24u);
-}
-
-ivec2 level_size(int k)
-{
-    return max(pc.Size >> k, ivec2(1));
-}
+// a texel of level B as bytes (k / 255 times 255 is within a rounding step of k)
+#define FETCH(P) uvec4(texelFetch(Source, P, 0) * 255.0 + 0.5)
+#define MEAN4(A, B, C, D) (((A) + (B) + (C) + (D) + 2u) >> 2u)
+#define PACK(V) ((V).x | ((V).y << 8u) | ((V).z << 16u) | ((V).w << 24u))
+#define UNPACK(U) uvec4((U) & 255u, ((U) >> 8u) & 255u, ((U) >> 16u) & 255u, (U) >> 24u)
+#define LEVEL_SIZE(K) max(pc.Size >> (K), ivec2(1))
 
 // level B + K (image IMG); texels past the level's edge are not the level's
 #define STORE(K, IMG, P, V)                                                                      \
-    if (K <= pc.Count && all(lessThan(P, level_size(K)))) imageStore(IMG, P, vec4(V) / 255.0)
+    if (K <= pc.Count && all(lessThan(P, LEVEL_SIZE(K)))) imageStore(IMG, P, vec4(V) / 255.0)
 
-// the mean of a 2x2 of a level from its four texels in row order, the second column (row)
-// standing in for the first where the level is 1 wide (high): the clamp
-uvec4 mean_quad(uvec4 q0, uvec4 q1, uvec4 q2, uvec4 q3, bvec2 two)
-{
-    return mean4(q0, two.x ? q1 : q0, two.y ? q2 : q0, two.x ? (two.y ? q3 : q1) : (two.y ? q2 : q0));
-}
+// texel C (row order) of this lane's 2x2 block of level B + 1, into OUT
+#define LEVEL1(C, OUT)                                                                           \
+    {                                                                                            \
+        ivec2 p1 = p2 * 2 + ivec2((C) & 1, (C) >> 1);                                            \
+        ivec2 a = min(p1 * 2, last), b = min(p1 * 2 + 1, last);                                  \
+        OUT = MEAN4(FETCH(a), FETCH(ivec2(b.x, a.y)), FETCH(ivec2(a.x, b.y)), FETCH(b));         \
+        STORE(1, Level1, p1, OUT);                                                               \
+    }
 
 // Level B + K (image IMG, SIDE x SIDE texels of the tile) from the 2 SIDE x 2 SIDE of level
 // B + K - 1 in shared array SRC, into DST (read no more by then); Count below K: every lane
-// leaves (Count is uniform, so the barriers stay in uniform control flow).
+// leaves (Count is uniform, so the barriers stay in uniform control flow). The second column
+// (row) stands in for the first where level B + K - 1 is 1 wide (high): the clamp.
 #define REDUCE(K, IMG, SRC, DST, SIDE)                                                           \
     if (pc.Count < K) return;                                                                    \
     barrier();                                                                                   \
     {                                                                                            \
         /* the offset of the second column (row): 0 where level B + K - 1 is 1 wide (high) */    \
-        ivec2 o = ivec2(greaterThan(level_size(K - 1), ivec2(1)));                               \
+        uvec2 o = uvec2(greaterThan(LEVEL_SIZE(K - 1), ivec2(1)));                               \
         if (gi < uint(SIDE * SIDE)) {                                                            \
-            ivec2 p = ivec2(int(gi) % SIDE, int(gi) / SIDE);                                     \
-            int i0 = p.y * 4 * SIDE + p.x * 2;                                                   \
-            uvec4 v = mean4(unpack(SRC[i0]), unpack(SRC[i0 + o.x]),                              \
-                            unpack(SRC[i0 + 2 * SIDE * o.y]), unpack(SRC[i0 + 2 * SIDE * o.y + o.x])); \
-            STORE(K, IMG, (tile >> (K - 1)) + p, v);                                             \
-            DST[gi] = pack(v);                                                                   \
+            uvec2 p = uvec2(gi % uint(SIDE), gi / uint(SIDE));                                   \
+            uint i0 = p.y * uint(4 * SIDE) + p.x * 2u;                                           \
+            uint s0 = SRC[i0], s1 = SRC[i0 + o.x], s2 = SRC[i0 + uint(2 * SIDE) * o.y];           \
+            uint s3 = SRC[i0 + uint(2 * SIDE) * o.y + o.x];                                      \
+            uvec4 v = MEAN4(UNPACK(s0), UNPACK(s1), UNPACK(s2), UNPACK(s3));                     \
+            STORE(K, IMG, (tile >> (K - 1)) + ivec2(p), v);                                      \
+            DST[gi] = PACK(v);                                                                   \
         }                                                                                        \
     }
 
@@ -110,17 +98,19 @@ void main()
 
     // this lane: a 2x2 block of level B + 1 and its texel of B + 2
     ivec2 p2 = (tile >> 1) + lane;
-    uvec4 l1[4];
-    for (int c = 0; c < 4; c++) {
-        ivec2 p1 = p2 * 2 + ivec2(c & 1, c >> 1);
-        ivec2 a = min(p1 * 2, last), b = min(p1 * 2 + 1, last);
-        l1[c] = mean4(fetch(a), fetch(ivec2(b.x, a.y)), fetch(ivec2(a.x, b.y)), fetch(b));
-        STORE(1, Level1, p1, l1[c]);
-    }
+    uvec4 q0, q1, q2, q3;
+    LEVEL1(0, q0)
+    LEVEL1(1, q1)
+    LEVEL1(2, q2)
+    LEVEL1(3, q3)
     if (pc.Count < 2) return; // uniform: every lane leaves
-    uvec4 l2 = mean_quad(l1[0], l1[1], l1[2], l1[3], greaterThan(level_size(1), ivec2(1)));
+    // the mean of the 2x2, the second column (row) standing in for the first where level
+    // B + 1 is 1 wide (high)
+    bvec2 two = greaterThan(LEVEL_SIZE(1), ivec2(1));
+    uvec4 c1 = two.x ? q1 : q0, c2 = two.y ? q2 : q0, c3 = two.y ? (two.x ? q3 : q2) : c1;
+    uvec4 l2 = MEAN4(q0, c1, c2, c3);
     STORE(2, Level2, p2, l2);
-    Tile[gi] = pack(l2);
+    Tile[gi] = PACK(l2);
 
     REDUCE(3, Level3, Tile, Tile2, 8)
     REDUCE(4, Level4, Tile2, Tile, 4)

@@ -14,10 +14,14 @@
  * ((a + b + c + d) % 4 == 2), which a renderer rounding the other way gets wrong.
  *
  * Routes: by default a renderer takes its route for Color, which must give the rule's bytes
- * exactly (MipChain_RuleExact: software; Vulkan's compute; Direct3D 12's draw per level in whole
- * numbers). With $XGD_MIPS_PER_LEVEL=1 at device creation the GPU renderers take the route of
- * their other formats (a blit or draw per level, averaging in float), held to the same box and
- * clamp per level but allowed a rounding step (MipChain_RulePerLevel).
+ * exactly (MipChain_RuleExact: software; Vulkan's and Direct3D 12's compute, shaders/mips.comp,
+ * 2D targets; Direct3D 12's draw per level in whole numbers, cube faces). Direct3D 12 has a second
+ * exact route for 2D Color chains, draws of up to three levels (PSMipChain2/3, shaders/blit.hlsl),
+ * taken with $XGD_MIPS_BY_DRAWS=1 at device creation or where the compute pipeline cannot be made
+ * (MipChain_RuleExactByDraws; not supported on the others, which have one exact route). With
+ * $XGD_MIPS_PER_LEVEL=1 the GPU renderers take the route of their other formats (a blit or draw
+ * per level, averaging in float), held to the same box and clamp per level but allowed a rounding
+ * step (MipChain_RulePerLevel).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "fixture_util.h"
@@ -119,11 +123,13 @@ static void expect_chain(xgdt_ctx *t, xgd_texture *rt, int face, int w, int h, u
     free(level);
 }
 
-static void check_rule(xgdt_ctx *t, bool per_level)
+/* Every shape's chain against the rule, on a device made with `variable` (NULL: none) set to 1;
+   per_level: each level within a step of the box of the level stored before it. */
+static void check_rule(xgdt_ctx *t, const char *variable, bool per_level)
 {
-    if (per_level) REQUIRE(setenv("XGD_MIPS_PER_LEVEL", "1", 1) == 0);
+    if (variable) REQUIRE(setenv(variable, "1", 1) == 0);
     xgd_device *dev = fx_device(t, 16, 16, XGD_DEPTH_FORMAT_NONE, 0);
-    if (per_level) unsetenv("XGD_MIPS_PER_LEVEL");
+    if (variable) unsetenv(variable);
     REQUIRE(dev);
     static const struct { int w, h; } shapes[] = { { 1000, 300 }, { 5, 3 }, { 1, 7 }, { 2500, 3 } };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -157,10 +163,19 @@ static void check_rule(xgdt_ctx *t, bool per_level)
 
 XGD_FIXTURE(MipChain_RuleExact)
 {
-    check_rule(t, false);
+    check_rule(t, NULL, false);
+}
+
+XGD_FIXTURE(MipChain_RuleExactByDraws)
+{
+    if (t->renderer != XGD_RENDERER_D3D12) {
+        xgdt_not_supported(t, "only Direct3D 12 has a second exact route for Color ($XGD_MIPS_BY_DRAWS)");
+        return;
+    }
+    check_rule(t, "XGD_MIPS_BY_DRAWS", false);
 }
 
 XGD_FIXTURE(MipChain_RulePerLevel)
 {
-    check_rule(t, true);
+    check_rule(t, "XGD_MIPS_PER_LEVEL", true);
 }

@@ -26,6 +26,9 @@
 #ifdef XGD_TEST_HAVE_MOJOSHADER
 #include <mojoshader/mojoshader.h>
 #endif
+#ifdef XGD_TEST_HAVE_INTERNAL_SPIRV
+#include "xvk_spirv.h" /* shaders/mips.comp as SPIR-V (the build's internal shaders) */
+#endif
 #ifdef XGD_TEST_HAVE_DXBC_HLSL
 #include "dxbc_hlsl_tests.h"
 #endif
@@ -805,9 +808,9 @@ XGD_TEST(DXBC_RefusesUnsupportedByName)
     REQUIRE((m = patched(w, n, 133, 0, 0xffffffffu, (5u << 16) | 139)) != NULL);
     expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "OpSMod");
     free(m);
-    /* an entry point of the GLCompute model (5) */
-    REQUIRE((m = patched(w, n, 15, 1, 4, 5)) != NULL);
-    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "execution model 5");
+    /* an entry point of the Geometry model (3) */
+    REQUIRE((m = patched(w, n, 15, 1, 4, 3)) != NULL);
+    expect_refusal(t, m, n, XGD_ERROR_NOT_SUPPORTED, "execution model 3");
     free(m);
     /* GLSL.std.450 Pow (26) -> Atan2 (25) in control.hlsl's pixel shader */
     const uint32_t *cw = dxbc_hlsl_control_frag;
@@ -929,5 +932,112 @@ XGD_TEST(DXBC_UnterminatedExtensionNameStaysInItsWords)
     CHECK_MSG(strstr(msg, "extension ABCDEFGH") != NULL, "message '%s'", msg);
     CHECK_MSG(strstr(msg, "ABCDEFGHA") == NULL, "message read past the instruction: '%s'", msg);
     CHECK(dxbc == NULL && size == 0);
+#endif
+}
+
+#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_INTERNAL_SPIRV) && defined(XGD_TEST_HAVE_DXBC_HLSL)
+/* The SHEX chunk's tokens of a container (NULL if it has none); *n gets their count. */
+static const uint32_t *shex_tokens(const uint8_t *b, size_t size, size_t *n)
+{
+    uint32_t chunks;
+    memcpy(&chunks, b + 28, 4);
+    for (uint32_t k = 0; k < chunks && 32 + 4 * (size_t)k + 4 <= size; k++) {
+        uint32_t at;
+        memcpy(&at, b + 32 + 4 * k, 4);
+        if ((size_t)at + 8 <= size && memcmp(b + at, "SHEX", 4) == 0) {
+            uint32_t bytes;
+            memcpy(&bytes, b + at + 4, 4);
+            *n = bytes / 4;
+            return (const uint32_t *)(const void *)(b + at + 8);
+        }
+    }
+    return NULL;
+}
+#endif
+
+/* shaders/mips.comp, the renderers' compute shader (Vulkan runs it; Direct3D 12 translates it at
+   device creation), translates to a cs_5_0 program that declares what the GLSL does: 256 threads
+   a group (local_size_x), the two shared arrays (Tile: 256 uints, Tile2: 64), the sampled level
+   t0 (binding 0), six typed UAVs of unorm texels u1..u6 (bindings 1..6, rgba8), the push
+   constants as cb0 (by the binding map), the thread's index in its group and its group's id as
+   inputs, and a group sync (with shared memory) for each of its four barrier() calls; vkd3d takes
+   it and spirv-val accepts vkd3d's SPIR-V. Refused by name: the push constants without a map
+   entry, a LocalSize past Direct3D's 1024 threads, and (malformed) a compute entry point without
+   LocalSize. That the program computes the rule is MipChain_RuleExact's (fixture_mip_rule.c). */
+XGD_TEST(DXBC_ComputeShaderTranslates)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(XGD_TEST_HAVE_INTERNAL_SPIRV) || !defined(XGD_TEST_HAVE_DXBC_HLSL)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    const uint32_t *w = xvk_spv_mips_comp;
+    size_t n = sizeof xvk_spv_mips_comp / 4;
+    const xgdi_d3d12_dxbc_binding push = { XGDI_D3D12_DXBC_CBUFFER, 0xffffffffu, 0xffffffffu, 0, 0 };
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, n, &push, 1, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_OK, "mips.comp: %s (%s)", xgd_result_name(r), msg);
+    if (r != XGD_OK) return;
+    size_t count = 0;
+    const uint32_t *tok = shex_tokens(dxbc, size, &count);
+    CHECK_MSG(tok != NULL && count > 2 && tok[1] == count, "no SHEX chunk of its declared length");
+    if (tok != NULL && count > 2) {
+        CHECK_MSG(tok[0] == (5u << 16 | 0x50u), "version token 0x%08x, expected cs_5_0 (0x00050050)", tok[0]);
+        int groups = 0, tgsm256 = 0, tgsm64 = 0, syncs = 0, cb0 = 0, t0 = 0, ids = 0;
+        uint32_t uavs = 0;
+        for (size_t i = 2; i < count;) {
+            uint32_t op = tok[i] & 0x7ff, len = (tok[i] >> 24) & 0x1f;
+            if (len == 0 || i + len > count) {
+                CHECK_MSG(0, "token %zu: instruction length %u", i, len);
+                break;
+            }
+            if (op == 155) groups += len == 4 && tok[i + 1] == 256 && tok[i + 2] == 1 && tok[i + 3] == 1;
+            /* dcl_tgsm_structured g#, stride, count */
+            if (op == 160 && len == 5 && tok[i + 3] == 4) {
+                tgsm256 += tok[i + 4] == 256;
+                tgsm64 += tok[i + 4] == 64;
+            }
+            /* dcl_uav_typed_texture2d u#, unorm in every component */
+            if (op == 156 && len == 4 && ((tok[i] >> 11) & 0x1f) == 3 && tok[i + 3] == 0x1111u &&
+                tok[i + 2] < 32)
+                uavs |= 1u << tok[i + 2];
+            /* dcl_resource_texture2d t0 (float), dcl_constantbuffer cb0[1] */
+            if (op == 88 && len == 4 && tok[i + 2] == 0 && ((tok[i] >> 11) & 0x1f) == 3) t0++;
+            if (op == 89 && len == 4 && tok[i + 2] == 0 && tok[i + 3] == 1) cb0++;
+            /* dcl_input vThreadIDInGroupFlattened / vThreadGroupID */
+            if (op == 95 && len == 2 && (((tok[i + 1] >> 12) & 0xff) == 36 || ((tok[i + 1] >> 12) & 0xff) == 33)) ids++;
+            /* sync_g_t: threads in the group and their shared memory */
+            if (op == 190) syncs += ((tok[i] >> 11) & 0xf) == 3;
+            i += len;
+        }
+        CHECK_MSG(groups == 1, "dcl_thread_group 256, 1, 1: %d", groups);
+        CHECK_MSG(tgsm256 == 1 && tgsm64 == 1, "shared arrays of 256 and 64 uints: %d and %d", tgsm256, tgsm64);
+        CHECK_MSG(uavs == 0x7eu, "typed unorm 2D UAVs declared: mask 0x%x, expected u1..u6 (0x7e)", uavs);
+        CHECK_MSG(t0 == 1 && cb0 == 1, "t0 declared %d times, cb0[1] %d times", t0, cb0);
+        CHECK_MSG(ids == 2, "thread index and group id inputs: %d", ids);
+        CHECK_MSG(syncs == 4, "group syncs with shared memory: %d, expected 4 (barrier() calls)", syncs);
+    }
+    vkd3d_accepts(t, "mips_comp", dxbc, size);
+    xgdi_d3d12_dxbc_free(dxbc);
+
+    /* push constants need a map entry */
+    dxbc = NULL;
+    r = xgdi_d3d12_dxbc_from_spirv(w, n, NULL, 0, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED && strstr(msg, "push constants") != NULL,
+              "no push-constant entry: %s (%s)", xgd_result_name(r), msg);
+    CHECK(dxbc == NULL);
+    /* OpExecutionMode main LocalSize 256 1 1 -> 2048 */
+    uint32_t *m = patched(w, n, 16, 3, 256, 2048);
+    REQUIRE(m);
+    r = xgdi_d3d12_dxbc_from_spirv(m, n, &push, 1, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED && strstr(msg, "LocalSize") != NULL,
+              "LocalSize 2048: %s (%s)", xgd_result_name(r), msg);
+    free(m);
+    /* LocalSize (17) -> LocalSizeHint (18): a compute entry point without LocalSize */
+    REQUIRE((m = patched(w, n, 16, 2, 17, 18)) != NULL);
+    r = xgdi_d3d12_dxbc_from_spirv(m, n, &push, 1, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED && strstr(msg, "execution mode 18") != NULL,
+              "LocalSizeHint: %s (%s)", xgd_result_name(r), msg);
+    free(m);
 #endif
 }

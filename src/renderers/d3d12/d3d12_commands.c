@@ -848,6 +848,65 @@ static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int 
     return XGD_OK;
 }
 
+/* A 2D Color chain by compute (r->mips_cs: shaders/mips.comp, which states the rule): levels
+   1..6 from level 0 in one dispatch, 7..12 from level 6 in the next, and so on, a dispatch's
+   workgroups independent of each other, as on Vulkan; a 1024x1024 chain is two dispatches where
+   the draws took three to five dependent passes. Each dispatch reads level B as a
+   non-pixel-shader resource and writes its levels as UAVs (the transitions order it after the
+   dispatch before, which wrote level B). */
+static void mip_chain_compute(d3d12_renderer *r, xgdi_native_texture *t)
+{
+    const int levels = t->desc.levels;
+    bool first = true;
+    for (int base = 0; base < levels - 1; base += D3D12X_MIPS_PER_DISPATCH) {
+        int count = levels - 1 - base < D3D12X_MIPS_PER_DISPATCH ? levels - 1 - base
+                                                                  : D3D12X_MIPS_PER_DISPATCH;
+        /* levels still in UNORDERED_ACCESS were written by the last generation's stores with
+           no transition since: a UAV barrier orders this dispatch's stores after them */
+        bool uav_hazard = false;
+        for (int l = base + 1; l <= base + count; l++)
+            uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+        xgdi_d3d12_texture_transition(r, t, 0, base, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+        for (int l = base + 1; l <= base + count; l++)
+            xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
+        xgdi_d3d12_flush_barriers(r);
+        ID3D12GraphicsCommandList *list = d3d12_list(r);
+        if (uav_hazard) {
+            D3D12_RESOURCE_BARRIER ub;
+            memset(&ub, 0, sizeof ub);
+            ub.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+            ub.UAV.pResource = t->res;
+            ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &ub);
+        }
+        if (first) {
+            /* like the internal draws, out of an active occlusion query (d3d12_queries.c) */
+            xgdi_d3d12_query_suspend(r);
+            ID3D12GraphicsCommandList_SetComputeRootSignature(list, r->mips_cs_root);
+            ID3D12GraphicsCommandList_SetPipelineState(list, r->mips_cs);
+            first = false;
+        }
+        UINT params[4] = { (UINT)xgdi_mip_dim(t->desc.width, base),
+                           (UINT)xgdi_mip_dim(t->desc.height, base), (UINT)count, 0 };
+        ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, 0, 4, params, 0);
+        ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(
+            list, 1, xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_srv[base]));
+        /* every table gets a descriptor; past count, a level the shader does not write */
+        for (int i = 0; i < D3D12X_MIPS_PER_DISPATCH; i++)
+            ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(
+                list, 2 + (UINT)i,
+                xgdi_d3d12_gpu_heap_gpu(&r->view_heap, t->level_uav[base + 1 + (i < count ? i : count - 1)]));
+        int w1 = xgdi_mip_dim(t->desc.width, base + 1), h1 = xgdi_mip_dim(t->desc.height, base + 1);
+        ID3D12GraphicsCommandList_Dispatch(list, (UINT)((w1 + D3D12X_MIPS_TILE - 1) / D3D12X_MIPS_TILE),
+                                           (UINT)((h1 + D3D12X_MIPS_TILE - 1) / D3D12X_MIPS_TILE), 1);
+        r->mip_dispatches++;
+    }
+    if (!first) xgdi_d3d12_query_resume(r);
+    /* the pipeline state is shared with draws: the next draw sets its own */
+    r->current_pso = NULL;
+    r->draw_state_valid = false;
+}
+
 /* One level of a chain by one draw reading the level above (the box filter; mode 2: Color in
    whole numbers, PSMipUnorm8). */
 static xgd_result mip_level_draw(d3d12_renderer *r, xgdi_native_texture *t, int face, int l,
@@ -877,6 +936,10 @@ xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, i
     uint32_t mode = t->dxgi == DXGI_FORMAT_R8G8B8A8_UNORM && !r->mips_per_level ? 2 : 1;
     d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
                  t->label[0] ? t->label : "texture", face);
+    if (r->mips_cs != NULL && t->level_uav != NULL && face == 0) {
+        mip_chain_compute(r, t);
+        return XGD_OK;
+    }
     int first = 1;
     if (t->level_uav != NULL && face == 0) {
         while (first + 1 < t->desc.levels &&

@@ -954,6 +954,8 @@ static xgd_result d3d12_op_create(const xgdi_renderer_create_info *info, xgdi_re
     r->profile = info->profile;
     const char *per_level = getenv("XGD_MIPS_PER_LEVEL");
     r->mips_per_level = per_level != NULL && per_level[0] != '\0' && strcmp(per_level, "0") != 0;
+    const char *by_draws = getenv("XGD_MIPS_BY_DRAWS");
+    r->mips_by_draws = by_draws != NULL && by_draws[0] != '\0' && strcmp(by_draws, "0") != 0;
 
     if (r->debug) xgdi_d3d12_debug_enable_layer(r);
     HRESULT hr = d3d12_create_device(r, &r->dev);

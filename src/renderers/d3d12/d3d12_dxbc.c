@@ -124,7 +124,7 @@ enum {
     SOpCopyObject = 83, SOpTranspose = 84, SOpSampledImage = 86,
     SOpImageSampleImplicitLod = 87, SOpImageSampleExplicitLod = 88,
     SOpImageSampleDrefImplicitLod = 89, SOpImageSampleDrefExplicitLod = 90, SOpImageFetch = 95,
-    SOpImage = 100, SOpImageQuerySizeLod = 103, SOpImageQueryLevels = 106,
+    SOpImageWrite = 99, SOpImage = 100, SOpImageQuerySizeLod = 103, SOpImageQueryLevels = 106,
     SOpConvertFToU = 109, SOpConvertFToS = 110, SOpConvertSToF = 111, SOpConvertUToF = 112,
     SOpBitcast = 124, SOpSNegate = 126, SOpFNegate = 127, SOpIAdd = 128, SOpFAdd = 129,
     SOpISub = 130, SOpFSub = 131, SOpIMul = 132, SOpFMul = 133, SOpUDiv = 134, SOpSDiv = 135, SOpFDiv = 136,
@@ -146,20 +146,23 @@ enum {
     SOpFwidthFine = 212, SOpDPdxCoarse = 213, SOpDPdyCoarse = 214, SOpFwidthCoarse = 215,
     SOpPhi = 245, SOpLoopMerge = 246, SOpSelectionMerge = 247, SOpLabel = 248,
     SOpBranch = 249, SOpBranchConditional = 250, SOpSwitch = 251, SOpKill = 252,
-    SOpReturn = 253, SOpReturnValue = 254, SOpUnreachable = 255, SOpNoLine = 317,
-    SOpModuleProcessed = 330,
+    SOpReturn = 253, SOpReturnValue = 254, SOpUnreachable = 255, SOpControlBarrier = 224,
+    SOpMemoryBarrier = 225, SOpNoLine = 317, SOpModuleProcessed = 330,
 };
 
 /* SPIR-V enumerants */
 enum { SStorageUniformConstant = 0, SStorageInput = 1, SStorageUniform = 2, SStorageOutput = 3,
-       SStoragePrivate = 6, SStorageFunction = 7 };
+       SStorageWorkgroup = 4, SStoragePrivate = 6, SStorageFunction = 7, SStoragePushConstant = 9 };
 enum { SDecRowMajor = 4, SDecColMajor = 5, SDecArrayStride = 6, SDecMatrixStride = 7,
        SDecBlock = 2, SDecBufferBlock = 3, SDecBuiltIn = 11, SDecNoPerspective = 13,
        SDecFlat = 14, SDecCentroid = 16, SDecSample = 17, SDecLocation = 30,
        SDecBinding = 33, SDecDescriptorSet = 34, SDecOffset = 35 };
 enum { SBuiltInPosition = 0, SBuiltInPointSize = 1, SBuiltInFragCoord = 15,
-       SBuiltInFrontFacing = 17, SBuiltInFragDepth = 22, SBuiltInVertexIndex = 42,
-       SBuiltInInstanceIndex = 43 };
+       SBuiltInFrontFacing = 17, SBuiltInFragDepth = 22, SBuiltInWorkgroupId = 26,
+       SBuiltInLocalInvocationId = 27, SBuiltInGlobalInvocationId = 28,
+       SBuiltInLocalInvocationIndex = 29, SBuiltInVertexIndex = 42, SBuiltInInstanceIndex = 43 };
+/* execution models */
+enum { SModelVertex = 0, SModelFragment = 4, SModelGLCompute = 5 };
 enum { SDim1D = 0, SDim2D = 1, SDim3D = 2, SDimCube = 3 };
 
 /* DXBC (SM4/5 tokenized program format) opcodes */
@@ -178,13 +181,22 @@ enum {
     DDCL_SAMPLER = 90, DDCL_INPUT = 95, DDCL_INPUT_SGV = 96, DDCL_INPUT_PS = 98,
     DDCL_INPUT_PS_SGV = 99, DDCL_INPUT_PS_SIV = 100, DDCL_OUTPUT = 101, DDCL_OUTPUT_SIV = 103,
     DDCL_TEMPS = 104, DDCL_INDEXABLE_TEMP = 105, DDCL_GLOBAL_FLAGS = 106,
+    DDCL_THREAD_GROUP = 155, DDCL_UAV_TYPED = 156, DDCL_TGSM_STRUCTURED = 160,
+    DSTORE_UAV_TYPED = 164, DLD_STRUCTURED = 167, DSTORE_STRUCTURED = 168, DSYNC = 190,
 };
+/* sync flags (opcode controls) */
+#define SYNC_THREADS (1u << 11)
+#define SYNC_TGSM (1u << 12)
+#define SYNC_UAV_GROUP (1u << 13)
+#define SYNC_UAV_GLOBAL (1u << 14)
 #define TEST_NZ (1u << 18)
 #define SATURATE (1u << 13)
 
 /* operand types */
 enum { OT_TEMP = 0, OT_INPUT = 1, OT_OUTPUT = 2, OT_X = 3, OT_IMM = 4, OT_SAMPLER = 6,
-       OT_RESOURCE = 7, OT_CB = 8, OT_DEPTH = 12, OT_NULL = 13 };
+       OT_RESOURCE = 7, OT_CB = 8, OT_DEPTH = 12, OT_NULL = 13, OT_UAV = 30, OT_TGSM = 31,
+       OT_THREAD_ID = 32, OT_THREAD_GROUP_ID = 33, OT_THREAD_ID_IN_GROUP = 34,
+       OT_THREAD_ID_IN_GROUP_FLATTENED = 36 };
 /* source modifiers */
 /* MOD_INEG: the neg modifier of an integer instruction (iadd's operand): the same token as
    MOD_NEG, but an immediate operand is negated as an integer (two's complement), not by its
@@ -209,8 +221,10 @@ typedef struct xval {
     uint32_t image_type;
 } xval;
 
-/* variable storage */
-enum { V_NONE = 0, V_TEMP, V_X, V_INPUT, V_OUTPUT, V_CB, V_IMAGE, V_SAMPLER, V_SAMPLED };
+/* variable storage: ... V_UAV a storage image (u#), V_TGSM workgroup memory (g#), V_SYSIN a
+   compute shader's thread or group id (vreg: its operand type, vcount: its components) */
+enum { V_NONE = 0, V_TEMP, V_X, V_INPUT, V_OUTPUT, V_CB, V_IMAGE, V_SAMPLER, V_SAMPLED, V_UAV,
+       V_TGSM, V_SYSIN };
 
 typedef struct xptr {
     uint32_t var;     /* root variable */
@@ -269,7 +283,9 @@ typedef struct ctx {
     member_dec *mdec;
     size_t nmdec, capmdec;
     uint32_t glsl_ext;
-    uint32_t entry, model; /* 0 vertex, 4 fragment */
+    uint32_t entry, model; /* SModelVertex, SModelFragment, SModelGLCompute */
+    uint32_t local_size[3]; /* a compute shader's LocalSize */
+    uint32_t ntgsm, tgsm_bytes; /* workgroup variables (g#) and their bytes */
     size_t fn_begin, fn_end;
 
     const xgdi_d3d12_dxbc_binding *bindings;
@@ -870,16 +886,25 @@ static void scan(ctx *c)
         case SOpEntryPoint:
             if (wc < 4) BAD("spirv: OpEntryPoint");
             if (++entries > 1) UNSUP("spirv: more than one entry point");
-            if (p[1] != 0 && p[1] != 4)
-                UNSUP("spirv: execution model %u (only Vertex and Fragment)", p[1]);
+            if (p[1] != SModelVertex && p[1] != SModelFragment && p[1] != SModelGLCompute)
+                UNSUP("spirv: execution model %u (only Vertex, Fragment and GLCompute)", p[1]);
             c->model = p[1];
             c->entry = p[2];
             break;
         case SOpExecutionMode:
             if (wc < 3) BAD("spirv: OpExecutionMode");
             /* OriginUpperLeft (7) is Direct3D's; DepthReplacing (12), EarlyFragmentTests (9),
-               DepthGreater/Less/Unchanged (14-16) need nothing */
-            if (p[2] != 7 && p[2] != 12 && p[2] != 9 && !(p[2] >= 14 && p[2] <= 16))
+               DepthGreater/Less/Unchanged (14-16) need nothing; LocalSize (17) is a compute
+               shader's thread group */
+            if (p[2] == 17) {
+                if (wc < 6) BAD("spirv: OpExecutionMode LocalSize");
+                /* Direct3D's limits: x, y <= 1024, z <= 64, at most 1024 threads */
+                if (p[3] == 0 || p[4] == 0 || p[5] == 0 || p[3] > 1024 || p[4] > 1024 ||
+                    p[5] > 64 || (uint64_t)p[3] * p[4] * p[5] > 1024)
+                    UNSUP("spirv: LocalSize %u x %u x %u (Direct3D: at most 1024 threads, z <= 64)",
+                          p[3], p[4], p[5]);
+                memcpy(c->local_size, p + 3, sizeof c->local_size);
+            } else if (p[2] != 7 && p[2] != 12 && p[2] != 9 && !(p[2] >= 14 && p[2] <= 16))
                 UNSUP("spirv: execution mode %u", p[2]);
             break;
         case SOpDecorate:
@@ -947,7 +972,8 @@ static void scan(ctx *c)
         case SOpSource: case SOpSourceContinued: case SOpSourceExtension: case SOpNop:
         case SOpModuleProcessed: case SOpStore: case SOpSelectionMerge: case SOpLoopMerge:
         case SOpBranch: case SOpBranchConditional: case SOpSwitch: case SOpKill:
-        case SOpReturn: case SOpReturnValue: case SOpUnreachable:
+        case SOpReturn: case SOpReturnValue: case SOpUnreachable: case SOpImageWrite:
+        case SOpControlBarrier: case SOpMemoryBarrier:
             break;
         default:
             /* every other instruction we accept has a result type and id */
@@ -969,6 +995,8 @@ static void scan(ctx *c)
     if (in_fn) BAD("spirv: function without OpFunctionEnd");
     if (!entries) BAD("spirv: no entry point");
     if (!c->fn_begin || !c->fn_end) BAD("spirv: the entry point has no function body");
+    if (c->model == SModelGLCompute && !c->local_size[0])
+        BAD("spirv: a compute shader without LocalSize");
     /* types referenced by id must be types */
     for (uint32_t id = 1; id < c->bound; id++) {
         xid *x = &c->ids[id];
@@ -1101,6 +1129,43 @@ static void assign_interface(ctx *c, iface *io)
             (void)vi;
             continue;
         }
+        if (c->model == SModelGLCompute && (storage == SStorageInput || storage == SStorageOutput)) {
+            /* a compute shader's inputs are its ids (no signature); it has no outputs */
+            if (storage == SStorageOutput) BAD("spirv: an output variable in a compute shader");
+            x->vkind = V_SYSIN;
+            x->vcount = 3;
+            switch (x->builtin) {
+            case SBuiltInGlobalInvocationId: x->vreg = OT_THREAD_ID; break;
+            case SBuiltInWorkgroupId: x->vreg = OT_THREAD_GROUP_ID; break;
+            case SBuiltInLocalInvocationId: x->vreg = OT_THREAD_ID_IN_GROUP; break;
+            case SBuiltInLocalInvocationIndex: x->vreg = OT_THREAD_ID_IN_GROUP_FLATTENED; x->vcount = 1; break;
+            default: UNSUP("spirv: compute shader input %u (BuiltIn %u)", id, x->builtin);
+            }
+            if (ncomp_of(c, t) != x->vcount || scalar_kind(c, t) == 0)
+                BAD("spirv: compute shader input %u of the wrong type", id);
+            continue;
+        }
+        if (storage == SStorageWorkgroup) {
+            /* g#: a structured array of 32-bit scalars or vectors (one element for a variable
+               that is not an array) */
+            if (c->model != SModelGLCompute) BAD("spirv: workgroup variable %u outside a compute shader", id);
+            uint32_t elem = t, n = 1;
+            if (opof(c, t) == SOpTypeArray) {
+                const uint32_t *at = ins(c, t);
+                if (wc_of(at) < 4) BAD("spirv: OpTypeArray");
+                elem = at[2];
+                n = const_u32(c, at[3]);
+            }
+            uint32_t nc = ncomp_of(c, elem);
+            if (!nc) UNSUP("spirv: workgroup variable %u (only arrays of scalars and vectors)", id);
+            if (n == 0 || (uint64_t)n * nc * 4 > 32768 - c->tgsm_bytes)
+                UNSUP("spirv: workgroup memory past Direct3D's 32 KB");
+            x->vkind = V_TGSM;
+            x->vreg = c->ntgsm++;
+            x->vcount = n;
+            c->tgsm_bytes += n * nc * 4;
+            continue;
+        }
         if (storage == SStorageInput || storage == SStorageOutput) {
             uint32_t nc, ncol;
             if (opof(c, t) == SOpTypeArray) UNSUP("spirv: arrays in the stage interface");
@@ -1157,11 +1222,14 @@ static void assign_interface(ctx *c, iface *io)
             }
             continue;
         }
-        if (storage == SStorageUniform) {
+        if (storage == SStorageUniform || storage == SStoragePushConstant) {
             if (x->buffer_block || c->ids[t].buffer_block) UNSUP("spirv: storage buffers");
             if (opof(c, t) != SOpTypeStruct || !c->ids[t].block)
                 UNSUP("spirv: uniform variable %u that is not a Block", id);
             const xgdi_d3d12_dxbc_binding *b = find_binding(c, id, XGDI_D3D12_DXBC_CBUFFER);
+            /* push constants have no set or binding: only a map entry places them */
+            if (storage == SStoragePushConstant && !b)
+                UNSUP("spirv: push constants without a binding map entry (set and binding %u)", NONE);
             x->vkind = V_CB;
             x->vreg = b ? b->reg : x->binding;
             if (x->vreg > 13) UNSUP("dxbc: cbuffer register b%u (at most b13)", x->vreg);
@@ -1173,6 +1241,17 @@ static void assign_interface(ctx *c, iface *io)
         }
         if (storage == SStorageUniformConstant) {
             uint32_t top = opof(c, t);
+            if (top == SOpTypeImage && wc_of(ins(c, t)) >= 9 && ins(c, t)[7] == 2) {
+                /* a storage image: u# (compute shaders only) */
+                if (c->model != SModelGLCompute) UNSUP("spirv: storage images outside compute shaders");
+                const xgdi_d3d12_dxbc_binding *b = find_binding(c, id, XGDI_D3D12_DXBC_UAV);
+                if (x->binding == NONE && !b) BAD("spirv: resource %u has no Binding", id);
+                x->vkind = V_UAV;
+                x->vreg = b ? b->reg : x->binding;
+                x->oreg = NONE;
+                if (x->vreg >= 64) UNSUP("dxbc: storage image register u%u out of range", x->vreg);
+                continue;
+            }
             const xgdi_d3d12_dxbc_binding *b =
                 find_binding(c, id, top == SOpTypeSampler ? XGDI_D3D12_DXBC_SAMPLER : XGDI_D3D12_DXBC_TEXTURE);
             x->vreg = b ? b->reg : x->binding;
@@ -1267,7 +1346,7 @@ static void access_chain(ctx *c, const uint32_t *p)
             } else BAD("spirv: access chain into a scalar");
             continue;
         }
-        if (top == SOpTypeArray && root->vkind == V_X) {
+        if (top == SOpTypeArray && (root->vkind == V_X || root->vkind == V_TGSM)) {
             if (is_const) ptr.off += const_u32(c, idx);
             else ptr.dyn = dyn_add(c, ptr.dyn, idx, 1);
             ptr.type = t[2];
@@ -1289,6 +1368,31 @@ static void access_chain(ctx *c, const uint32_t *p)
     }
     c->ids[id].ptr = ptr;
     c->ids[id].has_ptr = 1;
+}
+
+/* the element index and byte offset operands of ld_structured / store_structured at ptr (a
+   workgroup variable's element, or a component of it) */
+static void tgsm_address(ctx *c, const xptr *ptr)
+{
+    const xid *root = &c->ids[ptr->var];
+    if (!ptr->dyn) {
+        if (ptr->off >= root->vcount) BAD("spirv: workgroup array index out of range");
+        wput(c, 1u | (uint32_t)OT_IMM << 12);
+        wput(c, ptr->off);
+    } else {
+        uint32_t reg = ptr->dyn - 1;
+        if (ptr->off) {
+            /* a constant part of the index beside the dynamic one */
+            uint32_t t = new_temps(c, 1);
+            xval dv = temp_val(reg, 1), ov = imm_val(ptr->off, ptr->off, ptr->off, ptr->off, 1);
+            emit2(c, DIADD, t, 1, S(&dv, 0, 0), S(&ov, 0, 0));
+            reg = t;
+        }
+        wput(c, 2u | 2u << 2 | (uint32_t)OT_TEMP << 12 | 1u << 20);
+        wput(c, reg);
+    }
+    wput(c, 1u | (uint32_t)OT_IMM << 12);
+    wput(c, ptr->comp != NONE ? ptr->comp * 4 : 0);
 }
 
 static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
@@ -1387,6 +1491,40 @@ static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
         ins_end(c, at);
         return;
     }
+    case V_SYSIN: {
+        /* mov r.mask, vThread*: a thread id is read once into a temp */
+        xval *d = def_temp(c, id, rtype);
+        uint32_t nc = ncomp_of(c, rtype);
+        if (!nc || (ptr.comp == NONE && nc != root->vcount)) BAD("spirv: load of compute input %u", ptr.var);
+        size_t at = ins_begin(c, DMOV, 0);
+        op_dst(c, OT_TEMP, d->reg, mask_n(nc));
+        if (root->vcount == 1) {
+            wput(c, 1u | root->vreg << 12); /* a one-component operand, no index */
+        } else {
+            uint32_t sw = 0;
+            for (uint32_t i = 0; i < 4; i++) {
+                uint32_t k = ptr.comp != NONE ? ptr.comp : (i < nc ? i : nc - 1);
+                sw |= k << (2 * i);
+            }
+            wput(c, 2u | 1u << 2 | sw << 4 | root->vreg << 12);
+        }
+        ins_end(c, at);
+        return;
+    }
+    case V_TGSM: {
+        /* ld_structured r.mask, index, byte offset, g#.xyzw */
+        xval *d = def_temp(c, id, rtype);
+        uint32_t nc = ncomp_of(c, rtype);
+        if (!nc) UNSUP("spirv: load of a whole workgroup array");
+        size_t at = ins_begin(c, DLD_STRUCTURED, 0);
+        op_dst(c, OT_TEMP, d->reg, mask_n(nc));
+        tgsm_address(c, &ptr);
+        wput(c, 2u | 1u << 2 | 0xe4u << 4 | (uint32_t)OT_TGSM << 12 | 1u << 20);
+        wput(c, root->vreg);
+        ins_end(c, at);
+        return;
+    }
+    case V_UAV:
     case V_IMAGE:
     case V_SAMPLER:
     case V_SAMPLED: {
@@ -1394,7 +1532,7 @@ static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
         memset(&v, 0, sizeof v);
         v.file = F_DESC;
         v.tex = root->vkind == V_SAMPLER ? NONE : root->vreg;
-        v.smp = root->vkind == V_IMAGE ? NONE : root->oreg;
+        v.smp = root->vkind == V_IMAGE || root->vkind == V_UAV ? NONE : root->oreg;
         uint32_t t = pointee(c, root->type, NULL);
         v.image_type = opof(c, t) == SOpTypeSampledImage ? ins(c, t)[2] : t;
         set_alias(c, id, v);
@@ -1450,6 +1588,19 @@ static void store(ctx *c, uint32_t ptr_id, uint32_t val_id)
         srcspec s = S(&v, 0, 0);
         if (ptr.comp != NONE) lsel(s.l, 0);
         op_src(c, s.v, 0, s.l, 0);
+        ins_end(c, at);
+        return;
+    }
+    if (root->vkind == V_TGSM) {
+        /* store_structured g#.mask, index, byte offset, value */
+        if (v.ncols != 1) UNSUP("spirv: store of a matrix into workgroup memory");
+        uint32_t n = ptr.comp != NONE ? 1 : v.ncomp;
+        size_t at = ins_begin(c, DSTORE_STRUCTURED, 0);
+        wput(c, 2u | mask_n(n) << 4 | (uint32_t)OT_TGSM << 12 | 1u << 20);
+        wput(c, root->vreg);
+        tgsm_address(c, &ptr);
+        srcspec sp = S(&v, 0, 0);
+        op_src(c, sp.v, 0, sp.l, 0);
         ins_end(c, at);
         return;
     }
@@ -1757,6 +1908,7 @@ static void fetch(ctx *c, const uint32_t *p)
     xval img = get_val(c, p[3]), coord = get_val(c, p[4]);
     if (img.file != F_DESC || img.tex == NONE) BAD("spirv: OpImageFetch needs an image");
     uint32_t n = coord_count(c, img.image_type);
+    if (ins(c, img.image_type)[7] == 2) UNSUP("spirv: OpImageFetch of a storage image");
     if (coord.ncomp < n || n > 3) BAD("spirv: OpImageFetch coordinate");
     xval lod = imm_val(0, 0, 0, 0, 1);
     uint32_t mask = wc > 5 ? p[5] : 0;
@@ -1800,6 +1952,8 @@ static void compare(ctx *c, const uint32_t *p, uint32_t dop, int swap, int mod)
     int mods[2] = { mod, mod };
     alu(c, dop, p, 2, mods, swap);
 }
+
+static void simple(ctx *c, uint32_t op, uint32_t ctl);
 
 static void body_ins(ctx *c, const uint32_t *p)
 {
@@ -1856,6 +2010,42 @@ static void body_ins(ctx *c, const uint32_t *p)
         sample(c, p, op);
         return;
     case SOpImageFetch: fetch(c, p); return;
+    case SOpImageWrite: {
+        /* store_uav_typed u#.xyzw, coordinate, texel */
+        if (wc < 4) BAD("spirv: OpImageWrite");
+        if (wc > 4 && p[4] != 0) UNSUP("spirv: OpImageWrite operands 0x%x", p[4]);
+        xval img = get_val(c, p[1]), coord = get_val(c, p[2]), texel = get_val(c, p[3]);
+        if (img.file != F_DESC || img.tex == NONE || img.smp != NONE)
+            BAD("spirv: OpImageWrite needs a storage image");
+        coord_count(c, img.image_type); /* an image type of 9 words or more */
+        if (ins(c, img.image_type)[7] != 2) BAD("spirv: OpImageWrite needs a storage image");
+        if (coord.ncomp < coord_count(c, img.image_type) || coord.ncols != 1 || texel.ncols != 1)
+            BAD("spirv: OpImageWrite operands");
+        size_t at = ins_begin(c, DSTORE_UAV_TYPED, 0);
+        wput(c, 2u | 0xfu << 4 | (uint32_t)OT_UAV << 12 | 1u << 20);
+        wput(c, img.tex);
+        srcspec a = S(&coord, 0, 0), b = S(&texel, 0, 0);
+        op_src(c, a.v, 0, a.l, 0);
+        op_src(c, b.v, 0, b.l, 0);
+        ins_end(c, at);
+        return;
+    }
+    case SOpControlBarrier: case SOpMemoryBarrier: {
+        /* sync: the threads of the group wait (OpControlBarrier) and the memory the semantics
+           name (WorkgroupMemory: g#; UniformMemory or ImageMemory: UAVs, of the group or
+           global by the memory scope) is made visible */
+        if (c->model != SModelGLCompute) UNSUP("spirv: barriers outside a compute shader");
+        int control = op == SOpControlBarrier;
+        if (wc < (control ? 4u : 3u)) BAD("spirv: barrier");
+        uint32_t scope = const_u32(c, p[control ? 2 : 1]), sem = const_u32(c, p[control ? 3 : 2]);
+        uint32_t flags = control ? SYNC_THREADS : 0;
+        if (sem & 0x100u) flags |= SYNC_TGSM;
+        if (sem & (0x40u | 0x800u)) flags |= scope <= 1 ? SYNC_UAV_GLOBAL : SYNC_UAV_GROUP;
+        /* Direct3D has no sync of threads alone: order workgroup memory too */
+        if (flags == SYNC_THREADS) flags |= SYNC_TGSM;
+        if (flags) simple(c, DSYNC, flags);
+        return;
+    }
     case SOpImageQuerySizeLod: case SOpImageQueryLevels: query(c, p, op); return;
     case SOpExtInst:
         if (wc < 5 || p[3] != c->glsl_ext) BAD("spirv: OpExtInst");
@@ -2415,9 +2605,24 @@ static uint32_t ps_interp(ctx *c, const xid *x, uint32_t type)
     return x->sample ? 6 : x->centroid ? 3 : 2;
 }
 
+/* the return type token of a storage image's typed UAV (each component: 1 unorm, 2 snorm,
+   3 sint, 4 uint, 5 float) from its SPIR-V image format */
+static uint32_t uav_return_type(ctx *c, const uint32_t *it)
+{
+    uint32_t f = it[8], rt;
+    if (f == 0) { int k = scalar_kind(c, it[2]); rt = k == 0 ? 5 : k == 1 ? 3 : 4; }
+    else if (f <= 3 || (f >= 6 && f <= 9)) rt = 5;   /* Rgba32f .. R16f */
+    else if (f == 4 || (f >= 10 && f <= 15)) rt = 1; /* Rgba8, Rgba16 .. R8 */
+    else if (f == 5 || (f >= 16 && f <= 20)) rt = 2; /* the Snorm formats */
+    else if (f >= 21 && f <= 29) rt = 3;              /* Rgba32i .. R8i */
+    else if (f >= 30 && f <= 39) rt = 4;              /* Rgba32ui .. R8ui */
+    else UNSUP("spirv: storage image format %u", f);
+    return rt | rt << 4 | rt << 8 | rt << 12;
+}
+
 static void declarations(ctx *c)
 {
-    uint8_t cb_done[14] = { 0 }, t_done[128] = { 0 }, s_done[16] = { 0 };
+    uint8_t cb_done[14] = { 0 }, t_done[128] = { 0 }, s_done[16] = { 0 }, u_done[64] = { 0 };
     size_t at = ins_begin(c, DDCL_GLOBAL_FLAGS, 1u << 11); /* refactoring allowed */
     ins_end(c, at);
     for (size_t i = 0; i < c->nvars; i++) {
@@ -2455,6 +2660,38 @@ static void declarations(ctx *c)
             wput(c, (uint32_t)OT_RESOURCE << 12 | 1u << 20);
             wput(c, x->vreg);
             wput(c, rt | rt << 4 | rt << 8 | rt << 12);
+            ins_end(c, at);
+        }
+        if (x->vkind == V_UAV && !u_done[x->vreg]) {
+            u_done[x->vreg] = 1;
+            uint32_t t = pointee(c, x->type, NULL);
+            coord_count(c, t); /* an image type of 9 words or more */
+            const uint32_t *it = ins(c, t);
+            uint32_t dim = it[3], arrayed = it[5], rdim;
+            if (dim == SDim1D) rdim = arrayed ? 7 : 2;
+            else if (dim == SDim2D) rdim = arrayed ? 8 : 3;
+            else if (dim == SDim3D && !arrayed) rdim = 5;
+            else UNSUP("spirv: storage image of dimension %u%s", dim, arrayed ? " (arrayed)" : "");
+            at = ins_begin(c, DDCL_UAV_TYPED, rdim << 11);
+            wput(c, (uint32_t)OT_UAV << 12 | 1u << 20);
+            wput(c, x->vreg);
+            wput(c, uav_return_type(c, it));
+            ins_end(c, at);
+        }
+        if (x->vkind == V_TGSM) {
+            uint32_t t = pointee(c, x->type, NULL);
+            uint32_t elem = opof(c, t) == SOpTypeArray ? ins(c, t)[2] : t;
+            at = ins_begin(c, DDCL_TGSM_STRUCTURED, 0);
+            wput(c, (uint32_t)OT_TGSM << 12 | 1u << 20);
+            wput(c, x->vreg);
+            wput(c, 4 * ncomp_of(c, elem)); /* the element's bytes */
+            wput(c, x->vcount);
+            ins_end(c, at);
+        }
+        if (x->vkind == V_SYSIN) {
+            at = ins_begin(c, DDCL_INPUT, 0);
+            if (x->vcount == 1) wput(c, 1u | x->vreg << 12);
+            else wput(c, 2u | 7u << 4 | x->vreg << 12);
             ins_end(c, at);
         }
     }
@@ -2500,6 +2737,11 @@ static void declarations(ctx *c)
             at = ins_begin(c, DDCL_OUTPUT, 0);
             dcl_operand(c, OT_OUTPUT, x->oreg, m);
         }
+        ins_end(c, at);
+    }
+    if (c->model == SModelGLCompute) {
+        at = ins_begin(c, DDCL_THREAD_GROUP, 0);
+        for (int i = 0; i < 3; i++) wput(c, c->local_size[i]);
         ins_end(c, at);
     }
     if (c->ntemps) {
@@ -2587,7 +2829,8 @@ static void translate(ctx *c, void **out_dxbc, size_t *out_size)
 
     /* declarations, then the SHEX chunk: version, length, declarations, code */
     c->out = &c->decl;
-    wput(c, (c->model == 0 ? 1u : 0u) << 16 | 5u << 4 | 0u);
+    /* program type: 0 pixel, 1 vertex, 5 compute; shader model 5.0 */
+    wput(c, (c->model == SModelVertex ? 1u : c->model == SModelGLCompute ? 5u : 0u) << 16 | 5u << 4 | 0u);
     wput(c, 0);
     declarations(c);
     for (size_t i = 0; i < c->code.n; i++) wput(c, c->code.w[i]);

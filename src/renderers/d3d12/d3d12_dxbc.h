@@ -1,8 +1,9 @@
 /*
  * d3d12_dxbc.h - a translator from SPIR-V (a Vulkan 1.0 vertex or fragment shader, the shader
- * form every effect source reaches) to DXBC shader model 5.0, the bytecode Direct3D 12 takes on
- * Windows and the only form vkd3d 1.2 accepts on Linux. Pure C: no Direct3D header, so it is
- * also usable (and tested) away from a device.
+ * form every effect source reaches, or a compute shader: the renderers' own shaders/mips.comp) to
+ * DXBC shader model 5.0, the bytecode Direct3D 12 takes on Windows and the only form vkd3d 1.2
+ * accepts on Linux. Pure C: no Direct3D header, so it is also usable (and tested) away from a
+ * device.
  *
  * What the container holds: ISGN, OSGN and SHEX chunks (no RDEF: Direct3D 12 takes bindings
  * from the root signature and needs no reflection), with the container checksum Windows'
@@ -28,7 +29,18 @@
  * (DescriptorSet, Binding) and kind (the first matching entry); a variable with no entry uses
  * register = binding (so glslang's HLSL registers and MojoShader's sampler numbers pass through). A uniform block
  * becomes cbuffer b<reg>, a combined image-sampler texture t<reg> with sampler s<sampler_reg>,
- * a separate image t<reg>, a separate sampler s<reg>.
+ * a separate image t<reg>, a separate sampler s<reg>. A push-constant block, which has no set or
+ * binding, becomes cbuffer b<reg> only by an entry of kind CBUFFER with set and binding
+ * 0xffffffff (none: NOT_SUPPORTED).
+ *
+ * Compute shaders (GLCompute, LocalSize of at most 1024 threads): LocalSize -> dcl_thread_group;
+ * BuiltIn GlobalInvocationId, WorkgroupId, LocalInvocationId, LocalInvocationIndex -> vThreadID,
+ * vThreadGroupID, vThreadIDInGroup, vThreadIDInGroupFlattened; Workgroup variables (arrays of
+ * 32-bit scalars or vectors, 32 KB in all) -> structured thread-group memory g# (ld_structured,
+ * store_structured); storage images (1D, 2D, 3D, 1D/2D arrays; written, never read) -> typed UAVs
+ * u<reg> (an entry of kind UAV, else u = binding; stores only: store_uav_typed); OpControlBarrier
+ * / OpMemoryBarrier -> sync with the flags their semantics name. Function calls are not taken:
+ * the module must be one function (write helpers as macros, or inline them).
  */
 #ifndef XGD_D3D12_DXBC_H
 #define XGD_D3D12_DXBC_H
@@ -44,7 +56,8 @@ typedef enum xgdi_d3d12_dxbc_kind {
     XGDI_D3D12_DXBC_ANY = 0,      /* every resource variable with this set and binding */
     XGDI_D3D12_DXBC_CBUFFER,      /* uniform blocks */
     XGDI_D3D12_DXBC_TEXTURE,      /* images and combined image-samplers */
-    XGDI_D3D12_DXBC_SAMPLER       /* separate samplers */
+    XGDI_D3D12_DXBC_SAMPLER,      /* separate samplers */
+    XGDI_D3D12_DXBC_UAV           /* storage images (u#) */
 } xgdi_d3d12_dxbc_kind;
 
 typedef struct xgdi_d3d12_dxbc_binding {

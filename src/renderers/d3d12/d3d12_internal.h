@@ -61,6 +61,8 @@
 #define D3D12X_VIEW_HEAP_MAX 1000000u    /* CBV/SRV/UAV shader-visible limit (tier 1) */
 #define D3D12X_SAMPLER_HEAP_MAX 2048u    /* sampler shader-visible limit */
 #define D3D12X_MIP_CHAIN_MAX 128          /* levels drawn several a draw: at most this a side */
+#define D3D12X_MIPS_PER_DISPATCH 6        /* levels shaders/mips.comp writes a dispatch */
+#define D3D12X_MIPS_TILE 32               /* its workgroup's tile of the first of them */
 
 typedef struct d3d12_renderer d3d12_renderer;
 
@@ -554,6 +556,16 @@ struct d3d12_renderer {
         UINT8 stencil;
     } pending_clear;
     uint64_t wait_spin_ns; /* xgdi_wait_spin_budget_ns: the poll before a data wait */
+    /* Color chains of 2D targets by compute (shaders/mips.comp translated to DXBC at creation,
+       d3d12_pipelines.c): [0] four root constants b0 (level B's width and height, the levels
+       to write), [1] a table of the SRV t0 (level B), [2..7] tables of one UAV each (u1..u6,
+       levels B + 1 .. B + 6). NULL where mips_root is, where the build has no SPIR-V of the
+       shader (no glslangValidator), where the translation or the pipeline failed (the chain
+       is then drawn, PSMipChain2/3), or where $XGD_MIPS_BY_DRAWS is set (not "0"). */
+    ID3D12RootSignature *mips_cs_root;
+    ID3D12PipelineState *mips_cs;
+    bool mips_by_draws;
+    uint64_t mip_dispatches;          /* compute dispatches of mip generation */
 };
 
 static inline d3d12_renderer *d3d12_cast(xgdi_renderer *r) { return (d3d12_renderer *)r; }

@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef XGD_HAVE_INTERNAL_SPIRV
+#include "xvk_spirv.h" /* shaders/mips.comp as SPIR-V, generated at build time */
+#endif
+
 /* The root signature of PSMipChain2/3 (r->mips_root), where Color has typed UAVs (a feature level
    11_0 requirement, asked all the same) and $XGD_MIPS_PER_LEVEL is unset. Stores to a typed
    UAV need no more than the UAV (only typed loads are limited to a few formats), and vkd3d
@@ -55,6 +59,71 @@ static xgd_result mips_root_init(d3d12_renderer *r)
     return xgdi_d3d12_check(r, hr, "CreateRootSignature(mips)");
 }
 
+/* The compute pipeline of Color chains (r->mips_cs, r->mips_cs_root): shaders/mips.comp, the
+   Vulkan renderer's shader, translated to DXBC here (its push constants become b0, its sampled
+   image t0 and its storage images u1..u6, their bindings). Where it cannot be made the chain is
+   drawn (mips_root): no error is reported, as nothing a program can see depends on the route
+   (both give the rule's bytes: fixture_mip_rule.c). */
+static void mips_cs_init(d3d12_renderer *r)
+{
+#ifdef XGD_HAVE_INTERNAL_SPIRV
+    if (r->mips_root == NULL || r->mips_by_draws) return;
+    const xgdi_d3d12_dxbc_binding push = { XGDI_D3D12_DXBC_CBUFFER, UINT32_MAX, UINT32_MAX, 0, 0 };
+    void *dxbc = NULL;
+    size_t size = 0;
+    if (xgdi_d3d12_dxbc_from_spirv(xvk_spv_mips_comp, sizeof xvk_spv_mips_comp / 4, &push, 1, &dxbc,
+                                   &size, NULL, 0) != XGD_OK)
+        return;
+    D3D12_DESCRIPTOR_RANGE ranges[1 + D3D12X_MIPS_PER_DISPATCH];
+    D3D12_ROOT_PARAMETER params[2 + D3D12X_MIPS_PER_DISPATCH];
+    memset(params, 0, sizeof params);
+    params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    params[0].Constants.ShaderRegister = 0;
+    params[0].Constants.Num32BitValues = 4;
+    params[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    for (int i = 0; i <= D3D12X_MIPS_PER_DISPATCH; i++) {
+        ranges[i] = (D3D12_DESCRIPTOR_RANGE){ i == 0 ? D3D12_DESCRIPTOR_RANGE_TYPE_SRV
+                                                     : D3D12_DESCRIPTOR_RANGE_TYPE_UAV,
+                                              1, (UINT)i, 0, 0 };
+        params[1 + i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+        params[1 + i].DescriptorTable.NumDescriptorRanges = 1;
+        params[1 + i].DescriptorTable.pDescriptorRanges = &ranges[i];
+        params[1 + i].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    }
+    D3D12_ROOT_SIGNATURE_DESC rd = { 2 + D3D12X_MIPS_PER_DISPATCH, params, 0, NULL,
+                                     D3D12_ROOT_SIGNATURE_FLAG_NONE };
+    ID3DBlob *blob = NULL, *err = NULL;
+    HRESULT hr = D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err);
+    if (err != NULL) ID3D10Blob_Release(err);
+    if (SUCCEEDED(hr)) {
+        hr = ID3D12Device_CreateRootSignature(r->dev, 0, ID3D10Blob_GetBufferPointer(blob),
+                                              ID3D10Blob_GetBufferSize(blob),
+                                              &IID_ID3D12RootSignature, (void **)&r->mips_cs_root);
+        ID3D10Blob_Release(blob);
+    }
+    if (SUCCEEDED(hr)) {
+        D3D12_COMPUTE_PIPELINE_STATE_DESC cd;
+        memset(&cd, 0, sizeof cd);
+        cd.pRootSignature = r->mips_cs_root;
+        cd.CS.pShaderBytecode = dxbc;
+        cd.CS.BytecodeLength = size;
+        hr = ID3D12Device_CreateComputePipelineState(r->dev, &cd, &IID_ID3D12PipelineState,
+                                                     (void **)&r->mips_cs);
+    }
+    xgdi_d3d12_dxbc_free(dxbc);
+    if (FAILED(hr)) {
+        if (r->mips_cs_root != NULL) ID3D12RootSignature_Release(r->mips_cs_root);
+        r->mips_cs_root = NULL;
+        r->mips_cs = NULL;
+        return;
+    }
+    d3d12_set_name(r, r->mips_cs_root, "xgd mips compute root signature");
+    d3d12_set_name(r, r->mips_cs, "xgd mips compute pipeline");
+#else
+    (void)r;
+#endif
+}
+
 xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
 {
     D3D12_DESCRIPTOR_RANGE srv = { D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, 0 };
@@ -85,6 +154,7 @@ xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
     if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
     xgd_result res = xgdi_d3d12_check(r, hr, "CreateRootSignature");
     if (res == XGD_OK) res = mips_root_init(r);
+    if (res == XGD_OK) mips_cs_init(r);
     return res == XGD_OK ? xgdi_d3d12_user_init(r) : res;
 }
 
@@ -98,6 +168,10 @@ void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
     r->root = NULL;
     if (r->mips_root != NULL) ID3D12RootSignature_Release(r->mips_root);
     r->mips_root = NULL;
+    if (r->mips_cs != NULL) ID3D12PipelineState_Release(r->mips_cs);
+    r->mips_cs = NULL;
+    if (r->mips_cs_root != NULL) ID3D12RootSignature_Release(r->mips_cs_root);
+    r->mips_cs_root = NULL;
     xgdi_d3d12_user_free(r);
 }
 
