@@ -1,7 +1,9 @@
 /*
  * fuzz_dxbc.c - libFuzzer target for the SPIR-V -> DXBC translator of the Direct3D 12 renderer
- * (src/renderers/d3d12/d3d12_dxbc.c), which takes the SPIR-V of user effects: the input's
- * words (a SPIR-V module, or what is left of one) are translated with an empty binding map.
+ * (src/renderers/d3d12/d3d12_dxbc.c), which takes the SPIR-V of user effects and the renderers'
+ * compute shader: the input's words (a SPIR-V module, or what is left of one) are translated with
+ * a binding map of one entry, the one the renderer gives shaders/mips.comp (push constants at b0;
+ * without it a compute shader's push constants are refused before the rest is read).
  *
  * Checked, with abort() on a violation:
  *   - the result is XGD_OK, XGD_ERROR_INVALID_ARGUMENT or XGD_ERROR_NOT_SUPPORTED (never out
@@ -27,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     void *dxbc = NULL;
     size_t out = 0;
     char msg[256];
-    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, n, NULL, 0, &dxbc, &out, msg, sizeof msg);
+    const xgdi_d3d12_dxbc_binding push = { XGDI_D3D12_DXBC_CBUFFER, 0xffffffffu, 0xffffffffu, 0, 0 };
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, n, &push, 1, &dxbc, &out, msg, sizeof msg);
     free(w);
     if (r != XGD_OK) {
         if ((r != XGD_ERROR_INVALID_ARGUMENT && r != XGD_ERROR_NOT_SUPPORTED) || dxbc || out || !msg[0])
