@@ -36,6 +36,10 @@
  * collects Begin, Draw and End (with everything they call) and nothing else. 64 textures (a
  * change every sprite among more than a texture group holds) is texture groups' worst case.
  *
+ * With --sprites-only the calling thread's reference loops are printed too (ref_chain_ns,
+ * ref_memset_gbs): what the same process's core and memory did, to tell a slow host from a slow
+ * path when runs differ.
+ *
  * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
  *
  * --mips-only times only mip generation, in parts (medians, minima and maxima of --repeat): a
@@ -230,6 +234,47 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     g_sprites_waits = s1.gpu_waits - s0.gpu_waits;
     CHECK(xgd_present(b->dev));
     return t1 - t0;
+}
+
+/* Reference loops of the calling thread, for telling a slow host or core from a slow path: the
+   nanoseconds of a step of a dependent integer chain (xorshift: six dependent operations, so
+   the core's clock and nothing else), and the GB/s of memset over a 64 MiB buffer already
+   written once (the memory path). Printed beside --sprites-only, so runs that differ can be
+   compared with what the same process's core and memory did. */
+static double ref_chain_ns(void)
+{
+    enum { STEPS = 20000000 };
+    volatile uint64_t sink;
+    uint64_t x = 88172645463325252ull;
+    double t0 = bench_clock_s();
+    for (int i = 0; i < STEPS; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    double t = bench_clock_s() - t0;
+    sink = x;
+    (void)sink;
+    return t * 1e9 / STEPS;
+}
+
+static double ref_memset_gbs(void)
+{
+    const size_t bytes = (size_t)64 << 20;
+    unsigned char *p = malloc(bytes);
+    if (p == NULL) return 0;
+    memset(p, 1, bytes);
+    double best = 0;
+    for (int k = 0; k < 4; k++) {
+        double t0 = bench_clock_s();
+        memset(p, k, bytes);
+        double t = bench_clock_s() - t0;
+        /* read one byte back, so the stores are not dead */
+        if (((volatile unsigned char *)p)[bytes / 2] != (unsigned char)k) break;
+        if (t > 0 && bytes / t / 1e9 > best) best = bytes / t / 1e9;
+    }
+    free(p);
+    return best;
 }
 
 /* Untimed passes of the sprite scene until its memory settles: GPU renderers enlarge their
@@ -708,6 +753,7 @@ int main(int argc, char **argv)
         double draw_part[MAX_REPEAT], end_part[MAX_REPEAT], cpu[MAX_REPEAT];
         double draw_faults[MAX_REPEAT], end_faults[MAX_REPEAT];
         uint64_t waits = 0;
+        double ref_ns = ref_chain_ns(), ref_gbs = ref_memset_gbs();
         int warm = warm_sprites(&b, b.sprites_only);
         for (int r = 0; r < b.repeat; r++) {
             one[r] = time_sprites(&b, b.sprites_only, &calls, &ins);
@@ -757,6 +803,10 @@ int main(int argc, char **argv)
         if (b.counter >= 0)
             printf("%-44s %14.0f  instructions/sprite\n", "SpriteBatch",
                    bench_median(ins_one, b.repeat));
+        printf("%-44s %14.3f  ns/step (a dependent xorshift chain, before the passes)\n",
+               "CPU reference, integer chain", ref_ns);
+        printf("%-44s %14.1f  GB/s (memset of 64 MiB, best of 4)\n", "CPU reference, streaming writes",
+               ref_gbs);
         goto done;
     }
     /* Untimed warm-up passes of each (warm_sprites) so first-use allocations and the upload
