@@ -74,7 +74,7 @@ XGD_TEST(D3D12Mips_ComputeForColor2D)
         xgdt_not_supported(t, "the device has no typed UAV stores of R8G8B8A8_UNORM");
         return;
     }
-    CHECK_MSG(dr->mips_cs != NULL, "a device with typed UAVs made no mips compute pipeline");
+    CHECK_MSG(dr->mips_cs == NULL, "the mips compute pipeline was made before any chain needed it");
     static const struct { int size; uint64_t dispatches; } chains[] = {
         { 1024, 2 }, { 2048, 2 }, { 128, 2 }, { 64, 1 }, { 4, 1 }, { 2, 1 }
     };
@@ -87,6 +87,7 @@ XGD_TEST(D3D12Mips_ComputeForColor2D)
         CHECK_MSG(dr->stats.mip_chain_draws == draws0, "a %dx%d Color chain by compute drew chain draws",
                   chains[i].size, chains[i].size);
     }
+    CHECK_MSG(dr->mips_cs != NULL, "a device with typed UAVs made no mips compute pipeline");
     uint64_t n = route_count(t, dev, 64, XGD_SURFACE_FORMAT_COLOR, true, true);
     CHECK_MSG(n == 0, "a Color cube face took %llu dispatches, expected a draw per level", (unsigned long long)n);
     n = route_count(t, dev, 64, XGD_SURFACE_FORMAT_HALF_VECTOR4, false, true);
@@ -103,7 +104,6 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2DByDraws)
     xgd_device *dev = d3d12_device(t, "XGD_MIPS_BY_DRAWS");
     if (dev == NULL) return;
     d3d12_renderer *dr = (d3d12_renderer *)dev->renderer;
-    CHECK_MSG(dr->mips_cs == NULL, "XGD_MIPS_BY_DRAWS=1 made the mips compute pipeline");
     if (dr->mips_root == NULL) {
         xgd_device_destroy(dev);
         xgdt_not_supported(t, "the device has no typed UAV stores of R8G8B8A8_UNORM");
@@ -127,6 +127,7 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2DByDraws)
     n = chain_draws(t, dev, 64, XGD_SURFACE_FORMAT_HALF_VECTOR4, false);
     CHECK_MSG(n == 0, "a HalfVector4 chain took %llu chain draws, expected a draw per level",
               (unsigned long long)n);
+    CHECK_MSG(dr->mips_cs == NULL, "XGD_MIPS_BY_DRAWS=1 made the mips compute pipeline");
     xgd_device_destroy(dev);
 #endif
 }
@@ -140,10 +141,10 @@ XGD_TEST(D3D12Mips_PerLevelOnRequest)
     if (dev == NULL) return;
     d3d12_renderer *dr = (d3d12_renderer *)dev->renderer;
     CHECK_MSG(dr->mips_root == NULL, "XGD_MIPS_PER_LEVEL=1 left the chain's root signature");
-    CHECK_MSG(dr->mips_cs == NULL, "XGD_MIPS_PER_LEVEL=1 left the mips compute pipeline");
     uint64_t n = chain_draws(t, dev, 1024, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 0, "XGD_MIPS_PER_LEVEL=1: a Color chain took %llu chain draws, expected 0",
               (unsigned long long)n);
+    CHECK_MSG(dr->mips_cs == NULL, "XGD_MIPS_PER_LEVEL=1 made the mips compute pipeline");
     xgd_device_destroy(dev);
 #endif
 }

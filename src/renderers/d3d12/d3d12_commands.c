@@ -936,6 +936,7 @@ xgd_result xgdi_d3d12_generate_mips(d3d12_renderer *r, xgdi_native_texture *t, i
     uint32_t mode = t->dxgi == DXGI_FORMAT_R8G8B8A8_UNORM && !r->mips_per_level ? 2 : 1;
     d3d12_marker(r, d3d12_list(r), "generate %d mip levels of %s face %d", t->desc.levels - 1,
                  t->label[0] ? t->label : "texture", face);
+    if (t->level_uav != NULL && face == 0) xgdi_d3d12_mips_cs_init(r);
     if (r->mips_cs != NULL && t->level_uav != NULL && face == 0) {
         mip_chain_compute(r, t);
         return XGD_OK;

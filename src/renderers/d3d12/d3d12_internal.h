@@ -261,6 +261,9 @@ void xgdi_d3d12_stream_bind(d3d12_renderer *r, ID3D12GraphicsCommandList *list,
 
 xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r);
 void xgdi_d3d12_pipelines_free(d3d12_renderer *r);
+/* Makes mips_cs and mips_cs_root once (after pipelines_init or _free), or leaves them NULL:
+   the chain is then drawn. */
+void xgdi_d3d12_mips_cs_init(d3d12_renderer *r);
 xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
 
 /* ---- user shaders (d3d12_user.c) ---------------------------------------------------------- */
@@ -559,12 +562,14 @@ struct d3d12_renderer {
     /* Color chains of 2D targets by compute (shaders/mips.comp translated to DXBC at creation,
        d3d12_pipelines.c): [0] four root constants b0 (level B's width and height, the levels
        to write), [1] a table of the SRV t0 (level B), [2..7] tables of one UAV each (u1..u6,
-       levels B + 1 .. B + 6). NULL where mips_root is, where the build has no SPIR-V of the
+       levels B + 1 .. B + 6), made at the first Color chain. NULL before that, where mips_root
+       is, where the build has no SPIR-V of the
        shader (no glslangValidator), where the translation or the pipeline failed (the chain
        is then drawn, PSMipChain2/3), or where $XGD_MIPS_BY_DRAWS is set (not "0"). */
     ID3D12RootSignature *mips_cs_root;
     ID3D12PipelineState *mips_cs;
     bool mips_by_draws;
+    bool mips_cs_tried;               /* xgdi_d3d12_mips_cs_init ran (it runs once) */
     uint64_t mip_dispatches;          /* compute dispatches of mip generation */
 };
 

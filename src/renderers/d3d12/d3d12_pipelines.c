@@ -59,13 +59,17 @@ static xgd_result mips_root_init(d3d12_renderer *r)
     return xgdi_d3d12_check(r, hr, "CreateRootSignature(mips)");
 }
 
-/* The compute pipeline of Color chains (r->mips_cs, r->mips_cs_root): shaders/mips.comp, the
-   Vulkan renderer's shader, translated to DXBC here (its push constants become b0, its sampled
-   image t0 and its storage images u1..u6, their bindings). Where it cannot be made the chain is
-   drawn (mips_root): no error is reported, as nothing a program can see depends on the route
-   (both give the rule's bytes: fixture_mip_rule.c). */
-static void mips_cs_init(d3d12_renderer *r)
+/* The compute pipeline of Color chains (r->mips_cs, r->mips_cs_root), made at the first chain
+   that could use it (a device that generates no Color chain never pays for the translation
+   and the pipeline: about 20 ms on lavapipe): shaders/mips.comp, the Vulkan renderer's shader,
+   translated to DXBC here (its push constants become b0, its sampled image t0 and its storage
+   images u1..u6, their bindings). Where it cannot be made the chain is drawn (mips_root): no
+   error is reported, as nothing a program can see depends on the route (both give the rule's
+   bytes: fixture_mip_rule.c). */
+void xgdi_d3d12_mips_cs_init(d3d12_renderer *r)
 {
+    if (r->mips_cs_tried) return;
+    r->mips_cs_tried = true;
 #ifdef XGD_HAVE_INTERNAL_SPIRV
     if (r->mips_root == NULL || r->mips_by_draws) return;
     const xgdi_d3d12_dxbc_binding push = { XGDI_D3D12_DXBC_CBUFFER, UINT32_MAX, UINT32_MAX, 0, 0 };
@@ -154,7 +158,6 @@ xgd_result xgdi_d3d12_pipelines_init(d3d12_renderer *r)
     if (SUCCEEDED(hr)) d3d12_set_name(r, r->root, "xgd root signature");
     xgd_result res = xgdi_d3d12_check(r, hr, "CreateRootSignature");
     if (res == XGD_OK) res = mips_root_init(r);
-    if (res == XGD_OK) mips_cs_init(r);
     return res == XGD_OK ? xgdi_d3d12_user_init(r) : res;
 }
 
@@ -172,6 +175,7 @@ void xgdi_d3d12_pipelines_free(d3d12_renderer *r)
     r->mips_cs = NULL;
     if (r->mips_cs_root != NULL) ID3D12RootSignature_Release(r->mips_cs_root);
     r->mips_cs_root = NULL;
+    r->mips_cs_tried = false;
     xgdi_d3d12_user_free(r);
 }
 
