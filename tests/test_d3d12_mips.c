@@ -1,6 +1,6 @@
 /*
  * test_d3d12_mips.c - which route the Direct3D 12 renderer's mip generation takes. A Color chain
- * of a 2D target runs shaders/mips.comp (translated to DXBC at device creation): a dispatch per
+ * of a 2D target runs shaders/mips.comp (translated to DXBC at the first chain): a dispatch per
  * six levels, so 1024x1024 (levels 1..10) and 2048x2048 (1..11) are two dispatches, 4x4 and 2x2
  * one, and no chain draws. With $XGD_MIPS_BY_DRAWS=1 (or where the compute pipeline cannot be
  * made) it is drawn: levels wider or taller than D3D12X_MIP_CHAIN_MAX (128) one a draw, then the

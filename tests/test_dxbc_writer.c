@@ -955,8 +955,8 @@ static const uint32_t *shex_tokens(const uint8_t *b, size_t size, size_t *n)
 }
 #endif
 
-/* shaders/mips.comp, the renderers' compute shader (Vulkan runs it; Direct3D 12 translates it at
-   device creation), translates to a cs_5_0 program that declares what the GLSL does: 256 threads
+/* shaders/mips.comp, the renderers' compute shader (Vulkan runs it; Direct3D 12 translates it at its
+   first Color chain), translates to a cs_5_0 program that declares what the GLSL does: 256 threads
    a group (local_size_x), the two shared arrays (Tile: 256 uints, Tile2: 64), the sampled level
    t0 (binding 0), six typed UAVs of unorm texels u1..u6 (bindings 1..6, rgba8), the push
    constants as cb0 (by the binding map), the thread's index in its group and its group's id as
