@@ -304,7 +304,7 @@ typedef struct ctx {
     int depth, depth_out;
 } ctx;
 
-static void fail(ctx *c, xgd_result r, const char *fmt, ...)
+_Noreturn static void fail(ctx *c, xgd_result r, const char *fmt, ...)
 {
     if (c->msg && c->msg_size) {
         va_list ap;
