@@ -984,6 +984,7 @@ XGD_TEST(DXBC_ComputeShaderTranslates)
     if (tok != NULL && count > 2) {
         CHECK_MSG(tok[0] == (5u << 16 | 0x50u), "version token 0x%08x, expected cs_5_0 (0x00050050)", tok[0]);
         int groups = 0, tgsm256 = 0, tgsm64 = 0, syncs = 0, cb0 = 0, t0 = 0, ids = 0;
+        int flat_decl_ok = 0, flat_one_comp = 0;
         uint32_t uavs = 0;
         for (size_t i = 2; i < count;) {
             uint32_t op = tok[i] & 0x7ff, len = (tok[i] >> 24) & 0x1f;
@@ -1006,6 +1007,12 @@ XGD_TEST(DXBC_ComputeShaderTranslates)
             if (op == 89 && len == 4 && tok[i + 2] == 0 && tok[i + 3] == 1) cb0++;
             /* dcl_input vThreadIDInGroupFlattened / vThreadGroupID */
             if (op == 95 && len == 2 && (((tok[i + 1] >> 12) & 0xff) == 36 || ((tok[i + 1] >> 12) & 0xff) == 33)) ids++;
+            /* fxc's encoding of vThreadIDInGroupFlattened: declared with no components
+               (0x00024000), read as a four-component operand (.x); a one-component operand
+               (0x00024001) is vkd3d's to take but not what Windows drivers are given by fxc */
+            if (op == 95 && len == 2 && ((tok[i + 1] >> 12) & 0xff) == 36) flat_decl_ok += tok[i + 1] == 0x00024000u;
+            if (op != 95)
+                for (uint32_t k = 1; k < len; k++) flat_one_comp += tok[i + k] == 0x00024001u;
             /* sync_g_t: threads in the group and their shared memory */
             if (op == 190) syncs += ((tok[i] >> 11) & 0xf) == 3;
             i += len;
@@ -1015,6 +1022,8 @@ XGD_TEST(DXBC_ComputeShaderTranslates)
         CHECK_MSG(uavs == 0x7eu, "typed unorm 2D UAVs declared: mask 0x%x, expected u1..u6 (0x7e)", uavs);
         CHECK_MSG(t0 == 1 && cb0 == 1, "t0 declared %d times, cb0[1] %d times", t0, cb0);
         CHECK_MSG(ids == 2, "thread index and group id inputs: %d", ids);
+        CHECK_MSG(flat_decl_ok == 1, "dcl_input vThreadIDInGroupFlattened as fxc writes it (0x00024000): %d", flat_decl_ok);
+        CHECK_MSG(flat_one_comp == 0, "one-component vThreadIDInGroupFlattened operands: %d (fxc: .x of four)", flat_one_comp);
         CHECK_MSG(syncs == 4, "group syncs with shared memory: %d, expected 4 (barrier() calls)", syncs);
     }
     vkd3d_accepts(t, "mips_comp", dxbc, size);

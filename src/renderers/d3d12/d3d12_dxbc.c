@@ -1499,7 +1499,9 @@ static void load(ctx *c, uint32_t rtype, uint32_t id, uint32_t ptr_id)
         size_t at = ins_begin(c, DMOV, 0);
         op_dst(c, OT_TEMP, d->reg, mask_n(nc));
         if (root->vcount == 1) {
-            wput(c, 1u | root->vreg << 12); /* a one-component operand, no index */
+            /* vThreadIDInGroupFlattened.x: a four-component operand selecting x, as fxc
+               writes every read of it (its declaration has no components) */
+            wput(c, 2u | 2u << 2 | root->vreg << 12);
         } else {
             uint32_t sw = 0;
             for (uint32_t i = 0; i < 4; i++) {
@@ -2690,7 +2692,9 @@ static void declarations(ctx *c)
         }
         if (x->vkind == V_SYSIN) {
             at = ins_begin(c, DDCL_INPUT, 0);
-            if (x->vcount == 1) wput(c, 1u | x->vreg << 12);
+            /* vThreadIDInGroupFlattened: no components (fxc's dcl_input token 0x00024000);
+               the others: their .xyz */
+            if (x->vcount == 1) wput(c, x->vreg << 12);
             else wput(c, 2u | 7u << 4 | x->vreg << 12);
             ins_end(c, at);
         }
