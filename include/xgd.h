@@ -1530,13 +1530,15 @@ XGD_API xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *verti
  * says, to be written before the draw, and only written: on the GPU renderers it may be
  * write-combined memory or the GPU's own (Vulkan with a large BAR), which the CPU reads very
  * slowly, so build each vertex elsewhere rather than from the one before it. id names the
- * reservation on its device. stream_stores is true where the renderer reads the vertices at
- * submission rather than at the draw (Vulkan and Direct3D 12, whose vertices also start on a
- * 16-byte boundary where their mapping allows): non-temporal stores (x86: _mm_stream_ps, then
- * one _mm_sfence before the draw) are then correct and usually faster, keeping a frame's
- * vertices out of the CPU's caches and saving the read of each line before its write. False
- * on the software renderer, which reads the vertices on the CPU at the draw: plain stores
- * leave them in the cache for it. */
+ * reservation on its device. stream_stores is true where a GPU reads the vertices at
+ * submission rather than the CPU at the draw (Vulkan and Direct3D 12 on a GPU; their vertices
+ * start on a 16-byte boundary where their mapping allows, on a CPU device too): non-temporal
+ * stores (x86: _mm_stream_ps, then one _mm_sfence before the draw) are then usually faster,
+ * keeping a frame's vertices out of the CPU's caches and saving the read of each line before
+ * its write. False on the software renderer, which reads the vertices on the CPU at the draw,
+ * and on a CPU device (lavapipe, WARP, vkd3d on lavapipe), whose threads read them through the
+ * same caches soon after: plain stores leave them in the cache for it. Non-temporal stores
+ * and a fence are correct on every renderer; the flag only says where they pay. */
 typedef struct xgd_quad_reservation {
     void *vertices;
     int quad_count;

@@ -703,6 +703,11 @@ struct xgdi_renderer {
     struct xgdi_window *window;
     /* the device's draw state (what xgdi_draw.state points at), set by core after create */
     const xgdi_draw_state *draw_state;
+    /* Set by the renderer at create: its device is a CPU implementation (lavapipe, WARP, vkd3d
+       on lavapipe), which reads upload memory through the CPU's caches, so a reservation's
+       stream_stores is false there (xgd_reserve_user_quads) although ops->upload_streams
+       still aligns it. */
+    bool cpu_device;
 };
 
 /* The renderers compiled in (src/core/renderers.c, the only list with #if per renderer). */

@@ -502,9 +502,11 @@ static const float uv_flip[4][4] = {
 
 /* A queued sprite's four vertices (see sprite_quad), the values Draw computed, only moved.
  * stream (SSE2, out 16-byte aligned): non-temporal stores, for upload memory that only the GPU
- * reads (xgd_quad_reservation.stream_stores). On the H200's host they took D3D12's End at a
- * million sprites from 15-16 to 11-12 ns a sprite: the lines are not read before they are
- * written, and the frame's 96 MB of vertices do not push the queue out of the caches. */
+ * reads (xgd_quad_reservation.stream_stores; false on a CPU device such as lavapipe, whose
+ * threads read the vertices through the same caches). On the H200's host they took D3D12's
+ * End at a million sprites from 15-16 to 11-12 ns a sprite: the lines are not read before
+ * they are written, and the frame's 96 MB of vertices do not push the queue out of the
+ * caches. */
 #if defined(__SSE2__)
 typedef __m128 quad_uv;               /* (ua, va, ub, vb): corners 0 and 3, already flipped */
 #define QUAD_UV_LOAD(p) _mm_loadu_ps(p)

@@ -526,8 +526,11 @@ static HRESULT d3d12_create_device(d3d12_renderer *r, ID3D12Device **out)
     }
     if (SUCCEEDED(hr)) {
         DXGI_ADAPTER_DESC1 ad;
-        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad)))
+        if (SUCCEEDED(IDXGIAdapter1_GetDesc1(adapter, &ad))) {
             snprintf(r->caps.adapter, sizeof r->caps.adapter, "%ls", ad.Description);
+            /* WARP: a CPU device (xgdi_renderer.cpu_device) */
+            r->base.cpu_device = (ad.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) != 0;
+        }
         hr = D3D12CreateDevice((IUnknown *)adapter, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device,
                                (void **)out);
         IDXGIAdapter1_Release(adapter);
@@ -565,6 +568,7 @@ static void d3d12_identify_vulkan_device(d3d12_renderer *r, ID3D12Device *dev)
         props_fn(pd, &props);
         /* the name is cut to what the adapter field holds (128 bytes with "vkd3d on ") */
         snprintf(r->caps.adapter, sizeof r->caps.adapter, "vkd3d on %.118s", props.deviceName);
+        r->base.cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
         /* vkd3d turns D3D12_FILTER_ANISOTROPIC into a Vulkan sampler with anisotropyEnable
            (on lavapipe it filters anisotropically up to 16); a device without
            samplerAnisotropy gets Linear from this renderer instead (xgdi_d3d12_sampler_get) */

@@ -446,6 +446,7 @@ static xgd_result pick_device(xvk_renderer *r)
     r->queue_family = best_family;
     free(pds);
     vkGetPhysicalDeviceProperties(r->phys, &r->props);
+    r->base.cpu_device = r->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     r->wait_spin_ns = xgdi_wait_spin_budget_ns();
     snprintf(r->adapter_name, sizeof r->adapter_name, "%s", r->props.deviceName);
     vkGetPhysicalDeviceMemoryProperties(r->phys, &r->memory.props);
