@@ -6,7 +6,8 @@
  * frame into a 640x480 RGBA8 off-screen target, one draw per quad, a texture change every draw
  * (16 textures), the last frame checked at one pixel per texture.
  *   raw   one command buffer per frame: dynamic rendering, the stock sprite shaders, the quad's
- *         four vertices written into a persistently mapped buffer, the constants and sampler
+ *         four vertices written into a persistently mapped buffer (device-local where the
+ *         CPU can map it, as xgd's ring), the constants and sampler
  *         pushed once, then one push-descriptor update of the texture (a one-entry update
  *         template) and one vkCmdDraw per quad;
  *   xgd   the same draws through the public API on the "vulkan" renderer (bench_common.c,
@@ -54,10 +55,17 @@ typedef struct raw {
     PFN_vkCmdPushDescriptorSetWithTemplateKHR push_t;
 } raw;
 
-static uint32_t mem_type(const raw *g, uint32_t bits, VkMemoryPropertyFlags want)
+static uint32_t mem_type_or_none(const raw *g, uint32_t bits, VkMemoryPropertyFlags want)
 {
     for (uint32_t i = 0; i < g->mp.memoryTypeCount; i++)
         if ((bits & (1u << i)) && (g->mp.memoryTypes[i].propertyFlags & want) == want) return i;
+    return UINT32_MAX;
+}
+
+static uint32_t mem_type(const raw *g, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    uint32_t i = mem_type_or_none(g, bits, want);
+    if (i != UINT32_MAX) return i;
     fprintf(stderr, "vk-raw-bench: no memory type\n");
     exit(1);
 }
@@ -175,15 +183,23 @@ static VkImage image_general(const raw *g, VkCommandBuffer cmd, int w, int h, Vk
     return img;
 }
 
-static VkBuffer host_buffer(const raw *g, VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceMemory *mem,
-                            void **ptr)
+#define HOST_MEMORY (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+
+/* A mapped buffer in memory of `want` flags. The vertices' buffer asks for device-local memory
+   the CPU can map where there is some (resizable BAR, unified memory; else system memory), as
+   xgd's ring does: on the H200 the raw loop writing its vertices there costs 0.049-0.055 us a
+   draw against 0.056-0.060 into system memory (session 19, the fastest processes of each), so
+   system memory made the raw half slower than it need be. */
+static VkBuffer host_buffer(const raw *g, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
+                            VkDeviceMemory *mem, void **ptr)
 {
     VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage };
     VkBuffer b;
     VK(vkCreateBuffer(g->dev, &bi, NULL, &b));
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(g->dev, b, &req);
-    *mem = bind_memory(g, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    if (mem_type_or_none(g, req.memoryTypeBits, want) == UINT32_MAX) want = HOST_MEMORY;
+    *mem = bind_memory(g, req, want);
     VK(vkBindBufferMemory(g->dev, b, *mem, 0));
     VK(vkMapMemory(g->dev, *mem, 0, VK_WHOLE_SIZE, 0, ptr));
     return b;
@@ -235,7 +251,7 @@ static void *raw_open(int max_draws)
                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                               &b->tmem, &b->tview);
     b->staging = host_buffer(&b->g, (VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, &b->smem, &b->sptr);
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, HOST_MEMORY, &b->smem, &b->sptr);
     barrier_all(cmd);
     for (int t = 0; t < TEX; t++) {
         b->tex[t] = image_general(&b->g, cmd, TS, TS, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
@@ -255,8 +271,8 @@ static void *raw_open(int max_draws)
     VK(vkWaitForFences(b->g.dev, 1, &b->fence, VK_TRUE, UINT64_MAX));
     VK(vkResetFences(b->g.dev, 1, &b->fence));
     b->vbuf = host_buffer(&b->g, (VkDeviceSize)max_draws * 4 * sizeof(vtx), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                          &b->vmem, &b->vptr);
-    b->cbuf = host_buffer(&b->g, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &b->cmem, &b->cptr);
+                          HOST_MEMORY | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &b->vmem, &b->vptr);
+    b->cbuf = host_buffer(&b->g, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, HOST_MEMORY, &b->cmem, &b->cptr);
     /* clip = float4(pos, 1) * M: pixel space to clip space, y up (the viewport flips it) */
     const float m[16] = { 2.0f / W, 0, 0, 0, 0, -2.0f / H, 0, 0, 0, 0, 1, 0, -1, 1, 0, 1 };
     memcpy(b->cptr, m, sizeof m);
