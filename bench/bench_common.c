@@ -292,12 +292,28 @@ static void xgd_close(xgd_bench *b)
 
 enum { MAX_NS = 8, MAX_ROUNDS = 32 };
 
+/* The core reference (bench_time.h's bench_ref_wide_ns, about a millisecond) is read before and
+   after each path's frames of each round, and the slower of the two kept. A round is quiet when
+   both paths' readings are within QUIET of the fastest reading of the whole run: the core ran
+   both loops at its own speed, not shared with another hardware thread or throttled. The
+   ratio over quiet rounds compares the two paths on equal cores; a round where one path ran
+   on a shared core and the other did not compares the host, not the paths. Contention that
+   starts and ends inside a path's frames is not seen, and on a host contended throughout the
+   run's fastest reading is itself slow (H200 machine, session 19: readings of 0.54-0.59 ns on
+   a quiet host, 0.68-1.07 on a busy one, where 10 rounds of 189 were quiet: Vulkan 1.16x-1.34x,
+   Direct3D 12 1.06x-1.23x). */
+#define QUIET 1.10
+enum { REF_STEPS = 250000 };
+
 typedef struct bench_row {
     int draws;
     double raw[MAX_ROUNDS], xgd[MAX_ROUNDS], ratio[MAX_ROUNDS]; /* draw-loop us/draw per round */
     double raw_cpu[MAX_ROUNDS], xgd_cpu[MAX_ROUNDS], raw_wait[MAX_ROUNDS], xgd_wait[MAX_ROUNDS];
     long long raw_allocs, xgd_allocs; /* over all rounds' timed frames */
     long long raw_faults, xgd_faults; /* page faults, the same way */
+    double raw_ref[MAX_ROUNDS], xgd_ref[MAX_ROUNDS]; /* core reference, ns/step (see QUIET) */
+    double quiet[MAX_ROUNDS];                        /* the ratios of the quiet rounds */
+    int nquiet;
     int bad;
 } bench_row;
 
@@ -347,6 +363,10 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
         json_stat(f, "xgd_frame_cpu_us_per_draw", stat_of(r->xgd_cpu, rounds), ", ");
         json_stat(f, "raw_with_wait_us_per_draw", stat_of(r->raw_wait, rounds), ", ");
         json_stat(f, "xgd_with_wait_us_per_draw", stat_of(r->xgd_wait, rounds), ", ");
+        json_stat(f, "raw_core_reference_ns", stat_of(r->raw_ref, rounds), ", ");
+        json_stat(f, "xgd_core_reference_ns", stat_of(r->xgd_ref, rounds), ", ");
+        fprintf(f, "\"quiet_rounds\": %d, ", r->nquiet);
+        if (r->nquiet > 0) json_stat(f, "quiet_ratio", stat_of(r->quiet, r->nquiet), ", ");
         fprintf(f, "\"raw_allocations_per_draw\": %.4f, \"xgd_allocations_per_draw\": %.4f, ",
                 r->raw_allocs / per, r->xgd_allocs / per);
         if (bench_fault_counting())
@@ -476,6 +496,7 @@ int bench_main(int argc, char **argv, const bench_desc *d)
     /* one device of each kind for the whole run: drivers limit how many a process creates */
     void *raw_ctx = d->raw_open(max_draws);
     xgd_bench *xb = xgd_open(d->renderer);
+    double best_ref = 1e30;
     for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < nn; i++) {
             bench_path raw, xgd;
@@ -484,16 +505,23 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             char rl[32], xl[32];
             snprintf(rl, sizeof rl, "raw %d", ns[i]);
             snprintf(xl, sizeof xl, "xgd %d", ns[i]);
+            bench_row *row = &rows[i];
             for (int k = 0; k < 2; k++) {
+                double before = bench_ref_wide_ns(REF_STEPS), after;
                 if (((r + i) % 2 == 0) == (k == 0)) {
                     memcpy(loop_label, rl, sizeof loop_label);
                     d->raw_run(raw_ctx, ns[i], frames, &raw);
+                    after = bench_ref_wide_ns(REF_STEPS);
+                    row->raw_ref[r] = before > after ? before : after;
                 } else {
                     memcpy(loop_label, xl, sizeof loop_label);
                     xgd_run(xb, ns[i], frames, &xgd);
+                    after = bench_ref_wide_ns(REF_STEPS);
+                    row->xgd_ref[r] = before > after ? before : after;
                 }
+                if (before < best_ref) best_ref = before;
+                if (after < best_ref) best_ref = after;
             }
-            bench_row *row = &rows[i];
             row->raw[r] = raw.loop_us;
             row->xgd[r] = xgd.loop_us;
             row->ratio[r] = xgd.loop_us / raw.loop_us;
@@ -508,6 +536,12 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             row->bad |= raw.bad | xgd.bad;
         }
     }
+    for (int i = 0; i < nn; i++) {
+        bench_row *row = &rows[i];
+        for (int r = 0; r < rounds; r++)
+            if (row->raw_ref[r] <= best_ref * QUIET && row->xgd_ref[r] <= best_ref * QUIET)
+                row->quiet[row->nquiet++] = row->ratio[r];
+    }
     char adapter[128];
     memcpy(adapter, xb->adapter, sizeof adapter);
     xgd_close(xb);
@@ -517,8 +551,9 @@ int bench_main(int argc, char **argv, const bench_desc *d)
            "  %s vs %s on %s; CPU us per draw of the draw loop; min / median / max of %d "
            "interleaved rounds, each the median of %d frames\n",
            d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames);
-    printf("%8s  %-23s %-23s %-20s %-15s %-15s %-17s %s\n", "draws", "raw us/draw", "xgd us/draw",
-           "ratio xgd/raw", "allocs/draw", "faults/draw", "frame cpu (med)", "with wait (med)");
+    printf("%8s  %-23s %-23s %-20s %-15s %-15s %-17s %-17s %-15s %s\n", "draws", "raw us/draw", "xgd us/draw",
+           "ratio xgd/raw", "allocs/draw", "faults/draw", "frame cpu (med)", "with wait (med)",
+           "core ref (med)", "quiet ratio");
     int bad = 0;
     for (int i = 0; i < nn; i++) {
         const bench_row *row = &rows[i];
@@ -536,16 +571,28 @@ int bench_main(int argc, char **argv, const bench_desc *d)
             snprintf(pf, sizeof pf, "%.3f / %.3f", row->raw_faults / per, row->xgd_faults / per);
         else
             snprintf(pf, sizeof pf, "not counted");
-        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %-15s %.3f / %.3f   %.1f / %.1f%s\n",
+        char wt[32], qr[40];
+        snprintf(wt, sizeof wt, "%.1f / %.1f", aw.med, bw.med);
+        if (row->nquiet > 0)
+            snprintf(qr, sizeof qr, "%.2f %.2f %.2f (%d of %d)", stat_of(row->quiet, row->nquiet).min,
+                     stat_of(row->quiet, row->nquiet).med, stat_of(row->quiet, row->nquiet).max,
+                     row->nquiet, rounds);
+        else
+            snprintf(qr, sizeof qr, "none of %d", rounds);
+        printf("%8d  %.3f %.3f %.3f   %.3f %.3f %.3f   %.2f %.2f %.2f     %-15s %-15s %.3f / %.3f   %-17s %.2f / %.2f     %s%s\n",
                row->draws, a.min, a.med, a.max, b.min, b.med, b.max, q.min, q.med, q.max, al, pf, ac.med,
-               bc.med, aw.med, bw.med, row->bad ? "  PIXELS WRONG" : "");
+               bc.med, wt, stat_of(row->raw_ref, rounds).med, stat_of(row->xgd_ref, rounds).med, qr,
+               row->bad ? "  PIXELS WRONG" : "");
         bad |= row->bad;
     }
     printf("allocs/draw: raw / xgd, heap allocations inside the draw loops per draw (the raw "
            "loop's are the driver's); faults/draw: page faults (first touches of fresh pages) "
            "inside the draw loops per draw; frame cpu: raw / xgd, recording + submission of the whole "
            "frame per draw (xgd's includes clear, apply and present); with wait: until the frame "
-           "finished\n");
+           "finished; core ref: raw / xgd, ns a step of bench_ref_wide_ns around each path's frames "
+           "(the slower of before and after; it rises when another hardware thread shares the core); "
+           "quiet ratio: min / median / max over the rounds where both paths' core ref was within "
+           "%.0f%% of the run's fastest\n", (QUIET - 1) * 100);
     printf("pixels: %s\n", bad ? "WRONG" : "ok");
     if (json) {
         if (write_json(json, d, adapter, rows, nn, rounds, frames)) return 1;

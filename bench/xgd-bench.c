@@ -36,9 +36,10 @@
  * collects Begin, Draw and End (with everything they call) and nothing else. 64 textures (a
  * change every sprite among more than a texture group holds) is texture groups' worst case.
  *
- * With --sprites-only the calling thread's reference loops are printed too (ref_chain_ns,
- * ref_memset_gbs): what the same process's core and memory did, to tell a slow host from a slow
- * path when runs differ.
+ * With --sprites-only the calling thread's reference loops are printed too (bench_time.h's
+ * bench_ref_chain_ns before the passes and, right before each pass, it and bench_ref_wide_ns;
+ * ref_memset_gbs): what the same process's core and memory did, to tell a slow host or a core
+ * shared with another hardware thread from a slow path when runs or passes differ.
  *
  * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
  *
@@ -236,28 +237,9 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     return t1 - t0;
 }
 
-/* Reference loops of the calling thread, for telling a slow host or core from a slow path: the
-   nanoseconds of a step of a dependent integer chain (xorshift: six dependent operations, so
-   the core's clock and nothing else), and the GB/s of memset over a 64 MiB buffer already
-   written once (the memory path). Printed beside --sprites-only, so runs that differ can be
+/* The GB/s of memset over a 64 MiB buffer already written once (the memory path), printed
+   beside --sprites-only with bench_time.h's core references, so runs that differ can be
    compared with what the same process's core and memory did. */
-static double ref_chain_ns(void)
-{
-    enum { STEPS = 20000000 };
-    volatile uint64_t sink;
-    uint64_t x = 88172645463325252ull;
-    double t0 = bench_clock_s();
-    for (int i = 0; i < STEPS; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-    }
-    double t = bench_clock_s() - t0;
-    sink = x;
-    (void)sink;
-    return t * 1e9 / STEPS;
-}
-
 static double ref_memset_gbs(void)
 {
     const size_t bytes = (size_t)64 << 20;
@@ -753,9 +735,13 @@ int main(int argc, char **argv)
         double draw_part[MAX_REPEAT], end_part[MAX_REPEAT], cpu[MAX_REPEAT];
         double draw_faults[MAX_REPEAT], end_faults[MAX_REPEAT];
         uint64_t waits = 0;
-        double ref_ns = ref_chain_ns(), ref_gbs = ref_memset_gbs();
+        double ref_ns = bench_ref_chain_ns(20000000), ref_gbs = ref_memset_gbs();
+        double pass_chain[MAX_REPEAT], pass_wide[MAX_REPEAT];
         int warm = warm_sprites(&b, b.sprites_only);
         for (int r = 0; r < b.repeat; r++) {
+            /* about 2 ms each, right before the pass */
+            pass_chain[r] = bench_ref_chain_ns(1000000);
+            pass_wide[r] = bench_ref_wide_ns(250000);
             one[r] = time_sprites(&b, b.sprites_only, &calls, &ins);
             ins_one[r] = (double)ins / b.sprites;
             draw_part[r] = g_sprites_draw_s;
@@ -807,6 +793,9 @@ int main(int argc, char **argv)
                "CPU reference, integer chain", ref_ns);
         printf("%-44s %14.1f  GB/s (memset of 64 MiB, best of 4)\n", "CPU reference, streaming writes",
                ref_gbs);
+        printf("%-44s ", "CPU reference before each pass (1 / 8 chains)");
+        for (int r = 0; r < b.repeat; r++) printf(" %.2f/%.2f", pass_chain[r], pass_wide[r]);
+        printf("  ns/step\n");
         goto done;
     }
     /* Untimed warm-up passes of each (warm_sprites) so first-use allocations and the upload
