@@ -40,6 +40,7 @@ static float frand(uint32_t *s, float lo, float hi)
 typedef struct scene_out {
     uint8_t px[W * H * 4];
     uint64_t counts[FRAMES * 2];
+    uint64_t sprite_draws; /* draw calls of the last frame's SpriteBatch End */
 } scene_out;
 
 /* Draws the scene on a new device rasterizing with `threads` threads. */
@@ -83,10 +84,22 @@ static bool draw_scene(xgdt_ctx *t, const char *threads, int msaa, scene_out *ou
         CHECK_INT(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex_px,
                                        sizeof tex_px),
                   XGD_OK);
+    /* a second texture: the sprites take one or the other in short runs, so End draws many
+       runs (the software renderer's draw of quad runs) */
+    uint8_t tex2_px[TS * TS * 4];
+    for (int i = 0; i < TS * TS * 4; i++) tex2_px[i] = (uint8_t)(255 - tex_px[i] / 2);
+    xgd_texture *tex2 = NULL;
+    CHECK_INT(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex2),
+              XGD_OK);
+    if (tex2 != NULL)
+        CHECK_INT(xgd_texture_set_data(tex2, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex2_px,
+                                       sizeof tex2_px),
+                  XGD_OK);
     xgd_effect *tfx = tex != NULL ? fx_texture_effect(t, dev, tex) : NULL;
     xgd_sprite_batch *sb = NULL;
     CHECK_INT(xgd_sprite_batch_create(dev, &sb), XGD_OK);
-    if (fx == NULL || cull == NULL || q == NULL || stencil == NULL || tfx == NULL || sb == NULL) {
+    if (fx == NULL || cull == NULL || q == NULL || stencil == NULL || tfx == NULL || sb == NULL ||
+        tex2 == NULL) {
         ok = false;
         goto done;
     }
@@ -138,18 +151,24 @@ static bool draw_scene(xgdt_ctx *t, const char *threads, int msaa, scene_out *ou
         CHECK_INT(fx_tex_rect(dev, W, H, 5.5f, 3.25f, W - 7.0f, H - 2.5f, -0.3f, 0.1f, 2.7f, 1.9f,
                               (xgd_color){ 255, 200, 150, 180 }),
                   XGD_OK);
-        /* rotated sprites in one draw */
+        /* rotated sprites, in runs of one to four of either texture */
         CHECK_INT(xgd_sprite_batch_begin(sb, NULL), XGD_OK);
+        xgd_texture *run_tex = tex;
         for (int i = 0; i < SPRITES; i++) {
+            if (lcg(&seed) % 3 == 0) run_tex = run_tex == tex ? tex2 : tex;
             xgd_sprite s = XGD_SPRITE_INIT;
             s.position.x = frand(&seed, -10.0f, W + 10.0f);
             s.position.y = frand(&seed, -10.0f, H + 10.0f);
             s.rotation = frand(&seed, 0.0f, 6.2f);
             s.scale.x = s.scale.y = frand(&seed, 0.5f, 2.5f);
             s.color = (xgd_color){ 200, 200, 200, 200 };
-            CHECK_INT(xgd_sprite_batch_draw(sb, tex, &s), XGD_OK);
+            CHECK_INT(xgd_sprite_batch_draw(sb, run_tex, &s), XGD_OK);
         }
+        xgd_statistics s0, s1;
+        CHECK_INT(xgd_device_get_statistics(dev, &s0), XGD_OK);
         CHECK_INT(xgd_sprite_batch_end(sb), XGD_OK);
+        CHECK_INT(xgd_device_get_statistics(dev, &s1), XGD_OK);
+        out->sprite_draws = s1.draw_calls - s0.draw_calls;
         CHECK_INT(xgd_present(dev), XGD_OK);
     }
     CHECK_INT(xgd_get_back_buffer_data(dev, NULL, out->px, sizeof out->px), XGD_OK);
@@ -157,6 +176,7 @@ done:
     xgd_sprite_batch_destroy(sb);
     xgd_effect_destroy(tfx);
     xgd_texture_destroy(tex);
+    xgd_texture_destroy(tex2);
     xgd_depth_stencil_state_destroy(stencil);
     xgd_occlusion_query_destroy(q);
     xgd_rasterizer_state_destroy(cull);
@@ -184,11 +204,29 @@ static int distinct_colors(const uint8_t *px)
 
 static void compare_threads(xgdt_ctx *t, int msaa)
 {
-    static scene_out one, many;
+    static scene_out one, many, per_run;
     if (!draw_scene(t, "1", msaa, &one)) return;
     for (int k = 0; k < FRAMES * 2; k++) CHECK_MSG(one.counts[k] > 0, "query %d counted nothing", k);
     CHECK_MSG(distinct_colors(one.px) > 500, "the scene is too plain (%d colours)",
               distinct_colors(one.px));
+    CHECK_MSG(one.sprite_draws >= 50, "the sprites made %llu runs, too few to test runs",
+              (unsigned long long)one.sprite_draws);
+    /* The renderer draws SpriteBatch's runs as one draw switching slot 0's texture; the rule is
+       a draw per run ($XGD_SW_QUAD_RUNS=off), which must give the same bytes and counts. */
+    setenv("XGD_SW_QUAD_RUNS", "off", 1);
+    bool drew = draw_scene(t, "1", msaa, &per_run);
+    unsetenv("XGD_SW_QUAD_RUNS");
+    if (!drew) return;
+    CHECK_MSG(per_run.sprite_draws == one.sprite_draws, "draw calls %llu per run, %llu as one",
+              (unsigned long long)per_run.sprite_draws, (unsigned long long)one.sprite_draws);
+    for (int k = 0; k < FRAMES * 2; k++)
+        CHECK_MSG(per_run.counts[k] == one.counts[k], "msaa %d: query %d counted %llu a draw per "
+                  "run, %llu as one draw", msaa, k, (unsigned long long)per_run.counts[k],
+                  (unsigned long long)one.counts[k]);
+    int differ = 0;
+    for (int i = 0; i < W * H * 4; i++) differ += per_run.px[i] != one.px[i];
+    CHECK_MSG(differ == 0, "msaa %d: %d bytes differ between a draw per run and one draw", msaa,
+              differ);
     const char *counts[] = { "3", "5" };
     for (int n = 0; n < 2; n++) {
         if (!draw_scene(t, counts[n], msaa, &many)) return;

@@ -133,12 +133,15 @@ typedef struct sw_renderer {
        every draw banded */
     long band_min_pixels;
     bool executor_only;        /* $XGD_SW_EXECUTOR_ONLY: no shader runs as a recognised shape */
+    bool quad_runs_off;        /* $XGD_SW_QUAD_RUNS=off: quad runs drawn a draw per run (tests) */
     bool rows_scalar;          /* $XGD_SW_ROWS_SCALAR: sw_mod_rows one pixel at a time (tests) */
     sw_rec_tri *tris;
     size_t tris_count, tris_capacity;
     int32_t (*tri_rows)[2];    /* per recorded triangle: first and last row it may touch (a
                                   compact array each band scans) */
     size_t tri_rows_capacity;
+    uint32_t *tri_run;         /* per recorded triangle of a draw of quad runs: its run */
+    size_t tri_run_capacity;
     float *clip_vary;          /* varyings of vertices made by clipping, for `tris` */
     size_t clip_vary_count, clip_vary_capacity;
     /* reserve_vertices' memory: draws read it as user vertices (only the latest reservation
@@ -323,6 +326,10 @@ xgd_result sw_op_texture_download_volume(xgdi_renderer *r, xgdi_native_texture *
 
 /* ---- sw_raster.c ---- */
 xgd_result sw_draw(sw_renderer *r, const xgdi_draw *draw);
+/* renderer_ops.draw_quad_runs: the runs as one draw whose slot-0 texture changes at each run's
+   first triangle (sw_raster.c) */
+xgd_result sw_draw_quad_runs(sw_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
+                             int count, int *drawn);
 xgd_result sw_clear(sw_renderer *r, unsigned options, const float color[4], float depth,
                     int stencil);
 

@@ -155,6 +155,12 @@ typedef struct sw_ctx {
     /* and the image's texels are not the target's: sw_mod_rows may read four target pixels
        before writing them (SSE2 builds) */
     bool mod_rows4;
+    /* a draw of quad runs (sw_draw_quad_runs): run k's triangles sample runs[k].texture in
+       slot 0, from primitive 2 * (runs[k].base_vertex - runs[0].base_vertex) / 4 on; cur_run
+       is the run whose texture the context holds (recording: whose triangles are recorded) */
+    const xgdi_quad_run *runs;
+    int run_count, cur_run;
+    int slot0_resource;                   /* the pixel shader's resource of slot 0 (-1: none) */
     /* banded draws (sw_renderer.pool): filled triangles are recorded instead of rasterized */
     bool record;
     bool record_failed;       /* out of memory while recording: the draw fails unrasterized */
@@ -1412,6 +1418,11 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
         c->record_failed = true;
         return;
     }
+    if (c->runs != NULL && !sw_grow_array((void **)&r->tri_run, &r->tri_run_capacity,
+                                          r->tris_count + 1, sizeof *r->tri_run)) {
+        c->record_failed = true;
+        return;
+    }
     if (!sw_grow_array((void **)&r->tris, &r->tris_capacity, r->tris_count + 1, sizeof *r->tris) ||
         (!in_place && !sw_grow_array((void **)&r->clip_vary, &r->clip_vary_capacity,
                                      r->clip_vary_count + 3 * (size_t)c->nvary + 3,
@@ -1421,6 +1432,7 @@ static void sw_record_triangle(sw_ctx *c, const sw_screen_vertex *s0, const sw_s
     }
     r->tri_rows[r->tris_count][0] = (int32_t)py0;
     r->tri_rows[r->tris_count][1] = (int32_t)py1;
+    if (c->runs != NULL) r->tri_run[r->tris_count] = (uint32_t)c->cur_run;
     sw_rec_tri *t = &r->tris[r->tris_count++];
     for (int i = 0; i < 3; i++) {
         t->v[i] = *sv[i];
@@ -1444,6 +1456,8 @@ static inline void sw_emit_triangle(sw_ctx *c, const sw_screen_vertex *s0,
     if (c->record) sw_record_triangle(c, s0, s1, s2, in_place);
     else sw_raster_triangle(c, s0, s1, s2);
 }
+
+static void sw_ctx_slot0(sw_ctx *c, const xgdi_native_texture *tex);
 
 typedef struct sw_band_job {
     const sw_ctx *c;
@@ -1470,8 +1484,16 @@ static void sw_band_run(void *arg, int item, int worker)
     if (y1 < lc.cy1) lc.cy1 = (int)y1;
     uint64_t count = 0;
     if (lc.occlusion != NULL) lc.occlusion = &count;
+    /* a draw of quad runs: this band's context follows the runs' textures, and its executor
+       state samples through this context's copy (sw_user_setup bound it to the draw's) */
+    uint32_t cur = UINT32_MAX;
+    if (lc.runs != NULL) xgdi_sw_spirv_bind_sampler(lc.ps_state, xgdi_sw_spirv_sample_textures, &lc.tex);
     for (size_t i = 0; i < j->count; i++) {
         if (j->rows[i][1] < lc.cy0 || j->rows[i][0] >= lc.cy1) continue;
+        if (lc.runs != NULL && j->c->r->tri_run[i] != cur) {
+            cur = j->c->r->tri_run[i];
+            sw_ctx_slot0(&lc, lc.runs[cur].texture);
+        }
         const sw_rec_tri *t = &j->tris[i];
         sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
     }
@@ -1522,8 +1544,14 @@ static void sw_run_bands(sw_ctx *c)
     int64_t bands = (int64_t)threads * SW_BANDS_PER_THREAD;
     if (bands > rows) bands = rows;
     if (work < r->band_min_pixels || bands <= 1) {
-        for (size_t i = 0; i < r->tris_count; i++)
+        uint32_t cur = UINT32_MAX;
+        for (size_t i = 0; i < r->tris_count; i++) {
+            if (c->runs != NULL && r->tri_run[i] != cur) {
+                cur = r->tri_run[i];
+                sw_ctx_slot0(c, c->runs[cur].texture);
+            }
             sw_raster_triangle(c, &r->tris[i].v[0], &r->tris[i].v[1], &r->tris[i].v[2]);
+        }
         return;
     }
     uint64_t counts[SW_MAX_BANDS];
@@ -1714,6 +1742,75 @@ static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
    input location fed by the layout's element of that location (the first, as core checked
    every input has one), and the varyings linked by location. A pixel input no vertex output
    writes reads 0. */
+/* The pixel shader's modulate shape (xgdi_native_shader.modulate) for the context's textures:
+   whether it applies and what its sampling and writing may skip (sw_user_setup, and again at
+   each run's texture in a draw of quad runs). */
+static void sw_mod_setup(sw_ctx *c)
+{
+    const xgdi_native_shader *ps = c->ps;
+    /* the modulate shape: both inputs must be linked varyings (an unlinked one reads 0 in
+       the executor, which this path does not model) */
+    c->mod = false;
+    if (ps->modulate) {
+        int uv = -1, col = -1;
+        for (int i = 0; i < c->nlink; i++) {
+            uint32_t base = c->link_ps[i], end = base + 4u * c->link_ps_comps[i];
+            if (ps->mod.uv_reg >= base && ps->mod.uv_reg + 4u < end && (ps->mod.uv_reg - base) % 4u == 0)
+                uv = 4 * i + (int)((ps->mod.uv_reg - base) / 4u);
+            if (ps->mod.color_reg >= base && ps->mod.color_reg + 12u < end &&
+                (ps->mod.color_reg - base) % 4u == 0)
+                col = 4 * i + (int)((ps->mod.color_reg - base) / 4u);
+        }
+        if (uv >= 0 && col >= 0) {
+            c->mod = true;
+            c->mod_uv = uv;
+            c->mod_col = col;
+            int img = (int)(ps->mod.resource & 0xffu), smp = (int)(ps->mod.resource >> 8 & 0xffu);
+            const xgdi_native_texture *tex = ps->mod.valid ? c->tex.texture[img] : NULL;
+            /* as xgdi_sw_spirv_sample_textures decides whether a level is computed */
+            c->mod_lod = tex != NULL && (tex->desc.levels > 1 || c->tex.needs_lod[smp]);
+            c->mod_tex = tex;
+            c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
+            /* sw_sample_2d_with without derivatives on a one-level texture: lod 0 plus the
+               sampler's bias picks the filter, the image is level 0 of face 0 */
+            const sw_rt_view *rt0 = &c->rt[0];
+            c->mod_blend_write = c->out_count == 1 && c->color_written == 1u && c->samples == 1 &&
+                                 c->full_mask == 1u && !c->depth_test && !c->stencil_on &&
+                                 c->occlusion == NULL && rt0->is_color && rt0->range == 1 &&
+                                 rt0->blend.enabled && rt0->blend.premultiplied &&
+                                 rt0->write_mask == 15;
+            c->mod_image = NULL;
+            if (tex != NULL && !c->mod_lod && tex->desc.levels == 1 && c->mod_samp->anisotropy <= 1) {
+                c->mod_image = &tex->images[0];
+                float lod = 0.0f + c->mod_samp->desc->mip_map_level_of_detail_bias;
+                c->mod_linear = lod > 0.0f ? c->mod_samp->min_linear : c->mod_samp->mag_linear;
+            }
+            c->mod_rows = c->mod_blend_write && c->single_coverage && c->mod_image != NULL &&
+                          c->mod_image->rgba8 != NULL;
+            c->mod_rows4 = false;
+            if (c->mod_rows && !c->r->rows_scalar) {
+                const uint8_t *tx = c->mod_image->rgba8, *tb = rt0->base;
+                size_t tn = (size_t)c->mod_image->width * (size_t)c->mod_image->height * 4;
+                size_t bn = (size_t)c->width * (size_t)c->height * 4;
+                /* compared as addresses: distinct allocations never overlap */
+                uintptr_t a0 = (uintptr_t)tx, a1 = a0 + tn, b0 = (uintptr_t)tb, b1 = b0 + bn;
+                c->mod_rows4 = a1 <= b0 || b1 <= a0;
+            }
+        }
+    }
+}
+
+/* Slot 0's texture becomes `tex` for what follows in this context (a run of a draw of quad
+   runs; the sampler is the draw's): then the modulate shape for it. Writes only the context,
+   so band threads may call it: sw_draw_quad_runs readied every run's texture for sampling on
+   the calling thread first (xgdi_sw_spirv_textures_set does that, and may decode). */
+static void sw_ctx_slot0(sw_ctx *c, const xgdi_native_texture *tex)
+{
+    if (c->slot0_resource >= 0 && c->slot0_resource < XGDI_SW_SPIRV_MAX_RESOURCES)
+        c->tex.texture[c->slot0_resource] = tex;
+    sw_mod_setup(c);
+}
+
 static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
 {
     xgdi_native_shader *vs = st->vs, *ps = st->ps;
@@ -1773,56 +1870,8 @@ static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
     c->color_written = 0;
     for (int t = 0; t < SW_MAX_TARGETS; t++)
         if (ps->color_reg[t] != SW_NO_REG) c->color_written |= 1u << t;
-    /* the modulate shape: both inputs must be linked varyings (an unlinked one reads 0 in
-       the executor, which this path does not model) */
-    c->mod = false;
-    if (ps->modulate) {
-        int uv = -1, col = -1;
-        for (int i = 0; i < c->nlink; i++) {
-            uint32_t base = c->link_ps[i], end = base + 4u * c->link_ps_comps[i];
-            if (ps->mod.uv_reg >= base && ps->mod.uv_reg + 4u < end && (ps->mod.uv_reg - base) % 4u == 0)
-                uv = 4 * i + (int)((ps->mod.uv_reg - base) / 4u);
-            if (ps->mod.color_reg >= base && ps->mod.color_reg + 12u < end &&
-                (ps->mod.color_reg - base) % 4u == 0)
-                col = 4 * i + (int)((ps->mod.color_reg - base) / 4u);
-        }
-        if (uv >= 0 && col >= 0) {
-            c->mod = true;
-            c->mod_uv = uv;
-            c->mod_col = col;
-            int img = (int)(ps->mod.resource & 0xffu), smp = (int)(ps->mod.resource >> 8 & 0xffu);
-            const xgdi_native_texture *tex = ps->mod.valid ? c->tex.texture[img] : NULL;
-            /* as xgdi_sw_spirv_sample_textures decides whether a level is computed */
-            c->mod_lod = tex != NULL && (tex->desc.levels > 1 || c->tex.needs_lod[smp]);
-            c->mod_tex = tex;
-            c->mod_samp = ps->mod.valid ? &c->tex.sampler[smp] : NULL;
-            /* sw_sample_2d_with without derivatives on a one-level texture: lod 0 plus the
-               sampler's bias picks the filter, the image is level 0 of face 0 */
-            const sw_rt_view *rt0 = &c->rt[0];
-            c->mod_blend_write = c->out_count == 1 && c->color_written == 1u && c->samples == 1 &&
-                                 c->full_mask == 1u && !c->depth_test && !c->stencil_on &&
-                                 c->occlusion == NULL && rt0->is_color && rt0->range == 1 &&
-                                 rt0->blend.enabled && rt0->blend.premultiplied &&
-                                 rt0->write_mask == 15;
-            c->mod_image = NULL;
-            if (tex != NULL && !c->mod_lod && tex->desc.levels == 1 && c->mod_samp->anisotropy <= 1) {
-                c->mod_image = &tex->images[0];
-                float lod = 0.0f + c->mod_samp->desc->mip_map_level_of_detail_bias;
-                c->mod_linear = lod > 0.0f ? c->mod_samp->min_linear : c->mod_samp->mag_linear;
-            }
-            c->mod_rows = c->mod_blend_write && c->single_coverage && c->mod_image != NULL &&
-                          c->mod_image->rgba8 != NULL;
-            c->mod_rows4 = false;
-            if (c->mod_rows && !c->r->rows_scalar) {
-                const uint8_t *tx = c->mod_image->rgba8, *tb = rt0->base;
-                size_t tn = (size_t)c->mod_image->width * (size_t)c->mod_image->height * 4;
-                size_t bn = (size_t)c->width * (size_t)c->height * 4;
-                /* compared as addresses: distinct allocations never overlap */
-                uintptr_t a0 = (uintptr_t)tx, a1 = a0 + tn, b0 = (uintptr_t)tb, b1 = b0 + bn;
-                c->mod_rows4 = a1 <= b0 || b1 <= a0;
-            }
-        }
-    }
+    c->slot0_resource = ps->sampler_resource[0];
+    sw_mod_setup(c);
     return true;
 }
 
@@ -2121,7 +2170,23 @@ static inline int64_t sw_index_at(const xgdi_draw *d, const uint8_t *ibase, size
     return (int64_t)x + d->base_vertex;
 }
 
-xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
+/* The run of primitive `prim` of a draw of quad runs becomes the context's: recorded
+   triangles are tagged with it, and triangles drawn at once sample its texture. */
+static void sw_run_at(sw_ctx *c, int prim)
+{
+    int k = c->cur_run < 0 ? 0 : c->cur_run;
+    while (k + 1 < c->run_count &&
+           (int64_t)prim >= ((int64_t)c->runs[k + 1].base_vertex - c->runs[0].base_vertex) / 2)
+        k++;
+    if (k == c->cur_run) return;
+    c->cur_run = k;
+    if (!c->record) sw_ctx_slot0(c, c->runs[k].texture);
+}
+
+/* A draw; with runs (run_count > 0), a draw of quad runs whose slot-0 texture is each run's
+   from its first primitive on (sw_draw_quad_runs). */
+static xgd_result sw_draw_with(sw_renderer *r, const xgdi_draw *d, const xgdi_quad_run *runs,
+                               int run_count)
 {
     const xgdi_draw_state *st = d->state;
     if (st == NULL || st->layout == NULL || d->vertex_count <= 0 || d->primitive_count <= 0)
@@ -2134,6 +2199,9 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     sw_ctx ctx;
     if (!sw_setup(&ctx, r, st)) return XGD_OK;
     sw_ctx *c = &ctx;
+    c->runs = run_count > 0 ? runs : NULL;
+    c->run_count = run_count;
+    c->cur_run = -1;
     size_t count = (size_t)d->vertex_count;
     xgd_result res;
 
@@ -2241,8 +2309,10 @@ next_instance:;
     int pc = d->primitive_count;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_LIST:
-        for (int p = 0; p < pc && (size_t)p * 3 + 2 < count; p++)
+        for (int p = 0; p < pc && (size_t)p * 3 + 2 < count; p++) {
+            if (c->runs != NULL) sw_run_at(c, p);
             sw_triangle(c, SW_V((size_t)3 * p), SW_V((size_t)3 * p + 1), SW_V((size_t)3 * p + 2));
+        }
         break;
     case XGD_PRIMITIVE_TRIANGLE_STRIP:
         for (int p = 0; p < pc && (size_t)p + 2 < count; p++) {
@@ -2276,6 +2346,60 @@ next_instance:;
     for (int t = 0; t < c->out_count; t++)
         sw_texture_mark_written(c->rt[t].tex, c->rt[t].face);
     return XGD_OK;
+}
+
+xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
+{
+    return sw_draw_with(r, d, NULL, 0);
+}
+
+/* The runs (consecutive quads of the reservation, as core lays them out) as one draw, each
+   run's triangles sampling its texture in slot 0: the pixels of a draw per run (each pixel
+   sees the triangles in the same order, with the same state but for slot 0), but one vertex
+   pass, one setup and, for the pool, one banded job instead of a small draw per run on the
+   calling thread. Every run's texture is readied for sampling here, on the calling thread,
+   so the bands only switch pointers (sw_ctx_slot0). */
+xgd_result sw_draw_quad_runs(sw_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
+                             int count, int *drawn)
+{
+    *drawn = 0;
+    if (draw->state == NULL) { /* as sw_draw: nothing to draw */
+        *drawn = count;
+        return XGD_OK;
+    }
+    int n = 0;
+    int64_t quads = 0;
+    for (; n < count; n++) {
+        if ((int64_t)runs[n].base_vertex != (int64_t)runs[0].base_vertex + 4 * quads ||
+            runs[n].quad_count <= 0)
+            break;
+        quads += runs[n].quad_count;
+        if (runs[n].texture != NULL) sw_texture_prepare_sampling(runs[n].texture);
+    }
+    if (n == 0 || quads > INT32_MAX / 6) return XGD_OK;
+    if (r->quad_runs_off) {
+        /* the reference: each run a draw of its own, slot 0 its texture */
+        xgdi_draw_state st = *draw->state;
+        for (int k = 0; k < n; k++) {
+            st.textures[0] = runs[k].texture;
+            xgdi_draw d = *draw;
+            d.state = &st;
+            d.base_vertex = runs[k].base_vertex;
+            d.primitive_count = 2 * runs[k].quad_count;
+            d.vertex_count = 6 * runs[k].quad_count;
+            xgd_result res = sw_draw_with(r, &d, NULL, 0);
+            if (res != XGD_OK) return res;
+            *drawn = k + 1;
+        }
+        return XGD_OK;
+    }
+    xgdi_draw d = *draw;
+    d.base_vertex = runs[0].base_vertex;
+    d.primitive_count = (int)(2 * quads);
+    d.vertex_count = (int)(6 * quads);
+    xgd_result res = sw_draw_with(r, &d, runs, n);
+    if (res == XGD_OK) *drawn = n;
+    return res;
 }
 
 /* ---- clear ---- */

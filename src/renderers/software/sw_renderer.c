@@ -73,6 +73,10 @@ static xgd_result sw_create(const xgdi_renderer_create_info *info, xgdi_renderer
        compare it with the shapes computed directly */
     const char *x = getenv("XGD_SW_EXECUTOR_ONLY");
     r->executor_only = x != NULL && strcmp(x, "1") == 0;
+    /* $XGD_SW_QUAD_RUNS=off: a draw of quad runs is a draw per run (sw_draw_quad_runs), the
+       reference tests compare the one-draw form with */
+    const char *qr = getenv("XGD_SW_QUAD_RUNS");
+    r->quad_runs_off = qr != NULL && strcmp(qr, "off") == 0;
     /* $XGD_SW_ROWS_SCALAR=1: the row path draws one pixel at a time, never four (the
        reference of the four-pixel form in tests) */
     const char *rs = getenv("XGD_SW_ROWS_SCALAR");
@@ -94,6 +98,7 @@ static void sw_destroy(xgdi_renderer *base)
     free(r->vmap);
     free(r->tris);
     free(r->tri_rows);
+    free(r->tri_run);
     free(r->clip_vary);
     free(r->reserved);
     free(r);
@@ -229,6 +234,12 @@ static xgd_result sw_op_clear(xgdi_renderer *base, unsigned options, const float
 static xgd_result sw_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
 {
     return sw_draw(sw_cast(base), draw);
+}
+
+static xgd_result sw_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *draw,
+                                       const xgdi_quad_run *runs, int count, int *drawn)
+{
+    return sw_draw_quad_runs(sw_cast(base), draw, runs, count, drawn);
 }
 
 static xgd_result sw_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride,
@@ -387,4 +398,5 @@ const xgdi_renderer_ops xgdi_software_renderer_ops = {
     .shader_create = sw_op_shader_create,
     .shader_destroy = sw_op_shader_destroy,
     .reserve_vertices = sw_reserve_vertices,
+    .draw_quad_runs = sw_op_draw_quad_runs,
 };
