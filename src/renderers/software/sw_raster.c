@@ -1738,10 +1738,6 @@ static void sw_setup_view(sw_rt_view *v, xgdi_native_texture *t, int face)
     else v->base = sw_texture_image(t, face, 0)->texels;
 }
 
-/* A user program's draw: constants and samplers bound to the shaders' states, each vertex
-   input location fed by the layout's element of that location (the first, as core checked
-   every input has one), and the varyings linked by location. A pixel input no vertex output
-   writes reads 0. */
 /* The pixel shader's modulate shape (xgdi_native_shader.modulate) for the context's textures:
    whether it applies and what its sampling and writing may skip (sw_user_setup, and again at
    each run's texture in a draw of quad runs). */
@@ -1803,7 +1799,7 @@ static void sw_mod_setup(sw_ctx *c)
 /* Slot 0's texture becomes `tex` for what follows in this context (a run of a draw of quad
    runs; the sampler is the draw's): then the modulate shape for it. Writes only the context,
    so band threads may call it: sw_draw_quad_runs readied every run's texture for sampling on
-   the calling thread first (xgdi_sw_spirv_textures_set does that, and may decode). */
+   the calling thread first (sw_texture_prepare_sampling, which may decode). */
 static void sw_ctx_slot0(sw_ctx *c, const xgdi_native_texture *tex)
 {
     if (c->slot0_resource >= 0 && c->slot0_resource < XGDI_SW_SPIRV_MAX_RESOURCES)
@@ -1811,6 +1807,10 @@ static void sw_ctx_slot0(sw_ctx *c, const xgdi_native_texture *tex)
     sw_mod_setup(c);
 }
 
+/* A user program's draw: constants and samplers bound to the shaders' states, each vertex
+   input location fed by the layout's element of that location (the first, as core checked
+   every input has one), and the varyings linked by location. A pixel input no vertex output
+   writes reads 0. */
 static bool sw_user_setup(sw_ctx *c, const xgdi_draw_state *st)
 {
     xgdi_native_shader *vs = st->vs, *ps = st->ps;
