@@ -206,6 +206,47 @@ XGD_FIXTURE(UserQuadRuns_EachRunSamplesItsTexture)
     xgd_device_destroy(dev);
 }
 
+/* Runs holding more quads together than the quad pattern addresses (XGD_USER_QUADS_MAX each,
+ * two full runs after a one-quad run) draw every quad: in each run only the last quad covers
+ * the target (the others have no area), so the image is the last run's texture and would be
+ * the middle run's if any quad past the pattern's count were lost. */
+XGD_FIXTURE(UserQuadRuns_MoreQuadsTogetherThanOnePattern)
+{
+    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
+                    GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN),
+                *blue = solid_texture(t, dev, BLUE);
+    REQUIRE(red && green && blue);
+    xgd_effect *fx = fx_texture_effect(t, dev, red);
+    REQUIRE(fx);
+    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    enum { QUADS = 1 + 2 * XGD_USER_QUADS_MAX };
+    xgd_vertex_position_color_texture *v = calloc((size_t)QUADS * 4, sizeof *v);
+    REQUIRE(v);
+    for (int q = 0; q < QUADS; q++) tex_quad(&v[4 * q], 1.0f, 1.0f, 1.0f, 1.0f);
+    const int last[3] = { 0, XGD_USER_QUADS_MAX, 2 * XGD_USER_QUADS_MAX };
+    for (int k = 0; k < 3; k++) tex_quad(&v[4 * last[k]], 0, 0, W, H);
+    const xgd_quad_run runs[3] = { { red, 1 }, { green, XGD_USER_QUADS_MAX },
+                                   { blue, XGD_USER_QUADS_MAX } };
+    CHECK_OK(xgd_clear_color(dev, BLACK));
+    uint64_t before = draw_calls(dev);
+    CHECK_OK(xgd_draw_user_quad_runs(dev, v, 0, runs, 3,
+                                     xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+    CHECK(draw_calls(dev) == before + 3);
+    uint8_t *want = fx_image(W, H, BLUE);
+    REQUIRE(want);
+    check_image(t, dev, want);
+    free(want);
+    free(v);
+    xgd_effect_destroy(fx);
+    xgd_texture_destroy(red);
+    xgd_texture_destroy(green);
+    xgd_texture_destroy(blue);
+    xgd_device_destroy(dev);
+}
+
 /* Bad input anywhere in the runs is refused by name before any run is drawn: no draw call, the
  * image untouched, slot 0 as it was. */
 XGD_FIXTURE(UserQuadRuns_BadInputNamedErrorsDrawNothing)

@@ -84,12 +84,14 @@ static bool draw_scene(xgdt_ctx *t, const char *threads, int msaa, scene_out *ou
         CHECK_INT(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex_px,
                                        sizeof tex_px),
                   XGD_OK);
-    /* a second texture: the sprites take one or the other in short runs, so End draws many
-       runs (the software renderer's draw of quad runs) */
-    uint8_t tex2_px[TS * TS * 4];
-    for (int i = 0; i < TS * TS * 4; i++) tex2_px[i] = (uint8_t)(255 - tex_px[i] / 2);
+    /* a second texture, of another size: the sprites take one or the other in short runs, so
+       End draws many runs (the software renderer's draw of quad runs switches the texture and
+       what its sampling derives from it) */
+    enum { TS2 = 8 };
+    uint8_t tex2_px[TS2 * TS2 * 4];
+    for (int i = 0; i < TS2 * TS2 * 4; i++) tex2_px[i] = (uint8_t)(255 - tex_px[i * 3 % (TS * TS * 4)] / 2);
     xgd_texture *tex2 = NULL;
-    CHECK_INT(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex2),
+    CHECK_INT(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS2, .height = TS2 }, &tex2),
               XGD_OK);
     if (tex2 != NULL)
         CHECK_INT(xgd_texture_set_data(tex2, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex2_px,
@@ -254,4 +256,22 @@ XGD_TEST(SoftwareThreads_SameImage)
 XGD_TEST(SoftwareThreads_SameImageMsaa)
 {
     compare_threads(t, 4);
+}
+
+/* The same with every shader in the executor (SpriteBatch's pixel shader then samples through
+   each band's context copy, not the modulate shape) */
+XGD_TEST(SoftwareThreads_SameImageExecutor)
+{
+    setenv("XGD_SW_EXECUTOR_ONLY", "1", 1);
+    compare_threads(t, 0);
+    unsetenv("XGD_SW_EXECUTOR_ONLY");
+}
+
+/* and with no draw banded (the pool's threads never run a band: the calling thread draws
+   every recorded triangle, runs included) */
+XGD_TEST(SoftwareThreads_SameImageUnbanded)
+{
+    setenv("XGD_SW_BAND_MIN_PIXELS", "2000000000", 1);
+    compare_threads(t, 0);
+    unsetenv("XGD_SW_BAND_MIN_PIXELS");
 }

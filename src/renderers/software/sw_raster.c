@@ -1497,6 +1497,10 @@ static void sw_band_run(void *arg, int item, int worker)
         const sw_rec_tri *t = &j->tris[i];
         sw_raster_triangle(&lc, &t->v[0], &t->v[1], &t->v[2]);
     }
+    /* back to the draw's context, which outlives this band's */
+    if (lc.runs != NULL)
+        xgdi_sw_spirv_bind_sampler(lc.ps_state, xgdi_sw_spirv_sample_textures,
+                                   (xgdi_sw_spirv_textures *)&j->c->tex);
     j->counts[item] = count;
 }
 
@@ -2353,8 +2357,10 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
     return sw_draw_with(r, d, NULL, 0);
 }
 
-/* The runs (consecutive quads of the reservation, as core lays them out) as one draw, each
-   run's triangles sampling its texture in slot 0: the pixels of a draw per run (each pixel
+/* The runs (consecutive quads of the reservation, as core lays them out) as one draw, or as
+   few as the quad pattern's indices allow (runs may hold more quads together than it
+   addresses), each run's triangles sampling its texture in slot 0: the pixels of a draw per
+   run (each pixel
    sees the triangles in the same order, with the same state but for slot 0), but one vertex
    pass, one setup and, for the pool, one banded job instead of a small draw per run on the
    calling thread. Every run's texture is readied for sampling here, on the calling thread,
@@ -2367,39 +2373,49 @@ xgd_result sw_draw_quad_runs(sw_renderer *r, const xgdi_draw *draw, const xgdi_q
         *drawn = count;
         return XGD_OK;
     }
-    int n = 0;
-    int64_t quads = 0;
-    for (; n < count; n++) {
-        if ((int64_t)runs[n].base_vertex != (int64_t)runs[0].base_vertex + 4 * quads ||
-            runs[n].quad_count <= 0)
-            break;
-        quads += runs[n].quad_count;
-        if (runs[n].texture != NULL) sw_texture_prepare_sampling(runs[n].texture);
-    }
-    if (n == 0 || quads > INT32_MAX / 6) return XGD_OK;
-    if (r->quad_runs_off) {
-        /* the reference: each run a draw of its own, slot 0 its texture */
-        xgdi_draw_state st = *draw->state;
-        for (int k = 0; k < n; k++) {
-            st.textures[0] = runs[k].texture;
-            xgdi_draw d = *draw;
-            d.state = &st;
-            d.base_vertex = runs[k].base_vertex;
-            d.primitive_count = 2 * runs[k].quad_count;
-            d.vertex_count = 6 * runs[k].quad_count;
-            xgd_result res = sw_draw_with(r, &d, NULL, 0);
-            if (res != XGD_OK) return res;
-            *drawn = k + 1;
+    for (int k = 0; k < count; k++)
+        if (runs[k].texture != NULL) sw_texture_prepare_sampling(runs[k].texture);
+    /* the most quads one draw's indices address: the quad pattern's (a run has at most that
+       many, but runs together may have more) */
+    int64_t cap = 0;
+    if (draw->index_buffer != NULL && draw->index_size > 0)
+        cap = (int64_t)(draw->index_buffer->size / ((size_t)draw->index_size * 6));
+    if (cap > INT32_MAX / 6) cap = INT32_MAX / 6;
+    for (int s = 0; s < count;) {
+        /* the consecutive runs from s that fit one draw (none when a draw per run is asked) */
+        int n = 0;
+        int64_t quads = 0;
+        while (!r->quad_runs_off && s + n < count && runs[s + n].quad_count > 0 &&
+               (int64_t)runs[s + n].base_vertex == (int64_t)runs[s].base_vertex + 4 * quads &&
+               quads + runs[s + n].quad_count <= cap) {
+            quads += runs[s + n].quad_count;
+            n++;
         }
-        return XGD_OK;
+        xgdi_draw d = *draw;
+        xgdi_draw_state st;
+        xgd_result res;
+        if (n > 0) {
+            d.base_vertex = runs[s].base_vertex;
+            d.primitive_count = (int)(2 * quads);
+            d.vertex_count = (int)(6 * quads);
+            res = sw_draw_with(r, &d, runs + s, n);
+        } else {
+            /* a draw of its own, slot 0 its texture: the reference, and any run that cannot
+               join the others */
+            n = 1;
+            st = *draw->state;
+            st.textures[0] = runs[s].texture;
+            d.state = &st;
+            d.base_vertex = runs[s].base_vertex;
+            d.primitive_count = 2 * runs[s].quad_count;
+            d.vertex_count = 6 * runs[s].quad_count;
+            res = sw_draw_with(r, &d, NULL, 0);
+        }
+        if (res != XGD_OK) return res;
+        s += n;
+        *drawn = s;
     }
-    xgdi_draw d = *draw;
-    d.base_vertex = runs[0].base_vertex;
-    d.primitive_count = (int)(2 * quads);
-    d.vertex_count = (int)(6 * quads);
-    xgd_result res = sw_draw_with(r, &d, runs, n);
-    if (res == XGD_OK) *drawn = n;
-    return res;
+    return XGD_OK;
 }
 
 /* ---- clear ---- */
