@@ -184,6 +184,11 @@ static void count_run(xgd_device *dev, int quads)
     dev->stats.triangles += (uint64_t)quads * 2;
 }
 
+/* Runs handed to renderer_ops.draw_quad_runs at a time (16 bytes each, on the stack). */
+#ifndef QUAD_RUN_BATCH
+#define QUAD_RUN_BATCH 512
+#endif
+
 /* Draws checked runs: each as xgd_set_texture(slot 0) + one quad draw. `draw` describes the
  * vertices: reserved (the device's reservation; a run names its first vertex as base_vertex)
  * or user memory at v (a run passes its own vertices). Run 0 and every run the renderer cannot
@@ -204,10 +209,10 @@ static xgd_result draw_runs(xgd_device *device, xgd_vertex_declaration *decl, xg
     xgd_result r = XGD_OK;
     for (int i = 0; i < run_count;) {
         if (i > 0 && bulk) {
-            /* up to 64 runs at a time, on the stack: no allocation per call */
-            xgdi_quad_run batch[64];
+            /* up to QUAD_RUN_BATCH runs at a time, on the stack: no allocation per call */
+            xgdi_quad_run batch[QUAD_RUN_BATCH];
             int n = 0;
-            for (int b = base; n < 64 && i + n < run_count; n++) {
+            for (int b = base; n < QUAD_RUN_BATCH && i + n < run_count; n++) {
                 const xgd_texture *t =
                     (const xgd_texture *)xgdi_handle_get(runs[i + n].texture, XGDI_RES_TEXTURE);
                 batch[n] = (xgdi_quad_run){ t->native, runs[i + n].quad_count, b };
