@@ -166,6 +166,43 @@ static void tex_quad(xgd_vertex_position_color_texture *v, float x0, float y0, f
     }
 }
 
+/* A device with solid red, green and blue textures, a program sampling slot 0 and point
+   sampling there: what the runs fixtures draw with. False (with what failed reported) when any
+   of it could not be made; rgb_runs_close frees what was. */
+typedef struct rgb_runs {
+    xgd_device *dev;
+    xgd_texture *red, *green, *blue;
+    xgd_effect *fx;
+} rgb_runs;
+
+static void rgb_runs_close(rgb_runs *s)
+{
+    xgd_effect_destroy(s->fx);
+    xgd_texture_destroy(s->red);
+    xgd_texture_destroy(s->green);
+    xgd_texture_destroy(s->blue);
+    xgd_device_destroy(s->dev);
+}
+
+static bool rgb_runs_open(xgdt_ctx *t, rgb_runs *s)
+{
+    memset(s, 0, sizeof *s);
+    s->dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    if (s->dev == NULL) return false;
+    s->red = solid_texture(t, s->dev, (xgd_color){ 255, 0, 0, 255 });
+    s->green = solid_texture(t, s->dev, (xgd_color){ 0, 255, 0, 255 });
+    s->blue = solid_texture(t, s->dev, (xgd_color){ 0, 0, 255, 255 });
+    if (s->red != NULL && s->green != NULL && s->blue != NULL)
+        s->fx = fx_texture_effect(t, s->dev, s->green);
+    if (s->fx == NULL) {
+        rgb_runs_close(s);
+        return false;
+    }
+    CHECK_OK(xgd_set_sampler_state(s->dev, 0,
+                                   xgd_sampler_state_preset(s->dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    return true;
+}
+
 /* Runs (red 2 quads, green 1, blue 1) over four 2-pixel columns after one skipped vertex:
  * each column shows its run's texture, each run is one draw call, and slot 0 keeps the last
  * run's texture, as xgd_set_texture + xgd_draw_user_quads per run would leave them. */
@@ -173,14 +210,10 @@ XGD_FIXTURE(UserQuadRuns_EachRunSamplesItsTexture)
 {
     const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
                     GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
-    REQUIRE(dev);
-    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN),
-                *blue = solid_texture(t, dev, BLUE);
-    REQUIRE(red && green && blue);
-    xgd_effect *fx = fx_texture_effect(t, dev, green);
-    REQUIRE(fx);
-    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    rgb_runs set;
+    REQUIRE(rgb_runs_open(t, &set));
+    xgd_device *dev = set.dev;
+    xgd_texture *red = set.red, *green = set.green, *blue = set.blue;
     xgd_vertex_position_color_texture v[17];
     memset(v, 0, sizeof v);
     for (int q = 0; q < 4; q++) tex_quad(&v[1 + 4 * q], (float)(2 * q), 0, (float)(2 * q + 2), H);
@@ -199,11 +232,7 @@ XGD_FIXTURE(UserQuadRuns_EachRunSamplesItsTexture)
     fx_fill(want, W, H, 6, 0, 8, H, BLUE);
     check_image(t, dev, want);
     free(want);
-    xgd_effect_destroy(fx);
-    xgd_texture_destroy(red);
-    xgd_texture_destroy(green);
-    xgd_texture_destroy(blue);
-    xgd_device_destroy(dev);
+    rgb_runs_close(&set);
 }
 
 /* Runs holding more quads together than the quad pattern addresses (XGD_USER_QUADS_MAX each,
@@ -212,18 +241,14 @@ XGD_FIXTURE(UserQuadRuns_EachRunSamplesItsTexture)
  * the middle run's if any quad past the pattern's count were lost. */
 XGD_FIXTURE(UserQuadRuns_MoreQuadsTogetherThanOnePattern)
 {
-    const xgd_color BLACK = { 0, 0, 0, 255 }, RED = { 255, 0, 0, 255 },
-                    GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
-    REQUIRE(dev);
-    xgd_texture *red = solid_texture(t, dev, RED), *green = solid_texture(t, dev, GREEN),
-                *blue = solid_texture(t, dev, BLUE);
-    REQUIRE(red && green && blue);
-    xgd_effect *fx = fx_texture_effect(t, dev, red);
-    REQUIRE(fx);
-    CHECK_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    const xgd_color BLACK = { 0, 0, 0, 255 }, BLUE = { 0, 0, 255, 255 };
+    rgb_runs set;
+    REQUIRE(rgb_runs_open(t, &set));
+    xgd_device *dev = set.dev;
+    xgd_texture *red = set.red, *green = set.green, *blue = set.blue;
     enum { QUADS = 1 + 2 * XGD_USER_QUADS_MAX };
     xgd_vertex_position_color_texture *v = calloc((size_t)QUADS * 4, sizeof *v);
+    if (v == NULL) rgb_runs_close(&set);
     REQUIRE(v);
     for (int q = 0; q < QUADS; q++) tex_quad(&v[4 * q], 1.0f, 1.0f, 1.0f, 1.0f);
     const int last[3] = { 0, XGD_USER_QUADS_MAX, 2 * XGD_USER_QUADS_MAX };
@@ -240,11 +265,7 @@ XGD_FIXTURE(UserQuadRuns_MoreQuadsTogetherThanOnePattern)
     check_image(t, dev, want);
     free(want);
     free(v);
-    xgd_effect_destroy(fx);
-    xgd_texture_destroy(red);
-    xgd_texture_destroy(green);
-    xgd_texture_destroy(blue);
-    xgd_device_destroy(dev);
+    rgb_runs_close(&set);
 }
 
 /* Bad input anywhere in the runs is refused by name before any run is drawn: no draw call, the

@@ -771,6 +771,33 @@ static xgd_result blit(d3d12_renderer *r, uint32_t mode, uint32_t src, int src_w
     return XGD_OK;
 }
 
+/* Readies a pass that reads level `base` of t (in `read_state`) and stores levels base + 1 ..
+   base + k through UAVs: the transitions, the heaps, and a UAV barrier when one of those levels
+   is still UNORDERED_ACCESS from the last chain's stores (no transition since orders this
+   pass's stores after them). Returns the list to record the pass on. */
+static ID3D12GraphicsCommandList *mip_levels_ready(d3d12_renderer *r, xgdi_native_texture *t,
+                                                   int base, int k,
+                                                   D3D12_RESOURCE_STATES read_state)
+{
+    bool uav_hazard = false;
+    for (int l = base + 1; l <= base + k; l++)
+        uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    xgdi_d3d12_texture_transition(r, t, 0, base, read_state);
+    for (int l = base + 1; l <= base + k; l++)
+        xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
+    xgdi_d3d12_flush_barriers(r);
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    if (uav_hazard) {
+        D3D12_RESOURCE_BARRIER ub;
+        memset(&ub, 0, sizeof ub);
+        ub.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+        ub.UAV.pResource = t->res;
+        ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &ub);
+    }
+    return list;
+}
+
 /* Levels B + 1 .. B + k (k 2 or 3) of a 2D Color chain from level B in one draw without a
    render target (PSMipChain2/3, shaders/blit.hlsl): a pixel per 2^(k-1)-square block of level
    B + 1, each level a UAV. */
@@ -794,24 +821,8 @@ static xgd_result mip_chain_draw(d3d12_renderer *r, xgdi_native_texture *t, int 
     if (res != XGD_OK) return res;
     int32_t params[4] = { xgdi_mip_dim(t->desc.width, base), xgdi_mip_dim(t->desc.height, base), 0, 0 };
     memcpy(cb.cpu, params, sizeof params);
-    /* Levels already in UNORDERED_ACCESS were written by the last chain's UAV stores, with no
-       transition since to order this draw's stores after them: a UAV barrier does. */
-    bool uav_hazard = false;
-    for (int l = base + 1; l <= base + k; l++)
-        uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
-    xgdi_d3d12_texture_transition(r, t, 0, base, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-    for (int l = base + 1; l <= base + k; l++)
-        xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
-    xgdi_d3d12_flush_barriers(r);
-    ID3D12GraphicsCommandList *list = d3d12_list(r);
-    if (uav_hazard) {
-        D3D12_RESOURCE_BARRIER ub;
-        memset(&ub, 0, sizeof ub);
-        ub.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
-        ub.UAV.pResource = t->res;
-        ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &ub);
-    }
+    ID3D12GraphicsCommandList *list =
+        mip_levels_ready(r, t, base, k, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     d3d12_event_end(r);
     /* an internal draw: an active occlusion query must not count it (d3d12_queries.c) */
     xgdi_d3d12_query_suspend(r);
@@ -861,24 +872,8 @@ static void mip_chain_compute(d3d12_renderer *r, xgdi_native_texture *t)
     for (int base = 0; base < levels - 1; base += D3D12X_MIPS_PER_DISPATCH) {
         int count = levels - 1 - base < D3D12X_MIPS_PER_DISPATCH ? levels - 1 - base
                                                                   : D3D12X_MIPS_PER_DISPATCH;
-        /* levels still in UNORDERED_ACCESS were written by the last generation's stores with
-           no transition since: a UAV barrier orders this dispatch's stores after them */
-        bool uav_hazard = false;
-        for (int l = base + 1; l <= base + count; l++)
-            uav_hazard |= t->states[l] == D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
-        xgdi_d3d12_texture_transition(r, t, 0, base, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
-        for (int l = base + 1; l <= base + count; l++)
-            xgdi_d3d12_texture_transition(r, t, 0, l, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-        if (r->heaps_dirty) xgdi_d3d12_bind_heaps(r);
-        xgdi_d3d12_flush_barriers(r);
-        ID3D12GraphicsCommandList *list = d3d12_list(r);
-        if (uav_hazard) {
-            D3D12_RESOURCE_BARRIER ub;
-            memset(&ub, 0, sizeof ub);
-            ub.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
-            ub.UAV.pResource = t->res;
-            ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &ub);
-        }
+        ID3D12GraphicsCommandList *list =
+            mip_levels_ready(r, t, base, count, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
         if (first) {
             /* like the internal draws, out of an active occlusion query (d3d12_queries.c) */
             xgdi_d3d12_query_suspend(r);
