@@ -57,6 +57,19 @@ static xgd_device *d3d12_device(xgdt_ctx *t, const char *variable)
     if (variable) unsetenv(variable);
     return dev;
 }
+
+/* A device whose chains may run without render targets (typed UAV stores of R8G8B8A8_UNORM:
+   the chain's root signature made), else NULL with the test marked not supported. */
+static xgd_device *d3d12_chain_device(xgdt_ctx *t, const char *variable)
+{
+    xgd_device *dev = d3d12_device(t, variable);
+    if (dev != NULL && ((d3d12_renderer *)dev->renderer)->mips_root == NULL) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the device has no typed UAV stores of R8G8B8A8_UNORM");
+        return NULL;
+    }
+    return dev;
+}
 #endif
 
 XGD_TEST(D3D12Mips_ComputeForColor2D)
@@ -66,14 +79,9 @@ XGD_TEST(D3D12Mips_ComputeForColor2D)
 #elif !defined(XGD_TEST_HAVE_INTERNAL_SPIRV)
     xgdt_not_supported(t, "built without glslangValidator: no SPIR-V of shaders/mips.comp to translate");
 #else
-    xgd_device *dev = d3d12_device(t, NULL);
+    xgd_device *dev = d3d12_chain_device(t, NULL);
     if (dev == NULL) return;
     d3d12_renderer *dr = (d3d12_renderer *)dev->renderer;
-    if (dr->mips_root == NULL) {
-        xgd_device_destroy(dev);
-        xgdt_not_supported(t, "the device has no typed UAV stores of R8G8B8A8_UNORM");
-        return;
-    }
     CHECK_MSG(dr->mips_cs == NULL, "the mips compute pipeline was made before any chain needed it");
     static const struct { int size; uint64_t dispatches; } chains[] = {
         { 1024, 2 }, { 2048, 2 }, { 128, 2 }, { 64, 1 }, { 4, 1 }, { 2, 1 }
@@ -101,14 +109,9 @@ XGD_TEST(D3D12Mips_ChainDrawsForColor2DByDraws)
 #ifndef XGD_TEST_HAVE_D3D12
     xgdt_not_supported(t, "built without the Direct3D 12 renderer");
 #else
-    xgd_device *dev = d3d12_device(t, "XGD_MIPS_BY_DRAWS");
+    xgd_device *dev = d3d12_chain_device(t, "XGD_MIPS_BY_DRAWS");
     if (dev == NULL) return;
     d3d12_renderer *dr = (d3d12_renderer *)dev->renderer;
-    if (dr->mips_root == NULL) {
-        xgd_device_destroy(dev);
-        xgdt_not_supported(t, "the device has no typed UAV stores of R8G8B8A8_UNORM");
-        return;
-    }
     uint64_t n = chain_draws(t, dev, 1024, XGD_SURFACE_FORMAT_COLOR, false);
     CHECK_MSG(n == 3, "a 1024x1024 Color chain took %llu chain draws, expected 3", (unsigned long long)n);
     n = chain_draws(t, dev, 2048, XGD_SURFACE_FORMAT_COLOR, false);

@@ -14,9 +14,12 @@
  * query hundreds of overlapping random triangles in one draw (alpha blending, depth test and
  * write; some cross the near plane and the guard band, so clipping makes vertices), a second
  * draw with additive blending, depth read and two-sided stencil incrementing, a textured
- * linear-filtered draw, and a SpriteBatch of rotated sprites. The image and counts of a one-thread
- * device must equal those of a 3-thread and a 5-thread device byte for byte, and the scene must
- * not be trivial (the counts non-zero, many distinct colours).
+ * linear-filtered draw, and a SpriteBatch of rotated sprites taking two textures (16x16 and
+ * 8x8) in runs of a few, which End draws as runs (the software renderer as one draw switching
+ * slot 0's texture). The image and counts of a one-thread device must equal those of the same
+ * device drawing a draw per run ($XGD_SW_QUAD_RUNS=off) and of a 3-thread and a 5-thread device
+ * byte for byte, and the scene must not be trivial (the counts non-zero, many distinct colours,
+ * at least 50 runs).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -77,26 +80,14 @@ static bool draw_scene(xgdt_ctx *t, const char *threads, int msaa, scene_out *ou
         tex_px[i * 4 + 2] = (uint8_t)(y * 16);
         tex_px[i * 4 + 3] = (uint8_t)(128 + x * 8);
     }
-    xgd_texture *tex = NULL;
-    CHECK_INT(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex),
-              XGD_OK);
-    if (tex != NULL)
-        CHECK_INT(xgd_texture_set_data(tex, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex_px,
-                                       sizeof tex_px),
-                  XGD_OK);
+    xgd_texture *tex = xgdt_image_texture(t, dev, TS, TS, tex_px);
     /* a second texture, of another size: the sprites take one or the other in short runs, so
        End draws many runs (the software renderer's draw of quad runs switches the texture and
        what its sampling derives from it) */
     enum { TS2 = 8 };
     uint8_t tex2_px[TS2 * TS2 * 4];
     for (int i = 0; i < TS2 * TS2 * 4; i++) tex2_px[i] = (uint8_t)(255 - tex_px[i * 3 % (TS * TS * 4)] / 2);
-    xgd_texture *tex2 = NULL;
-    CHECK_INT(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS2, .height = TS2 }, &tex2),
-              XGD_OK);
-    if (tex2 != NULL)
-        CHECK_INT(xgd_texture_set_data(tex2, 0, XGD_CUBE_MAP_FACE_POSITIVE_X, NULL, tex2_px,
-                                       sizeof tex2_px),
-                  XGD_OK);
+    xgd_texture *tex2 = xgdt_image_texture(t, dev, TS2, TS2, tex2_px);
     xgd_effect *tfx = tex != NULL ? fx_texture_effect(t, dev, tex) : NULL;
     xgd_sprite_batch *sb = NULL;
     CHECK_INT(xgd_sprite_batch_create(dev, &sb), XGD_OK);
@@ -219,8 +210,6 @@ static void compare_threads(xgdt_ctx *t, int msaa)
     bool drew = draw_scene(t, "1", msaa, &per_run);
     unsetenv("XGD_SW_QUAD_RUNS");
     if (!drew) return;
-    CHECK_MSG(per_run.sprite_draws == one.sprite_draws, "draw calls %llu per run, %llu as one",
-              (unsigned long long)per_run.sprite_draws, (unsigned long long)one.sprite_draws);
     for (int k = 0; k < FRAMES * 2; k++)
         CHECK_MSG(per_run.counts[k] == one.counts[k], "msaa %d: query %d counted %llu a draw per "
                   "run, %llu as one draw", msaa, k, (unsigned long long)per_run.counts[k],

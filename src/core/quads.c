@@ -184,10 +184,9 @@ static void count_run(xgd_device *dev, int quads)
     dev->stats.triangles += (uint64_t)quads * 2;
 }
 
-/* Runs handed to renderer_ops.draw_quad_runs at a time (16 bytes each, on the stack). */
-#ifndef QUAD_RUN_BATCH
-#define QUAD_RUN_BATCH 512
-#endif
+/* Runs handed to renderer_ops.draw_quad_runs at a time (16 bytes each, on the stack): enough
+   that the software renderer's draw of them is worth its threads (64 were not). */
+enum { QUAD_RUN_BATCH = 512 };
 
 /* Draws checked runs: each as xgd_set_texture(slot 0) + one quad draw. `draw` describes the
  * vertices: reserved (the device's reservation; a run names its first vertex as base_vertex)

@@ -2360,11 +2360,10 @@ xgd_result sw_draw(sw_renderer *r, const xgdi_draw *d)
 /* The runs (consecutive quads of the reservation, as core lays them out) as one draw, or as
    few as the quad pattern's indices allow (runs may hold more quads together than it
    addresses), each run's triangles sampling its texture in slot 0: the pixels of a draw per
-   run (each pixel
-   sees the triangles in the same order, with the same state but for slot 0), but one vertex
-   pass, one setup and, for the pool, one banded job instead of a small draw per run on the
-   calling thread. Every run's texture is readied for sampling here, on the calling thread,
-   so the bands only switch pointers (sw_ctx_slot0). */
+   run (each pixel sees the triangles in the same order, with the same state but for slot 0),
+   but one vertex pass, one setup and, for the pool, one banded job instead of a small draw
+   per run on the calling thread. Every run's texture is readied for sampling here, on the
+   calling thread, so the bands only switch pointers (sw_ctx_slot0). */
 xgd_result sw_draw_quad_runs(sw_renderer *r, const xgdi_draw *draw, const xgdi_quad_run *runs,
                              int count, int *drawn)
 {
