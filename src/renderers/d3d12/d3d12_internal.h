@@ -559,13 +559,13 @@ struct d3d12_renderer {
         UINT8 stencil;
     } pending_clear;
     uint64_t wait_spin_ns; /* xgdi_wait_spin_budget_ns: the poll before a data wait */
-    /* Color chains of 2D targets by compute (shaders/mips.comp translated to DXBC at creation,
-       d3d12_pipelines.c): [0] four root constants b0 (level B's width and height, the levels
-       to write), [1] a table of the SRV t0 (level B), [2..7] tables of one UAV each (u1..u6,
-       levels B + 1 .. B + 6), made at the first Color chain. NULL before that, where mips_root
-       is, where the build has no SPIR-V of the
-       shader (no glslangValidator), where the translation or the pipeline failed (the chain
-       is then drawn, PSMipChain2/3), or where $XGD_MIPS_BY_DRAWS is set (not "0"). */
+    /* Color chains of 2D targets by compute (shaders/mips.comp translated to DXBC at the first
+       Color chain, xgdi_d3d12_mips_cs_init): [0] four root constants b0 (level B's width and
+       height, the levels to write), [1] a table of the SRV t0 (level B), [2..7] tables of one
+       UAV each (u1..u6, levels B + 1 .. B + 6). NULL before that chain, where mips_root is,
+       where the build has no SPIR-V of the shader (no glslangValidator), where the translation
+       or the pipeline failed (the chain is then drawn, PSMipChain2/3), or where
+       $XGD_MIPS_BY_DRAWS is set (not "0"). */
     ID3D12RootSignature *mips_cs_root;
     ID3D12PipelineState *mips_cs;
     bool mips_by_draws;
