@@ -345,12 +345,13 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
         perror(path);
         return 1;
     }
-    fprintf(f, "{\n  \"bench\": \"%s\",\n  \"renderer\": \"%s\",\n  \"adapter\": \"%s\",\n"
+    fprintf(f, "{\n  \"bench\": \"%s\",\n  \"raw\": \"%s\",\n  \"xgd\": \"%s\",\n  \"renderer\": \"%s\",\n  \"adapter\": \"%s\",\n"
                "  \"scene\": \"textured 8x8 quads, one draw each, texture change every draw, %dx%d RGBA8\",\n"
                "  \"rounds\": %d,\n  \"frames_per_round\": %d,\n  \"unit\": \"microseconds per draw: "
                "us_per_draw and ratio the draw loop alone, frame_cpu recording + submission of the "
                "frame, with_wait until the frame finished\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
-            d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), adapter, W, H, rounds, frames,
+            d->name, d->raw_label, d->xgd_label, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), adapter,
+            W, H, rounds, frames,
             bench_alloc_counting() ? "true" : "false");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
@@ -409,8 +410,8 @@ static int write_svg(const char *path, const bench_desc *d, const char *adapter,
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"sans-serif\" font-size=\"12\">\n", cw, ch, cw, ch);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", cw, ch);
-    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s: CPU us per draw (draw loop), xgd %s vs raw</text>\n",
-            left, d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"));
+    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s: CPU us per draw (draw loop), xgd %s vs %s</text>\n",
+            left, d->name, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), d->raw_name ? d->raw_name : "raw");
     fprintf(f, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s; median of %d rounds (whiskers min..max), "
                "%d frames each; texture change every draw</text>\n", left, adapter, rounds, frames);
     for (double v = 0; v <= top_v + step / 2; v += step) {

@@ -45,6 +45,8 @@ typedef struct bench_desc {
        ends with bench_path_finish on the last frame's pixels. */
     void (*raw_run)(void *ctx, int draws, int frames, bench_path *p);
     void (*raw_close)(void *ctx);
+    /* the other path's short name in the chart's title and the JSON ("raw" when NULL) */
+    const char *raw_name;
 } bench_desc;
 
 double bench_now_s(void);

@@ -409,6 +409,6 @@ static void raw_close(void *ctx)
 int main(int argc, char **argv)
 {
     static const bench_desc desc = { "d3d12-raw-bench", XGD_RENDERER_D3D12, "raw Direct3D 12",
-                                     "xgd d3d12 renderer", raw_open, raw_run, raw_close };
+                                     "xgd d3d12 renderer", raw_open, raw_run, raw_close, "raw D3D12" };
     return bench_main(argc, argv, &desc);
 }

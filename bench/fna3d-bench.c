@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 {
     static bench_desc desc = { "fna3d-bench", XGD_RENDERER_VULKAN,
                                "FNA3D OpenGL (FNA's DrawUserPrimitives calls)", "xgd vulkan renderer",
-                               fna_open, fna_run, fna_close };
+                               fna_open, fna_run, fna_close, "FNA3D" };
     /* --path is this bench's own: taken out before bench_main reads the rest */
     int n = 1;
     for (int i = 1; i < argc; i++) {

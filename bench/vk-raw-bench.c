@@ -443,6 +443,6 @@ static void raw_close(void *ctx)
 int main(int argc, char **argv)
 {
     static const bench_desc desc = { "vk-raw-bench", XGD_RENDERER_VULKAN, "raw Vulkan (push descriptors)",
-                                     "xgd vulkan renderer", raw_open, raw_run, raw_close };
+                                     "xgd vulkan renderer", raw_open, raw_run, raw_close, "raw Vulkan" };
     return bench_main(argc, argv, &desc);
 }
