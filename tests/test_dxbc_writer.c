@@ -935,7 +935,8 @@ XGD_TEST(DXBC_UnterminatedExtensionNameStaysInItsWords)
 #endif
 }
 
-#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_INTERNAL_SPIRV) && defined(XGD_TEST_HAVE_DXBC_HLSL)
+#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_DXBC_HLSL) &&                                 \
+    (defined(XGD_TEST_HAVE_INTERNAL_SPIRV) || defined(DXBC_HAVE_sample_storage_comp))
 /* The SHEX chunk's tokens of a container (NULL if it has none); *n gets their count. */
 static const uint32_t *shex_tokens(const uint8_t *b, size_t size, size_t *n)
 {
@@ -1047,6 +1048,92 @@ XGD_TEST(DXBC_ComputeShaderTranslates)
     r = xgdi_d3d12_dxbc_from_spirv(m, n, &push, 1, &dxbc, &size, msg, sizeof msg);
     CHECK_MSG(r == XGD_ERROR_NOT_SUPPORTED && strstr(msg, "execution mode 18") != NULL,
               "LocalSizeHint: %s (%s)", xgd_result_name(r), msg);
+    free(m);
+#endif
+}
+
+#if defined(XGD_TEST_HAVE_D3D12) && defined(DXBC_HAVE_sample_storage_comp) && defined(DXBC_HAVE_query_storage_comp)
+/* tests/dxbc/<name>.comp translates as compiled; with its first sampled image type made a
+   storage image (OpTypeImage Sampled 1 -> 2, format Unknown -> Rgba8: the texture becomes a
+   u#) the translator refuses it as an invalid module naming `needle`, where it used to emit an
+   instruction reading t# of the UAV's number */
+static void storage_image_refused(xgdt_ctx *t, const char *name, const uint32_t *w, size_t n,
+                                  const char *needle)
+{
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(w, n, NULL, 0, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_OK, "%s as compiled: %s (%s)", name, xgd_result_name(r), msg);
+    if (r == XGD_OK) vkd3d_accepts(t, name, dxbc, size);
+    xgdi_d3d12_dxbc_free(dxbc);
+    uint32_t *a = patched(w, n, 25, 7, 1, 2), *b = a ? patched(a, n, 25, 8, 0, 4) : NULL;
+    CHECK_MSG(b != NULL, "%s has no sampled image type of format Unknown", name);
+    if (b != NULL) expect_refusal(t, b, n, XGD_ERROR_INVALID_ARGUMENT, needle);
+    free(a);
+    free(b);
+}
+#endif
+
+XGD_TEST(DXBC_StorageImageSampleRefused)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HAVE_sample_storage_comp) || !defined(DXBC_HAVE_query_storage_comp)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    storage_image_refused(t, "sample_storage.comp", dxbc_comp_sample_storage,
+                          sizeof dxbc_comp_sample_storage / 4, "sampling a storage image");
+#endif
+}
+
+XGD_TEST(DXBC_StorageImageQueryRefused)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HAVE_sample_storage_comp) || !defined(DXBC_HAVE_query_storage_comp)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    storage_image_refused(t, "query_storage.comp", dxbc_comp_query_storage,
+                          sizeof dxbc_comp_query_storage / 4, "level query of a storage image");
+#endif
+}
+
+/* Two input variables of one builtin (sample_storage.comp's LocalInvocationId variable
+   decorated GlobalInvocationId, as a module may declare them): one dcl_input vThreadID, as
+   Direct3D allows a register one declaration; both variables read it. */
+XGD_TEST(DXBC_RepeatedBuiltinDeclaredOnce)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HAVE_sample_storage_comp)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    size_t n = sizeof dxbc_comp_sample_storage / 4;
+    /* OpDecorate %v BuiltIn LocalInvocationId (27) -> GlobalInvocationId (28) */
+    uint32_t *m = patched(dxbc_comp_sample_storage, n, 71, 3, 27, 28);
+    REQUIRE(m != NULL);
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(m, n, NULL, 0, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_OK, "%s (%s)", xgd_result_name(r), msg);
+    if (r == XGD_OK) {
+        size_t count = 0;
+        const uint32_t *tok = shex_tokens(dxbc, size, &count);
+        int thread_id = 0, reads = 0;
+        for (size_t i = 2; tok != NULL && i < count;) {
+            uint32_t op = tok[i] & 0x7ff, len = (tok[i] >> 24) & 0x1f;
+            if (len == 0 || i + len > count) {
+                CHECK_MSG(0, "token %zu: instruction length %u", i, len);
+                break;
+            }
+            /* dcl_input vThreadID.xyz (operand type 32) */
+            if (op == 95 && len == 2 && ((tok[i + 1] >> 12) & 0xff) == 32) thread_id++;
+            else if (op != 95)
+                for (uint32_t k = 1; k < len; k++) reads += ((tok[i + k] >> 12) & 0xff) == 32 && (tok[i + k] & 3) == 2;
+            i += len;
+        }
+        CHECK_MSG(tok != NULL, "no SHEX chunk");
+        CHECK_MSG(thread_id == 1, "dcl_input vThreadID %d times, expected once", thread_id);
+        CHECK_MSG(reads >= 2, "vThreadID read %d times, expected both variables' reads", reads);
+        vkd3d_accepts(t, "sample_storage.comp (repeated builtin)", dxbc, size);
+    }
+    xgdi_d3d12_dxbc_free(dxbc);
     free(m);
 #endif
 }

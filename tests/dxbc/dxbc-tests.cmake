@@ -38,6 +38,18 @@ if(XGD_GLSLANG_VALIDATOR)
             string(APPEND table "#define DXBC_HLSL_HAVE_${base}_${stage} 1\n")
         endforeach()
     endforeach()
+    # compute shaders (GLSL, <name>.comp): the translator's compute paths beyond mips.comp
+    file(GLOB comp_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/dxbc/*.comp")
+    foreach(src IN LISTS comp_sources)
+        get_filename_component(base "${src}" NAME_WE)
+        set(out "${dir}/${base}_comp.h")
+        add_custom_command(OUTPUT "${out}"
+            COMMAND ${XGD_GLSLANG_VALIDATOR} -V -S comp --vn dxbc_comp_${base} -o "${out}" "${src}"
+            DEPENDS "${src}" VERBATIM)
+        list(APPEND headers "${out}")
+        string(APPEND table "#include \"${base}_comp.h\"\n")
+        string(APPEND table "#define DXBC_HAVE_${base}_comp 1\n")
+    endforeach()
     file(WRITE "${dir}/dxbc_hlsl_tests.h.in" "${table}")
     configure_file("${dir}/dxbc_hlsl_tests.h.in" "${dir}/dxbc_hlsl_tests.h" COPYONLY)
     add_custom_target(xgd-dxbc-hlsl DEPENDS ${headers})

@@ -1366,12 +1366,24 @@ static void access_chain(ctx *c, const uint32_t *p)
             UNSUP("spirv: access chain through type %u in storage of variable %u", ptr.type, ptr.var);
         }
     }
+    if (root->vkind == V_TGSM && ptr.dyn && ptr.off) {
+        /* a constant part of a workgroup element's index beside the dynamic one: added here,
+           between instructions, so that tgsm_address writes operands alone (ld_structured /
+           store_structured take one index). Not made by today's access chains (workgroup
+           arrays have one level, so a chain holds one index into them). */
+        uint32_t t = new_temps(c, 1);
+        xval dv = temp_val(ptr.dyn - 1, 1), ov = imm_val(ptr.off, ptr.off, ptr.off, ptr.off, 1);
+        emit2(c, DIADD, t, 1, S(&dv, 0, 0), S(&ov, 0, 0));
+        ptr.dyn = t + 1;
+        ptr.off = 0;
+    }
     c->ids[id].ptr = ptr;
     c->ids[id].has_ptr = 1;
 }
 
 /* the element index and byte offset operands of ld_structured / store_structured at ptr (a
-   workgroup variable's element, or a component of it) */
+   workgroup variable's element, or a component of it); operands only, inside the caller's
+   instruction (access_chain folded any constant part into the dynamic index) */
 static void tgsm_address(ctx *c, const xptr *ptr)
 {
     const xid *root = &c->ids[ptr->var];
@@ -1380,16 +1392,9 @@ static void tgsm_address(ctx *c, const xptr *ptr)
         wput(c, 1u | (uint32_t)OT_IMM << 12);
         wput(c, ptr->off);
     } else {
-        uint32_t reg = ptr->dyn - 1;
-        if (ptr->off) {
-            /* a constant part of the index beside the dynamic one */
-            uint32_t t = new_temps(c, 1);
-            xval dv = temp_val(reg, 1), ov = imm_val(ptr->off, ptr->off, ptr->off, ptr->off, 1);
-            emit2(c, DIADD, t, 1, S(&dv, 0, 0), S(&ov, 0, 0));
-            reg = t;
-        }
+        if (ptr->off) BAD("spirv: workgroup element index not folded");
         wput(c, 2u | 2u << 2 | (uint32_t)OT_TEMP << 12 | 1u << 20);
-        wput(c, reg);
+        wput(c, ptr->dyn - 1);
     }
     wput(c, 1u | (uint32_t)OT_IMM << 12);
     wput(c, ptr->comp != NONE ? ptr->comp * 4 : 0);
@@ -1845,6 +1850,8 @@ static void sample(ctx *c, const uint32_t *p, uint32_t op)
     if (img.file != F_DESC || img.tex == NONE || img.smp == NONE) BAD("spirv: sampling needs a sampled image");
     xval coord = get_val(c, p[4]);
     uint32_t ncoord = coord_count(c, img.image_type);
+    /* OpImageSample* need an image of Sampled 0 or 1: a storage image's u# is no t# */
+    if (ins(c, img.image_type)[7] == 2) BAD("spirv: sampling a storage image");
     xval ref;
     if (dref) ref = get_val(c, p[5]);
     if (proj) {
@@ -1938,6 +1945,9 @@ static void query(ctx *c, const uint32_t *p, uint32_t op)
     xval img = get_val(c, p[3]);
     if (img.file != F_DESC || img.tex == NONE) BAD("spirv: image query needs an image");
     coord_count(c, img.image_type);
+    /* OpImageQuerySizeLod and OpImageQueryLevels need an image of Sampled 1: resinfo here
+       reads a t#, and a storage image is a u# */
+    if (ins(c, img.image_type)[7] == 2) BAD("spirv: level query of a storage image");
     xval lod = op == SOpImageQuerySizeLod ? get_val(c, p[4]) : imm_val(0, 0, 0, 0, 1);
     xval *d = def_temp(c, p[2], p[1]);
     size_t at = ins_begin(c, DRESINFO, 2u << 11); /* uint results */
@@ -2625,6 +2635,7 @@ static uint32_t uav_return_type(ctx *c, const uint32_t *it)
 static void declarations(ctx *c)
 {
     uint8_t cb_done[14] = { 0 }, t_done[128] = { 0 }, s_done[16] = { 0 }, u_done[64] = { 0 };
+    uint64_t sysin_done = 0; /* by operand type (vThreadID...): variables may repeat a builtin */
     size_t at = ins_begin(c, DDCL_GLOBAL_FLAGS, 1u << 11); /* refactoring allowed */
     ins_end(c, at);
     for (size_t i = 0; i < c->nvars; i++) {
@@ -2690,7 +2701,8 @@ static void declarations(ctx *c)
             wput(c, x->vcount);
             ins_end(c, at);
         }
-        if (x->vkind == V_SYSIN) {
+        if (x->vkind == V_SYSIN && !(sysin_done >> x->vreg & 1u)) {
+            sysin_done |= (uint64_t)1 << x->vreg;
             at = ins_begin(c, DDCL_INPUT, 0);
             /* vThreadIDInGroupFlattened: no components (fxc's dcl_input token 0x00024000);
                the others: their .xyz */
