@@ -1204,3 +1204,71 @@ XGD_TEST(DXBC_WorkgroupIndexBeforeAccess)
     xgdi_d3d12_dxbc_free(dxbc);
 #endif
 }
+
+/* Two pixel shader inputs of one builtin (fetch.hlsl's PSMain with its TEXCOORD0 input
+   decorated FragCoord beside its SV_Position one): one input signature element, SV_Position in
+   v0, and one dcl_input_ps_siv v0, as a register takes one declaration; both variables read
+   v0. */
+XGD_TEST(DXBC_RepeatedPixelBuiltinDeclaredOnce)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HLSL_HAVE_fetch_frag)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    size_t n = sizeof dxbc_hlsl_fetch_frag / 4;
+    uint32_t *m = malloc(n * 4);
+    REQUIRE(m != NULL);
+    memcpy(m, dxbc_hlsl_fetch_frag, n * 4);
+    /* OpDecorate %v Location (30) of an Input variable -> BuiltIn (11) FragCoord (15) */
+    int done = 0;
+    for (size_t i = 5; i < n && (m[i] >> 16) && !done; i += m[i] >> 16) {
+        if ((m[i] & 0xffff) != 71 || (m[i] >> 16) != 4 || m[i + 2] != 30) continue;
+        for (size_t j = 5; j < n && (m[j] >> 16); j += m[j] >> 16)
+            if ((m[j] & 0xffff) == 59 && (m[j] >> 16) >= 4 && m[j + 2] == m[i + 1] && m[j + 3] == 1) {
+                m[i + 2] = 11;
+                m[i + 3] = 15;
+                done = 1;
+                break;
+            }
+    }
+    CHECK_MSG(done, "fetch.hlsl's pixel shader has no input with a Location");
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = done ? xgdi_d3d12_dxbc_from_spirv(m, n, NULL, 0, &dxbc, &size, msg, sizeof msg)
+                        : XGD_ERROR_INVALID_ARGUMENT;
+    CHECK_MSG(!done || r == XGD_OK, "%s (%s)", xgd_result_name(r), msg);
+    if (r == XGD_OK) {
+        uint32_t len = 0;
+        const uint8_t *isgn = chunk(dxbc, size, "ISGN", &len);
+        CHECK_MSG(isgn != NULL && len >= 8 && rd32(isgn) == 1, "input signature of %u elements, expected 1",
+                  isgn != NULL && len >= 8 ? rd32(isgn) : 0);
+        char name[64];
+        sig_name(dxbc, size, "ISGN", 0, name, sizeof name);
+        CHECK_MSG(strcmp(name, "SV_Position0") == 0, "input v0 is '%s', expected SV_Position0", name);
+        size_t count = 0;
+        const uint32_t *tok = shex_tokens(dxbc, size, &count);
+        int siv = 0, other = 0, reads = 0;
+        for (size_t i = 2; tok != NULL && i < count;) {
+            uint32_t op = tok[i] & 0x7ff, len2 = (tok[i] >> 24) & 0x1f;
+            if (len2 == 0 || i + len2 > count) {
+                CHECK_MSG(0, "token %zu: instruction length %u", i, len2);
+                break;
+            }
+            /* dcl_input_ps_siv v0.xyzw, position (operand type 1: input) */
+            if (op == 100 && len2 == 4 && ((tok[i + 1] >> 12) & 0xff) == 1 && tok[i + 2] == 0) siv++;
+            else if (op >= 95 && op <= 100) other++;
+            else
+                for (uint32_t k = 1; k + 1 < len2; k++)
+                    reads += ((tok[i + k] >> 12) & 0xff) == 1 && (tok[i + k] & 3) == 2 && tok[i + k + 1] == 0;
+            i += len2;
+        }
+        CHECK_MSG(tok != NULL, "no SHEX chunk");
+        CHECK_MSG(siv == 1 && other == 0, "dcl_input_ps_siv v0 %d times, other input declarations %d: expected 1, 0",
+                  siv, other);
+        CHECK_MSG(reads >= 2, "v0 read %d times, expected both variables' reads", reads);
+        vkd3d_accepts(t, "fetch.hlsl pixel shader (repeated builtin)", dxbc, size);
+    }
+    xgdi_d3d12_dxbc_free(dxbc);
+    free(m);
+#endif
+}

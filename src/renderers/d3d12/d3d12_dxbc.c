@@ -245,6 +245,7 @@ typedef struct xid {
     uint32_t location, builtin, set, binding, array_stride;
     uint8_t flat, noperspective, centroid, sample, block, buffer_block;
     uint8_t vkind;
+    uint8_t repeat; /* an input of the builtin of an earlier input: reads its register */
     uint32_t vreg, oreg, vcount; /* variable: temp/x/input/cb register; output register */
     xval val;
     xptr ptr;
@@ -1198,6 +1199,18 @@ static void assign_interface(ctx *c, iface *io)
             if (storage == SStorageInput) {
                 x->vkind = V_INPUT;
                 if (x->builtin != NONE) {
+                    /* two variables of one builtin: the first's register, signature element
+                       and declaration serve both (a register is declared once) */
+                    const xid *first = NULL;
+                    for (size_t j = 0; j < i && !first; j++) {
+                        const xid *y = &c->ids[c->vars[j]];
+                        if (y->vkind == V_INPUT && !y->repeat && y->builtin == x->builtin) first = y;
+                    }
+                    if (first) {
+                        x->vreg = first->vreg;
+                        x->repeat = 1;
+                        continue;
+                    }
                     switch (x->builtin) {
                     case SBuiltInFragCoord: e.name = "SV_Position"; e.sv = SV_POSITION; e.reg = 0; e.index = 0; break;
                     case SBuiltInFrontFacing: e.name = "SV_IsFrontFace"; e.sv = SV_IS_FRONT_FACE; e.index = 0; e.ctype = 1; e.reg = next_in++; break;
@@ -2741,7 +2754,7 @@ static void declarations(ctx *c)
     }
     for (size_t i = 0; i < c->nvars; i++) {
         xid *x = &c->ids[c->vars[i]];
-        if (x->vkind != V_INPUT) continue;
+        if (x->vkind != V_INPUT || x->repeat) continue;
         uint32_t t = pointee(c, x->type, NULL), m = mask_n(ncomp_of(c, t));
         if (c->model == 0) {
             if (x->builtin == SBuiltInVertexIndex || x->builtin == SBuiltInInstanceIndex) {
