@@ -935,8 +935,7 @@ XGD_TEST(DXBC_UnterminatedExtensionNameStaysInItsWords)
 #endif
 }
 
-#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_DXBC_HLSL) &&                                 \
-    (defined(XGD_TEST_HAVE_INTERNAL_SPIRV) || defined(DXBC_HAVE_sample_storage_comp))
+#if defined(XGD_TEST_HAVE_D3D12) && defined(XGD_TEST_HAVE_DXBC_HLSL)
 /* The SHEX chunk's tokens of a container (NULL if it has none); *n gets their count. */
 static const uint32_t *shex_tokens(const uint8_t *b, size_t size, size_t *n)
 {
@@ -1132,6 +1131,142 @@ XGD_TEST(DXBC_RepeatedBuiltinDeclaredOnce)
         CHECK_MSG(thread_id == 1, "dcl_input vThreadID %d times, expected once", thread_id);
         CHECK_MSG(reads >= 2, "vThreadID read %d times, expected both variables' reads", reads);
         vkd3d_accepts(t, "sample_storage.comp (repeated builtin)", dxbc, size);
+    }
+    xgdi_d3d12_dxbc_free(dxbc);
+    free(m);
+#endif
+}
+
+/* A shared array of arrays indexed at a dynamic row and a constant column, and the reverse
+   (tests/dxbc/workgroup_rows.comp: Tile[8][9], flattened with its last index fastest). An
+   instruction's tokens are contiguous: each ld_structured / store_structured holds its four
+   operands (value or destination, element index, byte offset 0, g0) and nothing else, and
+   each element index with a constant part (9y + 8, 9y + 3, 63 + x) is an iadd of that
+   constant, ended before the access that reads it begins. g0 holds 8 * 9 four-byte uints. */
+XGD_TEST(DXBC_WorkgroupIndexBeforeAccess)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HAVE_workgroup_rows_comp)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = xgdi_d3d12_dxbc_from_spirv(dxbc_comp_workgroup_rows, sizeof dxbc_comp_workgroup_rows / 4,
+                                              NULL, 0, &dxbc, &size, msg, sizeof msg);
+    CHECK_MSG(r == XGD_OK, "workgroup_rows.comp: %s (%s)", xgd_result_name(r), msg);
+    if (r != XGD_OK) return;
+    size_t count = 0;
+    const uint32_t *tok = shex_tokens(dxbc, size, &count);
+    CHECK_MSG(tok != NULL && count > 2 && tok[1] == count, "no SHEX chunk of its declared length");
+    /* the immediate each temp's iadd added (temps written once each; 0xffffffff: none) */
+    enum { NREG = 256 };
+    uint32_t added[NREG];
+    memset(added, 0xff, sizeof added);
+    int tgsm = 0, loads = 0, stores = 0, folded[3] = { 0 };
+    static const uint32_t want[3] = { 8, 3, 63 };
+    size_t i = 2;
+    while (tok != NULL && i < count) {
+        uint32_t op = tok[i] & 0x7ff, len = (tok[i] >> 24) & 0x1f;
+        if (len == 0 || i + len > count) {
+            CHECK_MSG(0, "token %zu: instruction length %u", i, len);
+            break;
+        }
+        const uint32_t *o = tok + i + 1;
+        /* dcl_tgsm_structured g0, 4, 72 */
+        if (op == 160) tgsm += len == 5 && o[1] == 0 && o[2] == 4 && o[3] == 72;
+        /* iadd r.x, r.x, l(k, k, k, k): destination, source, immediate of four components */
+        if (op == 30 && len == 10 && ((o[0] >> 12) & 0xff) == 0 && ((o[4] >> 12) & 0xff) == 4 && o[1] < NREG)
+            added[o[1]] = o[5];
+        if (op == 167 || op == 168) {
+            /* ld_structured r.mask, index, offset, g0.xyzw / store_structured g0.x, index, offset, value */
+            int ld = op == 167;
+            ld ? loads++ : stores++;
+            uint32_t first = (o[0] >> 12) & 0xff, idx = (o[2] >> 12) & 0xff, off = (o[4] >> 12) & 0xff;
+            uint32_t last = (o[6] >> 12) & 0xff;
+            /* the last operand: g0 (ld), or the value (store): a register, or an immediate of
+               four components (five tokens) */
+            uint32_t last_words = !ld && last == 4 && (o[6] & 3) == 2 ? 5 : 2;
+            CHECK_MSG(len == 7 + last_words && first == (ld ? 0u : 31u) && (idx == 0 || idx == 4) &&
+                          off == 4 && o[5] == 0 && (!ld || last == 31),
+                      "%s at token %zu: length %u, operand types %u %u %u %u, expected exactly its four operands",
+                      ld ? "ld_structured" : "store_structured", i, len, first, idx, off, last);
+            if (idx == 0 && o[3] < NREG)
+                for (int k = 0; k < 3; k++) folded[k] += added[o[3]] == want[k];
+        }
+        i += len;
+    }
+    CHECK_MSG(tok == NULL || i == count, "instructions end at token %zu of %zu", i, count);
+    CHECK_MSG(tgsm == 1, "dcl_tgsm_structured g0, 4, 72: %d", tgsm);
+    CHECK_MSG(loads == 2 && stores == 2, "%d ld_structured and %d store_structured, expected 2 and 2", loads, stores);
+    for (int k = 0; k < 3; k++)
+        CHECK_MSG(folded[k] == 1, "an element index that adds %u, read by an access: %d", want[k], folded[k]);
+    vkd3d_accepts(t, "workgroup_rows.comp", dxbc, size);
+    xgdi_d3d12_dxbc_free(dxbc);
+#endif
+}
+
+/* Two pixel shader inputs of one builtin (fetch.hlsl's PSMain with its TEXCOORD0 input
+   decorated FragCoord beside its SV_Position one): one input signature element, SV_Position in
+   v0, and one dcl_input_ps_siv v0, as a register takes one declaration; both variables read
+   v0. */
+XGD_TEST(DXBC_RepeatedPixelBuiltinDeclaredOnce)
+{
+#if !defined(XGD_TEST_HAVE_D3D12) || !defined(DXBC_HLSL_HAVE_fetch_frag)
+    xgdt_not_supported(t, "built without the Direct3D 12 renderer or glslangValidator");
+#else
+    size_t n = sizeof dxbc_hlsl_fetch_frag / 4;
+    uint32_t *m = malloc(n * 4);
+    REQUIRE(m != NULL);
+    memcpy(m, dxbc_hlsl_fetch_frag, n * 4);
+    /* OpDecorate %v Location (30) of an Input variable -> BuiltIn (11) FragCoord (15) */
+    int done = 0;
+    for (size_t i = 5; i < n && (m[i] >> 16) && !done; i += m[i] >> 16) {
+        if ((m[i] & 0xffff) != 71 || (m[i] >> 16) != 4 || m[i + 2] != 30) continue;
+        for (size_t j = 5; j < n && (m[j] >> 16); j += m[j] >> 16)
+            if ((m[j] & 0xffff) == 59 && (m[j] >> 16) >= 4 && m[j + 2] == m[i + 1] && m[j + 3] == 1) {
+                m[i + 2] = 11;
+                m[i + 3] = 15;
+                done = 1;
+                break;
+            }
+    }
+    CHECK_MSG(done, "fetch.hlsl's pixel shader has no input with a Location");
+    void *dxbc = NULL;
+    size_t size = 0;
+    char msg[256];
+    xgd_result r = done ? xgdi_d3d12_dxbc_from_spirv(m, n, NULL, 0, &dxbc, &size, msg, sizeof msg)
+                        : XGD_ERROR_INVALID_ARGUMENT;
+    CHECK_MSG(!done || r == XGD_OK, "%s (%s)", xgd_result_name(r), msg);
+    if (r == XGD_OK) {
+        uint32_t len = 0;
+        const uint8_t *isgn = chunk(dxbc, size, "ISGN", &len);
+        CHECK_MSG(isgn != NULL && len >= 8 && rd32(isgn) == 1, "input signature of %u elements, expected 1",
+                  isgn != NULL && len >= 8 ? rd32(isgn) : 0);
+        char name[64];
+        sig_name(dxbc, size, "ISGN", 0, name, sizeof name);
+        CHECK_MSG(strcmp(name, "SV_Position0") == 0, "input v0 is '%s', expected SV_Position0", name);
+        size_t count = 0;
+        const uint32_t *tok = shex_tokens(dxbc, size, &count);
+        int siv = 0, other = 0, reads = 0;
+        for (size_t i = 2; tok != NULL && i < count;) {
+            uint32_t op = tok[i] & 0x7ff, len2 = (tok[i] >> 24) & 0x1f;
+            if (len2 == 0 || i + len2 > count) {
+                CHECK_MSG(0, "token %zu: instruction length %u", i, len2);
+                break;
+            }
+            /* dcl_input_ps_siv v0.xyzw, position (operand type 1: input) */
+            if (op == 100 && len2 == 4 && ((tok[i + 1] >> 12) & 0xff) == 1 && tok[i + 2] == 0) siv++;
+            else if (op >= 95 && op <= 100) other++;
+            else
+                for (uint32_t k = 1; k + 1 < len2; k++)
+                    reads += ((tok[i + k] >> 12) & 0xff) == 1 && (tok[i + k] & 3) == 2 && tok[i + k + 1] == 0;
+            i += len2;
+        }
+        CHECK_MSG(tok != NULL, "no SHEX chunk");
+        CHECK_MSG(siv == 1 && other == 0, "dcl_input_ps_siv v0 %d times, other input declarations %d: expected 1, 0",
+                  siv, other);
+        CHECK_MSG(reads >= 2, "v0 read %d times, expected both variables' reads", reads);
+        vkd3d_accepts(t, "fetch.hlsl pixel shader (repeated builtin)", dxbc, size);
     }
     xgdi_d3d12_dxbc_free(dxbc);
     free(m);

@@ -245,6 +245,7 @@ typedef struct xid {
     uint32_t location, builtin, set, binding, array_stride;
     uint8_t flat, noperspective, centroid, sample, block, buffer_block;
     uint8_t vkind;
+    uint8_t repeat; /* an input of the builtin of an earlier input: reads its register */
     uint32_t vreg, oreg, vcount; /* variable: temp/x/input/cb register; output register */
     xval val;
     xptr ptr;
@@ -293,6 +294,7 @@ typedef struct ctx {
     uint32_t int_in_u, int_in_s; /* vertex input locations fed integer formats (bit = location) */
 
     wbuf code, decl, *out;
+    size_t open; /* 1 + the word at which the instruction being written begins, 0 none */
     uint32_t ntemps, nx;
     uint32_t *xsizes;  /* element count of each indexable temp */
     uint32_t *vars;    /* ids of module-scope and function variables */
@@ -342,9 +344,17 @@ static void wput(ctx *c, uint32_t v)
     b->w[b->n++] = v;
 }
 
+/* An instruction's tokens are contiguous: one begun before another ends would be read as the
+   other's operands, so a helper instruction (an address an operand needs) is emitted before the
+   consuming instruction begins. Breaking that is the translator's defect, refused here rather
+   than written. */
 static size_t ins_begin(ctx *c, uint32_t op, uint32_t controls)
 {
+    if (c->open)
+        fail(c, XGD_ERROR_INVALID_OPERATION, "dxbc: instruction %u begun inside instruction %u",
+             op, c->out->w[c->open - 1] & 0x7ffu);
     wput(c, op | controls);
+    c->open = c->out->n;
     return c->out->n - 1;
 }
 
@@ -353,6 +363,7 @@ static void ins_end(ctx *c, size_t at)
     size_t len = c->out->n - at;
     if (len > 127) BAD("dxbc: instruction too long");
     c->out->w[at] |= (uint32_t)len << 24;
+    c->open = 0;
 }
 
 /* ---------------------------------------------------------------- SPIR-V helpers */
@@ -1051,6 +1062,25 @@ static uint32_t type_size(ctx *c, uint32_t type, uint32_t depth)
 
 /* ---------------------------------------------------------------- variables and interface */
 
+/* how many scalars or vectors an array type holds, arrays of arrays flattened (1 for a scalar
+   or vector; more than `max` is NOT_SUPPORTED); *elem gets the innermost element type */
+static uint32_t array_elems(ctx *c, uint32_t type, uint32_t max, uint32_t *elem)
+{
+    uint32_t n = 1;
+    while (opof(c, type) == SOpTypeArray) {
+        const uint32_t *at = ins(c, type);
+        if (wc_of(at) < 4) BAD("spirv: OpTypeArray");
+        before(c, at[2], type); /* no self-reference: the loop ends */
+        uint32_t len = const_u32(c, at[3]);
+        if (len == 0) BAD("spirv: array type %u of no elements", type);
+        if (len > max / n) UNSUP("spirv: array type %u of more than %u elements", type, max);
+        n *= len;
+        type = at[2];
+    }
+    if (elem) *elem = type;
+    return n;
+}
+
 static const xgdi_d3d12_dxbc_binding *find_binding(ctx *c, uint32_t var, xgdi_d3d12_dxbc_kind kind)
 {
     xid *x = &c->ids[var];
@@ -1147,17 +1177,11 @@ static void assign_interface(ctx *c, iface *io)
         }
         if (storage == SStorageWorkgroup) {
             /* g#: a structured array of 32-bit scalars or vectors (one element for a variable
-               that is not an array) */
+               that is not an array; an array of arrays flattened, its last index fastest) */
             if (c->model != SModelGLCompute) BAD("spirv: workgroup variable %u outside a compute shader", id);
-            uint32_t elem = t, n = 1;
-            if (opof(c, t) == SOpTypeArray) {
-                const uint32_t *at = ins(c, t);
-                if (wc_of(at) < 4) BAD("spirv: OpTypeArray");
-                elem = at[2];
-                n = const_u32(c, at[3]);
-            }
+            uint32_t elem, n = array_elems(c, t, 32768 / 4, &elem);
             uint32_t nc = ncomp_of(c, elem);
-            if (!nc) UNSUP("spirv: workgroup variable %u (only arrays of scalars and vectors)", id);
+            if (!nc) UNSUP("spirv: workgroup variable %u (only scalars, vectors and arrays of them)", id);
             if (n == 0 || (uint64_t)n * nc * 4 > 32768 - c->tgsm_bytes)
                 UNSUP("spirv: workgroup memory past Direct3D's 32 KB");
             x->vkind = V_TGSM;
@@ -1175,6 +1199,18 @@ static void assign_interface(ctx *c, iface *io)
             if (storage == SStorageInput) {
                 x->vkind = V_INPUT;
                 if (x->builtin != NONE) {
+                    /* two variables of one builtin: the first's register, signature element
+                       and declaration serve both (a register is declared once) */
+                    const xid *first = NULL;
+                    for (size_t j = 0; j < i && !first; j++) {
+                        const xid *y = &c->ids[c->vars[j]];
+                        if (y->vkind == V_INPUT && !y->repeat && y->builtin == x->builtin) first = y;
+                    }
+                    if (first) {
+                        x->vreg = first->vreg;
+                        x->repeat = 1;
+                        continue;
+                    }
                     switch (x->builtin) {
                     case SBuiltInFragCoord: e.name = "SV_Position"; e.sv = SV_POSITION; e.reg = 0; e.index = 0; break;
                     case SBuiltInFrontFacing: e.name = "SV_IsFrontFace"; e.sv = SV_IS_FRONT_FACE; e.index = 0; e.ctype = 1; e.reg = next_in++; break;
@@ -1347,8 +1383,13 @@ static void access_chain(ctx *c, const uint32_t *p)
             continue;
         }
         if (top == SOpTypeArray && (root->vkind == V_X || root->vkind == V_TGSM)) {
-            if (is_const) ptr.off += const_u32(c, idx);
-            else ptr.dyn = dyn_add(c, ptr.dyn, idx, 1);
+            /* an index into an array of arrays steps over the flattened elements of a row */
+            uint32_t scale = array_elems(c, t[2], 32768 / 4, NULL);
+            if (is_const) {
+                uint32_t k = const_u32(c, idx);
+                if (k >= const_u32(c, t[3])) BAD("spirv: array index %u out of range", k);
+                ptr.off += k * scale;
+            } else ptr.dyn = dyn_add(c, ptr.dyn, idx, scale);
             ptr.type = t[2];
         } else if (top == SOpTypeMatrix && root->vkind == V_TEMP) {
             if (!is_const) UNSUP("spirv: dynamic matrix column index");
@@ -1369,8 +1410,8 @@ static void access_chain(ctx *c, const uint32_t *p)
     if (root->vkind == V_TGSM && ptr.dyn && ptr.off) {
         /* a constant part of a workgroup element's index beside the dynamic one: added here,
            between instructions, so that tgsm_address writes operands alone (ld_structured /
-           store_structured take one index). Not made by today's access chains (workgroup
-           arrays have one level, so a chain holds one index into them). */
+           store_structured take one index): a dynamic row and a constant column of an array
+           of arrays (Tile[i][3]), or a constant row and a dynamic column (Tile[7][i]) */
         uint32_t t = new_temps(c, 1);
         xval dv = temp_val(ptr.dyn - 1, 1), ov = imm_val(ptr.off, ptr.off, ptr.off, ptr.off, 1);
         emit2(c, DIADD, t, 1, S(&dv, 0, 0), S(&ov, 0, 0));
@@ -2692,8 +2733,8 @@ static void declarations(ctx *c)
             ins_end(c, at);
         }
         if (x->vkind == V_TGSM) {
-            uint32_t t = pointee(c, x->type, NULL);
-            uint32_t elem = opof(c, t) == SOpTypeArray ? ins(c, t)[2] : t;
+            uint32_t elem;
+            array_elems(c, pointee(c, x->type, NULL), 32768 / 4, &elem);
             at = ins_begin(c, DDCL_TGSM_STRUCTURED, 0);
             wput(c, (uint32_t)OT_TGSM << 12 | 1u << 20);
             wput(c, x->vreg);
@@ -2713,7 +2754,7 @@ static void declarations(ctx *c)
     }
     for (size_t i = 0; i < c->nvars; i++) {
         xid *x = &c->ids[c->vars[i]];
-        if (x->vkind != V_INPUT) continue;
+        if (x->vkind != V_INPUT || x->repeat) continue;
         uint32_t t = pointee(c, x->type, NULL), m = mask_n(ncomp_of(c, t));
         if (c->model == 0) {
             if (x->builtin == SBuiltInVertexIndex || x->builtin == SBuiltInInstanceIndex) {

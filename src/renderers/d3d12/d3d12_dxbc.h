@@ -35,9 +35,9 @@
  *
  * Compute shaders (GLCompute, LocalSize of at most 1024 threads): LocalSize -> dcl_thread_group;
  * BuiltIn GlobalInvocationId, WorkgroupId, LocalInvocationId, LocalInvocationIndex -> vThreadID,
- * vThreadGroupID, vThreadIDInGroup, vThreadIDInGroupFlattened; Workgroup variables (arrays of
- * 32-bit scalars or vectors, 32 KB in all) -> structured thread-group memory g# (ld_structured,
- * store_structured); storage images (1D, 2D, 3D, 1D/2D arrays; written, never read) -> typed UAVs
+ * vThreadGroupID, vThreadIDInGroup, vThreadIDInGroupFlattened; Workgroup variables (32-bit
+ * scalars or vectors, arrays of them, arrays of such arrays flattened with the last index
+ * fastest; 32 KB in all) -> structured thread-group memory g# (ld_structured, store_structured); storage images (1D, 2D, 3D, 1D/2D arrays; written, never read) -> typed UAVs
  * u<reg> (an entry of kind UAV, else u = binding; stores only: store_uav_typed); OpControlBarrier
  * / OpMemoryBarrier -> sync with the flags their semantics name. Function calls are not taken:
  * the module must be one function (write helpers as macros, or inline them).
