@@ -9,7 +9,9 @@
  * of several runs; asserts no timings.
  *
  * The vertex stage likewise: SpriteBatch's vertex shader (position * matrix, colour and uv
- * passed on) through the executor per four vertices, inputs fetched as the renderer does.
+ * passed on) through the executor per four vertices, inputs fetched as the renderer does,
+ * against the same through the recognised transform shape (xgdi_sw_spirv_match_transform,
+ * xgdi_sw_spirv_run_transform); their positions must agree bit for bit.
  *
  * usage: sw-spirv-bench [--quads N] [--runs R] [--filter point|linear] [--spv PATH]
  *                       [--vs-spv PATH]
@@ -229,6 +231,7 @@ int main(int argc, char **argv)
         for (int c = 0; c < 4; c++) vreg[k][c] = c < vin[k]->components ? xgdi_sw_spirv_reg(st, vin[k]->reg, c) : NULL;
     for (int c = 0; c < 4; c++) pos_out[c] = xgdi_sw_spirv_reg(st, vpos->reg, c);
     double v_spv[99];
+    sink = 0.0;
     for (int run = 0; run < runs; run++) {
         double t1 = bench_clock_s();
         for (long q = 0; q < quads; q++) {
@@ -246,9 +249,49 @@ int main(int argc, char **argv)
         double t2 = bench_clock_s();
         v_spv[run] = (t2 - t1) / (double)quads * 1e9;
     }
+    /* the same through the recognised transform shape (xgdi_sw_spirv_match_transform) */
+    xgdi_sw_spirv_transform *shape = malloc(sizeof *shape);
+    bool recognised = shape != NULL && xgdi_sw_spirv_match_transform(m, shape);
+    double v_shape[99];
+    double sink2 = 0.0;
+    float vdiff = 0.0f;
+    for (int run = 0; run < runs && recognised; run++) {
+        double t1 = bench_clock_s();
+        for (long q = 0; q < quads; q++) {
+            for (int v = 0; v < 4; v++)
+                for (int k = 0; k < 3; k++) {
+                    float f[4];
+                    sw_fetch_element(el[k].format, vb[v] + el[k].offset, f);
+                    for (int c = 0; c < 4; c++)
+                        if (vreg[k][c]) vreg[k][c][v] = f[c];
+                }
+            xgdi_sw_spirv_run_transform(st, shape);
+            for (int v = 0; v < 4; v++) sink2 += pos_out[0][v];
+        }
+        double t2 = bench_clock_s();
+        v_shape[run] = (t2 - t1) / (double)quads * 1e9;
+    }
+    if (recognised) {
+        /* every output word of both paths, for one set of inputs */
+        float want[4][4];
+        xgdi_sw_spirv_execute(st, 0xf, NULL);
+        for (int c = 0; c < 4; c++) memcpy(want[c], pos_out[c], sizeof want[c]);
+        for (int c = 0; c < 4; c++) memset(pos_out[c], 0, sizeof want[c]);
+        xgdi_sw_spirv_run_transform(st, shape);
+        for (int c = 0; c < 4; c++)
+            if (memcmp(want[c], pos_out[c], sizeof want[c]) != 0) vdiff = 1.0f;
+    }
     printf("sprite vertex shader, 4 vertices x %ld x %d runs (median):\n", quads, runs);
+    if (recognised)
+        printf("  recognised shape, direct:   %8.1f ns per 4 vertices (checksum %g)\n",
+               bench_median(v_shape, runs), sink2);
+    else
+        printf("  recognised shape:                not recognised\n");
     printf("  SPIR-V executor:            %8.1f ns per 4 vertices (checksum %g)\n",
            bench_median(v_spv, runs), sink);
+    if (recognised) printf("  positions differ: %s\n", vdiff != 0.0f ? "YES" : "no");
+    free(shape);
+    if (vdiff != 0.0f) maxdiff = vdiff;
     xgdi_sw_spirv_state_free(st);
     xgdi_sw_spirv_free(m);
     free(words);

@@ -7,7 +7,10 @@
  *     module;
  *   - an accepted module reflects within its limits (interface registers inside the state),
  *     and executes a full quad with every uniform block bound (shorter than declared, so the
- *     out-of-range reads are exercised) and a sampler bound, within the step budget.
+ *     out-of-range reads are exercised) and a sampler bound, within the step budget;
+ *   - a module matched as the vertex transform shape (xgdi_sw_spirv_match_transform) gives,
+ *     through xgdi_sw_spirv_run_transform on another state with the same uniforms and inputs,
+ *     the executor's output words (a NaN matching any NaN: C fixes no payload).
  */
 #include "sw_spirv.h"
 
@@ -66,23 +69,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < rf->io_count; i++)
         if ((uint64_t)rf->io[i].reg + (uint64_t)rf->io[i].components * 4 > rf->state_words)
             violation("interface %d outside the state", i);
-    xgdi_sw_spirv_state *s;
+    static xgdi_sw_spirv_transform shape;
+    bool transform = xgdi_sw_spirv_match_transform(m, &shape);
+    xgdi_sw_spirv_state *s, *t = NULL;
     if (xgdi_sw_spirv_state_create(m, &s) == XGD_OK) {
+        if (transform && xgdi_sw_spirv_state_create(m, &t) != XGD_OK) t = NULL;
         static float ubo[64];
         for (int i = 0; i < 64; i++) ubo[i] = (float)i * 0.25f - 3.0f;
-        for (int i = 0; i < rf->uniform_block_count; i++)
-            xgdi_sw_spirv_bind_uniform(s, i, ubo, (size_t)(i * 37) % sizeof ubo);
+        ubo[5] = -0.0f;
+        for (int i = 0; i < rf->uniform_block_count; i++) {
+            xgdi_sw_spirv_bind_uniform(s, i, ubo, (size_t)(i * 37 + 72) % sizeof ubo);
+            if (t) xgdi_sw_spirv_bind_uniform(t, i, ubo, (size_t)(i * 37 + 72) % sizeof ubo);
+        }
         xgdi_sw_spirv_bind_sampler(s, sampler, NULL);
         for (int i = 0; i < rf->io_count; i++) {
             if (rf->io[i].output) continue;
             for (int c = 0; c < rf->io[i].components && c < 16; c++) {
                 float *p = xgdi_sw_spirv_reg(s, rf->io[i].reg, c);
                 for (int l = 0; l < 4; l++) p[l] = (float)(c * 4 + l) * 0.375f - 2.0f;
+                if (t) memcpy(xgdi_sw_spirv_reg(t, rf->io[i].reg, c), p, 4 * sizeof *p);
             }
         }
         bool exhausted;
         unsigned alive = xgdi_sw_spirv_execute(s, 0xf, &exhausted);
         if (alive & ~0xfu) violation("alive mask 0x%x", alive);
+        if (t) {
+            xgdi_sw_spirv_run_transform(t, &shape);
+            for (int i = 0; i < rf->io_count; i++) {
+                if (!rf->io[i].output) continue;
+                for (int c = 0; c < rf->io[i].components; c++) {
+                    const float *a = xgdi_sw_spirv_reg(s, rf->io[i].reg, c);
+                    const float *b = xgdi_sw_spirv_reg(t, rf->io[i].reg, c);
+                    for (int l = 0; l < 4; l++)
+                        if ((a[l] == a[l] || b[l] == b[l]) && memcmp(&a[l], &b[l], 4) != 0)
+                            violation("transform shape output %d.%d lane %d: %a, executor %a", i,
+                                      c, l, (double)b[l], (double)a[l]);
+                }
+            }
+            xgdi_sw_spirv_state_free(t);
+        }
         xgdi_sw_spirv_state_free(s);
     }
     xgdi_sw_spirv_free(m);

@@ -114,6 +114,206 @@ XGD_TEST(SwShapes_ModulateRecognised)
 #endif
 }
 
+#ifdef XGD_TEST_SPIRV_DIR
+/* The transform shape of a test shader: 1 recognised (*out filled), 0 not, -1 not loaded. */
+static int transform_of(xgdt_ctx *t, const char *name, xgdi_sw_spirv_transform *out)
+{
+    size_t n = 0;
+    uint32_t *w = shape_spv(t, name, &n);
+    if (w == NULL) return -1;
+    xgdi_sw_spirv_module *m = NULL;
+    char err[256] = "";
+    xgd_result r = xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err);
+    free(w);
+    CHECK_MSG(r == XGD_OK, "%s: load: %s", name, err);
+    if (r != XGD_OK) return -1;
+    int found = xgdi_sw_spirv_match_transform(m, out) ? 1 : 0;
+    xgdi_sw_spirv_free(m);
+    return found;
+}
+
+static uint32_t lcg(uint32_t *s);
+
+/* A float's bits for the differential test: mostly ordinary values, often the IEEE cases
+   whose results depend on operand order and rounding (NaNs with payloads, infinities,
+   signed zeros, subnormals, the largest finite values, numbers whose products overflow). */
+static uint32_t test_bits(uint32_t *seed)
+{
+    static const uint32_t special[] = {
+        0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u,
+        0x7fa00123u, 0xff812345u, 0x00000001u, 0x807fffffu, 0x00400000u, 0x7f7fffffu,
+        0xff7fffffu, 0x3f800000u, 0xbf800000u, 0x5f000000u, 0x1f000000u, 0x3f000000u,
+    };
+    uint32_t k = lcg(seed) % 8;
+    if (k == 0) return special[lcg(seed) % (sizeof special / sizeof special[0])];
+    float f = ((float)(lcg(seed) % 20001) - 10000.0f) / (float)(1u + lcg(seed) % 997);
+    if (k == 1) f *= 1e30f;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Four lanes with the same bits, a NaN matching any NaN: which operand's payload a NaN
+   result carries is not fixed by C (a compiler may swap the operands of a commutative
+   operation, in the executor as in the shape), and no rule of the renderer depends on it. */
+static bool same_words(const float *a, const float *b)
+{
+    for (int l = 0; l < 4; l++) {
+        if (a[l] != a[l] && b[l] != b[l]) continue;
+        if (memcmp(&a[l], &b[l], sizeof a[l]) != 0) return false;
+    }
+    return true;
+}
+
+/* Runs a recognised shader in the executor and as its transform shape on the same inputs and
+   uniforms; returns the output words that differ, or -1 when it could not be set up. */
+static long transform_differences(xgdt_ctx *t, const char *name, uint32_t seed, long *compared)
+{
+    size_t n = 0;
+    uint32_t *w = shape_spv(t, name, &n);
+    if (w == NULL) return -1;
+    xgdi_sw_spirv_module *m = NULL;
+    xgdi_sw_spirv_state *ref = NULL, *got = NULL;
+    xgdi_sw_spirv_transform *shape = malloc(sizeof *shape);
+    char err[256] = "";
+    long bad = -1;
+    if (shape == NULL || xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err) != XGD_OK ||
+        xgdi_sw_spirv_state_create(m, &ref) != XGD_OK ||
+        xgdi_sw_spirv_state_create(m, &got) != XGD_OK) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "%s: cannot load: %s", name, err);
+        goto done;
+    }
+    if (!xgdi_sw_spirv_match_transform(m, shape)) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "%s: not recognised", name);
+        goto done;
+    }
+    const xgdi_sw_spirv_reflection *rf = xgdi_sw_spirv_reflect(m);
+    uint32_t uniforms[256];
+    bad = 0;
+    /* round 0: every uniform bound; round 1: a block shorter than what the shader reads
+       (reads past it give 0 in both) */
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 256; i++) uniforms[i] = test_bits(&seed);
+        size_t size = round == 0 ? sizeof uniforms : 36;
+        xgdi_sw_spirv_bind_uniform(ref, 0, uniforms, size);
+        xgdi_sw_spirv_bind_uniform(got, 0, uniforms, size);
+        for (int trial = 0; trial < 3000; trial++) {
+            for (int i = 0; i < rf->io_count; i++) {
+                const xgdi_sw_spirv_io *io = &rf->io[i];
+                if (io->output) continue;
+                for (int c = 0; c < io->components; c++) {
+                    float *a = xgdi_sw_spirv_reg(ref, io->reg, c);
+                    float *b = xgdi_sw_spirv_reg(got, io->reg, c);
+                    for (int l = 0; l < 4; l++) {
+                        uint32_t v = test_bits(&seed);
+                        memcpy(&a[l], &v, 4);
+                        memcpy(&b[l], &v, 4);
+                    }
+                }
+            }
+            xgdi_sw_spirv_execute(ref, 0xf, NULL);
+            xgdi_sw_spirv_run_transform(got, shape);
+            for (int i = 0; i < rf->io_count; i++) {
+                const xgdi_sw_spirv_io *io = &rf->io[i];
+                if (!io->output) continue;
+                for (int c = 0; c < io->components; c++) {
+                    if (!same_words(xgdi_sw_spirv_reg(ref, io->reg, c),
+                                    xgdi_sw_spirv_reg(got, io->reg, c))) {
+                        if (bad == 0) {
+                            uint32_t x[4], y[4];
+                            memcpy(x, xgdi_sw_spirv_reg(ref, io->reg, c), 16);
+                            memcpy(y, xgdi_sw_spirv_reg(got, io->reg, c), 16);
+                            xgdt_fail_at(t, __FILE__, __LINE__,
+                                         "%s: output %s component %d: executor %08x %08x %08x "
+                                         "%08x, shape %08x %08x %08x %08x", name, io->name, c,
+                                         x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
+                        }
+                        bad++;
+                    }
+                    (*compared)++;
+                }
+            }
+        }
+    }
+done:
+    free(shape);
+    xgdi_sw_spirv_state_free(got);
+    xgdi_sw_spirv_state_free(ref);
+    xgdi_sw_spirv_free(m);
+    free(w);
+    return bad;
+}
+#endif
+
+/* Rule: a vertex shader whose Position is a matrix (or dot) product of uniforms, inputs and
+   constants from +0 in the executor's order, perhaps plus a uniform times that product's w
+   (the shader form's pixel offset), and whose other outputs are inputs, uniforms, constants,
+   products of two of them or such a value clamped (saturate), may be computed without the
+   executor; everything else runs in the executor. */
+XGD_TEST(SwShapes_TransformRecognised)
+{
+#ifndef XGD_TEST_SPIRV_DIR
+    xgdt_not_supported(t, "glslangValidator not found at configure time");
+    return;
+#else
+    xgdi_sw_spirv_transform *tr = malloc(sizeof *tr);
+    if (tr == NULL) return;
+    /* SpriteEffect: float4(pos.xyz, 1) * row_major matrix; 4 products a component, the
+       fourth input component the constant 1 */
+    CHECK_INT(transform_of(t, "spriteeffect", tr), 1);
+    for (int r = 0; r < 4; r++) {
+        CHECK_INT(tr->terms[r], 4);
+        CHECK_INT(tr->fix[r], 0);
+    }
+    int ones = 0;
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < tr->terms[r]; k++)
+            if (tr->leaves[tr->b[r][k]].constant && tr->leaves[tr->b[r][k]].bits == 0x3f800000u)
+                ones++;
+    CHECK_INT(ones, 4);
+    CHECK_INT((int)tr->output_count, 6); /* colour 4, uv 2: copies */
+    for (uint32_t i = 0; i < tr->output_count; i++) CHECK_INT(tr->outputs[i].form, 0);
+    /* the shader form's version: the pixel offset times w after the product */
+    CHECK_INT(transform_of(t, "spriteoffset", tr), 1);
+    for (int r = 0; r < 4; r++) CHECK_INT(tr->fix[r] & 1, 1);
+    CHECK_INT(transform_of(t, "transform", tr), 1);
+    /* BasicEffect's unlit vertex colour: a clamped product and a constant output */
+    CHECK_INT(transform_of(t, "basiccolor", tr), 1);
+    int clamped = 0;
+    for (uint32_t i = 0; i < tr->output_count; i++)
+        if (tr->outputs[i].form == 3) clamped++;
+    CHECK_INT(clamped, 4);
+    /* more than the shape: lighting (dot, max), a sum with an input, a matrix picked per
+       vertex, a loop over bones; and a pixel shader */
+    CHECK_INT(transform_of(t, "lit", tr), 0);
+    CHECK_INT(transform_of(t, "offsetin", tr), 0);
+    CHECK_INT(transform_of(t, "dynindex", tr), 0);
+    CHECK_INT(transform_of(t, "skin", tr), 0);
+    CHECK_INT(transform_of(t, "spritebatch", tr), 0);
+    free(tr);
+#endif
+}
+
+/* Every output word of the recognised shaders, computed both ways, over inputs and uniforms
+   that include NaNs, infinities, signed zeros and subnormals, and with a uniform block
+   shorter than the shader reads: the shape must give the executor's bits. */
+XGD_TEST(SwShapes_TransformSameAsExecutor)
+{
+#ifndef XGD_TEST_SPIRV_DIR
+    xgdt_not_supported(t, "glslangValidator not found at configure time");
+    return;
+#else
+    static const char *names[] = { "spriteeffect", "spriteoffset", "transform", "basiccolor" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        long compared = 0;
+        long bad = transform_differences(t, names[i], 17u + (uint32_t)i, &compared);
+        CHECK_MSG(bad == 0, "%s: %ld of %ld output components differ", names[i], bad, compared);
+        CHECK_MSG(compared >= 6000 * 6, "%s: only %ld output components compared", names[i],
+                  compared);
+    }
+#endif
+}
+
 enum { W = 161, H = 117, TS = 16 };
 
 /* texture times vertex colour with the operands reversed, as a whole effect */
@@ -156,7 +356,7 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
     bool ok = true;
     xgd_sprite_batch *batch = NULL;
     xgd_texture *tex = NULL, *mip = NULL, *t4444 = NULL, *dxt = NULL;
-    xgd_effect *fx = NULL;
+    xgd_effect *fx = NULL, *basic = NULL;
     CHECK_OK(xgd_sprite_batch_create(dev, &batch));
     CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = TS, .height = TS }, &tex));
     CHECK_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 32, .height = 32, .mipmap = true },
@@ -258,8 +458,35 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
         }
         CHECK_OK(xgd_sprite_batch_end(batch));
     }
+    /* BasicEffect's unlit vertex colour (the vertex transform shape with a clamp): a
+       diffuse colour above 1 so that saturate clips channels, triangles of random colours
+       and positions, alpha blended */
+    if (ok) {
+        CHECK_OK(xgd_basic_effect_create(dev, &basic));
+        xgd_basic_effect_params bp;
+        if (basic != NULL && xgd_basic_effect_get(basic, &bp) == XGD_OK) {
+            bp.vertex_color_enabled = true;
+            bp.diffuse_color = (xgd_vector3){ 1.6f, 0.7f, 2.5f };
+            bp.alpha = 0.8f;
+            bp.projection = xgd_matrix_create_orthographic_off_center(0, W, H, 0, 0, 1);
+            CHECK_OK(xgd_basic_effect_set(basic, &bp));
+            CHECK_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ALPHA_BLEND)));
+            CHECK_OK(xgd_effect_apply(basic));
+            xgd_vertex_position_color tri[24];
+            for (int i = 0; i < 24; i++) {
+                tri[i].position = (xgd_vector3){ (float)(lcg(&seed) % (W * 4)) / 3.7f - 10.0f,
+                                                 (float)(lcg(&seed) % (H * 4)) / 3.3f - 10.0f, 0.0f };
+                tri[i].color = (xgd_color){ (uint8_t)lcg(&seed), (uint8_t)lcg(&seed),
+                                            (uint8_t)lcg(&seed), (uint8_t)(90 + lcg(&seed) % 166) };
+            }
+            CHECK_OK(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 8,
+                xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR)));
+        }
+    }
     CHECK_OK(xgd_get_back_buffer_data(dev, NULL, px, (size_t)W * H * 4));
 done:
+    xgd_effect_destroy(basic);
     xgd_effect_destroy(fx);
     xgd_texture_destroy(dxt);
     xgd_texture_destroy(t4444);

@@ -1937,7 +1937,8 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
             for (int k = 0; k < comps; k++) R[reg + 4u * (uint32_t)k + (uint32_t)l] = val[k];
         }
     }
-    xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
+    if (vs->transform != NULL) xgdi_sw_spirv_run_transform(st, vs->transform);
+    else xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
     for (int l = 0; l < n; l++) {
         sw_vertex *o = &out[l];
         for (int k = 0; k < 4; k++) o->clip[k] = R[vs->position_reg + 4u * (uint32_t)k + (uint32_t)l];

@@ -12,6 +12,7 @@
  * forbids recursion), so each function's ids can own fixed registers.
  */
 #include "sw_spirv.h"
+#include "sw_simd.h"
 
 #include <limits.h>
 #include <math.h>
@@ -219,6 +220,11 @@ struct xgdi_sw_spirv_state {
     void *sample_user;
     unsigned killed;
     bool uniforms_loaded;   /* the hoisted uniform loads ran since the last binding */
+    /* xgdi_sw_spirv_run_transform's leaves for the shape `transform` (NULL: none yet): a
+       register's four lanes, or a constant's value in four lanes of transform_values */
+    const xgdi_sw_spirv_transform *transform;
+    const float *transform_leaf[XGDI_SW_SPIRV_TRANSFORM_LEAVES];
+    float transform_values[XGDI_SW_SPIRV_TRANSFORM_LEAVES][4];
     uint32_t budget;
     int depth;
     bool exhausted;
@@ -3174,6 +3180,22 @@ static void sw_run_function(xgdi_sw_spirv_state *st, uint32_t fi, unsigned mask)
     }
 }
 
+/* the hoisted uniform loads (m->hoist), after a binding */
+static void sw_load_hoisted(xgdi_sw_spirv_state *s)
+{
+    const xgdi_sw_spirv_module *m = s->m;
+    for (uint32_t k = 0; k < m->nhoist; k++) {
+        const sins *in = &m->hoist[k];
+        const uint32_t *offs = m->aux + in->x;
+        sw_word *D = s->R + in->d;
+        for (uint32_t c = 0; c < in->n; c++) {
+            uint32_t v = sw_uread(s, in->c, in->a + offs[c]);
+            D[c * 4].u = D[c * 4 + 1].u = D[c * 4 + 2].u = D[c * 4 + 3].u = v;
+        }
+    }
+    s->uniforms_loaded = true;
+}
+
 unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exhausted)
 {
     const xgdi_sw_spirv_module *m = s->m;
@@ -3185,18 +3207,7 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
     for (uint32_t i = 0; i < m->nreset; i++)
         memcpy(s->R + m->reset[2 * i], m->image + m->reset[2 * i],
                (size_t)m->reset[2 * i + 1] * sizeof(uint32_t));
-    if (!s->uniforms_loaded) {
-        for (uint32_t k = 0; k < m->nhoist; k++) {
-            const sins *in = &m->hoist[k];
-            const uint32_t *offs = m->aux + in->x;
-            sw_word *D = s->R + in->d;
-            for (uint32_t c = 0; c < in->n; c++) {
-                uint32_t v = sw_uread(s, in->c, in->a + offs[c]);
-                D[c * 4].u = D[c * 4 + 1].u = D[c * 4 + 2].u = D[c * 4 + 3].u = v;
-            }
-        }
-        s->uniforms_loaded = true;
-    }
+    if (!s->uniforms_loaded) sw_load_hoisted(s);
     if (m->init_count) sw_run_ins(s, m->init_first, m->init_count, 0xf);
     sw_run_function(s, m->entry_func, mask);
     if (exhausted) *exhausted = s->exhausted;
@@ -3210,16 +3221,30 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
 /* A symbolic run of the entry point over straight-line code: each register component holds
    what it was computed from (an input component, a constant word, a component of the one
    sample, or a sample component times an input component). Anything else ends the match. */
-/* SY_MOD: sample * input; SY_MODR: input * sample (the operand order, for NaN payloads) */
-enum { SY_UNSET = 0, SY_INPUT, SY_CONST, SY_SAMPLE, SY_MOD, SY_MODR };
+/* SY_MOD: sample * input; SY_MODR: input * sample (the operand order, for NaN payloads).
+   Vertex shapes: SY_UNIFORM, a hoisted uniform load's register word a; SY_NODE, node a of
+   the run's arithmetic (a product or a sum of two symbols, sw_node). */
+enum { SY_UNSET = 0, SY_INPUT, SY_CONST, SY_SAMPLE, SY_MOD, SY_MODR, SY_UNIFORM, SY_NODE };
 
 typedef struct sw_sym {
     uint8_t kind;
     uint32_t a, b;
 } sw_sym;
 
+/* x * y or x + y, in that operand order; clamp(x, y, z): fminf(fmaxf(x, y), z) */
+enum { SN_MUL, SN_ADD, SN_CLAMP };
+typedef struct sw_node {
+    uint8_t op;
+    sw_sym x, y, z;
+} sw_node;
+
+#define SW_SHAPE_MAX_NODES 4096
+
 typedef struct sw_shape {
     const xgdi_sw_spirv_module *m;
+    bool vertex;              /* arithmetic makes nodes (else only the modulate product) */
+    sw_node *nodes;
+    uint32_t nnodes, cnodes;
     sw_sym *sym;              /* per register word (component addresses r + 4c are used) */
     uint8_t *written;         /* per register word: written by the run */
     uint32_t *const_reads;    /* words read as their initial value (checked against later writes) */
@@ -3296,9 +3321,119 @@ static void sw_shape_copy(sw_shape *sh, uint32_t dst, uint32_t src, uint32_t n)
 
 static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth);
 
+/* a node x op y (vertex shapes) */
+static sw_sym sw_shape_node3(sw_shape *sh, uint8_t op, sw_sym x, sw_sym y, sw_sym z)
+{
+    sw_sym none = { SY_UNSET, 0, 0 };
+    if (!sh->ok || x.kind == SY_UNSET || y.kind == SY_UNSET || z.kind == SY_UNSET ||
+        x.kind == SY_SAMPLE || y.kind == SY_SAMPLE || z.kind == SY_SAMPLE ||
+        sh->nnodes >= SW_SHAPE_MAX_NODES) {
+        sh->ok = false;
+        return none;
+    }
+    if (sh->nnodes == sh->cnodes) {
+        uint32_t n = sh->cnodes ? 2 * sh->cnodes : 64;
+        sw_node *p = realloc(sh->nodes, n * sizeof *p);
+        if (p == NULL) {
+            sh->ok = false;
+            return none;
+        }
+        sh->nodes = p;
+        sh->cnodes = n;
+    }
+    sh->nodes[sh->nnodes] = (sw_node){ op, x, y, z };
+    return (sw_sym){ SY_NODE, sh->nnodes++, 0 };
+}
+
+static sw_sym sw_shape_node(sw_shape *sh, uint8_t op, sw_sym x, sw_sym y)
+{
+    return sw_shape_node3(sh, op, x, y, (sw_sym){ SY_CONST, 0, 0 });
+}
+
+/* A sum of products as the executor forms it (I_DOT, I_MTV, I_VTM): +0, then each term
+   a_k * b_k added in order; a_k at word a + 4 * ai[k], b_k at b + 4 * bi[k]. */
+static sw_sym sw_shape_sum(sw_shape *sh, uint32_t a, const uint32_t *ai, uint32_t b,
+                           const uint32_t *bi, uint32_t n)
+{
+    sw_sym s = { SY_CONST, 0u, 0 }; /* the bits of +0.0f */
+    for (uint32_t k = 0; k < n && sh->ok; k++)
+        s = sw_shape_node(sh, SN_ADD, s,
+                          sw_shape_node(sh, SN_MUL, sw_shape_get(sh, a + 4 * ai[k]),
+                                        sw_shape_get(sh, b + 4 * bi[k])));
+    return s;
+}
+
+/* The vertex shapes' arithmetic: products, sums, the executor's sums of products, and the
+   hoisted uniform loads (their values are set before the run). false: not one of these. */
+static bool sw_shape_arith(sw_shape *sh, const sins *in)
+{
+    sw_sym t[16];
+    uint32_t ai[16], bi[16];
+    uint32_t n = in->n;
+    switch (in->op) {
+    case I_HOISTED:
+        return true;
+    case I_FMUL:
+    case I_FADD:
+        if (n > 16) return false;
+        for (uint32_t c = 0; c < n; c++)
+            t[c] = sw_shape_node(sh, in->op == I_FMUL ? SN_MUL : SN_ADD,
+                                 sw_shape_get(sh, in->a + 4 * c), sw_shape_get(sh, in->b + 4 * c));
+        break;
+    case I_EXT: /* FClamp, NClamp (GLSL.std.450 43, 81: the executor's fminf(fmaxf())) */
+        if ((in->x & 0xffffu) != 43 && (in->x & 0xffffu) != 81) return false;
+        if (n > 16) return false;
+        for (uint32_t c = 0; c < n; c++)
+            t[c] = sw_shape_node3(sh, SN_CLAMP, sw_shape_get(sh, in->a + 4 * c),
+                                  sw_shape_get(sh, in->b + 4 * c), sw_shape_get(sh, in->c + 4 * c));
+        break;
+    case I_VTS: /* D[i] = A[i] * B[0] */
+        if (n > 16) return false;
+        for (uint32_t c = 0; c < n; c++)
+            t[c] = sw_shape_node(sh, SN_MUL, sw_shape_get(sh, in->a + 4 * c),
+                                 sw_shape_get(sh, in->b));
+        break;
+    case I_DOT:
+        if (n > 16) return false;
+        for (uint32_t c = 0; c < n; c++) ai[c] = bi[c] = c;
+        t[0] = sw_shape_sum(sh, in->a, ai, in->b, bi, n);
+        n = 1;
+        break;
+    case I_MTV: { /* rows = n, cols = x: D[r] = sum over c of A[c * rows + r] * B[c] */
+        uint32_t rows = n, cols = in->x;
+        if (rows > 16 || cols > 16) return false;
+        for (uint32_t r = 0; r < rows; r++) {
+            for (uint32_t c = 0; c < cols; c++) {
+                ai[c] = c * rows + r;
+                bi[c] = c;
+            }
+            t[r] = sw_shape_sum(sh, in->a, ai, in->b, bi, cols);
+        }
+        break;
+    }
+    case I_VTM: { /* cols = n, rows = x: D[c] = sum over r of A[r] * B[c * rows + r] */
+        uint32_t cols = n, rows = in->x;
+        if (rows > 16 || cols > 16) return false;
+        for (uint32_t c = 0; c < cols; c++) {
+            for (uint32_t r = 0; r < rows; r++) {
+                ai[r] = r;
+                bi[r] = c * rows + r;
+            }
+            t[c] = sw_shape_sum(sh, in->a, ai, in->b, bi, rows);
+        }
+        break;
+    }
+    default:
+        return false;
+    }
+    for (uint32_t c = 0; c < n; c++) sw_shape_set(sh, in->d + 4 * c, t[c]);
+    return true;
+}
+
 static void sw_shape_ins(sw_shape *sh, const sins *in, int depth)
 {
     const xgdi_sw_spirv_module *m = sh->m;
+    if (sh->vertex && sw_shape_arith(sh, in)) return;
     switch (in->op) {
     case I_MOV:
         sw_shape_copy(sh, in->d, in->a, in->n);
@@ -3455,4 +3590,246 @@ bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_m
     free(sh.written);
     free(sh.const_reads);
     return ok;
+}
+
+/* ---- the vertex transform shape ---- */
+
+/* The leaf index of a symbol (an input or hoisted uniform register, or a constant), added to
+   out's leaves once; -1 when the symbol is not a leaf or the leaves are full. */
+static int sw_transform_leaf(xgdi_sw_spirv_transform *out, sw_sym v)
+{
+    xgdi_sw_spirv_leaf leaf;
+    if (v.kind == SY_INPUT || v.kind == SY_UNIFORM) leaf = (xgdi_sw_spirv_leaf){ false, v.a, 0 };
+    else if (v.kind == SY_CONST) leaf = (xgdi_sw_spirv_leaf){ true, 0, v.a };
+    else return -1;
+    for (uint32_t i = 0; i < out->leaf_count; i++)
+        if (out->leaves[i].constant == leaf.constant && out->leaves[i].reg == leaf.reg &&
+            out->leaves[i].bits == leaf.bits)
+            return (int)i;
+    if (out->leaf_count == XGDI_SW_SPIRV_TRANSFORM_LEAVES) return -1;
+    out->leaves[out->leaf_count] = leaf;
+    return (int)out->leaf_count++;
+}
+
+static bool sw_sym_same(sw_sym x, sw_sym y)
+{
+    return x.kind == y.kind && x.a == y.a && x.b == y.b;
+}
+
+/* Component r's products from v: a leaf (no products), or +0 plus up to four products of
+   leaves added in order (sw_shape_sum). */
+static bool sw_transform_sum(const sw_shape *sh, xgdi_sw_spirv_transform *out, int r, sw_sym v)
+{
+    if (v.kind != SY_NODE) {
+        int l = sw_transform_leaf(out, v);
+        if (l < 0) return false;
+        out->terms[r] = 0;
+        out->a[r][0] = (uint16_t)l;
+        return true;
+    }
+    sw_sym term[5];
+    int n = 0;
+    while (v.kind == SY_NODE) {
+        const sw_node *s = &sh->nodes[v.a];
+        if (s->op != SN_ADD || s->y.kind != SY_NODE || n == 4) return false;
+        term[n++] = s->y;
+        v = s->x;
+    }
+    if (v.kind != SY_CONST || v.a != 0u) return false; /* the sum starts at +0 */
+    for (int k = 0; k < n; k++) {
+        const sw_node *p = &sh->nodes[term[n - 1 - k].a];
+        if (p->op != SN_MUL) return false;
+        int la = sw_transform_leaf(out, p->x), lb = sw_transform_leaf(out, p->y);
+        if (la < 0 || lb < 0) return false;
+        out->a[r][k] = (uint16_t)la;
+        out->b[r][k] = (uint16_t)lb;
+    }
+    out->terms[r] = (uint8_t)n;
+    return true;
+}
+
+/* Component r from v as base + f * w (either order of each operation, w the symbol of the
+   fourth component's base): the base in out, the rest in fix[r] and f[r]. */
+static bool sw_transform_fixed(const sw_shape *sh, xgdi_sw_spirv_transform *out, int r, sw_sym v,
+                               sw_sym w)
+{
+    if (v.kind != SY_NODE || sh->nodes[v.a].op != SN_ADD) return false;
+    const sw_node *add = &sh->nodes[v.a];
+    for (int product_first = 0; product_first < 2; product_first++) {
+        sw_sym base = product_first ? add->y : add->x, prod = product_first ? add->x : add->y;
+        if (prod.kind != SY_NODE || sh->nodes[prod.a].op != SN_MUL) continue;
+        const sw_node *mul = &sh->nodes[prod.a];
+        for (int w_first = 0; w_first < 2; w_first++) {
+            if (!sw_sym_same(w_first ? mul->x : mul->y, w)) continue;
+            int lf = sw_transform_leaf(out, w_first ? mul->y : mul->x);
+            if (lf < 0 || !sw_transform_sum(sh, out, r, base)) continue;
+            out->fix[r] = (uint8_t)(1 | (product_first ? 2 : 0) | (w_first ? 4 : 0));
+            out->f[r] = (uint16_t)lf;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An output component from v: a leaf or a product of two, perhaps clamped by two leaves. */
+static bool sw_transform_output(const sw_shape *sh, xgdi_sw_spirv_transform *out,
+                                struct xgdi_sw_spirv_transform_output *o, sw_sym v)
+{
+    o->form = 0;
+    if (v.kind == SY_NODE && sh->nodes[v.a].op == SN_CLAMP) {
+        const sw_node *c = &sh->nodes[v.a];
+        int lo = sw_transform_leaf(out, c->y), hi = sw_transform_leaf(out, c->z);
+        if (lo < 0 || hi < 0) return false;
+        o->form = 2;
+        o->lo = (uint16_t)lo;
+        o->hi = (uint16_t)hi;
+        v = c->x;
+    }
+    if (v.kind == SY_NODE) {
+        const sw_node *p = &sh->nodes[v.a];
+        if (p->op != SN_MUL) return false;
+        int a = sw_transform_leaf(out, p->x), b = sw_transform_leaf(out, p->y);
+        if (a < 0 || b < 0) return false;
+        o->form |= 1;
+        o->a = (uint16_t)a;
+        o->b = (uint16_t)b;
+        return true;
+    }
+    int a = sw_transform_leaf(out, v);
+    if (a < 0) return false;
+    o->a = (uint16_t)a;
+    return true;
+}
+
+bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_transform *out)
+{
+    if (m->refl.stage != XGDI_SW_SPIRV_VERTEX || m->words > (1u << 16)) return false;
+    /* outputs: Position (a float4) and varyings of at most four components */
+    const xgdi_sw_spirv_io *position = NULL;
+    uint32_t output_words = 0;
+    for (int i = 0; i < m->refl.io_count; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (!io->output) continue;
+        if (io->builtin == XGDI_SW_SPIRV_BUILTIN_POSITION) {
+            if (position != NULL || io->components != 4 || io->scalar != XGDI_SW_SPIRV_FLOAT)
+                return false;
+            position = io;
+        } else if (io->builtin != XGDI_SW_SPIRV_BUILTIN_NONE || io->components > 4) {
+            return false;
+        } else {
+            output_words += (uint32_t)io->components;
+        }
+    }
+    if (position == NULL || output_words > XGDI_SW_SPIRV_TRANSFORM_OUTPUTS) return false;
+    memset(out, 0, sizeof *out);
+    sw_shape sh = { .m = m, .ok = true, .vertex = true };
+    sh.sym = calloc(m->words, sizeof *sh.sym);
+    sh.written = calloc(m->words, 1);
+    if (sh.sym == NULL || sh.written == NULL) sh.ok = false;
+    for (uint32_t k = 0; k < m->nhoist && sh.ok; k++) {
+        const sins *in = &m->hoist[k];
+        for (uint32_t c = 0; c < in->n; c++)
+            sw_shape_set(&sh, in->d + 4 * c, (sw_sym){ SY_UNIFORM, in->d + 4 * c, 0 });
+    }
+    for (uint32_t i = m->init_first; i < m->init_first + m->init_count && sh.ok; i++)
+        sw_shape_ins(&sh, &m->ins[i], 0);
+    if (sh.ok) sw_shape_function(&sh, m->entry_func, 0);
+    bool ok = sh.ok;
+    for (uint32_t k = 0; k < sh.nconst_reads && ok; k++)
+        if (sh.written[sh.const_reads[k]]) ok = false;
+    if (ok) {
+        /* the fourth component first: its base is what the others' offset terms multiply */
+        const uint32_t p = position->reg;
+        out->position_reg = p;
+        sw_sym w = sh.sym[p + 12];
+        if (w.kind == SY_NODE && sh.nodes[w.a].op == SN_ADD) {
+            /* base + f * base, either way round */
+            const sw_node *add = &sh.nodes[w.a];
+            for (int side = 0; side < 2; side++) {
+                sw_sym base = side ? add->y : add->x;
+                xgdi_sw_spirv_transform trial = *out;
+                if (sw_transform_fixed(&sh, &trial, 3, w, base)) {
+                    *out = trial;
+                    w = base;
+                    break;
+                }
+            }
+        }
+        if (out->fix[3] == 0 && !sw_transform_sum(&sh, out, 3, w)) ok = false;
+        for (int r = 0; r < 3 && ok; r++) {
+            sw_sym v = sh.sym[p + 4u * (uint32_t)r];
+            ok = sw_transform_sum(&sh, out, r, v) || sw_transform_fixed(&sh, out, r, v, w);
+        }
+    }
+    for (int i = 0; i < m->refl.io_count && ok; i++) {
+        const xgdi_sw_spirv_io *io = &m->io[i];
+        if (!io->output || io == position) continue;
+        for (int c = 0; c < io->components && ok; c++) {
+            struct xgdi_sw_spirv_transform_output *o = &out->outputs[out->output_count++];
+            o->reg = io->reg + 4u * (uint32_t)c;
+            ok = sw_transform_output(&sh, out, o, sh.sym[o->reg]);
+        }
+    }
+    free(sh.sym);
+    free(sh.written);
+    free(sh.const_reads);
+    free(sh.nodes);
+    return ok;
+}
+
+void xgdi_sw_spirv_run_transform(xgdi_sw_spirv_state *s, const xgdi_sw_spirv_transform *t)
+{
+    if (!s->uniforms_loaded) sw_load_hoisted(s);
+    if (s->transform != t) {
+        for (uint32_t i = 0; i < t->leaf_count; i++) {
+            const xgdi_sw_spirv_leaf *l = &t->leaves[i];
+            if (l->constant) {
+                float v;
+                memcpy(&v, &l->bits, sizeof v);
+                for (int k = 0; k < 4; k++) s->transform_values[i][k] = v;
+                s->transform_leaf[i] = s->transform_values[i];
+            } else {
+                s->transform_leaf[i] = &s->R[l->reg].f;
+            }
+        }
+        s->transform = t;
+    }
+    const float *const *leaf = s->transform_leaf;
+    sw_v4 base[4];
+    for (int r = 0; r < 4; r++) {
+        if (t->terms[r] == 0) {
+            base[r] = sw_v4_load(leaf[t->a[r][0]]);
+            continue;
+        }
+        sw_v4 sum = sw_v4_splat(0.0f);
+        for (int k = 0; k < t->terms[r]; k++)
+            sum = sw_v4_add(sum, sw_v4_mul(sw_v4_load(leaf[t->a[r][k]]),
+                                           sw_v4_load(leaf[t->b[r][k]])));
+        base[r] = sum;
+    }
+    for (int r = 0; r < 4; r++) {
+        sw_v4 v = base[r];
+        if (t->fix[r]) {
+            const sw_v4 f = sw_v4_load(leaf[t->f[r]]);
+            const sw_v4 p = (t->fix[r] & 4) ? sw_v4_mul(base[3], f) : sw_v4_mul(f, base[3]);
+            v = (t->fix[r] & 2) ? sw_v4_add(p, v) : sw_v4_add(v, p);
+        }
+        sw_v4_store(&s->R[t->position_reg + 4u * (uint32_t)r].f, v);
+    }
+    for (uint32_t i = 0; i < t->output_count; i++) {
+        const struct xgdi_sw_spirv_transform_output *o = &t->outputs[i];
+        float *d = &s->R[o->reg].f;
+        switch (o->form) {
+        case 0: sw_v4_store(d, sw_v4_load(leaf[o->a])); break;
+        case 1: sw_v4_store(d, sw_v4_mul(sw_v4_load(leaf[o->a]), sw_v4_load(leaf[o->b]))); break;
+        default: {
+            float x[4];
+            if (o->form & 1) sw_v4_store(x, sw_v4_mul(sw_v4_load(leaf[o->a]), sw_v4_load(leaf[o->b])));
+            else memcpy(x, leaf[o->a], sizeof x);
+            const float *lo = leaf[o->lo], *hi = leaf[o->hi];
+            for (int l = 0; l < 4; l++) d[l] = fminf(fmaxf(x[l], lo[l]), hi[l]);
+            break;
+        }
+        }
+    }
 }

@@ -213,4 +213,44 @@ typedef struct xgdi_sw_spirv_modulate {
 } xgdi_sw_spirv_modulate;
 bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_modulate *out);
 
+/* A vertex shader whose outputs are, in straight-line code,
+ *     Position[r] = sum over k of a[r][k] * b[r][k]     (from +0, in order: the executor's
+ *                                                       matrix-vector and dot products)
+ *                   [ + f[r] * Position[3] before that addition, either operand order ]
+ *     every other output component = x, or clamp(x, lo, hi) (fminf(fmaxf(x, lo), hi): FClamp,
+ *                                    saturate), x a leaf or a product of two
+ * where each a, b, f, lo, hi and leaf is a varying input component, a uniform component (a load at a
+ * static offset, hoisted) or a constant (SpriteBatch's SpriteEffect: float4(pos.xyz, 1) times
+ * MatrixTransform, plus the shader form's pixel offset times w; colour and coordinates passed
+ * on; BasicEffect's unlit vertex-colour variant: saturate(DiffuseColor * colour)). xgdi_sw_spirv_run_transform then writes the outputs the executor would, bit for bit,
+ * without running the module. Leaves are state registers (inputs, hoisted uniforms) or
+ * constants. */
+#define XGDI_SW_SPIRV_TRANSFORM_LEAVES 96
+#define XGDI_SW_SPIRV_TRANSFORM_OUTPUTS 64
+typedef struct xgdi_sw_spirv_leaf {
+    bool constant;               /* value = bits; else the register word `reg` (four lanes) */
+    uint32_t reg, bits;
+} xgdi_sw_spirv_leaf;
+typedef struct xgdi_sw_spirv_transform {
+    uint32_t position_reg;
+    uint8_t terms[4];            /* products of Position[r]; 0: Position[r] is leaf a[r][0] */
+    uint16_t a[4][4], b[4][4];   /* leaf indices: term k of component r is a * b */
+    uint8_t fix[4];              /* 0: no pixel offset term; else 1 | 2 (product first in the
+                                    addition) | 4 (w first in the product) */
+    uint16_t f[4];               /* the offset term's leaf */
+    uint32_t output_count;
+    struct xgdi_sw_spirv_transform_output {
+        uint32_t reg;            /* the register word written */
+        uint8_t form;            /* 1: a * b (else a); 2: then clamped to lo..hi */
+        uint16_t a, b, lo, hi;   /* leaf indices */
+    } outputs[XGDI_SW_SPIRV_TRANSFORM_OUTPUTS];
+    uint32_t leaf_count;
+    xgdi_sw_spirv_leaf leaves[XGDI_SW_SPIRV_TRANSFORM_LEAVES];
+} xgdi_sw_spirv_transform;
+bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_transform *out);
+/* The outputs of the four lanes from the inputs in the state's registers, as execute would
+   write them (every lane: lanes beyond the caller's hold whatever their inputs make). t is
+   this state's module's match. */
+void xgdi_sw_spirv_run_transform(xgdi_sw_spirv_state *s, const xgdi_sw_spirv_transform *t);
+
 #endif /* XGD_SW_SPIRV_H */

@@ -104,6 +104,14 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
     }
     if (desc->stage == XGDI_SHADER_PIXEL && !sw_cast(base)->executor_only)
         s->modulate = xgdi_sw_spirv_match_modulate(m, &s->mod);
+    if (desc->stage == XGDI_SHADER_VERTEX && !sw_cast(base)->executor_only) {
+        /* a shader of another shape, or no memory for the match: the executor runs it */
+        s->transform = malloc(sizeof *s->transform);
+        if (s->transform != NULL && !xgdi_sw_spirv_match_transform(m, s->transform)) {
+            free(s->transform);
+            s->transform = NULL;
+        }
+    }
     if (desc->stage == XGDI_SHADER_VERTEX && s->position_reg == SW_NO_REG) {
         sw_op_shader_destroy(base, s);
         return xgdi_fail(base->device, XGD_ERROR_INVALID_ARGUMENT,
@@ -119,6 +127,7 @@ void sw_op_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s)
     if (s == NULL) return;
     for (int i = 0; i < s->nstates; i++) xgdi_sw_spirv_state_free(s->states[i]);
     free(s->states);
+    free(s->transform);
     xgdi_sw_spirv_free(s->module);
     free(s);
 }
