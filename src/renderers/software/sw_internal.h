@@ -184,9 +184,11 @@ struct xgdi_native_shader {
        effect's): sw_raster.c computes it without the executor, with the same operations */
     bool modulate;
     xgdi_sw_spirv_modulate mod;
-    /* vertex: the shader is "Position = products of inputs, uniforms and constants, the rest
-       passed on" (SpriteBatch's, and every such effect's, xgdi_sw_spirv_match_transform):
-       sw_raster.c runs it with xgdi_sw_spirv_run_transform; NULL = the executor */
+    /* the shader is "Position = products of inputs, uniforms and constants, the rest passed
+       on" (vertex: SpriteBatch's, and every such effect's) or "every colour an input, a
+       product or a clamp of those" (pixel, not modulate: BasicEffect's vertex colour),
+       xgdi_sw_spirv_match_transform: sw_raster.c runs it with xgdi_sw_spirv_run_transform;
+       NULL = the executor */
     struct xgdi_sw_spirv_transform *transform;
 };
 

@@ -423,7 +423,9 @@ static void sw_user_quad(sw_ctx *c, int64_t qx, int64_t qy, const unsigned cov[4
     xgdi_native_shader *ps = c->ps;
     xgdi_sw_spirv_state *st = c->ps_state;
     const float *R = c->ps_R;
-    unsigned alive = xgdi_sw_spirv_execute(st, 15u, NULL);
+    unsigned alive = 15u;
+    if (ps->transform != NULL) xgdi_sw_spirv_run_transform(st, ps->transform);
+    else alive = xgdi_sw_spirv_execute(st, 15u, NULL);
     for (int l = 0; l < 4; l++) {
         if (cov[l] == 0 || !(alive >> l & 1u)) continue;
         float color[SW_MAX_TARGETS][4];

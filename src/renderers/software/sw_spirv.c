@@ -3222,7 +3222,7 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
    what it was computed from (an input component, a constant word, a component of the one
    sample, or a sample component times an input component). Anything else ends the match. */
 /* SY_MOD: sample * input; SY_MODR: input * sample (the operand order, for NaN payloads).
-   Vertex shapes: SY_UNIFORM, a hoisted uniform load's register word a; SY_NODE, node a of
+   Transform shapes: SY_UNIFORM, a hoisted uniform load's register word a; SY_NODE, node a of
    the run's arithmetic (a product or a sum of two symbols, sw_node). */
 enum { SY_UNSET = 0, SY_INPUT, SY_CONST, SY_SAMPLE, SY_MOD, SY_MODR, SY_UNIFORM, SY_NODE };
 
@@ -3242,7 +3242,7 @@ typedef struct sw_node {
 
 typedef struct sw_shape {
     const xgdi_sw_spirv_module *m;
-    bool vertex;              /* arithmetic makes nodes (else only the modulate product) */
+    bool arith;               /* arithmetic makes nodes (else only the modulate product) */
     sw_node *nodes;
     uint32_t nnodes, cnodes;
     sw_sym *sym;              /* per register word (component addresses r + 4c are used) */
@@ -3433,7 +3433,7 @@ static bool sw_shape_arith(sw_shape *sh, const sins *in)
 static void sw_shape_ins(sw_shape *sh, const sins *in, int depth)
 {
     const xgdi_sw_spirv_module *m = sh->m;
-    if (sh->vertex && sw_shape_arith(sh, in)) return;
+    if (sh->arith && sw_shape_arith(sh, in)) return;
     switch (in->op) {
     case I_MOV:
         sw_shape_copy(sh, in->d, in->a, in->n);
@@ -3703,14 +3703,17 @@ static bool sw_transform_output(const sw_shape *sh, xgdi_sw_spirv_transform *out
 
 bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_transform *out)
 {
-    if (m->refl.stage != XGDI_SW_SPIRV_VERTEX || m->words > (1u << 16)) return false;
-    /* outputs: Position (a float4) and varyings of at most four components */
+    const bool vertex = m->refl.stage == XGDI_SW_SPIRV_VERTEX;
+    if ((!vertex && m->refl.stage != XGDI_SW_SPIRV_FRAGMENT) || m->words > (1u << 16))
+        return false;
+    /* outputs: Position (a float4, vertex shaders) and varyings or colours of at most four
+       components */
     const xgdi_sw_spirv_io *position = NULL;
     uint32_t output_words = 0;
     for (int i = 0; i < m->refl.io_count; i++) {
         const xgdi_sw_spirv_io *io = &m->io[i];
         if (!io->output) continue;
-        if (io->builtin == XGDI_SW_SPIRV_BUILTIN_POSITION) {
+        if (vertex && io->builtin == XGDI_SW_SPIRV_BUILTIN_POSITION) {
             if (position != NULL || io->components != 4 || io->scalar != XGDI_SW_SPIRV_FLOAT)
                 return false;
             position = io;
@@ -3720,9 +3723,11 @@ bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_
             output_words += (uint32_t)io->components;
         }
     }
-    if (position == NULL || output_words > XGDI_SW_SPIRV_TRANSFORM_OUTPUTS) return false;
+    if ((vertex && position == NULL) || output_words > XGDI_SW_SPIRV_TRANSFORM_OUTPUTS)
+        return false;
     memset(out, 0, sizeof *out);
-    sw_shape sh = { .m = m, .ok = true, .vertex = true };
+    out->has_position = vertex;
+    sw_shape sh = { .m = m, .ok = true, .arith = true };
     sh.sym = calloc(m->words, sizeof *sh.sym);
     sh.written = calloc(m->words, 1);
     if (sh.sym == NULL || sh.written == NULL) sh.ok = false;
@@ -3737,7 +3742,7 @@ bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_
     bool ok = sh.ok;
     for (uint32_t k = 0; k < sh.nconst_reads && ok; k++)
         if (sh.written[sh.const_reads[k]]) ok = false;
-    if (ok) {
+    if (ok && vertex) {
         /* the fourth component first: its base is what the others' offset terms multiply */
         const uint32_t p = position->reg;
         out->position_reg = p;
@@ -3796,7 +3801,7 @@ void xgdi_sw_spirv_run_transform(xgdi_sw_spirv_state *s, const xgdi_sw_spirv_tra
     }
     const float *const *leaf = s->transform_leaf;
     sw_v4 base[4];
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r < 4 && t->has_position; r++) {
         if (t->terms[r] == 0) {
             base[r] = sw_v4_load(leaf[t->a[r][0]]);
             continue;
@@ -3807,7 +3812,7 @@ void xgdi_sw_spirv_run_transform(xgdi_sw_spirv_state *s, const xgdi_sw_spirv_tra
                                            sw_v4_load(leaf[t->b[r][k]])));
         base[r] = sum;
     }
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r < 4 && t->has_position; r++) {
         sw_v4 v = base[r];
         if (t->fix[r]) {
             const sw_v4 f = sw_v4_load(leaf[t->f[r]]);

@@ -224,7 +224,9 @@ bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_m
  * MatrixTransform, plus the shader form's pixel offset times w; colour and coordinates passed
  * on; BasicEffect's unlit vertex-colour variant: saturate(DiffuseColor * colour)). xgdi_sw_spirv_run_transform then writes the outputs the executor would, bit for bit,
  * without running the module. Leaves are state registers (inputs, hoisted uniforms) or
- * constants. */
+ * constants. A pixel shader of that form without Position (every output a leaf, a product of
+ * two or those clamped: BasicEffect's unlit vertex colour passes its input on) is matched
+ * and run the same way, all four lanes alive. */
 #define XGDI_SW_SPIRV_TRANSFORM_LEAVES 96
 #define XGDI_SW_SPIRV_TRANSFORM_OUTPUTS 64
 typedef struct xgdi_sw_spirv_leaf {
@@ -232,6 +234,8 @@ typedef struct xgdi_sw_spirv_leaf {
     uint32_t reg, bits;
 } xgdi_sw_spirv_leaf;
 typedef struct xgdi_sw_spirv_transform {
+    bool has_position;           /* a vertex shader's; a pixel shader's outputs are all leaves
+                                    or products (its colours: "COLOR0 = input", a tint) */
     uint32_t position_reg;
     uint8_t terms[4];            /* products of Position[r]; 0: Position[r] is leaf a[r][0] */
     uint16_t a[4][4], b[4][4];   /* leaf indices: term k of component r is a * b */

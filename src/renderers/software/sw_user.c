@@ -104,7 +104,7 @@ xgd_result sw_op_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc
     }
     if (desc->stage == XGDI_SHADER_PIXEL && !sw_cast(base)->executor_only)
         s->modulate = xgdi_sw_spirv_match_modulate(m, &s->mod);
-    if (desc->stage == XGDI_SHADER_VERTEX && !sw_cast(base)->executor_only) {
+    if (!sw_cast(base)->executor_only && !s->modulate) {
         /* a shader of another shape, or no memory for the match: the executor runs it */
         s->transform = malloc(sizeof *s->transform);
         if (s->transform != NULL && !xgdi_sw_spirv_match_transform(m, s->transform)) {
