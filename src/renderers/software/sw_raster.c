@@ -1920,6 +1920,37 @@ static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *sr
     return s->buffer->data + s->offset + k * (size_t)s->stride;
 }
 
+/* One lane's input: sw_fetch_element's four values (0, 0, 0, 1 where the format has no
+   component), the first comps of them into lane registers r[0], r[4], r[8], r[12]. The float
+   formats and Color are decoded here, the same values sw_fetch_element gives (the floats as
+   they are, a Color byte as (float)b / 255), the rest by it. */
+static inline void sw_fetch_lane(const xgd_vertex_element *e, const uint8_t *from, float *r,
+                                 int comps)
+{
+    float v[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+    if (from != NULL && e != NULL) {
+        const uint8_t *p = from + e->offset;
+        switch (e->format) {
+        case XGD_VERTEX_FORMAT_VECTOR4: memcpy(v, p, 16); break;
+        case XGD_VERTEX_FORMAT_VECTOR3: memcpy(v, p, 12); break;
+        case XGD_VERTEX_FORMAT_VECTOR2: memcpy(v, p, 8); break;
+        case XGD_VERTEX_FORMAT_SINGLE: memcpy(v, p, 4); break;
+        case XGD_VERTEX_FORMAT_COLOR:
+            for (int k = 0; k < 4; k++) v[k] = (float)p[k] / 255.0f;
+            break;
+        default: sw_fetch_element(e->format, p, v); break;
+        }
+    }
+    if (comps == 4) {
+        r[0] = v[0];
+        r[4] = v[1];
+        r[8] = v[2];
+        r[12] = v[3];
+    } else {
+        for (int k = 0; k < comps; k++) r[4 * k] = v[k];
+    }
+}
+
 /* The vertex stage of a user program for up to four vertices at once, one per lane (lanes of
    the vertex stage are independent invocations). src[l] NULL: every input missing, 0,0,0,1. */
 static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uint8_t *const *src,
@@ -1932,12 +1963,8 @@ static void sw_user_vertices(const sw_ctx *c, xgdi_sw_spirv_state *st, const uin
         const xgd_vertex_element *e = c->in_elem[i];
         uint32_t reg = vs->in_reg[c->in_loc[i]];
         int comps = vs->in_comps[c->in_loc[i]];
-        for (int l = 0; l < n; l++) {
-            float val[4] = { 0, 0, 0, 1 };
-            const uint8_t *from = sw_stream_source(c, i, src[l]);
-            if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, val);
-            for (int k = 0; k < comps; k++) R[reg + 4u * (uint32_t)k + (uint32_t)l] = val[k];
-        }
+        for (int l = 0; l < n; l++)
+            sw_fetch_lane(e, sw_stream_source(c, i, src[l]), R + reg + (uint32_t)l, comps);
     }
     if (vs->transform != NULL) xgdi_sw_spirv_run_transform(st, vs->transform);
     else xgdi_sw_spirv_execute(st, (1u << n) - 1u, NULL);
