@@ -134,6 +134,30 @@ static int transform_of(xgdt_ctx *t, const char *name, xgdi_sw_spirv_transform *
 
 static uint32_t lcg(uint32_t *s);
 
+/* 1: the executor runs out of steps on the shader's four lanes, 0: it does not, -1: not loaded */
+static int executor_exhausts(xgdt_ctx *t, const char *name)
+{
+    size_t n = 0;
+    uint32_t *w = shape_spv(t, name, &n);
+    if (w == NULL) return -1;
+    xgdi_sw_spirv_module *m = NULL;
+    xgdi_sw_spirv_state *st = NULL;
+    char err[256] = "";
+    int out = -1;
+    if (xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err) == XGD_OK &&
+        xgdi_sw_spirv_state_create(m, &st) == XGD_OK) {
+        bool exhausted = false;
+        (void)xgdi_sw_spirv_execute(st, 0xf, &exhausted);
+        out = exhausted ? 1 : 0;
+    } else {
+        xgdt_fail_at(t, __FILE__, __LINE__, "%s: cannot load: %s", name, err);
+    }
+    xgdi_sw_spirv_state_free(st);
+    xgdi_sw_spirv_free(m);
+    free(w);
+    return out;
+}
+
 /* A float's bits for the differential test: mostly ordinary values, often the IEEE cases
    whose results depend on operand order and rounding (NaNs with payloads, infinities,
    signed zeros, subnormals, the largest finite values, numbers whose products overflow). */
@@ -300,6 +324,13 @@ XGD_TEST(SwShapes_TransformRecognised)
     CHECK_INT(transform_of(t, "spritebatch", tr), 0);
     CHECK_INT(transform_of(t, "builtins", tr), 0);
     CHECK_INT(transform_of(t, "discard", tr), 0);
+    /* straight-line code the executor runs out of steps on (it then writes no output and
+       counts the lanes killed), vertex and pixel; and calls fanning out 16 ways over 7
+       levels, which the matcher must give up on quickly rather than re-run */
+    CHECK_INT(executor_exhausts(t, "budget"), 1);
+    CHECK_INT(transform_of(t, "budget", tr), 0);
+    CHECK_INT(transform_of(t, "budgetps", tr), 0);
+    CHECK_INT(transform_of(t, "deep", tr), 0);
     free(tr);
 #endif
 }

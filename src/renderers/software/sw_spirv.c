@@ -3239,10 +3239,16 @@ typedef struct sw_node {
 } sw_node;
 
 #define SW_SHAPE_MAX_NODES 4096
+/* The most budget units (sblock.cost, charged as the executor charges them) a matched run may
+   cost: far below SW_STEP_BUDGET, so the executor never runs out of steps on a module a
+   matcher accepted (its outputs would then stay unwritten and its lanes count as killed), and
+   the symbolic run, which re-runs each call, stays short however calls fan out. */
+#define SW_SHAPE_MAX_COST (1u << 16)
 
 typedef struct sw_shape {
     const xgdi_sw_spirv_module *m;
     bool arith;               /* arithmetic makes nodes (else only the modulate product) */
+    uint32_t cost;            /* budget units of the blocks run so far (SW_SHAPE_MAX_COST) */
     sw_node *nodes;
     uint32_t nnodes, cnodes;
     sw_sym *sym;              /* per register word (component addresses r + 4c are used) */
@@ -3536,10 +3542,11 @@ static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth)
     }
     const sfunc *f = &m->funcs[fi];
     const sblock *b = &m->blocks_[f->first_block];
-    if (f->nblocks != 1 || b->term != B_RETURN) {
+    if (f->nblocks != 1 || b->term != B_RETURN || b->cost >= SW_SHAPE_MAX_COST - sh->cost) {
         sh->ok = false;
         return;
     }
+    sh->cost += b->cost;
     for (uint32_t i = b->first; i < b->first + b->count && sh->ok; i++) sw_shape_ins(sh, &m->ins[i], depth);
     if (sh->ok && b->cond != SW_NONE) sw_shape_copy(sh, f->ret_reg, b->cond, f->ret_n);
 }
