@@ -230,46 +230,31 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         for (int c = 0; c < 4; c++) vreg[k][c] = c < vin[k]->components ? xgdi_sw_spirv_reg(st, vin[k]->reg, c) : NULL;
     for (int c = 0; c < 4; c++) pos_out[c] = xgdi_sw_spirv_reg(st, vpos->reg, c);
-    double v_spv[99];
-    sink = 0.0;
-    for (int run = 0; run < runs; run++) {
-        double t1 = bench_clock_s();
-        for (long q = 0; q < quads; q++) {
-            /* the executor's inputs fetched as the renderer would: sw_fetch_element per element */
-            for (int v = 0; v < 4; v++)
-                for (int k = 0; k < 3; k++) {
-                    float f[4];
-                    sw_fetch_element(el[k].format, vb[v] + el[k].offset, f);
-                    for (int c = 0; c < 4; c++)
-                        if (vreg[k][c]) vreg[k][c][v] = f[c];
-                }
-            xgdi_sw_spirv_execute(st, 0xf, NULL);
-            for (int v = 0; v < 4; v++) sink += pos_out[0][v];
-        }
-        double t2 = bench_clock_s();
-        v_spv[run] = (t2 - t1) / (double)quads * 1e9;
-    }
-    /* the same through the recognised transform shape (xgdi_sw_spirv_match_transform) */
+    /* path 0: the executor; path 1: the recognised transform shape
+       (xgdi_sw_spirv_match_transform), when the shader is one */
     xgdi_sw_spirv_transform *shape = malloc(sizeof *shape);
     bool recognised = shape != NULL && xgdi_sw_spirv_match_transform(m, shape);
-    double v_shape[99];
-    double sink2 = 0.0;
+    double v_path[2][99], v_sink[2] = { 0.0, 0.0 };
     float vdiff = 0.0f;
-    for (int run = 0; run < runs && recognised; run++) {
-        double t1 = bench_clock_s();
-        for (long q = 0; q < quads; q++) {
-            for (int v = 0; v < 4; v++)
-                for (int k = 0; k < 3; k++) {
-                    float f[4];
-                    sw_fetch_element(el[k].format, vb[v] + el[k].offset, f);
-                    for (int c = 0; c < 4; c++)
-                        if (vreg[k][c]) vreg[k][c][v] = f[c];
-                }
-            xgdi_sw_spirv_run_transform(st, shape);
-            for (int v = 0; v < 4; v++) sink2 += pos_out[0][v];
+    for (int path = 0; path < (recognised ? 2 : 1); path++) {
+        for (int run = 0; run < runs; run++) {
+            double t1 = bench_clock_s();
+            for (long q = 0; q < quads; q++) {
+                /* the inputs fetched as the renderer would: sw_fetch_element per element */
+                for (int v = 0; v < 4; v++)
+                    for (int k = 0; k < 3; k++) {
+                        float f[4];
+                        sw_fetch_element(el[k].format, vb[v] + el[k].offset, f);
+                        for (int c = 0; c < 4; c++)
+                            if (vreg[k][c]) vreg[k][c][v] = f[c];
+                    }
+                if (path == 0) xgdi_sw_spirv_execute(st, 0xf, NULL);
+                else xgdi_sw_spirv_run_transform(st, shape);
+                for (int v = 0; v < 4; v++) v_sink[path] += pos_out[0][v];
+            }
+            double t2 = bench_clock_s();
+            v_path[path][run] = (t2 - t1) / (double)quads * 1e9;
         }
-        double t2 = bench_clock_s();
-        v_shape[run] = (t2 - t1) / (double)quads * 1e9;
     }
     if (recognised) {
         /* every output word of both paths, for one set of inputs */
@@ -284,11 +269,11 @@ int main(int argc, char **argv)
     printf("sprite vertex shader, 4 vertices x %ld x %d runs (median):\n", quads, runs);
     if (recognised)
         printf("  recognised shape, direct:   %8.1f ns per 4 vertices (checksum %g)\n",
-               bench_median(v_shape, runs), sink2);
+               bench_median(v_path[1], runs), v_sink[1]);
     else
         printf("  recognised shape:                not recognised\n");
     printf("  SPIR-V executor:            %8.1f ns per 4 vertices (checksum %g)\n",
-           bench_median(v_spv, runs), sink);
+           bench_median(v_path[0], runs), v_sink[0]);
     if (recognised) printf("  positions differ: %s\n", vdiff != 0.0f ? "YES" : "no");
     free(shape);
     if (vdiff != 0.0f) maxdiff = vdiff;

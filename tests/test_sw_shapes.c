@@ -64,18 +64,25 @@ static uint32_t *shape_spv(xgdt_ctx *t, const char *name, size_t *count)
     return w;
 }
 
-/* 1: recognised, 0: not, -1: the module could not be loaded */
-static int shape_of(xgdt_ctx *t, const char *name)
+/* The test shader's module, or NULL (a failure recorded) */
+static xgdi_sw_spirv_module *shape_module(xgdt_ctx *t, const char *name)
 {
     size_t n = 0;
     uint32_t *w = shape_spv(t, name, &n);
-    if (w == NULL) return -1;
+    if (w == NULL) return NULL;
     xgdi_sw_spirv_module *m = NULL;
     char err[256] = "";
     xgd_result r = xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err);
     free(w);
     CHECK_MSG(r == XGD_OK, "%s: load: %s", name, err);
-    if (r != XGD_OK) return -1;
+    return r == XGD_OK ? m : NULL;
+}
+
+/* 1: recognised, 0: not, -1: the module could not be loaded */
+static int shape_of(xgdt_ctx *t, const char *name)
+{
+    xgdi_sw_spirv_module *m = shape_module(t, name);
+    if (m == NULL) return -1;
     xgdi_sw_spirv_modulate mod;
     memset(&mod, 0, sizeof mod);
     int found = xgdi_sw_spirv_match_modulate(m, &mod) ? 1 : 0;
@@ -118,15 +125,8 @@ XGD_TEST(SwShapes_ModulateRecognised)
 /* The transform shape of a test shader: 1 recognised (*out filled), 0 not, -1 not loaded. */
 static int transform_of(xgdt_ctx *t, const char *name, xgdi_sw_spirv_transform *out)
 {
-    size_t n = 0;
-    uint32_t *w = shape_spv(t, name, &n);
-    if (w == NULL) return -1;
-    xgdi_sw_spirv_module *m = NULL;
-    char err[256] = "";
-    xgd_result r = xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err);
-    free(w);
-    CHECK_MSG(r == XGD_OK, "%s: load: %s", name, err);
-    if (r != XGD_OK) return -1;
+    xgdi_sw_spirv_module *m = shape_module(t, name);
+    if (m == NULL) return -1;
     int found = xgdi_sw_spirv_match_transform(m, out) ? 1 : 0;
     xgdi_sw_spirv_free(m);
     return found;
@@ -137,24 +137,16 @@ static uint32_t lcg(uint32_t *s);
 /* 1: the executor runs out of steps on the shader's four lanes, 0: it does not, -1: not loaded */
 static int executor_exhausts(xgdt_ctx *t, const char *name)
 {
-    size_t n = 0;
-    uint32_t *w = shape_spv(t, name, &n);
-    if (w == NULL) return -1;
-    xgdi_sw_spirv_module *m = NULL;
+    xgdi_sw_spirv_module *m = shape_module(t, name);
     xgdi_sw_spirv_state *st = NULL;
-    char err[256] = "";
     int out = -1;
-    if (xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err) == XGD_OK &&
-        xgdi_sw_spirv_state_create(m, &st) == XGD_OK) {
+    if (m != NULL && xgdi_sw_spirv_state_create(m, &st) == XGD_OK) {
         bool exhausted = false;
         (void)xgdi_sw_spirv_execute(st, 0xf, &exhausted);
         out = exhausted ? 1 : 0;
-    } else {
-        xgdt_fail_at(t, __FILE__, __LINE__, "%s: cannot load: %s", name, err);
     }
     xgdi_sw_spirv_state_free(st);
     xgdi_sw_spirv_free(m);
-    free(w);
     return out;
 }
 
@@ -193,18 +185,14 @@ static bool same_words(const float *a, const float *b)
    uniforms; returns the output words that differ, or -1 when it could not be set up. */
 static long transform_differences(xgdt_ctx *t, const char *name, uint32_t seed, long *compared)
 {
-    size_t n = 0;
-    uint32_t *w = shape_spv(t, name, &n);
-    if (w == NULL) return -1;
-    xgdi_sw_spirv_module *m = NULL;
+    xgdi_sw_spirv_module *m = shape_module(t, name);
     xgdi_sw_spirv_state *ref = NULL, *got = NULL;
     xgdi_sw_spirv_transform *shape = malloc(sizeof *shape);
-    char err[256] = "";
     long bad = -1;
-    if (shape == NULL || xgdi_sw_spirv_load(w, n, "main", &m, err, sizeof err) != XGD_OK ||
-        xgdi_sw_spirv_state_create(m, &ref) != XGD_OK ||
+    if (m == NULL) goto done;
+    if (shape == NULL || xgdi_sw_spirv_state_create(m, &ref) != XGD_OK ||
         xgdi_sw_spirv_state_create(m, &got) != XGD_OK) {
-        xgdt_fail_at(t, __FILE__, __LINE__, "%s: cannot load: %s", name, err);
+        xgdt_fail_at(t, __FILE__, __LINE__, "%s: out of memory", name);
         goto done;
     }
     if (!xgdi_sw_spirv_match_transform(m, shape)) {
@@ -264,7 +252,6 @@ done:
     xgdi_sw_spirv_state_free(got);
     xgdi_sw_spirv_state_free(ref);
     xgdi_sw_spirv_free(m);
-    free(w);
     return bad;
 }
 #endif
