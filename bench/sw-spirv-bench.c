@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include "bench_time.h"
 #include "sw_internal.h"
+#include "sw_fetch.h"
 #include "sw_spirv.h"
 #include "sw_spirv_sample.h"
 
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
         }
     }
     if (recognised) {
-        /* every output word of both paths, for one set of inputs */
+        /* the positions of both paths, for one set of inputs */
         float want[4][4];
         xgdi_sw_spirv_execute(st, 0xf, NULL);
         for (int c = 0; c < 4; c++) memcpy(want[c], pos_out[c], sizeof want[c]);

@@ -8,9 +8,9 @@
  *   - an accepted module reflects within its limits (interface registers inside the state),
  *     and executes a full quad with every uniform block bound (shorter than declared, so the
  *     out-of-range reads are exercised) and a sampler bound, within the step budget;
- *   - a module matched as the vertex transform shape (xgdi_sw_spirv_match_transform) gives,
- *     through xgdi_sw_spirv_run_transform on another state with the same uniforms and inputs,
- *     the executor's output words (a NaN matching any NaN: C fixes no payload).
+ *   - a module matched as the transform shape (xgdi_sw_spirv_match_transform, vertex or pixel)
+ *     gives, through xgdi_sw_spirv_run_transform on another state with the same uniforms and
+ *     inputs, the executor's output words (a NaN matching any NaN: C fixes no payload).
  */
 #include "sw_spirv.h"
 

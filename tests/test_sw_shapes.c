@@ -487,9 +487,9 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
         }
         CHECK_OK(xgd_sprite_batch_end(batch));
     }
-    /* BasicEffect's unlit vertex colour (the vertex transform shape with a clamp): a
-       diffuse colour above 1 so that saturate clips channels, triangles of random colours
-       and positions, alpha blended */
+    /* BasicEffect's unlit vertex colour (the transform shape: the vertex shader's with a
+       clamp, the pixel shader's a copy): a diffuse colour above 1 so that saturate clips
+       channels, triangles of random colours and positions, alpha blended */
     if (ok) {
         CHECK_OK(xgd_basic_effect_create(dev, &basic));
         xgd_basic_effect_params bp;
@@ -499,7 +499,8 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
             bp.alpha = 0.8f;
             bp.projection = xgd_matrix_create_orthographic_off_center(0, W, H, 0, 0, 1);
             CHECK_OK(xgd_basic_effect_set(basic, &bp));
-            CHECK_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ALPHA_BLEND)));
+            CHECK_OK(xgd_set_blend_state(dev,
+                                         xgd_blend_state_preset(dev, XGD_BLEND_PRESET_ALPHA_BLEND)));
             CHECK_OK(xgd_effect_apply(basic));
             xgd_vertex_position_color tri[24];
             for (int i = 0; i < 24; i++) {
@@ -508,7 +509,8 @@ static bool draw_scenes(xgdt_ctx *t, bool executor_only, const char *threads, in
                 tri[i].color = (xgd_color){ (uint8_t)lcg(&seed), (uint8_t)lcg(&seed),
                                             (uint8_t)lcg(&seed), (uint8_t)(90 + lcg(&seed) % 166) };
             }
-            CHECK_OK(xgd_set_rasterizer_state(dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
+            CHECK_OK(xgd_set_rasterizer_state(
+                dev, xgd_rasterizer_state_preset(dev, XGD_RASTERIZER_PRESET_CULL_NONE)));
             CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, tri, 0, 8,
                 xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR)));
         }

@@ -310,10 +310,6 @@ int sw_cube_face(const float dir[3], float *u, float *v);
 /* Makes every image a draw may sample decoded (called once per draw per bound texture). */
 void sw_texture_prepare_sampling(xgdi_native_texture *t);
 
-/* ---- sw_fetch.c ---- */
-/* Decodes one vertex element to four floats (missing components 0, 0, 0, 1). */
-void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *src, float out[4]);
-
 /* ---- ops implemented in sw_texture.c ---- */
 xgd_result sw_op_texture_create(xgdi_renderer *r, const xgdi_texture_desc *desc,
                                 xgdi_native_texture **out);

@@ -34,6 +34,7 @@
 #include "sw_spirv.h"
 #include "sw_spirv_sample.h"
 #include "sw_simd.h"
+#include "sw_fetch.h"
 
 #include <stdatomic.h>
 
@@ -1920,27 +1921,13 @@ static const uint8_t *sw_stream_source(const sw_ctx *c, int i, const uint8_t *sr
     return s->buffer->data + s->offset + k * (size_t)s->stride;
 }
 
-/* One lane's input: sw_fetch_element's four values (0, 0, 0, 1 where the format has no
-   component), the first comps of them into lane registers r[0], r[4], r[8], r[12]. The float
-   formats and Color are decoded here, the same values sw_fetch_element gives (the floats as
-   they are, a Color byte as (float)b / 255), the rest by it. */
+/* One lane's input (sw_fetch_element's four values, 0, 0, 0, 1 without a source), the first
+   comps of them into lane registers r[0], r[4], r[8], r[12]. */
 static inline void sw_fetch_lane(const xgd_vertex_element *e, const uint8_t *from, float *r,
                                  int comps)
 {
     float v[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-    if (from != NULL && e != NULL) {
-        const uint8_t *p = from + e->offset;
-        switch (e->format) {
-        case XGD_VERTEX_FORMAT_VECTOR4: memcpy(v, p, 16); break;
-        case XGD_VERTEX_FORMAT_VECTOR3: memcpy(v, p, 12); break;
-        case XGD_VERTEX_FORMAT_VECTOR2: memcpy(v, p, 8); break;
-        case XGD_VERTEX_FORMAT_SINGLE: memcpy(v, p, 4); break;
-        case XGD_VERTEX_FORMAT_COLOR:
-            for (int k = 0; k < 4; k++) v[k] = (float)p[k] / 255.0f;
-            break;
-        default: sw_fetch_element(e->format, p, v); break;
-        }
-    }
+    if (from != NULL && e != NULL) sw_fetch_element(e->format, from + e->offset, v);
     if (comps == 4) {
         r[0] = v[0];
         r[4] = v[1];

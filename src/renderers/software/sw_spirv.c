@@ -3220,10 +3220,12 @@ unsigned xgdi_sw_spirv_execute(xgdi_sw_spirv_state *s, unsigned mask, bool *exha
 
 /* A symbolic run of the entry point over straight-line code: each register component holds
    what it was computed from (an input component, a constant word, a component of the one
-   sample, or a sample component times an input component). Anything else ends the match. */
+   sample, or a sample component times an input component; for the transform shapes also a
+   hoisted uniform and products, sums and clamps of those, as nodes). Anything else ends the
+   match. */
 /* SY_MOD: sample * input; SY_MODR: input * sample (the operand order, for NaN payloads).
    Transform shapes: SY_UNIFORM, a hoisted uniform load's register word a; SY_NODE, node a of
-   the run's arithmetic (a product or a sum of two symbols, sw_node). */
+   the run's arithmetic (a product, sum or clamp of symbols, sw_node). */
 enum { SY_UNSET = 0, SY_INPUT, SY_CONST, SY_SAMPLE, SY_MOD, SY_MODR, SY_UNIFORM, SY_NODE };
 
 typedef struct sw_sym {
@@ -3327,7 +3329,7 @@ static void sw_shape_copy(sw_shape *sh, uint32_t dst, uint32_t src, uint32_t n)
 
 static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth);
 
-/* a node x op y (vertex shapes) */
+/* a node op(x, y, z) (transform shapes; z unused but by SN_CLAMP) */
 static sw_sym sw_shape_node3(sw_shape *sh, uint8_t op, sw_sym x, sw_sym y, sw_sym z)
 {
     sw_sym none = { SY_UNSET, 0, 0 };
@@ -3369,8 +3371,9 @@ static sw_sym sw_shape_sum(sw_shape *sh, uint32_t a, const uint32_t *ai, uint32_
     return s;
 }
 
-/* The vertex shapes' arithmetic: products, sums, the executor's sums of products, and the
-   hoisted uniform loads (their values are set before the run). false: not one of these. */
+/* The transform shapes' arithmetic: products, sums, clamps, the executor's sums of products,
+   and the hoisted uniform loads (their registers are set before the run). false: not one of
+   these. */
 static bool sw_shape_arith(sw_shape *sh, const sins *in)
 {
     sw_sym t[16];
@@ -3551,6 +3554,41 @@ static void sw_shape_function(sw_shape *sh, uint32_t fi, int depth)
     if (sh->ok && b->cond != SW_NONE) sw_shape_copy(sh, f->ret_reg, b->cond, f->ret_n);
 }
 
+/* The symbolic run of sh->m (sh->arith set as the shape needs): its init instructions, then
+   its entry point; with arithmetic, the hoisted uniform loads first give their registers. true
+   when the run took every instruction and read no word as its initial value that it writes
+   later (each invocation then starts from the same values). sw_shape_free afterwards. */
+static bool sw_shape_run(sw_shape *sh)
+{
+    const xgdi_sw_spirv_module *m = sh->m;
+    sh->ok = true;
+    sh->sym = calloc(m->words, sizeof *sh->sym);
+    sh->written = calloc(m->words, 1);
+    if (sh->sym == NULL || sh->written == NULL) {
+        sh->ok = false;
+        return false;
+    }
+    for (uint32_t k = 0; k < m->nhoist && sh->arith && sh->ok; k++) {
+        const sins *in = &m->hoist[k];
+        for (uint32_t c = 0; c < in->n; c++)
+            sw_shape_set(sh, in->d + 4 * c, (sw_sym){ SY_UNIFORM, in->d + 4 * c, 0 });
+    }
+    for (uint32_t i = m->init_first; i < m->init_first + m->init_count && sh->ok; i++)
+        sw_shape_ins(sh, &m->ins[i], 0);
+    if (sh->ok) sw_shape_function(sh, m->entry_func, 0);
+    for (uint32_t k = 0; k < sh->nconst_reads && sh->ok; k++)
+        if (sh->written[sh->const_reads[k]]) sh->ok = false;
+    return sh->ok;
+}
+
+static void sw_shape_free(sw_shape *sh)
+{
+    free(sh->sym);
+    free(sh->written);
+    free(sh->const_reads);
+    free(sh->nodes);
+}
+
 bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_modulate *out)
 {
     if (m->refl.stage != XGDI_SW_SPIRV_FRAGMENT || m->nhoist != 0 || m->words > (1u << 16))
@@ -3566,16 +3604,8 @@ bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_m
         color = io;
     }
     if (color == NULL) return false;
-    sw_shape sh = { .m = m, .ok = true };
-    sh.sym = calloc(m->words, sizeof *sh.sym);
-    sh.written = calloc(m->words, 1);
-    if (sh.sym == NULL || sh.written == NULL) sh.ok = false;
-    for (uint32_t i = m->init_first; i < m->init_first + m->init_count && sh.ok; i++)
-        sw_shape_ins(&sh, &m->ins[i], 0);
-    if (sh.ok) sw_shape_function(&sh, m->entry_func, 0);
-    bool ok = sh.ok && sh.sampled;
-    for (uint32_t k = 0; k < sh.nconst_reads && ok; k++)
-        if (sh.written[sh.const_reads[k]]) ok = false;
+    sw_shape sh = { .m = m };
+    bool ok = sw_shape_run(&sh) && sh.sampled;
     uint32_t col = 0;
     uint8_t kind = ok ? sh.sym[color->reg].kind : SY_UNSET;
     for (uint32_t c = 0; c < 4 && ok; c++) {
@@ -3593,13 +3623,11 @@ bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_m
         out->valid = (sh.resource & 0xffu) < (uint32_t)m->refl.resource_count &&
                      (sh.resource >> 8 & 0xffu) < (uint32_t)m->refl.resource_count;
     }
-    free(sh.sym);
-    free(sh.written);
-    free(sh.const_reads);
+    sw_shape_free(&sh);
     return ok;
 }
 
-/* ---- the vertex transform shape ---- */
+/* ---- the transform shape (vertex and pixel) ---- */
 
 /* The leaf index of a symbol (an input or hoisted uniform register, or a constant), added to
    out's leaves once; -1 when the symbol is not a leaf or the leaves are full. */
@@ -3734,21 +3762,8 @@ bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_
         return false;
     memset(out, 0, sizeof *out);
     out->has_position = vertex;
-    sw_shape sh = { .m = m, .ok = true, .arith = true };
-    sh.sym = calloc(m->words, sizeof *sh.sym);
-    sh.written = calloc(m->words, 1);
-    if (sh.sym == NULL || sh.written == NULL) sh.ok = false;
-    for (uint32_t k = 0; k < m->nhoist && sh.ok; k++) {
-        const sins *in = &m->hoist[k];
-        for (uint32_t c = 0; c < in->n; c++)
-            sw_shape_set(&sh, in->d + 4 * c, (sw_sym){ SY_UNIFORM, in->d + 4 * c, 0 });
-    }
-    for (uint32_t i = m->init_first; i < m->init_first + m->init_count && sh.ok; i++)
-        sw_shape_ins(&sh, &m->ins[i], 0);
-    if (sh.ok) sw_shape_function(&sh, m->entry_func, 0);
-    bool ok = sh.ok;
-    for (uint32_t k = 0; k < sh.nconst_reads && ok; k++)
-        if (sh.written[sh.const_reads[k]]) ok = false;
+    sw_shape sh = { .m = m, .arith = true };
+    bool ok = sw_shape_run(&sh);
     if (ok && vertex) {
         /* the fourth component first: its base is what the others' offset terms multiply */
         const uint32_t p = position->reg;
@@ -3782,10 +3797,7 @@ bool xgdi_sw_spirv_match_transform(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_
             ok = sw_transform_output(&sh, out, o, sh.sym[o->reg]);
         }
     }
-    free(sh.sym);
-    free(sh.written);
-    free(sh.const_reads);
-    free(sh.nodes);
+    sw_shape_free(&sh);
     return ok;
 }
 

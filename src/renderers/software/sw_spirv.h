@@ -219,12 +219,14 @@ bool xgdi_sw_spirv_match_modulate(const xgdi_sw_spirv_module *m, xgdi_sw_spirv_m
  *                   [ + f[r] * Position[3] before that addition, either operand order ]
  *     every other output component = x, or clamp(x, lo, hi) (fminf(fmaxf(x, lo), hi): FClamp,
  *                                    saturate), x a leaf or a product of two
- * where each a, b, f, lo, hi and leaf is a varying input component, a uniform component (a load at a
- * static offset, hoisted) or a constant (SpriteBatch's SpriteEffect: float4(pos.xyz, 1) times
- * MatrixTransform, plus the shader form's pixel offset times w; colour and coordinates passed
- * on; BasicEffect's unlit vertex-colour variant: saturate(DiffuseColor * colour)). xgdi_sw_spirv_run_transform then writes the outputs the executor would, bit for bit,
- * without running the module. Leaves are state registers (inputs, hoisted uniforms) or
- * constants. A pixel shader of that form without Position (every output a leaf, a product of
+ * where each a, b, f, lo, hi and leaf is a varying input component, a uniform component (a
+ * load at a static offset, hoisted) or a constant (SpriteBatch's SpriteEffect: float4(pos.xyz,
+ * 1) times MatrixTransform, plus the shader form's pixel offset times w; colour and
+ * coordinates passed on; BasicEffect's unlit vertex-colour variant: saturate(DiffuseColor *
+ * colour)). xgdi_sw_spirv_run_transform then writes the outputs the executor would, bit for
+ * bit (a NaN is a NaN; C fixes no payload), without running the module. Leaves are state
+ * registers (inputs, hoisted uniforms) or constants. A matched run costs at most a small part
+ * of the executor's step budget, so the executor would never stop early on it. A pixel shader of that form without Position (every output a leaf, a product of
  * two or those clamped: BasicEffect's unlit vertex colour passes its input on) is matched
  * and run the same way, all four lanes alive. */
 #define XGDI_SW_SPIRV_TRANSFORM_LEAVES 96
@@ -234,8 +236,8 @@ typedef struct xgdi_sw_spirv_leaf {
     uint32_t reg, bits;
 } xgdi_sw_spirv_leaf;
 typedef struct xgdi_sw_spirv_transform {
-    bool has_position;           /* a vertex shader's; a pixel shader's outputs are all leaves
-                                    or products (its colours: "COLOR0 = input", a tint) */
+    bool has_position;           /* a vertex shader's; a pixel shader has only the outputs
+                                    (its colours: "COLOR0 = input", a saturated tint) */
     uint32_t position_reg;
     uint8_t terms[4];            /* products of Position[r]; 0: Position[r] is leaf a[r][0] */
     uint16_t a[4][4], b[4][4];   /* leaf indices: term k of component r is a * b */

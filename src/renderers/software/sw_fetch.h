@@ -1,41 +1,45 @@
 /*
- * sw_fetch.c - vertex fetch: one vertex element decoded to the four floats a vertex shader
- * input reads (missing components read 0, 0, 0, 1, as Direct3D and Vulkan fill them).
+ * sw_fetch.h - vertex fetch: one vertex element decoded to the four floats a vertex shader
+ * input reads (missing components read 0, 0, 0, 1, as Direct3D and Vulkan fill them). Inline:
+ * the vertex stage decodes every input of every vertex through it (sw_raster.c).
  */
+#ifndef XGD_SW_FETCH_H
+#define XGD_SW_FETCH_H
+
 #include "sw_internal.h"
 
 #include <string.h>
 
 /* ---- vertex fetch: all 12 xgd_vertex_element_format values ---- */
 
-static float sw_rd_f32(const uint8_t *p)
+static inline float sw_rd_f32(const uint8_t *p)
 {
     float f;
     memcpy(&f, p, 4);
     return f;
 }
 
-static float sw_rd_s16(const uint8_t *p)
+static inline float sw_rd_s16(const uint8_t *p)
 {
     int16_t v;
     memcpy(&v, p, 2);
     return (float)v;
 }
 
-static float sw_rd_half(const uint8_t *p)
+static inline float sw_rd_half(const uint8_t *p)
 {
     uint16_t v;
     memcpy(&v, p, 2);
     return xgdi_half_to_float(v);
 }
 
-static float sw_snorm16(float v)
+static inline float sw_snorm16(float v)
 {
     float f = v / 32767.0f;
     return f < -1.0f ? -1.0f : f;
 }
 
-void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *p, float o[4])
+static inline void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *p, float o[4])
 {
     o[0] = o[1] = o[2] = 0.0f;
     o[3] = 1.0f;
@@ -78,3 +82,5 @@ void sw_fetch_element(xgd_vertex_element_format f, const uint8_t *p, float o[4])
         break;
     }
 }
+
+#endif /* XGD_SW_FETCH_H */
