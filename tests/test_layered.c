@@ -7,6 +7,7 @@
  */
 #include "harness.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static xgd_device *make_device(xgdt_ctx *t, xgd_graphics_profile profile)
@@ -447,4 +448,27 @@ XGD_TEST(layered_resource_epoch)
     xgd_texture_destroy(b); /* a shell's handle ends too */
     CHECK(xgd_resource_epoch() != e3);
     xgd_texture_destroy(c);
+}
+
+/* xgd_resource_epoch_address: one address, whose number reads as xgd_resource_epoch() before
+ * and after the epoch moves on. */
+XGD_TEST(layered_resource_epoch_address)
+{
+    const void *p = xgd_resource_epoch_address();
+    CHECK(p != NULL);
+    CHECK(xgd_resource_epoch_address() == p);
+    const _Atomic uint64_t *counter = (const _Atomic uint64_t *)p;
+    const uint64_t e0 = atomic_load_explicit(counter, memory_order_acquire);
+    CHECK(e0 == xgd_resource_epoch());
+    xgd_device *dev = make_device(t, XGD_GRAPHICS_PROFILE_HIDEF);
+    if (dev == NULL) return;
+    xgd_texture *a = make_texture(t, dev, 4, 4);
+    CHECK(atomic_load_explicit(counter, memory_order_acquire) == xgd_resource_epoch());
+    xgd_texture_destroy(a);
+    const uint64_t e1 = atomic_load_explicit(counter, memory_order_acquire);
+    CHECK(e1 != e0);
+    CHECK(e1 == xgd_resource_epoch());
+    xgd_device_destroy(dev);
+    CHECK(atomic_load_explicit(counter, memory_order_acquire) != e1);
+    CHECK(atomic_load_explicit(counter, memory_order_acquire) == xgd_resource_epoch());
 }

@@ -146,6 +146,11 @@ uint64_t xgd_resource_epoch(void)
     return atomic_load_explicit(&lifetime_epoch, memory_order_acquire);
 }
 
+const void *xgd_resource_epoch_address(void)
+{
+    return (const void *)&lifetime_epoch;
+}
+
 static const char *const type_names[XGDI_RES_TYPE_COUNT] = {
     "texture", "vertex declaration", "vertex buffer", "index buffer", "blend state",
     "depth-stencil state", "rasterizer state", "sampler state", "effect", "occlusion query",

@@ -40,6 +40,7 @@
 #include "../../shaders/generated/stock_xfx.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,14 @@ struct xgd_sprite_batch {
     uint32_t group_serial;            /* the open group's; marks of other serials are stale */
 };
 
+/* xgd_resource_epoch's number, read by Draw without a call (xgd_resource_epoch_address). Until
+ * the first batch's creation stores the real one, a number no epoch reaches (the memo's epoch is
+ * then never equal: Draw goes the long way, and no Draw can queue before a batch exists). A
+ * thread that draws with a batch got its handle after the create that stored this, so the
+ * relaxed load sees the real counter. */
+static const _Atomic uint64_t no_epoch = UINT64_MAX;
+static const _Atomic uint64_t *_Atomic epoch_counter = &no_epoch;
+
 /* ---- lifetime ------------------------------------------------------------------------------ */
 
 /* The batch has no native part of its own; at device destroy it turns into a shell that
@@ -232,6 +241,9 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
         free(b);
         return r;
     }
+    atomic_store_explicit(&epoch_counter,
+                          (const _Atomic uint64_t *)xgd_resource_epoch_address(),
+                          memory_order_relaxed);
     b->device = device;
     b->pixel_center = info.pixel_center;
     b->renderer = info.renderer;
@@ -1358,26 +1370,32 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
     return true;
 }
 
-/* No source or destination rectangle: the whole texture, placed by position and scale. */
-static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint32_t ordinal,
+/* No source or destination rectangle: the whole texture, placed by position and scale. The
+ * entry is two 16-byte stores: the edges, and (z, color, texture, form) put together in a
+ * register (texture and form as one 64-bit value, ordinal | effects << 34: form is
+ * effects << 2 | QUAD_WHOLE). */
+static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uint64_t ordinal,
                                       const xgd_sprite *s)
 {
     const unsigned flip = (unsigned)s->effects;
-    const xgd_color color = s->color;
-    const __m128 p = load_pair(&s->position), o = load_pair(&s->origin);
-    const __m128 sc = load_pair(&s->scale);
+    if (UNLIKELY(flip > 3u)) return false;
+    /* (x, y, x, y) of position, origin and scale: a 64-bit load and a move of its low half
+       up */
+    const __m128 p0 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&s->position));
+    const __m128 o0 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&s->origin));
+    const __m128 s0 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&s->scale));
+    const __m128 p = _mm_movelh_ps(p0, p0), o = _mm_movelh_ps(o0, o0), sc = _mm_movelh_ps(s0, s0);
     const __m128 z = _mm_load_ss(&s->layer_depth);                        /* z 0 0 0 */
+    const __m128 c = _mm_load_ss((const float *)(const void *)&s->color); /* color 0 0 0 */
     /* (x0, y0, x1, y1) */
     const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(corner), o), sc));
     /* x - x is +0 for a finite x and NaN otherwise (finite4) */
     const __m128 chk = _mm_add_ps(_mm_sub_ps(r, r), _mm_sub_ps(z, z));
-    if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
-        return false;
+    if (_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) != 0) return false;
+    const uint64_t key64 = ordinal | (uint64_t)flip << 34;
+    const __m128i key = _mm_loadl_epi64((const __m128i *)(const void *)&key64);
     _mm_storeu_ps(&q->x0, r);
-    _mm_store_ss(&q->z, z);
-    q->color = color;
-    q->texture = ordinal;
-    q->form = flip << 2 | QUAD_WHOLE;
+    _mm_storeu_ps(&q->z, _mm_movelh_ps(_mm_unpacklo_ps(z, c), _mm_castsi128_ps(key)));
     return true;
 }
 #else
@@ -1500,13 +1518,14 @@ static _Thread_local struct draw_memo {
 } draw_memo;
 
 /* Draw for everything but the run's common sprite: resolving the batch, another texture, a
- * rectangle; epoch is xgd_resource_epoch() read at the call. */
+ * rectangle. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
-                             const xgd_sprite *sprite, uint64_t epoch)
+                             const xgd_sprite *sprite)
 {
+    const uint64_t epoch = xgd_resource_epoch();
     xgd_device *dev = NULL;
     struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
@@ -1573,7 +1592,8 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
        and the batch is in a queued Begin, and that the queue has room) the whole texture
        unrotated. Anything else: draw_other. Switching the run before the sprite is known to
        queue only moves what the run caches to another checked texture. */
-    const uint64_t epoch = xgd_resource_epoch();
+    const uint64_t epoch = atomic_load_explicit(
+        atomic_load_explicit(&epoch_counter, memory_order_relaxed), memory_order_acquire);
     const struct draw_memo *last = &draw_memo;
     if ((const void *)batch == last->handle && epoch == last->epoch) {
         xgd_sprite_batch *b = last->batch;
@@ -1582,7 +1602,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             const struct texture_memo *memo =
                 &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
             if (texture == NULL || memo->handle != texture)
-                return draw_other(batch, texture, sprite, epoch);
+                return draw_other(batch, texture, sprite);
             switch_run(b, texture, memo);
         }
         if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
@@ -1591,7 +1611,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             return XGD_OK;
         }
     }
-    return draw_other(batch, texture, sprite, epoch);
+    return draw_other(batch, texture, sprite);
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
