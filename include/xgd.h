@@ -2535,10 +2535,13 @@ XGD_API bool xgd_resource_is_live(const xgd_device *device, const void *resource
  * synchronization). Lock-free; records nothing. */
 XGD_API uint64_t xgd_resource_epoch(void);
 /* Where xgd_resource_epoch reads its number: the address of a C11 `_Atomic uint64_t` that lasts
- * as long as the process (the same address on every call), for a layered library that checks
- * the epoch on every call of its own without a function call (a sprite batch's Draw):
+ * as long as the library stays loaded (the same address on every call until then), for a
+ * layered library that checks the epoch on every call of its own without a function call (a
+ * sprite batch's Draw):
  *     atomic_load_explicit((const _Atomic uint64_t *)address, memory_order_acquire)
- * reads what xgd_resource_epoch() returns. Only ever read it so; never NULL. */
+ * reads what xgd_resource_epoch() returns (C++: std::atomic<uint64_t> has that layout on the
+ * compilers xgd supports, though the standard does not promise it). Only ever read it so;
+ * never NULL. */
 XGD_API const void *xgd_resource_epoch_address(void);
 
 /* Whether the device can draw now. Results: OK; INVALID_ARGUMENT (NULL); OBJECT_DISPOSED (it

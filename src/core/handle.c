@@ -168,7 +168,7 @@ void *xgdi_handle_resolve_failed(xgd_device *device, const void *handle, xgdi_re
     uintptr_t h = (uintptr_t)handle;
     uint32_t index = (uint32_t)((h >> 1) & XGDI_HANDLE_INDEX_MASK);
     if (what == NULL) what = xgdi_resource_type_name(type);
-    if ((h & 1u) == 0 || (h >> (1 + XGDI_HANDLE_INDEX_BITS + XGDI_HANDLE_GEN_BITS)) != 0 ||
+    if ((h & 1u) == 0 || ((uint64_t)h >> (1 + XGDI_HANDLE_INDEX_BITS + XGDI_HANDLE_GEN_BITS)) != 0 ||
         slot_at(index) == NULL) {
         *result = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "%s is not an xgd %s handle",
                             what, xgdi_resource_type_name(type));

@@ -206,9 +206,11 @@ struct xgd_sprite_batch {
 /* xgd_resource_epoch's number, read by Draw without a call (xgd_resource_epoch_address). Until
  * the first batch's creation stores the real one, a number no epoch reaches (the memo's epoch is
  * then never equal: Draw goes the long way, and no Draw can queue before a batch exists). A
- * thread that draws with a batch got its handle after the create that stored this, so the
- * relaxed load sees the real counter. */
-static const _Atomic uint64_t no_epoch = UINT64_MAX;
+ * thread that got its batch's handle from the creating thread through synchronization sees the
+ * real counter; one that reads the placeholder still (only possible without it) only takes the
+ * long way. The placeholder is not const: it is only read, but a target that made atomic loads
+ * out of compare-and-swap would write it. */
+static _Atomic uint64_t no_epoch = UINT64_MAX;
 static const _Atomic uint64_t *_Atomic epoch_counter = &no_epoch;
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
@@ -1386,7 +1388,9 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uin
     const __m128 s0 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&s->scale));
     const __m128 p = _mm_movelh_ps(p0, p0), o = _mm_movelh_ps(o0, o0), sc = _mm_movelh_ps(s0, s0);
     const __m128 z = _mm_load_ss(&s->layer_depth);                        /* z 0 0 0 */
-    const __m128 c = _mm_load_ss((const float *)(const void *)&s->color); /* color 0 0 0 */
+    uint32_t color;
+    memcpy(&color, &s->color, sizeof color);
+    const __m128 c = _mm_castsi128_ps(_mm_cvtsi32_si128((int)color));     /* color 0 0 0 */
     /* (x0, y0, x1, y1) */
     const __m128 r = _mm_add_ps(p, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(corner), o), sc));
     /* x - x is +0 for a finite x and NaN otherwise (finite4) */
