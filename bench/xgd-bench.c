@@ -25,7 +25,7 @@
  *
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
  *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16|64]
- *                  [--texture-groups auto|off|on]
+ *                  [--texture-groups auto|off|on] [--sprite-instancing auto|off|on]
  *
  * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
  * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
@@ -42,6 +42,8 @@
  * shared with another hardware thread from a slow path when runs or passes differ.
  *
  * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
+ * --sprite-instancing MODE sets its xgd_sprite_batch_set_instancing (default auto; off draws
+ * sprites from vertices, to compare).
  *
  * --mips-only times only mip generation, in parts (medians, minima and maxima of --repeat): a
  * round trip alone (a generated target's 1x1 level read), a clear and read of a one-level
@@ -577,7 +579,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
                "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
-               "                 [--mips-only]\n"
+               "                 [--sprite-instancing auto|off|on] [--mips-only]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
@@ -585,6 +587,7 @@ int main(int argc, char **argv)
 {
     const char *renderer = NULL, *json = NULL, *svg = NULL;
     xgd_sprite_texture_groups groups = XGD_SPRITE_TEXTURE_GROUPS_AUTO;
+    xgd_sprite_instancing instancing = XGD_SPRITE_INSTANCING_AUTO;
     bench b = { .width = 640, .height = 360, .sprites = 10000, .draws = 10000, .readbacks = 50,
                 .repeat = 3, .counter = -1 };
     for (int i = 1; i < argc; i++) {
@@ -634,6 +637,15 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xgd-bench: bad --texture-groups '%s' (auto, off or on)\n", val);
                 return 1;
             }
+        } else if (strcmp(a, "--sprite-instancing") == 0) {
+            if (strcmp(val, "auto") == 0) instancing = XGD_SPRITE_INSTANCING_AUTO;
+            else if (strcmp(val, "off") == 0) instancing = XGD_SPRITE_INSTANCING_OFF;
+            else if (strcmp(val, "on") == 0) instancing = XGD_SPRITE_INSTANCING_ON;
+            else {
+                fprintf(stderr, "xgd-bench: bad --sprite-instancing '%s' (auto, off or on)\n",
+                        val);
+                return 1;
+            }
         } else if (strcmp(a, "--json") == 0) {
             json = val;
         } else if (strcmp(a, "--svg") == 0) {
@@ -663,6 +675,7 @@ int main(int argc, char **argv)
     CHECK(xgd_device_get_info(b.dev, &info));
     CHECK(xgd_sprite_batch_create(b.dev, &b.batch));
     CHECK(xgd_sprite_batch_set_texture_groups(b.batch, groups));
+    CHECK(xgd_sprite_batch_set_instancing(b.batch, instancing));
     make_textures(&b);
     b.positions = make_positions(&b);
     if (b.positions == NULL) {

@@ -2,8 +2,8 @@
 # compile-stock-xfx.sh - regenerates shaders/generated/stock_xfx.h, the compiled effects (.xfx)
 # of BasicEffect, SpriteEffect, the EXT MrtEffect and VolumeEffect, AlphaTestEffect,
 # DualTextureEffect, EnvironmentMapEffect and SkinnedEffect, and of SpriteBatch's texture-group
-# program (spritebatch16.fx), from their HLSL effect sources in
-# shaders/stock/ with the project's compiler tools/xgd-fxc. The header is committed, so every
+# program (spritebatch16.fx) and instanced program (spriteinst.fx), from their HLSL effect
+# sources in shaders/stock/ with the project's compiler tools/xgd-fxc. The header is committed, so every
 # build (XGD_HLSL=OFF and XGD_MOJOSHADER=OFF included) has the stock effects without a
 # compiler; src/graphics/basic_effect.c (the first four, through xgd_effect_create_derived)
 # and src/graphics/stock_effects.c (the others, through xgd_effect_create) load the bytes.
@@ -61,7 +61,7 @@ marker='^\/\/ ---- VARIANT'
 } > "$tmp/basic.fx"
 
 # ---- compile, then C arrays -----------------------------------------------------------------
-names='basic sprite mrt volume alphatest dualtexture envmap skinned spritebatch16'
+names='basic sprite mrt volume alphatest dualtexture envmap skinned spritebatch16 spriteinst'
 for name in $names; do
     in="$here/stock/$name.fx"
     [ "$name" = basic ] && in="$tmp/basic.fx"
@@ -73,7 +73,7 @@ done
     echo " * not edit. The compiled effects (.xfx) of BasicEffect, SpriteEffect, MrtEffect and"
     echo " * VolumeEffect (loaded by src/graphics/basic_effect.c) and of AlphaTestEffect, DualTextureEffect,"
     echo " * EnvironmentMapEffect and SkinnedEffect (loaded by src/graphics/stock_effects.c) and"
-    echo " * SpriteBatch's texture-group program (src/graphics/sprite_batch.c), each through the"
+    echo " * SpriteBatch's texture-group and instanced programs (src/graphics/sprite_batch.c), each through the"
     echo " * public effect API. */"
     echo "#ifndef XGD_STOCK_XFX_H"
     echo "#define XGD_STOCK_XFX_H"

@@ -358,6 +358,7 @@ struct xgd_device {
         struct xgdi_renderer *renderer;
         uint64_t fence;             /* renderer->submitted_fence when made */
         uint64_t draws;             /* stats.draw_calls when made */
+        bool per_instance;          /* xgd_reserve_user_quad_instances: an element a quad */
     } quad_reservation;
     xgdi_caps caps;
     bool lost;

@@ -247,11 +247,20 @@ static xgd_result draw_runs(xgd_device *device, xgd_vertex_declaration *decl, xg
            stale, and its texture passed check_runs */
         r = xgdi_draw_check_common(device, XGD_PRIMITIVE_TRIANGLE_LIST, q * 2);
         if (r != XGD_OK) break;
-        draw->primitive_count = q * 2;
-        draw->vertex_count = q * 6;
-        if (draw->reserved) {
+        if (draw->per_instance) {
+            /* one quad's indices, an instance a quad (base counts vertices: 4 a quad) */
+            draw->primitive_count = 2;
+            draw->vertex_count = 6;
+            draw->instance_count = q;
+            draw->base_vertex = 0;
+            draw->first_instance = base / 4;
+        } else if (draw->reserved) {
+            draw->primitive_count = q * 2;
+            draw->vertex_count = q * 6;
             draw->base_vertex = base;
         } else {
+            draw->primitive_count = q * 2;
+            draw->vertex_count = q * 6;
             draw->user_vertices = v + (size_t)base * stride;
             draw->user_vertex_count = q * 4;
         }
@@ -269,10 +278,11 @@ static xgd_result draw_runs(xgd_device *device, xgd_vertex_declaration *decl, xg
 
 /* Makes the device's reservation: quad_count * 4 vertices of decl in the renderer's upload
  * memory. decl is resolved and checked. */
-static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declaration *decl)
+static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declaration *decl,
+                          bool per_instance)
 {
     size_t stride = (size_t)decl->layout.stride;
-    size_t bytes = (size_t)quad_count * 4 * stride;
+    size_t bytes = (size_t)quad_count * (per_instance ? 1u : 4u) * stride;
     void *cpu = NULL;
     uint64_t at = 0;
     xgd_result r = device->ops->reserve_vertices(device->renderer, bytes, stride, &cpu, &at);
@@ -288,6 +298,7 @@ static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declara
     device->quad_reservation.renderer = device->renderer;
     device->quad_reservation.fence = device->renderer->submitted_fence;
     device->quad_reservation.draws = device->stats.draw_calls;
+    device->quad_reservation.per_instance = per_instance;
     return XGD_OK;
 }
 
@@ -301,7 +312,9 @@ static void reserved_draw(xgd_device *device, xgdi_native_buffer *indices, xgdi_
     draw->reserved = true;
     draw->reserved_at = device->quad_reservation.at;
     draw->user_vertices = device->quad_reservation.cpu;
-    draw->user_vertex_count = device->quad_reservation.quad_count * 4;
+    draw->per_instance = device->quad_reservation.per_instance;
+    draw->user_vertex_count =
+        device->quad_reservation.quad_count * (draw->per_instance ? 1 : 4);
 }
 
 xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int vertex_offset,
@@ -347,7 +360,7 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
        replaced it */
     if (run_count > 1 && bytes <= XGDI_RESERVE_MIN_CAPACITY && device->program_set &&
         device->quad_reservation.id == 0) {
-        r = reserve(device, (int)quads, decl);
+        r = reserve(device, (int)quads, decl, false);
         if (r != XGD_OK) return r;
         memcpy(device->quad_reservation.cpu, v, bytes);
         reserved_draw(device, indices, &draw);
@@ -362,13 +375,18 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
     return draw_runs(device, decl, &draw, v, runs, run_count, &spent);
 }
 
-xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
-                                  xgd_vertex_declaration *decl, xgd_quad_reservation *out)
+/* xgd_reserve_user_quads (per_instance false) and xgd_reserve_user_quad_instances. */
+static xgd_result reserve_quads(xgd_device *device, int quad_count, xgd_vertex_declaration *decl,
+                                xgd_quad_reservation *out, bool per_instance)
 {
     XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
     if (out == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "out is NULL");
+    if (per_instance && !device->ops->instanced_quads)
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                         "the %s renderer draws no instanced quads (reserve quads of vertices "
+                         "with xgd_reserve_user_quads)", device->ops->name);
     if (quad_count <= 0 || quad_count > XGD_USER_QUADS_MAX)
         return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "quad_count %d must be 1..%d",
                          quad_count, XGD_USER_QUADS_MAX);
@@ -382,7 +400,7 @@ xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
     xgdi_native_buffer *indices = NULL;
     r = quad_index_buffer(device, &indices);
     if (r != XGD_OK) return r;
-    r = reserve(device, quad_count, decl);
+    r = reserve(device, quad_count, decl, per_instance);
     if (r != XGD_OK) return r;
     out->vertices = device->quad_reservation.cpu;
     out->quad_count = quad_count;
@@ -393,6 +411,19 @@ xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
        SpriteBatch End 1.3-1.5 ns a sprite faster with plain stores, Vulkan and Direct3D 12). */
     out->stream_stores = device->ops->upload_streams && !device->renderer->cpu_device;
     return XGD_OK;
+}
+
+xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
+                                  xgd_vertex_declaration *decl, xgd_quad_reservation *out)
+{
+    return reserve_quads(device, quad_count, decl, out, false);
+}
+
+xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_count,
+                                           xgd_vertex_declaration *decl,
+                                           xgd_quad_reservation *out)
+{
+    return reserve_quads(device, quad_count, decl, out, true);
 }
 
 xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reservation *reservation,

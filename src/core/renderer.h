@@ -462,6 +462,12 @@ typedef struct xgdi_draw {
        index_buffer; base_vertex counts from the reservation's first vertex. */
     bool reserved;
     uint64_t reserved_at;
+    /* A reservation of per-quad elements (xgd_reserve_user_quad_instances; only with
+       `reserved`): each element is one quad's, read at instance rate, and the draw is one
+       quad's 6 indices (vertex_count 6, base_vertex 0: the vertex index is the corner 0..3)
+       for instance_count quads from element reserved_at + first_instance. */
+    bool per_instance;
+    int first_instance;
 } xgdi_draw;
 
 /* One run of draw_quad_runs: the texture pixel sampler slot 0 samples, the quads, and their
@@ -545,6 +551,8 @@ typedef struct xgdi_renderer_ops {
     /* reserve_vertices gives memory the GPU reads and the CPU does not (xgd_quad_reservation's
        stream_stores): its space then starts 16-byte aligned */
     bool upload_streams;
+    /* draws reservations of per-quad elements (xgdi_draw.per_instance) */
+    bool instanced_quads;
 
     /* Creates the renderer with its implicit back buffer (pp size, Color, pp depth format,
        pp multisample count, all already clamped by core through probe_caps) and binds it. */
@@ -686,7 +694,9 @@ typedef struct xgdi_renderer_ops {
     /* Optional (NULL: core submits each run as a draw). Right after `draw` (a reserved quad
        draw the renderer accepted, its state current), records runs[0..count) of the same
        draw: each with textures[0] = the run's texture (core checked it as a draw checks a
-       slot) and the run's quads at its base vertex; nothing else differs. *drawn: the runs
+       slot) and the run's quads at its base vertex (a reservation of per-quad elements,
+       draw->per_instance: its quads from element base_vertex / 4, an instance each, as that
+       draw does); nothing else differs. *drawn: the runs
        recorded, all of them on success; a failure at run k leaves runs before it recorded. */
     xgd_result (*draw_quad_runs)(xgdi_renderer *r, const xgdi_draw *draw,
                                  const xgdi_quad_run *runs, int count, int *drawn);

@@ -8,8 +8,11 @@
  * a reservation of the device's upload memory (xgd_reserve_user_quads) and drawn from there
  * with one xgd_draw_reserved_quad_runs call, a run per stretch of equal textures, through the
  * device's static quad indices, so the batch builds and checks no index and neither it nor
- * the renderer copies vertices. With texture groups (xgd_sprite_batch_set_texture_groups, see
- * draw_groups) a chunk is drawn instead in groups of up to 16 textures, a draw each.
+ * the renderer copies vertices. On the GPU renderers a chunk of unrotated sprites is written
+ * as one 48-byte element a sprite instead and drawn instanced, its corners selected by the
+ * vertex shader (xgd_sprite_batch_set_instancing, see draw_instances). With texture groups
+ * (xgd_sprite_batch_set_texture_groups, see draw_groups) a chunk is drawn instead in groups of
+ * up to 16 textures, a draw each.
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -201,6 +204,15 @@ struct xgd_sprite_batch {
     uint32_t *group_mark;             /* per distinct texture: group serial << 4 | slot */
     uint32_t group_mark_capacity;
     uint32_t group_serial;            /* the open group's; marks of other serials are stale */
+
+    /* Instanced sprites (draw_sprites, GPU renderers): spriteinst.fx draws a chunk of
+       unrotated sprites from a 48-byte element each (sprite_instance) instead of four
+       vertices. */
+    xgd_sprite_instancing inst_mode;  /* xgd_sprite_batch_set_instancing */
+    bool inst_unavailable;            /* the program or declaration could not be made (once) */
+    xgd_effect *inst_effect;
+    xgd_effect_parameter inst_matrix;
+    xgd_vertex_declaration *inst_decl;
 };
 
 /* xgd_resource_epoch's number, read by Draw without a call (xgd_resource_epoch_address). Until
@@ -268,6 +280,8 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     xgd_effect_destroy(batch->sprite_effect);
     xgd_effect_destroy(batch->group_effect);
     xgd_vertex_declaration_destroy(batch->group_decl);
+    xgd_effect_destroy(batch->inst_effect);
+    xgd_vertex_declaration_destroy(batch->inst_decl);
     free(batch->group_slot);
     free(batch->groups);
     free(batch->group_mark);
@@ -647,6 +661,7 @@ typedef struct group_state {
     xgd_texture *textures[GROUP_SLOTS];   /* saved */
     xgd_sampler_state *samplers[GROUP_SLOTS];
     xgd_texture *bound[GROUP_SLOTS];  /* what draw_groups bound since the program's apply */
+    bool inst;                        /* spriteinst applied (else SpriteEffect or spritebatch16) */
 } group_state;
 
 xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
@@ -658,6 +673,22 @@ xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
         return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
                                        "unknown texture groups mode %d", (int)mode);
     batch->groups_mode = mode;
+    return XGD_OK;
+}
+
+xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_instancing mode)
+{
+    xgd_device *dev = NULL;
+    RESOLVE_BATCH(batch, dev);
+    if ((unsigned)mode > XGD_SPRITE_INSTANCING_ON)
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_ARGUMENT,
+                                       "unknown instancing mode %d", (int)mode);
+    if (mode == XGD_SPRITE_INSTANCING_ON && batch->renderer != XGD_RENDERER_VULKAN &&
+        batch->renderer != XGD_RENDERER_D3D12)
+        return xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED,
+                                       "this renderer draws sprites from vertices (it has no "
+                                       "instanced quads)");
+    batch->inst_mode = mode;
     return XGD_OK;
 }
 
@@ -815,6 +846,7 @@ static xgd_result group_program(xgd_sprite_batch *b, xgd_device *dev, group_stat
         return r;
     if ((r = xgd_effect_apply(b->group_effect)) != XGD_OK) return r;
     gs->program = true;
+    gs->inst = false;
     memset(gs->bound, 0, sizeof gs->bound);
     return XGD_OK;
 }
@@ -868,9 +900,9 @@ static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64
     return XGD_OK;
 }
 
-/* After the last chunk: what XNA's SpriteBatch leaves (SpriteEffect applied, slot 0 the last
- * sprite's texture; after a failure restore_states puts slot 0 back) and slots 1..15 as they
- * were. Putting back what was bound a moment ago cannot fail for live objects; should it, the
+/* After the last chunk drawn by groups or instanced: what XNA's SpriteBatch leaves
+ * (SpriteEffect applied, slot 0 the last sprite's texture; after a failure restore_states puts
+ * slot 0 back) and, when groups saved them, slots 1..15 as they were. Putting back what was bound a moment ago cannot fail for live objects; should it, the
  * first failure is the result (a failure of the draw, r, stays the result and the message). */
 static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_state *gs,
                              xgd_texture *last, xgd_result r)
@@ -879,11 +911,11 @@ static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_s
     char why[512];
     snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
     xgd_result e = XGD_OK;
-    if (gs->program) {
+    if (gs->program || gs->inst) {
         e = xgd_effect_apply(b->sprite_effect);
         if (e == XGD_OK && r == XGD_OK) e = xgd_set_texture(dev, 0, last);
     }
-    for (int k = 1; k < GROUP_SLOTS; k++) {
+    for (int k = 1; k < GROUP_SLOTS && gs->saved; k++) {
         xgd_result t = xgd_set_texture(dev, k, gs->textures[k]);
         if (t == XGD_OK) t = xgd_set_sampler_state(dev, k, gs->samplers[k]);
         if (e == XGD_OK) e = t;
@@ -894,6 +926,149 @@ static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_s
         return r;
     }
     return e;
+}
+
+/* ---- instanced sprites -------------------------------------------------------------------- */
+
+/* One sprite's element for spriteinst.fx (xgd_reserve_user_quad_instances): its edges, the
+ * texture coordinates of corners 0 and 3, its layer depth and color, and 8 bytes the shader
+ * does not read, so that an element is three whole 16-byte stores (non-temporal stores must
+ * fill whole lines: elements that left those 8 bytes unwritten made End twice slower on the
+ * H200). The shader selects each corner's values from these, so the vertices are the ones
+ * expand_rect writes. */
+typedef struct sprite_instance {
+    float x0, y0, x1, y1;
+    float ua, va, ub, vb;
+    float z;
+    xgd_color color;
+    uint32_t unused[2];
+} sprite_instance;
+
+/* Whether End draws this batch's chunks instanced (unless it groups them): SpriteBatch's own
+ * effect, a GPU renderer (the software renderer's quad shapes want vertices), no sprite queued
+ * as four vertices (rotated, or an empty quad), the mode (xgd_sprite_batch_set_instancing),
+ * and the program and declaration made (once). In AUTO a failure to make them turns
+ * instancing off for the batch and clears the device's error, since the vertex path draws the
+ * same; in ON it stays the device's error and *r says it (End's result). */
+static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *r)
+{
+    *r = XGD_OK;
+    if (b->effect != NULL || b->general_count != 0 || b->inst_mode == XGD_SPRITE_INSTANCING_OFF ||
+        b->inst_unavailable ||
+        (b->renderer != XGD_RENDERER_VULKAN && b->renderer != XGD_RENDERER_D3D12))
+        return false;
+    if (b->inst_effect == NULL) {
+        static const xgd_vertex_element elements[] = {
+            { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
+            { 16, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+            { 32, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
+            { 36, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+        };
+        xgd_result code = xgd_device_last_result(dev);
+        char why[512];
+        snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+        bool ok = b->inst_decl != NULL ||
+                  xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(sprite_instance),
+                                                &b->inst_decl) == XGD_OK;
+        xgd_effect *fx = NULL;
+        if (ok)
+            ok = xgd_effect_create(dev, xgd_stock_xfx_spriteinst, sizeof xgd_stock_xfx_spriteinst,
+                                   &fx) == XGD_OK;
+        if (ok) ok = xgd_effect_find_parameter(fx, "MatrixTransform", &b->inst_matrix) == XGD_OK;
+        if (!ok) {
+            xgd_effect_destroy(fx);
+            if (b->inst_mode == XGD_SPRITE_INSTANCING_ON) {
+                *r = xgd_device_last_result(dev);
+                if (*r == XGD_OK)
+                    *r = xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
+                                                 "SpriteBatch's instanced program is missing "
+                                                 "its MatrixTransform parameter");
+                return false;
+            }
+            b->inst_unavailable = true;
+            (void)xgd_device_report_error(dev, code, "%s", why);
+            return false;
+        }
+        b->inst_effect = fx;
+    }
+    return true;
+}
+
+/* Three 16-byte pieces of an element: non-temporal where stream (16-byte aligned), else plain
+ * unaligned stores. */
+static ALWAYS_INLINE void store_instance(sprite_instance *out, const sprite_quad *q,
+                                        const float *uv, bool stream)
+{
+#if defined(__SSE2__)
+    float *f = (float *)(void *)out;
+    const __m128 zc = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&q->z));
+    store4(f + 0, _mm_loadu_ps(&q->x0), stream);
+    store4(f + 4, _mm_loadu_ps(uv), stream);
+    store4(f + 8, zc, stream);
+#else
+    (void)stream;
+    sprite_instance e = { q->x0, q->y0, q->x1, q->y1, uv[0], uv[1], uv[2], uv[3],
+                          q->z, q->color, { 0, 0 } };
+    memcpy(out, &e, sizeof e);
+#endif
+}
+
+/* The elements of n queued sprites (order[0..n) when order is not NULL, else from first on;
+ * none QUAD_VERTICES) into dst, and their runs into b->runs; returns the number of runs. */
+static ALWAYS_INLINE int expand_instances(xgd_sprite_batch *b, sprite_instance *dst,
+                                          const uint64_t *order, uint32_t first, uint32_t n,
+                                          bool stream)
+{
+    const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
+    int run_count = 0;
+    uint32_t run_texture = (order != NULL ? &quads[(uint32_t)order[0]] : quads)->texture;
+    uint32_t run_start = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const sprite_quad *q = order != NULL ? &quads[(uint32_t)order[i]] : &quads[i];
+        if (q->texture != run_texture) {
+            b->runs[run_count].texture = b->distinct_textures[run_texture];
+            b->runs[run_count].quad_count = (int)(i - run_start);
+            run_count++;
+            run_texture = q->texture;
+            run_start = i;
+        }
+        store_instance(&dst[i], q, quad_uvs(b, q), stream);
+    }
+    b->runs[run_count].texture = b->distinct_textures[run_texture];
+    b->runs[run_count].quad_count = (int)(n - run_start);
+    return run_count + 1;
+}
+
+/* A chunk of n sprites drawn instanced: spriteinst applied with the SpriteEffect's matrix (the
+ * first time in an End; the apply binds its unset texture, and each run sets slot 0), the
+ * elements written into a reservation, a draw a run. */
+static xgd_result draw_instances(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
+                                 uint32_t first, uint32_t n, group_state *gs)
+{
+    xgd_result r;
+    if (!gs->inst) {
+        if ((r = xgd_effect_parameter_set_matrix(b->inst_effect, b->inst_matrix,
+                                                 &b->projected)) != XGD_OK)
+            return r;
+        if ((r = xgd_effect_apply(b->inst_effect)) != XGD_OK) return r;
+        gs->inst = true;
+        gs->program = false;
+    }
+    xgd_quad_reservation space;
+    if ((r = xgd_reserve_user_quad_instances(dev, (int)n, b->inst_decl, &space)) != XGD_OK)
+        return r;
+    sprite_instance *dst = space.vertices;
+    int run_count;
+#if defined(__SSE2__)
+    if (space.stream_stores && ((uintptr_t)dst & 15u) == 0) {
+        run_count = order != NULL ? expand_instances(b, dst, order, 0, n, true)
+                                  : expand_instances(b, dst, NULL, first, n, true);
+        _mm_sfence();
+    } else
+#endif
+    run_count = order != NULL ? expand_instances(b, dst, order, 0, n, false)
+                              : expand_instances(b, dst, NULL, first, n, false);
+    return xgd_draw_reserved_quad_runs(dev, &space, b->runs, run_count);
 }
 
 /* Whether a chunk of run_count runs in group_count groups is drawn by groups. */
@@ -925,6 +1100,9 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
     }
     const bool groups = count > 1 && groups_possible(b, dev);
+    xgd_result made = XGD_OK;
+    const bool inst = count > 0 && instances_possible(b, dev, &made);
+    if (made != XGD_OK) return made;
     uint32_t first = 0;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
@@ -941,9 +1119,15 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
                 continue;
             }
         }
-        if (gs->program) {
+        if (inst) {
+            r = draw_instances(b, dev, order != NULL ? &order[first] : NULL, first, n, gs);
+            if (r != XGD_OK) return r;
+            first += n;
+            continue;
+        }
+        if (gs->program || gs->inst) {
             if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
-            gs->program = false;
+            gs->program = gs->inst = false;
         }
         if (b->effect != NULL) {
             if (!xgd_resource_is_live(dev, b->effect))
@@ -1733,7 +1917,7 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
         memset(&gs, 0, sizeof gs);
         r = set_states(batch, dev);
         if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count, &gs);
-        if (gs.saved) {
+        if (gs.saved || gs.inst) {
             const sprite_quad *last =
                 &batch->quads[sorted ? (uint32_t)batch->keys[count - 1] : count - 1];
             r = end_groups(batch, dev, &gs, batch->distinct_textures[last->texture], r);

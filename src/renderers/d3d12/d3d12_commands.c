@@ -380,10 +380,12 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     xgd_result res;
     if (pso == NULL || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
         topo_type != r->memo_topology || layout_hash != r->memo_layout_hash ||
-        draw->stream_count != r->memo_stream_count) {
+        draw->stream_count != r->memo_stream_count || draw->per_instance != r->memo_per_instance) {
         d3d12_pso_key key;
         fill_key(r, draw, &key);
         if (draw->stream_count > 0) xgdi_d3d12_stream_key(draw, &key);
+        /* a reservation of per-quad elements: its one slot steps once an instance */
+        if (draw->per_instance) key.slot_step[0] = 1;
         r->building_vs = st->vs;
         r->building_ps = st->ps;
         res = xgdi_d3d12_pso_get(r, &key, &pso);
@@ -393,6 +395,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->memo_topology = topo_type;
         r->memo_layout_hash = layout_hash;
         r->memo_stream_count = draw->stream_count;
+        r->memo_per_instance = draw->per_instance;
         r->stats.pso_lookups++;
         r->pending_dirty &= ~key_bits;
     }
@@ -539,7 +542,11 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     }
     r->draw_state_valid = true;
     UINT instances = draw->instance_count > 1 ? (UINT)draw->instance_count : 1u;
-    if (draw->index_size != 0) {
+    if (draw->per_instance) {
+        /* an element a quad at instance rate, the corner from the index (0..3) */
+        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, instances, 0,
+                                                       0, user_first + (UINT)draw->first_instance);
+    } else if (draw->index_size != 0) {
         ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)draw->vertex_count, instances, 0,
                                                        draw->base_vertex + (INT)user_first, 0);
     } else {
@@ -549,7 +556,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
     mark_written(r);
     r->stats.draws++;
     if (draw->type == XGD_PRIMITIVE_TRIANGLE_LIST || draw->type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-        r->stats.triangles += (uint64_t)draw->primitive_count;
+        r->stats.triangles += (uint64_t)draw->primitive_count * instances;
     /* what fast_draw relies on besides the flags its caller tests */
     r->fast_armed = draw->vertex_buffer == NULL && draw->user_vertices != NULL && stride > 0 &&
                     draw->index_size == 0 && draw->stream_count == 0 && draw->instance_count <= 1;
@@ -577,7 +584,7 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         r->fast_next_offset = SIZE_MAX; /* the stride may be another: divide once */
     }
     r->runs_armed = draw->reserved && draw->index_size == 2 && draw->stream_count == 0 &&
-                    draw->instance_count <= 1 && stride > 0;
+                    (draw->instance_count <= 1 || draw->per_instance) && stride > 0;
     return XGD_OK;
 }
 
@@ -667,9 +674,16 @@ xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *dr
             s.dirty = XGDI_DIRTY_TEXTURES;
             xgdi_draw one = *draw;
             one.state = &s;
-            one.primitive_count = run->quad_count * 2;
-            one.vertex_count = run->quad_count * 6;
-            one.base_vertex = run->base_vertex;
+            if (draw->per_instance) {
+                one.primitive_count = 2;
+                one.vertex_count = 6;
+                one.instance_count = run->quad_count;
+                one.first_instance = run->base_vertex / 4;
+            } else {
+                one.primitive_count = run->quad_count * 2;
+                one.vertex_count = run->quad_count * 6;
+                one.base_vertex = run->base_vertex;
+            }
             armed = false;
             xgd_result res = xgdi_d3d12_op_draw(base, &one);
             if (res != XGD_OK) return res;
@@ -683,8 +697,12 @@ xgd_result xgdi_d3d12_op_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *dr
                 r->user_last_srv[0] = h.ptr;
             }
         }
-        ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)run->quad_count * 6, 1, 0,
-                                                       run->base_vertex + at, 0);
+        if (draw->per_instance)
+            ID3D12GraphicsCommandList_DrawIndexedInstanced(list, 6, (UINT)run->quad_count, 0, 0,
+                                                           (UINT)(at + run->base_vertex / 4));
+        else
+            ID3D12GraphicsCommandList_DrawIndexedInstanced(list, (UINT)run->quad_count * 6, 1, 0,
+                                                           run->base_vertex + at, 0);
         recorded++;
         triangles += (uint64_t)run->quad_count * 2;
         ++*drawn;

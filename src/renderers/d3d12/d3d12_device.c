@@ -1147,6 +1147,7 @@ const xgdi_renderer_ops xgdi_d3d12_renderer_ops = {
     .name = "d3d12",
     .kind = XGD_RENDERER_D3D12,
     .upload_streams = true,
+    .instanced_quads = true,
     .create = d3d12_op_create,
     .destroy = d3d12_op_destroy,
     .get_caps = d3d12_op_get_caps,

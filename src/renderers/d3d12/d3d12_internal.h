@@ -503,6 +503,7 @@ struct d3d12_renderer {
        draw through several streams) and the number of streams (0: one buffer) */
     uint64_t memo_layout_hash;
     int memo_stream_count;
+    bool memo_per_instance;     /* the PSO reads binding 0 per instance (xgdi_draw.per_instance) */
     /* op_draw's short path (fast_draw) may record the next draw: the last one drew user
        vertices (one stream, not indexed, one instance) of fast_layout as fast_type, so while
        core marks nothing but texture slots changed and the list still holds what that draw

@@ -1339,6 +1339,7 @@ const xgdi_renderer_ops xgdi_vulkan_renderer_ops = {
     .name = "vulkan",
     .kind = XGD_RENDERER_VULKAN,
     .upload_streams = true,
+    .instanced_quads = true,
     .create = xvk_create,
     .destroy = xvk_destroy,
     .get_caps = xvk_get_caps,

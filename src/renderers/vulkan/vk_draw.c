@@ -539,7 +539,8 @@ static VkPipeline create_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, co
         }
     }
     VkVertexInputBindingDescription binds[2] = {
-        { 0, (uint32_t)lay->stride, VK_VERTEX_INPUT_RATE_VERTEX },
+        { 0, (uint32_t)lay->stride,
+          k->per_instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX },
         { 1, 0, VK_VERTEX_INPUT_RATE_VERTEX },
     };
     VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
@@ -688,6 +689,7 @@ static void build_key(xvk_renderer *r, const xgdi_draw *d, xvk_pipeline_key *k)
     k->user_vs = st->vs->serial;
     k->user_ps = st->ps->serial;
     k->layout_hash = d->stream_count > 0 ? d->stream_layout->hash : st->layout->hash;
+    k->per_instance = d->per_instance;
     switch (d->type) {
     case XGD_PRIMITIVE_TRIANGLE_STRIP: k->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; break;
     case XGD_PRIMITIVE_LINE_LIST: k->topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; break;
@@ -1386,7 +1388,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     VkPipeline pipe = r->last_pipeline;
     if (pipe == VK_NULL_HANDLE || (r->pending_dirty & key_bits & ~(uint32_t)XGDI_DIRTY_LAYOUT) ||
         d->type != r->last_type || r->last_targets_gen != r->targets_gen ||
-        layout_hash != r->last_layout_hash || d->stream_count != r->last_stream_count) {
+        layout_hash != r->last_layout_hash || d->stream_count != r->last_stream_count ||
+        d->per_instance != r->last_per_instance) {
         xvk_pipeline_key key;
         build_key(r, d, &key);
         r->building_vs = st->vs;
@@ -1400,6 +1403,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->last_type = d->type;
         r->last_layout_hash = layout_hash;
         r->last_stream_count = d->stream_count;
+        r->last_per_instance = d->per_instance;
         r->last_targets_gen = r->targets_gen;
         r->pending_dirty &= ~key_bits;
     }
@@ -1496,7 +1500,12 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
             r->ib_valid = true;
             r->counters.index_binds++;
         }
-        r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, d->base_vertex + first, 0);
+        if (d->per_instance)
+            /* an element a quad at instance rate, the corner from the index (0..3) */
+            r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, 0,
+                                (uint32_t)first + (uint32_t)d->first_instance);
+        else
+            r->cmd_draw_indexed(cmd, (uint32_t)count, instances, 0, d->base_vertex + first, 0);
     } else {
         r->cmd_draw(cmd, (uint32_t)count, instances, (uint32_t)first + (uint32_t)(d->first_vertex > 0 ? d->first_vertex : 0), 0);
     }
@@ -1524,7 +1533,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     xvk_fast_settle(r); /* into the frame that recorded them */
     r->fast_frame = &r->frames[r->frame_index];
     r->runs_armed = d->reserved && d->index_size == 2 && d->stream_count == 0 &&
-                    d->instance_count <= 1 && vbuf == r->ring.buffer && r->rendering && !r->lost;
+                    (d->instance_count <= 1 || d->per_instance) && vbuf == r->ring.buffer &&
+                    r->rendering && !r->lost;
     r->fast_stride = (size_t)lay->stride;
     r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
     if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
@@ -1601,9 +1611,16 @@ xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgd
             s.dirty = XGDI_DIRTY_TEXTURES;
             xgdi_draw one = *d;
             one.state = &s;
-            one.primitive_count = runs[k].quad_count * 2;
-            one.vertex_count = runs[k].quad_count * 6;
-            one.base_vertex = runs[k].base_vertex;
+            if (d->per_instance) {
+                one.primitive_count = 2;
+                one.vertex_count = 6;
+                one.instance_count = runs[k].quad_count;
+                one.first_instance = runs[k].base_vertex / 4;
+            } else {
+                one.primitive_count = runs[k].quad_count * 2;
+                one.vertex_count = runs[k].quad_count * 6;
+                one.base_vertex = runs[k].base_vertex;
+            }
             xgd_result res = xvk_draw(base, &one);
             if (res != XGD_OK) return res;
             if (!r->runs_armed) return xgdi_fail(base->device, XGD_ERROR_INVALID_OPERATION,
@@ -1638,7 +1655,12 @@ xgd_result xvk_draw_quad_runs(xgdi_renderer *base, const xgdi_draw *d, const xgd
                     pushes++;
                 }
             }
-            r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0, run->base_vertex + at, 0);
+            if (d->per_instance)
+                r->cmd_draw_indexed(cmd, 6, (uint32_t)run->quad_count, 0, 0,
+                                    (uint32_t)(at + run->base_vertex / 4));
+            else
+                r->cmd_draw_indexed(cmd, (uint32_t)run->quad_count * 6, 1, 0,
+                                    run->base_vertex + at, 0);
             if (ms)
                 for (int i = 0; i < r->target_count; i++)
                     if (r->targets[i].texture->samples > 1) r->targets[i].texture->ms_dirty[r->targets[i].face] = true;

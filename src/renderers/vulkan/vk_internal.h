@@ -129,6 +129,7 @@ typedef struct xvk_pipeline_key {
     uint32_t program;           /* XGDI_PROGRAM_USER or XVK_PIPELINE_FILL_SAMPLES */
     uint32_t user_vs, user_ps;  /* XGDI_PROGRAM_USER: the shaders' serial numbers */
     uint64_t layout_hash;
+    uint32_t per_instance;      /* binding 0 at instance rate (xgdi_draw.per_instance) */
     uint32_t topology;
     uint32_t color_count;
     uint32_t color_formats[XVK_MAX_TARGETS];
@@ -354,6 +355,7 @@ struct xvk_renderer {
        draw through several streams) and the number of streams (0: one buffer) */
     uint64_t last_layout_hash;
     int last_stream_count;
+    bool last_per_instance;
     uint64_t targets_gen, last_targets_gen; /* targets_gen moves on every binding change */
     bool viewport_valid;
     /* draw-state dirty bits the dynamic state (viewport, scissor, blend constants, stencil

@@ -1,0 +1,287 @@
+/*
+ * fixture_sprite_instances.c - instanced sprites (xgd_sprite_batch_set_instancing) and the
+ * reservation they draw from (xgd_reserve_user_quad_instances).
+ *
+ * The rules (include/xgd.h): on the GPU renderers End draws a chunk of unrotated sprites from
+ * one element a sprite whose corners the program selects, so every vertex is the one the
+ * vertex path writes and every pixel the same; a batch with a rotated sprite is drawn with
+ * vertices; the draws are a draw per run of equal textures either way; the device state after
+ * End is what XNA's SpriteBatch leaves. So a scene drawn with instancing ON must equal the same
+ * scene drawn OFF byte for byte, with the same number of draws (a draw per run, counted here by
+ * that rule from the textures' order). The scene overlaps sprites with alpha, flips them, uses
+ * source and destination rectangles, fractional positions, origins and scales and spans two
+ * chunks, so a corner, texture coordinate, depth or order that differed would show. The
+ * software renderer draws no instanced quads: ON and the reservation answer NOT_SUPPORTED.
+ */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { IW = 96, IH = 64, ITW = 4, ITH = 4, ITEX = 6, ISPRITES = 2048 + 500 };
+
+static bool gpu_renderer(xgd_device *dev)
+{
+    xgd_device_info info;
+    if (xgd_device_get_info(dev, &info) != XGD_OK) return false;
+    return info.renderer == XGD_RENDERER_VULKAN || info.renderer == XGD_RENDERER_D3D12;
+}
+
+static xgd_texture *inst_texture(xgdt_ctx *t, xgd_device *dev, int k)
+{
+    uint8_t rgba[ITW * ITH * 4];
+    for (int j = 0; j < ITH; j++) {
+        for (int i = 0; i < ITW; i++) {
+            uint8_t *p = &rgba[(j * ITW + i) * 4];
+            p[0] = (uint8_t)(40 * k + 7);
+            p[1] = (uint8_t)(30 + 50 * i);
+            p[2] = (uint8_t)(40 + 45 * j);
+            p[3] = (uint8_t)(((i + j + k) & 1) ? 255 : 150);
+        }
+    }
+    return xgdt_image_texture(t, dev, ITW, ITH, rgba);
+}
+
+/* Runs of 1 to 4 sprites over the textures, so chunks hold many runs. */
+static int inst_texture_of(int i) { return (i / (1 + i % 4)) % ITEX; }
+
+/* Sprite i: every way an unrotated sprite is queued (whole texture; a source rectangle; a
+   destination rectangle, with and without a source), flips, tints, depths; rotated every 11th
+   when `rotated`. */
+static xgd_sprite inst_sprite(int i, const xgd_rect *src, const xgd_rect *dst, bool rotated)
+{
+    xgd_sprite s = XGD_SPRITE_INIT;
+    s.position = (xgd_vector2){ 0.6f + (float)((i * 13) % 86), 1.3f + (float)((i * 29) % 55) };
+    s.origin = (xgd_vector2){ (float)(i % 3) * 0.75f, (float)(i % 5) * 0.5f };
+    s.scale = (xgd_vector2){ 1.0f + (float)(i % 4) * 0.625f, 1.5f + (float)(i % 3) * 0.3f };
+    s.effects = (xgd_sprite_effects)(i & 3);
+    s.color = (xgd_color){ (uint8_t)(255 - (i % 50)), 255, (uint8_t)(128 + (i % 100)), 255 };
+    s.layer_depth = (float)((i * 37) % 101) / 101.0f;
+    if (i % 7 == 2) s.source = src;
+    if (i % 5 == 3) s.destination = &dst[i % 3];
+    if (rotated && i % 11 == 4) s.rotation = 0.4f + (float)(i % 4) * 0.5f;
+    return s;
+}
+
+static bool draw_inst_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                            xgd_texture *const *tex, xgd_sprite_sort_mode mode, bool rotated,
+                            uint8_t **pixels)
+{
+    const xgd_rect src = { 1, 0, 2, 3 };
+    const xgd_rect dst[3] = { { 5, 7, 9, 4 }, { 40, 30, 3, 11 }, { 70, 2, 17, 9 } };
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sort_mode = mode;
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
+    for (int i = 0; i < ISPRITES; i++) {
+        xgd_sprite s = inst_sprite(i, &src, dst, rotated);
+        if (xgd_sprite_batch_draw(sb, tex[inst_texture_of(i)], &s) != XGD_OK) return false;
+    }
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    return xgdt_read_back_buffer(t, dev, IW, IH, pixels);
+}
+
+/* A draw per run of equal textures in each chunk of 2048 (Deferred: submission order). */
+static int expected_runs(void)
+{
+    int draws = 0;
+    for (int first = 0; first < ISPRITES; first += 2048) {
+        int n = ISPRITES - first < 2048 ? ISPRITES - first : 2048;
+        for (int i = first; i < first + n; i++)
+            if (i == first || inst_texture_of(i) != inst_texture_of(i - 1)) draws++;
+    }
+    return draws;
+}
+
+static uint64_t inst_draws(xgd_device *dev)
+{
+    xgd_statistics s;
+    memset(&s, 0, sizeof s);
+    (void)xgd_device_get_statistics(dev, &s);
+    return s.draw_calls;
+}
+
+static xgd_device *inst_setup(xgdt_ctx *t, xgd_texture **tex, xgd_sprite_batch **sb)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = IW;
+    dd.pp.back_buffer_height = IH;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    xgd_device *dev = xgdt_device(t, &dd);
+    if (dev == NULL) return NULL;
+    for (int k = 0; k < ITEX; k++) {
+        tex[k] = inst_texture(t, dev, k);
+        if (tex[k] == NULL) return NULL;
+    }
+    if (xgd_sprite_batch_create(dev, sb) != XGD_OK) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "xgd_sprite_batch_create: %s", xgd_device_last_error(dev));
+        return NULL;
+    }
+    /* the draw counts below are a draw per run: no texture groups */
+    if (xgd_sprite_batch_set_texture_groups(*sb, XGD_SPRITE_TEXTURE_GROUPS_OFF) != XGD_OK) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "set_texture_groups: %s", xgd_device_last_error(dev));
+        return NULL;
+    }
+    return dev;
+}
+
+static void inst_match(xgdt_ctx *t, xgd_sprite_sort_mode mode, bool rotated)
+{
+    xgd_texture *tex[ITEX];
+    xgd_sprite_batch *sb = NULL;
+    xgd_device *dev = inst_setup(t, tex, &sb);
+    REQUIRE(dev != NULL);
+    if (!gpu_renderer(dev)) {
+        CHECK_RESULT(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON),
+                     XGD_ERROR_NOT_SUPPORTED);
+        xgd_sprite_batch_destroy(sb);
+        for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws sprites from vertices");
+        return;
+    }
+    uint8_t *off = NULL, *on = NULL;
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
+    uint64_t d0 = inst_draws(dev);
+    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &off));
+    uint64_t d1 = inst_draws(dev);
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON));
+    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &on));
+    uint64_t d2 = inst_draws(dev);
+    int drawn = 0;
+    for (int i = 0; i < IW * IH; i++) drawn += off[i * 4] != 10;
+    CHECK_MSG(drawn > IW * IH / 2, "only %d of %d pixels drawn", drawn, IW * IH);
+    CHECK(xgdt_compare_rgba(t, "instanced sprites vs vertices", on, off, IW, IH, 0));
+    CHECK_INT((int)(d2 - d1), (int)(d1 - d0));
+    if (mode == XGD_SPRITE_SORT_DEFERRED) CHECK_INT((int)(d1 - d0), expected_runs());
+    free(off);
+    free(on);
+    xgd_sprite_batch_destroy(sb);
+    for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(SpriteBatch_InstancedMatchesVerticesDeferred)
+{
+    inst_match(t, XGD_SPRITE_SORT_DEFERRED, false);
+}
+XGD_FIXTURE(SpriteBatch_InstancedMatchesVerticesBackToFront)
+{
+    inst_match(t, XGD_SPRITE_SORT_BACK_TO_FRONT, false);
+}
+/* a rotated sprite in the batch: drawn with vertices in ON mode too, the same image */
+XGD_FIXTURE(SpriteBatch_InstancedWithRotatedSprites) { inst_match(t, XGD_SPRITE_SORT_TEXTURE, true); }
+
+/* After an instanced End: slot 0 the last sprite's texture, sampler 0 the batch's, and the
+ * stock SpriteEffect applied again (a later batch with a custom pixel-only pass, which keeps
+ * the applied vertex shader, draws as it does after a vertex-path End); modes checked. */
+XGD_FIXTURE(SpriteBatch_InstancedLeavesXnaState)
+{
+    xgd_texture *tex[ITEX];
+    xgd_sprite_batch *sb = NULL;
+    xgd_device *dev = inst_setup(t, tex, &sb);
+    REQUIRE(dev != NULL);
+    CHECK_RESULT(xgd_sprite_batch_set_instancing(sb, (xgd_sprite_instancing)3),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_sprite_batch_set_instancing(NULL, XGD_SPRITE_INSTANCING_OFF),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_AUTO));
+    CHECK_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
+    const bool gpu = gpu_renderer(dev);
+    if (gpu) REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON));
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sampler_state = xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP);
+    const xgd_sprite s = XGD_SPRITE_INIT;
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
+    for (int i = 0; i < 30; i++) CHECK_OK(xgd_sprite_batch_draw(sb, tex[i % 4], &s));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    xgd_texture *now_tex = NULL;
+    xgd_sampler_state *now_smp = NULL;
+    CHECK_OK(xgd_get_texture(dev, 0, &now_tex));
+    CHECK(now_tex == tex[29 % 4]);
+    CHECK_OK(xgd_get_sampler_state(dev, 0, &now_smp));
+    CHECK(now_smp == d.sampler_state);
+    /* the applied program draws SpriteBatch's vertices: a user quad through it after End
+       shows texture 1 tinted as the vertices say, where the instanced program (which reads
+       per-quad elements, not these vertices) would not */
+    const xgd_vertex_position_color_texture quad[4] = {
+        { { 10, 10, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+        { { 14, 10, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+        { { 10, 14, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+        { { 14, 14, 0 }, { 255, 255, 255, 255 }, { 1, 1 } },
+    };
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    CHECK_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_OPAQUE)));
+    CHECK_OK(xgd_set_texture(dev, 0, tex[1]));
+    CHECK_OK(xgd_draw_user_quads(dev, quad, 0, 1,
+                                 xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE)));
+    uint8_t *px = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, IW, IH, &px));
+    /* the texel (1, 1) of texture 1 lands on pixel (11, 11): the quad spans pixels 10..13 */
+    const uint8_t *p = &px[(11 * IW + 11) * 4];
+    CHECK_MSG(p[0] == (uint8_t)(40 * 1 + 7) && p[1] == 80 && p[2] == 85,
+              "pixel (11, 11) is %u %u %u, want texture 1's texel (1, 1): 47 80 85", p[0], p[1],
+              p[2]);
+    free(px);
+    xgd_sprite_batch_destroy(sb);
+    for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+}
+
+/* xgd_reserve_user_quad_instances: bad input changes nothing (an earlier reservation stays
+ * drawable); NOT_SUPPORTED on the software renderer; its reservation obeys the reservation
+ * rules (spent by a draw). */
+XGD_FIXTURE(ReserveQuadInstances_Errors)
+{
+    xgd_device *dev = xgdt_device_on(t, t->renderer, 16, 16);
+    REQUIRE(dev != NULL);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_quad_reservation a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    CHECK_RESULT(xgd_reserve_user_quad_instances(NULL, 1, decl, &b), XGD_ERROR_INVALID_ARGUMENT);
+    if (!gpu_renderer(dev)) {
+        CHECK_RESULT(xgd_reserve_user_quad_instances(dev, 1, decl, &b), XGD_ERROR_NOT_SUPPORTED);
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws no instanced quads");
+        return;
+    }
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 2, decl, &a));
+    CHECK_RESULT(xgd_reserve_user_quad_instances(dev, 1, decl, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_reserve_user_quad_instances(dev, 0, decl, &b), XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_reserve_user_quad_instances(dev, XGD_USER_QUADS_MAX + 1, decl, &b),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_reserve_user_quad_instances(dev, 1, NULL, &b), XGD_ERROR_INVALID_ARGUMENT);
+    /* the first reservation is still the drawable one: draw it with SpriteEffect */
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_sprite_effect_create(dev, &fx));
+    xgd_matrix m = xgd_matrix_create_sprite_projection(16, 16, XGD_PIXEL_CENTER_XNA);
+    REQUIRE_OK(xgd_sprite_effect_set_matrix(fx, &m));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    xgd_texture *tx = xgdt_image_texture(t, dev, 4, 4, white);
+    REQUIRE(tx != NULL);
+    memset(a.vertices, 0, sizeof(xgd_vertex_position_color_texture) * 8);
+    const xgd_quad_run run = { tx, 2 };
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &a, &run, 1));
+    /* an instanced reservation is spent by a draw of another kind too */
+    REQUIRE_OK(xgd_reserve_user_quad_instances(dev, 1, decl, &b));
+    CHECK(b.vertices != NULL && b.quad_count == 1);
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    const xgd_vertex_position_color_texture quad[4] = {
+        { { 0, 0, 0 }, { 255, 255, 255, 255 }, { 0, 0 } },
+        { { 1, 0, 0 }, { 255, 255, 255, 255 }, { 1, 0 } },
+        { { 0, 1, 0 }, { 255, 255, 255, 255 }, { 0, 1 } },
+        { { 1, 1, 0 }, { 255, 255, 255, 255 }, { 1, 1 } },
+    };
+    CHECK_OK(xgd_set_texture(dev, 0, tx));
+    CHECK_OK(xgd_draw_user_quads(dev, quad, 0, 1, decl));
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &b, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    xgd_texture_destroy(tx);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
