@@ -692,6 +692,29 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
     return XGD_OK;
 }
 
+/* One of the batch's internal programs (spritebatch16, spriteinst), made once: its vertex
+ * declaration (when *decl is NULL) from elements, the effect from its .xfx and the effect's
+ * MatrixTransform parameter. XGD_OK with *fx set, or the failure, which the device's error
+ * names (*fx stays NULL). */
+static xgd_result make_program(xgd_device *dev, const xgd_vertex_element *elements, int count,
+                               int stride, xgd_vertex_declaration **decl,
+                               const unsigned char *xfx, size_t size, xgd_effect **fx,
+                               xgd_effect_parameter *matrix)
+{
+    xgd_result r = XGD_OK;
+    if (*decl == NULL && (r = xgd_vertex_declaration_create(dev, elements, count, stride, decl)) != XGD_OK)
+        return r;
+    xgd_effect *made = NULL;
+    if ((r = xgd_effect_create(dev, xfx, size, &made)) != XGD_OK) return r;
+    if (xgd_effect_find_parameter(made, "MatrixTransform", matrix) != XGD_OK) {
+        xgd_effect_destroy(made);
+        return xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
+                                       "a SpriteBatch program has no MatrixTransform parameter");
+    }
+    *fx = made;
+    return XGD_OK;
+}
+
 /* Whether End may group this batch's sprites at all: SpriteBatch's own effect, more than one
  * texture, the mode, and the program and declaration made (once; a failure turns groups off
  * for the batch and clears the device's error, since the plain path draws the same). */
@@ -714,22 +737,14 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
         snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
         if (b->group_slot == NULL) b->group_slot = malloc(MAX_SPRITES);
         if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
-        bool ok = b->group_slot != NULL && b->groups != NULL;
-        if (ok && b->group_decl == NULL)
-            ok = xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(group_vertex),
-                                               &b->group_decl) == XGD_OK;
-        xgd_effect *fx = NULL;
-        if (ok)
-            ok = xgd_effect_create(dev, xgd_stock_xfx_spritebatch16,
-                                   sizeof xgd_stock_xfx_spritebatch16, &fx) == XGD_OK;
-        if (ok) ok = xgd_effect_find_parameter(fx, "MatrixTransform", &b->group_matrix) == XGD_OK;
-        if (!ok) {
-            xgd_effect_destroy(fx);
+        if (b->group_slot == NULL || b->groups == NULL ||
+            make_program(dev, elements, 4, (int)sizeof(group_vertex), &b->group_decl,
+                         xgd_stock_xfx_spritebatch16, sizeof xgd_stock_xfx_spritebatch16,
+                         &b->group_effect, &b->group_matrix) != XGD_OK) {
             b->groups_unavailable = true;
             (void)xgd_device_report_error(dev, code, "%s", why);
             return false;
         }
-        b->group_effect = fx;
     }
     if (b->group_mark_capacity < b->distinct) {
         uint32_t cap = b->distinct_capacity;
@@ -967,29 +982,19 @@ static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result 
         xgd_result code = xgd_device_last_result(dev);
         char why[512];
         snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
-        bool ok = b->inst_decl != NULL ||
-                  xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(sprite_instance),
-                                                &b->inst_decl) == XGD_OK;
-        xgd_effect *fx = NULL;
-        if (ok)
-            ok = xgd_effect_create(dev, xgd_stock_xfx_spriteinst, sizeof xgd_stock_xfx_spriteinst,
-                                   &fx) == XGD_OK;
-        if (ok) ok = xgd_effect_find_parameter(fx, "MatrixTransform", &b->inst_matrix) == XGD_OK;
-        if (!ok) {
-            xgd_effect_destroy(fx);
+        xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance),
+                                       &b->inst_decl, xgd_stock_xfx_spriteinst,
+                                       sizeof xgd_stock_xfx_spriteinst, &b->inst_effect,
+                                       &b->inst_matrix);
+        if (made != XGD_OK) {
             if (b->inst_mode == XGD_SPRITE_INSTANCING_ON) {
-                *r = xgd_device_last_result(dev);
-                if (*r == XGD_OK)
-                    *r = xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
-                                                 "SpriteBatch's instanced program is missing "
-                                                 "its MatrixTransform parameter");
+                *r = made;
                 return false;
             }
             b->inst_unavailable = true;
             (void)xgd_device_report_error(dev, code, "%s", why);
             return false;
         }
-        b->inst_effect = fx;
     }
     return true;
 }
