@@ -692,20 +692,28 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
     return XGD_OK;
 }
 
+/* The classes of the batch's internal programs: derived effects without state, so that a
+ * batch made after another was destroyed reuses the destroyed one's loaded code and native
+ * shaders (xgd_effect_create_derived), and with them the renderer's pipelines, which a plain
+ * xgd_effect_create would make anew for every batch (a program that creates a batch a frame
+ * would grow the pipeline cache a frame: conformance.*.Soak_ChurnReturnsToSteadyState). */
+static const xgd_effect_class group_program_class = { "SpriteBatch texture-group program", 0, NULL };
+static const xgd_effect_class inst_program_class = { "SpriteBatch instanced program", 0, NULL };
+
 /* One of the batch's internal programs (spritebatch16, spriteinst), made once: its vertex
- * declaration (when *decl is NULL) from elements, the effect from its .xfx and the effect's
- * MatrixTransform parameter. XGD_OK with *fx set, or the failure, which the device's error
- * names (*fx stays NULL). */
+ * declaration (when *decl is NULL) from elements, the effect of class cls from its .xfx and
+ * the effect's MatrixTransform parameter. XGD_OK with *fx set, or the failure, which the
+ * device's error names (*fx stays NULL). */
 static xgd_result make_program(xgd_device *dev, const xgd_vertex_element *elements, int count,
                                int stride, xgd_vertex_declaration **decl,
-                               const unsigned char *xfx, size_t size, xgd_effect **fx,
-                               xgd_effect_parameter *matrix)
+                               const xgd_effect_class *cls, const unsigned char *xfx,
+                               size_t size, xgd_effect **fx, xgd_effect_parameter *matrix)
 {
     xgd_result r = XGD_OK;
     if (*decl == NULL && (r = xgd_vertex_declaration_create(dev, elements, count, stride, decl)) != XGD_OK)
         return r;
     xgd_effect *made = NULL;
-    if ((r = xgd_effect_create(dev, xfx, size, &made)) != XGD_OK) return r;
+    if ((r = xgd_effect_create_derived(dev, xfx, size, cls, &made)) != XGD_OK) return r;
     if (xgd_effect_find_parameter(made, "MatrixTransform", matrix) != XGD_OK) {
         xgd_effect_destroy(made);
         return xgd_device_report_error(dev, XGD_ERROR_INVALID_OPERATION,
@@ -739,7 +747,8 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
         if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
         if (b->group_slot == NULL || b->groups == NULL ||
             make_program(dev, elements, 4, (int)sizeof(group_vertex), &b->group_decl,
-                         xgd_stock_xfx_spritebatch16, sizeof xgd_stock_xfx_spritebatch16,
+                         &group_program_class, xgd_stock_xfx_spritebatch16,
+                         sizeof xgd_stock_xfx_spritebatch16,
                          &b->group_effect, &b->group_matrix) != XGD_OK) {
             b->groups_unavailable = true;
             (void)xgd_device_report_error(dev, code, "%s", why);
@@ -983,7 +992,8 @@ static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result 
         char why[512];
         snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
         xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance),
-                                       &b->inst_decl, xgd_stock_xfx_spriteinst,
+                                       &b->inst_decl, &inst_program_class,
+                                       xgd_stock_xfx_spriteinst,
                                        sizeof xgd_stock_xfx_spriteinst, &b->inst_effect,
                                        &b->inst_matrix);
         if (made != XGD_OK) {
