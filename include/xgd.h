@@ -2274,8 +2274,9 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * color) through xgd_reserve_user_quad_instances and an internal program that selects each
  * corner's values (shaders/stock/spriteinst.fx) instead of writing four 24-byte vertices: half
  * the upload bytes and fewer instructions in End, and the same pixels, since the corners are
- * selected, not computed. A batch with a rotated sprite or a custom effect, and chunks drawn
- * by texture groups, are drawn with vertices. The device state after End is the same either
+ * selected, not computed. A batch with a rotated sprite, a custom effect or a sprite queued as
+ * four vertices (an empty quad: a zero-size source over a destination, or a corner beyond float
+ * range), and chunks drawn by texture groups, are drawn with vertices. The device state after End is the same either
  * way. Modes: AUTO (default): wherever that applies; OFF: never; ON: as AUTO, except that a
  * failure to make the internal program or declaration is End's error instead of a reason to
  * draw with vertices (tests use it to compare). Results: INVALID_ARGUMENT (unknown mode),

@@ -10,10 +10,13 @@
  * scene drawn OFF byte for byte, with the same number of draws (a draw per run, counted here by
  * that rule from the textures' order). The scene overlaps sprites with alpha, flips them, uses
  * source and destination rectangles, fractional positions, origins and scales and spans two
- * chunks, so a corner, texture coordinate, depth or order that differed would show. The
- * software renderer draws no instanced quads: ON and the reservation answer NOT_SUPPORTED.
+ * chunks, so a corner, texture coordinate, depth or order that differed would show. That the
+ * instanced path drew (and not the vertex path twice) is read from the device's last
+ * reservation (internal.h: per_instance), which each End's chunks make. The software renderer
+ * draws no instanced quads: ON and the reservation answer NOT_SUPPORTED.
  */
 #include "harness.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,9 +148,15 @@ static void inst_match(xgdt_ctx *t, xgd_sprite_sort_mode mode, bool rotated)
     REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
     uint64_t d0 = inst_draws(dev);
     REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &off));
+    CHECK_MSG(!dev->quad_reservation.per_instance, "OFF: End reserved per-quad elements");
     uint64_t d1 = inst_draws(dev);
     REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON));
     REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &on));
+    /* ON: instanced, unless a rotated sprite sends the batch to vertices */
+    CHECK_MSG(dev->quad_reservation.per_instance == !rotated,
+              "ON: End's last reservation %s per-quad elements, want %s",
+              dev->quad_reservation.per_instance ? "held" : "did not hold",
+              rotated ? "vertices (a rotated sprite)" : "elements");
     uint64_t d2 = inst_draws(dev);
     int drawn = 0;
     for (int i = 0; i < IW * IH; i++) drawn += off[i * 4] != 10;
@@ -197,6 +206,7 @@ XGD_FIXTURE(SpriteBatch_InstancedLeavesXnaState)
     REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
     for (int i = 0; i < 30; i++) CHECK_OK(xgd_sprite_batch_draw(sb, tex[i % 4], &s));
     CHECK_OK(xgd_sprite_batch_end(sb));
+    CHECK(dev->quad_reservation.per_instance == gpu);
     xgd_texture *now_tex = NULL;
     xgd_sampler_state *now_smp = NULL;
     CHECK_OK(xgd_get_texture(dev, 0, &now_tex));
@@ -281,6 +291,73 @@ XGD_FIXTURE(ReserveQuadInstances_Errors)
     CHECK_OK(xgd_set_texture(dev, 0, tx));
     CHECK_OK(xgd_draw_user_quads(dev, quad, 0, 1, decl));
     CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &b, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    xgd_texture_destroy(tx);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+}
+
+/* A draw of per-quad elements and draws of vertices through the same declaration and the same
+ * program, one after the other in both orders: each draws as its own kind (the renderers'
+ * pipeline memos tell the two apart). SpriteEffect reads POSITION/COLOR/TEXCOORD, so drawn
+ * per quad each element is its quad's four corners at one point (nothing covered); drawn as
+ * vertices the same bytes are a quad. */
+XGD_FIXTURE(ReserveQuadInstances_ThenVertices)
+{
+    xgd_device *dev = xgdt_device_on(t, t->renderer, 16, 16);
+    REQUIRE(dev != NULL);
+    if (!gpu_renderer(dev)) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws no instanced quads");
+        return;
+    }
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_sprite_effect_create(dev, &fx));
+    xgd_matrix m = xgd_matrix_create_sprite_projection(16, 16, XGD_PIXEL_CENTER_XNA);
+    REQUIRE_OK(xgd_sprite_effect_set_matrix(fx, &m));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    REQUIRE_OK(xgd_set_blend_state(dev, xgd_blend_state_preset(dev, XGD_BLEND_PRESET_OPAQUE)));
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    xgd_texture *tx = xgdt_image_texture(t, dev, 4, 4, white);
+    REQUIRE(tx != NULL);
+    const xgd_quad_run run = { tx, 1 };
+    const xgd_vertex_position_color_texture quad[4] = {
+        { { 4, 4, 0 }, { 255, 0, 0, 255 }, { 0, 0 } },
+        { { 8, 4, 0 }, { 255, 0, 0, 255 }, { 1, 0 } },
+        { { 4, 8, 0 }, { 255, 0, 0, 255 }, { 0, 1 } },
+        { { 8, 8, 0 }, { 255, 0, 0, 255 }, { 1, 1 } },
+    };
+    for (int order = 0; order < 2; order++) {
+        CHECK_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+        for (int step = 0; step < 2; step++) {
+            xgd_quad_reservation res;
+            if ((step == 0) == (order == 0)) {
+                /* per quad: element 0 is the quad's first vertex (the point (4, 4)) */
+                REQUIRE_OK(xgd_reserve_user_quad_instances(dev, 1, decl, &res));
+                memcpy(res.vertices, quad, sizeof quad[0]);
+            } else {
+                REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &res));
+                memcpy(res.vertices, quad, sizeof quad);
+            }
+            CHECK_OK(xgd_draw_reserved_quad_runs(dev, &res, &run, 1));
+        }
+        uint8_t *px = NULL;
+        REQUIRE(xgdt_read_back_buffer(t, dev, 16, 16, &px));
+        int red = 0, other = 0;
+        for (int y = 0; y < 16; y++)
+            for (int x = 0; x < 16; x++) {
+                const uint8_t *p = &px[(y * 16 + x) * 4];
+                bool inside = x >= 4 && x < 8 && y >= 4 && y < 8;
+                if (inside && p[0] == 255 && p[1] == 0 && p[2] == 0) red++;
+                else if (!inside && (p[0] | p[1] | p[2]) != 0) other++;
+            }
+        CHECK_MSG(red == 16 && other == 0,
+                  "order %d: %d of 16 pixels of the vertex quad red, %d pixels drawn outside it",
+                  order, red, other);
+        free(px);
+    }
     xgd_texture_destroy(tx);
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);

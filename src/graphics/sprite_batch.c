@@ -689,6 +689,9 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
                                        "this renderer draws sprites from vertices (it has no "
                                        "instanced quads)");
     batch->inst_mode = mode;
+    /* a failure to make the program in AUTO turned instancing off for the batch; a new mode
+       tries again (and ON reports the failure) */
+    batch->inst_unavailable = false;
     return XGD_OK;
 }
 
