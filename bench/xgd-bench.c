@@ -26,6 +26,7 @@
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
  *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16|64]
  *                  [--texture-groups auto|off|on] [--sprite-instancing auto|off|on]
+ *                  [--sprite-call at|sprite]
  *
  * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
  * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
@@ -42,6 +43,10 @@
  * shared with another hardware thread from a slow path when runs or passes differ.
  *
  * --texture-groups MODE sets the batch's xgd_sprite_batch_set_texture_groups (default auto).
+ * --sprite-call picks the call the sprite scene makes for each sprite: at (default) is XNA's
+ * Draw(Texture2D, Vector2, Color), xgd_sprite_batch_draw_at, the call a game drawing the scene
+ * makes; sprite is xgd_sprite_batch_draw with the same sprite as an xgd_sprite (the general
+ * call, for every other overload).
  * --sprite-instancing MODE sets its xgd_sprite_batch_set_instancing (default auto; off draws
  * sprites from vertices, to compare).
  *
@@ -144,6 +149,7 @@ typedef struct bench {
     xgd_texture *textures[TEXTURES_MAX];
     xgd_vector2 *positions;      /* the scene's sprite positions, made before any timing */
     int counter;                 /* instructions_open's descriptor, or -1 */
+    bool sprite_struct;          /* --sprite-call sprite: xgd_sprite_batch_draw */
 } bench;
 
 /* The scene's positions: pseudo-random, inside the back buffer, the same in every run. Made
@@ -217,9 +223,14 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     long long f0 = thread_faults();
     double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
-    for (int i = 0; i < b->sprites; i++) {
-        CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i & mask], &(xgd_sprite){
-            .position = pos[i], .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
+    if (b->sprite_struct) {
+        for (int i = 0; i < b->sprites; i++)
+            CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i & mask], &(xgd_sprite){
+                .position = pos[i], .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
+    } else {
+        for (int i = 0; i < b->sprites; i++)
+            CHECK(xgd_sprite_batch_draw_at(b->batch, b->textures[i & mask], pos[i],
+                                           XGD_COLOR_WHITE));
     }
     double tm = bench_clock_s();
     long long fm = thread_faults();
@@ -579,7 +590,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
                "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
-               "                 [--sprite-instancing auto|off|on] [--mips-only]\n"
+               "                 [--sprite-instancing auto|off|on] [--sprite-call at|sprite]\n"
+               "                 [--mips-only]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
 
@@ -644,6 +656,13 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "xgd-bench: bad --sprite-instancing '%s' (auto, off or on)\n",
                         val);
+                return 1;
+            }
+        } else if (strcmp(a, "--sprite-call") == 0) {
+            if (strcmp(val, "at") == 0) b.sprite_struct = false;
+            else if (strcmp(val, "sprite") == 0) b.sprite_struct = true;
+            else {
+                fprintf(stderr, "xgd-bench: bad --sprite-call '%s' (at or sprite)\n", val);
                 return 1;
             }
         } else if (strcmp(a, "--json") == 0) {
@@ -765,10 +784,11 @@ int main(int argc, char **argv)
             waits += g_sprites_waits;
         }
         double per_s = b.sprites / bench_median(one, b.repeat);
-        printf("xgd-bench: %s renderer, %d sprites, %d texture%s, median of %d (after %d warm-up "
-               "passes)\n",
+        printf("xgd-bench: %s renderer, %d sprites, %d texture%s, %s, median of %d (after %d "
+               "warm-up passes)\n",
                info.renderer_name, b.sprites, b.sprites_only, b.sprites_only > 1 ? "s" : "",
-               b.repeat, warm);
+               b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at", b.repeat,
+               warm);
         /* in the order run (the medians below sort their arrays) */
         printf("%-44s ", "SpriteBatch, each pass (Draw+End ns/sprite)");
         for (int r = 0; r < b.repeat; r++)
@@ -853,10 +873,11 @@ int main(int argc, char **argv)
     double us_per_draw = bench_median(draw, b.repeat) * 1e6 / b.draws;
     double readback_mbs = (double)rb_size * b.readbacks / 1e6 / bench_median(readt, b.repeat);
 
-    printf("xgd-bench: %s renderer (%s), %dx%d, %d sprites, %d draws, %d readbacks, "
+    printf("xgd-bench: %s renderer (%s), %dx%d, %d sprites (%s), %d draws, %d readbacks, "
            "median of %d\n",
            info.renderer_name, info.adapter_name ? info.adapter_name : "?", b.width, b.height,
-           b.sprites, b.draws, b.readbacks, b.repeat);
+           b.sprites, b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at",
+           b.draws, b.readbacks, b.repeat);
     printf("%-44s %14s  %s\n", "measure", "value", "unit");
     printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch, one texture", sprites_one,
            (unsigned long long)calls_one);
@@ -912,6 +933,7 @@ int main(int argc, char **argv)
                 "  \"width\": %d,\n"
                 "  \"height\": %d,\n"
                 "  \"sprites\": %d,\n"
+                "  \"sprite_call\": \"%s\",\n"
                 "  \"draws\": %d,\n"
                 "  \"readbacks\": %d,\n"
                 "  \"repeat\": %d,\n"
@@ -936,7 +958,9 @@ int main(int argc, char **argv)
                 "  \"mip_chains_in_a_row\": %d,\n"
                 "  \"mip_generation_in_a_row_speedup_over_cpu_route\": %.2f\n"
                 "}\n",
-                info.renderer_name, b.width, b.height, b.sprites, b.draws, b.readbacks, b.repeat,
+                info.renderer_name, b.width, b.height, b.sprites,
+                b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at", b.draws,
+                b.readbacks, b.repeat,
                 sprites_one, sprites_many, frame_one, frame_many, TARGET_ONE_TEXTURE,
                 TARGET_TEXTURE_CHANGE, b.counter >= 0 ? per_sprite_one : -1.0,
                 b.counter >= 0 ? per_sprite_many : -1.0, (unsigned long long)calls_one,

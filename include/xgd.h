@@ -2235,6 +2235,24 @@ XGD_API xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch,
  * INVALID_ARGUMENT (texture NULL or sprite NULL), OBJECT_DISPOSED. */
 XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                          const xgd_sprite *sprite);
+/* XNA's shorter Draw overloads, each the same as xgd_sprite_batch_draw with the sprite it
+ * stands for (XGD_SPRITE_INIT's defaults: no rotation, origin (0, 0), scale 1, no flips, layer
+ * depth 0), with the same results (INVALID_ARGUMENT for a NULL texture).
+ * xgd_sprite_batch_draw_at is Draw(Texture2D, Vector2, Color): the whole texture with its
+ * top-left corner at position. It is the cheapest call a sprite can take: no struct to fill
+ * or read, and a fast path of its own (about two thirds of xgd_sprite_batch_draw's
+ * instructions for the same sprite, the caller's included; README, performance).
+ * xgd_sprite_batch_draw_rect is
+ * Draw(Texture2D, Rectangle, Color): the whole texture filling destination.
+ * xgd_sprite_batch_draw_at_source is Draw(Texture2D, Vector2, Rectangle?, Color): the source
+ * rectangle's texels (NULL: the whole texture) with their top-left corner at position. */
+XGD_API xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *texture,
+                                            xgd_vector2 position, xgd_color color);
+XGD_API xgd_result xgd_sprite_batch_draw_rect(xgd_sprite_batch *batch, xgd_texture *texture,
+                                              xgd_rect destination, xgd_color color);
+XGD_API xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch,
+                                                   xgd_texture *texture, xgd_vector2 position,
+                                                   const xgd_rect *source, xgd_color color);
 /* Sorts and draws the queued sprites with as few draw calls as the sort mode allows (one per
  * run of equal textures, or per group of up to 16 textures: xgd_sprite_batch_set_texture_groups
  * below). Results: INVALID_OPERATION (no begin), NOT_SUPPORTED (Reach: a

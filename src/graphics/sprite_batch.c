@@ -43,6 +43,7 @@
 #include "../../shaders/generated/stock_xfx.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,12 @@ typedef struct sprite_quad {
     uint32_t texture;                 /* index into distinct_* */
     uint32_t form;                    /* right after texture: quad_key reads both as one */
 } sprite_quad;
+
+/* queue_whole and queue_at store (z, color) and (texture, form) as pairs */
+_Static_assert(offsetof(sprite_quad, color) == offsetof(sprite_quad, z) + 4 &&
+                   offsetof(sprite_quad, form) == offsetof(sprite_quad, texture) + 4 &&
+                   sizeof(xgd_color) == 4,
+               "sprite_quad's pairs are adjacent");
 
 /* entries of the per-batch texture memo (a power of two) */
 #define TEXTURE_MEMO 32
@@ -1818,6 +1825,94 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         }
     }
     return draw_other(batch, texture, sprite);
+}
+
+/* XNA's Draw(Texture2D, Vector2, Color): the sprite xgd_sprite_batch_draw gets as
+ * (xgd_sprite){ .position, .color, .scale = { 1, 1 } }, with that function's fast path reduced
+ * to what such a sprite needs. Its edges are position + (corner - origin) * scale with origin
+ * +0 and scale 1, which is position + corner exactly (c - +0 is c, c * 1 is c), and its depth
+ * is +0, so the entry is the one queue_whole writes for the same sprite. Anything else (another
+ * batch or epoch, a texture not checked in this batch, no open run, a position that is not
+ * finite) goes to draw_other with that sprite, which names the same errors. */
+static ALWAYS_INLINE bool queue_at(sprite_quad *q, const float corner[4], uint32_t ordinal,
+                                   xgd_vector2 position, xgd_color color)
+{
+    uint32_t c;
+    memcpy(&c, &color, sizeof c);
+#if defined(__SSE2__)
+    __m128 p = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&position));
+    p = _mm_movelh_ps(p, p);
+    const __m128 r = _mm_add_ps(p, _mm_loadu_ps(corner));
+    if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
+    _mm_storeu_ps(&q->x0, r);
+#else
+    const float x0 = position.x + corner[0], y0 = position.y + corner[1];
+    const float x1 = position.x + corner[2], y1 = position.y + corner[3];
+    if (!finite4(x0, x1, y0, y1)) return false;
+    q->x0 = x0;
+    q->y0 = y0;
+    q->x1 = x1;
+    q->y1 = y1;
+#endif
+    /* z +0 and the color, then the texture and form (QUAD_WHOLE, no flips), as two 64-bit
+       stores */
+    const uint64_t zc = (uint64_t)c << 32, key = ordinal;
+    memcpy((char *)q + offsetof(sprite_quad, z), &zc, sizeof zc);
+    memcpy((char *)q + offsetof(sprite_quad, texture), &key, sizeof key);
+    return true;
+}
+
+/* Kept out of line, so that the fast path has no stack frame for the sprite it makes. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_at_other(xgd_sprite_batch *batch, xgd_texture *texture,
+                                xgd_vector2 position, xgd_color color)
+{
+    return draw_other(batch, texture,
+                      &(xgd_sprite){ .position = position, .color = color, .scale = { 1, 1 } });
+}
+
+xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *texture,
+                                    xgd_vector2 position, xgd_color color)
+{
+    const uint64_t epoch = atomic_load_explicit(
+        atomic_load_explicit(&epoch_counter, memory_order_relaxed), memory_order_acquire);
+    const struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch) {
+        xgd_sprite_batch *b = last->batch;
+        const uint32_t i = b->count;
+        if (UNLIKELY(texture != b->run_handle)) {
+            const struct texture_memo *memo =
+                &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+            if (texture == NULL || memo->handle != texture) goto other;
+            switch_run(b, texture, memo);
+        }
+        if (i < b->run_room &&
+            queue_at(&b->quads[i], b->run_corner, b->run_ordinal, position, color)) {
+            b->count = i + 1;
+            return XGD_OK;
+        }
+    }
+other:
+    return draw_at_other(batch, texture, position, color);
+}
+
+/* XNA's Draw(Texture2D, Rectangle, Color) and Draw(Texture2D, Vector2, Rectangle?, Color):
+ * the sprites they stand for, through xgd_sprite_batch_draw's own path. */
+xgd_result xgd_sprite_batch_draw_rect(xgd_sprite_batch *batch, xgd_texture *texture,
+                                      xgd_rect destination, xgd_color color)
+{
+    return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
+        .destination = &destination, .color = color, .scale = { 1, 1 } });
+}
+
+xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture *texture,
+                                           xgd_vector2 position, const xgd_rect *source,
+                                           xgd_color color)
+{
+    return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
+        .position = position, .source = source, .color = color, .scale = { 1, 1 } });
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
