@@ -265,6 +265,9 @@ void xgdi_d3d12_pipelines_free(d3d12_renderer *r);
    the chain is then drawn. */
 void xgdi_d3d12_mips_cs_init(d3d12_renderer *r);
 xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D12PipelineState **out);
+/* Drops the cached PSOs made from the shader of this serial (its shader is being destroyed);
+   each is released after the work that may use it. */
+void xgdi_d3d12_psos_forget_shader(d3d12_renderer *r, uint64_t serial);
 
 /* ---- user shaders (d3d12_user.c) ---------------------------------------------------------- */
 

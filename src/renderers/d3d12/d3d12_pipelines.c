@@ -474,3 +474,31 @@ xgd_result xgdi_d3d12_pso_get(d3d12_renderer *r, const d3d12_pso_key *key, ID3D1
     *out = pso;
     return XGD_OK;
 }
+
+static void retired_pso_free(xgdi_renderer *r, void *object)
+{
+    (void)r;
+    ID3D12PipelineState_Release((ID3D12PipelineState *)object);
+}
+
+/* The PSOs made from a shader that is going: no later draw can ask for them (serials are never
+ * reused), so they leave the cache and are released once the work that may use them is done
+ * (the open frame's list may). Without this, a program that made and destroyed effects kept
+ * every PSO it ever used until the device went. A PSO the retire queue cannot take (out of
+ * memory) stays cached: released with the device, and never wrong. */
+void xgdi_d3d12_psos_forget_shader(d3d12_renderer *r, uint64_t serial)
+{
+    for (size_t i = 0; i < r->pso_count;) {
+        d3d12_pso_entry *e = &r->psos[i];
+        if (e->key.mode != 0 || (e->key.user_vs != serial && e->key.user_ps != serial) ||
+            xgdi_retire_push(&r->base.retired, r->base.submitted_fence + 1, retired_pso_free,
+                             e->pso) != XGD_OK) {
+            i++;
+            continue;
+        }
+        if (r->memo_pso == e->pso) r->memo_pso = NULL;
+        if (r->current_pso == e->pso) r->current_pso = NULL;
+        *e = r->psos[--r->pso_count];
+    }
+    r->pso_last = 0; /* pso_get compares the key before it trusts the index */
+}

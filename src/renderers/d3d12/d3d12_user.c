@@ -237,11 +237,13 @@ xgd_result xgdi_d3d12_op_shader_create(xgdi_renderer *base, const xgdi_shader_de
 }
 
 /* A PSO keeps its own copy of the bytecode and a recorded list references only PSOs, so the
-   shader goes at once; its PSOs stay cached under serials that are never reused. */
+   shader goes at once; the PSOs made from it leave the cache (no later draw can ask for them:
+   serials are never reused) and are released after the work that may use them. */
 void xgdi_d3d12_op_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s)
 {
     d3d12_renderer *r = d3d12_cast(base);
     if (s == NULL) return;
+    xgdi_d3d12_psos_forget_shader(r, s->serial);
     if (r->building_vs == s) r->building_vs = NULL;
     if (r->building_ps == s) r->building_ps = NULL;
     xgdi_d3d12_dxbc_free(s->dxbc);

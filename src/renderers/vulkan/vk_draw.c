@@ -5,6 +5,7 @@
 #include "vk_internal.h"
 #include "xvk_spirv.h" /* generated at build time from shaders/ (compile-spirv.sh) */
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,7 @@ void xvk_pipelines_destroy(xvk_renderer *r)
         if (r->pipelines[i].pipeline) vkDestroyPipeline(r->dev, r->pipelines[i].pipeline, NULL);
     free(r->pipelines);
     r->pipelines = NULL;
+    r->pipeline_capacity = r->pipeline_count = 0;
     for (size_t i = 0; i < r->sampler_count; i++) vkDestroySampler(r->dev, r->samplers[i].sampler, NULL);
     free(r->samplers);
     r->samplers = NULL;
@@ -674,6 +676,76 @@ static VkPipeline get_pipeline(xvk_renderer *r, const xvk_pipeline_key *k, const
     r->pipelines[j].pipeline = p;
     r->pipeline_count++;
     return p;
+}
+
+/* Empties slot i of a pipeline table of `capacity` slots and moves later entries of its probe
+   sequence back (linear probing's deletion: every entry stays reachable from its home slot). */
+void xvk_pipeline_table_remove(xvk_pipeline_entry *t, size_t capacity, size_t i)
+{
+    const size_t mask = capacity - 1;
+    t[i].pipeline = VK_NULL_HANDLE;
+    for (size_t j = (i + 1) & mask; t[j].pipeline; j = (j + 1) & mask) {
+        const size_t home = (size_t)t[j].hash & mask;
+        /* the entry at j stays where it is if its home lies cyclically in (i, j] */
+        const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (stays) continue;
+        t[i] = t[j];
+        t[j].pipeline = VK_NULL_HANDLE;
+        i = j;
+    }
+}
+
+size_t xvk_pipeline_table_reachable(const xvk_pipeline_entry *t, size_t capacity)
+{
+    const size_t mask = capacity - 1;
+    size_t count = 0;
+    for (size_t i = 0; i < capacity; i++) {
+        if (!t[i].pipeline) continue;
+        /* every slot from the entry's home to the entry is full */
+        for (size_t j = (size_t)t[i].hash & mask; j != i; j = (j + 1) & mask)
+            if (!t[j].pipeline) return SIZE_MAX;
+        count++;
+    }
+    return count;
+}
+
+static void retired_pipeline_free(xgdi_renderer *base, void *object)
+{
+    xvk_renderer *r = xvk_cast(base);
+    VkPipeline *box = object;
+    vkDestroyPipeline(r->dev, *box, NULL);
+    free(box);
+}
+
+void xvk_pipelines_forget_shader(xvk_renderer *r, uint32_t serial)
+{
+    for (size_t i = 0; i < r->pipeline_capacity;) {
+        xvk_pipeline_entry *e = &r->pipelines[i];
+        if (!e->pipeline || e->key.program == XVK_PIPELINE_FILL_SAMPLES ||
+            (e->key.user_vs != serial && e->key.user_ps != serial)) {
+            i++;
+            continue;
+        }
+        /* a pipeline the retire queue cannot take (out of memory) stays cached: destroyed
+           with the renderer, and never wrong */
+        VkPipeline *box = malloc(sizeof *box);
+        if (box == NULL) {
+            i++;
+            continue;
+        }
+        *box = e->pipeline;
+        if (xgdi_retire_push(&r->base.retired, r->base.submitted_fence + 1,
+                             retired_pipeline_free, box) != XGD_OK) {
+            free(box);
+            i++;
+            continue;
+        }
+        if (r->last_pipeline == *box) r->last_pipeline = VK_NULL_HANDLE;
+        if (r->bound_pipeline == *box) r->bound_pipeline = VK_NULL_HANDLE;
+        /* slot i may hold a moved entry now: looked at again */
+        xvk_pipeline_table_remove(r->pipelines, r->pipeline_capacity, i);
+        r->pipeline_count--;
+    }
 }
 
 static uint32_t write_mask_of(unsigned m)

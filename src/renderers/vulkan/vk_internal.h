@@ -532,6 +532,15 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
                     void **ptr);
 /* Retires a callback at the open frame's fence. */
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
+/* Drops the cached pipelines made from the shader of this serial (its shader is being
+   destroyed); each is destroyed after the work that may use it (vk_draw.c). */
+void xvk_pipelines_forget_shader(xvk_renderer *r, uint32_t serial);
+/* The pipeline table's deletion (vk_draw.c): empties slot i of a table of `capacity` slots (a
+   power of two, linear probing from hash & (capacity - 1)), moving later entries back so that
+   each stays reachable; and the number of entries, or SIZE_MAX when one is not reachable from
+   its home slot (tests) */
+void xvk_pipeline_table_remove(xvk_pipeline_entry *t, size_t capacity, size_t i);
+size_t xvk_pipeline_table_reachable(const xvk_pipeline_entry *t, size_t capacity);
 
 /* vk_user.c: user shaders (renderer.h's shader form) */
 struct xgdi_native_shader {

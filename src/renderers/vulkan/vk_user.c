@@ -89,12 +89,14 @@ xgd_result xvk_shader_create(xgdi_renderer *base, const xgdi_shader_desc *desc, 
 }
 
 /* Pipelines made from the module keep their own copy of the code, and a recorded command
-   buffer never references the module, so it can go at once. The pipelines themselves stay in
-   the cache (keyed by serial numbers that are never reused) until the renderer goes. */
+   buffer never references the module, so it can go at once. The pipelines made from it leave
+   the cache (keyed by serial numbers that are never reused, so no later draw can ask for them)
+   and are destroyed after the work that may use them. */
 void xvk_shader_destroy(xgdi_renderer *base, xgdi_native_shader *s)
 {
     xvk_renderer *r = xvk_cast(base);
     if (s == NULL) return;
+    xvk_pipelines_forget_shader(r, s->serial);
     if (r->building_vs == s) r->building_vs = NULL;
     if (r->building_ps == s) r->building_ps = NULL;
     if (s->module) vkDestroyShaderModule(r->dev, s->module, NULL);
