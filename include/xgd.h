@@ -2243,13 +2243,19 @@ XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *t
  * or read, and a fast path of its own (about two thirds of xgd_sprite_batch_draw's
  * instructions for the same sprite, the caller's included; README, performance).
  * xgd_sprite_batch_draw_rect is
- * Draw(Texture2D, Rectangle, Color): the whole texture filling destination.
- * xgd_sprite_batch_draw_at_source is Draw(Texture2D, Vector2, Rectangle?, Color): the source
- * rectangle's texels (NULL: the whole texture) with their top-left corner at position. */
+ * Draw(Texture2D, Rectangle, Color): the whole texture filling destination, and
+ * xgd_sprite_batch_draw_rect_source Draw(Texture2D, Rectangle, Rectangle?, Color): the source
+ * rectangle's texels (NULL: the whole texture) filling it. xgd_sprite_batch_draw_at_source is
+ * Draw(Texture2D, Vector2, Rectangle?, Color): the source rectangle's texels (NULL: the whole
+ * texture) with their top-left corner at position. The source rectangle is read during the
+ * call. */
 XGD_API xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *texture,
                                             xgd_vector2 position, xgd_color color);
 XGD_API xgd_result xgd_sprite_batch_draw_rect(xgd_sprite_batch *batch, xgd_texture *texture,
                                               xgd_rect destination, xgd_color color);
+XGD_API xgd_result xgd_sprite_batch_draw_rect_source(xgd_sprite_batch *batch,
+                                                     xgd_texture *texture, xgd_rect destination,
+                                                     const xgd_rect *source, xgd_color color);
 XGD_API xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch,
                                                    xgd_texture *texture, xgd_vector2 position,
                                                    const xgd_rect *source, xgd_color color);

@@ -10,7 +10,8 @@
  * other's shaders are destroyed) then reaches a steady cache. Before this rule the cache grew
  * by the second batch's pipelines every frame, for as long as the device lived.
  *
- * Checked: the cache holds no more entries after 40 more frames than after the first 8, and
+ * Checked: the cache holds no more entries after 40 more frames than after the first 8 (nor
+ * the renderer's retire queue, so what left the cache is freed too), and
  * every frame draws both batches' sprites (the pipelines made after others left work), with
  * blend states that vary by frame so that several pipelines a shader pair come and go.
  */
@@ -102,6 +103,7 @@ XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
     xgd_texture *tex = xgdt_image_texture(t, dev, 2, 2, white);
     REQUIRE(tex != NULL);
     long warm = -1;
+    size_t warm_retired = 0;
     for (int i = 0; i < CHURN_FRAMES; i++) {
         if (!churn_frame(t, dev, tex, i)) break;
 #ifdef XGD_TEST_HAVE_VULKAN
@@ -114,12 +116,20 @@ XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
             break;
         }
 #endif
-        if (i + 1 == CHURN_WARM) warm = cached_pipelines(dev);
+        if (i + 1 == CHURN_WARM) {
+            warm = cached_pipelines(dev);
+            warm_retired = dev->renderer->retired.count;
+        }
     }
     const long late = cached_pipelines(dev);
     CHECK_MSG(warm >= 0 && late <= warm,
               "%ld cached pipelines after %d frames, %ld after %d: the cache grows with "
               "destroyed shaders", warm, CHURN_WARM, late, CHURN_FRAMES);
+    /* and what left the cache is freed: the retire queue does not grow either (each frame's
+       readback waited for the GPU, so what the frames retired is due) */
+    CHECK_MSG(dev->renderer->retired.count <= warm_retired,
+              "%zu objects waiting in the retire queue after %d frames, %zu after %d",
+              warm_retired, CHURN_WARM, dev->renderer->retired.count, CHURN_FRAMES);
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }

@@ -1,8 +1,9 @@
 /*
  * fixture_sprite_overloads.c - XNA's shorter SpriteBatch.Draw overloads:
  * xgd_sprite_batch_draw_at (Draw(Texture2D, Vector2, Color)), xgd_sprite_batch_draw_rect
- * (Draw(Texture2D, Rectangle, Color)) and xgd_sprite_batch_draw_at_source
- * (Draw(Texture2D, Vector2, Rectangle?, Color)).
+ * (Draw(Texture2D, Rectangle, Color)), xgd_sprite_batch_draw_rect_source (Draw(Texture2D,
+ * Rectangle, Rectangle?, Color)) and xgd_sprite_batch_draw_at_source (Draw(Texture2D, Vector2,
+ * Rectangle?, Color)).
  *
  * The rules (include/xgd.h): each is xgd_sprite_batch_draw with the sprite it stands for (no
  * rotation, origin (0, 0), scale 1, no flips, layer depth 0), with the same results. So:
@@ -50,7 +51,9 @@ static xgd_texture *overload_texture(xgdt_ctx *t, xgd_device *dev, int k, int w,
     return xgdt_image_texture(t, dev, w, h, rgba);
 }
 
-/* Texture A is 3x2, B 2x2; opaque, point sampling: each pixel a texel. */
+/* Texture A is 3x2, B 2x2; opaque, point sampling: each pixel a texel. No pixel centre maps to
+   a texel boundary ((2i + 1) * sw / (2 * dw) is never whole), where point sampling could go
+   either way. */
 XGD_FIXTURE(SpriteBatch_DrawOverloadsPlaceByTheRule)
 {
     xgd_device *dev = xgdt_device_on(t, t->renderer, OW, OH);
@@ -74,6 +77,8 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsPlaceByTheRule)
     CHECK_OK(xgd_sprite_batch_draw_rect(sb, b, (xgd_rect){ 1, 20, 6, 4 }, white));
     CHECK_OK(xgd_sprite_batch_draw_at_source(sb, a, (xgd_vector2){ 30, 3 }, &src, white));
     CHECK_OK(xgd_sprite_batch_draw_at_source(sb, b, (xgd_vector2){ 30, 10 }, NULL, white));
+    CHECK_OK(xgd_sprite_batch_draw_rect_source(sb, a, (xgd_rect){ 12, 12, 4, 6 }, &src, white));
+    CHECK_OK(xgd_sprite_batch_draw_rect_source(sb, b, (xgd_rect){ 30, 20, 4, 2 }, NULL, white));
     CHECK_OK(xgd_sprite_batch_end(sb));
     uint8_t *px = NULL;
     REQUIRE(xgdt_read_back_buffer(t, dev, OW, OH, &px));
@@ -88,6 +93,7 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsPlaceByTheRule)
         { 1, 3, 5, 3, 2, 0, 0, 3, 2 },   { 2, 10, 2, 2, 2, 0, 0, 2, 2 },
         { 1, 20, 20, 3, 2, 0, 0, 3, 2 }, { 2, 1, 20, 6, 4, 0, 0, 2, 2 },
         { 1, 30, 3, 2, 2, 1, 0, 2, 2 },  { 2, 30, 10, 2, 2, 0, 0, 2, 2 },
+        { 1, 12, 12, 4, 6, 1, 0, 2, 2 }, { 2, 30, 20, 4, 2, 0, 0, 2, 2 },
     };
     for (size_t s = 0; s < sizeof placed / sizeof placed[0]; s++)
         for (int j = 0; j < placed[s].dh; j++)
@@ -127,13 +133,14 @@ static xgd_color match_color(int i)
 }
 
 /* The scene: kind 0 draws every sprite with xgd_sprite_batch_draw; kind 1 the same sprites
-   with the overloads (draw_at for most, draw_rect every 7th, draw_at_source every 5th) and
-   every 11th still with xgd_sprite_batch_draw, so the two kinds of call share runs. */
+   with the overloads (draw_at for most, draw_rect or, every 13th, draw_rect_source every 7th,
+   draw_at_source every 5th) and every 11th still with xgd_sprite_batch_draw, so the two kinds
+   of call share runs. */
 static bool draw_match_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                              xgd_texture *const *tex, xgd_sprite_sort_mode mode, int kind,
                              uint8_t **pixels)
 {
-    const xgd_rect src = { 1, 1, 2, 2 };
+    const xgd_rect src = { 0, 1, 3, 1 }; /* odd sizes: no pixel centre on a texel boundary */
     xgd_sprite_batch_begin_desc d;
     memset(&d, 0, sizeof d);
     d.sort_mode = mode;
@@ -150,8 +157,11 @@ static bool draw_match_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
         s.position = p;
         if (i % 7 == 3) s.destination = &dst;
         else if (i % 5 == 1) s.source = &src;
+        if (i % 7 == 3 && i % 13 == 5) s.source = &src;
         xgd_result r;
         if (kind == 0 || i % 11 == 6) r = xgd_sprite_batch_draw(sb, tx, &s);
+        else if (i % 7 == 3 && i % 13 == 5)
+            r = xgd_sprite_batch_draw_rect_source(sb, tx, dst, &src, c);
         else if (i % 7 == 3) r = xgd_sprite_batch_draw_rect(sb, tx, dst, c);
         else if (i % 5 == 1) r = xgd_sprite_batch_draw_at_source(sb, tx, p, &src, c);
         else r = xgd_sprite_batch_draw_at(sb, tx, p, c);
@@ -240,12 +250,26 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsErrors)
     CHECK_RESULT(xgd_sprite_batch_draw_rect(sb, a, dst, white), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_sprite_batch_draw_at_source(sb, a, at, &src, white),
                  XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_sprite_batch_draw_rect_source(sb, a, dst, &src, white),
+                 XGD_ERROR_INVALID_OPERATION);
 
     REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
     CHECK_OK(xgd_sprite_batch_draw_at(sb, a, at, white));
     CHECK_OK(xgd_sprite_batch_draw_at(sb, gone, at, white)); /* in the memo now */
     CHECK_OK(xgd_sprite_batch_draw_at(sb, a, at, white));
     xgd_texture_destroy(gone);
+    /* draw_at first after the destroy (no general Draw has seen the new epoch): its own check
+       of the epoch refuses the texture that the batch's memo still names */
+    CHECK_RESULT(xgd_sprite_batch_draw_at(sb, gone, at, white), XGD_ERROR_OBJECT_DISPOSED);
+    /* a batch this thread's last draw_at went to, destroyed: its handle is refused, and the
+       freed batch is not read (ASan) */
+    xgd_sprite_batch *used = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &used));
+    REQUIRE_OK(xgd_sprite_batch_begin(used, NULL));
+    CHECK_OK(xgd_sprite_batch_draw_at(used, a, at, white));
+    CHECK_OK(xgd_sprite_batch_draw_at(used, a, at, white));
+    xgd_sprite_batch_destroy(used);
+    CHECK_RESULT(xgd_sprite_batch_draw_at(used, a, at, white), XGD_ERROR_OBJECT_DISPOSED);
     const struct {
         xgd_sprite_batch *batch;
         xgd_texture *texture;
@@ -283,7 +307,12 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsErrors)
                  XGD_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(xgd_sprite_batch_draw_at_source(sb, gone, at, NULL, white),
                  XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_sprite_batch_draw_rect_source(sb, NULL, dst, &src, white),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_sprite_batch_draw_rect_source(sb, gone, dst, NULL, white),
+                 XGD_ERROR_OBJECT_DISPOSED);
     CHECK_OK(xgd_sprite_batch_draw_rect(sb, a, dst, white));
+    CHECK_OK(xgd_sprite_batch_draw_rect_source(sb, a, dst, &src, white));
     CHECK_OK(xgd_sprite_batch_draw_at_source(sb, a, at, &src, white));
     /* the destroyed texture was queued before it went: End names it and draws nothing */
     const uint64_t p0 = overload_primitives(dev);

@@ -1837,14 +1837,19 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
 static ALWAYS_INLINE bool queue_at(sprite_quad *q, const float corner[4], uint32_t ordinal,
                                    xgd_vector2 position, xgd_color color)
 {
-    uint32_t c;
-    memcpy(&c, &color, sizeof c);
 #if defined(__SSE2__)
     __m128 p = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&position));
     p = _mm_movelh_ps(p, p);
     const __m128 r = _mm_add_ps(p, _mm_loadu_ps(corner));
     if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
     _mm_storeu_ps(&q->x0, r);
+    /* z +0 and the color, then the texture and form (QUAD_WHOLE, no flips), as two 64-bit
+       stores (x86 is little-endian: the low half is the first field) */
+    uint32_t c;
+    memcpy(&c, &color, sizeof c);
+    const uint64_t zc = (uint64_t)c << 32, key = ordinal;
+    memcpy((char *)q + offsetof(sprite_quad, z), &zc, sizeof zc);
+    memcpy((char *)q + offsetof(sprite_quad, texture), &key, sizeof key);
 #else
     const float x0 = position.x + corner[0], y0 = position.y + corner[1];
     const float x1 = position.x + corner[2], y1 = position.y + corner[3];
@@ -1853,12 +1858,11 @@ static ALWAYS_INLINE bool queue_at(sprite_quad *q, const float corner[4], uint32
     q->y0 = y0;
     q->x1 = x1;
     q->y1 = y1;
+    q->z = 0.0f;
+    q->color = color;
+    q->texture = ordinal;
+    q->form = QUAD_WHOLE;
 #endif
-    /* z +0 and the color, then the texture and form (QUAD_WHOLE, no flips), as two 64-bit
-       stores */
-    const uint64_t zc = (uint64_t)c << 32, key = ordinal;
-    memcpy((char *)q + offsetof(sprite_quad, z), &zc, sizeof zc);
-    memcpy((char *)q + offsetof(sprite_quad, texture), &key, sizeof key);
     return true;
 }
 
@@ -1898,13 +1902,22 @@ other:
     return draw_at_other(batch, texture, position, color);
 }
 
-/* XNA's Draw(Texture2D, Rectangle, Color) and Draw(Texture2D, Vector2, Rectangle?, Color):
- * the sprites they stand for, through xgd_sprite_batch_draw's own path. */
+/* XNA's Draw(Texture2D, Rectangle, Color), Draw(Texture2D, Rectangle, Rectangle?, Color) and
+ * Draw(Texture2D, Vector2, Rectangle?, Color): the sprites they stand for, through
+ * xgd_sprite_batch_draw's own path. */
 xgd_result xgd_sprite_batch_draw_rect(xgd_sprite_batch *batch, xgd_texture *texture,
                                       xgd_rect destination, xgd_color color)
 {
     return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
         .destination = &destination, .color = color, .scale = { 1, 1 } });
+}
+
+xgd_result xgd_sprite_batch_draw_rect_source(xgd_sprite_batch *batch, xgd_texture *texture,
+                                             xgd_rect destination, const xgd_rect *source,
+                                             xgd_color color)
+{
+    return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
+        .destination = &destination, .source = source, .color = color, .scale = { 1, 1 } });
 }
 
 xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture *texture,

@@ -717,7 +717,7 @@ static void retired_pipeline_free(xgdi_renderer *base, void *object)
     free(box);
 }
 
-void xvk_pipelines_forget_shader(xvk_renderer *r, uint32_t serial)
+void xvk_pipelines_forget_shader(xvk_renderer *r, uint64_t serial)
 {
     for (size_t i = 0; i < r->pipeline_capacity;) {
         xvk_pipeline_entry *e = &r->pipelines[i];

@@ -127,7 +127,7 @@ struct xgdi_native_buffer {
 
 typedef struct xvk_pipeline_key {
     uint32_t program;           /* XGDI_PROGRAM_USER or XVK_PIPELINE_FILL_SAMPLES */
-    uint32_t user_vs, user_ps;  /* XGDI_PROGRAM_USER: the shaders' serial numbers */
+    uint64_t user_vs, user_ps;  /* XGDI_PROGRAM_USER: the shaders' serial numbers */
     uint64_t layout_hash;
     uint32_t per_instance;      /* binding 0 at instance rate (xgdi_draw.per_instance) */
     uint32_t topology;
@@ -428,7 +428,7 @@ struct xvk_renderer {
     /* per sampler register k: a push template of its combined image sampler alone, reading
        one VkDescriptorImageInfo (fast_images[k]); VK_NULL_HANDLE where push_template is NULL */
     VkDescriptorUpdateTemplate user_templates[XVK_USER_SAMPLERS];
-    uint32_t user_serial;
+    uint64_t user_serial;
     struct xgdi_native_shader *building_vs, *building_ps;
     const struct xgdi_draw *building_draw; /* its streams, when it has several */
     bool user_descriptors_valid;
@@ -534,7 +534,7 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
 void xvk_retire(xvk_renderer *r, xgdi_retire_fn fn, void *object);
 /* Drops the cached pipelines made from the shader of this serial (its shader is being
    destroyed); each is destroyed after the work that may use it (vk_draw.c). */
-void xvk_pipelines_forget_shader(xvk_renderer *r, uint32_t serial);
+void xvk_pipelines_forget_shader(xvk_renderer *r, uint64_t serial);
 /* The pipeline table's deletion (vk_draw.c): empties slot i of a table of `capacity` slots (a
    power of two, linear probing from hash & (capacity - 1)), moving later entries back so that
    each stays reachable; and the number of entries, or SIZE_MAX when one is not reachable from
@@ -546,7 +546,7 @@ size_t xvk_pipeline_table_reachable(const xvk_pipeline_entry *t, size_t capacity
 struct xgdi_native_shader {
     xgdi_shader_stage stage;
     VkShaderModule module;
-    uint32_t serial;
+    uint64_t serial;                  /* pipeline keys; never reused (64 bits: never wraps) */
     int constant_count;
     xgdi_shader_input inputs[XGDI_SHADER_MAX_INPUTS];
     int input_count;
