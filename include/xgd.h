@@ -21,8 +21,10 @@
  *     for (;;) {
  *         xgd_clear_color(dev, (xgd_color){ 100, 149, 237, 255 });      // CornflowerBlue
  *         xgd_sprite_batch_begin(sb, NULL);                               // Deferred, AlphaBlend
- *         xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 10, 10 },
+ *         xgd_sprite_batch_draw_at(sb, tex, (xgd_vector2){ 10, 10 }, XGD_COLOR_WHITE);
+ *         xgd_sprite_batch_draw(sb, tex, &(xgd_sprite){ .position = { 40, 10 },   // rotated
  *                                                      .color = XGD_COLOR_WHITE,
+ *                                                      .rotation = 0.5f,
  *                                                      .scale = { 1, 1 } });
  *         xgd_sprite_batch_end(sb);
  *         xgd_present(dev);
