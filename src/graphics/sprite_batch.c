@@ -483,20 +483,37 @@ static void save_states(xgd_device *dev, saved_states *s)
     (void)xgd_get_texture(dev, 0, &s->texture0);
 }
 
+/* The device's last result and message, kept across calls whose failure is not what the caller
+ * reports (error_put_back records them again, so they stay the device's). */
+typedef struct error_mark {
+    xgd_result code;
+    char why[512];
+} error_mark;
+
+static void error_keep(xgd_device *dev, error_mark *m)
+{
+    m->code = xgd_device_last_result(dev);
+    snprintf(m->why, sizeof m->why, "%s", xgd_device_last_error(dev));
+}
+
+static void error_put_back(xgd_device *dev, const error_mark *m)
+{
+    (void)xgd_device_report_error(dev, m->code, "%s", m->why);
+}
+
 /* Binding is public state only, so this cannot fail for objects that were bound a moment ago
  * (a call that succeeds records nothing); should one fail anyway, the failure being reported
  * is recorded again, so it stays the device's message. */
 static void restore_states(xgd_device *dev, const saved_states *s)
 {
-    xgd_result code = xgd_device_last_result(dev);
-    char why[512];
-    snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+    error_mark kept;
+    error_keep(dev, &kept);
     bool ok = xgd_set_blend_state(dev, s->blend) == XGD_OK;
     ok &= xgd_set_depth_stencil_state(dev, s->depth_stencil) == XGD_OK;
     ok &= xgd_set_rasterizer_state(dev, s->rasterizer) == XGD_OK;
     ok &= xgd_set_sampler_state(dev, 0, s->sampler0) == XGD_OK;
     ok &= xgd_set_texture(dev, 0, s->texture0) == XGD_OK;
-    if (!ok) (void)xgd_device_report_error(dev, code, "%s", why);
+    if (!ok) error_put_back(dev, &kept);
 }
 
 /* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
@@ -750,9 +767,8 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
             { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
             { 24, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 1 },
         };
-        xgd_result code = xgd_device_last_result(dev);
-        char why[512];
-        snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+        error_mark kept;
+        error_keep(dev, &kept);
         if (b->group_slot == NULL) b->group_slot = malloc(MAX_SPRITES);
         if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
         if (b->group_slot == NULL || b->groups == NULL ||
@@ -761,7 +777,7 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
                          sizeof xgd_stock_xfx_spritebatch16,
                          &b->group_effect, &b->group_matrix) != XGD_OK) {
             b->groups_unavailable = true;
-            (void)xgd_device_report_error(dev, code, "%s", why);
+            error_put_back(dev, &kept);
             return false;
         }
     }
@@ -941,9 +957,8 @@ static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64
 static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_state *gs,
                              xgd_texture *last, xgd_result r)
 {
-    xgd_result code = xgd_device_last_result(dev);
-    char why[512];
-    snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+    error_mark kept;
+    error_keep(dev, &kept);
     xgd_result e = XGD_OK;
     if (gs->program || gs->inst) {
         e = xgd_effect_apply(b->sprite_effect);
@@ -955,8 +970,9 @@ static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_s
         if (e == XGD_OK) e = t;
     }
     if (r != XGD_OK) {
-        if (xgd_device_last_result(dev) != code || strcmp(xgd_device_last_error(dev), why) != 0)
-            (void)xgd_device_report_error(dev, code, "%s", why);
+        if (xgd_device_last_result(dev) != kept.code ||
+            strcmp(xgd_device_last_error(dev), kept.why) != 0)
+            error_put_back(dev, &kept);
         return r;
     }
     return e;
@@ -998,9 +1014,8 @@ static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result 
             { 32, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
             { 36, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
         };
-        xgd_result code = xgd_device_last_result(dev);
-        char why[512];
-        snprintf(why, sizeof why, "%s", xgd_device_last_error(dev));
+        error_mark kept;
+        error_keep(dev, &kept);
         xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance),
                                        &b->inst_decl, &inst_program_class,
                                        xgd_stock_xfx_spriteinst,
@@ -1012,7 +1027,7 @@ static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result 
                 return false;
             }
             b->inst_unavailable = true;
-            (void)xgd_device_report_error(dev, code, "%s", why);
+            error_put_back(dev, &kept);
             return false;
         }
     }
