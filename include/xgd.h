@@ -2300,7 +2300,10 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * color) through xgd_reserve_user_quad_instances and an internal program that selects each
  * corner's values (shaders/stock/spriteinst.fx) instead of writing four 24-byte vertices: half
  * the upload bytes and fewer instructions in End, and the same pixels, since the corners are
- * selected, not computed. A batch with a rotated sprite, a custom effect or a sprite queued as
+ * selected, not computed. A batch none of whose sprites has a source rectangle (each shows its
+ * whole texture, flipped or not) is drawn from 32 bytes a sprite instead: the queue entry Draw
+ * made (edges, layer depth, color, flips), copied as it is (shaders/stock/spritewhole.fx). A
+ * batch with a rotated sprite, a custom effect or a sprite queued as
  * four vertices (an empty quad: a zero-size source over a destination, or a corner beyond float
  * range), and chunks drawn by texture groups, are drawn with vertices. The device state after End is the same either
  * way. Modes: AUTO (default): wherever that applies; OFF: never; ON: as AUTO, except that a

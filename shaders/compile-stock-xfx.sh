@@ -2,7 +2,7 @@
 # compile-stock-xfx.sh - regenerates shaders/generated/stock_xfx.h, the compiled effects (.xfx)
 # of BasicEffect, SpriteEffect, the EXT MrtEffect and VolumeEffect, AlphaTestEffect,
 # DualTextureEffect, EnvironmentMapEffect and SkinnedEffect, and of SpriteBatch's texture-group
-# program (spritebatch16.fx) and instanced program (spriteinst.fx), from their HLSL effect
+# program (spritebatch16.fx) and instanced programs (spriteinst.fx, spritewhole.fx), from their HLSL effect
 # sources in shaders/stock/ with the project's compiler tools/xgd-fxc. The header is committed, so every
 # build (XGD_HLSL=OFF and XGD_MOJOSHADER=OFF included) has the stock effects without a
 # compiler; src/graphics/basic_effect.c (the first four, through xgd_effect_create_derived)
@@ -61,7 +61,7 @@ marker='^\/\/ ---- VARIANT'
 } > "$tmp/basic.fx"
 
 # ---- compile, then C arrays -----------------------------------------------------------------
-names='basic sprite mrt volume alphatest dualtexture envmap skinned spritebatch16 spriteinst'
+names='basic sprite mrt volume alphatest dualtexture envmap skinned spritebatch16 spriteinst spritewhole'
 for name in $names; do
     in="$here/stock/$name.fx"
     [ "$name" = basic ] && in="$tmp/basic.fx"

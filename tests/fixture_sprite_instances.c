@@ -182,6 +182,93 @@ XGD_FIXTURE(SpriteBatch_InstancedMatchesVerticesBackToFront)
 /* a rotated sprite in the batch: drawn with vertices in ON mode too, the same image */
 XGD_FIXTURE(SpriteBatch_InstancedWithRotatedSprites) { inst_match(t, XGD_SPRITE_SORT_TEXTURE, true); }
 
+/* Batches whose sprites all show their whole texture (no source rectangle) are drawn by
+ * spritewhole.fx from their 32-byte queue entries as they are, whose form word carries the
+ * flips; a batch with a source rectangle among them by spriteinst.fx from 48-byte elements. The
+ * same scene without source rectangles (whole textures flipped all four ways, placed by
+ * position, origin and scale or by a destination rectangle, tinted, layered, two chunks, runs
+ * over six textures) is drawn with vertices (OFF), by spritewhole (ON), and by spriteinst (ON,
+ * with one more sprite that has a source rectangle and a transparent tint: under AlphaBlend it
+ * adds 0 and keeps the rest, so the picture is the same): all three byte for byte, with the
+ * element size each path's reservation says. */
+static bool draw_whole_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                             xgd_texture *const *tex, xgd_sprite_sort_mode mode, bool one_source,
+                             uint8_t **pixels, int *element)
+{
+    const xgd_rect src = { 1, 0, 2, 3 };
+    const xgd_rect dst[3] = { { 5, 7, 9, 4 }, { 40, 30, 3, 11 }, { 70, 2, 17, 9 } };
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    d.sort_mode = mode;
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
+    for (int i = 0; i < ISPRITES; i++) {
+        xgd_sprite s = inst_sprite(i, &src, dst, false);
+        s.source = NULL;
+        if (xgd_sprite_batch_draw(sb, tex[inst_texture_of(i)], &s) != XGD_OK) return false;
+    }
+    if (one_source) {
+        xgd_sprite s = XGD_SPRITE_INIT;
+        s.position = (xgd_vector2){ 20, 20 };
+        s.source = &src;
+        s.color = (xgd_color){ 0, 0, 0, 0 };
+        s.layer_depth = 0.5f;
+        if (xgd_sprite_batch_draw(sb, tex[1], &s) != XGD_OK) return false;
+    }
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    *element = dev->quad_reservation.per_instance
+                   ? xgd_vertex_declaration_stride(dev->quad_reservation.decl)
+                   : 0;
+    return xgdt_read_back_buffer(t, dev, IW, IH, pixels);
+}
+
+static void whole_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
+{
+    xgd_texture *tex[ITEX];
+    xgd_sprite_batch *sb = NULL;
+    xgd_device *dev = inst_setup(t, tex, &sb);
+    REQUIRE(dev != NULL);
+    if (!gpu_renderer(dev)) {
+        xgd_sprite_batch_destroy(sb);
+        for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws sprites from vertices");
+        return;
+    }
+    uint8_t *off = NULL, *whole = NULL, *element = NULL;
+    int size_off = -1, size_whole = -1, size_element = -1;
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
+    uint64_t d0 = inst_draws(dev);
+    REQUIRE(draw_whole_scene(t, dev, sb, tex, mode, false, &off, &size_off));
+    uint64_t d1 = inst_draws(dev);
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON));
+    REQUIRE(draw_whole_scene(t, dev, sb, tex, mode, false, &whole, &size_whole));
+    uint64_t d2 = inst_draws(dev);
+    REQUIRE(draw_whole_scene(t, dev, sb, tex, mode, true, &element, &size_element));
+    CHECK_INT(size_off, 0);
+    CHECK_INT(size_whole, 32);
+    CHECK_INT(size_element, 48);
+    int drawn = 0;
+    for (int i = 0; i < IW * IH; i++) drawn += off[i * 4] != 10;
+    CHECK_MSG(drawn > IW * IH / 2, "only %d of %d pixels drawn", drawn, IW * IH);
+    CHECK(xgdt_compare_rgba(t, "whole-texture elements vs vertices", whole, off, IW, IH, 0));
+    CHECK(xgdt_compare_rgba(t, "48-byte elements vs vertices", element, off, IW, IH, 0));
+    CHECK_INT((int)(d2 - d1), (int)(d1 - d0));
+    if (mode == XGD_SPRITE_SORT_DEFERRED) CHECK_INT((int)(d1 - d0), expected_runs());
+    free(off);
+    free(whole);
+    free(element);
+    xgd_sprite_batch_destroy(sb);
+    for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(SpriteBatch_InstancedWholeTexturesDeferred) { whole_match(t, XGD_SPRITE_SORT_DEFERRED); }
+XGD_FIXTURE(SpriteBatch_InstancedWholeTexturesFrontToBack)
+{
+    whole_match(t, XGD_SPRITE_SORT_FRONT_TO_BACK);
+}
+
 /* After an instanced End: slot 0 the last sprite's texture, sampler 0 the batch's, and the
  * stock SpriteEffect applied again (a later batch with a custom pixel-only pass, which keeps
  * the applied vertex shader, draws as it does after a vertex-path End); modes checked. */

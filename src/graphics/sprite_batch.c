@@ -214,13 +214,20 @@ struct xgd_sprite_batch {
 
     /* Instanced sprites (draw_sprites, GPU renderers): spriteinst.fx draws a chunk of
        unrotated sprites from a 48-byte element each (sprite_instance) instead of four
-       vertices. */
+       vertices; spritewhole.fx a batch whose sprites all show their whole texture from their
+       queue entries themselves (32 bytes). */
     xgd_sprite_instancing inst_mode;  /* xgd_sprite_batch_set_instancing */
-    bool inst_unavailable;            /* the program or declaration could not be made (once) */
-    xgd_effect *inst_effect;
-    xgd_effect_parameter inst_matrix;
-    xgd_vertex_declaration *inst_decl;
+    bool inst_unavailable;            /* spriteinst could not be made (once) */
+    bool whole_unavailable;           /* spritewhole could not be made: spriteinst draws those */
+    struct inst_program {
+        xgd_effect *effect;
+        xgd_effect_parameter matrix;
+        xgd_vertex_declaration *decl;
+    } inst[2];                        /* INST_ELEMENT, INST_WHOLE */
 };
+
+/* b->inst's programs; group_state.inst is one of them plus 1, or 0 */
+enum { INST_ELEMENT = 0, INST_WHOLE = 1 };
 
 /* xgd_resource_epoch's number, read by Draw without a call (xgd_resource_epoch_address). Until
  * the first batch's creation stores the real one, a number no epoch reaches (the memo's epoch is
@@ -287,8 +294,10 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
     xgd_effect_destroy(batch->sprite_effect);
     xgd_effect_destroy(batch->group_effect);
     xgd_vertex_declaration_destroy(batch->group_decl);
-    xgd_effect_destroy(batch->inst_effect);
-    xgd_vertex_declaration_destroy(batch->inst_decl);
+    for (int k = 0; k < 2; k++) {
+        xgd_effect_destroy(batch->inst[k].effect);
+        xgd_vertex_declaration_destroy(batch->inst[k].decl);
+    }
     free(batch->group_slot);
     free(batch->groups);
     free(batch->group_mark);
@@ -685,7 +694,8 @@ typedef struct group_state {
     xgd_texture *textures[GROUP_SLOTS];   /* saved */
     xgd_sampler_state *samplers[GROUP_SLOTS];
     xgd_texture *bound[GROUP_SLOTS];  /* what draw_groups bound since the program's apply */
-    bool inst;                        /* spriteinst applied (else SpriteEffect or spritebatch16) */
+    int inst;                         /* the instanced program applied plus 1 (INST_ELEMENT,
+                                         INST_WHOLE); 0: SpriteEffect or spritebatch16 */
 } group_state;
 
 xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
@@ -715,7 +725,7 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
     batch->inst_mode = mode;
     /* a failure to make the program in AUTO turned instancing off for the batch; a new mode
        tries again (and ON reports the failure) */
-    batch->inst_unavailable = false;
+    batch->inst_unavailable = batch->whole_unavailable = false;
     return XGD_OK;
 }
 
@@ -726,6 +736,8 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
  * would grow the pipeline cache a frame: conformance.*.Soak_ChurnReturnsToSteadyState). */
 static const xgd_effect_class group_program_class = { "SpriteBatch texture-group program", 0, NULL };
 static const xgd_effect_class inst_program_class = { "SpriteBatch instanced program", 0, NULL };
+static const xgd_effect_class whole_program_class = { "SpriteBatch whole-texture instanced program",
+                                                      0, NULL };
 
 /* One of the batch's internal programs (spritebatch16, spriteinst), made once: its vertex
  * declaration (when *decl is NULL) from elements, the effect of class cls from its .xfx and
@@ -896,7 +908,7 @@ static xgd_result group_program(xgd_sprite_batch *b, xgd_device *dev, group_stat
         return r;
     if ((r = xgd_effect_apply(b->group_effect)) != XGD_OK) return r;
     gs->program = true;
-    gs->inst = false;
+    gs->inst = 0;
     memset(gs->bound, 0, sizeof gs->bound);
     return XGD_OK;
 }
@@ -994,20 +1006,45 @@ typedef struct sprite_instance {
     uint32_t unused[2];
 } sprite_instance;
 
-/* Whether End draws this batch's chunks instanced (unless it groups them): SpriteBatch's own
- * effect, a GPU renderer (the software renderer's quad shapes want vertices), no sprite queued
- * as four vertices (rotated, or an empty quad), the mode (xgd_sprite_batch_set_instancing),
- * and the program and declaration made (once). In AUTO a failure to make them turns
- * instancing off for the batch and clears the device's error, since the vertex path draws the
- * same; in ON it stays the device's error and *r says it (End's result). */
-static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *r)
+/* The instanced program End draws this batch's chunks with (unless it groups them), or -1 for
+ * vertices. Instanced: SpriteBatch's own effect, a GPU renderer (the software renderer's quad
+ * shapes want vertices), no sprite queued as four vertices (rotated, or an empty quad), the
+ * mode (xgd_sprite_batch_set_instancing), and spriteinst's program and declaration made (once).
+ * In AUTO a failure to make them turns instancing off for the batch and clears the device's
+ * error, since the vertex path draws the same; in ON it stays the device's error and *r says
+ * it (End's result). A batch none of whose sprites has a source rectangle (no uvs entry: every
+ * entry QUAD_WHOLE) is drawn by spritewhole from its entries as they are, when that program
+ * was made; a failure to make it turns it off for the batch in either mode and clears the
+ * error, since spriteinst draws the same. */
+static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *r)
 {
     *r = XGD_OK;
     if (b->effect != NULL || b->general_count != 0 || b->inst_mode == XGD_SPRITE_INSTANCING_OFF ||
         b->inst_unavailable ||
         (b->renderer != XGD_RENDERER_VULKAN && b->renderer != XGD_RENDERER_D3D12))
-        return false;
-    if (b->inst_effect == NULL) {
+        return -1;
+    if (b->uv_count == 0 && !b->whole_unavailable) {
+        if (b->inst[INST_WHOLE].effect != NULL) return INST_WHOLE;
+        /* the entry: edges (x0, y0, x1, y1), z, color, texture (not read), form */
+        static const xgd_vertex_element elements[] = {
+            { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
+            { offsetof(sprite_quad, z), XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
+            { offsetof(sprite_quad, color), XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+            { offsetof(sprite_quad, form), XGD_VERTEX_FORMAT_COLOR,
+              XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+        };
+        error_mark kept;
+        error_keep(dev, &kept);
+        struct inst_program *w = &b->inst[INST_WHOLE];
+        if (make_program(dev, elements, 4, (int)sizeof(sprite_quad), &w->decl,
+                         &whole_program_class, xgd_stock_xfx_spritewhole,
+                         sizeof xgd_stock_xfx_spritewhole, &w->effect, &w->matrix) == XGD_OK)
+            return INST_WHOLE;
+        b->whole_unavailable = true;
+        error_put_back(dev, &kept);
+    }
+    struct inst_program *e = &b->inst[INST_ELEMENT];
+    if (e->effect == NULL) {
         static const xgd_vertex_element elements[] = {
             { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
             { 16, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
@@ -1016,22 +1053,20 @@ static bool instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result 
         };
         error_mark kept;
         error_keep(dev, &kept);
-        xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance),
-                                       &b->inst_decl, &inst_program_class,
-                                       xgd_stock_xfx_spriteinst,
-                                       sizeof xgd_stock_xfx_spriteinst, &b->inst_effect,
-                                       &b->inst_matrix);
+        xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance), &e->decl,
+                                       &inst_program_class, xgd_stock_xfx_spriteinst,
+                                       sizeof xgd_stock_xfx_spriteinst, &e->effect, &e->matrix);
         if (made != XGD_OK) {
             if (b->inst_mode == XGD_SPRITE_INSTANCING_ON) {
                 *r = made;
-                return false;
+                return -1;
             }
             b->inst_unavailable = true;
             error_put_back(dev, &kept);
-            return false;
+            return -1;
         }
     }
-    return true;
+    return INST_ELEMENT;
 }
 
 /* Three 16-byte pieces of an element: non-temporal where stream (16-byte aligned), else plain
@@ -1053,11 +1088,26 @@ static ALWAYS_INLINE void store_instance(sprite_instance *out, const sprite_quad
 #endif
 }
 
+/* A whole-texture sprite's element for spritewhole.fx: its queue entry as it is, two 16-byte
+ * pieces stored as store_instance stores them. */
+static ALWAYS_INLINE void store_whole(sprite_quad *out, const sprite_quad *q, bool stream)
+{
+#if defined(__SSE2__)
+    float *f = (float *)(void *)out;
+    store4(f + 0, _mm_loadu_ps(&q->x0), stream);
+    store4(f + 4, _mm_loadu_ps(&q->z), stream);
+#else
+    (void)stream;
+    memcpy(out, q, sizeof *q);
+#endif
+}
+
 /* The elements of n queued sprites (order[0..n) when order is not NULL, else from first on;
- * none QUAD_VERTICES) into dst, and their runs into b->runs; returns the number of runs. */
-static ALWAYS_INLINE int expand_instances(xgd_sprite_batch *b, sprite_instance *dst,
-                                          const uint64_t *order, uint32_t first, uint32_t n,
-                                          bool stream)
+ * none QUAD_VERTICES; all QUAD_WHOLE when whole) into dst, program's (spritewhole: the entries
+ * themselves; spriteinst: sprite_instance), and their runs into b->runs; returns the number of
+ * runs. */
+static ALWAYS_INLINE int expand_instances(xgd_sprite_batch *b, void *dst, const uint64_t *order,
+                                          uint32_t first, uint32_t n, bool stream, bool whole)
 {
     const sprite_quad *quads = order != NULL ? b->quads : b->quads + first;
     int run_count = 0;
@@ -1072,42 +1122,53 @@ static ALWAYS_INLINE int expand_instances(xgd_sprite_batch *b, sprite_instance *
             run_texture = q->texture;
             run_start = i;
         }
-        store_instance(&dst[i], q, quad_uvs(b, q), stream);
+        if (whole) store_whole((sprite_quad *)dst + i, q, stream);
+        else store_instance((sprite_instance *)dst + i, q, quad_uvs(b, q), stream);
     }
     b->runs[run_count].texture = b->distinct_textures[run_texture];
     b->runs[run_count].quad_count = (int)(n - run_start);
     return run_count + 1;
 }
 
-/* A chunk of n sprites drawn instanced: spriteinst applied with the SpriteEffect's matrix (the
- * first time in an End; the apply binds its unset texture, and each run sets slot 0), the
- * elements written into a reservation, a draw a run. */
-static xgd_result draw_instances(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
-                                 uint32_t first, uint32_t n, group_state *gs)
+/* A chunk's elements (as expand_instances) for program, a constant where it is inlined. */
+static ALWAYS_INLINE int expand_chunk_instances(xgd_sprite_batch *b, void *dst,
+                                                const uint64_t *order, uint32_t first,
+                                                uint32_t n, bool stream, bool whole)
+{
+    return order != NULL ? expand_instances(b, dst, order, 0, n, stream, whole)
+                         : expand_instances(b, dst, NULL, first, n, stream, whole);
+}
+
+/* A chunk of n sprites drawn instanced by b->inst[program] (instances_possible): the program
+ * applied with the SpriteEffect's matrix (the first time in an End; the apply binds its unset
+ * texture, and each run sets slot 0), the elements written into a reservation, a draw a run. */
+static xgd_result draw_instances(xgd_sprite_batch *b, xgd_device *dev, int program,
+                                 const uint64_t *order, uint32_t first, uint32_t n,
+                                 group_state *gs)
 {
     xgd_result r;
-    if (!gs->inst) {
-        if ((r = xgd_effect_parameter_set_matrix(b->inst_effect, b->inst_matrix,
-                                                 &b->projected)) != XGD_OK)
+    const struct inst_program *p = &b->inst[program];
+    if (gs->inst != program + 1) {
+        if ((r = xgd_effect_parameter_set_matrix(p->effect, p->matrix, &b->projected)) != XGD_OK)
             return r;
-        if ((r = xgd_effect_apply(b->inst_effect)) != XGD_OK) return r;
-        gs->inst = true;
+        if ((r = xgd_effect_apply(p->effect)) != XGD_OK) return r;
+        gs->inst = program + 1;
         gs->program = false;
     }
     xgd_quad_reservation space;
-    if ((r = xgd_reserve_user_quad_instances(dev, (int)n, b->inst_decl, &space)) != XGD_OK)
-        return r;
-    sprite_instance *dst = space.vertices;
+    if ((r = xgd_reserve_user_quad_instances(dev, (int)n, p->decl, &space)) != XGD_OK) return r;
+    void *dst = space.vertices;
+    const bool whole = program == INST_WHOLE;
     int run_count;
 #if defined(__SSE2__)
     if (space.stream_stores && ((uintptr_t)dst & 15u) == 0) {
-        run_count = order != NULL ? expand_instances(b, dst, order, 0, n, true)
-                                  : expand_instances(b, dst, NULL, first, n, true);
+        run_count = whole ? expand_chunk_instances(b, dst, order, first, n, true, true)
+                          : expand_chunk_instances(b, dst, order, first, n, true, false);
         _mm_sfence();
     } else
 #endif
-    run_count = order != NULL ? expand_instances(b, dst, order, 0, n, false)
-                              : expand_instances(b, dst, NULL, first, n, false);
+    run_count = whole ? expand_chunk_instances(b, dst, order, first, n, false, true)
+                      : expand_chunk_instances(b, dst, order, first, n, false, false);
     return xgd_draw_reserved_quad_runs(dev, &space, b->runs, run_count);
 }
 
@@ -1141,7 +1202,7 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
     }
     const bool groups = count > 1 && groups_possible(b, dev);
     xgd_result made = XGD_OK;
-    const bool inst = count > 0 && instances_possible(b, dev, &made);
+    const int inst = count > 0 ? instances_possible(b, dev, &made) : -1;
     if (made != XGD_OK) return made;
     uint32_t first = 0;
     while (first < count) {
@@ -1159,15 +1220,16 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
                 continue;
             }
         }
-        if (inst) {
-            r = draw_instances(b, dev, order != NULL ? &order[first] : NULL, first, n, gs);
+        if (inst >= 0) {
+            r = draw_instances(b, dev, inst, order != NULL ? &order[first] : NULL, first, n, gs);
             if (r != XGD_OK) return r;
             first += n;
             continue;
         }
         if (gs->program || gs->inst) {
             if ((r = xgd_effect_apply(b->sprite_effect)) != XGD_OK) return r;
-            gs->program = gs->inst = false;
+            gs->program = false;
+            gs->inst = 0;
         }
         if (b->effect != NULL) {
             if (!xgd_resource_is_live(dev, b->effect))
