@@ -21,6 +21,7 @@
  *    call queues nothing.
  */
 #include "harness.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -336,5 +337,78 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsErrors)
     xgd_texture_destroy(a);
     xgd_texture_destroy(foreign);
     xgd_device_destroy(other);
+    xgd_device_destroy(dev);
+}
+
+/* The fast paths stay on (internal.h: xgdi_sprite_batch_long_draws). xgd_sprite_batch_draw_at
+ * and xgd_sprite_batch_draw with a plain sprite (whole texture, unrotated) queue a run's sprites
+ * without the long way once the run's texture was checked in the batch, while no handle has
+ * ended since (the resource epoch) and the queue has room (kept between batches). Their
+ * results are the same either way, so only this count shows a fast path that silently turned
+ * off: one that read a stale or placeholder epoch (no batch storing the real counter's
+ * address), or lost its run. Each step's count follows from that rule: a batch's first Draw
+ * checks its texture (1), the rest of the run none (0), a texture destroyed mid-batch moves the
+ * epoch, so the next Draw goes the long way once (1) and the run goes on fast (0). */
+XGD_TEST(SpriteBatch_FastPathsStayOn)
+{
+    xgd_device *dev = xgdt_device_on(t, XGD_RENDERER_SOFTWARE, OW, OH);
+    REQUIRE(dev != NULL);
+    xgd_texture *a = overload_texture(t, dev, 0, 3, 3, true);
+    xgd_texture *other = overload_texture(t, dev, 1, 3, 3, true);
+    REQUIRE(a != NULL && other != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    CHECK(xgdi_sprite_batch_long_draws(NULL) == UINT64_MAX);
+    xgd_sprite_batch_begin_desc d;
+    memset(&d, 0, sizeof d);
+    const xgd_color white = { 255, 255, 255, 255 };
+    /* a first batch grows the queue to 1,024 sprites; the next ones queue into it */
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
+    for (int i = 0; i < 1024; i++)
+        REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ (float)(i % 30), 2 }, white));
+    REQUIRE_OK(xgd_sprite_batch_end(sb));
+    xgd_sprite plain = XGD_SPRITE_INIT;
+    plain.position = (xgd_vector2){ 4.25f, 5.5f };
+    plain.scale = (xgd_vector2){ 2, 1.5f };
+    plain.origin = (xgd_vector2){ 1, 0.5f };
+    for (int round = 0; round < 2; round++) {
+        REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
+        uint64_t n0 = xgdi_sprite_batch_long_draws(sb);
+        REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ 1, 1 }, white));
+        uint64_t n1 = xgdi_sprite_batch_long_draws(sb);
+        CHECK_MSG(n1 - n0 == 1, "round %d: the batch's first Draw: %llu long draws, want 1", round,
+                  (unsigned long long)(n1 - n0));
+        for (int i = 0; i < 299; i++) {
+            REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ (float)i * 0.1f, 3 }, white));
+            REQUIRE_OK(xgd_sprite_batch_draw(sb, a, &plain));
+        }
+        uint64_t n2 = xgdi_sprite_batch_long_draws(sb);
+        CHECK_MSG(n2 == n1, "round %d: 598 more Draws of the run: %llu long draws, want 0", round,
+                  (unsigned long long)(n2 - n1));
+        if (round == 0) {
+            /* a texture the batch never saw ends: the epoch moves */
+            xgd_texture_destroy(other);
+            other = NULL;
+        } else {
+            /* a batch's own resources too: a state object made and destroyed */
+            xgd_blend_state *bs = NULL;
+            xgd_blend_state_desc bd = XGD_BLEND_STATE_DESC_DEFAULT;
+            REQUIRE_OK(xgd_blend_state_create(dev, &bd, &bs));
+            xgd_blend_state_destroy(bs);
+        }
+        REQUIRE_OK(xgd_sprite_batch_draw(sb, a, &plain));
+        uint64_t n3 = xgdi_sprite_batch_long_draws(sb);
+        CHECK_MSG(n3 - n2 == 1, "round %d: the first Draw after a handle ended: %llu long draws, "
+                  "want 1", round, (unsigned long long)(n3 - n2));
+        for (int i = 0; i < 200; i++)
+            REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ 2, (float)i * 0.1f }, white));
+        uint64_t n4 = xgdi_sprite_batch_long_draws(sb);
+        CHECK_MSG(n4 == n3, "round %d: 200 Draws after that: %llu long draws, want 0", round,
+                  (unsigned long long)(n4 - n3));
+        REQUIRE_OK(xgd_sprite_batch_end(sb));
+    }
+    xgd_sprite_batch_destroy(sb);
+    CHECK(xgdi_sprite_batch_long_draws(sb) == UINT64_MAX);
+    xgd_texture_destroy(a);
     xgd_device_destroy(dev);
 }

@@ -739,6 +739,15 @@ void xgdi_debug_install_pending(xgd_device *dev);
  * and the caps are left as the renderer reported them. */
 xgd_result xgdi_probe_packed_formats(xgd_device *dev);
 
+/* ---- test hooks of src/graphics (defined there; the library never calls them) ------------ */
+
+/* Draws (every overload) of the batch that took SpriteBatch's long way (draw_other: the
+ * batch resolved by handle, the texture checked or looked up, or a sprite the fast paths do
+ * not take) since its creation; UINT64_MAX for a handle that is not a live batch. A run of
+ * unrotated sprites with a texture checked in the batch takes the fast path while the
+ * resource epoch stays (sprite_batch.c), so tests can see that it does. */
+uint64_t xgdi_sprite_batch_long_draws(xgd_sprite_batch *batch);
+
 /* user_decl_handle when none is remembered: an even address, and handles are odd */
 extern const uint64_t xgdi_no_user_decl;
 #define XGDI_NO_USER_DECL ((const xgd_vertex_declaration *)(const void *)&xgdi_no_user_decl)

@@ -224,6 +224,8 @@ struct xgd_sprite_batch {
         xgd_effect_parameter matrix;
         xgd_vertex_declaration *decl;
     } inst[2];                        /* INST_ELEMENT, INST_WHOLE */
+
+    uint64_t long_draws;              /* Draws through draw_other (xgdi_sprite_batch_long_draws) */
 };
 
 /* b->inst's programs; group_state.inst is one of them plus 1, or 0 */
@@ -322,6 +324,15 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
         if (resolve_r_ != XGD_OK) return resolve_r_;                                             \
         (dev) = (batch)->device;                                                                 \
     } while (0)
+
+/* internal.h: declared there for the tests; sprite_batch.c sees only the public API */
+uint64_t xgdi_sprite_batch_long_draws(xgd_sprite_batch *batch);
+uint64_t xgdi_sprite_batch_long_draws(xgd_sprite_batch *batch)
+{
+    if (xgd_resource_resolve(NULL, batch, &batch_class, NULL, (void **)&batch, NULL) != XGD_OK)
+        return UINT64_MAX;
+    return batch->long_draws;
+}
 
 xgd_result xgd_sprite_batch_get_device(xgd_sprite_batch *batch, xgd_device **out)
 {
@@ -1828,6 +1839,7 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         last->batch = batch;
         last->epoch = epoch;
     }
+    batch->long_draws++;
     if (epoch != batch->checked_epoch) {
         /* a handle has died since the run and the memo were checked: they may name it */
         batch->checked_epoch = epoch;
