@@ -11,7 +11,8 @@
  * by the second batch's pipelines every frame, for as long as the device lived.
  *
  * Checked: the cache holds no more entries after 40 more frames than after the first 8 (nor
- * the renderer's retire queue, so what left the cache is freed too), and
+ * the renderer's retire queue, so what left the cache is freed too); what leaves it while the
+ * open frame may use it waits for that frame (PipelineCache_EvictedPipelinesWaitForTheOpenFrame); and
  * every frame draws both batches' sprites (the pipelines made after others left work), with
  * blend states that vary by frame so that several pipelines a shader pair come and go.
  */
@@ -130,6 +131,81 @@ XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
     CHECK_MSG(dev->renderer->retired.count <= warm_retired,
               "%zu objects waiting in the retire queue after %d frames, %zu after %d",
               warm_retired, CHURN_WARM, dev->renderer->retired.count, CHURN_FRAMES);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}
+
+/* What leaves the cache while the open frame may still use it waits for that frame: the
+ * entries a destroyed shader's pipelines are retired with name a fence after every submitted
+ * one, so collecting everything the GPU has completed (all of it: the frame is recorded after a
+ * readback waited) frees none of them, and the frame then draws with them. (A pipeline freed one
+ * submission early is freed while the open frame's commands name it: Vulkan's validation layer
+ * reports that, vkd3d does not, so this reads the queue.) */
+XGD_FIXTURE(PipelineCache_EvictedPipelinesWaitForTheOpenFrame)
+{
+    xgd_device *dev = xgdt_device_on(t, t->renderer, CW, CH);
+    REQUIRE(dev != NULL);
+    if (cached_pipelines(dev) < 0) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer caches no pipelines");
+        return;
+    }
+    uint8_t white[2 * 2 * 4];
+    memset(white, 255, sizeof white);
+    xgd_texture *tex = xgdt_image_texture(t, dev, 2, 2, white);
+    REQUIRE(tex != NULL);
+    /* a frame as in the churn test (its batches' programs made once), then a wait for all of it */
+    REQUIRE(churn_frame(t, dev, tex, 0));
+    uint8_t *px = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, CW, CH, &px));
+    free(px);
+    px = NULL;
+    xgdi_renderer *r = dev->renderer;
+    const uint64_t waited = r->submitted_fence;
+    /* the open frame: two batches drawn, then destroyed before anything is submitted */
+    xgd_sprite_batch *sb[2] = { NULL, NULL };
+    REQUIRE_OK(xgd_clear_color(dev, (xgd_color){ 0, 0, 0, 255 }));
+    for (int k = 0; k < 2; k++) {
+        xgd_sprite_batch_begin_desc d;
+        memset(&d, 0, sizeof d);
+        d.blend_state = xgd_blend_state_preset(dev, XGD_BLEND_PRESET_OPAQUE);
+        REQUIRE_OK(xgd_sprite_batch_create(dev, &sb[k]));
+        REQUIRE_OK(xgd_sprite_batch_begin(sb[k], &d));
+        REQUIRE_OK(xgd_sprite_batch_draw_at(sb[k], tex, (xgd_vector2){ 1.0f + 8.0f * (float)k, 1 },
+                                            (xgd_color){ 255, 255, 255, 255 }));
+        REQUIRE_OK(xgd_sprite_batch_end(sb[k]));
+    }
+    const size_t before = r->retired.count;
+    const uint64_t submitted = r->submitted_fence;
+    xgd_sprite_batch_destroy(sb[0]);
+    xgd_sprite_batch_destroy(sb[1]);
+    const size_t after = r->retired.count;
+    CHECK_MSG(after > before, "destroying the batches retired nothing (%zu entries)", after);
+    for (size_t i = before; i < after; i++)
+        CHECK_MSG(r->retired.items[i].fence > submitted,
+                  "entry %zu retired for fence %llu, which the submitted work (up to %llu) "
+                  "reaches before the open frame's", i,
+                  (unsigned long long)r->retired.items[i].fence, (unsigned long long)submitted);
+    if (submitted == waited) {
+        /* everything submitted has completed: collecting it must keep the new entries */
+        size_t pending = 0;
+        for (size_t i = 0; i < r->retired.count; i++) pending += r->retired.items[i].fence > submitted;
+        (void)xgdi_retire_collect(&r->retired, r, submitted);
+        CHECK_MSG(r->retired.count == pending,
+                  "%zu entries left after collecting the completed fences, want the %zu the "
+                  "open frame holds", r->retired.count, pending);
+    }
+    /* and the frame draws with them: both sprites white, the rest black */
+    REQUIRE(xgdt_read_back_buffer(t, dev, CW, CH, &px));
+    int wrong = 0;
+    for (int y = 0; y < CH; y++)
+        for (int x = 0; x < CW; x++) {
+            const bool inside = y >= 1 && y < 3 && ((x >= 1 && x < 3) || (x >= 9 && x < 11));
+            const uint8_t *p = &px[(y * CW + x) * 4];
+            wrong += (p[0] == 255 && p[1] == 255 && p[2] == 255) != inside;
+        }
+    CHECK_MSG(wrong == 0, "%d of %d pixels wrong", wrong, CW * CH);
+    free(px);
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
