@@ -26,6 +26,11 @@
  * SwSimd_Unorm8: the row path's conversions (sw_simd.h, SSE2 or plain C as built) are the
  * rules': every byte b decodes to (float)b / 255, and a float encodes as clamp(v, 0, 1) * 255
  * + 0.5 truncated, NaN as 0.
+ * SwSimd_BlendWhite (SSE2 builds): the row path's integer form for a white tint
+ * (sw_blend4_white) gives, for every texel byte s, texel alpha sa and target byte d, the byte
+ * of the float form it stands for: sat(sat(s / 255 * f) + d / 255 * (1 - sat(sa / 255 * f)))
+ * encoded, for the modulate factor f = 1 and f up to 32 ulps either side (the row path's f is
+ * the sum of three float barycentrics, within a few ulps of 1).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -611,4 +616,73 @@ XGD_TEST(SwSimd_Unorm8)
             if (out[k] != rule_unorm8(vals[i + k])) bad++;
     }
     CHECK_MSG(bad == 0, "%d encoded values differ from the rule", bad);
+}
+
+/* the float form of the row path's AlphaBlend for one channel: s, sa, d bytes, f the factor */
+static uint8_t blend_float_form(int s, int sa, int d, float f)
+{
+    float s3 = (float)sa / 255.0f * f, sv = (float)s / 255.0f * f;
+    s3 = s3 > 0.0f ? (s3 < 1.0f ? s3 : 1.0f) : 0.0f;
+    sv = sv > 0.0f ? (sv < 1.0f ? sv : 1.0f) : 0.0f;
+    return rule_unorm8(sv + (float)d / 255.0f * (1.0f - s3));
+}
+
+XGD_TEST(SwSimd_BlendWhite)
+{
+#if !SW_SIMD
+    xgdt_not_supported(t, "built without SSE2: the row path has no integer form");
+#else
+    /* the float form gives the same byte for the factors 1 and 1, 4 and 32 ulps either side */
+    float f[6];
+    for (int k = 0, n = 0; k < 3; k++) {
+        static const int ulps[3] = { 1, 4, 32 };
+        float lo = 1.0f, hi = 1.0f;
+        for (int i = 0; i < ulps[k]; i++) {
+            lo = nextafterf(lo, 0.0f);
+            hi = nextafterf(hi, 2.0f);
+        }
+        f[n++] = lo;
+        f[n++] = hi;
+    }
+    long moved = 0;
+    for (int sa = 0; sa < 256; sa++)
+        for (int d = 0; d < 256; d++)
+            for (int s = 0; s < 256; s++) {
+                const uint8_t one = blend_float_form(s, sa, d, 1.0f);
+                for (int k = 0; k < 6; k++)
+                    if (blend_float_form(s, sa, d, f[k]) != one && moved++ < 4)
+                        xgdt_fail_at(t, __FILE__, __LINE__, "s %d, sa %d, d %d: factor %.9g "
+                                     "gives %u, 1 gives %u", s, sa, d, (double)f[k],
+                                     blend_float_form(s, sa, d, f[k]), one);
+            }
+    CHECK_MSG(moved == 0, "%ld blends move with the factor", moved);
+    /* and the integer form gives that byte: every triple, four pixels a call (channel 0 takes
+       every byte over the four, alpha sa, the target all d) */
+    long bad = 0;
+    for (int sa = 0; sa < 256; sa++) {
+        for (int d = 0; d < 256; d++) {
+            for (int b = 0; b < 64; b++) {
+                uint8_t tex[16], dst[16], got[16];
+                for (int p = 0; p < 4; p++) {
+                    const int v = b + 64 * p;
+                    tex[p * 4 + 0] = (uint8_t)v;
+                    tex[p * 4 + 1] = (uint8_t)(255 - v);
+                    tex[p * 4 + 2] = (uint8_t)(v * 7);
+                    tex[p * 4 + 3] = (uint8_t)sa;
+                }
+                memset(dst, d, sizeof dst);
+                __m128i out = sw_blend4_white(_mm_loadu_si128((const __m128i *)(const void *)tex),
+                                              _mm_loadu_si128((const __m128i *)(const void *)dst));
+                _mm_storeu_si128((__m128i *)(void *)got, out);
+                for (int i = 0; i < 16; i++) {
+                    const uint8_t want = blend_float_form(tex[i], sa, d, 1.0f);
+                    if (got[i] != want && bad++ < 4)
+                        xgdt_fail_at(t, __FILE__, __LINE__, "s %u, sa %d, d %d: %u, the float "
+                                     "form %u", tex[i], sa, d, got[i], want);
+                }
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "%ld blends differ from the float form", bad);
+#endif
 }

@@ -684,6 +684,8 @@ typedef struct sw_mod4 {
     __m128 uv[3][2];           /* splats of each vertex's u and v */
     __m128 col[3][4];          /* splats of each vertex's colour channels */
     bool one_col;              /* all twelve colour values are the same float (bits) */
+    bool white;                /* and that value is 1: sw_blend4_white where every lane is one
+                                  texel */
     __m128 size[2];            /* splats of the image's width and height as floats */
     __m128 size_uv;            /* (width, height, 1, 1) for sw_sample_rgba8_uv */
     __m128 uv1[3], col1[3];    /* one pixel's form (sw_mod1_px): (u, v, 0, 0), the colour */
@@ -777,9 +779,26 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
         tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(2, 2, 2, 2))) * 4));
     __m128i g3 = _mm_cvtsi32_si128((int)sw_ld32(
         tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(3, 3, 3, 3))) * 4));
+    const __m128i texels = _mm_unpacklo_epi64(_mm_unpacklo_epi32(g0, g1), _mm_unpacklo_epi32(g2, g3));
+    const bool all_fast = (fast | (15 << n)) == 15 + (15 << n);
+    __m128i dpx;
+    if (n == 4) {
+        dpx = _mm_loadu_si128((const __m128i *)(const void *)q);
+    } else {
+        dpx = _mm_cvtsi32_si128((int)sw_ld32(q));
+        if (n >= 2) dpx = _mm_unpacklo_epi32(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 4)));
+        if (n == 3) dpx = _mm_unpacklo_epi64(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 8)));
+    }
+    __m128i out;
+    if (m->white && all_fast) {
+        /* a white tint on one texel a lane: the same bytes in integers (sw_blend4_white;
+           the modulate factor is w0 + w1 + w2 within a few ulps of 1) */
+        out = sw_blend4_white(texels, dpx);
+        goto store;
+    }
     __m128 t[4];
-    sw_mod4_unorm8(_mm_unpacklo_epi64(_mm_unpacklo_epi32(g0, g1), _mm_unpacklo_epi32(g2, g3)), t);
-    if ((fast | (15 << n)) != 15 + (15 << n)) {
+    sw_mod4_unorm8(texels, t);
+    if (!all_fast) {
         float tf[4][4], uf[4], vf[4];
         for (int k = 0; k < 4; k++) _mm_storeu_ps(tf[k], t[k]);
         _mm_storeu_ps(uf, u);
@@ -809,14 +828,6 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
     __m128 s1 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[1], f1), zero), onef);
     __m128 s2 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[2], f2), zero), onef);
     __m128 s3 = _mm_min_ps(_mm_max_ps(_mm_mul_ps(t[3], f3), zero), onef);
-    __m128i dpx;
-    if (n == 4) {
-        dpx = _mm_loadu_si128((const __m128i *)(const void *)q);
-    } else {
-        dpx = _mm_cvtsi32_si128((int)sw_ld32(q));
-        if (n >= 2) dpx = _mm_unpacklo_epi32(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 4)));
-        if (n == 3) dpx = _mm_unpacklo_epi64(dpx, _mm_cvtsi32_si128((int)sw_ld32(q + 8)));
-    }
     __m128 d[4];
     sw_mod4_unorm8(dpx, d);
     const __m128 oma = _mm_sub_ps(onef, s3);
@@ -825,10 +836,11 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
     _mm_cvttps_epi32(_mm_add_ps(                                                                 \
         _mm_mul_ps(_mm_min_ps(_mm_max_ps(_mm_add_ps(s, _mm_mul_ps(dk, oma)), zero), onef), k255), \
         half))
-    __m128i out = _mm_or_si128(_mm_or_si128(SW_MOD4_OUT(s0, d[0]), _mm_slli_epi32(SW_MOD4_OUT(s1, d[1]), 8)),
-                               _mm_or_si128(_mm_slli_epi32(SW_MOD4_OUT(s2, d[2]), 16),
-                                            _mm_slli_epi32(SW_MOD4_OUT(s3, d[3]), 24)));
+    out = _mm_or_si128(_mm_or_si128(SW_MOD4_OUT(s0, d[0]), _mm_slli_epi32(SW_MOD4_OUT(s1, d[1]), 8)),
+                       _mm_or_si128(_mm_slli_epi32(SW_MOD4_OUT(s2, d[2]), 16),
+                                    _mm_slli_epi32(SW_MOD4_OUT(s3, d[3]), 24)));
 #undef SW_MOD4_OUT
+store:
     if (n == 4) {
         _mm_storeu_si128((__m128i *)(void *)q, out);
     } else {
@@ -937,6 +949,7 @@ static void sw_mod_rows(const sw_ctx *c, const sw_screen_vertex *const v[3], con
         m4.one_col = cb[1] == cb[0] && cb[2] == cb[0] && cb[3] == cb[0] &&
                      memcmp(a1 + c->mod_col, cb, sizeof cb) == 0 &&
                      memcmp(a2 + c->mod_col, cb, sizeof cb) == 0;
+        m4.white = m4.one_col && cb[0] == 0x3f800000u; /* 1.0f */
         m4.size[0] = _mm_set1_ps((float)tw);
         m4.size[1] = _mm_set1_ps((float)th);
         m4.size_uv = size;

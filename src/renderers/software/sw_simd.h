@@ -68,6 +68,30 @@ static inline void sw_v4_store_unorm8(uint8_t *q, sw_v4 v)
     int32_t w = _mm_cvtsi128_si32(i);
     memcpy(q, &w, sizeof w);
 }
+/* Premultiplied AlphaBlend of four RGBA8 texels over four RGBA8 target pixels, the source
+ * being the texels themselves (a white tint), in integers: per channel
+ * min(255, s + (d * (255 - sa) + 127) / 255), s, sa and d the bytes. That is the float row
+ * path's unorm8 of sat(sat(s / 255 * f) + d / 255 * (1 - sat(sa / 255 * f))) for every s, sa and
+ * d and any modulate factor f within 32 ulps of 1 (unit.SwSimd_BlendWhite compares every
+ * triple): the exact value times 255 is s + d (255 - sa) / 255, whose fraction is a multiple of
+ * 1/255 and so never within 1/510 of a half, far more than the float form's rounding moves it.
+ * The division is exact as (y + 1 + (y >> 8)) >> 8 for y = d (255 - sa) + 127 <= 65152. */
+static inline __m128i sw_blend4_white(__m128i tex, __m128i dst)
+{
+    const __m128i z = _mm_setzero_si128(), k255 = _mm_set1_epi16(255), k127 = _mm_set1_epi16(127);
+    const __m128i one = _mm_set1_epi16(1);
+    __m128i half[2];
+    for (int h = 0; h < 2; h++) {
+        const __m128i s = h ? _mm_unpackhi_epi8(tex, z) : _mm_unpacklo_epi8(tex, z);
+        const __m128i d = h ? _mm_unpackhi_epi8(dst, z) : _mm_unpacklo_epi8(dst, z);
+        /* each pixel's alpha in its four channels */
+        const __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(s, 0xff), 0xff);
+        const __m128i y = _mm_add_epi16(_mm_mullo_epi16(d, _mm_sub_epi16(k255, a)), k127);
+        const __m128i q = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(y, one), _mm_srli_epi16(y, 8)), 8);
+        half[h] = _mm_add_epi16(s, q);
+    }
+    return _mm_packus_epi16(half[0], half[1]);
+}
 #else
 #define SW_SIMD 0
 typedef struct sw_v4 {
