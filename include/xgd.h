@@ -1573,7 +1573,8 @@ XGD_API xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
  * of is the shader's (SpriteBatch's: shaders/stock/spriteinst.fx). Drawn, with the same rules,
  * by xgd_draw_reserved_quad_runs (a run's quads are consecutive elements). Errors as
  * xgd_reserve_user_quads, plus NOT_SUPPORTED where the renderer draws no instanced quads (the
- * software renderer: reserve vertices there). */
+ * software renderer: reserve vertices there) and on a Reach device (XNA's Reach profile has no
+ * instancing). */
 XGD_API xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_count,
                                                    xgd_vertex_declaration *decl,
                                                    xgd_quad_reservation *out);
@@ -2308,9 +2309,10 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * range), and chunks drawn by texture groups, are drawn with vertices. The device state after End is the same either
  * way. Modes: AUTO (default): wherever that applies; OFF: never; ON: as AUTO, except that a
  * failure to make the internal program or declaration is End's error instead of a reason to
- * draw with vertices (tests use it to compare). Results: INVALID_ARGUMENT (unknown mode),
- * NOT_SUPPORTED (ON on a renderer without instanced quads: the software renderer, which draws
- * sprites from vertices), OBJECT_DISPOSED. The mode is read at End. */
+ * draw with vertices (tests use it to compare). A Reach device draws sprites from vertices
+ * (Reach has no instancing). Results: INVALID_ARGUMENT (unknown mode), NOT_SUPPORTED (ON on a
+ * renderer without instanced quads: the software renderer, which draws sprites from vertices;
+ * ON on a Reach device), OBJECT_DISPOSED. The mode is read at End. */
 typedef enum xgd_sprite_instancing {
     XGD_SPRITE_INSTANCING_AUTO = 0,
     XGD_SPRITE_INSTANCING_OFF,

@@ -269,6 +269,61 @@ XGD_FIXTURE(SpriteBatch_InstancedWholeTexturesFrontToBack)
     whole_match(t, XGD_SPRITE_SORT_FRONT_TO_BACK);
 }
 
+/* Reach has no instancing (XNA's profile table; xgd_draw_instanced_primitives refuses it too):
+ * on a Reach device xgd_reserve_user_quad_instances answers NOT_SUPPORTED and changes nothing
+ * (an earlier reservation stays drawable), SpriteBatch's ON answers NOT_SUPPORTED, and AUTO
+ * draws the whole-texture scene from vertices (End reserved no elements), the same image as
+ * OFF, with the draws of a run each. Every renderer (the textures are powers of two, as Reach
+ * wants for Wrap addressing and mipmaps). */
+XGD_FIXTURE(SpriteBatch_ReachDrawsFromVertices)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = IW;
+    dd.pp.back_buffer_height = IH;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    dd.profile = XGD_GRAPHICS_PROFILE_REACH;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev != NULL);
+    xgd_texture *tex[ITEX];
+    for (int k = 0; k < ITEX; k++) {
+        tex[k] = inst_texture(t, dev, k);
+        REQUIRE(tex[k] != NULL);
+    }
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    xgd_quad_reservation a, b;
+    memset(&b, 0, sizeof b);
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &a));
+    const uint64_t id = dev->quad_reservation.id;
+    CHECK_RESULT(xgd_reserve_user_quad_instances(dev, 1, decl, &b), XGD_ERROR_NOT_SUPPORTED);
+    CHECK(b.vertices == NULL && dev->quad_reservation.id == id &&
+          !dev->quad_reservation.per_instance);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    REQUIRE_OK(xgd_sprite_batch_set_texture_groups(sb, XGD_SPRITE_TEXTURE_GROUPS_OFF));
+    CHECK_RESULT(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON),
+                 XGD_ERROR_NOT_SUPPORTED);
+    uint8_t *off = NULL, *aut = NULL;
+    int size_off = -1, size_auto = -1;
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
+    const uint64_t d0 = inst_draws(dev);
+    REQUIRE(draw_whole_scene(t, dev, sb, tex, XGD_SPRITE_SORT_DEFERRED, false, &off, &size_off));
+    const uint64_t d1 = inst_draws(dev);
+    REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_AUTO));
+    REQUIRE(draw_whole_scene(t, dev, sb, tex, XGD_SPRITE_SORT_DEFERRED, false, &aut, &size_auto));
+    const uint64_t d2 = inst_draws(dev);
+    CHECK_INT(size_off, 0);
+    CHECK_INT(size_auto, 0);
+    CHECK(xgdt_compare_rgba(t, "Reach AUTO vs OFF", aut, off, IW, IH, 0));
+    CHECK_INT((int)(d1 - d0), expected_runs());
+    CHECK_INT((int)(d2 - d1), expected_runs());
+    free(off);
+    free(aut);
+    xgd_sprite_batch_destroy(sb);
+    for (int k = 0; k < ITEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+}
+
 /* After an instanced End: slot 0 the last sprite's texture, sampler 0 the batch's, and the
  * stock SpriteEffect applied again (a later batch with a custom pixel-only pass, which keeps
  * the applied vertex shader, draws as it does after a vertex-path End); modes checked. */

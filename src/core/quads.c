@@ -387,6 +387,11 @@ static xgd_result reserve_quads(xgd_device *device, int quad_count, xgd_vertex_d
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
                          "the %s renderer draws no instanced quads (reserve quads of vertices "
                          "with xgd_reserve_user_quads)", device->ops->name);
+    /* XNA's Reach profile has no instancing (xgd_draw_instanced_primitives, instance_frequency) */
+    if (per_instance && device->desc.profile == XGD_GRAPHICS_PROFILE_REACH)
+        return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
+                         "instanced quads need the HiDef profile; Reach has no instancing "
+                         "(reserve quads of vertices with xgd_reserve_user_quads)");
     if (quad_count <= 0 || quad_count > XGD_USER_QUADS_MAX)
         return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "quad_count %d must be 1..%d",
                          quad_count, XGD_USER_QUADS_MAX);

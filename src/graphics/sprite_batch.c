@@ -134,6 +134,7 @@ struct xgd_sprite_batch {
                                          says the device lives */
     xgd_pixel_center pixel_center;    /* the device's, fixed at its creation */
     xgd_renderer_kind renderer;       /* the device's */
+    bool reach;                       /* the device's profile is Reach: no instancing */
     xgd_effect *sprite_effect;        /* internal stock SpriteEffect */
 
     bool in_begin;
@@ -277,6 +278,7 @@ xgd_result xgd_sprite_batch_create(xgd_device *device, xgd_sprite_batch **out)
     b->device = device;
     b->pixel_center = info.pixel_center;
     b->renderer = info.renderer;
+    b->reach = info.profile == XGD_GRAPHICS_PROFILE_REACH;
     b->transform = xgd_matrix_identity();
     void *handle = NULL;
     r = xgd_resource_register(device, &batch_class, b, &handle);
@@ -733,6 +735,10 @@ xgd_result xgd_sprite_batch_set_instancing(xgd_sprite_batch *batch, xgd_sprite_i
         return xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED,
                                        "this renderer draws sprites from vertices (it has no "
                                        "instanced quads)");
+    if (mode == XGD_SPRITE_INSTANCING_ON && batch->reach)
+        return xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED,
+                                       "a Reach device draws sprites from vertices (Reach has no "
+                                       "instancing)");
     batch->inst_mode = mode;
     /* a failure to make the program in AUTO turned instancing off for the batch; a new mode
        tries again (and ON reports the failure) */
@@ -1019,8 +1025,9 @@ typedef struct sprite_instance {
 
 /* The instanced program End draws this batch's chunks with (unless it groups them), or -1 for
  * vertices. Instanced: SpriteBatch's own effect, a GPU renderer (the software renderer's quad
- * shapes want vertices), no sprite queued as four vertices (rotated, or an empty quad), the
- * mode (xgd_sprite_batch_set_instancing), and spriteinst's program and declaration made (once).
+ * shapes want vertices) and a HiDef device (Reach has no instancing), no sprite queued as four
+ * vertices (rotated, or an empty quad), the mode (xgd_sprite_batch_set_instancing), and
+ * spriteinst's program and declaration made (once).
  * In AUTO a failure to make them turns instancing off for the batch and clears the device's
  * error, since the vertex path draws the same; in ON it stays the device's error and *r says
  * it (End's result). A batch none of whose sprites has a source rectangle (no uvs entry: every
@@ -1031,7 +1038,7 @@ static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *
 {
     *r = XGD_OK;
     if (b->effect != NULL || b->general_count != 0 || b->inst_mode == XGD_SPRITE_INSTANCING_OFF ||
-        b->inst_unavailable ||
+        b->inst_unavailable || b->reach ||
         (b->renderer != XGD_RENDERER_VULKAN && b->renderer != XGD_RENDERER_D3D12))
         return -1;
     if (b->uv_count == 0 && !b->whole_unavailable) {
