@@ -2308,8 +2308,9 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * four vertices (an empty quad: a zero-size source over a destination, or a corner beyond float
  * range), and chunks drawn by texture groups, are drawn with vertices. The device state after End is the same either
  * way. Modes: AUTO (default): wherever that applies; OFF: never; ON: as AUTO, except that a
- * failure to make the internal program or declaration is End's error instead of a reason to
- * draw with vertices (tests use it to compare). A Reach device draws sprites from vertices
+ * failure to make the internal program or declaration (spriteinst's) is End's error instead of
+ * a reason to draw with vertices (tests use it to compare); in either mode a failure to make
+ * the whole-texture program draws those batches with spriteinst. A Reach device draws sprites from vertices
  * (Reach has no instancing). Results: INVALID_ARGUMENT (unknown mode), NOT_SUPPORTED (ON on a
  * renderer without instanced quads: the software renderer, which draws sprites from vertices;
  * ON on a Reach device), OBJECT_DISPOSED. The mode is read at End. */

@@ -186,8 +186,11 @@ XGD_FIXTURE(PipelineCache_EvictedPipelinesWaitForTheOpenFrame)
                   "entry %zu retired for fence %llu, which the submitted work (up to %llu) "
                   "reaches before the open frame's", i,
                   (unsigned long long)r->retired.items[i].fence, (unsigned long long)submitted);
+    /* nothing was submitted since the wait (the open frame holds the two batches' draws), so
+       everything submitted has completed: collecting it must keep the new entries */
+    CHECK_MSG(submitted == waited, "work was submitted after the wait (fence %llu, then %llu)",
+              (unsigned long long)waited, (unsigned long long)submitted);
     if (submitted == waited) {
-        /* everything submitted has completed: collecting it must keep the new entries */
         size_t pending = 0;
         for (size_t i = 0; i < r->retired.count; i++) pending += r->retired.items[i].fence > submitted;
         (void)xgdi_retire_collect(&r->retired, r, submitted);

@@ -332,8 +332,11 @@ typedef enum xgdi_fault_op {
     XGDI_FAULT_OP_COUNT
 } xgdi_fault_op;
 
-/* The body of a destroyed derived effect kept for its class (src/shader/effect.c). */
-#define XGDI_EFFECT_SPARES 8
+/* The body of a destroyed derived effect kept for its class (src/shader/effect.c): room for
+   a spare of each of the library's 11 derived classes (BasicEffect, SpriteEffect, MrtEffect,
+   VolumeEffect, the four of stock_effects.c, SpriteBatch's three programs), so a program that
+   makes and destroys any of them every frame never evicts another's */
+#define XGDI_EFFECT_SPARES 12
 typedef struct xgdi_effect_spare {
     const xgd_effect_class *cls;
     struct xgdi_fx *fx;

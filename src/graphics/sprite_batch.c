@@ -756,7 +756,7 @@ static const xgd_effect_class inst_program_class = { "SpriteBatch instanced prog
 static const xgd_effect_class whole_program_class = { "SpriteBatch whole-texture instanced program",
                                                       0, NULL };
 
-/* One of the batch's internal programs (spritebatch16, spriteinst), made once: its vertex
+/* One of the batch's internal programs (spritebatch16, spriteinst, spritewhole), made once: its vertex
  * declaration (when *decl is NULL) from elements, the effect of class cls from its .xfx and
  * the effect's MatrixTransform parameter. XGD_OK with *fx set, or the failure, which the
  * device's error names (*fx stays NULL). */

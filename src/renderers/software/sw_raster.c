@@ -780,7 +780,7 @@ static SW_INLINE void sw_mod4_px(const sw_mod4 *m, uint8_t *q, int n, __m128d a1
     __m128i g3 = _mm_cvtsi32_si128((int)sw_ld32(
         tx + (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, _MM_SHUFFLE(3, 3, 3, 3))) * 4));
     const __m128i texels = _mm_unpacklo_epi64(_mm_unpacklo_epi32(g0, g1), _mm_unpacklo_epi32(g2, g3));
-    const bool all_fast = (fast | (15 << n)) == 15 + (15 << n);
+    const bool all_fast = (fast & ((1 << n) - 1)) == (1 << n) - 1; /* lanes 0..n-1 */
     __m128i dpx;
     if (n == 4) {
         dpx = _mm_loadu_si128((const __m128i *)(const void *)q);
