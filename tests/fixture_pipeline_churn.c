@@ -90,19 +90,33 @@ static bool churn_frame(xgdt_ctx *t, xgd_device *dev, xgd_texture *white, int fr
     return xgd_present(dev) == XGD_OK;
 }
 
-XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
+/* A device of the fixture's renderer and a 2x2 white texture; false (reported: not supported
+   on a renderer without a pipeline cache or without a device, or a failure) when the fixture
+   cannot go on. */
+static bool churn_setup(xgdt_ctx *t, xgd_device **dev, xgd_texture **tex)
 {
-    xgd_device *dev = xgdt_device_on(t, t->renderer, CW, CH);
-    REQUIRE(dev != NULL);
-    if (cached_pipelines(dev) < 0) {
-        xgd_device_destroy(dev);
+    *dev = xgdt_device_on(t, t->renderer, CW, CH);
+    if (*dev == NULL) return false; /* reported by xgdt_device_on */
+    if (cached_pipelines(*dev) < 0) {
+        xgd_device_destroy(*dev);
         xgdt_not_supported(t, "the software renderer caches no pipelines");
-        return;
+        return false;
     }
     uint8_t white[2 * 2 * 4];
     memset(white, 255, sizeof white);
-    xgd_texture *tex = xgdt_image_texture(t, dev, 2, 2, white);
-    REQUIRE(tex != NULL);
+    *tex = xgdt_image_texture(t, *dev, 2, 2, white);
+    if (*tex == NULL) {
+        xgd_device_destroy(*dev);
+        return false; /* xgdt_image_texture reported it */
+    }
+    return true;
+}
+
+XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
+{
+    xgd_device *dev = NULL;
+    xgd_texture *tex = NULL;
+    if (!churn_setup(t, &dev, &tex)) return;
     long warm = -1;
     size_t warm_retired = 0;
     for (int i = 0; i < CHURN_FRAMES; i++) {
@@ -143,17 +157,9 @@ XGD_FIXTURE(PipelineCache_ShaderChurnReachesSteadyState)
  * reports that, vkd3d does not, so this reads the queue.) */
 XGD_FIXTURE(PipelineCache_EvictedPipelinesWaitForTheOpenFrame)
 {
-    xgd_device *dev = xgdt_device_on(t, t->renderer, CW, CH);
-    REQUIRE(dev != NULL);
-    if (cached_pipelines(dev) < 0) {
-        xgd_device_destroy(dev);
-        xgdt_not_supported(t, "the software renderer caches no pipelines");
-        return;
-    }
-    uint8_t white[2 * 2 * 4];
-    memset(white, 255, sizeof white);
-    xgd_texture *tex = xgdt_image_texture(t, dev, 2, 2, white);
-    REQUIRE(tex != NULL);
+    xgd_device *dev = NULL;
+    xgd_texture *tex = NULL;
+    if (!churn_setup(t, &dev, &tex)) return;
     /* a frame as in the churn test (its batches' programs made once), then a wait for all of it */
     REQUIRE(churn_frame(t, dev, tex, 0));
     uint8_t *px = NULL;

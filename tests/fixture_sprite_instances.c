@@ -66,8 +66,13 @@ static xgd_sprite inst_sprite(int i, const xgd_rect *src, const xgd_rect *dst, b
     return s;
 }
 
+/* What a scene holds besides inst_sprite's sprites (SCENE_ROTATED: every 11th rotated;
+   SCENE_WHOLE: no source rectangles, see draw_whole_scene; SCENE_ONE_SOURCE: one more sprite
+   with a source rectangle and a transparent tint, which adds nothing under AlphaBlend). */
+enum { SCENE_ROTATED = 1, SCENE_WHOLE = 2, SCENE_ONE_SOURCE = 4 };
+
 static bool draw_inst_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
-                            xgd_texture *const *tex, xgd_sprite_sort_mode mode, bool rotated,
+                            xgd_texture *const *tex, xgd_sprite_sort_mode mode, unsigned scene,
                             uint8_t **pixels)
 {
     const xgd_rect src = { 1, 0, 2, 3 };
@@ -78,8 +83,17 @@ static bool draw_inst_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
     if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
     if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
     for (int i = 0; i < ISPRITES; i++) {
-        xgd_sprite s = inst_sprite(i, &src, dst, rotated);
+        xgd_sprite s = inst_sprite(i, &src, dst, (scene & SCENE_ROTATED) != 0);
+        if (scene & SCENE_WHOLE) s.source = NULL;
         if (xgd_sprite_batch_draw(sb, tex[inst_texture_of(i)], &s) != XGD_OK) return false;
+    }
+    if (scene & SCENE_ONE_SOURCE) {
+        xgd_sprite s = XGD_SPRITE_INIT;
+        s.position = (xgd_vector2){ 20, 20 };
+        s.source = &src;
+        s.color = (xgd_color){ 0, 0, 0, 0 };
+        s.layer_depth = 0.5f;
+        if (xgd_sprite_batch_draw(sb, tex[1], &s) != XGD_OK) return false;
     }
     if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
     return xgdt_read_back_buffer(t, dev, IW, IH, pixels);
@@ -147,11 +161,11 @@ static void inst_match(xgdt_ctx *t, xgd_sprite_sort_mode mode, bool rotated)
     uint8_t *off = NULL, *on = NULL;
     REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_OFF));
     uint64_t d0 = inst_draws(dev);
-    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &off));
+    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated ? SCENE_ROTATED : 0, &off));
     CHECK_MSG(!dev->quad_reservation.per_instance, "OFF: End reserved per-quad elements");
     uint64_t d1 = inst_draws(dev);
     REQUIRE_OK(xgd_sprite_batch_set_instancing(sb, XGD_SPRITE_INSTANCING_ON));
-    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated, &on));
+    REQUIRE(draw_inst_scene(t, dev, sb, tex, mode, rotated ? SCENE_ROTATED : 0, &on));
     /* ON: instanced, unless a rotated sprite sends the batch to vertices */
     CHECK_MSG(dev->quad_reservation.per_instance == !rotated,
               "ON: End's last reservation %s per-quad elements, want %s",
@@ -195,31 +209,14 @@ static bool draw_whole_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                              xgd_texture *const *tex, xgd_sprite_sort_mode mode, bool one_source,
                              uint8_t **pixels, int *element)
 {
-    const xgd_rect src = { 1, 0, 2, 3 };
-    const xgd_rect dst[3] = { { 5, 7, 9, 4 }, { 40, 30, 3, 11 }, { 70, 2, 17, 9 } };
-    xgd_sprite_batch_begin_desc d;
-    memset(&d, 0, sizeof d);
-    d.sort_mode = mode;
-    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
-    if (xgd_sprite_batch_begin(sb, &d) != XGD_OK) return false;
-    for (int i = 0; i < ISPRITES; i++) {
-        xgd_sprite s = inst_sprite(i, &src, dst, false);
-        s.source = NULL;
-        if (xgd_sprite_batch_draw(sb, tex[inst_texture_of(i)], &s) != XGD_OK) return false;
-    }
-    if (one_source) {
-        xgd_sprite s = XGD_SPRITE_INIT;
-        s.position = (xgd_vector2){ 20, 20 };
-        s.source = &src;
-        s.color = (xgd_color){ 0, 0, 0, 0 };
-        s.layer_depth = 0.5f;
-        if (xgd_sprite_batch_draw(sb, tex[1], &s) != XGD_OK) return false;
-    }
-    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    if (!draw_inst_scene(t, dev, sb, tex, mode, SCENE_WHOLE | (one_source ? SCENE_ONE_SOURCE : 0u),
+                         pixels))
+        return false;
+    /* End's last reservation: its element size, 0 for vertices */
     *element = dev->quad_reservation.per_instance
                    ? xgd_vertex_declaration_stride(dev->quad_reservation.decl)
                    : 0;
-    return xgdt_read_back_buffer(t, dev, IW, IH, pixels);
+    return true;
 }
 
 static void whole_match(xgdt_ctx *t, xgd_sprite_sort_mode mode)
