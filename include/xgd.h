@@ -1578,6 +1578,36 @@ XGD_API xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
 XGD_API xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_count,
                                                    xgd_vertex_declaration *decl,
                                                    xgd_quad_reservation *out);
+/* A held reservation's end, called by the device when it ends the reservation for another
+ * reason than its draw or release (xgd_hold_user_quad_instances): `id` is the reservation's. Its
+ * vertices can still be read during the call (slowly: GPU renderers give write-combined memory),
+ * and not afterwards. Called from inside whichever call of the device ends it (a present, a
+ * readback, a set_data that fills the upload memory, Reset, a context loss): it must not call
+ * xgd on that device. */
+typedef void (*xgd_quad_hold_fn)(void *user, uint64_t id);
+/* The most held reservations a device keeps at once. */
+#define XGD_QUAD_HOLDS_MAX 16
+/* As xgd_reserve_user_quad_instances, but held: a library that fills quads over many calls (a
+ * sprite batch writing each Draw's element into the reservation, drawn at End) keeps it
+ * drawable across other draws and other reservations, held or not. A held reservation is drawn
+ * by xgd_draw_reserved_quad_runs, with the same rules otherwise, and stays drawable until the
+ * first of: its draw, xgd_release_quad_hold, and the device ending it, which calls
+ * on_end(user, id) first: before a submission of the device's work (xgd_present, readbacks,
+ * a get_data call, a query result that waits, a set_data call that finds the upload memory
+ * full, and on Vulkan a draw's own upload that finds it full), before Reset, at a loss of the
+ * device or its context. A device destroyed with held reservations drops them without calls.
+ * xgd_device_reset_statistics leaves them. Errors, changing nothing: those of
+ * xgd_reserve_user_quad_instances (NOT_SUPPORTED on the software renderer and Reach devices),
+ * INVALID_ARGUMENT (NULL on_end), INVALID_OPERATION (XGD_QUAD_HOLDS_MAX held already). */
+XGD_API xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
+                                                xgd_vertex_declaration *decl,
+                                                xgd_quad_hold_fn on_end, void *user,
+                                                xgd_quad_reservation *out);
+/* Gives a held reservation back undrawn (its on_end is not called). Errors, changing nothing:
+ * INVALID_ARGUMENT (NULL reservation), INVALID_OPERATION (not held: drawn, released, ended, or
+ * not a held reservation of this device), the device errors. */
+XGD_API xgd_result xgd_release_quad_hold(xgd_device *device,
+                                         const xgd_quad_reservation *reservation);
 /* Draws runs of the reserved quads as xgd_draw_user_quad_runs draws its vertices: run 0 from
  * reserved quad 0, each run after the quads of the runs before it, with its texture in slot 0
  * (which holds the last run's texture afterwards). The runs may leave quads at the end undrawn.

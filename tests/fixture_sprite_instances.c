@@ -501,3 +501,150 @@ XGD_FIXTURE(ReserveQuadInstances_ThenVertices)
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);
 }
+
+/* ---- held reservations (xgd_hold_user_quad_instances) -------------------------------------- */
+
+/* What the on_end calls of held reservations saw: the ids in order and, for each, whether the
+ * first 16 bytes still held what was written there (the reservation's first element). */
+typedef struct hold_log {
+    int calls;
+    uint64_t ids[XGD_QUAD_HOLDS_MAX + 4];
+    bool intact[XGD_QUAD_HOLDS_MAX + 4];
+    const xgd_quad_reservation *watch; /* the reservations whose bytes are checked, by id */
+    int watch_count;
+} hold_log;
+
+static void hold_ended(void *user, uint64_t id)
+{
+    hold_log *log = user;
+    int k = log->calls++;
+    if (k >= XGD_QUAD_HOLDS_MAX + 4) return;
+    log->ids[k] = id;
+    log->intact[k] = false;
+    for (int i = 0; i < log->watch_count; i++) {
+        if (log->watch[i].id != id) continue;
+        const uint8_t *p = log->watch[i].vertices;
+        bool same = true;
+        for (int b = 0; b < 16; b++) same = same && p[b] == (uint8_t)(id * 7 + (uint64_t)b);
+        log->intact[k] = same;
+    }
+}
+
+static void hold_fill(const xgd_quad_reservation *r)
+{
+    uint8_t *p = r->vertices;
+    for (int b = 0; b < 16; b++) p[b] = (uint8_t)(r->id * 7 + (uint64_t)b);
+}
+
+/* The hold rules: a held reservation stays drawable across another draw and other
+ * reservations (the latest plain one keeps its own rules and is not replaced by a hold);
+ * release gives it back (drawn or released twice: INVALID_OPERATION); a readback, a Present
+ * and a Reset end every held one, calling on_end once each in the order made while the bytes
+ * written are still there, after which none is drawable; at most XGD_QUAD_HOLDS_MAX; bad input
+ * changes nothing; a device destroyed with holds makes no call. Software: NOT_SUPPORTED. */
+XGD_FIXTURE(HoldQuadInstances_Rules)
+{
+    xgd_device *dev = xgdt_device_on(t, t->renderer, 16, 16);
+    REQUIRE(dev != NULL);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    hold_log log;
+    memset(&log, 0, sizeof log);
+    xgd_quad_reservation h[XGD_QUAD_HOLDS_MAX + 1], plain;
+    memset(h, 0, sizeof h);
+    CHECK_RESULT(xgd_hold_user_quad_instances(NULL, 1, decl, hold_ended, &log, &h[0]),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    if (!gpu_renderer(dev)) {
+        CHECK_RESULT(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[0]),
+                     XGD_ERROR_NOT_SUPPORTED);
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws no instanced quads");
+        return;
+    }
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_sprite_effect_create(dev, &fx));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    uint8_t white[4 * 4 * 4];
+    memset(white, 255, sizeof white);
+    xgd_texture *tx = xgdt_image_texture(t, dev, 4, 4, white);
+    REQUIRE(tx != NULL);
+    const xgd_quad_run run = { tx, 1 };
+    const xgd_vertex_position_color_texture quad[4] = { { { 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0 } } };
+
+    /* bad input changes nothing: the plain reservation made first stays drawable */
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &plain));
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 1, decl, NULL, &log, &h[0]),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 0, decl, hold_ended, &log, &h[0]),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 1, NULL, hold_ended, &log, &h[0]),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, NULL),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_release_quad_hold(dev, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_release_quad_hold(dev, &plain), XGD_ERROR_INVALID_OPERATION);
+    /* a hold does not replace the latest plain reservation */
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 2, decl, hold_ended, &log, &h[0]));
+    CHECK(h[0].vertices != NULL && h[0].quad_count == 2 && h[0].id != plain.id);
+    memset(plain.vertices, 0, sizeof quad);
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &plain, &run, 1));
+    /* another draw, another plain reservation and another hold leave it drawable */
+    REQUIRE_OK(xgd_set_texture(dev, 0, tx));
+    CHECK_OK(xgd_draw_user_quads(dev, quad, 0, 1, decl));
+    REQUIRE_OK(xgd_reserve_user_quads(dev, 1, decl, &plain));
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[1]));
+    memset(h[0].vertices, 0, sizeof quad[0] * 2);
+    const xgd_quad_run two = { tx, 2 }, three = { tx, 3 };
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[0], &three, 1),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    CHECK_OK(xgd_draw_reserved_quad_runs(dev, &h[0], &two, 1));
+    /* drawn: spent; the plain one ended with that draw, as any draw ends it */
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[0], &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_release_quad_hold(dev, &h[0]), XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &plain, &run, 1), XGD_ERROR_INVALID_OPERATION);
+    /* released: given back without a call */
+    CHECK_OK(xgd_release_quad_hold(dev, &h[1]));
+    CHECK_RESULT(xgd_release_quad_hold(dev, &h[1]), XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[1], &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK_INT(log.calls, 0);
+
+    /* a readback ends all of them, in order, their bytes still there during the call */
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[0]));
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 3, decl, hold_ended, &log, &h[1]));
+    hold_fill(&h[0]);
+    hold_fill(&h[1]);
+    log.watch = h;
+    log.watch_count = 2;
+    uint8_t *px = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, 16, 16, &px));
+    free(px);
+    CHECK_INT(log.calls, 2);
+    CHECK(log.ids[0] == h[0].id && log.ids[1] == h[1].id);
+    CHECK(log.intact[0] && log.intact[1]);
+    CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[0], &run, 1), XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_release_quad_hold(dev, &h[1]), XGD_ERROR_INVALID_OPERATION);
+
+    /* XGD_QUAD_HOLDS_MAX at once; Present ends them all */
+    memset(&log, 0, sizeof log);
+    for (int i = 0; i < XGD_QUAD_HOLDS_MAX; i++)
+        REQUIRE_OK(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[i]));
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log,
+                                              &h[XGD_QUAD_HOLDS_MAX]),
+                 XGD_ERROR_INVALID_OPERATION);
+    CHECK_OK(xgd_present(dev));
+    CHECK_INT(log.calls, XGD_QUAD_HOLDS_MAX);
+    bool in_order = true;
+    for (int i = 0; i < XGD_QUAD_HOLDS_MAX; i++) in_order = in_order && log.ids[i] == h[i].id;
+    CHECK(in_order);
+
+    /* Reset ends them too; a device destroyed with one makes no call */
+    memset(&log, 0, sizeof log);
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[0]));
+    CHECK_OK(xgd_device_reset(dev, NULL));
+    CHECK_INT(log.calls, 1);
+    REQUIRE_OK(xgd_hold_user_quad_instances(dev, 1, decl, hold_ended, &log, &h[0]));
+    xgd_texture_destroy(tx);
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
+    CHECK_INT(log.calls, 1);
+}

@@ -91,6 +91,7 @@ void xgdi_device_lost(xgd_device *device, const char *reason)
     device->lost = true;
     xgdi_forget_user_draw(device);
     device->quad_reservation.id = 0; /* its memory goes with the context */
+    xgdi_end_quad_holds(device);
     xgdi_fail(device, XGD_ERROR_DEVICE_LOST, "device lost: %s", reason != NULL ? reason : "unknown");
     xgdi_raise_event(device, XGD_EVENT_DEVICE_LOST);
 }
@@ -369,6 +370,7 @@ static void free_device(xgd_device *dev)
        destroyed while the device still unlinks what is disposed, before `destroying`. */
     xgdi_effect_drop_spares(dev);
     dev->destroying = true;
+    dev->quad_hold_count = 0; /* xgd.h: dropped without calls */
     xgdi_forget_user_draw(dev);
     xgdi_handle_epoch_advance();
     xgdi_registry_dispose_all(dev);
@@ -774,6 +776,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
     xgdi_raise_event(device, XGD_EVENT_DEVICE_RESETTING);
     r = xgdi_check_device(device); /* a handler may have lost the device */
     if (r != XGD_OK) return r;
+    xgdi_end_quad_holds(device); /* xgd.h: before Reset, whether it succeeds or not */
     /* Spec 001: Reset unbinds render targets through the transaction, so Present's invariant
      * (render_target_bound) stays true to the native state. The renderer is called with the
      * targets unbound (renderer.h), so if it fails the old set is bound again natively (not
@@ -838,6 +841,7 @@ static void teardown_renderer(xgd_device *device)
     if (device->renderer == NULL) return;
     /* a reservation points into the renderer's memory: never drawable after it is gone */
     device->quad_reservation.id = 0;
+    xgdi_end_quad_holds(device);
     xgdi_registry_release_native(device);
     stop_renderer(device);
 }

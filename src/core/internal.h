@@ -352,7 +352,7 @@ struct xgd_device {
     /* The one drawable reservation of xgd_reserve_user_quads (id 0: none). It stays drawable
        while the renderer that made it has submitted nothing and the device has drawn
        nothing since (draws counted by stats.draw_calls; a reset of the statistics ends it). */
-    struct {
+    struct xgdi_quad_reservation {
         uint64_t id, next_id;
         void *decl;                 /* its declaration's handle */
         int quad_count;
@@ -363,6 +363,21 @@ struct xgd_device {
         uint64_t draws;             /* stats.draw_calls when made */
         bool per_instance;          /* xgd_reserve_user_quad_instances: an element a quad */
     } quad_reservation;
+    /* Held reservations (xgd_hold_user_quad_instances), in the order made: each drawable
+       until drawn, released, or ended by xgdi_end_quad_holds (before a submission, Reset, a
+       loss), which calls its on_end first. ids come from quad_reservation.next_id. */
+    struct xgdi_quad_hold {
+        uint64_t id;
+        void *decl;                 /* its declaration's handle */
+        int quad_count;
+        void *cpu;
+        uint64_t at;
+        struct xgdi_renderer *renderer;
+        uint64_t fence;
+        xgd_quad_hold_fn on_end;
+        void *user;
+    } quad_holds[XGD_QUAD_HOLDS_MAX];
+    int quad_hold_count;
     xgdi_caps caps;
     bool lost;
     bool destroying;
@@ -624,6 +639,9 @@ const xgdi_renderer_ops *const *xgdi_renderer_list(void);
 const xgdi_renderer_ops *xgdi_renderer_find(xgd_renderer_kind kind);
 /* "software", "vulkan", "d3d12" for any kind, compiled or not; "auto"/"unknown" otherwise. */
 const char *xgdi_renderer_kind_name(xgd_renderer_kind kind);
+/* Ends every held reservation of the device (quads.c): each on_end is called, in the order
+ * they were made, after the table is emptied. */
+void xgdi_end_quad_holds(struct xgd_device *device);
 /* Raises a device event to desc.on_event (no-op without a callback). */
 void xgdi_raise_event(xgd_device *dev, xgd_device_event event);
 /* Checks a device without requiring the renderer (getters and pure public state): like

@@ -303,18 +303,18 @@ static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declara
 }
 
 /* The reserved draw of the device's reservation, indexed through the quad pattern. */
-static void reserved_draw(xgd_device *device, xgdi_native_buffer *indices, xgdi_draw *draw)
+static void reserved_draw(const struct xgdi_quad_reservation *q, xgdi_native_buffer *indices,
+                          xgdi_draw *draw)
 {
     memset(draw, 0, sizeof *draw);
     draw->type = XGD_PRIMITIVE_TRIANGLE_LIST;
     draw->index_size = 2;
     draw->index_buffer = indices;
     draw->reserved = true;
-    draw->reserved_at = device->quad_reservation.at;
-    draw->user_vertices = device->quad_reservation.cpu;
-    draw->per_instance = device->quad_reservation.per_instance;
-    draw->user_vertex_count =
-        device->quad_reservation.quad_count * (draw->per_instance ? 1 : 4);
+    draw->reserved_at = q->at;
+    draw->user_vertices = q->cpu;
+    draw->per_instance = q->per_instance;
+    draw->user_vertex_count = q->quad_count * (draw->per_instance ? 1 : 4);
 }
 
 xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int vertex_offset,
@@ -363,7 +363,7 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
         r = reserve(device, (int)quads, decl, false);
         if (r != XGD_OK) return r;
         memcpy(device->quad_reservation.cpu, v, bytes);
-        reserved_draw(device, indices, &draw);
+        reserved_draw(&device->quad_reservation, indices, &draw);
         r = draw_runs(device, decl, &draw, NULL, runs, run_count, &spent);
         device->quad_reservation.id = 0; /* this call's own */
         return r;
@@ -431,6 +431,83 @@ xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_count,
     return reserve_quads(device, quad_count, decl, out, true);
 }
 
+xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
+                                        xgd_vertex_declaration *decl, xgd_quad_hold_fn on_end,
+                                        void *user, xgd_quad_reservation *out)
+{
+    xgd_result r = xgdi_check_device(device);
+    if (r != XGD_OK) return r;
+    if (on_end == NULL) return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "on_end is NULL");
+    if (device->quad_hold_count == XGD_QUAD_HOLDS_MAX)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "%d held reservations are outstanding (draw or release one first)",
+                         XGD_QUAD_HOLDS_MAX);
+    /* made as the latest reservation is, then moved into the table: the latest one the
+       caller may hold stays as it was */
+    const struct xgdi_quad_reservation latest = device->quad_reservation;
+    r = reserve_quads(device, quad_count, decl, out, true);
+    if (r != XGD_OK) return r;
+    struct xgdi_quad_hold *h = &device->quad_holds[device->quad_hold_count++];
+    h->id = device->quad_reservation.id;
+    h->decl = device->quad_reservation.decl;
+    h->quad_count = device->quad_reservation.quad_count;
+    h->cpu = device->quad_reservation.cpu;
+    h->at = device->quad_reservation.at;
+    h->renderer = device->quad_reservation.renderer;
+    h->fence = device->quad_reservation.fence;
+    h->on_end = on_end;
+    h->user = user;
+    const uint64_t next = device->quad_reservation.next_id;
+    device->quad_reservation = latest;
+    device->quad_reservation.next_id = next;
+    return XGD_OK;
+}
+
+/* The index of the held reservation id, or -1. */
+static int find_hold(const xgd_device *device, uint64_t id)
+{
+    for (int i = 0; i < device->quad_hold_count; i++)
+        if (id != 0 && device->quad_holds[i].id == id) return i;
+    return -1;
+}
+
+static void remove_hold(xgd_device *device, int i)
+{
+    memmove(&device->quad_holds[i], &device->quad_holds[i + 1],
+            sizeof device->quad_holds[0] * (size_t)(device->quad_hold_count - i - 1));
+    device->quad_hold_count--;
+}
+
+xgd_result xgd_release_quad_hold(xgd_device *device, const xgd_quad_reservation *reservation)
+{
+    xgd_result r = xgdi_check_device_alive(device);
+    if (r != XGD_OK) return r;
+    if (reservation == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "reservation is NULL");
+    int i = find_hold(device, reservation->id);
+    if (i < 0)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "the reservation is not held (drawn, released or ended)");
+    remove_hold(device, i);
+    return XGD_OK;
+}
+
+void xgdi_end_quad_holds(xgd_device *device)
+{
+    int n = device->quad_hold_count;
+    if (n == 0) return;
+    struct xgdi_quad_hold ended[XGD_QUAD_HOLDS_MAX];
+    memcpy(ended, device->quad_holds, sizeof ended[0] * (size_t)n);
+    device->quad_hold_count = 0;
+    for (int i = 0; i < n; i++) ended[i].on_end(ended[i].user, ended[i].id);
+}
+
+void xgdi_renderer_submitting(xgdi_renderer *r)
+{
+    if (r != NULL && r->device != NULL && r->device->quad_hold_count != 0)
+        xgdi_end_quad_holds(r->device);
+}
+
 xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reservation *reservation,
                                        const xgd_quad_run *runs, int run_count)
 {
@@ -442,29 +519,42 @@ xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reserv
     r = check_runs(device, runs, run_count, &quads);
     if (r != XGD_OK) return r;
     /* A reservation is space in the open frame's upload memory: another draw or a
-       submission may reuse it, so only the latest one drawn before either is drawable. */
-    const uint64_t id = device->quad_reservation.id;
+       submission may reuse it, so only the latest one drawn before either is drawable, and
+       held ones until the device ends them (before it submits). */
+    int held = find_hold(device, reservation->id);
+    struct xgdi_quad_reservation q = device->quad_reservation;
+    if (held >= 0) {
+        const struct xgdi_quad_hold *h = &device->quad_holds[held];
+        q.id = h->id;
+        q.decl = h->decl;
+        q.quad_count = h->quad_count;
+        q.cpu = h->cpu;
+        q.at = h->at;
+        q.renderer = h->renderer;
+        q.fence = h->fence;
+        q.draws = device->stats.draw_calls;
+        q.per_instance = true;
+    }
+    const uint64_t id = q.id;
     if (reservation->id == 0 || reservation->id != id)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "the reservation is spent or was replaced by a later one (reserve again)");
-    if (device->quad_reservation.renderer != device->renderer ||
-        device->renderer->submitted_fence != device->quad_reservation.fence)
+    if (q.renderer != device->renderer || device->renderer->submitted_fence != q.fence)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "the device submitted its work since the reservation (a present, a "
                          "readback or full upload memory): reserve again");
-    if (device->stats.draw_calls != device->quad_reservation.draws)
+    if (device->stats.draw_calls != q.draws)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "the device drew since the reservation: reserve again");
-    if (reservation->vertices != device->quad_reservation.cpu ||
-        reservation->quad_count != device->quad_reservation.quad_count)
+    if (reservation->vertices != q.cpu || reservation->quad_count != q.quad_count)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
                          "the reservation's vertices or quad_count were changed");
-    if (quads > device->quad_reservation.quad_count)
+    if (quads > q.quad_count)
         return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE,
                          "the runs draw %lld quads, more than the %d reserved", (long long)quads,
-                         device->quad_reservation.quad_count);
+                         q.quad_count);
     xgd_result rr = XGD_OK;
-    xgd_vertex_declaration *decl = xgdi_resolve(device, device->quad_reservation.decl,
+    xgd_vertex_declaration *decl = xgdi_resolve(device, q.decl,
                                                 XGDI_RES_VERTEX_DECLARATION,
                                                 "the reservation's vertex declaration", &rr);
     if (decl == NULL) return rr;
@@ -477,6 +567,13 @@ xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reserv
     r = quad_index_buffer(device, &indices);
     if (r != XGD_OK) return r;
     xgdi_draw draw;
-    reserved_draw(device, indices, &draw);
-    return draw_runs(device, decl, &draw, NULL, runs, run_count, &device->quad_reservation.id);
+    reserved_draw(&q, indices, &draw);
+    if (held < 0)
+        return draw_runs(device, decl, &draw, NULL, runs, run_count, &device->quad_reservation.id);
+    /* spent at its first recorded draw; by id, since the draw may end every hold (a
+       renderer's submission before it records) and so move the table */
+    uint64_t spend = id;
+    r = draw_runs(device, decl, &draw, NULL, runs, run_count, &spend);
+    if (spend == 0 && (held = find_hold(device, id)) >= 0) remove_hold(device, held);
+    return r;
 }

@@ -756,6 +756,10 @@ void xgdi_quiet_begin(struct xgd_device *device);
 const char *xgdi_quiet_end(struct xgd_device *device);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
+/* Called by a GPU renderer right before it submits recorded work (the first thing its submit
+ * does): the device's held reservations end (xgd_hold_user_quad_instances), their holders
+ * reading what they wrote while it is still there. */
+void xgdi_renderer_submitting(xgdi_renderer *r);
 /* Backs the pages of [p, p + n) of a mapping now (pages.c), so that first writes there take
    no page fault; the contents are left as they are. False where the system has no such call or
    refused it (device memory mapped without page structures): the pages then fault in on use. */

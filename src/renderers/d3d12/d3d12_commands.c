@@ -414,9 +414,20 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         vbv[0].BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->res) + draw->vertex_offset;
         vbv[0].SizeInBytes = (UINT)(b->size - draw->vertex_offset);
     } else if (draw->reserved && stride > 0) {
-        /* already in the ring (op_reserve_vertices), its chunk bound whole */
-        vbv[0].BufferLocation = r->reserved_gpu;
-        vbv[0].SizeInBytes = (UINT)r->reserved_size;
+        /* already in the ring (op_reserve_vertices), its chunk bound whole: the chunk of this
+           frame's ring that holds the reservation's CPU address (core keeps held reservations
+           drawable across other reservations, so it need not be the latest one's) */
+        const d3d12_linear *l = &f->ring;
+        const uint8_t *p = draw->user_vertices;
+        int c = 0;
+        while (c < l->count &&
+               !(p >= l->chunks[c].cpu && p < l->chunks[c].cpu + l->chunks[c].size))
+            c++;
+        if (c == l->count)
+            return xgdi_fail(r->base.device, XGD_ERROR_INVALID_OPERATION,
+                             "d3d12: the reserved vertices are not in this frame's upload memory");
+        vbv[0].BufferLocation = l->chunks[c].gpu;
+        vbv[0].SizeInBytes = (UINT)l->chunks[c].size;
         user_first = (UINT)draw->reserved_at;
     } else if (draw->user_vertices != NULL && stride > 0) {
         /* placed at a multiple of the stride from the start of the ring's chunk, which stays
@@ -601,8 +612,6 @@ xgd_result xgdi_d3d12_op_reserve_vertices(xgdi_renderer *base, size_t bytes, siz
        a 16-byte boundary (upload_streams) */
     xgd_result res = xgdi_d3d12_linear_alloc_vertices(r, l, bytes + 16 * stride, stride, &a, &first);
     if (res != XGD_OK) return res;
-    r->reserved_gpu = a.gpu - a.offset;
-    r->reserved_size = l->chunks[l->current].size;
     uint8_t *start = a.cpu;
     for (int k = 0; k < 15 && ((uintptr_t)start & 15u) != 0; k++) { /* page-aligned chunks */
         first++;

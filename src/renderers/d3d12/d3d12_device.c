@@ -461,6 +461,7 @@ static xgd_result d3d12_open_slot(d3d12_renderer *r, int slot)
 static xgd_result d3d12_submit_frame(d3d12_renderer *r)
 {
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_renderer_submitting(&r->base);
     xgdi_d3d12_flush_clear(r);
     xgdi_d3d12_flush_barriers(r);
     d3d12_event_end(r); /* events stay balanced within one list */

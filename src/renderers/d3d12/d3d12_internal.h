@@ -531,11 +531,8 @@ struct d3d12_renderer {
     UINT fast_next_first;
     /* op_draw_quad_runs may follow the last draw with more runs: it drew reserved vertices
        through the quad index pattern (one stream, one instance). Armed by op_draw, disarmed
-       as it starts. reserved_vbv: the chunk of the latest reserve_vertices, bound whole as
-       the general path binds user vertices. */
+       as it starts. */
     bool runs_armed;
-    D3D12_GPU_VIRTUAL_ADDRESS reserved_gpu;
-    size_t reserved_size;
     d3d12_stats stats;
     /* Debug hook (DeviceRemovedRecovery): the next submission-path native call is treated as
        having returned DXGI_ERROR_DEVICE_REMOVED; simulated_removal then supplies the removal

@@ -719,6 +719,7 @@ static xgd_result xvk_submit(xgdi_renderer *base)
 {
     xvk_renderer *r = xvk_cast(base);
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
+    xgdi_renderer_submitting(base);
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) return r->lost ? XGD_ERROR_DEVICE_LOST : XGD_ERROR_INVALID_OPERATION;
     xvk_end_rendering(r);
