@@ -768,6 +768,9 @@ xgd_result xgdi_probe_packed_formats(xgd_device *dev);
  * unrotated sprites with a texture checked in the batch takes the fast path while the
  * resource epoch stays (sprite_batch.c), so tests can see that it does. */
 uint64_t xgdi_sprite_batch_long_draws(xgd_sprite_batch *batch);
+/* Sprites the batch's Ends drew straight from the upload memory Draw wrote them into (a direct
+ * batch, sprite_batch.c) since its creation; UINT64_MAX for a handle that is not a live batch. */
+uint64_t xgdi_sprite_batch_direct_sprites(xgd_sprite_batch *batch);
 
 /* user_decl_handle when none is remembered: an even address, and handles are odd */
 extern const uint64_t xgdi_no_user_decl;

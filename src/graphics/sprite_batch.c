@@ -114,6 +114,18 @@ _Static_assert(offsetof(sprite_quad, color) == offsetof(sprite_quad, z) + 4 &&
                    sizeof(xgd_color) == 4,
                "sprite_quad's pairs are adjacent");
 
+/* Direct batches (see struct xgd_sprite_batch's direct fields): the first held chunk's quads
+ * (at least, and at most), and the most runs the direct entries may have before the batch
+ * goes on in its queue (End's chunks may draw those by texture groups). */
+#define HOLD_MIN 2048u
+#define HOLD_MAX 131072u
+#define DIRECT_RUNS 1024u
+/* A batch goes direct once a run of DIRECT_START whole-texture sprites shows its runs are long;
+ * after DIRECT_MISSES shorter runs (or other sprites) it stops watching (End's chunks draw
+ * such batches by runs or texture groups, and Draw's run switches cost nothing more). */
+#define DIRECT_START 256u
+#define DIRECT_MISSES 16u
+
 /* entries of the per-batch texture memo (a power of two) */
 #define TEXTURE_MEMO 32
 
@@ -226,7 +238,43 @@ struct xgd_sprite_batch {
         xgd_vertex_declaration *decl;
     } inst[2];                        /* INST_ELEMENT, INST_WHOLE */
 
+    /* Direct batches: a Deferred batch that spritewhole may draw (a GPU renderer, SpriteBatch's
+       own effect, instancing not OFF, texture groups not ON) and whose runs prove long (a run
+       of DIRECT_START whole-texture sprites) writes its entries from then on straight into
+       held chunks of the device's upload memory (xgd_hold_user_quad_instances), which End
+       draws as they lie: no queue write at Draw, no copy at End. A sprite whose entry
+       spritewhole cannot draw as it is (a source rectangle, a rotation, an empty quad), more
+       than DIRECT_RUNS runs, or a chunk the device cannot hold ends the direct entries: the
+       rest go to the queue after them. So the queue holds [0, direct_first) and
+       [direct_n, count), the chunks [direct_first, direct_n), and End draws the three in that
+       order. When the device ends the holds (a submission before End), held_ended copies the
+       entries End has not drawn into the queue at their places, and End draws them from
+       there. The queue keeps room for every direct entry (`room` never passes capacity), so
+       that copy always fits. */
+    sprite_quad *write;               /* where Draw's fast paths write entry i: write[i] is in
+                                         the open chunk while direct, else quads */
+    uint32_t room;                    /* entries Draw may write: the open chunk's end while
+                                         direct, else capacity (run_room takes it) */
+    bool direct_ok;                   /* this Begin may (still) write into held chunks: watching
+                                         the runs until `direct` */
+    bool direct;                      /* writing into held[held_count - 1] now */
+    uint32_t run_first, direct_misses; /* watching: the run's first entry; runs that fell short */
+    uint32_t direct_first;            /* the first direct entry (held_count > 0) */
+    uint32_t direct_n;                /* the entry after the last direct one, once not direct */
+    uint32_t held_count, held_drawn;  /* chunks held; those End drew */
+    struct held_chunk {
+        xgd_quad_reservation res;
+        uint32_t first;               /* its first entry's index */
+    } held[XGD_QUAD_HOLDS_MAX];
+    struct direct_run {
+        uint32_t start, ordinal;      /* from entry start on, texture ordinal */
+    } direct_runs[DIRECT_RUNS];
+    uint32_t direct_run_count;
+    uint32_t last_count;              /* the last End's sprites: the first chunk's size */
+
     uint64_t long_draws;              /* Draws through draw_other (xgdi_sprite_batch_long_draws) */
+    uint64_t direct_drawn;            /* sprites End drew from held chunks
+                                         (xgdi_sprite_batch_direct_sprites) */
 };
 
 /* b->inst's programs; group_state.inst is one of them plus 1, or 0 */
@@ -242,6 +290,9 @@ enum { INST_ELEMENT = 0, INST_WHOLE = 1 };
 static _Atomic uint64_t no_epoch = UINT64_MAX;
 static const _Atomic uint64_t *_Atomic epoch_counter = &no_epoch;
 
+static void release_held(xgd_sprite_batch *b, xgd_device *dev);
+static bool instancing_allowed(const xgd_sprite_batch *b);
+
 /* ---- lifetime ------------------------------------------------------------------------------ */
 
 /* The batch has no native part of its own; at device destroy it turns into a shell that
@@ -254,6 +305,12 @@ static void batch_device_destroyed(void *object)
     b->effect = NULL;
     b->run_handle = NULL;
     b->run_room = 0;
+    /* the device drops its held reservations without calls */
+    b->held_count = b->held_drawn = 0;
+    b->direct = b->direct_ok = false;
+    b->direct_n = 0;
+    b->write = b->quads;
+    b->room = b->capacity;
 }
 
 static const xgd_resource_class batch_class = { "sprite batch", batch_device_destroyed };
@@ -295,6 +352,8 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
 {
     batch = xgd_resource_unregister(batch, &batch_class);
     if (batch == NULL) return;
+    /* chunks held by a batch destroyed between Begin and End (none once its device is gone) */
+    if (batch->held_count > batch->held_drawn) release_held(batch, batch->device);
     xgd_effect_destroy(batch->sprite_effect);
     xgd_effect_destroy(batch->group_effect);
     xgd_vertex_declaration_destroy(batch->group_decl);
@@ -334,6 +393,14 @@ uint64_t xgdi_sprite_batch_long_draws(xgd_sprite_batch *batch)
     if (xgd_resource_resolve(NULL, batch, &batch_class, NULL, (void **)&batch, NULL) != XGD_OK)
         return UINT64_MAX;
     return batch->long_draws;
+}
+
+uint64_t xgdi_sprite_batch_direct_sprites(xgd_sprite_batch *batch);
+uint64_t xgdi_sprite_batch_direct_sprites(xgd_sprite_batch *batch)
+{
+    if (xgd_resource_resolve(NULL, batch, &batch_class, NULL, (void **)&batch, NULL) != XGD_OK)
+        return UINT64_MAX;
+    return batch->direct_drawn;
 }
 
 xgd_result xgd_sprite_batch_get_device(xgd_sprite_batch *batch, xgd_device **out)
@@ -455,6 +522,10 @@ xgd_result xgd_sprite_batch_begin(xgd_sprite_batch *batch, const xgd_sprite_batc
     batch->transform = d.transform != NULL ? *d.transform : xgd_matrix_identity();
     batch->count = 0;
     table_reset(batch);
+    release_held(batch, dev);
+    batch->direct_ok = d.sort_mode == XGD_SPRITE_SORT_DEFERRED && instancing_allowed(batch) &&
+                       batch->groups_mode != XGD_SPRITE_TEXTURE_GROUPS_ON &&
+                       !batch->whole_unavailable;
 
     /* Immediate sets the device up now and draws at every Draw (XNA). */
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) {
@@ -1034,33 +1105,46 @@ typedef struct sprite_instance {
  * entry QUAD_WHOLE) is drawn by spritewhole from its entries as they are, when that program
  * was made; a failure to make it turns it off for the batch in either mode and clears the
  * error, since spriteinst draws the same. */
+/* spritewhole's program and declaration, made at first use; false (for the batch's life, the
+ * device's error put back) when they cannot be made. */
+static bool whole_program(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->inst[INST_WHOLE].effect != NULL) return true;
+    if (b->whole_unavailable) return false;
+    /* the entry: edges (x0, y0, x1, y1), z, color, texture (not read), form */
+    static const xgd_vertex_element elements[] = {
+        { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
+        { offsetof(sprite_quad, z), XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
+        { offsetof(sprite_quad, color), XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+        { offsetof(sprite_quad, form), XGD_VERTEX_FORMAT_COLOR,
+          XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+    };
+    error_mark kept;
+    error_keep(dev, &kept);
+    struct inst_program *w = &b->inst[INST_WHOLE];
+    if (make_program(dev, elements, 4, (int)sizeof(sprite_quad), &w->decl, &whole_program_class,
+                     xgd_stock_xfx_spritewhole, sizeof xgd_stock_xfx_spritewhole, &w->effect,
+                     &w->matrix) == XGD_OK)
+        return true;
+    b->whole_unavailable = true;
+    error_put_back(dev, &kept);
+    return false;
+}
+
+/* Whether the batch's instancing settings let End draw instanced at all (instances_possible's
+ * first test, without the queue's contents). */
+static bool instancing_allowed(const xgd_sprite_batch *b)
+{
+    return b->effect == NULL && b->inst_mode != XGD_SPRITE_INSTANCING_OFF &&
+           !b->inst_unavailable && !b->reach &&
+           (b->renderer == XGD_RENDERER_VULKAN || b->renderer == XGD_RENDERER_D3D12);
+}
+
 static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *r)
 {
     *r = XGD_OK;
-    if (b->effect != NULL || b->general_count != 0 || b->inst_mode == XGD_SPRITE_INSTANCING_OFF ||
-        b->inst_unavailable || b->reach ||
-        (b->renderer != XGD_RENDERER_VULKAN && b->renderer != XGD_RENDERER_D3D12))
-        return -1;
-    if (b->uv_count == 0 && !b->whole_unavailable) {
-        if (b->inst[INST_WHOLE].effect != NULL) return INST_WHOLE;
-        /* the entry: edges (x0, y0, x1, y1), z, color, texture (not read), form */
-        static const xgd_vertex_element elements[] = {
-            { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
-            { offsetof(sprite_quad, z), XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
-            { offsetof(sprite_quad, color), XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
-            { offsetof(sprite_quad, form), XGD_VERTEX_FORMAT_COLOR,
-              XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
-        };
-        error_mark kept;
-        error_keep(dev, &kept);
-        struct inst_program *w = &b->inst[INST_WHOLE];
-        if (make_program(dev, elements, 4, (int)sizeof(sprite_quad), &w->decl,
-                         &whole_program_class, xgd_stock_xfx_spritewhole,
-                         sizeof xgd_stock_xfx_spritewhole, &w->effect, &w->matrix) == XGD_OK)
-            return INST_WHOLE;
-        b->whole_unavailable = true;
-        error_put_back(dev, &kept);
-    }
+    if (b->general_count != 0 || !instancing_allowed(b)) return -1;
+    if (b->uv_count == 0 && whole_program(b, dev)) return INST_WHOLE;
     struct inst_program *e = &b->inst[INST_ELEMENT];
     if (e->effect == NULL) {
         static const xgd_vertex_element elements[] = {
@@ -1207,22 +1291,24 @@ static bool group_chunk(const xgd_sprite_batch *b, uint32_t run_count, uint32_t 
  * (then one store fence before the draw). The custom effect is applied once per chunk, before its runs set
  * Textures[0], as XNA applies it before setting each run's texture (nothing between the runs
  * changes what it applies). A chunk that group_chunk picks is drawn by draw_groups instead
- * (SpriteBatch's own effect only); gs records what that changed, for end_groups. */
+ * (SpriteBatch's own effect only); gs records what that changed, for end_groups. Unsorted, the
+ * queue's part from entry start on (the entries before it were direct: draw_held). */
 static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint64_t *order,
-                               uint32_t count, group_state *gs)
+                               uint32_t start, uint32_t count, group_state *gs)
 {
     xgd_vertex_declaration *decl =
         xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
-    if (count > 0 && b->runs == NULL) {
+    if (count <= start) return XGD_OK;
+    if (b->runs == NULL) {
         b->runs = malloc(sizeof *b->runs * MAX_SPRITES);
         if (b->runs == NULL)
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
     }
-    const bool groups = count > 1 && groups_possible(b, dev);
+    const bool groups = count - start > 1 && groups_possible(b, dev);
     xgd_result made = XGD_OK;
-    const int inst = count > 0 ? instances_possible(b, dev, &made) : -1;
+    const int inst = instances_possible(b, dev, &made);
     if (made != XGD_OK) return made;
-    uint32_t first = 0;
+    uint32_t first = start;
     while (first < count) {
         uint32_t n = count - first < MAX_SPRITES ? count - first : MAX_SPRITES;
         xgd_result r;
@@ -1271,7 +1357,6 @@ static xgd_result draw_sprites(xgd_sprite_batch *b, xgd_device *dev, const uint6
         if (r != XGD_OK) return r;
         first += n;
     }
-    if (count > 0) xgd_device_count_sprite_batch(dev);
     return XGD_OK;
 }
 
@@ -1296,7 +1381,172 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
     if (!grow((void **)&b->quads, sizeof(sprite_quad), cap))
         return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
     b->capacity = cap;
+    if (!b->direct) {
+        b->write = b->quads;
+        b->room = cap;
+    }
     return XGD_OK;
+}
+
+/* ---- direct batches (struct xgd_sprite_batch's direct fields) ------------------------------ */
+
+/* Draw goes on in the queue, from the next entry: the direct entries stay where they are. */
+static void seal(xgd_sprite_batch *b)
+{
+    if (b->direct) b->direct_n = b->count;
+    b->direct = false;
+    b->direct_ok = false;
+    b->write = b->quads;
+    b->room = b->capacity;
+    if (b->run_room != 0) b->run_room = b->room;
+}
+
+/* The run Draw's next entries take (direct): a run from entry count on, unless the last one
+ * has the same texture; one that no entry took yet is replaced. More than DIRECT_RUNS runs
+ * seal the batch. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void note_run(xgd_sprite_batch *b, uint32_t ordinal)
+{
+    uint32_t n = b->direct_run_count;
+    if (n > 0 && b->direct_runs[n - 1].start == b->count) {
+        if (n > 1 && b->direct_runs[n - 2].ordinal == ordinal) b->direct_run_count = n - 1;
+        else b->direct_runs[n - 1].ordinal = ordinal;
+        return;
+    }
+    if (n > 0 && b->direct_runs[n - 1].ordinal == ordinal) return;
+    if (n == DIRECT_RUNS) {
+        seal(b);
+        return;
+    }
+    b->direct_runs[n] = (struct direct_run){ b->count, ordinal };
+    b->direct_run_count = n + 1;
+}
+
+/* Draw's limit for the run (run_room): the open chunk's end while direct; while watching, the
+ * entry at which the run has DIRECT_START entries (Draw then takes draw_general, which goes
+ * direct); else the queue's capacity. */
+static inline uint32_t run_limit(const xgd_sprite_batch *b)
+{
+    if (b->direct_ok && !b->direct && b->run_first + DIRECT_START < b->room)
+        return b->run_first + DIRECT_START;
+    return b->room;
+}
+
+/* A run switch of a batch that may go direct (switch_run, draw_general), after the run's fields
+ * changed: direct, the run is noted; watching, the run's count starts again, and a run that
+ * fell short counts as a miss. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void direct_switch(xgd_sprite_batch *b, uint32_t ordinal)
+{
+    if (b->direct) {
+        note_run(b, ordinal);
+    } else if (b->count > b->run_first && b->count - b->run_first < DIRECT_START &&
+               ++b->direct_misses >= DIRECT_MISSES) {
+        b->direct_ok = false;
+    } else {
+        b->run_first = b->count;
+    }
+    if (b->run_room != 0) b->run_room = run_limit(b);
+}
+
+/* The texture ordinal of direct entry i. */
+static uint32_t direct_ordinal(const xgd_sprite_batch *b, uint32_t i)
+{
+    uint32_t k = b->direct_run_count;
+    while (k > 1 && b->direct_runs[k - 1].start > i) k--;
+    return b->direct_runs[k - 1].ordinal;
+}
+
+/* The device ends the held chunks (a submission before End drew them; xgd.h
+ * xgd_hold_user_quad_instances): the entries of those End has not drawn go into the queue at
+ * their places (the queue has room for them), and the batch goes on there. Called once per
+ * chunk; the first call moves them all. Makes no xgd call. */
+static void held_ended(void *user, uint64_t id)
+{
+    (void)id;
+    xgd_sprite_batch *b = user;
+    if (b->held_drawn == b->held_count) return;
+    const uint32_t end = b->direct ? b->count : b->direct_n;
+    const uint32_t from = b->held[b->held_drawn].first;
+    for (uint32_t k = b->held_drawn; k < b->held_count; k++) {
+        const struct held_chunk *c = &b->held[k];
+        uint32_t stop = c->first + (uint32_t)c->res.quad_count;
+        if (stop > end) stop = end;
+        if (stop > c->first)
+            memcpy(&b->quads[c->first], c->res.vertices, (size_t)(stop - c->first) * sizeof(sprite_quad));
+    }
+    seal(b);
+    b->direct_n = from < end ? from : end;
+    b->held_count = b->held_drawn;
+}
+
+/* A held chunk for Draw's entries from entry count on (Draw's next entry is a whole-texture
+ * candidate): the first as large as the last End's batch (HOLD_MIN to HOLD_MAX quads), each
+ * next one twice its predecessor up to HOLD_MAX. The queue first makes room for its entries.
+ * False: the batch goes on in its queue (sealed), and the device's error is as it was: the
+ * chunk's failure is no error of the Draw, which queues the entry instead. */
+static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
+{
+    const uint32_t i = b->count;
+    if (b->held_count == XGD_QUAD_HOLDS_MAX || !whole_program(b, dev)) {
+        seal(b);
+        return false;
+    }
+    uint32_t n = b->last_count < HOLD_MIN ? HOLD_MIN : b->last_count > HOLD_MAX ? HOLD_MAX : b->last_count;
+    if (b->held_count > 0) {
+        const uint32_t prev = (uint32_t)b->held[b->held_count - 1].res.quad_count;
+        n = prev >= HOLD_MAX / 2 ? HOLD_MAX : 2 * prev;
+    }
+    if (i > UINT32_MAX / 2 - n) {
+        seal(b);
+        return false;
+    }
+    error_mark kept;
+    error_keep(dev, &kept);
+    xgd_quad_reservation res;
+    xgd_result r = reserve(b, dev, i + n);
+    if (r == XGD_OK)
+        r = xgd_hold_user_quad_instances(dev, (int)n, b->inst[INST_WHOLE].decl, held_ended, b, &res);
+    /* a hold whose making submitted (a full upload ring) ended the batch's other chunks:
+       held_ended sealed it */
+    if (r != XGD_OK || !b->direct_ok) {
+        if (r == XGD_OK) (void)xgd_release_quad_hold(dev, &res);
+        error_put_back(dev, &kept);
+        seal(b);
+        return false;
+    }
+    if (b->held_count == 0) {
+        b->direct_first = i;
+        b->direct_run_count = 0;
+    }
+    b->held[b->held_count++] = (struct held_chunk){ res, i };
+    b->direct = true;
+    b->write = (sprite_quad *)((uintptr_t)res.vertices - (uintptr_t)i * sizeof(sprite_quad));
+    b->room = i + n;
+    return true;
+}
+
+/* Gives back the chunks End did not draw and ends the batch's direct state. */
+static void release_held(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->held_count > b->held_drawn) {
+        error_mark kept;
+        error_keep(dev, &kept);
+        for (uint32_t k = b->held_drawn; k < b->held_count; k++)
+            (void)xgd_release_quad_hold(dev, &b->held[k].res);
+        error_put_back(dev, &kept);
+    }
+    b->held_count = b->held_drawn = 0;
+    b->direct = b->direct_ok = false;
+    b->direct_first = b->direct_n = 0;
+    b->run_first = b->direct_misses = 0;
+    b->direct_run_count = 0;
+    b->write = b->quads;
+    b->room = b->capacity;
 }
 
 /* One free entry in uvs and in general (a form's index has 30 bits: capacities stay below). */
@@ -1574,12 +1824,35 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         batch->run_height = memo->height;
         memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
-    batch->run_room = batch->capacity;
-    sprite_quad *q = &batch->quads[i];
+    /* A batch that may go direct: direct, an entry spritewhole may draw as it is goes into
+       the open chunk, or a new one, and anything else ends the direct entries; watching, such
+       an entry that makes the run DIRECT_START long opens the first chunk, and anything else
+       starts the count again (a miss). */
+    if (batch->direct_ok) {
+        if (!same_run) direct_switch(batch, batch->run_ordinal);
+        const bool whole = sprite->rotation == 0.0f && sprite->source == NULL;
+        if (batch->direct) {
+            if (!whole) seal(batch);
+            else if (i >= batch->room && open_chunk(batch, dev)) note_run(batch, batch->run_ordinal);
+        } else if (batch->direct_ok) {
+            if (!whole) {
+                if (++batch->direct_misses >= DIRECT_MISSES) batch->direct_ok = false;
+                else batch->run_first = i + 1;
+            } else if (i - batch->run_first >= DIRECT_START && open_chunk(batch, dev)) {
+                note_run(batch, batch->run_ordinal);
+            }
+        }
+    }
+    batch->run_room = run_limit(batch);
+    sprite_quad *q = &batch->write[i];
     if (sprite->rotation != 0.0f ||
         !queue_unrotated(batch, q, batch->run_corner, batch->run_ordinal, sprite)) {
         /* rotated, a zero-size source over a destination, or a corner beyond float range:
-           the four vertices as they are */
+           the four vertices as they are (in the queue) */
+        if (batch->direct) {
+            seal(batch);
+            q = &batch->quads[i];
+        }
         uint32_t n = batch->general_count++;
         build_vertices(&batch->general[(size_t)n * 4], batch->run_width, batch->run_height,
                        sprite);
@@ -1798,11 +2071,12 @@ static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
                                      const struct texture_memo *memo)
 {
     b->run_handle = texture;
-    b->run_room = b->capacity;
+    b->run_room = b->room;
     b->run_ordinal = memo->ordinal;
     b->run_width = memo->width;
     b->run_height = memo->height;
     memcpy(b->run_corner, memo->corner, sizeof b->run_corner);
+    if (UNLIKELY(b->direct_ok)) direct_switch(b, memo->ordinal);
 }
 
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
@@ -1867,13 +2141,17 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         memo = &batch->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
         if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
     }
-    if (texture != NULL && sprite != NULL && i < batch->capacity && batch->in_begin &&
-        sprite->rotation == 0.0f &&
-        queue_unrotated(batch, &batch->quads[i], memo != NULL ? memo->corner : batch->run_corner,
-                        memo != NULL ? memo->ordinal : batch->run_ordinal, sprite)) {
+    /* a direct batch's entries are all the whole texture's: a source rectangle goes to
+       draw_general, which ends them; switching the run first (its texture is checked) lets a
+       direct batch note it before the entry is written */
+    if (texture != NULL && sprite != NULL && batch->in_begin && sprite->rotation == 0.0f &&
+        !(batch->direct && sprite->source != NULL)) {
         if (memo != NULL) switch_run(batch, texture, memo);
-        batch->count = i + 1;
-        return XGD_OK;
+        if (i < batch->run_room &&
+            queue_unrotated(batch, &batch->write[i], batch->run_corner, batch->run_ordinal, sprite)) {
+            batch->count = i + 1;
+            return XGD_OK;
+        }
     }
     return draw_general(batch, dev, texture, sprite);
 }
@@ -1915,7 +2193,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             switch_run(b, texture, memo);
         }
         if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
-            queue_whole(&b->quads[i], b->run_corner, b->run_ordinal, sprite)) {
+            queue_whole(&b->write[i], b->run_corner, b->run_ordinal, sprite)) {
             b->count = i + 1;
             return XGD_OK;
         }
@@ -1989,7 +2267,7 @@ xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *textur
             switch_run(b, texture, memo);
         }
         if (i < b->run_room &&
-            queue_at(&b->quads[i], b->run_corner, b->run_ordinal, position, color)) {
+            queue_at(&b->write[i], b->run_corner, b->run_ordinal, position, color)) {
             b->count = i + 1;
             return XGD_OK;
         }
@@ -2111,6 +2389,64 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
     return XGD_OK;
 }
 
+/* The held chunks of a direct batch, in order, each with one xgd_draw_reserved_quad_runs
+ * through spritewhole from the entries as Draw wrote them: a run per stretch of equal
+ * textures (direct_runs). When the device ends the chunks meanwhile (the draw's own upload
+ * filled the ring and submitted: Vulkan refuses the draw then), held_ended has copied the
+ * entries End had not drawn into the queue, and direct_n says where the queue's part now
+ * begins: the failure is no error of End, which draws them from there. */
+static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *gs)
+{
+    if (b->runs == NULL) {
+        b->runs = malloc(sizeof *b->runs * MAX_SPRITES);
+        if (b->runs == NULL)
+            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory drawing sprites");
+    }
+    uint32_t run = 0;
+    while (b->held_drawn < b->held_count) {
+        const struct held_chunk *c = &b->held[b->held_drawn];
+        const uint32_t end = b->direct_n, first = c->first;
+        uint32_t stop = first + (uint32_t)c->res.quad_count;
+        if (stop > end) stop = end;
+        if (stop <= first) break; /* chunks past the entries: release_held gives them back */
+        while (run + 1 < b->direct_run_count && b->direct_runs[run + 1].start <= first) run++;
+        int n = 0;
+        for (uint32_t k = run; k < b->direct_run_count; k++) {
+            uint32_t rs = b->direct_runs[k].start;
+            uint32_t re = k + 1 < b->direct_run_count ? b->direct_runs[k + 1].start : end;
+            if (rs >= stop) break;
+            if (rs < first) rs = first;
+            if (re > stop) re = stop;
+            if (re > rs)
+                b->runs[n++] = (xgd_quad_run){ b->distinct_textures[b->direct_runs[k].ordinal],
+                                               (int)(re - rs) };
+        }
+        xgd_result r;
+        const struct inst_program *p = &b->inst[INST_WHOLE];
+        if (gs->inst != INST_WHOLE + 1) {
+            if ((r = xgd_effect_parameter_set_matrix(p->effect, p->matrix, &b->projected)) != XGD_OK)
+                return r;
+            if ((r = xgd_effect_apply(p->effect)) != XGD_OK) return r;
+            gs->inst = INST_WHOLE + 1;
+            gs->program = false;
+        }
+#if defined(__SSE2__)
+        _mm_sfence(); /* Draw's stores into write-combined memory, before the GPU reads them */
+#endif
+        error_mark kept;
+        error_keep(dev, &kept);
+        r = xgd_draw_reserved_quad_runs(dev, &c->res, b->runs, n);
+        if (r != XGD_OK) {
+            if (b->held_count != b->held_drawn) return r;
+            error_put_back(dev, &kept); /* ended: drawn from the queue */
+            return XGD_OK;
+        }
+        b->held_drawn++;
+        b->direct_drawn += stop - first;
+    }
+    return XGD_OK;
+}
+
 xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
 {
     xgd_device *dev = NULL;
@@ -2123,6 +2459,7 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
        cannot be drawn later, and the caller can Begin again. */
     batch->in_begin = false;
     uint32_t count = batch->count;
+    seal(batch); /* the direct entries, if any, are [0, direct_n) */
     batch->count = 0;
     if (batch->sort_mode == XGD_SPRITE_SORT_IMMEDIATE) return XGD_OK;
 
@@ -2137,15 +2474,28 @@ xgd_result xgd_sprite_batch_end(xgd_sprite_batch *batch)
     if (r == XGD_OK) {
         group_state gs;
         memset(&gs, 0, sizeof gs);
+        /* a direct batch: the queue's head, the held chunks, the queue's tail (draw_held may
+           move where the tail starts back) */
+        const bool direct = batch->held_count > 0;
+        const uint32_t head = direct ? batch->direct_first : count;
         r = set_states(batch, dev);
-        if (r == XGD_OK) r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, count, &gs);
+        if (r == XGD_OK)
+            r = draw_sprites(batch, dev, sorted ? batch->keys : NULL, 0, head, &gs);
+        if (r == XGD_OK && direct) r = draw_held(batch, dev, &gs);
+        if (r == XGD_OK && direct)
+            r = draw_sprites(batch, dev, NULL, batch->direct_n, count, &gs);
+        if (r == XGD_OK && count > 0) xgd_device_count_sprite_batch(dev);
         if (gs.saved || gs.inst) {
-            const sprite_quad *last =
-                &batch->quads[sorted ? (uint32_t)batch->keys[count - 1] : count - 1];
-            r = end_groups(batch, dev, &gs, batch->distinct_textures[last->texture], r);
+            const uint32_t last = sorted ? (uint32_t)batch->keys[count - 1] : count - 1;
+            const uint32_t ordinal = direct && last >= batch->direct_first && last < batch->direct_n
+                                         ? direct_ordinal(batch, last)
+                                         : batch->quads[last].texture;
+            r = end_groups(batch, dev, &gs, batch->distinct_textures[ordinal], r);
         }
         if (r != XGD_OK) restore_states(dev, &saved);
     }
+    release_held(batch, dev);
+    batch->last_count = count;
     batch->count = 0;
     table_reset(batch);
     return r;

@@ -1,0 +1,245 @@
+/*
+ * fixture_sprite_direct.c - direct SpriteBatch batches: a Deferred batch whose runs are long
+ * writes its sprites at Draw straight into held upload memory (xgd_hold_user_quad_instances)
+ * and End draws them from there (sprite_batch.c, "Direct batches").
+ *
+ * The rule: that is invisible. End draws what a batch drawn from vertices draws (instancing
+ * OFF, which never goes direct), byte for byte, whatever happens between Begin and End: a
+ * readback (a submission, which ends the holds: the batch goes on in its queue), another batch
+ * drawn in between, more batches holding at once than the device keeps holds for. The scene
+ * blends (AlphaBlend over textures with half-transparent texels), so order matters, and mixes
+ * what ends the direct sprites (a rotated sprite, a source rectangle) with runs of every length.
+ */
+#include "harness.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { DW = 48, DH = 40, DTEX = 3, DTW = 4, DTH = 4, DSPRITES = 4300, EXTRA = 17 };
+
+static bool gpu(xgd_device *dev)
+{
+    xgd_device_info info;
+    if (xgd_device_get_info(dev, &info) != XGD_OK) return false;
+    return info.renderer == XGD_RENDERER_VULKAN || info.renderer == XGD_RENDERER_D3D12;
+}
+
+static xgd_texture *direct_texture(xgdt_ctx *t, xgd_device *dev, int k)
+{
+    uint8_t rgba[DTW * DTH * 4];
+    for (int j = 0; j < DTH; j++)
+        for (int i = 0; i < DTW; i++) {
+            uint8_t *p = &rgba[(j * DTW + i) * 4];
+            p[0] = (uint8_t)(60 * k + 20);
+            p[1] = (uint8_t)(40 + 50 * i);
+            p[2] = (uint8_t)(30 + 55 * j);
+            p[3] = (uint8_t)(((i + j + k) & 1) ? 255 : 140);
+        }
+    return xgdt_image_texture(t, dev, DTW, DTH, rgba);
+}
+
+/* Sprite i's texture: one run of 700, runs of 300 over the three textures, a rotated sprite,
+   a run of 599, a sprite with a source rectangle. */
+static int texture_of(int i)
+{
+    if (i < 700) return 0;
+    if (i < 3700) return (i - 700) / 300 % DTEX;
+    return 1;
+}
+
+static xgd_sprite sprite_of(int i, const xgd_rect *src, const xgd_rect *dst)
+{
+    xgd_sprite s = XGD_SPRITE_INIT;
+    s.position = (xgd_vector2){ 0.5f + (float)((i * 17) % 44), 0.25f + (float)((i * 31) % 37) };
+    s.origin = (xgd_vector2){ (float)(i % 3) * 0.5f, (float)(i % 4) * 0.75f };
+    s.scale = (xgd_vector2){ 1.0f + (float)(i % 3) * 0.5f, 1.0f + (float)(i % 5) * 0.25f };
+    s.effects = (xgd_sprite_effects)(i & 3);
+    s.color = (xgd_color){ (uint8_t)(255 - i % 60), (uint8_t)(200 + i % 56), 255, 255 };
+    s.layer_depth = (float)(i % 7) / 7.0f;
+    if (i % 9 == 4) s.destination = &dst[i % 2];
+    if (i == 3700) s.rotation = 0.7f;
+    if (i == DSPRITES - 1) s.source = src;
+    return s;
+}
+
+enum { EVENT_NONE, EVENT_READBACK, EVENT_OTHER_BATCH, EVENT_MANY_BATCHES };
+
+/* One batch of `n` sprites of texture k from sprite `base` on (a run long enough to go direct). */
+static bool other_batch(xgd_sprite_batch *b, xgd_texture *tex, int base, int n, bool end)
+{
+    if (xgd_sprite_batch_begin(b, NULL) != XGD_OK) return false;
+    for (int i = 0; i < n; i++) {
+        const xgd_vector2 p = { (float)((base + i * 7) % DW), (float)((base + i * 3) % DH) };
+        if (xgd_sprite_batch_draw_at(b, tex, p, (xgd_color){ 255, 255, 255, 255 }) != XGD_OK)
+            return false;
+    }
+    return !end || xgd_sprite_batch_end(b) == XGD_OK;
+}
+
+/* The scene with `event` at sprite 2000, into *pixels; the batches' direct sprites added to
+ * *direct (the main batch) and *extra_direct (the others). */
+static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
+                         xgd_sprite_batch *const *extra, xgd_texture *const *tex, int event,
+                         uint8_t **pixels, uint64_t *direct, uint64_t *extra_direct)
+{
+    const xgd_rect src = { 1, 1, 2, 3 };
+    const xgd_rect dst[2] = { { 3, 5, 7, 4 }, { 30, 20, 5, 9 } };
+    uint64_t d0 = xgdi_sprite_batch_direct_sprites(sb), e0 = 0;
+    for (int k = 0; k < EXTRA; k++) e0 += xgdi_sprite_batch_direct_sprites(extra[k]);
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, NULL) != XGD_OK) return false;
+    for (int i = 0; i < DSPRITES; i++) {
+        if (i == 2000 && event == EVENT_READBACK) {
+            uint8_t *mid = NULL;
+            if (!xgdt_read_back_buffer(t, dev, DW, DH, &mid)) return false;
+            free(mid);
+        } else if (i == 2000 && event == EVENT_OTHER_BATCH) {
+            if (!other_batch(extra[0], tex[2], 5, 400, true)) return false;
+        } else if (i == 2000 && event == EVENT_MANY_BATCHES) {
+            /* more batches holding at once than the device keeps holds for */
+            for (int k = 0; k < EXTRA; k++)
+                if (!other_batch(extra[k], tex[k % DTEX], k * 11, 300, false)) return false;
+            for (int k = EXTRA - 1; k >= 0; k--)
+                if (xgd_sprite_batch_end(extra[k]) != XGD_OK) return false;
+        }
+        xgd_result r;
+        if (i % 5 == 1) {
+            r = xgd_sprite_batch_draw_at(sb, tex[texture_of(i)],
+                                         (xgd_vector2){ (float)(i % DW), (float)(i * 3 % DH) },
+                                         (xgd_color){ 200, 255, (uint8_t)(i % 256), 255 });
+        } else {
+            xgd_sprite s = sprite_of(i, &src, dst);
+            r = xgd_sprite_batch_draw(sb, tex[texture_of(i)], &s);
+        }
+        if (r != XGD_OK) return false;
+    }
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    *direct += xgdi_sprite_batch_direct_sprites(sb) - d0;
+    uint64_t e1 = 0;
+    for (int k = 0; k < EXTRA; k++) e1 += xgdi_sprite_batch_direct_sprites(extra[k]);
+    *extra_direct += e1 - e0;
+    return xgdt_read_back_buffer(t, dev, DW, DH, pixels);
+}
+
+static xgd_result set_instancing(xgd_sprite_batch *sb, xgd_sprite_batch *const *extra,
+                                 xgd_sprite_instancing mode)
+{
+    xgd_result r = xgd_sprite_batch_set_instancing(sb, mode);
+    for (int k = 0; k < EXTRA && r == XGD_OK; k++) r = xgd_sprite_batch_set_instancing(extra[k], mode);
+    return r;
+}
+
+static void direct_match(xgdt_ctx *t, int event)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = DW;
+    dd.pp.back_buffer_height = DH;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev != NULL);
+    if (!gpu(dev)) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws sprites from vertices (no held "
+                              "upload memory, no instanced quads)");
+        return;
+    }
+    xgd_texture *tex[DTEX];
+    for (int k = 0; k < DTEX; k++) {
+        tex[k] = direct_texture(t, dev, k);
+        REQUIRE(tex[k] != NULL);
+    }
+    /* a batch for each path, so that no queue holds the other path's entries */
+    xgd_sprite_batch *sb[2], *extra[2][EXTRA];
+    for (int m = 0; m < 2; m++) {
+        REQUIRE_OK(xgd_sprite_batch_create(dev, &sb[m]));
+        for (int k = 0; k < EXTRA; k++) REQUIRE_OK(xgd_sprite_batch_create(dev, &extra[m][k]));
+    }
+    uint8_t *off = NULL, *on = NULL, *again = NULL;
+    uint64_t direct_off = 0, extra_off = 0, direct_on = 0, extra_on = 0;
+    REQUIRE_OK(set_instancing(sb[0], extra[0], XGD_SPRITE_INSTANCING_OFF));
+    REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, &off, &direct_off, &extra_off));
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &on, &direct_on, &extra_on));
+    /* the second time, each batch's first chunk is as large as its last batch */
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &again, &direct_on, &extra_on));
+    CHECK(xgdt_compare_rgba(t, "direct batch vs vertices", on, off, DW, DH, 0));
+    CHECK(xgdt_compare_rgba(t, "direct batch (second frame) vs vertices", again, off, DW, DH, 0));
+    int drawn = 0;
+    for (int i = 0; i < DW * DH; i++) drawn += off[i * 4] != 10;
+    CHECK_MSG(drawn > DW * DH / 2, "only %d of %d pixels drawn", drawn, DW * DH);
+    CHECK_MSG(direct_off == 0 && extra_off == 0, "instancing OFF drew %llu sprites direct",
+              (unsigned long long)(direct_off + extra_off));
+    if (event == EVENT_READBACK) {
+        /* the readback ended the holds: the batch went on in its queue */
+        CHECK_MSG(direct_on == 0, "%llu sprites drawn direct across a readback",
+                  (unsigned long long)direct_on);
+    } else {
+        /* sprites 256..1999 at least (the first run's first 256 wait in the queue), twice */
+        CHECK_MSG(direct_on >= 2 * (2000 - 256),
+                  "%llu sprites drawn direct in two frames, want at least %d",
+                  (unsigned long long)direct_on, 2 * (2000 - 256));
+    }
+    if (event == EVENT_OTHER_BATCH)
+        CHECK_MSG(extra_on == 2 * (400 - 256), "the other batch drew %llu sprites direct, want %d",
+                  (unsigned long long)extra_on, 2 * (400 - 256));
+    if (event == EVENT_MANY_BATCHES)
+        CHECK_MSG(extra_on > 0 && extra_on < 2ull * EXTRA * (300 - 256),
+                  "the %d other batches drew %llu sprites direct: want some, not all (the "
+                  "device holds %d reservations at most)",
+                  EXTRA, (unsigned long long)extra_on, XGD_QUAD_HOLDS_MAX);
+    CHECK_INT(dev->quad_hold_count, 0);
+    free(off);
+    free(on);
+    free(again);
+    for (int m = 0; m < 2; m++) {
+        xgd_sprite_batch_destroy(sb[m]);
+        for (int k = 0; k < EXTRA; k++) xgd_sprite_batch_destroy(extra[m][k]);
+    }
+    for (int k = 0; k < DTEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+}
+
+XGD_FIXTURE(SpriteBatch_DirectMatchesVertices) { direct_match(t, EVENT_NONE); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossReadback) { direct_match(t, EVENT_READBACK); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH); }
+XGD_FIXTURE(SpriteBatch_DirectMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES); }
+
+/* A batch destroyed between Begin and End gives its held chunks back: the device holds none,
+ * a submission afterwards calls into nothing freed, and nothing of the batch is drawn. */
+XGD_FIXTURE(SpriteBatch_DirectDestroyedBeforeEnd)
+{
+    xgd_device_desc dd = XGD_DEVICE_DESC_DEFAULT;
+    dd.pp.back_buffer_width = DW;
+    dd.pp.back_buffer_height = DH;
+    dd.pp.depth_stencil_format = XGD_DEPTH_FORMAT_NONE;
+    xgd_device *dev = xgdt_device(t, &dd);
+    REQUIRE(dev != NULL);
+    if (!gpu(dev)) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws sprites from vertices");
+        return;
+    }
+    xgd_texture *tex = direct_texture(t, dev, 0);
+    REQUIRE(tex != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    CHECK_OK(xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }));
+    REQUIRE(other_batch(sb, tex, 0, 3000, false));
+    CHECK_MSG(dev->quad_hold_count > 0, "3000 sprites of one texture held no upload memory");
+    xgd_sprite_batch_destroy(sb);
+    CHECK_INT(dev->quad_hold_count, 0);
+    uint8_t *px = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, DW, DH, &px));
+    int other = 0;
+    for (int i = 0; i < DW * DH; i++)
+        other += px[i * 4] != 10 || px[i * 4 + 1] != 20 || px[i * 4 + 2] != 30;
+    CHECK_MSG(other == 0, "%d pixels drawn by a batch destroyed before End", other);
+    free(px);
+    /* a batch still in Begin when its device goes: the device drops the holds */
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    REQUIRE(other_batch(sb, tex, 0, 3000, false));
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+    CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_OBJECT_DISPOSED);
+    xgd_sprite_batch_destroy(sb);
+}
