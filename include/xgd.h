@@ -1585,8 +1585,10 @@ XGD_API xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_
  * readback, a set_data that fills the upload memory, Reset, a context loss): it must not call
  * xgd on that device. */
 typedef void (*xgd_quad_hold_fn)(void *user, uint64_t id);
-/* The most held reservations a device keeps at once. */
+/* The most held reservations a device keeps at once, and the most quads one holds (each run
+ * that draws them still at most XGD_USER_QUADS_MAX). */
 #define XGD_QUAD_HOLDS_MAX 16
+#define XGD_QUAD_HOLD_QUADS_MAX 262144
 /* As xgd_reserve_user_quad_instances, but held: a library that fills quads over many calls (a
  * sprite batch writing each Draw's element into the reservation, drawn at End) keeps it
  * drawable across other draws and other reservations, held or not. A held reservation is drawn
@@ -1596,7 +1598,10 @@ typedef void (*xgd_quad_hold_fn)(void *user, uint64_t id);
  * a get_data call, a query result that waits, a set_data call that finds the upload memory
  * full, and on Vulkan a draw's own upload that finds it full), before Reset, at a loss of the
  * device or its context. A device destroyed with held reservations drops them without calls.
- * xgd_device_reset_statistics leaves them. Errors, changing nothing: those of
+ * xgd_device_reset_statistics leaves them. Making one never submits the device's work (which
+ * would end the others): where the upload memory has no room without that, it fails with
+ * OUT_OF_MEMORY (on Vulkan, when the open frame fills the upload ring; it may still wait for
+ * earlier frames). quad_count is 1..XGD_QUAD_HOLD_QUADS_MAX. Errors, changing nothing: those of
  * xgd_reserve_user_quad_instances (NOT_SUPPORTED on the software renderer and Reach devices),
  * INVALID_ARGUMENT (NULL on_end), INVALID_OPERATION (XGD_QUAD_HOLDS_MAX held already). */
 XGD_API xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,

@@ -377,7 +377,7 @@ xgd_result xgd_draw_user_quad_runs(xgd_device *device, const void *vertices, int
 
 /* xgd_reserve_user_quads (per_instance false) and xgd_reserve_user_quad_instances. */
 static xgd_result reserve_quads(xgd_device *device, int quad_count, xgd_vertex_declaration *decl,
-                                xgd_quad_reservation *out, bool per_instance)
+                                xgd_quad_reservation *out, bool per_instance, int max)
 {
     XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = xgdi_check_device(device);
@@ -392,9 +392,9 @@ static xgd_result reserve_quads(xgd_device *device, int quad_count, xgd_vertex_d
         return xgdi_fail(device, XGD_ERROR_NOT_SUPPORTED,
                          "instanced quads need the HiDef profile; Reach has no instancing "
                          "(reserve quads of vertices with xgd_reserve_user_quads)");
-    if (quad_count <= 0 || quad_count > XGD_USER_QUADS_MAX)
+    if (quad_count <= 0 || quad_count > max)
         return xgdi_fail(device, XGD_ERROR_ARGUMENT_OUT_OF_RANGE, "quad_count %d must be 1..%d",
-                         quad_count, XGD_USER_QUADS_MAX);
+                         quad_count, max);
     r = xgdi_check_resource(device, decl != NULL ? &decl->res : NULL,
                             XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     if (r != XGD_OK) return r;
@@ -421,14 +421,14 @@ static xgd_result reserve_quads(xgd_device *device, int quad_count, xgd_vertex_d
 xgd_result xgd_reserve_user_quads(xgd_device *device, int quad_count,
                                   xgd_vertex_declaration *decl, xgd_quad_reservation *out)
 {
-    return reserve_quads(device, quad_count, decl, out, false);
+    return reserve_quads(device, quad_count, decl, out, false, XGD_USER_QUADS_MAX);
 }
 
 xgd_result xgd_reserve_user_quad_instances(xgd_device *device, int quad_count,
                                            xgd_vertex_declaration *decl,
                                            xgd_quad_reservation *out)
 {
-    return reserve_quads(device, quad_count, decl, out, true);
+    return reserve_quads(device, quad_count, decl, out, true, XGD_USER_QUADS_MAX);
 }
 
 xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
@@ -445,7 +445,9 @@ xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
     /* made as the latest reservation is, then moved into the table: the latest one the
        caller may hold stays as it was */
     const struct xgdi_quad_reservation latest = device->quad_reservation;
-    r = reserve_quads(device, quad_count, decl, out, true);
+    device->renderer->holding = true;
+    r = reserve_quads(device, quad_count, decl, out, true, XGD_QUAD_HOLD_QUADS_MAX);
+    if (device->renderer != NULL) device->renderer->holding = false;
     if (r != XGD_OK) return r;
     struct xgdi_quad_hold *h = &device->quad_holds[device->quad_hold_count++];
     h->id = device->quad_reservation.id;

@@ -718,6 +718,11 @@ struct xgdi_renderer {
        stream_stores is false there (xgd_reserve_user_quads) although ops->upload_streams
        still aligns it. */
     bool cpu_device;
+    /* Set by core around reserve_vertices for a held reservation (xgd_hold_user_quad_instances):
+       the renderer must not submit the open frame to make room then (it may wait for earlier
+       frames), and fails by name (OUT_OF_MEMORY) instead: a submission would end the device's
+       other held reservations, whose holders would copy them out of write-combined memory. */
+    bool holding;
 };
 
 /* The renderers compiled in (src/core/renderers.c, the only list with #if per renderer). */

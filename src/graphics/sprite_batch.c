@@ -2417,9 +2417,10 @@ static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *g
             if (rs >= stop) break;
             if (rs < first) rs = first;
             if (re > stop) re = stop;
-            if (re > rs)
-                b->runs[n++] = (xgd_quad_run){ b->distinct_textures[b->direct_runs[k].ordinal],
-                                               (int)(re - rs) };
+            xgd_texture *tex = b->distinct_textures[b->direct_runs[k].ordinal];
+            for (; re - rs > XGD_USER_QUADS_MAX; rs += XGD_USER_QUADS_MAX) /* a run's most */
+                b->runs[n++] = (xgd_quad_run){ tex, XGD_USER_QUADS_MAX };
+            if (re > rs) b->runs[n++] = (xgd_quad_run){ tex, (int)(re - rs) };
         }
         xgd_result r;
         const struct inst_program *p = &b->inst[INST_WHOLE];

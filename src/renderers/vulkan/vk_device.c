@@ -957,6 +957,12 @@ bool xvk_ring_alloc(xvk_renderer *r, uint64_t size, uint64_t align, VkDeviceSize
             ring_collect(r, xvk_completed(r));
             continue;
         }
+        if (r->base.holding) {
+            xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY,
+                      "vulkan: the open frame fills the upload ring (a held reservation does "
+                      "not submit it to make room)");
+            return false;
+        }
         if (xvk_submit_and_wait(r) != XGD_OK) return false;
     }
     xgdi_fail(r->base.device, XGD_ERROR_OUT_OF_MEMORY, "vulkan: upload ring exhausted");

@@ -1641,6 +1641,9 @@ xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride
        a 16-byte boundary (upload_streams: 16 / gcd(stride, 16) - 1 at most). */
     uint64_t align = r->props.limits.minUniformBufferOffsetAlignment;
     uint64_t slack = 2 * ((uint64_t)(XGDI_SHADER_MAX_REGISTERS + 1) * 16 + (align > 16 ? align : 16));
+    /* a held reservation is drawn after other work: room for more of it, so that the draws
+       between it and its own seldom fill the ring and submit (which ends it) */
+    if (base->holding) slack += XVK_HOLD_HEADROOM;
     uint64_t size = (uint64_t)bytes + 17 * (uint64_t)stride;
     if (stride == 0 || size + slack > r->ring.size / 4)
         return xgdi_fail(base->device, XGD_ERROR_OUT_OF_MEMORY,

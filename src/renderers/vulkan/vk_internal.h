@@ -37,6 +37,8 @@
 /* xvk_renderer.fast_type while the short draw path is disarmed: no primitive type */
 #define XVK_FAST_DISARMED (-1)
 #define XVK_RING_SIZE (32u << 20)
+/* what a held reservation leaves free in the ring besides itself (xvk_reserve_vertices) */
+#define XVK_HOLD_HEADROOM (256u << 10)
 /* the most the ring grows to (vk_device.c ring_grow): 1 GiB */
 #define XVK_RING_MAX ((uint64_t)1 << 30)
 /* what Present prefaults ahead of the ring's head at least (ring_prefault) */
