@@ -2348,7 +2348,22 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * the whole-texture program draws those batches with spriteinst. A Reach device draws sprites from vertices
  * (Reach has no instancing). Results: INVALID_ARGUMENT (unknown mode), NOT_SUPPORTED (ON on a
  * renderer without instanced quads: the software renderer, which draws sprites from vertices;
- * ON on a Reach device), OBJECT_DISPOSED. The mode is read at End. */
+ * ON on a Reach device), OBJECT_DISPOSED. The mode is read at End, and at Begin for direct
+ * batches:
+ *
+ * Direct batches. A Deferred batch that End may draw from 32-byte entries (SpriteBatch's own
+ * effect, instancing not OFF, texture groups not ON, a GPU renderer, HiDef) and whose runs prove
+ * long (256 sprites of one texture in a row, each showing its whole texture) writes its
+ * sprites from then on at Draw straight into the device's upload memory, held for it
+ * (xgd_hold_user_quad_instances), and End draws them from there: End's cost for them is a
+ * draw per run, not a copy per sprite. The first sprite End could not draw so (a source
+ * rectangle, a rotation, a sprite queued as four vertices), more than 1,024 runs, or upload
+ * memory the device cannot hold without submitting its work send the rest of the batch to its
+ * queue, as before. Nothing of this shows: the same pixels, the same device state after End,
+ * the same errors. A submission of the device's work between Begin and End (a readback, a
+ * get_data call, a query result that waits) moves the held sprites into the queue first,
+ * which reads them back from write-combined memory on a discrete GPU: slow, so better kept
+ * out of a batch. */
 typedef enum xgd_sprite_instancing {
     XGD_SPRITE_INSTANCING_AUTO = 0,
     XGD_SPRITE_INSTANCING_OFF,

@@ -12,7 +12,9 @@
  * as one 48-byte element a sprite instead and drawn instanced, its corners selected by the
  * vertex shader (xgd_sprite_batch_set_instancing, see draw_instances). With texture groups
  * (xgd_sprite_batch_set_texture_groups, see draw_groups) a chunk is drawn instead in groups of
- * up to 16 textures, a draw each.
+ * up to 16 textures, a draw each. A Deferred batch whose runs prove long writes its entries at
+ * Draw straight into upload memory held for it and End draws them from there (direct batches,
+ * see the struct's direct fields).
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.

@@ -204,8 +204,16 @@ xgd_result xgdi_d3d12_linear_alloc(d3d12_renderer *r, d3d12_linear *l, size_t si
                 l->offset = off + size;
                 return XGD_OK;
             }
-            /* the next chunk, if one exists and is large enough; else a new chunk */
-            if (l->current + 1 < l->count && l->chunks[l->current + 1].size >= size) {
+            /* the next chunk, if one is large enough: the first such of the chunks this frame
+               has not used yet (those after the current one), moved up to be next, so that
+               a frame whose large requests come in another order than the last one's reuses
+               the chunks that one made; else a new chunk */
+            int next = l->current + 1;
+            while (next < l->count && l->chunks[next].size < size) next++;
+            if (next < l->count) {
+                d3d12_upload_chunk moved = l->chunks[next];
+                l->chunks[next] = l->chunks[l->current + 1];
+                l->chunks[l->current + 1] = moved;
                 l->current++;
                 l->offset = 0;
                 continue;
