@@ -367,13 +367,7 @@ struct xgd_device {
        until drawn, released, or ended by xgdi_end_quad_holds (before a submission, Reset, a
        loss), which calls its on_end first. ids come from quad_reservation.next_id. */
     struct xgdi_quad_hold {
-        uint64_t id;
-        void *decl;                 /* its declaration's handle */
-        int quad_count;
-        void *cpu;
-        uint64_t at;
-        struct xgdi_renderer *renderer;
-        uint64_t fence;
+        struct xgdi_quad_reservation res; /* per_instance; draws and next_id unused */
         xgd_quad_hold_fn on_end;
         void *user;
     } quad_holds[XGD_QUAD_HOLDS_MAX];

@@ -450,13 +450,7 @@ xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
     if (device->renderer != NULL) device->renderer->holding = false;
     if (r != XGD_OK) return r;
     struct xgdi_quad_hold *h = &device->quad_holds[device->quad_hold_count++];
-    h->id = device->quad_reservation.id;
-    h->decl = device->quad_reservation.decl;
-    h->quad_count = device->quad_reservation.quad_count;
-    h->cpu = device->quad_reservation.cpu;
-    h->at = device->quad_reservation.at;
-    h->renderer = device->quad_reservation.renderer;
-    h->fence = device->quad_reservation.fence;
+    h->res = device->quad_reservation;
     h->on_end = on_end;
     h->user = user;
     const uint64_t next = device->quad_reservation.next_id;
@@ -469,7 +463,7 @@ xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
 static int find_hold(const xgd_device *device, uint64_t id)
 {
     for (int i = 0; i < device->quad_hold_count; i++)
-        if (id != 0 && device->quad_holds[i].id == id) return i;
+        if (id != 0 && device->quad_holds[i].res.id == id) return i;
     return -1;
 }
 
@@ -501,7 +495,7 @@ void xgdi_end_quad_holds(xgd_device *device)
     struct xgdi_quad_hold ended[XGD_QUAD_HOLDS_MAX];
     memcpy(ended, device->quad_holds, sizeof ended[0] * (size_t)n);
     device->quad_hold_count = 0;
-    for (int i = 0; i < n; i++) ended[i].on_end(ended[i].user, ended[i].id);
+    for (int i = 0; i < n; i++) ended[i].on_end(ended[i].user, ended[i].res.id);
 }
 
 void xgdi_renderer_submitting(xgdi_renderer *r)
@@ -526,16 +520,8 @@ xgd_result xgd_draw_reserved_quad_runs(xgd_device *device, const xgd_quad_reserv
     int held = find_hold(device, reservation->id);
     struct xgdi_quad_reservation q = device->quad_reservation;
     if (held >= 0) {
-        const struct xgdi_quad_hold *h = &device->quad_holds[held];
-        q.id = h->id;
-        q.decl = h->decl;
-        q.quad_count = h->quad_count;
-        q.cpu = h->cpu;
-        q.at = h->at;
-        q.renderer = h->renderer;
-        q.fence = h->fence;
-        q.draws = device->stats.draw_calls;
-        q.per_instance = true;
+        q = device->quad_holds[held].res;
+        q.draws = device->stats.draw_calls; /* other draws leave it drawable */
     }
     const uint64_t id = q.id;
     if (reservation->id == 0 || reservation->id != id)

@@ -1243,6 +1243,20 @@ static ALWAYS_INLINE int expand_chunk_instances(xgd_sprite_batch *b, void *dst,
                          : expand_instances(b, dst, NULL, first, n, stream, whole);
 }
 
+/* b->inst[program] applied with the SpriteEffect's matrix, unless it is what End applied last
+ * (the apply binds its unset texture, and each run sets slot 0). */
+static xgd_result apply_instanced(xgd_sprite_batch *b, int program, group_state *gs)
+{
+    if (gs->inst == program + 1) return XGD_OK;
+    const struct inst_program *p = &b->inst[program];
+    xgd_result r = xgd_effect_parameter_set_matrix(p->effect, p->matrix, &b->projected);
+    if (r == XGD_OK) r = xgd_effect_apply(p->effect);
+    if (r != XGD_OK) return r;
+    gs->inst = program + 1;
+    gs->program = false;
+    return XGD_OK;
+}
+
 /* A chunk of n sprites drawn instanced by b->inst[program] (instances_possible): the program
  * applied with the SpriteEffect's matrix (the first time in an End; the apply binds its unset
  * texture, and each run sets slot 0), the elements written into a reservation, a draw a run. */
@@ -1250,15 +1264,9 @@ static xgd_result draw_instances(xgd_sprite_batch *b, xgd_device *dev, int progr
                                  const uint64_t *order, uint32_t first, uint32_t n,
                                  group_state *gs)
 {
-    xgd_result r;
+    xgd_result r = apply_instanced(b, program, gs);
+    if (r != XGD_OK) return r;
     const struct inst_program *p = &b->inst[program];
-    if (gs->inst != program + 1) {
-        if ((r = xgd_effect_parameter_set_matrix(p->effect, p->matrix, &b->projected)) != XGD_OK)
-            return r;
-        if ((r = xgd_effect_apply(p->effect)) != XGD_OK) return r;
-        gs->inst = program + 1;
-        gs->program = false;
-    }
     xgd_quad_reservation space;
     if ((r = xgd_reserve_user_quad_instances(dev, (int)n, p->decl, &space)) != XGD_OK) return r;
     void *dst = space.vertices;
@@ -2424,15 +2432,8 @@ static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *g
                 b->runs[n++] = (xgd_quad_run){ tex, XGD_USER_QUADS_MAX };
             if (re > rs) b->runs[n++] = (xgd_quad_run){ tex, (int)(re - rs) };
         }
-        xgd_result r;
-        const struct inst_program *p = &b->inst[INST_WHOLE];
-        if (gs->inst != INST_WHOLE + 1) {
-            if ((r = xgd_effect_parameter_set_matrix(p->effect, p->matrix, &b->projected)) != XGD_OK)
-                return r;
-            if ((r = xgd_effect_apply(p->effect)) != XGD_OK) return r;
-            gs->inst = INST_WHOLE + 1;
-            gs->program = false;
-        }
+        xgd_result r = apply_instanced(b, INST_WHOLE, gs);
+        if (r != XGD_OK) return r;
 #if defined(__SSE2__)
         _mm_sfence(); /* Draw's stores into write-combined memory, before the GPU reads them */
 #endif
