@@ -166,6 +166,9 @@ struct xgd_sprite_batch {
     /* the queue: a sprite_quad per sprite; End makes its vertices from it */
     sprite_quad *quads;
     uint32_t count, capacity;
+    sprite_quad *write;               /* where Draw's fast paths write entry i: quads, or while
+                                         direct (below) an address that puts write[i] in the
+                                         open chunk */
     /* what a quad's form points into (see sprite_quad); each keeps one free entry between
        Draws (draw_general grows them before it queues), so queuing never fails */
     float (*uvs)[4];
@@ -253,8 +256,6 @@ struct xgd_sprite_batch {
        entries End has not drawn into the queue at their places, and End draws them from
        there. The queue keeps room for every direct entry (`room` never passes capacity), so
        that copy always fits. */
-    sprite_quad *write;               /* where Draw's fast paths write entry i: write[i] is in
-                                         the open chunk while direct, else quads */
     uint32_t room;                    /* entries Draw may write: the open chunk's end while
                                          direct, else capacity (run_room takes it) */
     bool direct_ok;                   /* this Begin may (still) write into held chunks: watching
@@ -2076,7 +2077,9 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
     return queue_whole(q, corner, ordinal, s);
 }
 
-/* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). */
+/* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). A batch
+ * that may go direct notes the switch too (direct_switch): the fast paths leave such switches
+ * to draw_other, so that theirs make no call. */
 static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
                                      const struct texture_memo *memo)
 {
@@ -2086,7 +2089,6 @@ static ALWAYS_INLINE void switch_run(xgd_sprite_batch *b, xgd_texture *texture,
     b->run_width = memo->width;
     b->run_height = memo->height;
     memcpy(b->run_corner, memo->corner, sizeof b->run_corner);
-    if (UNLIKELY(b->direct_ok)) direct_switch(b, memo->ordinal);
 }
 
 /* This thread's last batch handle that Draw resolved, with xgd_resource_epoch() read before:
@@ -2156,7 +2158,10 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
        direct batch note it before the entry is written */
     if (texture != NULL && sprite != NULL && batch->in_begin && sprite->rotation == 0.0f &&
         !(batch->direct && sprite->source != NULL)) {
-        if (memo != NULL) switch_run(batch, texture, memo);
+        if (memo != NULL) {
+            switch_run(batch, texture, memo);
+            if (batch->direct_ok) direct_switch(batch, memo->ordinal);
+        }
         if (i < batch->run_room &&
             queue_unrotated(batch, &batch->write[i], batch->run_corner, batch->run_ordinal, sprite)) {
             batch->count = i + 1;
@@ -2198,7 +2203,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
         if (UNLIKELY(texture != b->run_handle)) {
             const struct texture_memo *memo =
                 &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
-            if (texture == NULL || memo->handle != texture)
+            if (texture == NULL || memo->handle != texture || b->direct_ok)
                 return draw_other(batch, texture, sprite);
             switch_run(b, texture, memo);
         }
@@ -2273,7 +2278,7 @@ xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *textur
         if (UNLIKELY(texture != b->run_handle)) {
             const struct texture_memo *memo =
                 &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
-            if (texture == NULL || memo->handle != texture) goto other;
+            if (texture == NULL || memo->handle != texture || b->direct_ok) goto other;
             switch_run(b, texture, memo);
         }
         if (i < b->run_room &&
