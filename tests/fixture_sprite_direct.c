@@ -168,7 +168,7 @@ static void direct_match(xgdt_ctx *t, int event)
     REQUIRE_OK(set_instancing(sb[0], extra[0], XGD_SPRITE_INSTANCING_OFF));
     REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, &off, &direct_off, &extra_off));
     REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &on, &direct_on, &extra_on));
-    /* the second time, each batch's first chunk is as large as its last batch */
+    /* the second time, each batch's first chunk is sized from its last batch */
     REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &again, &direct_on, &extra_on));
     CHECK(xgdt_compare_rgba(t, "direct batch vs vertices", on, off, DW, DH, 0));
     CHECK(xgdt_compare_rgba(t, "direct batch (second frame) vs vertices", again, off, DW, DH, 0));

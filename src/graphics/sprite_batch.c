@@ -273,7 +273,8 @@ struct xgd_sprite_batch {
         uint32_t start, ordinal;      /* from entry start on, texture ordinal */
     } direct_runs[DIRECT_RUNS];
     uint32_t direct_run_count;
-    uint32_t last_count;              /* the last End's sprites: the first chunk's size */
+    uint32_t last_count;              /* the last End's sprites: an eighth of it is the first
+                                         chunk's size */
 
     uint64_t long_draws;              /* Draws through draw_other (xgdi_sprite_batch_long_draws) */
     uint64_t direct_drawn;            /* sprites End drew from held chunks
@@ -1496,8 +1497,10 @@ static void held_ended(void *user, uint64_t id)
 }
 
 /* A held chunk for Draw's entries from entry count on (Draw's next entry is a whole-texture
- * candidate): the first as large as the last End's batch (HOLD_MIN to HOLD_MAX quads), each
- * next one twice its predecessor up to HOLD_MAX. The queue first makes room for its entries.
+ * candidate): the first an eighth of the last End's batch (HOLD_MIN to HOLD_MAX quads: a
+ * million sprites take eight chunks, and a small batch after a large one on the same object
+ * takes an eighth of the ring space it would as large), each next one twice its predecessor
+ * up to HOLD_MAX. The queue first makes room for its entries.
  * False: the batch goes on in its queue (sealed), and the device's error is as it was: the
  * chunk's failure is no error of the Draw, which queues the entry instead. */
 static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
@@ -1507,7 +1510,8 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
         seal(b);
         return false;
     }
-    uint32_t n = b->last_count < HOLD_MIN ? HOLD_MIN : b->last_count > HOLD_MAX ? HOLD_MAX : b->last_count;
+    const uint32_t eighth = b->last_count / 8;
+    uint32_t n = eighth < HOLD_MIN ? HOLD_MIN : eighth > HOLD_MAX ? HOLD_MAX : eighth;
     if (b->held_count > 0) {
         const uint32_t prev = (uint32_t)b->held[b->held_count - 1].res.quad_count;
         n = prev >= HOLD_MAX / 2 ? HOLD_MAX : 2 * prev;
