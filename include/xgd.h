@@ -1610,7 +1610,8 @@ XGD_API xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_cou
                                                 xgd_quad_reservation *out);
 /* Gives a held reservation back undrawn (its on_end is not called). Errors, changing nothing:
  * INVALID_ARGUMENT (NULL reservation), INVALID_OPERATION (not held: drawn, released, ended, or
- * not a held reservation of this device), the device errors. */
+ * not a held reservation of this device, by its id, vertices and quad_count), the device
+ * errors. */
 XGD_API xgd_result xgd_release_quad_hold(xgd_device *device,
                                          const xgd_quad_reservation *reservation);
 /* Draws runs of the reserved quads as xgd_draw_user_quad_runs draws its vertices: run 0 from

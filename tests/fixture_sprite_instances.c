@@ -602,7 +602,14 @@ XGD_FIXTURE(HoldQuadInstances_Rules)
     CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[0], &run, 1), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_release_quad_hold(dev, &h[0]), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &plain, &run, 1), XGD_ERROR_INVALID_OPERATION);
-    /* released: given back without a call */
+    /* released: given back without a call; a reservation that only carries its id (another
+       device's, or one changed) releases nothing */
+    xgd_quad_reservation forged = h[1];
+    forged.vertices = plain.vertices;
+    CHECK_RESULT(xgd_release_quad_hold(dev, &forged), XGD_ERROR_INVALID_OPERATION);
+    forged = h[1];
+    forged.quad_count++;
+    CHECK_RESULT(xgd_release_quad_hold(dev, &forged), XGD_ERROR_INVALID_OPERATION);
     CHECK_OK(xgd_release_quad_hold(dev, &h[1]));
     CHECK_RESULT(xgd_release_quad_hold(dev, &h[1]), XGD_ERROR_INVALID_OPERATION);
     CHECK_RESULT(xgd_draw_reserved_quad_runs(dev, &h[1], &run, 1), XGD_ERROR_INVALID_OPERATION);

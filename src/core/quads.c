@@ -480,8 +480,11 @@ xgd_result xgd_release_quad_hold(xgd_device *device, const xgd_quad_reservation 
     if (r != XGD_OK) return r;
     if (reservation == NULL)
         return xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT, "reservation is NULL");
+    /* the id, and what it hands out: ids are the device's, so another device's reservation
+       may carry one of this device's */
     int i = find_hold(device, reservation->id);
-    if (i < 0)
+    if (i < 0 || device->quad_holds[i].res.cpu != reservation->vertices ||
+        device->quad_holds[i].res.quad_count != reservation->quad_count)
         return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
                          "the reservation is not held (drawn, released or ended)");
     remove_hold(device, i);
