@@ -2360,8 +2360,9 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * draw per run, not a copy per sprite. The first sprite End could not draw so (a source
  * rectangle, a rotation, a sprite queued as four vertices), more than 1,024 runs, or upload
  * memory the device cannot hold without submitting its work send the rest of the batch to its
- * queue, as before. Nothing of this shows: the same pixels, the same device state after End,
- * the same errors. A submission of the device's work between Begin and End (a readback, a
+ * queue, as before. Nothing of this shows in what is drawn: the same pixels, the same device
+ * state after End, the same results from Draw and End (a hold the device refused still leaves
+ * its message in the device's log and last error, although Draw returns OK). A submission of the device's work between Begin and End (a readback, a
  * get_data call, a query result that waits) moves the held sprites into the queue first,
  * which reads them back from write-combined memory on a discrete GPU: slow, so better kept
  * out of a batch. */
