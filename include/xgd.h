@@ -707,6 +707,19 @@ XGD_API xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, 
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* For libraries layered on xgd that try a call and fall back to another way when it fails
+ * (xgd's SpriteBatch tries held upload memory and draws from its own queue when the device
+ * has none to spare): between xgd_device_quiet_begin and xgd_device_quiet_end, a failing call
+ * on the device returns its code as always and changes no state, but nothing records it:
+ * xgd_device_last_error, xgd_device_last_result and the log callback see nothing (warnings
+ * are still logged). Spans nest; the outermost begin clears the span's message.
+ * xgd_device_quiet_end ends the innermost span and returns the message of the last failure
+ * made in the span ("" when none; valid until the device's next failure), so a caller that
+ * decides a failure is its own can report it (xgd_device_report_error). Losses are still
+ * entered (DEVICE_LOST from every later call). An end without a begin does nothing; NULL is
+ * accepted by both (end returns ""). */
+XGD_API void xgd_device_quiet_begin(xgd_device *device);
+XGD_API const char *xgd_device_quiet_end(xgd_device *device);
 XGD_API xgd_result xgd_device_get_info(xgd_device *device, xgd_device_info *out);
 /* Cumulative counters since creation or the last xgd_device_reset_statistics, plus gauges
  * (live resources, descriptors). Results: OK, INVALID_ARGUMENT (out NULL), OBJECT_DISPOSED. */
@@ -2361,8 +2374,9 @@ XGD_API xgd_result xgd_sprite_batch_set_texture_groups(xgd_sprite_batch *batch,
  * rectangle, a rotation, a sprite queued as four vertices), more than 1,024 runs, or upload
  * memory the device cannot hold without submitting its work send the rest of the batch to its
  * queue, as before. Nothing of this shows in what is drawn: the same pixels, the same device
- * state after End, the same results from Draw and End (a hold the device refused still leaves
- * its message in the device's log and last error, although Draw returns OK). A submission of the device's work between Begin and End (a readback, a
+ * state after End, the same results from Draw and End, nothing in the device's last error or
+ * log (a refused hold is tried in a quiet span, xgd_device_quiet_begin). A submission of the
+ * device's work between Begin and End (a readback, a
  * get_data call, a query result that waits) moves the held sprites into the queue first,
  * which reads them back from write-combined memory on a discrete GPU: slow, so better kept
  * out of a batch. */

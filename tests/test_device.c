@@ -476,6 +476,60 @@ XGD_TEST(device_report_error_for_layered_libraries)
     xgd_device_destroy(dev);
 }
 
+/* xgd_device_quiet_begin/end: a failure inside a span returns its code and records nothing
+ * (no last error, no last result, no log); spans nest, the innermost end gives the span's last
+ * message, the outermost begin clears it; after the span failures are recorded again. */
+XGD_TEST(device_quiet_spans)
+{
+    log_capture cap;
+    memset(&cap, 0, sizeof cap);
+    xgd_device_desc d = headless_desc();
+    d.pp.back_buffer_width = 16;
+    d.pp.back_buffer_height = 16;
+    d.log = capture_log;
+    d.log_user = &cap;
+    xgd_device *dev = NULL;
+    REQUIRE_OK(xgd_device_create(&d, &dev));
+    const int logged = cap.count;
+    CHECK_INT(xgd_device_last_result(dev), XGD_OK);
+
+    xgd_device_quiet_begin(dev);
+    CHECK_RESULT(xgd_device_get_statistics(dev, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_INT(cap.count, logged);
+    CHECK_INT(xgd_device_last_result(dev), XGD_OK);
+    CHECK(strcmp(xgd_device_last_error(dev), "") == 0);
+    xgd_device_quiet_begin(dev); /* nested: the outer span's message is not cleared */
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_ERROR_NOT_SUPPORTED, "inner %d", 2),
+                 XGD_ERROR_NOT_SUPPORTED);
+    CHECK(strcmp(xgd_device_quiet_end(dev), "inner 2") == 0);
+    /* still inside the outer span */
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_ERROR_IO, "outer"), XGD_ERROR_IO);
+    CHECK(strcmp(xgd_device_quiet_end(dev), "outer") == 0);
+    CHECK_INT(cap.count, logged);
+    CHECK_INT(xgd_device_last_result(dev), XGD_OK);
+    CHECK(strcmp(xgd_device_last_error(dev), "") == 0);
+    /* a new outermost span starts without a message; one without failures ends with "" */
+    xgd_device_quiet_begin(dev);
+    CHECK(strcmp(xgd_device_quiet_end(dev), "") == 0);
+    /* an end without a begin does nothing; NULL is accepted */
+    CHECK(strcmp(xgd_device_quiet_end(dev), "") == 0);
+    xgd_device_quiet_begin(NULL);
+    CHECK(strcmp(xgd_device_quiet_end(NULL), "") == 0);
+    /* outside every span failures are recorded and logged again */
+    CHECK_RESULT(xgd_device_report_error(dev, XGD_ERROR_IO, "loud"), XGD_ERROR_IO);
+    CHECK_INT(cap.count, logged + 1);
+    CHECK_INT(xgd_device_last_result(dev), XGD_ERROR_IO);
+    CHECK(strcmp(xgd_device_last_error(dev), "loud") == 0);
+    /* a quiet failure leaves an earlier recorded one as it was */
+    xgd_device_quiet_begin(dev);
+    CHECK_RESULT(xgd_device_get_statistics(dev, NULL), XGD_ERROR_INVALID_ARGUMENT);
+    (void)xgd_device_quiet_end(dev);
+    CHECK_INT(xgd_device_last_result(dev), XGD_ERROR_IO);
+    CHECK(strcmp(xgd_device_last_error(dev), "loud") == 0);
+    CHECK_INT(cap.count, logged + 1);
+    xgd_device_destroy(dev);
+}
+
 XGD_TEST(device_log_callback_receives_message)
 {
     log_capture cap;

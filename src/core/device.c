@@ -142,6 +142,17 @@ xgd_result xgd_device_report_error(xgd_device *device, xgd_result code, const ch
     return xgdi_fail(device, code, "%s", msg);
 }
 
+void xgd_device_quiet_begin(xgd_device *device)
+{
+    if (device != NULL) xgdi_quiet_begin(device);
+}
+
+const char *xgd_device_quiet_end(xgd_device *device)
+{
+    if (device == NULL || device->quiet == 0) return "";
+    return xgdi_quiet_end(device);
+}
+
 /* ---- profile ------------------------------------------------------------------------------ */
 
 static int profile_max_texture(xgd_graphics_profile profile)

@@ -580,37 +580,22 @@ static void save_states(xgd_device *dev, saved_states *s)
     (void)xgd_get_texture(dev, 0, &s->texture0);
 }
 
-/* The device's last result and message, kept across calls whose failure is not what the caller
- * reports (error_put_back records them again, so they stay the device's). */
-typedef struct error_mark {
-    xgd_result code;
-    char why[512];
-} error_mark;
+/* Calls whose failure is not what the caller reports (a fallback takes over, or an earlier
+ * failure is the result) run in a quiet span (xgd_device_quiet_begin): the device's last error,
+ * last result and log callback see nothing of them. */
 
-static void error_keep(xgd_device *dev, error_mark *m)
-{
-    m->code = xgd_device_last_result(dev);
-    snprintf(m->why, sizeof m->why, "%s", xgd_device_last_error(dev));
-}
-
-static void error_put_back(xgd_device *dev, const error_mark *m)
-{
-    (void)xgd_device_report_error(dev, m->code, "%s", m->why);
-}
-
-/* Binding is public state only, so this cannot fail for objects that were bound a moment ago
- * (a call that succeeds records nothing); should one fail anyway, the failure being reported
- * is recorded again, so it stays the device's message. */
+/* Binding is public state only, so this cannot fail for objects that were bound a moment ago;
+ * should one fail anyway, it records nothing: the failure being reported stays the device's
+ * message. */
 static void restore_states(xgd_device *dev, const saved_states *s)
 {
-    error_mark kept;
-    error_keep(dev, &kept);
-    bool ok = xgd_set_blend_state(dev, s->blend) == XGD_OK;
-    ok &= xgd_set_depth_stencil_state(dev, s->depth_stencil) == XGD_OK;
-    ok &= xgd_set_rasterizer_state(dev, s->rasterizer) == XGD_OK;
-    ok &= xgd_set_sampler_state(dev, 0, s->sampler0) == XGD_OK;
-    ok &= xgd_set_texture(dev, 0, s->texture0) == XGD_OK;
-    if (!ok) error_put_back(dev, &kept);
+    xgd_device_quiet_begin(dev);
+    (void)xgd_set_blend_state(dev, s->blend);
+    (void)xgd_set_depth_stencil_state(dev, s->depth_stencil);
+    (void)xgd_set_rasterizer_state(dev, s->rasterizer);
+    (void)xgd_set_sampler_state(dev, 0, s->sampler0);
+    (void)xgd_set_texture(dev, 0, s->texture0);
+    (void)xgd_device_quiet_end(dev);
 }
 
 /* XNA SpriteBatch.Setup: the four states, then the stock SpriteEffect with the transform
@@ -871,17 +856,18 @@ static bool groups_possible(xgd_sprite_batch *b, xgd_device *dev)
             { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
             { 24, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 1 },
         };
-        error_mark kept;
-        error_keep(dev, &kept);
         if (b->group_slot == NULL) b->group_slot = malloc(MAX_SPRITES);
         if (b->groups == NULL) b->groups = malloc(sizeof *b->groups * MAX_GROUPS);
-        if (b->group_slot == NULL || b->groups == NULL ||
-            make_program(dev, elements, 4, (int)sizeof(group_vertex), &b->group_decl,
-                         &group_program_class, xgd_stock_xfx_spritebatch16,
-                         sizeof xgd_stock_xfx_spritebatch16,
-                         &b->group_effect, &b->group_matrix) != XGD_OK) {
+        xgd_device_quiet_begin(dev);
+        const bool made = b->group_slot != NULL && b->groups != NULL &&
+                          make_program(dev, elements, 4, (int)sizeof(group_vertex),
+                                       &b->group_decl, &group_program_class,
+                                       xgd_stock_xfx_spritebatch16,
+                                       sizeof xgd_stock_xfx_spritebatch16, &b->group_effect,
+                                       &b->group_matrix) == XGD_OK;
+        (void)xgd_device_quiet_end(dev);
+        if (!made) {
             b->groups_unavailable = true;
-            error_put_back(dev, &kept);
             return false;
         }
     }
@@ -1061,8 +1047,7 @@ static xgd_result draw_groups(xgd_sprite_batch *b, xgd_device *dev, const uint64
 static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_state *gs,
                              xgd_texture *last, xgd_result r)
 {
-    error_mark kept;
-    error_keep(dev, &kept);
+    if (r != XGD_OK) xgd_device_quiet_begin(dev);
     xgd_result e = XGD_OK;
     if (gs->program || gs->inst) {
         e = xgd_effect_apply(b->sprite_effect);
@@ -1074,9 +1059,7 @@ static xgd_result end_groups(xgd_sprite_batch *b, xgd_device *dev, const group_s
         if (e == XGD_OK) e = t;
     }
     if (r != XGD_OK) {
-        if (xgd_device_last_result(dev) != kept.code ||
-            strcmp(xgd_device_last_error(dev), kept.why) != 0)
-            error_put_back(dev, &kept);
+        (void)xgd_device_quiet_end(dev);
         return r;
     }
     return e;
@@ -1123,15 +1106,14 @@ static bool whole_program(xgd_sprite_batch *b, xgd_device *dev)
         { offsetof(sprite_quad, form), XGD_VERTEX_FORMAT_COLOR,
           XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
     };
-    error_mark kept;
-    error_keep(dev, &kept);
     struct inst_program *w = &b->inst[INST_WHOLE];
-    if (make_program(dev, elements, 4, (int)sizeof(sprite_quad), &w->decl, &whole_program_class,
-                     xgd_stock_xfx_spritewhole, sizeof xgd_stock_xfx_spritewhole, &w->effect,
-                     &w->matrix) == XGD_OK)
-        return true;
+    xgd_device_quiet_begin(dev);
+    xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_quad), &w->decl,
+                                   &whole_program_class, xgd_stock_xfx_spritewhole,
+                                   sizeof xgd_stock_xfx_spritewhole, &w->effect, &w->matrix);
+    (void)xgd_device_quiet_end(dev);
+    if (made == XGD_OK) return true;
     b->whole_unavailable = true;
-    error_put_back(dev, &kept);
     return false;
 }
 
@@ -1157,18 +1139,17 @@ static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *
             { 32, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
             { 36, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
         };
-        error_mark kept;
-        error_keep(dev, &kept);
+        xgd_device_quiet_begin(dev);
         xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance), &e->decl,
                                        &inst_program_class, xgd_stock_xfx_spriteinst,
                                        sizeof xgd_stock_xfx_spriteinst, &e->effect, &e->matrix);
+        const char *why = xgd_device_quiet_end(dev);
         if (made != XGD_OK) {
             if (b->inst_mode == XGD_SPRITE_INSTANCING_ON) {
-                *r = made;
+                *r = xgd_device_report_error(dev, made, "%s", why);
                 return -1;
             }
             b->inst_unavailable = true;
-            error_put_back(dev, &kept);
             return -1;
         }
     }
@@ -1520,17 +1501,16 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
         seal(b);
         return false;
     }
-    error_mark kept;
-    error_keep(dev, &kept);
     xgd_quad_reservation res;
+    xgd_device_quiet_begin(dev);
     xgd_result r = reserve(b, dev, i + n);
     if (r == XGD_OK)
         r = xgd_hold_user_quad_instances(dev, (int)n, b->inst[INST_WHOLE].decl, held_ended, b, &res);
     /* a hold whose making submitted (a full upload ring) ended the batch's other chunks:
        held_ended sealed it */
+    if (r == XGD_OK && !b->direct_ok) (void)xgd_release_quad_hold(dev, &res);
+    (void)xgd_device_quiet_end(dev);
     if (r != XGD_OK || !b->direct_ok) {
-        if (r == XGD_OK) (void)xgd_release_quad_hold(dev, &res);
-        error_put_back(dev, &kept);
         seal(b);
         return false;
     }
@@ -1549,11 +1529,11 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
 static void release_held(xgd_sprite_batch *b, xgd_device *dev)
 {
     if (b->held_count > b->held_drawn) {
-        error_mark kept;
-        error_keep(dev, &kept);
+        /* a chunk the device ended is no longer held: its refusal is no error */
+        xgd_device_quiet_begin(dev);
         for (uint32_t k = b->held_drawn; k < b->held_count; k++)
             (void)xgd_release_quad_hold(dev, &b->held[k].res);
-        error_put_back(dev, &kept);
+        (void)xgd_device_quiet_end(dev);
     }
     b->held_count = b->held_drawn = 0;
     b->direct = b->direct_ok = false;
@@ -2446,13 +2426,12 @@ static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *g
 #if defined(__SSE2__)
         _mm_sfence(); /* Draw's stores into write-combined memory, before the GPU reads them */
 #endif
-        error_mark kept;
-        error_keep(dev, &kept);
+        xgd_device_quiet_begin(dev);
         r = xgd_draw_reserved_quad_runs(dev, &c->res, b->runs, n);
+        const char *why = xgd_device_quiet_end(dev);
         if (r != XGD_OK) {
-            if (b->held_count != b->held_drawn) return r;
-            error_put_back(dev, &kept); /* ended: drawn from the queue */
-            return XGD_OK;
+            if (b->held_count != b->held_drawn) return xgd_device_report_error(dev, r, "%s", why);
+            return XGD_OK; /* ended: drawn from the queue */
         }
         b->held_drawn++;
         b->direct_drawn += stop - first;
