@@ -166,9 +166,10 @@ struct xgd_sprite_batch {
     /* the queue: a sprite_quad per sprite; End makes its vertices from it */
     sprite_quad *quads;
     uint32_t count, capacity;
-    sprite_quad *write;               /* where Draw's fast paths write entry i: quads, or while
-                                         direct (below) an address that puts write[i] in the
-                                         open chunk */
+    uintptr_t write_at;               /* where Draw's fast paths write entry i (entry_at): the
+                                         address of quads, or while direct (below) the one
+                                         that puts entry i in the open chunk (an integer: no
+                                         pointer outside the chunk is ever formed) */
     /* what a quad's form points into (see sprite_quad); each keeps one free entry between
        Draws (draw_general grows them before it queues), so queuing never fails */
     float (*uvs)[4];
@@ -281,6 +282,14 @@ struct xgd_sprite_batch {
                                          (xgdi_sprite_batch_direct_sprites) */
 };
 
+/* Where Draw's fast paths write entry i: in the queue, or while direct in the open chunk. The
+ * address is made as an integer and converted once, to a pointer inside that chunk or queue
+ * (write_at itself may lie before the chunk). */
+static ALWAYS_INLINE sprite_quad *entry_at(const xgd_sprite_batch *b, uint32_t i)
+{
+    return (sprite_quad *)(b->write_at + (uintptr_t)i * sizeof(sprite_quad));
+}
+
 /* b->inst's programs; group_state.inst is one of them plus 1, or 0 */
 enum { INST_ELEMENT = 0, INST_WHOLE = 1 };
 
@@ -313,7 +322,7 @@ static void batch_device_destroyed(void *object)
     b->held_count = b->held_drawn = 0;
     b->direct = b->direct_ok = false;
     b->direct_n = 0;
-    b->write = b->quads;
+    b->write_at = (uintptr_t)b->quads;
     b->room = b->capacity;
 }
 
@@ -1375,7 +1384,7 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
         return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
     b->capacity = cap;
     if (!b->direct) {
-        b->write = b->quads;
+        b->write_at = (uintptr_t)b->quads;
         b->room = cap;
     }
     return XGD_OK;
@@ -1389,7 +1398,7 @@ static void seal(xgd_sprite_batch *b)
     if (b->direct) b->direct_n = b->count;
     b->direct = false;
     b->direct_ok = false;
-    b->write = b->quads;
+    b->write_at = (uintptr_t)b->quads;
     b->room = b->capacity;
     if (b->run_room != 0) b->run_room = b->room;
 }
@@ -1520,7 +1529,7 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
     }
     b->held[b->held_count++] = (struct held_chunk){ res, i };
     b->direct = true;
-    b->write = (sprite_quad *)((uintptr_t)res.vertices - (uintptr_t)i * sizeof(sprite_quad));
+    b->write_at = (uintptr_t)res.vertices - (uintptr_t)i * sizeof(sprite_quad);
     b->room = i + n;
     return true;
 }
@@ -1540,7 +1549,7 @@ static void release_held(xgd_sprite_batch *b, xgd_device *dev)
     b->direct_first = b->direct_n = 0;
     b->run_first = b->direct_misses = 0;
     b->direct_run_count = 0;
-    b->write = b->quads;
+    b->write_at = (uintptr_t)b->quads;
     b->room = b->capacity;
 }
 
@@ -1839,7 +1848,7 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         }
     }
     batch->run_room = run_limit(batch);
-    sprite_quad *q = &batch->write[i];
+    sprite_quad *q = entry_at(batch, i);
     if (sprite->rotation != 0.0f ||
         !queue_unrotated(batch, q, batch->run_corner, batch->run_ordinal, sprite)) {
         /* rotated, a zero-size source over a destination, or a corner beyond float range:
@@ -2147,7 +2156,7 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
             if (batch->direct_ok) direct_switch(batch, memo->ordinal);
         }
         if (i < batch->run_room &&
-            queue_unrotated(batch, &batch->write[i], batch->run_corner, batch->run_ordinal, sprite)) {
+            queue_unrotated(batch, entry_at(batch, i), batch->run_corner, batch->run_ordinal, sprite)) {
             batch->count = i + 1;
             return XGD_OK;
         }
@@ -2192,7 +2201,7 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             switch_run(b, texture, memo);
         }
         if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
-            queue_whole(&b->write[i], b->run_corner, b->run_ordinal, sprite)) {
+            queue_whole(entry_at(b, i), b->run_corner, b->run_ordinal, sprite)) {
             b->count = i + 1;
             return XGD_OK;
         }
@@ -2266,7 +2275,7 @@ xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *textur
             switch_run(b, texture, memo);
         }
         if (i < b->run_room &&
-            queue_at(&b->write[i], b->run_corner, b->run_ordinal, position, color)) {
+            queue_at(entry_at(b, i), b->run_corner, b->run_ordinal, position, color)) {
             b->count = i + 1;
             return XGD_OK;
         }
