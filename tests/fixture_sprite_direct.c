@@ -18,6 +18,8 @@
 #include <string.h>
 
 enum { DW = 48, DH = 40, DTEX = 3, DTW = 4, DTH = 4, DSPRITES = 4300, EXTRA = 17 };
+/* sprites of a run that wait in the queue before it goes direct (sprite_batch.c DIRECT_START) */
+enum { DIRECT_START_SPRITES = 256 };
 
 static bool gpu(xgd_device *dev)
 {
@@ -260,4 +262,127 @@ XGD_FIXTURE(SpriteBatch_DirectDestroyedBeforeEnd)
     xgd_device_destroy(dev);
     CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_OBJECT_DISPOSED);
     xgd_sprite_batch_destroy(sb);
+}
+
+/* Upload memory that cannot take End's own upload beside the held chunks. A batch's head
+ * (FILL_HEAD_RUNS runs of FILL_HEAD_RUN sprites, too short to go direct) waits in the queue,
+ * and the long run after it is held; then, before End, draws that upload without drawing
+ * anything (degenerate triangles) fill the rest of the upload memory, so that End's own
+ * upload of the head finds too little. A probe on one device counts the fillers after which
+ * the device ended the holds (Vulkan submits a frame that fills its ring; Direct3D 12 adds
+ * upload memory and never does); a second device, alike, takes one filler fewer, so the
+ * holds end inside End, before End drew them: End draws those sprites from its queue
+ * (held_ended copied them there) in their place. Either way the picture is the one drawn from
+ * vertices, and the device records no error. */
+enum { FILL_HEAD_RUNS = 10, FILL_HEAD_RUN = 200, FILL_RUN = 3000, FILLER_TRIANGLES = 228,
+       FILLERS_MAX = 6000 };
+
+/* The scene with `fillers` filler draws before End; fillers < 0: as many as it takes for the
+   device to end the holds (at most FILLERS_MAX), counted into *ended_after. */
+static bool fill_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb, xgd_texture *const *tex,
+                       xgd_effect *fx, int fillers, int *ended_after, int *held_at_end,
+                       uint8_t **pixels)
+{
+    static xgd_vertex_position_color filler[FILLER_TRIANGLES * 3];
+    for (int v = 0; v < FILLER_TRIANGLES * 3; v++)
+        filler[v] = (xgd_vertex_position_color){ { 0.25f, 0.25f, 0.0f }, { 255, 0, 0, 255 } };
+    if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
+    if (xgd_sprite_batch_begin(sb, NULL) != XGD_OK) return false;
+    const int head = FILL_HEAD_RUNS * FILL_HEAD_RUN;
+    for (int i = 0; i < head + FILL_RUN; i++) {
+        xgd_texture *x = i >= head ? tex[2] : tex[(i / FILL_HEAD_RUN) & 1];
+        const xgd_vector2 p = { (float)((i * 7) % (DW + 2)) - 2.0f, (float)((i * 5) % (DH + 2)) - 2.0f };
+        const xgd_color c = { (uint8_t)(255 - i % 50), 255, (uint8_t)(200 + i % 50), 255 };
+        if (xgd_sprite_batch_draw_at(sb, x, p, c) != XGD_OK) return false;
+    }
+    if (xgd_effect_apply(fx) != XGD_OK) return false;
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR);
+    const int n = fillers < 0 ? FILLERS_MAX : fillers;
+    for (int k = 0; k < n; k++) {
+        if (fillers < 0 && dev->quad_hold_count == 0) {
+            *ended_after = k;
+            break;
+        }
+        if (xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, filler, 0,
+                                     FILLER_TRIANGLES, decl) != XGD_OK)
+            return false;
+    }
+    if (fillers < 0 && dev->quad_hold_count != 0) *ended_after = FILLERS_MAX;
+    *held_at_end = dev->quad_hold_count;
+    if (xgd_sprite_batch_end(sb) != XGD_OK) return false;
+    return xgdt_read_back_buffer(t, dev, DW, DH, pixels);
+}
+
+/* One pass of the scene on a new device: the direct batch's pixels and direct sprites, and
+   the pixels of the same scene drawn from vertices after it (on the same device). */
+static bool fill_pass(xgdt_ctx *t, xgd_device *dev, int fillers, int *ended_after, uint8_t **on,
+                      uint8_t **off, uint64_t *direct, int *held_at_end, xgd_renderer_kind *renderer)
+{
+    xgd_device_info info;
+    bool ok = xgd_device_get_info(dev, &info) == XGD_OK;
+    *renderer = info.renderer;
+    xgd_texture *tex[DTEX] = { NULL };
+    for (int k = 0; k < DTEX && ok; k++) ok = (tex[k] = direct_texture(t, dev, k)) != NULL;
+    xgd_effect *fx = NULL;
+    xgd_sprite_batch *sb_on = NULL, *sb_off = NULL;
+    ok = ok && xgd_basic_effect_create(dev, &fx) == XGD_OK &&
+         xgd_sprite_batch_create(dev, &sb_on) == XGD_OK &&
+         xgd_sprite_batch_create(dev, &sb_off) == XGD_OK &&
+         xgd_sprite_batch_set_instancing(sb_off, XGD_SPRITE_INSTANCING_OFF) == XGD_OK;
+    /* the direct batch first, on a new device (Vulkan grows its ring at a Present after a
+       frame filled it; none is made here) */
+    ok = ok && fill_scene(t, dev, sb_on, tex, fx, fillers, ended_after, held_at_end, on);
+    *direct = ok ? xgdi_sprite_batch_direct_sprites(sb_on) : 0;
+    int unused = 0, none = 0;
+    ok = ok && fill_scene(t, dev, sb_off, tex, fx, fillers < 0 ? *ended_after : fillers, &unused,
+                          &none, off);
+    CHECK_INT(dev->quad_hold_count, 0);
+    CHECK_INT(xgd_device_last_result(dev), XGD_OK);
+    CHECK_INT(direct_log_errors, 0);
+    xgd_sprite_batch_destroy(sb_on);
+    xgd_sprite_batch_destroy(sb_off);
+    xgd_effect_destroy(fx);
+    for (int k = 0; k < DTEX; k++) xgd_texture_destroy(tex[k]);
+    xgd_device_destroy(dev);
+    return ok;
+}
+
+XGD_FIXTURE(SpriteBatch_DirectRingFillsAtEnd)
+{
+    uint8_t *on = NULL, *off = NULL;
+    uint64_t direct = 0;
+    int ended_after = 0, held_at_end = 0;
+    xgd_renderer_kind renderer;
+    xgd_device *dev = direct_device(t);
+    if (dev == NULL) return;
+    REQUIRE(fill_pass(t, dev, -1, &ended_after, &on, &off, &direct, &held_at_end, &renderer));
+    CHECK(xgdt_compare_rgba(t, "direct batch whose holds the fillers ended vs vertices", on, off,
+                            DW, DH, 0));
+    if (ended_after < FILLERS_MAX)
+        CHECK_MSG(direct == 0, "%llu sprites drawn where they were held, after the holds ended",
+                  (unsigned long long)direct);
+    free(on);
+    free(off);
+    on = off = NULL;
+    if (renderer == XGD_RENDERER_VULKAN)
+        CHECK_MSG(ended_after > 0 && ended_after < FILLERS_MAX,
+                  "%d fillers of %d bytes did not fill Vulkan's 32 MiB upload ring", ended_after,
+                  (int)(sizeof(xgd_vertex_position_color) * 3 * FILLER_TRIANGLES));
+    dev = direct_device(t);
+    REQUIRE(dev != NULL);
+    REQUIRE(fill_pass(t, dev, ended_after - 1, &ended_after, &on, &off, &direct, &held_at_end, &renderer));
+    CHECK(xgdt_compare_rgba(t, "direct batch whose ring filled at End vs vertices", on, off, DW,
+                            DH, 0));
+    int drawn = 0;
+    for (int i = 0; i < DW * DH; i++) drawn += off[i * 4] != 10;
+    CHECK_MSG(drawn > DW * DH / 2, "only %d of %d pixels drawn", drawn, DW * DH);
+    CHECK_MSG(held_at_end > 0, "the batch held nothing when End was called");
+    if (renderer == XGD_RENDERER_VULKAN)
+        CHECK_MSG(direct == 0, "%llu sprites drawn where they were held: End's upload should "
+                  "have filled the ring and ended the holds first", (unsigned long long)direct);
+    else
+        CHECK_MSG(direct == FILL_RUN - DIRECT_START_SPRITES, "%llu sprites drawn direct, want %d",
+                  (unsigned long long)direct, FILL_RUN - DIRECT_START_SPRITES);
+    free(on);
+    free(off);
 }
