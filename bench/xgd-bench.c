@@ -26,7 +26,7 @@
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
  *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16|64]
  *                  [--texture-groups auto|off|on] [--sprite-instancing auto|off|on]
- *                  [--sprite-call at|sprite]
+ *                  [--sprite-call at|sprite|source]
  *
  * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
  * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
@@ -46,7 +46,9 @@
  * --sprite-call picks the call the sprite scene makes for each sprite: at (default) is XNA's
  * Draw(Texture2D, Vector2, Color), xgd_sprite_batch_draw_at, the call a game drawing the scene
  * makes; sprite is xgd_sprite_batch_draw with the same sprite as an xgd_sprite (the general
- * call, for every other overload).
+ * call, for every other overload); source is XNA's Draw(Texture2D, Vector2, Rectangle?, Color),
+ * xgd_sprite_batch_draw_at_source, each sprite a 4x4 cell of its 16x16 texture (a sprite
+ * sheet: animation frames, tiles), the cell changing every 4 sprites.
  * --sprite-instancing MODE sets its xgd_sprite_batch_set_instancing (default auto; off draws
  * sprites from vertices, to compare).
  *
@@ -150,6 +152,7 @@ typedef struct bench {
     xgd_vector2 *positions;      /* the scene's sprite positions, made before any timing */
     int counter;                 /* instructions_open's descriptor, or -1 */
     bool sprite_struct;          /* --sprite-call sprite: xgd_sprite_batch_draw */
+    bool sprite_source;          /* --sprite-call source: xgd_sprite_batch_draw_at_source */
 } bench;
 
 /* The scene's positions: pseudo-random, inside the back buffer, the same in every run. Made
@@ -209,6 +212,13 @@ static double thread_cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static const char *sprite_call_name(const bench *b)
+{
+    return b->sprite_source   ? "xgd_sprite_batch_draw_at_source"
+           : b->sprite_struct ? "xgd_sprite_batch_draw"
+                              : "xgd_sprite_batch_draw_at";
+}
+
 /* Seconds for one begin..end of b->sprites sprites; `textures` is 1, TEXTURES or TEXTURES_MAX. *instructions
    gets the user-space instructions of the same span (0 without a counter). */
 static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_t *instructions)
@@ -223,7 +233,19 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     long long f0 = thread_faults();
     double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
-    if (b->sprite_struct) {
+    if (b->sprite_source) {
+        /* each texture a sheet of 4x4 cells of 4x4 texels, a cell a sprite (an animation's
+           frames, a tile set) */
+        static const xgd_rect cells[16] = {
+            { 0, 0, 4, 4 }, { 4, 0, 4, 4 }, { 8, 0, 4, 4 }, { 12, 0, 4, 4 },
+            { 0, 4, 4, 4 }, { 4, 4, 4, 4 }, { 8, 4, 4, 4 }, { 12, 4, 4, 4 },
+            { 0, 8, 4, 4 }, { 4, 8, 4, 4 }, { 8, 8, 4, 4 }, { 12, 8, 4, 4 },
+            { 0, 12, 4, 4 }, { 4, 12, 4, 4 }, { 8, 12, 4, 4 }, { 12, 12, 4, 4 },
+        };
+        for (int i = 0; i < b->sprites; i++)
+            CHECK(xgd_sprite_batch_draw_at_source(b->batch, b->textures[i & mask], pos[i],
+                                                  &cells[(i >> 2) & 15], XGD_COLOR_WHITE));
+    } else if (b->sprite_struct) {
         for (int i = 0; i < b->sprites; i++)
             CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i & mask], &(xgd_sprite){
                 .position = pos[i], .color = XGD_COLOR_WHITE, .scale = { 1, 1 } }));
@@ -590,7 +612,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
                "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
-               "                 [--sprite-instancing auto|off|on] [--sprite-call at|sprite]\n"
+               "                 [--sprite-instancing auto|off|on] [--sprite-call at|sprite|source]\n"
                "                 [--mips-only]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
@@ -659,10 +681,11 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else if (strcmp(a, "--sprite-call") == 0) {
-            if (strcmp(val, "at") == 0) b.sprite_struct = false;
-            else if (strcmp(val, "sprite") == 0) b.sprite_struct = true;
+            if (strcmp(val, "at") == 0) b.sprite_struct = b.sprite_source = false;
+            else if (strcmp(val, "sprite") == 0) b.sprite_struct = true, b.sprite_source = false;
+            else if (strcmp(val, "source") == 0) b.sprite_source = true, b.sprite_struct = false;
             else {
-                fprintf(stderr, "xgd-bench: bad --sprite-call '%s' (at or sprite)\n", val);
+                fprintf(stderr, "xgd-bench: bad --sprite-call '%s' (at, sprite or source)\n", val);
                 return 1;
             }
         } else if (strcmp(a, "--json") == 0) {
@@ -787,7 +810,7 @@ int main(int argc, char **argv)
         printf("xgd-bench: %s renderer, %d sprites, %d texture%s, %s, median of %d (after %d "
                "warm-up passes)\n",
                info.renderer_name, b.sprites, b.sprites_only, b.sprites_only > 1 ? "s" : "",
-               b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at", b.repeat,
+               sprite_call_name(&b), b.repeat,
                warm);
         /* in the order run (the medians below sort their arrays) */
         printf("%-44s ", "SpriteBatch, each pass (Draw+End ns/sprite)");
@@ -876,7 +899,7 @@ int main(int argc, char **argv)
     printf("xgd-bench: %s renderer (%s), %dx%d, %d sprites (%s), %d draws, %d readbacks, "
            "median of %d\n",
            info.renderer_name, info.adapter_name ? info.adapter_name : "?", b.width, b.height,
-           b.sprites, b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at",
+           b.sprites, sprite_call_name(&b),
            b.draws, b.readbacks, b.repeat);
     printf("%-44s %14s  %s\n", "measure", "value", "unit");
     printf("%-44s %14.0f  sprites/s (%llu draw calls)\n", "SpriteBatch, one texture", sprites_one,
@@ -959,7 +982,7 @@ int main(int argc, char **argv)
                 "  \"mip_generation_in_a_row_speedup_over_cpu_route\": %.2f\n"
                 "}\n",
                 info.renderer_name, b.width, b.height, b.sprites,
-                b.sprite_struct ? "xgd_sprite_batch_draw" : "xgd_sprite_batch_draw_at", b.draws,
+                sprite_call_name(&b), b.draws,
                 b.readbacks, b.repeat,
                 sprites_one, sprites_many, frame_one, frame_many, TARGET_ONE_TEXTURE,
                 TARGET_TEXTURE_CHANGE, b.counter >= 0 ? per_sprite_one : -1.0,

@@ -2302,12 +2302,83 @@ xgd_result xgd_sprite_batch_draw_rect_source(xgd_sprite_batch *batch, xgd_textur
         .destination = &destination, .source = source, .color = color, .scale = { 1, 1 } });
 }
 
+#if defined(__SSE2__)
+/* XNA's Draw(Texture2D, Vector2, Rectangle?, Color) with a source rectangle (a sprite sheet's
+ * cell): the entry and uvs entry queue_rect writes for the sprite xgd_sprite_batch_draw gets
+ * (origin +0, scale 1, no flips, depth +0), by the same operations on the same values, so the
+ * same bits: its edges are position + (-0, -0, sw, sh) (queue_rect's (c - o) * sc is c
+ * exactly for o +0 and sc 1) and its texture coordinates (sx, sy, sx + sw, sy + sh) divided by
+ * the texture's size. The caller has checked that uvs has room. */
+static ALWAYS_INLINE bool queue_at_source(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], uint32_t ordinal,
+                                          xgd_vector2 position, const xgd_rect *source,
+                                          xgd_color color)
+{
+    const __m128 tex = _mm_loadu_ps(corner);
+    const __m128 tsize = _mm_movehl_ps(tex, tex);                             /* tw th tw th */
+    const __m128 src = load_rect(source);                                     /* sx sy sw sh */
+    const __m128 gsize = _mm_movehl_ps(src, src);                             /* sw sh sw sh */
+    const __m128 hi = _mm_movelh_ps(_mm_setzero_ps(), gsize);                 /* 0 0 sw sh */
+    const __m128 uv = _mm_div_ps(_mm_add_ps(_mm_movelh_ps(src, src), hi), tsize);
+    __m128 p = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&position));
+    p = _mm_movelh_ps(p, p);
+    const __m128 r = _mm_add_ps(p, _mm_movelh_ps(_mm_set1_ps(-0.0f), gsize)); /* x0 y0 x1 y1 */
+    if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
+    _mm_storeu_ps(&q->x0, r);
+    const uint32_t n = b->uv_count++;
+    _mm_storeu_ps(b->uvs[n], uv);
+    q->z = 0.0f;
+    q->color = color;
+    q->texture = ordinal;
+    q->form = n << 2 | QUAD_UV;
+    return true;
+}
+#endif
+
+/* Kept out of line, so that the fast path has no stack frame for the sprite it makes. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_at_source_other(xgd_sprite_batch *batch, xgd_texture *texture,
+                                       xgd_vector2 position, const xgd_rect *source,
+                                       xgd_color color)
+{
+    return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
+        .position = position, .source = source, .color = color, .scale = { 1, 1 } });
+}
+
+/* The sprite xgd_sprite_batch_draw gets as (xgd_sprite){ .position, .source, .color, .scale =
+ * { 1, 1 } }, with draw_at's fast path for a source rectangle (a sprite sheet's cell: the
+ * common call of games that draw animation frames and tiles): the entry queue_rect writes,
+ * when the batch is not writing direct (direct entries are the whole texture's) and uvs has
+ * room. Anything else goes the long way with that sprite, which names the same errors. */
 xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture *texture,
                                            xgd_vector2 position, const xgd_rect *source,
                                            xgd_color color)
 {
-    return xgd_sprite_batch_draw(batch, texture, &(xgd_sprite){
-        .position = position, .source = source, .color = color, .scale = { 1, 1 } });
+#if defined(__SSE2__)
+    const uint64_t epoch = atomic_load_explicit(
+        atomic_load_explicit(&epoch_counter, memory_order_relaxed), memory_order_acquire);
+    const struct draw_memo *last = &draw_memo;
+    if ((const void *)batch == last->handle && epoch == last->epoch && source != NULL) {
+        xgd_sprite_batch *b = last->batch;
+        const uint32_t i = b->count;
+        if (UNLIKELY(texture != b->run_handle)) {
+            const struct texture_memo *memo =
+                &b->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
+            if (texture == NULL || memo->handle != texture || b->direct_ok) goto other;
+            switch_run(b, texture, memo);
+        }
+        if (i < b->run_room && b->uv_count < b->uv_capacity && !b->direct &&
+            queue_at_source(b, entry_at(b, i), b->run_corner, b->run_ordinal, position, source,
+                            color)) {
+            b->count = i + 1;
+            return XGD_OK;
+        }
+    }
+other:
+#endif
+    return draw_at_source_other(batch, texture, position, source, color);
 }
 
 /* ---- End ----------------------------------------------------------------------------------- */
