@@ -2175,6 +2175,33 @@ static ALWAYS_INLINE bool plain_sprite(const xgd_sprite *s)
     return ((uint64_t)(uintptr_t)s->source | (uint64_t)(uintptr_t)s->destination | rotation) == 0;
 }
 
+/* Not plain_sprite, but a rotation of +0: a source or destination rectangle, unrotated. */
+static ALWAYS_INLINE bool unrotated_rect(const xgd_sprite *s)
+{
+    uint32_t rotation;
+    memcpy(&rotation, &s->rotation, sizeof rotation);
+    return rotation == 0;
+}
+
+/* xgd_sprite_batch_draw's fast path for an unrotated sprite with a source or destination
+ * rectangle (a sprite sheet's cell) in the run's texture with room in the queue: queue_rect,
+ * as draw_other would call it (not while direct for a source rectangle: direct entries are
+ * the whole texture's). Out of line, so that the whole-texture path keeps no frame. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_rect_fast(xgd_sprite_batch *batch, xgd_sprite_batch *b,
+                                 xgd_texture *texture, const xgd_sprite *sprite)
+{
+    const uint32_t i = b->count;
+    if (!(b->direct && sprite->source != NULL) &&
+        queue_rect(b, entry_at(b, i), b->run_corner, b->run_ordinal, sprite)) {
+        b->count = i + 1;
+        return XGD_OK;
+    }
+    return draw_other(batch, texture, sprite);
+}
+
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
@@ -2200,10 +2227,15 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                 return draw_other(batch, texture, sprite);
             switch_run(b, texture, memo);
         }
-        if (i < b->run_room && sprite != NULL && plain_sprite(sprite) &&
-            queue_whole(entry_at(b, i), b->run_corner, b->run_ordinal, sprite)) {
-            b->count = i + 1;
-            return XGD_OK;
+        if (i < b->run_room && sprite != NULL) {
+            if (plain_sprite(sprite)) {
+                if (queue_whole(entry_at(b, i), b->run_corner, b->run_ordinal, sprite)) {
+                    b->count = i + 1;
+                    return XGD_OK;
+                }
+            } else if (unrotated_rect(sprite)) {
+                return draw_rect_fast(batch, b, texture, sprite);
+            }
         }
     }
     return draw_other(batch, texture, sprite);
