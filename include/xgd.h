@@ -2299,8 +2299,9 @@ XGD_API xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *t
  * xgd_sprite_batch_draw_rect_source Draw(Texture2D, Rectangle, Rectangle?, Color): the source
  * rectangle's texels (NULL: the whole texture) filling it. xgd_sprite_batch_draw_at_source is
  * Draw(Texture2D, Vector2, Rectangle?, Color): the source rectangle's texels (NULL: the whole
- * texture) with their top-left corner at position. The source rectangle is read during the
- * call. */
+ * texture) with their top-left corner at position; with a source rectangle (a sprite sheet's
+ * cell) it too has a fast path of its own (README, performance). The source rectangle is read
+ * during the call. */
 XGD_API xgd_result xgd_sprite_batch_draw_at(xgd_sprite_batch *batch, xgd_texture *texture,
                                             xgd_vector2 position, xgd_color color);
 XGD_API xgd_result xgd_sprite_batch_draw_rect(xgd_sprite_batch *batch, xgd_texture *texture,
