@@ -340,9 +340,10 @@ XGD_FIXTURE(SpriteBatch_DrawOverloadsErrors)
     xgd_device_destroy(dev);
 }
 
-/* The fast paths stay on (internal.h: xgdi_sprite_batch_long_draws). xgd_sprite_batch_draw_at
- * and xgd_sprite_batch_draw with a plain sprite (whole texture, unrotated) queue a run's sprites
- * without the long way once the run's texture was checked in the batch, while no handle has
+/* The fast paths stay on (internal.h: xgdi_sprite_batch_long_draws). xgd_sprite_batch_draw_at,
+ * xgd_sprite_batch_draw_at_source with a source rectangle and xgd_sprite_batch_draw with an
+ * unrotated sprite (the whole texture, or a source or destination rectangle) queue a run's
+ * sprites without the long way once the run's texture was checked in the batch, while no handle has
  * ended since (the resource epoch) and the queue has room (kept between batches). Their
  * results are the same either way, so only this count shows a fast path that silently turned
  * off: one that read a stale or placeholder epoch (no batch storing the real counter's
@@ -362,15 +363,27 @@ XGD_TEST(SpriteBatch_FastPathsStayOn)
     xgd_sprite_batch_begin_desc d;
     memset(&d, 0, sizeof d);
     const xgd_color white = { 255, 255, 255, 255 };
-    /* a first batch grows the queue to 1,024 sprites; the next ones queue into it */
+    /* a first batch grows the queue to 2,048 sprites and the source rectangles' texture
+       coordinates to 1,024; the next ones queue into them */
+    const xgd_rect cell = { 1, 0, 2, 2 };
     REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
-    for (int i = 0; i < 1024; i++)
+    for (int i = 0; i < 1024; i++) {
         REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ (float)(i % 30), 2 }, white));
+        REQUIRE_OK(xgd_sprite_batch_draw_at_source(sb, a, (xgd_vector2){ 2, (float)(i % 9) },
+                                                   &cell, white));
+    }
     REQUIRE_OK(xgd_sprite_batch_end(sb));
     xgd_sprite plain = XGD_SPRITE_INIT;
     plain.position = (xgd_vector2){ 4.25f, 5.5f };
     plain.scale = (xgd_vector2){ 2, 1.5f };
     plain.origin = (xgd_vector2){ 1, 0.5f };
+    xgd_sprite sheet = plain; /* a sprite sheet's cell, flipped, at a depth */
+    sheet.source = &cell;
+    sheet.effects = XGD_SPRITE_FLIP_HORIZONTALLY;
+    sheet.layer_depth = 0.25f;
+    const xgd_rect dst = { 3, 4, 5, 2 };
+    xgd_sprite stretched = XGD_SPRITE_INIT; /* the whole texture filling a rectangle */
+    stretched.destination = &dst;
     for (int round = 0; round < 2; round++) {
         REQUIRE_OK(xgd_sprite_batch_begin(sb, &d));
         uint64_t n0 = xgdi_sprite_batch_long_draws(sb);
@@ -381,10 +394,14 @@ XGD_TEST(SpriteBatch_FastPathsStayOn)
         for (int i = 0; i < 299; i++) {
             REQUIRE_OK(xgd_sprite_batch_draw_at(sb, a, (xgd_vector2){ (float)i * 0.1f, 3 }, white));
             REQUIRE_OK(xgd_sprite_batch_draw(sb, a, &plain));
+            REQUIRE_OK(xgd_sprite_batch_draw_at_source(sb, a, (xgd_vector2){ 5, (float)i * 0.1f },
+                                                       &cell, white));
+            REQUIRE_OK(xgd_sprite_batch_draw(sb, a, &sheet));
+            REQUIRE_OK(xgd_sprite_batch_draw(sb, a, &stretched));
         }
         uint64_t n2 = xgdi_sprite_batch_long_draws(sb);
-        CHECK_MSG(n2 == n1, "round %d: 598 more Draws of the run: %llu long draws, want 0", round,
-                  (unsigned long long)(n2 - n1));
+        CHECK_MSG(n2 == n1, "round %d: 1,495 more Draws of the run: %llu long draws, want 0",
+                  round, (unsigned long long)(n2 - n1));
         if (round == 0) {
             /* a texture the batch never saw ends: the epoch moves */
             xgd_texture_destroy(other);
