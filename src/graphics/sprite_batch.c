@@ -1894,12 +1894,11 @@ static inline __m128 load_rect(const xgd_rect *rect)
     return _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)rect));
 }
 
-/* A source rectangle, a destination rectangle or both. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
-                       uint32_t ordinal, const xgd_sprite *s)
+/* A source rectangle, a destination rectangle or both (queue_rect; draw_rect_fast inlines it
+ * for a source rectangle alone, where the compiler drops the destination's part). */
+static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s)
 {
     if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
     const unsigned flip = (unsigned)s->effects;
@@ -1951,6 +1950,15 @@ static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4
         q->form = flip << 2 | QUAD_WHOLE;
     }
     return true;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
+                       uint32_t ordinal, const xgd_sprite *s)
+{
+    return queue_rect_body(b, q, corner, ordinal, s);
 }
 
 /* No source or destination rectangle: the whole texture, placed by position and scale. The
@@ -2194,8 +2202,17 @@ static xgd_result draw_rect_fast(xgd_sprite_batch *batch, xgd_sprite_batch *b,
                                  xgd_texture *texture, const xgd_sprite *sprite)
 {
     const uint32_t i = b->count;
-    if (!(b->direct && sprite->source != NULL) &&
-        queue_rect(b, entry_at(b, i), b->run_corner, b->run_ordinal, sprite)) {
+    if (b->direct && sprite->source != NULL) return draw_other(batch, texture, sprite);
+#if defined(__SSE2__)
+    /* a source rectangle alone, the common case, with queue_rect's body inlined */
+    const bool queued =
+        sprite->destination == NULL
+            ? queue_rect_body(b, entry_at(b, i), b->run_corner, b->run_ordinal, sprite)
+            : queue_rect(b, entry_at(b, i), b->run_corner, b->run_ordinal, sprite);
+#else
+    const bool queued = queue_rect(b, entry_at(b, i), b->run_corner, b->run_ordinal, sprite);
+#endif
+    if (queued) {
         b->count = i + 1;
         return XGD_OK;
     }
