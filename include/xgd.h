@@ -1614,7 +1614,9 @@ typedef void (*xgd_quad_hold_fn)(void *user, uint64_t id);
  * xgd_device_reset_statistics leaves them. Making one never submits the device's work (which
  * would end the others): where the upload memory has no room without that, it fails with
  * OUT_OF_MEMORY (on Vulkan, when the open frame fills the upload ring; it may still wait for
- * earlier frames). quad_count is 1..XGD_QUAD_HOLD_QUADS_MAX. Errors, changing nothing: those of
+ * earlier frames). quad_count is 1..XGD_QUAD_HOLD_QUADS_MAX; on Vulkan one reservation also
+ * takes at most a quarter of the upload ring (32 MiB at first, larger after a frame filled
+ * it: about 253,000 quads of 32 bytes at first), and a larger one fails with OUT_OF_MEMORY. Errors, changing nothing: those of
  * xgd_reserve_user_quad_instances (NOT_SUPPORTED on the software renderer and Reach devices),
  * INVALID_ARGUMENT (NULL on_end), INVALID_OPERATION (XGD_QUAD_HOLDS_MAX held already). */
 XGD_API xgd_result xgd_hold_user_quad_instances(xgd_device *device, int quad_count,
