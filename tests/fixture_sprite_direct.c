@@ -386,3 +386,77 @@ XGD_FIXTURE(SpriteBatch_DirectRingFillsAtEnd)
     free(on);
     free(off);
 }
+
+/* A batch larger than the device holds for: a million sprites of one texture, drawn on a new
+ * device (Vulkan's 32 MiB upload ring takes about 915,000 of them in the chunks the batch
+ * holds; the next hold is refused, quietly, and the rest of the batch goes to its queue; Direct3D
+ * 12 adds upload memory and holds them all). One sprite in 50,000 lands in its own 4x4 block of
+ * the target, tinted its own colour, the rest off the target: the picture is the clear colour
+ * with those blocks, each the tint times the texture's one colour (white), whichever way each
+ * was drawn. End draws them all without error, and the device records and logs none. */
+enum { BIG_SPRITES = 1000000, BIG_EVERY = 50000 };
+
+static xgd_color big_tint(int j)
+{
+    return (xgd_color){ (uint8_t)(j & 1 ? 255 : 0), (uint8_t)(j & 2 ? 255 : 0),
+                        (uint8_t)(j & 4 ? 255 : 0), 255 };
+}
+
+XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing)
+{
+    xgd_device *dev = direct_device(t);
+    if (dev == NULL) return;
+    xgd_device_info info;
+    REQUIRE_OK(xgd_device_get_info(dev, &info));
+    uint8_t white[DTW * DTH * 4];
+    memset(white, 255, sizeof white);
+    xgd_texture *tex = xgdt_image_texture(t, dev, DTW, DTH, white);
+    REQUIRE(tex != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    const xgd_color clear = { 10, 20, 30, 255 };
+    REQUIRE_OK(xgd_clear_color(dev, clear));
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
+    const int blocks_x = DW / DTW;
+    bool drawn = true;
+    for (int i = 0; i < BIG_SPRITES && drawn; i++) {
+        const int j = i / BIG_EVERY;
+        const bool shown = i % BIG_EVERY == BIG_EVERY - 1;
+        const xgd_vector2 p = shown ? (xgd_vector2){ (float)(j % blocks_x * DTW), (float)(j / blocks_x * DTH) }
+                                    : (xgd_vector2){ -8.0f - (float)(i % 5), 2.0f + (float)(i % 7) };
+        drawn = xgd_sprite_batch_draw_at(sb, tex, p, shown ? big_tint(j) : clear) == XGD_OK;
+    }
+    CHECK(drawn);
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    const uint64_t direct = xgdi_sprite_batch_direct_sprites(sb);
+    if (info.renderer == XGD_RENDERER_VULKAN)
+        CHECK_MSG(direct > 0 && direct < (uint64_t)(BIG_SPRITES - DIRECT_START_SPRITES),
+                  "%llu sprites drawn direct: the ring should hold some and refuse the rest",
+                  (unsigned long long)direct);
+    else
+        CHECK_INT(direct, BIG_SPRITES - DIRECT_START_SPRITES);
+    uint8_t *px = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, DW, DH, &px));
+    uint8_t *want = malloc((size_t)DW * DH * 4);
+    REQUIRE(want != NULL);
+    for (int y = 0; y < DH; y++)
+        for (int x = 0; x < DW; x++) {
+            const int j = y / DTH * blocks_x + x / DTW;
+            const xgd_color c = j < BIG_SPRITES / BIG_EVERY ? big_tint(j) : clear;
+            uint8_t *w = &want[(y * DW + x) * 4];
+            w[0] = c.r;
+            w[1] = c.g;
+            w[2] = c.b;
+            w[3] = 255;
+        }
+    CHECK(xgdt_compare_rgba(t, "a million sprites, one in 50,000 on the target", px, want, DW,
+                            DH, 0));
+    free(px);
+    free(want);
+    CHECK_INT(dev->quad_hold_count, 0);
+    CHECK_INT(xgd_device_last_result(dev), XGD_OK);
+    CHECK_INT(direct_log_errors, 0);
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}

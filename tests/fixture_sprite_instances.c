@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -677,4 +678,66 @@ XGD_FIXTURE(HoldQuadInstances_Rules)
     xgd_effect_destroy(fx);
     xgd_device_destroy(dev);
     CHECK_INT(log.calls, 1);
+}
+
+/* Holds refused inside a quiet span (as SpriteBatch makes them): holds of the largest size are
+ * made until one is refused. Each one made has its memory; the refusal is an error code
+ * (Vulkan: OUT_OF_MEMORY, its 32 MiB ring holding three to five; Direct3D 12 adds upload
+ * memory and refuses the hold past XGD_QUAD_HOLDS_MAX); nothing is recorded, and the span's
+ * message says why. A renderer that took its failure's code from the device's last result,
+ * which the span leaves as it was, passed the refusal on as a hold of NULL vertices (SpriteBatch
+ * then wrote a million-sprite batch through NULL). Software: NOT_SUPPORTED. */
+XGD_FIXTURE(HoldQuadInstances_QuietRefusal)
+{
+    xgd_device *dev = xgdt_device_on(t, t->renderer, 16, 16);
+    REQUIRE(dev != NULL);
+    xgd_vertex_declaration *decl =
+        xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    hold_log log;
+    memset(&log, 0, sizeof log);
+    xgd_quad_reservation h[XGD_QUAD_HOLDS_MAX + 1];
+    memset(h, 0, sizeof h);
+    if (!gpu_renderer(dev)) {
+        xgd_device_destroy(dev);
+        xgdt_not_supported(t, "the software renderer draws no instanced quads");
+        return;
+    }
+    xgd_effect *fx = NULL;
+    REQUIRE_OK(xgd_sprite_effect_create(dev, &fx));
+    REQUIRE_OK(xgd_effect_apply(fx));
+    /* an earlier failure, which the span must leave as the last one */
+    CHECK_RESULT(xgd_hold_user_quad_instances(dev, 0, decl, hold_ended, &log, &h[0]),
+                 XGD_ERROR_ARGUMENT_OUT_OF_RANGE);
+    const xgd_result result_before = xgd_device_last_result(dev);
+    char error_before[512];
+    snprintf(error_before, sizeof error_before, "%s", xgd_device_last_error(dev));
+    int held = 0;
+    bool all_memory = true;
+    xgd_result last = XGD_OK;
+    xgd_device_quiet_begin(dev);
+    while (held <= XGD_QUAD_HOLDS_MAX &&
+           (last = xgd_hold_user_quad_instances(dev, XGD_QUAD_HOLD_QUADS_MAX, decl, hold_ended,
+                                                &log, &h[held])) == XGD_OK)
+        all_memory = all_memory && h[held++].vertices != NULL;
+    char message[512];
+    snprintf(message, sizeof message, "%s", xgd_device_quiet_end(dev));
+    CHECK(all_memory);
+    CHECK_MSG(last != XGD_OK, "%d holds made, none refused", held);
+    xgd_device_info info;
+    REQUIRE_OK(xgd_device_get_info(dev, &info));
+    if (info.renderer == XGD_RENDERER_VULKAN) {
+        CHECK_INT(last, XGD_ERROR_OUT_OF_MEMORY);
+        CHECK(held >= 3 && held <= 5);
+        CHECK_MSG(strstr(message, "upload ring") != NULL, "span message \"%s\"", message);
+    } else {
+        CHECK(last == XGD_ERROR_OUT_OF_MEMORY ||
+              (last == XGD_ERROR_INVALID_OPERATION && held == XGD_QUAD_HOLDS_MAX));
+        CHECK(message[0] != '\0');
+    }
+    CHECK_INT(xgd_device_last_result(dev), result_before);
+    CHECK(strcmp(xgd_device_last_error(dev), error_before) == 0);
+    CHECK_INT(log.calls, 0);
+    for (int i = 0; i < held; i++) CHECK_OK(xgd_release_quad_hold(dev, &h[i]));
+    xgd_effect_destroy(fx);
+    xgd_device_destroy(dev);
 }

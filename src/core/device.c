@@ -46,6 +46,7 @@ xgd_result xgdi_fail(xgd_device *device, xgd_result code, const char *fmt, ...)
         tls_result = code;
         return code;
     }
+    device->fail_code = code;
     if (device->quiet) {
         memcpy(device->quiet_error, msg, sizeof device->quiet_error);
         return code;
@@ -65,6 +66,16 @@ const char *xgdi_quiet_end(xgd_device *device)
 {
     if (device->quiet > 0) device->quiet--;
     return device->quiet_error;
+}
+
+xgd_result xgdi_failure(const xgd_device *device)
+{
+    return device->fail_code < XGD_OK ? device->fail_code : XGD_ERROR_INVALID_OPERATION;
+}
+
+char *xgdi_failure_message(xgd_device *device)
+{
+    return device->quiet ? device->quiet_error : device->last_error;
 }
 
 void xgdi_warn(xgd_device *device, const char *fmt, ...)
@@ -521,7 +532,7 @@ static xgd_result create_device(const xgd_device_desc *desc, xgd_device **out)
         if (res != XGD_ERROR_OUT_OF_MEMORY && res != XGD_ERROR_INVALID_ARGUMENT &&
             res != XGD_ERROR_NOT_SUPPORTED) {
             char why[512];
-            memcpy(why, dev->last_error, sizeof why);
+            memcpy(why, xgdi_failure_message(dev), sizeof why);
             xgdi_fail(dev, XGD_ERROR_NO_SUITABLE_DEVICE, "renderer '%s' could not start: %s",
                       chosen != NULL ? chosen->name : "?", why[0] ? why : xgd_result_name(res));
             res = XGD_ERROR_NO_SUITABLE_DEVICE;
@@ -823,7 +834,7 @@ xgd_result xgdi_reset_onto_window(xgd_device *device, const xgd_presentation_par
             device->scissor = saved_scissor;
             device->stats = saved_stats;
             char why[512];
-            memcpy(why, device->last_error, sizeof why);
+            memcpy(why, xgdi_failure_message(device), sizeof why);
             /* A rebind that fails leaves the public state as it was and the native binding
              * stale: the next call that uses it binds the set again (target.c). */
             device->native_targets_stale = xgdi_rebind_render_targets(device) != XGD_OK;
@@ -889,7 +900,7 @@ xgd_result xgd_device_restore_context(xgd_device *device)
     if (r != XGD_OK) {
         if (r != XGD_ERROR_OUT_OF_MEMORY) {
             char why[512];
-            memcpy(why, device->last_error, sizeof why);
+            memcpy(why, xgdi_failure_message(device), sizeof why);
             r = xgdi_fail(device, XGD_ERROR_NO_SUITABLE_DEVICE,
                           "renderer '%s' could not restart: %s", device->ops->name, why);
         }

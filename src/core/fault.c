@@ -437,7 +437,7 @@ static xgd_result probe_one(xgd_device *dev, xgd_surface_format format, const ch
     xgdi_native_texture *n = NULL;
     /* A failing step that writes no message of its own must not be reported with an older,
      * unrelated one. */
-    dev->last_error[0] = '\0';
+    xgdi_failure_message(dev)[0] = '\0';
     xgd_result r = dev->ops->texture_create(dev->renderer, &d, &n);
     if (r == XGD_OK && n == NULL) r = xgdi_fail(dev, XGD_ERROR_INVALID_OPERATION,
                                                 "the renderer returned no texture");
@@ -449,12 +449,12 @@ static xgd_result probe_one(xgd_device *dev, xgd_surface_format format, const ch
     }
     xgd_rect rect = { 0, 0, PW, PH };
     size_t pitch = xgdi_format_row_size(format, PW);
-    dev->last_error[0] = '\0';
+    xgdi_failure_message(dev)[0] = '\0';
     r = dev->ops->texture_upload(dev->renderer, n, 0, 0, &rect, up, pitch);
     if (r != XGD_OK) {
         *step = "uploading the probe texels";
     } else if (dev->ops->texture_download != NULL) { /* else nothing to compare: trust caps */
-        dev->last_error[0] = '\0';
+        xgdi_failure_message(dev)[0] = '\0';
         r = dev->ops->texture_download(dev->renderer, n, 0, 0, &rect, down, pitch);
         if (r != XGD_OK) *step = "reading the probe texels back";
         else if (memcmp(up, down, sizeof up) != 0)
@@ -488,7 +488,7 @@ xgd_result xgdi_probe_packed_formats(xgd_device *dev)
         xgd_result r = probe_one(dev, f, &why[i], &step);
         if (r != XGD_OK) {
             char cause[sizeof dev->last_error];
-            memcpy(cause, dev->last_error, sizeof cause);
+            memcpy(cause, xgdi_failure_message(dev), sizeof cause);
             return xgdi_fail(dev, r,
                              "the packed-format self-test of renderer '%s' could not run "
                              "(%s %s failed: %s)",

@@ -381,6 +381,7 @@ struct xgd_device {
     int quiet;                         /* open xgdi_quiet_begin spans (they nest): while any is,
                                           xgdi_fail records into quiet_error */
     char quiet_error[512];
+    xgd_result fail_code;              /* every xgdi_fail's, quiet or not (xgdi_failure) */
 
     xgdi_resource *resources;          /* registry head */
     size_t resource_count;

@@ -759,6 +759,15 @@ void xgdi_warn(struct xgd_device *device, const char *fmt, ...)
    (xgdi_warn). Losses are still entered and raised. */
 void xgdi_quiet_begin(struct xgd_device *device);
 const char *xgdi_quiet_end(struct xgd_device *device);
+/* The code of the device's latest xgdi_fail, in a quiet span or not: what a helper that
+   reported its failure and returned false (or NULL) failed with. Never XGD_OK: a device that
+   recorded no failure gives INVALID_OPERATION (a helper that failed without reporting). Not
+   xgd_device_last_result, which a quiet span leaves as it was (then often XGD_OK: a failure
+   passed on as success). */
+xgd_result xgdi_failure(const struct xgd_device *device);
+/* The message of the device's latest failure, in a quiet span or not (the buffer it is in:
+   a caller may clear it before a step, to tell whether the step wrote one). */
+char *xgdi_failure_message(struct xgd_device *device);
 /* Enters the lost state (a native call returned device-lost) and raises DEVICE_LOST. */
 void xgdi_device_lost(struct xgd_device *device, const char *reason);
 /* Called by a GPU renderer right before it submits recorded work (the first thing its submit

@@ -181,7 +181,7 @@ xgd_result xgd_set_render_targets(xgd_device *device, const xgd_render_target_bi
         r = device->ops->clear(device->renderer, opts, black, 1.0f, 0);
         if (r != XGD_OK) {
             char why[512];
-            memcpy(why, device->last_error, sizeof why);
+            memcpy(why, xgdi_failure_message(device), sizeof why);
             xgd_result back = device->binding_count == 0
                                   ? device->ops->set_render_targets(device->renderer, NULL, 0)
                                   : xgdi_rebind_render_targets(device);
@@ -288,7 +288,7 @@ xgd_result xgdi_sync_native_targets(xgd_device *dev)
                                            : xgdi_rebind_render_targets(dev);
     if (r != XGD_OK) {
         char why[512];
-        memcpy(why, dev->last_error, sizeof why);
+        memcpy(why, xgdi_failure_message(dev), sizeof why);
         return xgdi_fail(dev, r, "the bound render targets could not be bound natively again "
                                  "(%s): %s",
                          xgd_result_name(r), why);

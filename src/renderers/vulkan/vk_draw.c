@@ -287,7 +287,7 @@ xgd_result xvk_clear(xgdi_renderer *base, unsigned options, const float color[4]
        its slot (a pool reset, which frees the commands of the slot's previous frame, and the
        wait for that frame if it is still running) is paid here once, not by the first draw. */
     if (xvk_cmd(r) == VK_NULL_HANDLE)
-        return r->lost ? XGD_ERROR_DEVICE_LOST : xgd_device_last_result(base->device);
+        return r->lost ? XGD_ERROR_DEVICE_LOST : xgdi_failure(base->device);
     if (r->rendering) {
         VkClearAttachment ca[XVK_MAX_TARGETS + 1];
         uint32_t n = 0;
@@ -1329,7 +1329,7 @@ xgd_result xvk_draw(xgdi_renderer *base, const xgdi_draw *d)
     res = record_draw(r, d, t0, count, vbuf, voff, first, ibuf, ioff, itype);
     goto out;
 fail:
-    res = xgd_device_last_result(base->device);
+    res = xgdi_failure(base->device);
 out:
     /* ring space needs no release (reclaimed when its submission completes) */
     if (ispan.big != NULL) xvk_span_release(r, &ispan);
@@ -1379,7 +1379,7 @@ static xgd_result user_bindings(xvk_renderer *r, const xgdi_draw_state *st, VkIm
         bool filterable = r->support[ut->desc.format].filterable;
         if (sd != r->user_memo_desc[i] || filterable != r->user_memo_filterable[i]) {
             VkSampler smp = get_sampler(r, sd, filterable);
-            if (smp == VK_NULL_HANDLE) return xgd_device_last_result(r->base.device);
+            if (smp == VK_NULL_HANDLE) return xgdi_failure(r->base.device);
             r->user_memo_desc[i] = sd;
             r->user_memo_filterable[i] = filterable;
             r->user_memo_sampler[i] = smp;
@@ -1469,7 +1469,7 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
         r->building_draw = d;
         pipe = get_pipeline(r, &key, lay);
         r->building_draw = NULL;
-        if (pipe == VK_NULL_HANDLE) return xgd_device_last_result(base->device);
+        if (pipe == VK_NULL_HANDLE) return xgdi_failure(base->device);
         r->counters.pipeline_lookups++;
         r->last_pipeline = pipe;
         r->last_type = d->type;
@@ -1651,7 +1651,7 @@ xgd_result xvk_reserve_vertices(xgdi_renderer *base, size_t bytes, size_t stride
                          bytes, (unsigned long long)r->ring.size);
     VkDeviceSize off;
     void *p;
-    if (!xvk_ring_alloc(r, size + slack, 16, &off, &p)) return xgd_device_last_result(base->device);
+    if (!xvk_ring_alloc(r, size + slack, 16, &off, &p)) return xgdi_failure(base->device);
     r->ring.head -= slack; /* the last allocation: nothing was taken after it */
     r->ring.fast_limit = 0;
     uint64_t first = (off + stride - 1) / stride;

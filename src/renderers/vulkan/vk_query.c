@@ -52,7 +52,7 @@ static xgd_result query_list(xgdi_renderer *base, void **list)
     if (r->lost) return XGD_ERROR_DEVICE_LOST;
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE)
-        return r->lost ? XGD_ERROR_DEVICE_LOST : xgd_device_last_result(base->device);
+        return r->lost ? XGD_ERROR_DEVICE_LOST : xgdi_failure(base->device);
     xvk_end_rendering(r);
     *list = cmd;
     return XGD_OK;

@@ -474,7 +474,7 @@ static xgd_result upload_box(xvk_renderer *r, xgdi_native_texture *t, int face, 
        only afterwards */
     xvk_span s;
     if (!xvk_span_alloc(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, false, &s))
-        return xgd_device_last_result(r->base.device);
+        return xgdi_failure(r->base.device);
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) {
         xvk_span_release(r, &s);
@@ -513,7 +513,7 @@ static xgd_result download_box(xvk_renderer *r, xgdi_native_texture *t, int face
     xvk_end_rendering(r);
     xvk_span s;
     if (!xvk_span_alloc(r, (uint64_t)slice_bytes * (uint64_t)slices, es < 4 ? 4 : es, true, &s))
-        return xgd_device_last_result(r->base.device);
+        return xgdi_failure(r->base.device);
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) {
         xvk_span_release(r, &s);
@@ -801,7 +801,7 @@ xgd_result xvk_buffer_upload(xgdi_renderer *base, xgdi_native_buffer *b, size_t 
     if (size == 0) return XGD_OK;
     xvk_end_rendering(r);
     xvk_span s;
-    if (!xvk_span_alloc(r, size, 4, false, &s)) return xgd_device_last_result(base->device);
+    if (!xvk_span_alloc(r, size, 4, false, &s)) return xgdi_failure(base->device);
     VkCommandBuffer cmd = xvk_cmd(r);
     if (cmd == VK_NULL_HANDLE) {
         xvk_span_release(r, &s);
