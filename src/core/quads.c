@@ -287,6 +287,11 @@ static xgd_result reserve(xgd_device *device, int quad_count, xgd_vertex_declara
     uint64_t at = 0;
     xgd_result r = device->ops->reserve_vertices(device->renderer, bytes, stride, &cpu, &at);
     if (r != XGD_OK) return r;
+    /* a renderer's success always comes with memory (session 28: one that passed a quiet
+       refusal on as success gave none, and SpriteBatch wrote through NULL) */
+    if (cpu == NULL)
+        return xgdi_fail(device, XGD_ERROR_INVALID_OPERATION,
+                         "renderer '%s' reserved no memory for %zu bytes", device->ops->name, bytes);
     /* the renderer may have submitted (a full ring) or been lost while making room */
     r = xgdi_check_device(device);
     if (r != XGD_OK) return r;
