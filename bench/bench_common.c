@@ -12,12 +12,21 @@
  * Allocations are counted by wrapping malloc, calloc and realloc (glibc: the executable's
  * definitions take precedence over libc's for xgd and the drivers too), only inside the draw
  * loops: the raw loop's count is what the driver allocates, xgd's adds its own.
+ * --malloc-trim off stops glibc returning the heap's free top to the system (mallopt
+ * M_TRIM_THRESHOLD), for both paths alike. Lavapipe allocates each recorded command with malloc
+ * (about 335 bytes a draw here) and frees it when the command buffer or pool is reset; when those
+ * frees leave the heap's top free, glibc trims it, and the next frame touches the same megabytes
+ * afresh: about 8,400 page faults a frame at 100,000 draws, about 10 us each on this project's
+ * VMs, which makes a loop 5-7x slower. Whether the top is free depends on where the heap's other
+ * blocks happen to lie, so it comes and goes between rounds, in the raw loop and in xgd's alike
+ * (README: "Lavapipe's slow rounds").
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench_common.h"
 #include "bench_time.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +34,9 @@
 
 #if defined(__linux__)
 #include <sys/resource.h> /* getrusage: page faults in the draw loops */
+#if defined(__GLIBC__)
+#include <malloc.h> /* mallopt: --malloc-trim off */
+#endif
 #endif
 
 /* Under callgrind (valgrind --tool=callgrind --collect-atstart=no), each draw loop is collected
@@ -338,7 +350,7 @@ static void json_stat(FILE *f, const char *name, bench_stat s, const char *end)
 }
 
 static int write_json(const char *path, const bench_desc *d, const char *adapter, const bench_row *rows,
-                      int nrows, int rounds, int frames)
+                      int nrows, int rounds, int frames, const char *trim)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -349,9 +361,9 @@ static int write_json(const char *path, const bench_desc *d, const char *adapter
                "  \"scene\": \"textured 8x8 quads, one draw each, texture change every draw, %dx%d RGBA8\",\n"
                "  \"rounds\": %d,\n  \"frames_per_round\": %d,\n  \"unit\": \"microseconds per draw: "
                "us_per_draw and ratio the draw loop alone, frame_cpu recording + submission of the "
-               "frame, with_wait until the frame finished\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
+               "frame, with_wait until the frame finished\",\n  \"malloc_trim\": \"%s\",\n  \"allocations_counted\": %s,\n  \"results\": [\n",
             d->name, d->raw_label, d->xgd_label, (d->renderer == XGD_RENDERER_VULKAN ? "vulkan" : "d3d12"), adapter,
-            W, H, rounds, frames,
+            W, H, rounds, frames, trim,
             bench_alloc_counting() ? "true" : "false");
     for (int i = 0; i < nrows; i++) {
         const bench_row *r = &rows[i];
@@ -471,7 +483,7 @@ int bench_main(int argc, char **argv, const bench_desc *d)
 {
     bench_name = d->name;
     int ns[MAX_NS] = { 1000, 10000, 100000 }, nn = 3, frames = 3, rounds = 3;
-    const char *json = NULL, *svg = NULL;
+    const char *json = NULL, *svg = NULL, *trim = "on";
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = v != NULL;
@@ -480,11 +492,21 @@ int bench_main(int argc, char **argv, const bench_desc *d)
         else if (ok && strcmp(a, "--rounds") == 0) ok = (rounds = atoi(v)) >= 1 && rounds <= MAX_ROUNDS;
         else if (ok && strcmp(a, "--json") == 0) json = v;
         else if (ok && strcmp(a, "--svg") == 0) svg = v;
-        else ok = 0;
+        else if (ok && strcmp(a, "--malloc-trim") == 0) {
+            if (strcmp(v, "off") == 0) {
+#if defined(__GLIBC__)
+                ok = mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+                if (ok) trim = "off";
+#else
+                ok = 0;
+                fprintf(stderr, "%s: --malloc-trim off needs glibc\n", d->name);
+#endif
+            } else ok = strcmp(v, "on") == 0;
+        } else ok = 0;
         if (!ok) {
             fprintf(stderr, "usage: %s [--draws N[,N...] (1..10000000, at most %d)] [--frames 1..%d] "
-                            "[--rounds 1..%d] [--json FILE] [--svg FILE]\n"
-                            "  defaults: --draws 1000,10000,100000 --frames 3 --rounds 3\n",
+                            "[--rounds 1..%d] [--json FILE] [--svg FILE] [--malloc-trim on|off]\n"
+                            "  defaults: --draws 1000,10000,100000 --frames 3 --rounds 3 --malloc-trim on\n",
                     d->name, MAX_NS, MAX_FRAMES, MAX_ROUNDS);
             return 1;
         }
@@ -550,8 +572,8 @@ int bench_main(int argc, char **argv, const bench_desc *d)
 
     printf("%s: textured 8x8 quads per frame, texture change per draw, %dx%d RGBA8\n"
            "  %s vs %s on %s; CPU us per draw of the draw loop; min / median / max of %d "
-           "interleaved rounds, each the median of %d frames\n",
-           d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames);
+           "interleaved rounds, each the median of %d frames; glibc heap trimming %s\n",
+           d->name, W, H, d->xgd_label, d->raw_label, adapter, rounds, frames, trim);
     printf("%8s  %-23s %-23s %-20s %-15s %-15s %-17s %-17s %-15s %s\n", "draws", "raw us/draw", "xgd us/draw",
            "ratio xgd/raw", "allocs/draw", "faults/draw", "frame cpu (med)", "with wait (med)",
            "core ref (med)", "quiet ratio");
@@ -596,7 +618,7 @@ int bench_main(int argc, char **argv, const bench_desc *d)
            "%.0f%% of the run's fastest\n", (QUIET - 1) * 100);
     printf("pixels: %s\n", bad ? "WRONG" : "ok");
     if (json) {
-        if (write_json(json, d, adapter, rows, nn, rounds, frames)) return 1;
+        if (write_json(json, d, adapter, rows, nn, rounds, frames, trim)) return 1;
         printf("%s\n", json);
     }
     if (svg) {

@@ -9,6 +9,9 @@
  * drawn in between, more batches holding at once than the device keeps holds for. The scene
  * blends (AlphaBlend over textures with half-transparent texels), so order matters, and mixes
  * what ends the direct sprites (a rotated sprite, a source rectangle) with runs of every length.
+ * The sheet scenes do the same with a sprite sheet's cells (sprites with source rectangles,
+ * which go direct into sheet chunks), ended by a cell spread over a destination from zero
+ * width, then whole-texture sprites.
  * A hold the device refuses is no error: the device records and logs none.
  */
 #include "harness.h"
@@ -18,6 +21,12 @@
 #include <string.h>
 
 enum { DW = 48, DH = 40, DTEX = 3, DTW = 4, DTH = 4, DSPRITES = 4300, EXTRA = 17 };
+/* the sheet scenes' textures (cells of odd sizes: texture coordinates that are not short
+   binary fractions), the sprite whose cell is spread from zero width (it ends the direct
+   cells), and the whole-texture sprites after it */
+enum { STW = 12, STH = 10, NCELLS = 6, SHEET_END = 1400, WHOLE_FROM = 1600, WHOLE_TO = 1700 };
+static const xgd_rect sheet_cells[NCELLS] = { { 0, 0, 3, 2 }, { 3, 0, 4, 5 }, { 7, 2, 5, 3 },
+                                              { 1, 5, 6, 5 }, { 0, 0, 12, 10 }, { 5, 3, 1, 1 } };
 /* sprites of a run that wait in the queue before it goes direct (sprite_batch.c DIRECT_START) */
 enum { DIRECT_START_SPRITES = 256 };
 
@@ -28,18 +37,23 @@ static bool gpu(xgd_device *dev)
     return info.renderer == XGD_RENDERER_VULKAN || info.renderer == XGD_RENDERER_D3D12;
 }
 
-static xgd_texture *direct_texture(xgdt_ctx *t, xgd_device *dev, int k)
+static xgd_texture *sized_texture(xgdt_ctx *t, xgd_device *dev, int k, int w, int h)
 {
-    uint8_t rgba[DTW * DTH * 4];
-    for (int j = 0; j < DTH; j++)
-        for (int i = 0; i < DTW; i++) {
-            uint8_t *p = &rgba[(j * DTW + i) * 4];
+    uint8_t rgba[STW * STH * 4];
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            uint8_t *p = &rgba[(j * w + i) * 4];
             p[0] = (uint8_t)(60 * k + 20);
-            p[1] = (uint8_t)(40 + 50 * i);
-            p[2] = (uint8_t)(30 + 55 * j);
+            p[1] = (uint8_t)(40 + 17 * i);
+            p[2] = (uint8_t)(30 + 21 * j);
             p[3] = (uint8_t)(((i + j + k) & 1) ? 255 : 140);
         }
-    return xgdt_image_texture(t, dev, DTW, DTH, rgba);
+    return xgdt_image_texture(t, dev, w, h, rgba);
+}
+
+static xgd_texture *direct_texture(xgdt_ctx *t, xgd_device *dev, int k)
+{
+    return sized_texture(t, dev, k, DTW, DTH);
 }
 
 /* Sprite i's texture: one run of 700, runs of 300 over the three textures, a rotated sprite,
@@ -68,23 +82,56 @@ static xgd_sprite sprite_of(int i, const xgd_rect *src, const xgd_rect *dst)
 
 enum { EVENT_NONE, EVENT_READBACK, EVENT_OTHER_BATCH, EVENT_MANY_BATCHES };
 
-/* One batch of `n` sprites of texture k from sprite `base` on (a run long enough to go direct). */
-static bool other_batch(xgd_sprite_batch *b, xgd_texture *tex, int base, int n, bool end)
+/* One batch of `n` sprites of texture k from sprite `base` on (a run long enough to go
+   direct); sheet: each a cell of it. */
+static bool other_batch(xgd_sprite_batch *b, xgd_texture *tex, int base, int n, bool end, bool sheet)
 {
     if (xgd_sprite_batch_begin(b, NULL) != XGD_OK) return false;
     for (int i = 0; i < n; i++) {
         const xgd_vector2 p = { (float)((base + i * 7) % DW), (float)((base + i * 3) % DH) };
-        if (xgd_sprite_batch_draw_at(b, tex, p, (xgd_color){ 255, 255, 255, 255 }) != XGD_OK)
-            return false;
+        const xgd_color c = { 255, 255, 255, 255 };
+        xgd_result r = sheet ? xgd_sprite_batch_draw_at_source(b, tex, p, &sheet_cells[i % NCELLS], c)
+                             : xgd_sprite_batch_draw_at(b, tex, p, c);
+        if (r != XGD_OK) return false;
     }
     return !end || xgd_sprite_batch_end(b) == XGD_OK;
+}
+
+/* Sheet sprite i: a cell through draw_at_source or a sprite with a source rectangle (origin,
+   scale, flips, depth, some over a destination rectangle), except sprite SHEET_END, a cell of
+   zero width spread over a destination (queued as its four vertices: it ends the direct
+   cells), and the whole-texture sprites from WHOLE_FROM to WHOLE_TO. The sprites after
+   SHEET_END keep to the bottom rows (y >= TAIL_Y), so that the direct cells before them stay
+   in view above. */
+enum { TAIL_Y = 31 };
+static xgd_result sheet_draw(xgd_sprite_batch *sb, xgd_texture *tex, int i, const xgd_rect *dst)
+{
+    static const xgd_rect zero = { 4, 4, 0, 3 };
+    const xgd_color c = { 200, 255, (uint8_t)(i % 256), 255 };
+    const bool tail = i > SHEET_END;
+    const float y = tail ? (float)(TAIL_Y + i % 7) : (float)(i * 3 % DH);
+    if (i >= WHOLE_FROM && i < WHOLE_TO)
+        return xgd_sprite_batch_draw_at(sb, tex, (xgd_vector2){ (float)(i % DW), y }, c);
+    if (i % 5 == 1 && i != SHEET_END)
+        return xgd_sprite_batch_draw_at_source(sb, tex, (xgd_vector2){ (float)(i % DW), y },
+                                               &sheet_cells[i % NCELLS], c);
+    xgd_sprite s = sprite_of(i, NULL, dst);
+    s.source = i == SHEET_END ? &zero : &sheet_cells[(i * 7) % NCELLS];
+    if (i == SHEET_END) s.destination = &dst[0];
+    if (tail) {
+        s.destination = NULL;
+        s.position.y = y;
+        s.origin = (xgd_vector2){ 0, 0 };
+    }
+    s.rotation = 0.0f;
+    return xgd_sprite_batch_draw(sb, tex, &s);
 }
 
 /* The scene with `event` at sprite 2000, into *pixels; the batches' direct sprites added to
  * *direct (the main batch) and *extra_direct (the others). */
 static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                          xgd_sprite_batch *const *extra, xgd_texture *const *tex, int event,
-                         uint8_t **pixels, uint64_t *direct, uint64_t *extra_direct)
+                         bool sheet, uint8_t **pixels, uint64_t *direct, uint64_t *extra_direct)
 {
     const xgd_rect src = { 1, 1, 2, 3 };
     const xgd_rect dst[2] = { { 3, 5, 7, 4 }, { 30, 20, 5, 9 } };
@@ -98,16 +145,18 @@ static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
             if (!xgdt_read_back_buffer(t, dev, DW, DH, &mid)) return false;
             free(mid);
         } else if (i == 2000 && event == EVENT_OTHER_BATCH) {
-            if (!other_batch(extra[0], tex[2], 5, 400, true)) return false;
+            if (!other_batch(extra[0], tex[2], 5, 400, true, sheet)) return false;
         } else if (i == 2000 && event == EVENT_MANY_BATCHES) {
             /* more batches holding at once than the device keeps holds for */
             for (int k = 0; k < EXTRA; k++)
-                if (!other_batch(extra[k], tex[k % DTEX], k * 11, 300, false)) return false;
+                if (!other_batch(extra[k], tex[k % DTEX], k * 11, 300, false, sheet)) return false;
             for (int k = EXTRA - 1; k >= 0; k--)
                 if (xgd_sprite_batch_end(extra[k]) != XGD_OK) return false;
         }
         xgd_result r;
-        if (i % 5 == 1) {
+        if (sheet) {
+            r = sheet_draw(sb, tex[texture_of(i)], i, dst);
+        } else if (i % 5 == 1) {
             r = xgd_sprite_batch_draw_at(sb, tex[texture_of(i)],
                                          (xgd_vector2){ (float)(i % DW), (float)(i * 3 % DH) },
                                          (xgd_color){ 200, 255, (uint8_t)(i % 256), 255 });
@@ -163,13 +212,13 @@ static xgd_device *direct_device(xgdt_ctx *t)
     return dev;
 }
 
-static void direct_match(xgdt_ctx *t, int event)
+static void direct_match(xgdt_ctx *t, int event, bool sheet)
 {
     xgd_device *dev = direct_device(t);
     if (dev == NULL) return;
     xgd_texture *tex[DTEX];
     for (int k = 0; k < DTEX; k++) {
-        tex[k] = direct_texture(t, dev, k);
+        tex[k] = sheet ? sized_texture(t, dev, k, STW, STH) : direct_texture(t, dev, k);
         REQUIRE(tex[k] != NULL);
     }
     /* a batch for each path, so that no queue holds the other path's entries */
@@ -181,21 +230,34 @@ static void direct_match(xgdt_ctx *t, int event)
     uint8_t *off = NULL, *on = NULL, *again = NULL;
     uint64_t direct_off = 0, extra_off = 0, direct_on = 0, extra_on = 0;
     REQUIRE_OK(set_instancing(sb[0], extra[0], XGD_SPRITE_INSTANCING_OFF));
-    REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, &off, &direct_off, &extra_off));
-    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &on, &direct_on, &extra_on));
+    REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, sheet, &off, &direct_off, &extra_off));
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, sheet, &on, &direct_on, &extra_on));
     /* the second time, each batch's first chunk is sized from its last batch */
-    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, &again, &direct_on, &extra_on));
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, sheet, &again, &direct_on, &extra_on));
     CHECK(xgdt_compare_rgba(t, "direct batch vs vertices", on, off, DW, DH, 0));
     CHECK(xgdt_compare_rgba(t, "direct batch (second frame) vs vertices", again, off, DW, DH, 0));
     int drawn = 0;
     for (int i = 0; i < DW * DH; i++) drawn += off[i * 4] != 10;
     CHECK_MSG(drawn > DW * DH / 2, "only %d of %d pixels drawn", drawn, DW * DH);
+    if (sheet) {
+        /* the direct cells show above the tail's rows */
+        int above = 0;
+        for (int i = 0; i < DW * TAIL_Y; i++) above += off[i * 4] != 10;
+        CHECK_MSG(above > DW * TAIL_Y * 3 / 4, "only %d of %d pixels above the tail drawn", above,
+                  DW * TAIL_Y);
+    }
     CHECK_MSG(direct_off == 0 && extra_off == 0, "instancing OFF drew %llu sprites direct",
               (unsigned long long)(direct_off + extra_off));
     if (event == EVENT_READBACK) {
         /* the readback ended the holds: the batch went on in its queue */
         CHECK_MSG(direct_on == 0, "%llu sprites drawn direct across a readback",
                   (unsigned long long)direct_on);
+    } else if (sheet) {
+        /* cells 256..SHEET_END - 1 exactly (the first 256 wait in the queue; sprite SHEET_END
+           ends the direct entries for the batch), twice */
+        CHECK_MSG(direct_on == 2 * (SHEET_END - 256),
+                  "%llu sprites drawn direct in two frames, want %d",
+                  (unsigned long long)direct_on, 2 * (SHEET_END - 256));
     } else {
         /* sprites 256..1999 at least (the first run's first 256 wait in the queue), twice */
         CHECK_MSG(direct_on >= 2 * (2000 - 256),
@@ -228,10 +290,14 @@ static void direct_match(xgdt_ctx *t, int event)
     xgd_device_destroy(dev);
 }
 
-XGD_FIXTURE(SpriteBatch_DirectMatchesVertices) { direct_match(t, EVENT_NONE); }
-XGD_FIXTURE(SpriteBatch_DirectAcrossReadback) { direct_match(t, EVENT_READBACK); }
-XGD_FIXTURE(SpriteBatch_DirectAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH); }
-XGD_FIXTURE(SpriteBatch_DirectMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES); }
+XGD_FIXTURE(SpriteBatch_DirectMatchesVertices) { direct_match(t, EVENT_NONE, false); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossReadback) { direct_match(t, EVENT_READBACK, false); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, false); }
+XGD_FIXTURE(SpriteBatch_DirectMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, false); }
+XGD_FIXTURE(SpriteBatch_DirectSheetMatchesVertices) { direct_match(t, EVENT_NONE, true); }
+XGD_FIXTURE(SpriteBatch_DirectSheetAcrossReadback) { direct_match(t, EVENT_READBACK, true); }
+XGD_FIXTURE(SpriteBatch_DirectSheetAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, true); }
+XGD_FIXTURE(SpriteBatch_DirectSheetMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, true); }
 
 /* A batch destroyed between Begin and End gives its held chunks back: the device holds none,
  * a submission afterwards calls into nothing freed, and nothing of the batch is drawn. */
@@ -244,7 +310,7 @@ XGD_FIXTURE(SpriteBatch_DirectDestroyedBeforeEnd)
     xgd_sprite_batch *sb = NULL;
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
     CHECK_OK(xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }));
-    REQUIRE(other_batch(sb, tex, 0, 3000, false));
+    REQUIRE(other_batch(sb, tex, 0, 3000, false, false));
     CHECK_MSG(dev->quad_hold_count > 0, "3000 sprites of one texture held no upload memory");
     xgd_sprite_batch_destroy(sb);
     CHECK_INT(dev->quad_hold_count, 0);
@@ -257,7 +323,7 @@ XGD_FIXTURE(SpriteBatch_DirectDestroyedBeforeEnd)
     free(px);
     /* a batch still in Begin when its device goes: the device drops the holds */
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
-    REQUIRE(other_batch(sb, tex, 0, 3000, false));
+    REQUIRE(other_batch(sb, tex, 0, 3000, false, false));
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
     CHECK_RESULT(xgd_sprite_batch_end(sb), XGD_ERROR_OBJECT_DISPOSED);
@@ -403,15 +469,25 @@ static xgd_color big_tint(int j)
                         (uint8_t)(j & 4 ? 255 : 0), 255 };
 }
 
-XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing)
+/* sheet: each sprite the DTW x DTH white cell of a texture twice as large, whose other texels
+   are black (draw_at_source: sheet chunks, 48 bytes a sprite where whole-texture entries take
+   32, so the first frame's ring holds fewer of them) */
+static void beyond_the_ring(xgdt_ctx *t, bool sheet)
 {
     xgd_device *dev = direct_device(t);
     if (dev == NULL) return;
     xgd_device_info info;
     REQUIRE_OK(xgd_device_get_info(dev, &info));
-    uint8_t white[DTW * DTH * 4];
-    memset(white, 255, sizeof white);
-    xgd_texture *tex = xgdt_image_texture(t, dev, DTW, DTH, white);
+    uint8_t white[4 * DTW * DTH * 4];
+    const int tw = sheet ? 2 * DTW : DTW, th = sheet ? 2 * DTH : DTH;
+    const xgd_rect cell = { DTW / 2, DTH / 2, DTW, DTH };
+    for (int y = 0; y < th; y++)
+        for (int x = 0; x < tw; x++) {
+            const bool in = !sheet || (x >= cell.x && x < cell.x + DTW && y >= cell.y && y < cell.y + DTH);
+            memset(&white[(y * tw + x) * 4], in ? 255 : 0, 3);
+            white[(y * tw + x) * 4 + 3] = 255;
+        }
+    xgd_texture *tex = xgdt_image_texture(t, dev, tw, th, white);
     REQUIRE(tex != NULL);
     xgd_sprite_batch *sb = NULL;
     REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
@@ -442,7 +518,9 @@ XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing)
             const xgd_vector2 p =
                 shown ? (xgd_vector2){ (float)(j % blocks_x * DTW), (float)(j / blocks_x * DTH) }
                       : (xgd_vector2){ -8.0f - (float)(i % 5), 2.0f + (float)(i % 7) };
-            drawn = xgd_sprite_batch_draw_at(sb, tex, p, shown ? big_tint(j) : clear) == XGD_OK;
+            const xgd_color c = shown ? big_tint(j) : clear;
+            drawn = (sheet ? xgd_sprite_batch_draw_at_source(sb, tex, p, &cell, c)
+                           : xgd_sprite_batch_draw_at(sb, tex, p, c)) == XGD_OK;
         }
         CHECK(drawn);
         CHECK_OK(xgd_sprite_batch_end(sb));
@@ -474,3 +552,6 @@ XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing)
     xgd_texture_destroy(tex);
     xgd_device_destroy(dev);
 }
+
+XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing) { beyond_the_ring(t, false); }
+XGD_FIXTURE(SpriteBatch_DirectSheetBeyondTheRing) { beyond_the_ring(t, true); }

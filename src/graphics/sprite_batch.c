@@ -14,7 +14,7 @@
  * (xgd_sprite_batch_set_texture_groups, see draw_groups) a chunk is drawn instead in groups of
  * up to 16 textures, a draw each. A Deferred batch whose runs prove long writes its entries at
  * Draw straight into upload memory held for it and End draws them from there (direct batches,
- * see the struct's direct fields).
+ * see the struct's direct fields; a sprite sheet's cells too, as sheet chunks).
  *
  * Steady state allocates nothing: the queue, the sort arrays and the texture table grow by
  * doubling and are kept between batches.
@@ -174,6 +174,8 @@ struct xgd_sprite_batch {
        Draws (draw_general grows them before it queues), so queuing never fails */
     float (*uvs)[4];
     uint32_t uv_count, uv_capacity;
+    uint32_t uv_limit;                /* the entries Draw may take: uv_capacity less those kept
+                                         for held sheet chunks' elements (sheet_pending) */
     sprite_vertex *general;           /* 4 per entry */
     uint32_t general_count, general_capacity;
     sprite_vertex immediate[4];       /* Immediate mode's one sprite */
@@ -246,19 +248,21 @@ struct xgd_sprite_batch {
 
     /* Direct batches: a Deferred batch that spritewhole may draw (a GPU renderer, SpriteBatch's
        own effect, instancing not OFF, texture groups not ON) and whose runs prove long (a run
-       of DIRECT_START whole-texture sprites) writes its entries from then on straight into
-       held chunks of the device's upload memory (xgd_hold_user_quad_instances), which End
-       draws as they lie: no queue write at Draw, no copy at End. A sprite whose entry
-       spritewhole cannot draw as it is (a source rectangle, a rotation, an empty quad), more
-       than DIRECT_RUNS runs, or a chunk the device cannot hold ends the direct entries: the
-       rest go to the queue after them. So the queue holds [0, direct_first) and
+       of DIRECT_START unrotated sprites, of the whole texture or of cells) writes its entries
+       from then on straight into held chunks of the device's upload memory
+       (xgd_hold_user_quad_instances), which End draws as they lie: no queue write at Draw, no
+       copy at End. A chunk holds the kind of sprite that opened it: whole-texture entries
+       (spritewhole draws them as they are) or sheet elements (below). A sprite of the other
+       kind, a rotated one, an empty quad, more than DIRECT_RUNS runs, or a chunk the device
+       cannot hold ends the direct entries: the rest go to the queue after them. So the queue holds [0, direct_first) and
        [direct_n, count), the chunks [direct_first, direct_n), and End draws the three in that
        order. When the device ends the holds (a submission before End), held_ended copies the
        entries End has not drawn into the queue at their places, and End draws them from
        there. The queue keeps room for every direct entry (`room` never passes capacity), so
        that copy always fits. */
     uint32_t room;                    /* entries Draw may write: the open chunk's end while
-                                         direct, else capacity (run_room takes it) */
+                                         direct in a whole-texture chunk, 0 in a sheet chunk,
+                                         else capacity (run_room takes it) */
     bool direct_ok;                   /* this Begin may (still) write into held chunks: watching
                                          the runs until `direct` */
     bool direct;                      /* writing into held[held_count - 1] now */
@@ -269,7 +273,21 @@ struct xgd_sprite_batch {
     struct held_chunk {
         xgd_quad_reservation res;
         uint32_t first;               /* its first entry's index */
+        bool sheet;                   /* sheet_element entries, else sprite_quad */
     } held[XGD_QUAD_HOLDS_MAX];
+    /* Sheet chunks: a run of unrotated sprites with source rectangles (a sprite sheet's cells)
+       goes direct as well, into chunks of 48-byte sheet_element entries (the queue entry and
+       its texture coordinates, which spriteinst draws through sheet_decl). While the open chunk
+       is one, room is 0 (the whole-texture paths write 32-byte entries: they go the long
+       way, which ends the direct entries) and sheet_room is its end; the cell paths write at
+       sheet_write_at. uvs keeps an entry for every entry of the held sheet chunks
+       (sheet_pending), for held_ended. */
+    bool sheet;                       /* the open chunk is a sheet chunk */
+    uint32_t sheet_room;              /* the open sheet chunk's end, else 0 */
+    uintptr_t sheet_write_at;         /* entry i of the open sheet chunk: sheet_at */
+    uint32_t sheet_pending;           /* entries of the held sheet chunks (uvs keeps them) */
+    bool sheet_unavailable;           /* spriteinst or sheet_decl could not be made (once) */
+    xgd_vertex_declaration *sheet_decl;
     struct direct_run {
         uint32_t start, ordinal;      /* from entry start on, texture ordinal */
     } direct_runs[DIRECT_RUNS];
@@ -288,6 +306,20 @@ struct xgd_sprite_batch {
 static ALWAYS_INLINE sprite_quad *entry_at(const xgd_sprite_batch *b, uint32_t i)
 {
     return (sprite_quad *)(b->write_at + (uintptr_t)i * sizeof(sprite_quad));
+}
+
+/* A sheet chunk's entry: the sprite's queue entry (its texture and form as the queue would
+ * have them, form's uvs index not yet given) and its texture coordinates (ua, va, ub, vb), as
+ * queue_rect computes them; spriteinst reads edges, depth, color and coordinates. */
+typedef struct sheet_element {
+    sprite_quad q;
+    float uv[4];
+} sheet_element;
+_Static_assert(sizeof(sheet_element) == 48, "a sheet element is three 16-byte stores");
+
+static ALWAYS_INLINE sheet_element *sheet_at(const xgd_sprite_batch *b, uint32_t i)
+{
+    return (sheet_element *)(b->sheet_write_at + (uintptr_t)i * sizeof(sheet_element));
 }
 
 /* b->inst's programs; group_state.inst is one of them plus 1, or 0 */
@@ -321,6 +353,10 @@ static void batch_device_destroyed(void *object)
     /* the device drops its held reservations without calls */
     b->held_count = b->held_drawn = 0;
     b->direct = b->direct_ok = false;
+    b->sheet = false;
+    b->sheet_room = 0;
+    b->sheet_pending = 0;
+    b->uv_limit = b->uv_capacity;
     b->direct_n = 0;
     b->write_at = (uintptr_t)b->quads;
     b->room = b->capacity;
@@ -374,6 +410,7 @@ void xgd_sprite_batch_destroy(xgd_sprite_batch *batch)
         xgd_effect_destroy(batch->inst[k].effect);
         xgd_vertex_declaration_destroy(batch->inst[k].decl);
     }
+    xgd_vertex_declaration_destroy(batch->sheet_decl);
     free(batch->group_slot);
     free(batch->groups);
     free(batch->group_mark);
@@ -1135,6 +1172,46 @@ static bool instancing_allowed(const xgd_sprite_batch *b)
            (b->renderer == XGD_RENDERER_VULKAN || b->renderer == XGD_RENDERER_D3D12);
 }
 
+/* spriteinst's program and declaration (sprite_instance), made when not yet made. */
+static xgd_result element_program(xgd_sprite_batch *b, xgd_device *dev)
+{
+    struct inst_program *e = &b->inst[INST_ELEMENT];
+    if (e->effect != NULL) return XGD_OK;
+    static const xgd_vertex_element elements[] = {
+        { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
+        { 16, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+        { 32, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
+        { 36, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+    };
+    return make_program(dev, elements, 4, (int)sizeof(sprite_instance), &e->decl,
+                        &inst_program_class, xgd_stock_xfx_spriteinst,
+                        sizeof xgd_stock_xfx_spriteinst, &e->effect, &e->matrix);
+}
+
+/* spriteinst's program with sheet_decl (sheet chunks' entries: sheet_element), made at first
+ * use; false (for the batch's life, the device's error put back) when they cannot be made. */
+static bool sheet_program(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->sheet_decl != NULL && b->inst[INST_ELEMENT].effect != NULL) return true;
+    if (b->sheet_unavailable) return false;
+    static const xgd_vertex_element elements[] = {
+        { offsetof(sheet_element, q), XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
+        { offsetof(sheet_element, q.z), XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
+        { offsetof(sheet_element, q.color), XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+        { offsetof(sheet_element, uv), XGD_VERTEX_FORMAT_VECTOR4,
+          XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
+    };
+    xgd_device_quiet_begin(dev);
+    xgd_result made = element_program(b, dev);
+    if (made == XGD_OK && b->sheet_decl == NULL)
+        made = xgd_vertex_declaration_create(dev, elements, 4, (int)sizeof(sheet_element),
+                                             &b->sheet_decl);
+    (void)xgd_device_quiet_end(dev);
+    if (made == XGD_OK) return true;
+    b->sheet_unavailable = true;
+    return false;
+}
+
 static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *r)
 {
     *r = XGD_OK;
@@ -1142,16 +1219,8 @@ static int instances_possible(xgd_sprite_batch *b, xgd_device *dev, xgd_result *
     if (b->uv_count == 0 && whole_program(b, dev)) return INST_WHOLE;
     struct inst_program *e = &b->inst[INST_ELEMENT];
     if (e->effect == NULL) {
-        static const xgd_vertex_element elements[] = {
-            { 0, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_POSITION, 0 },
-            { 16, XGD_VERTEX_FORMAT_VECTOR4, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 },
-            { 32, XGD_VERTEX_FORMAT_SINGLE, XGD_VERTEX_USAGE_POSITION, 1 },
-            { 36, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
-        };
         xgd_device_quiet_begin(dev);
-        xgd_result made = make_program(dev, elements, 4, (int)sizeof(sprite_instance), &e->decl,
-                                       &inst_program_class, xgd_stock_xfx_spriteinst,
-                                       sizeof xgd_stock_xfx_spriteinst, &e->effect, &e->matrix);
+        xgd_result made = element_program(b, dev);
         const char *why = xgd_device_quiet_end(dev);
         if (made != XGD_OK) {
             if (b->inst_mode == XGD_SPRITE_INSTANCING_ON) {
@@ -1392,15 +1461,20 @@ static xgd_result reserve(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
 
 /* ---- direct batches (struct xgd_sprite_batch's direct fields) ------------------------------ */
 
-/* Draw goes on in the queue, from the next entry: the direct entries stay where they are. */
+static xgd_result reserve_uvs(xgd_sprite_batch *b, xgd_device *dev, uint32_t need);
+
+/* Draw goes on in the queue, from the next entry: the direct entries stay where they are (the
+ * held sheet chunks keep their uvs entries until End or held_ended). */
 static void seal(xgd_sprite_batch *b)
 {
     if (b->direct) b->direct_n = b->count;
     b->direct = false;
     b->direct_ok = false;
+    b->sheet = false;
+    b->sheet_room = 0;
     b->write_at = (uintptr_t)b->quads;
     b->room = b->capacity;
-    if (b->run_room != 0) b->run_room = b->room;
+    if (b->run_room != 0 || b->run_handle != NULL) b->run_room = b->room;
 }
 
 /* The run Draw's next entries take (direct): a run from entry count on, unless the last one
@@ -1478,12 +1552,25 @@ static void held_ended(void *user, uint64_t id)
         const struct held_chunk *c = &b->held[k];
         uint32_t stop = c->first + (uint32_t)c->res.quad_count;
         if (stop > end) stop = end;
-        if (stop > c->first)
+        if (stop <= c->first) continue;
+        if (!c->sheet) {
             memcpy(&b->quads[c->first], c->res.vertices, (size_t)(stop - c->first) * sizeof(sprite_quad));
+            continue;
+        }
+        /* a sheet chunk's entries take the uvs entries kept for them */
+        const sheet_element *e = c->res.vertices;
+        for (uint32_t i = c->first; i < stop; i++, e++) {
+            const uint32_t n = b->uv_count++;
+            b->quads[i] = e->q;
+            b->quads[i].form = n << 2 | QUAD_UV;
+            memcpy(b->uvs[n], e->uv, sizeof e->uv);
+        }
     }
     seal(b);
     b->direct_n = from < end ? from : end;
     b->held_count = b->held_drawn;
+    b->sheet_pending = 0;
+    b->uv_limit = b->uv_capacity;
 }
 
 /* A held chunk for Draw's entries from entry count on (Draw's next entry is a whole-texture
@@ -1491,12 +1578,15 @@ static void held_ended(void *user, uint64_t id)
  * million sprites take eight chunks, and a small batch after a large one on the same object
  * takes an eighth of the ring space it would as large), each next one twice its predecessor
  * up to HOLD_MAX. The queue first makes room for its entries.
+ * A sheet chunk (sheet: Draw's next entry is a cell, see the struct's sheet fields) has uvs keep
+ * an entry for each of its entries too.
  * False: the batch goes on in its queue (sealed), and the device's error is as it was: the
  * chunk's failure is no error of the Draw, which queues the entry instead. */
-static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
+static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev, bool sheet)
 {
     const uint32_t i = b->count;
-    if (b->held_count == XGD_QUAD_HOLDS_MAX || !whole_program(b, dev)) {
+    if (b->held_count == XGD_QUAD_HOLDS_MAX ||
+        !(sheet ? sheet_program(b, dev) : whole_program(b, dev))) {
         seal(b);
         return false;
     }
@@ -1513,8 +1603,12 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
     xgd_quad_reservation res;
     xgd_device_quiet_begin(dev);
     xgd_result r = reserve(b, dev, i + n);
+    /* uvs' room for Draw's next entry, and for this chunk's (kept once it is held) */
+    if (r == XGD_OK && sheet) r = reserve_uvs(b, dev, b->uv_count + 1 + n);
     if (r == XGD_OK)
-        r = xgd_hold_user_quad_instances(dev, (int)n, b->inst[INST_WHOLE].decl, held_ended, b, &res);
+        r = xgd_hold_user_quad_instances(dev, (int)n,
+                                         sheet ? b->sheet_decl : b->inst[INST_WHOLE].decl,
+                                         held_ended, b, &res);
     /* a hold whose making submitted (a full upload ring) ended the batch's other chunks:
        held_ended sealed it */
     if (r == XGD_OK && !b->direct_ok) (void)xgd_release_quad_hold(dev, &res);
@@ -1527,10 +1621,21 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev)
         b->direct_first = i;
         b->direct_run_count = 0;
     }
-    b->held[b->held_count++] = (struct held_chunk){ res, i };
+    b->held[b->held_count++] = (struct held_chunk){ res, i, sheet };
     b->direct = true;
-    b->write_at = (uintptr_t)res.vertices - (uintptr_t)i * sizeof(sprite_quad);
-    b->room = i + n;
+    b->sheet = sheet;
+    if (sheet) {
+        b->sheet_pending += n;
+        b->uv_limit = b->uv_capacity - b->sheet_pending;
+        b->sheet_write_at = (uintptr_t)res.vertices - (uintptr_t)i * sizeof(sheet_element);
+        b->sheet_room = i + n;
+        b->write_at = (uintptr_t)b->quads;
+        b->room = 0;
+    } else {
+        b->sheet_room = 0;
+        b->write_at = (uintptr_t)res.vertices - (uintptr_t)i * sizeof(sprite_quad);
+        b->room = i + n;
+    }
     return true;
 }
 
@@ -1546,6 +1651,10 @@ static void release_held(xgd_sprite_batch *b, xgd_device *dev)
     }
     b->held_count = b->held_drawn = 0;
     b->direct = b->direct_ok = false;
+    b->sheet = false;
+    b->sheet_room = 0;
+    b->sheet_pending = 0;
+    b->uv_limit = b->uv_capacity;
     b->direct_first = b->direct_n = 0;
     b->run_first = b->direct_misses = 0;
     b->direct_run_count = 0;
@@ -1553,16 +1662,30 @@ static void release_held(xgd_sprite_batch *b, xgd_device *dev)
     b->room = b->capacity;
 }
 
-/* One free entry in uvs and in general (a form's index has 30 bits: capacities stay below). */
-static xgd_result reserve_side(xgd_sprite_batch *b, xgd_device *dev)
+/* Room in uvs for `need` entries besides those kept for the held sheet chunks' elements
+ * (uv_limit >= need); a failure leaves uvs as it was. */
+static xgd_result reserve_uvs(xgd_sprite_batch *b, xgd_device *dev, uint32_t need)
 {
-    if (b->uv_count == b->uv_capacity) {
-        if (b->uv_capacity > UINT32_MAX / 8)
-            return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
-        uint32_t cap = b->uv_capacity != 0 ? b->uv_capacity * 2 : 16;
+    if (need > UINT32_MAX / 8 - b->sheet_pending)
+        return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "too many sprites");
+    const uint32_t total = need + b->sheet_pending;
+    if (total > b->uv_capacity) {
+        uint32_t cap = b->uv_capacity != 0 ? b->uv_capacity : 16;
+        while (cap < total) cap *= 2;
         if (!grow((void **)&b->uvs, sizeof *b->uvs, cap))
             return xgd_device_report_error(dev, XGD_ERROR_OUT_OF_MEMORY, "out of memory queuing sprites");
         b->uv_capacity = cap;
+    }
+    b->uv_limit = b->uv_capacity - b->sheet_pending;
+    return XGD_OK;
+}
+
+/* One free entry in uvs and in general (a form's index has 30 bits: capacities stay below). */
+static xgd_result reserve_side(xgd_sprite_batch *b, xgd_device *dev)
+{
+    if (b->uv_count >= b->uv_limit) {
+        xgd_result r = reserve_uvs(b, dev, b->uv_count + 1);
+        if (r != XGD_OK) return r;
     }
     if (b->general_count == b->general_capacity) {
         if (b->general_capacity > UINT32_MAX / 8)
@@ -1720,6 +1843,7 @@ static void build_vertices(sprite_vertex *out, int tw, int th, const xgd_sprite 
 static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
                                           const float corner[4], uint32_t ordinal,
                                           const xgd_sprite *s);
+static bool queue_sheet(xgd_sprite_batch *b, uint32_t i, const xgd_sprite *s);
 
 /* Draw with every check in XNA's order, for every case: Immediate mode, a texture other than
  * the last sprite's, a full queue, and every call that fails. */
@@ -1828,26 +1952,38 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         batch->run_height = memo->height;
         memcpy(batch->run_corner, memo->corner, sizeof batch->run_corner);
     }
-    /* A batch that may go direct: direct, an entry spritewhole may draw as it is goes into
-       the open chunk, or a new one, and anything else ends the direct entries; watching, such
-       an entry that makes the run DIRECT_START long opens the first chunk, and anything else
-       starts the count again (a miss). */
+    /* A batch that may go direct: direct, an entry of the open chunk's kind (an unrotated
+       sprite of the whole texture, or in a sheet chunk one with a source rectangle) goes into
+       that chunk, or a new one of its kind, and anything else ends the direct entries;
+       watching, an entry of either kind that makes the run DIRECT_START long opens the first
+       chunk, of its kind, and anything else starts the count again (a miss). */
     if (batch->direct_ok) {
         if (!same_run) direct_switch(batch, batch->run_ordinal);
-        const bool whole = sprite->rotation == 0.0f && sprite->source == NULL;
+        const bool flat = sprite->rotation == 0.0f;
+        const bool whole = flat && sprite->source == NULL, cell = flat && sprite->source != NULL;
         if (batch->direct) {
-            if (!whole) seal(batch);
-            else if (i >= batch->room && open_chunk(batch, dev)) note_run(batch, batch->run_ordinal);
+            if (batch->sheet ? !cell : !whole) seal(batch);
+            else if (i >= (batch->sheet ? batch->sheet_room : batch->room) &&
+                     open_chunk(batch, dev, batch->sheet))
+                note_run(batch, batch->run_ordinal);
         } else if (batch->direct_ok) {
-            if (!whole) {
+            if (!whole && !cell) {
                 if (++batch->direct_misses >= DIRECT_MISSES) batch->direct_ok = false;
                 else batch->run_first = i + 1;
-            } else if (i - batch->run_first >= DIRECT_START && open_chunk(batch, dev)) {
+            } else if (i - batch->run_first >= DIRECT_START && open_chunk(batch, dev, cell)) {
                 note_run(batch, batch->run_ordinal);
             }
         }
     }
     batch->run_room = run_limit(batch);
+    if (batch->sheet) {
+        /* a cell, with room in the open sheet chunk (above) */
+        if (queue_sheet(batch, i, sprite)) {
+            batch->count = i + 1;
+            return XGD_OK;
+        }
+        seal(batch); /* what queue_rect refuses is queued as vertices, below */
+    }
     sprite_quad *q = entry_at(batch, i);
     if (sprite->rotation != 0.0f ||
         !queue_unrotated(batch, q, batch->run_corner, batch->run_ordinal, sprite)) {
@@ -1900,7 +2036,7 @@ static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
                                           const float corner[4], uint32_t ordinal,
                                           const xgd_sprite *s)
 {
-    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
+    if (s->source != NULL && b->uv_count >= b->uv_limit) return false;
     const unsigned flip = (unsigned)s->effects;
     const __m128 tex = _mm_loadu_ps(corner);
     const __m128 tsize = _mm_movehl_ps(tex, tex);                         /* tw th tw th */
@@ -1995,7 +2131,7 @@ static ALWAYS_INLINE bool queue_whole(sprite_quad *q, const float corner[4], uin
 static bool queue_rect(xgd_sprite_batch *b, sprite_quad *q, const float corner[4],
                        uint32_t ordinal, const xgd_sprite *s)
 {
-    if (s->source != NULL && b->uv_count == b->uv_capacity) return false;
+    if (s->source != NULL && b->uv_count >= b->uv_limit) return false;
     const unsigned flip = (unsigned)s->effects;
     const float tw = corner[2], th = corner[3];
     float gw = tw, gh = th, u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
@@ -2078,6 +2214,21 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
     return queue_whole(q, corner, ordinal, s);
 }
 
+/* An unrotated sprite with a source rectangle as entry i of the open sheet chunk (i below
+ * sheet_room): the entry and texture coordinates queue_rect computes, the uvs entry it took
+ * given back. False as queue_rect (nothing written or counted). */
+static bool queue_sheet(xgd_sprite_batch *b, uint32_t i, const xgd_sprite *s)
+{
+    sprite_quad q;
+    if (!queue_rect(b, &q, b->run_corner, b->run_ordinal, s)) return false;
+    const uint32_t n = --b->uv_count;
+    sheet_element *e = sheet_at(b, i);
+    q.form = QUAD_UV;
+    e->q = q;
+    memcpy(e->uv, b->uvs[n], sizeof e->uv);
+    return true;
+}
+
 /* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). A batch
  * that may go direct notes the switch too (direct_switch): the fast paths leave such switches
  * to draw_other, so that theirs make no call. */
@@ -2154,17 +2305,24 @@ static xgd_result draw_other(xgd_sprite_batch *batch, xgd_texture *texture,
         memo = &batch->memo[((uintptr_t)texture >> 1) & (TEXTURE_MEMO - 1)];
         if (memo->handle != texture) return draw_general(batch, dev, texture, sprite);
     }
-    /* a direct batch's entries are all the whole texture's: a source rectangle goes to
-       draw_general, which ends them; switching the run first (its texture is checked) lets a
-       direct batch note it before the entry is written */
+    /* a whole-texture chunk takes only the whole texture's entries, a sheet chunk only
+       those with a source rectangle: anything else goes to draw_general, which ends them;
+       switching the run first (its texture is checked) lets a direct batch note it before
+       the entry is written (which may end the direct entries too) */
     if (texture != NULL && sprite != NULL && batch->in_begin && sprite->rotation == 0.0f &&
-        !(batch->direct && sprite->source != NULL)) {
+        !(batch->direct && !batch->sheet && sprite->source != NULL)) {
         if (memo != NULL) {
             switch_run(batch, texture, memo);
             if (batch->direct_ok) direct_switch(batch, memo->ordinal);
         }
-        if (i < batch->run_room &&
-            queue_unrotated(batch, entry_at(batch, i), batch->run_corner, batch->run_ordinal, sprite)) {
+        if (batch->sheet) {
+            if (sprite->source != NULL && i < batch->sheet_room && queue_sheet(batch, i, sprite)) {
+                batch->count = i + 1;
+                return XGD_OK;
+            }
+        } else if (i < batch->run_room &&
+                   queue_unrotated(batch, entry_at(batch, i), batch->run_corner,
+                                   batch->run_ordinal, sprite)) {
             batch->count = i + 1;
             return XGD_OK;
         }
@@ -2219,6 +2377,22 @@ static xgd_result draw_rect_fast(xgd_sprite_batch *batch, xgd_sprite_batch *b,
     return draw_other(batch, texture, sprite);
 }
 
+/* xgd_sprite_batch_draw's fast path for a cell while the open chunk is a sheet chunk with
+ * room: queue_sheet, as draw_other would call it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result draw_sheet_fast(xgd_sprite_batch *batch, xgd_sprite_batch *b,
+                                  xgd_texture *texture, const xgd_sprite *sprite)
+{
+    const uint32_t i = b->count;
+    if (queue_sheet(b, i, sprite)) {
+        b->count = i + 1;
+        return XGD_OK;
+    }
+    return draw_other(batch, texture, sprite);
+}
+
 xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
                                  const xgd_sprite *sprite)
 {
@@ -2253,6 +2427,9 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             } else if (unrotated_rect(sprite)) {
                 return draw_rect_fast(batch, b, texture, sprite);
             }
+        } else if (i < b->sheet_room && sprite != NULL && sprite->source != NULL &&
+                   unrotated_rect(sprite)) {
+            return draw_sheet_fast(batch, b, texture, sprite);
         }
     }
     return draw_other(batch, texture, sprite);
@@ -2382,6 +2559,33 @@ static ALWAYS_INLINE bool queue_at_source(xgd_sprite_batch *b, sprite_quad *q,
     q->form = n << 2 | QUAD_UV;
     return true;
 }
+
+/* The same sprite as entry e of the open sheet chunk: queue_at_source's entry and texture
+ * coordinates, by the same operations, as three 16-byte stores (the entry's z +0, color,
+ * texture and form QUAD_UV as one). */
+static ALWAYS_INLINE bool queue_sheet_at(sheet_element *e, const float corner[4],
+                                         uint32_t ordinal, xgd_vector2 position,
+                                         const xgd_rect *source, xgd_color color)
+{
+    const __m128 tex = _mm_loadu_ps(corner);
+    const __m128 tsize = _mm_movehl_ps(tex, tex);                             /* tw th tw th */
+    const __m128 src = load_rect(source);                                     /* sx sy sw sh */
+    const __m128 gsize = _mm_movehl_ps(src, src);                             /* sw sh sw sh */
+    const __m128 hi = _mm_movelh_ps(_mm_setzero_ps(), gsize);                 /* 0 0 sw sh */
+    const __m128 uv = _mm_div_ps(_mm_add_ps(_mm_movelh_ps(src, src), hi), tsize);
+    __m128 p = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&position));
+    p = _mm_movelh_ps(p, p);
+    const __m128 r = _mm_add_ps(p, _mm_movelh_ps(_mm_set1_ps(-0.0f), gsize)); /* x0 y0 x1 y1 */
+    if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
+    uint32_t c;
+    memcpy(&c, &color, sizeof c);
+    const __m128i zc = _mm_set_epi32(QUAD_UV, (int)ordinal, (int)c, 0);      /* z color tex form */
+    float *f = (float *)(void *)e;
+    _mm_storeu_ps(f, r);
+    _mm_storeu_si128((__m128i *)(void *)(f + 4), zc);
+    _mm_storeu_ps(f + 8, uv);
+    return true;
+}
 #endif
 
 /* Kept out of line, so that the fast path has no stack frame for the sprite it makes. */
@@ -2418,7 +2622,15 @@ xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture 
             if (texture == NULL || memo->handle != texture || b->direct_ok) goto other;
             switch_run(b, texture, memo);
         }
-        if (i < b->run_room && b->uv_count < b->uv_capacity && !b->direct &&
+        if (i < b->sheet_room) {
+            if (queue_sheet_at(sheet_at(b, i), b->run_corner, b->run_ordinal, position, source,
+                               color)) {
+                b->count = i + 1;
+                return XGD_OK;
+            }
+            goto other;
+        }
+        if (i < b->run_room && b->uv_count < b->uv_limit && !b->direct &&
             queue_at_source(b, entry_at(b, i), b->run_corner, b->run_ordinal, position, source,
                             color)) {
             b->count = i + 1;
@@ -2518,7 +2730,8 @@ static xgd_result sort_queue(xgd_sprite_batch *b, xgd_device *dev)
 }
 
 /* The held chunks of a direct batch, in order, each with one xgd_draw_reserved_quad_runs
- * through spritewhole from the entries as Draw wrote them: a run per stretch of equal
+ * through spritewhole (sheet chunks: spriteinst, through sheet_decl, which the chunk was held
+ * with) from the entries as Draw wrote them: a run per stretch of equal
  * textures (direct_runs). When the device ends the chunks meanwhile (the draw's own upload
  * filled the ring and submitted: Vulkan refuses the draw then), held_ended has copied the
  * entries End had not drawn into the queue, and direct_n says where the queue's part now
@@ -2550,7 +2763,7 @@ static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *g
                 b->runs[n++] = (xgd_quad_run){ tex, XGD_USER_QUADS_MAX };
             if (re > rs) b->runs[n++] = (xgd_quad_run){ tex, (int)(re - rs) };
         }
-        xgd_result r = apply_instanced(b, INST_WHOLE, gs);
+        xgd_result r = apply_instanced(b, c->sheet ? INST_ELEMENT : INST_WHOLE, gs);
         if (r != XGD_OK) return r;
 #if defined(__SSE2__)
         _mm_sfence(); /* Draw's stores into write-combined memory, before the GPU reads them */
