@@ -2030,13 +2030,14 @@ static inline __m128 load_rect(const xgd_rect *rect)
     return _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)rect));
 }
 
-/* A source rectangle, a destination rectangle or both (queue_rect; draw_rect_fast inlines it
- * for a source rectangle alone, where the compiler drops the destination's part). */
-static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], uint32_t ordinal,
-                                          const xgd_sprite *s)
+/* The edges (x0, y0, x1, y1) and texture coordinates (ua, va, ub, vb; zero without a source)
+ * of an unrotated sprite with a source rectangle, a destination rectangle or both, or false
+ * for what queue_rect refuses (see above). queue_rect_body (which draw_rect_fast inlines for a
+ * source rectangle alone, where the compiler drops the destination's part) and
+ * queue_sheet_rect store them. */
+static ALWAYS_INLINE bool rect_edges(const float corner[4], const xgd_sprite *s, __m128 *edges,
+                                     __m128 *uvs)
 {
-    if (s->source != NULL && b->uv_count >= b->uv_limit) return false;
     const unsigned flip = (unsigned)s->effects;
     const __m128 tex = _mm_loadu_ps(corner);
     const __m128 tsize = _mm_movehl_ps(tex, tex);                         /* tw th tw th */
@@ -2074,6 +2075,18 @@ static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
     const __m128 chk = _mm_add_ps(_mm_add_ps(_mm_sub_ps(r, r), _mm_sub_ps(z, z)), extra);
     if ((_mm_movemask_ps(_mm_cmpneq_ps(chk, _mm_setzero_ps())) | (int)(flip > 3u)) != 0)
         return false;
+    *edges = r;
+    *uvs = uv;
+    return true;
+}
+
+static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], uint32_t ordinal,
+                                          const xgd_sprite *s)
+{
+    if (s->source != NULL && b->uv_count >= b->uv_limit) return false;
+    __m128 r, uv;
+    if (!rect_edges(corner, s, &r, &uv)) return false;
     _mm_storeu_ps(&q->x0, r);
     q->z = s->layer_depth;
     q->color = s->color;
@@ -2083,8 +2096,25 @@ static ALWAYS_INLINE bool queue_rect_body(xgd_sprite_batch *b, sprite_quad *q,
         _mm_storeu_ps(b->uvs[n], uv);
         q->form = n << 2 | QUAD_UV;
     } else {
-        q->form = flip << 2 | QUAD_WHOLE;
+        q->form = (unsigned)s->effects << 2 | QUAD_WHOLE;
     }
+    return true;
+}
+
+/* A sprite with a source rectangle (unrotated) as sheet element e: queue_rect's entry and
+ * texture coordinates, by the same operations, as three 16-byte stores. */
+static ALWAYS_INLINE bool queue_sheet_rect(sheet_element *e, const float corner[4],
+                                           uint32_t ordinal, const xgd_sprite *s)
+{
+    __m128 r, uv;
+    if (!rect_edges(corner, s, &r, &uv)) return false;
+    uint32_t zb, c;
+    memcpy(&zb, &s->layer_depth, sizeof zb);
+    memcpy(&c, &s->color, sizeof c);
+    float *f = (float *)(void *)e;
+    _mm_storeu_ps(f, r);
+    _mm_storeu_si128((__m128i *)(void *)(f + 4), _mm_set_epi32(QUAD_UV, (int)ordinal, (int)c, (int)zb));
+    _mm_storeu_ps(f + 8, uv);
     return true;
 }
 
@@ -2219,6 +2249,9 @@ static ALWAYS_INLINE bool queue_unrotated(xgd_sprite_batch *b, sprite_quad *q,
  * given back. False as queue_rect (nothing written or counted). */
 static bool queue_sheet(xgd_sprite_batch *b, uint32_t i, const xgd_sprite *s)
 {
+#if defined(__SSE2__)
+    return queue_sheet_rect(sheet_at(b, i), b->run_corner, b->run_ordinal, s);
+#else
     sprite_quad q;
     if (!queue_rect(b, &q, b->run_corner, b->run_ordinal, s)) return false;
     const uint32_t n = --b->uv_count;
@@ -2227,6 +2260,7 @@ static bool queue_sheet(xgd_sprite_batch *b, uint32_t i, const xgd_sprite *s)
     e->q = q;
     memcpy(e->uv, b->uvs[n], sizeof e->uv);
     return true;
+#endif
 }
 
 /* Makes the memo's texture the run's (a texture this batch checked, see texture_memo). A batch
