@@ -2420,7 +2420,16 @@ static xgd_result draw_sheet_fast(xgd_sprite_batch *batch, xgd_sprite_batch *b,
                                   xgd_texture *texture, const xgd_sprite *sprite)
 {
     const uint32_t i = b->count;
-    if (queue_sheet(b, i, sprite)) {
+#if defined(__SSE2__)
+    /* a source rectangle alone, the common case, with queue_sheet_rect inlined */
+    const bool queued =
+        sprite->destination == NULL
+            ? queue_sheet_rect(sheet_at(b, i), b->run_corner, b->run_ordinal, sprite)
+            : queue_sheet(b, i, sprite);
+#else
+    const bool queued = queue_sheet(b, i, sprite);
+#endif
+    if (queued) {
         b->count = i + 1;
         return XGD_OK;
     }
