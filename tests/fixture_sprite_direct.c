@@ -555,3 +555,43 @@ static void beyond_the_ring(xgdt_ctx *t, bool sheet)
 
 XGD_FIXTURE(SpriteBatch_DirectBeyondTheRing) { beyond_the_ring(t, false); }
 XGD_FIXTURE(SpriteBatch_DirectSheetBeyondTheRing) { beyond_the_ring(t, true); }
+
+/* A texture destroyed while a sheet chunk is open moves the resource epoch, which closes the
+ * batch's run (its texture may be the one destroyed) but not the chunk: a Draw with a NULL
+ * texture then is still refused (XNA: ArgumentNullException), by either call, and queues
+ * nothing, and the direct cells are the ones drawn before. */
+XGD_FIXTURE(SpriteBatch_DirectSheetNullTexture)
+{
+    xgd_device *dev = direct_device(t);
+    if (dev == NULL) return;
+    xgd_texture *tex = sized_texture(t, dev, 0, STW, STH);
+    REQUIRE(tex != NULL);
+    xgd_sprite_batch *sb = NULL;
+    REQUIRE_OK(xgd_sprite_batch_create(dev, &sb));
+    const uint64_t d0 = xgdi_sprite_batch_direct_sprites(sb);
+    REQUIRE_OK(xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }));
+    REQUIRE_OK(xgd_sprite_batch_begin(sb, NULL));
+    const xgd_color white = { 255, 255, 255, 255 };
+    for (int i = 0; i < 600; i++)
+        REQUIRE_OK(xgd_sprite_batch_draw_at_source(sb, tex, (xgd_vector2){ (float)(i % DW), (float)(i % DH) },
+                                                   &sheet_cells[i % NCELLS], white));
+    xgd_texture *gone = direct_texture(t, dev, 1);
+    REQUIRE(gone != NULL);
+    xgd_texture_destroy(gone);
+    const xgd_sprite cell = { .position = { 3, 4 }, .source = &sheet_cells[1], .color = white,
+                              .scale = { 1, 1 } };
+    for (int k = 0; k < 3; k++) {
+        CHECK_RESULT(xgd_sprite_batch_draw_at_source(sb, NULL, (xgd_vector2){ 1, 2 }, &sheet_cells[0], white),
+                     XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(xgd_sprite_batch_draw(sb, NULL, &cell), XGD_ERROR_INVALID_ARGUMENT);
+    }
+    /* the run goes on after the refusals */
+    CHECK_OK(xgd_sprite_batch_draw(sb, tex, &cell));
+    CHECK_OK(xgd_sprite_batch_draw_at_source(sb, tex, (xgd_vector2){ 5, 6 }, &sheet_cells[2], white));
+    CHECK_OK(xgd_sprite_batch_end(sb));
+    /* the first 256 wait in the queue, the 602 after them were written direct */
+    CHECK_INT(xgdi_sprite_batch_direct_sprites(sb) - d0, 602 - 256);
+    xgd_sprite_batch_destroy(sb);
+    xgd_texture_destroy(tex);
+    xgd_device_destroy(dev);
+}

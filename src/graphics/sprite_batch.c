@@ -2385,8 +2385,9 @@ static ALWAYS_INLINE bool unrotated_rect(const xgd_sprite *s)
 
 /* xgd_sprite_batch_draw's fast path for an unrotated sprite with a source or destination
  * rectangle (a sprite sheet's cell) in the run's texture with room in the queue: queue_rect,
- * as draw_other would call it (not while direct for a source rectangle: direct entries are
- * the whole texture's). Out of line, so that the whole-texture path keeps no frame. */
+ * as draw_other would call it (not while direct for a source rectangle: the open chunk holds
+ * whole-texture entries then, and a sheet chunk keeps room at 0, so this path is not taken
+ * while one is open). Out of line, so that the whole-texture path keeps no frame. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -2470,8 +2471,9 @@ xgd_result xgd_sprite_batch_draw(xgd_sprite_batch *batch, xgd_texture *texture,
             } else if (unrotated_rect(sprite)) {
                 return draw_rect_fast(batch, b, texture, sprite);
             }
-        } else if (i < b->sheet_room && sprite != NULL && sprite->source != NULL &&
-                   unrotated_rect(sprite)) {
+        } else if (i < b->sheet_room && texture != NULL && sprite != NULL &&
+                   sprite->source != NULL && unrotated_rect(sprite)) {
+            /* texture is tested: see xgd_sprite_batch_draw_at_source */
             return draw_sheet_fast(batch, b, texture, sprite);
         }
     }
@@ -2646,8 +2648,9 @@ static xgd_result draw_at_source_other(xgd_sprite_batch *batch, xgd_texture *tex
 /* The sprite xgd_sprite_batch_draw gets as (xgd_sprite){ .position, .source, .color, .scale =
  * { 1, 1 } }, with draw_at's fast path for a source rectangle (a sprite sheet's cell: the
  * common call of games that draw animation frames and tiles): the entry queue_rect writes,
- * when the batch is not writing direct (direct entries are the whole texture's) and uvs has
- * room. Anything else goes the long way with that sprite, which names the same errors. */
+ * when the batch is not writing direct and uvs has room, or while the open chunk is a sheet
+ * chunk with room, its element (queue_sheet_at). Anything else goes the long way with that
+ * sprite, which names the same errors. */
 xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture *texture,
                                            xgd_vector2 position, const xgd_rect *source,
                                            xgd_color color)
@@ -2665,7 +2668,9 @@ xgd_result xgd_sprite_batch_draw_at_source(xgd_sprite_batch *batch, xgd_texture 
             if (texture == NULL || memo->handle != texture || b->direct_ok) goto other;
             switch_run(b, texture, memo);
         }
-        if (i < b->sheet_room) {
+        /* sheet_room, unlike run_room, stays when an epoch change closes the run (the chunk
+           stays open): texture is tested here (a NULL texture equals the closed run's NULL) */
+        if (i < b->sheet_room && texture != NULL) {
             if (queue_sheet_at(sheet_at(b, i), b->run_corner, b->run_ordinal, position, source,
                                color)) {
                 b->count = i + 1;
