@@ -19,7 +19,9 @@
  * afresh: about 8,400 page faults a frame at 100,000 draws, about 10 us each on this project's
  * VMs, which makes a loop 5-7x slower. Whether the top is free depends on where the heap's other
  * blocks happen to lie, so it comes and goes between rounds, in the raw loop and in xgd's alike
- * (README: "Lavapipe's slow rounds").
+ * (README: "Lavapipe's slow rounds"). Since both loops' command pools keep their memory
+ * (src/renderers/vulkan/vk_cmd_arena.h), lavapipe's commands no longer reach malloc; the option
+ * stays for what else a driver frees.
  */
 #define _POSIX_C_SOURCE 200809L
 

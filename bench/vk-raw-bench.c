@@ -9,7 +9,9 @@
  *         four vertices written into a persistently mapped buffer (device-local where the
  *         CPU can map it, as xgd's ring), the constants and sampler
  *         pushed once, then one push-descriptor update of the texture (a one-entry update
- *         template) and one vkCmdDraw per quad;
+ *         template) and one vkCmdDraw per quad; its command pool's host memory on the arena
+ *         xgd's renderer gives its pools (src/renderers/vulkan/vk_cmd_arena.c, built in), so
+ *         that neither loop pays the driver's per-command mallocs;
  *   xgd   the same draws through the public API on the "vulkan" renderer (bench_common.c,
  *         which also holds the scene, the timing and the report).
  * The ratio is of the draw loops' CPU time per draw, each from the pass's first recorded
@@ -19,6 +21,7 @@
  * N = 1,000 / 10,000 / 100,000 by default, JSON, an SVG chart, allocations per draw).
  *
  * usage: vk-raw-bench [--draws N[,N...]] [--frames F] [--rounds R] [--json FILE] [--svg FILE]
+ *                     [--malloc-trim on|off]
  */
 #include "xgd.h"
 #include "sprite_spirv.h"
@@ -26,6 +29,7 @@
 #include <vulkan/vulkan.h>
 
 #include "bench_common.h"
+#include "vk_cmd_arena.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +227,7 @@ typedef struct vk_bench {
     VkShaderModule vs, fs;
     VkPipeline pipe;
     VkDescriptorUpdateTemplate templ;
+    xvk_cmd_arena arena;
 } vk_bench;
 
 static void *raw_open(int max_draws)
@@ -233,7 +238,10 @@ static void *raw_open(int max_draws)
     VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                     .queueFamilyIndex = b->g.family };
-    VK(vkCreateCommandPool(b->g.dev, &pci, NULL, &b->pool));
+    /* the pool's host memory kept from frame to frame, as xgd's renderer keeps its pools'
+       (src/renderers/vulkan/vk_cmd_arena.h: lavapipe mallocs each recorded command) */
+    xvk_cmd_arena_init(&b->arena);
+    VK(vkCreateCommandPool(b->g.dev, &pci, &b->arena.callbacks, &b->pool));
     VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                         .commandPool = b->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                         .commandBufferCount = 1 };
@@ -355,6 +363,8 @@ static void raw_run(void *ctx, int draws, int frames, bench_path *p)
     for (int f = -1; f < frames; f++) {
         double t0 = bench_now_s();
         VK(vkResetCommandBuffer(cmd, 0));
+        xvk_cmd_arena_reset(&b->arena);
+        xvk_cmd_arena_begin(&b->arena);
         VK(vkBeginCommandBuffer(cmd, &cbi));
         /* Timed from here, as xgd's loop is: xgd records the pass's opening (barrier, begin
            rendering, pipeline, vertex buffer, constants and sampler) at its first draw, the
@@ -434,7 +444,8 @@ static void raw_close(void *ctx)
     vkDestroyImage(b->g.dev, b->target, NULL);
     vkFreeMemory(b->g.dev, b->tmem, NULL);
     vkDestroyFence(b->g.dev, b->fence, NULL);
-    vkDestroyCommandPool(b->g.dev, b->pool, NULL);
+    vkDestroyCommandPool(b->g.dev, b->pool, &b->arena.callbacks);
+    xvk_cmd_arena_release(&b->arena);
     vkDestroyDevice(b->g.dev, NULL);
     vkDestroyInstance(b->g.inst, NULL);
     free(b);

@@ -570,7 +570,8 @@ static xgd_result create_device(xvk_renderer *r)
         VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
                                        .queueFamilyIndex = r->queue_family };
-        vr = vkCreateCommandPool(r->dev, &pi, NULL, &r->frames[i].pool);
+        xvk_cmd_arena_init(&r->frames[i].arena);
+        vr = vkCreateCommandPool(r->dev, &pi, &r->frames[i].arena.callbacks, &r->frames[i].pool);
         if (vr != VK_SUCCESS) return xvk_check(r, vr, "vkCreateCommandPool");
         VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                            .commandPool = r->frames[i].pool,
@@ -686,6 +687,8 @@ VkCommandBuffer xvk_cmd(xvk_renderer *r)
         (void)xvk_check(r, vr, "vkResetCommandPool");
         return VK_NULL_HANDLE;
     }
+    xvk_cmd_arena_reset(&f->arena);
+    xvk_cmd_arena_begin(&f->arena);
     recycle_descriptors(r, f);
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
@@ -1250,8 +1253,11 @@ static void xvk_destroy(xgdi_renderer *base)
         xvk_spans_destroy(r);
         if (r->ring.buffer) vkDestroyBuffer(r->dev, r->ring.buffer, NULL);
         xvk_mem_free(r, &r->ring.mem);
-        for (int i = 0; i < XVK_FRAMES; i++)
-            if (r->frames[i].pool) vkDestroyCommandPool(r->dev, r->frames[i].pool, NULL);
+        for (int i = 0; i < XVK_FRAMES; i++) {
+            if (r->frames[i].pool)
+                vkDestroyCommandPool(r->dev, r->frames[i].pool, &r->frames[i].arena.callbacks);
+            xvk_cmd_arena_release(&r->frames[i].arena);
+        }
         if (r->timeline) vkDestroySemaphore(r->dev, r->timeline, NULL);
         xvk_mem_destroy_all(r);
         vkDestroyDevice(r->dev, NULL);

@@ -24,6 +24,7 @@
 #include "renderer.h"
 #include "format.h"
 #include "vk_mem.h"
+#include "vk_cmd_arena.h"
 
 #include <vulkan/vulkan.h>
 
@@ -166,6 +167,7 @@ typedef struct xvk_sampler_entry {
 typedef struct xvk_frame {
     VkCommandPool pool;
     VkCommandBuffer cmd;
+    xvk_cmd_arena arena;       /* the pool's host memory (vk_cmd_arena.h) */
     uint64_t fence;            /* timeline value its last submission signals (0: never) */
     uint64_t descriptors;      /* descriptors pushed into cmd since its pool was last reset */
 } xvk_frame;
