@@ -143,6 +143,11 @@ void xvk_cmd_arena_reset(xvk_cmd_arena *a)
         want = (want + BLOCK_MIN - 1) / BLOCK_MIN * BLOCK_MIN;
         unsigned char *b = malloc(want);
         if (b != NULL) {
+            /* its pages touched now, in the reset, rather than by the draws that fill it (a
+               byte a page, through a volatile pointer: a compiler may turn malloc and a memset
+               of zeros into calloc, which touches nothing) */
+            volatile unsigned char *touch = b;
+            for (size_t o = 0; o < want; o += 4096) touch[o] = 0;
             if (a->block != NULL) UNPOISON(a->block, a->capacity);
             free(a->block);
             a->block = b;

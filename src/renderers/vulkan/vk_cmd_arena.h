@@ -12,7 +12,9 @@
  * them). An allocation that outlives a reset turns the arena off for the pool's life (the
  * driver keeps memory the arena cannot reclaim; everything then comes from the heap, as
  * before). Outside recording (the pool, its command buffers) and when the block is full,
- * allocations come from the heap; the next reset sizes the block for what the recording asked.
+ * allocations come from the heap; the next reset sizes the block for what the recording asked
+ * and touches its pages (a block of a frame's commands is megabytes: page faults belong in the
+ * reset, not in the draws that fill it).
  * The Vulkan specification has the driver call the callbacks only from the thread of the API
  * call they serve, and a pool is used by one thread at a time, so no lock is needed.
  * Under AddressSanitizer the block's free space is poisoned: a driver that used command memory
