@@ -2579,11 +2579,10 @@ xgd_result xgd_sprite_batch_draw_rect_source(xgd_sprite_batch *batch, xgd_textur
  * (origin +0, scale 1, no flips, depth +0), by the same operations on the same values, so the
  * same bits: its edges are position + (-0, -0, sw, sh) (queue_rect's (c - o) * sc is c
  * exactly for o +0 and sc 1) and its texture coordinates (sx, sy, sx + sw, sy + sh) divided by
- * the texture's size. The caller has checked that uvs has room. */
-static ALWAYS_INLINE bool queue_at_source(xgd_sprite_batch *b, sprite_quad *q,
-                                          const float corner[4], uint32_t ordinal,
-                                          xgd_vector2 position, const xgd_rect *source,
-                                          xgd_color color)
+ * the texture's size (at_source_edges computes both; false for an edge that is not finite).
+ * The caller has checked that uvs has room. */
+static ALWAYS_INLINE bool at_source_edges(const float corner[4], xgd_vector2 position,
+                                          const xgd_rect *source, __m128 *edges, __m128 *uvs)
 {
     const __m128 tex = _mm_loadu_ps(corner);
     const __m128 tsize = _mm_movehl_ps(tex, tex);                             /* tw th tw th */
@@ -2595,6 +2594,18 @@ static ALWAYS_INLINE bool queue_at_source(xgd_sprite_batch *b, sprite_quad *q,
     p = _mm_movelh_ps(p, p);
     const __m128 r = _mm_add_ps(p, _mm_movelh_ps(_mm_set1_ps(-0.0f), gsize)); /* x0 y0 x1 y1 */
     if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
+    *edges = r;
+    *uvs = uv;
+    return true;
+}
+
+static ALWAYS_INLINE bool queue_at_source(xgd_sprite_batch *b, sprite_quad *q,
+                                          const float corner[4], uint32_t ordinal,
+                                          xgd_vector2 position, const xgd_rect *source,
+                                          xgd_color color)
+{
+    __m128 r, uv;
+    if (!at_source_edges(corner, position, source, &r, &uv)) return false;
     _mm_storeu_ps(&q->x0, r);
     const uint32_t n = b->uv_count++;
     _mm_storeu_ps(b->uvs[n], uv);
@@ -2612,16 +2623,8 @@ static ALWAYS_INLINE bool queue_sheet_at(sheet_element *e, const float corner[4]
                                          uint32_t ordinal, xgd_vector2 position,
                                          const xgd_rect *source, xgd_color color)
 {
-    const __m128 tex = _mm_loadu_ps(corner);
-    const __m128 tsize = _mm_movehl_ps(tex, tex);                             /* tw th tw th */
-    const __m128 src = load_rect(source);                                     /* sx sy sw sh */
-    const __m128 gsize = _mm_movehl_ps(src, src);                             /* sw sh sw sh */
-    const __m128 hi = _mm_movelh_ps(_mm_setzero_ps(), gsize);                 /* 0 0 sw sh */
-    const __m128 uv = _mm_div_ps(_mm_add_ps(_mm_movelh_ps(src, src), hi), tsize);
-    __m128 p = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&position));
-    p = _mm_movelh_ps(p, p);
-    const __m128 r = _mm_add_ps(p, _mm_movelh_ps(_mm_set1_ps(-0.0f), gsize)); /* x0 y0 x1 y1 */
-    if (_mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(r, r), _mm_setzero_ps())) != 0) return false;
+    __m128 r, uv;
+    if (!at_source_edges(corner, position, source, &r, &uv)) return false;
     uint32_t c;
     memcpy(&c, &color, sizeof c);
     const __m128i zc = _mm_set_epi32(QUAD_UV, (int)ordinal, (int)c, 0);      /* z color tex form */
