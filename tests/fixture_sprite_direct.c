@@ -81,6 +81,8 @@ static xgd_sprite sprite_of(int i, const xgd_rect *src, const xgd_rect *dst)
 }
 
 enum { EVENT_NONE, EVENT_READBACK, EVENT_OTHER_BATCH, EVENT_MANY_BATCHES };
+/* the scenes: whole textures, a sprite sheet's cells, both in stretches (mixed_draw) */
+enum { SCENE_WHOLE, SCENE_SHEET, SCENE_MIXED };
 
 /* One batch of `n` sprites of texture k from sprite `base` on (a run long enough to go
    direct); sheet: each a cell of it. */
@@ -127,12 +129,47 @@ static xgd_result sheet_draw(xgd_sprite_batch *sb, xgd_texture *tex, int i, cons
     return xgd_sprite_batch_draw(sb, tex, &s);
 }
 
-/* The scene with `event` at sprite 2000, into *pixels; the batches' direct sprites added to
- * *direct (the main batch) and *extra_direct (the others). */
+/* The mixed scene: stretches of whole-texture sprites and of cells, each kind through both of
+ * its calls (draw_at / draw_at_source, and xgd_sprite_batch_draw with flips, origins, scales,
+ * depths and destinations). Sprites [0, MIXED_CELLS_1) are whole (texture 0: direct from
+ * sprite 256), then cells of texture 0 to MIXED_WHOLE_1, whole sprites of texture 1 to
+ * MIXED_CELLS_2, cells of textures 2 and 0 (runs of 50) to MIXED_WHOLE_2, and whole sprites
+ * of texture 1 to MIXED_SEAL: each of these stretches is at least KIND_SWITCH_MIN (64) long,
+ * so each change of kind goes on direct in a chunk of the new kind, except the last:
+ * MIXED_SEAL, a cell after 40 whole sprites, ends the direct entries. After it, kinds and
+ * textures change sprite by sprite in the queue. */
+enum { MIXED_CELLS_1 = 600, MIXED_WHOLE_1 = 1000, MIXED_CELLS_2 = 1100, MIXED_WHOLE_2 = 1500,
+       MIXED_SEAL = 1540, MIXED_EVENT = 1200 };
+static xgd_result mixed_draw(xgd_sprite_batch *sb, xgd_texture *const *tex, int i, const xgd_rect *dst)
+{
+    const xgd_rect src = { 1, 1, 2, 3 };
+    bool cell;
+    int k;
+    if (i < MIXED_CELLS_1) cell = false, k = 0;
+    else if (i < MIXED_WHOLE_1) cell = true, k = 0;
+    else if (i < MIXED_CELLS_2) cell = false, k = 1;
+    else if (i < MIXED_WHOLE_2) cell = true, k = (i - MIXED_CELLS_2) / 50 % 2 == 0 ? 2 : 0;
+    else if (i < MIXED_SEAL) cell = false, k = 1;
+    else cell = i == MIXED_SEAL || i % 3 != 1, k = i / 7 % DTEX;
+    const xgd_color c = { 200, 255, (uint8_t)(i % 256), 255 };
+    const xgd_vector2 at = { (float)(i % DW), (float)(i * 3 % DH) };
+    if (i % 5 == 1)
+        return cell ? xgd_sprite_batch_draw_at_source(sb, tex[k], at, &sheet_cells[i % NCELLS], c)
+                    : xgd_sprite_batch_draw_at(sb, tex[k], at, c);
+    xgd_sprite s = sprite_of(i, &src, dst);
+    s.source = cell ? &sheet_cells[(i * 7) % NCELLS] : NULL;
+    if (i < MIXED_SEAL) s.rotation = 0.0f;
+    return xgd_sprite_batch_draw(sb, tex[k], &s);
+}
+
+/* The scene with `event` at sprite 2000 (the mixed scene: MIXED_EVENT), into *pixels; the
+ * batches' direct sprites added to *direct (the main batch) and *extra_direct (the others). */
 static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                          xgd_sprite_batch *const *extra, xgd_texture *const *tex, int event,
-                         bool sheet, uint8_t **pixels, uint64_t *direct, uint64_t *extra_direct)
+                         int scene, uint8_t **pixels, uint64_t *direct, uint64_t *extra_direct)
 {
+    const bool sheet = scene != SCENE_WHOLE;
+    const int event_at = scene == SCENE_MIXED ? MIXED_EVENT : 2000;
     const xgd_rect src = { 1, 1, 2, 3 };
     const xgd_rect dst[2] = { { 3, 5, 7, 4 }, { 30, 20, 5, 9 } };
     uint64_t d0 = xgdi_sprite_batch_direct_sprites(sb), e0 = 0;
@@ -140,13 +177,13 @@ static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
     if (xgd_clear_color(dev, (xgd_color){ 10, 20, 30, 255 }) != XGD_OK) return false;
     if (xgd_sprite_batch_begin(sb, NULL) != XGD_OK) return false;
     for (int i = 0; i < DSPRITES; i++) {
-        if (i == 2000 && event == EVENT_READBACK) {
+        if (i == event_at && event == EVENT_READBACK) {
             uint8_t *mid = NULL;
             if (!xgdt_read_back_buffer(t, dev, DW, DH, &mid)) return false;
             free(mid);
-        } else if (i == 2000 && event == EVENT_OTHER_BATCH) {
+        } else if (i == event_at && event == EVENT_OTHER_BATCH) {
             if (!other_batch(extra[0], tex[2], 5, 400, true, sheet)) return false;
-        } else if (i == 2000 && event == EVENT_MANY_BATCHES) {
+        } else if (i == event_at && event == EVENT_MANY_BATCHES) {
             /* more batches holding at once than the device keeps holds for */
             for (int k = 0; k < EXTRA; k++)
                 if (!other_batch(extra[k], tex[k % DTEX], k * 11, 300, false, sheet)) return false;
@@ -154,7 +191,9 @@ static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                 if (xgd_sprite_batch_end(extra[k]) != XGD_OK) return false;
         }
         xgd_result r;
-        if (sheet) {
+        if (scene == SCENE_MIXED) {
+            r = mixed_draw(sb, tex, i, dst);
+        } else if (sheet) {
             r = sheet_draw(sb, tex[texture_of(i)], i, dst);
         } else if (i % 5 == 1) {
             r = xgd_sprite_batch_draw_at(sb, tex[texture_of(i)],
@@ -212,8 +251,9 @@ static xgd_device *direct_device(xgdt_ctx *t)
     return dev;
 }
 
-static void direct_match(xgdt_ctx *t, int event, bool sheet)
+static void direct_match(xgdt_ctx *t, int event, int scene)
 {
+    const bool sheet = scene != SCENE_WHOLE;
     xgd_device *dev = direct_device(t);
     if (dev == NULL) return;
     xgd_texture *tex[DTEX];
@@ -230,16 +270,16 @@ static void direct_match(xgdt_ctx *t, int event, bool sheet)
     uint8_t *off = NULL, *on = NULL, *again = NULL;
     uint64_t direct_off = 0, extra_off = 0, direct_on = 0, extra_on = 0;
     REQUIRE_OK(set_instancing(sb[0], extra[0], XGD_SPRITE_INSTANCING_OFF));
-    REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, sheet, &off, &direct_off, &extra_off));
-    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, sheet, &on, &direct_on, &extra_on));
+    REQUIRE(direct_scene(t, dev, sb[0], extra[0], tex, event, scene, &off, &direct_off, &extra_off));
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, scene, &on, &direct_on, &extra_on));
     /* the second time, each batch's first chunk is sized from its last batch */
-    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, sheet, &again, &direct_on, &extra_on));
+    REQUIRE(direct_scene(t, dev, sb[1], extra[1], tex, event, scene, &again, &direct_on, &extra_on));
     CHECK(xgdt_compare_rgba(t, "direct batch vs vertices", on, off, DW, DH, 0));
     CHECK(xgdt_compare_rgba(t, "direct batch (second frame) vs vertices", again, off, DW, DH, 0));
     int drawn = 0;
     for (int i = 0; i < DW * DH; i++) drawn += off[i * 4] != 10;
     CHECK_MSG(drawn > DW * DH / 2, "only %d of %d pixels drawn", drawn, DW * DH);
-    if (sheet) {
+    if (scene == SCENE_SHEET) {
         /* the direct cells show above the tail's rows */
         int above = 0;
         for (int i = 0; i < DW * TAIL_Y; i++) above += off[i * 4] != 10;
@@ -252,6 +292,12 @@ static void direct_match(xgdt_ctx *t, int event, bool sheet)
         /* the readback ended the holds: the batch went on in its queue */
         CHECK_MSG(direct_on == 0, "%llu sprites drawn direct across a readback",
                   (unsigned long long)direct_on);
+    } else if (scene == SCENE_MIXED) {
+        /* sprites 256..MIXED_SEAL - 1 exactly, across four changes of kind (the first 256
+           wait in the queue; the cell at MIXED_SEAL ends the direct entries), twice */
+        CHECK_MSG(direct_on == 2 * (MIXED_SEAL - 256),
+                  "%llu sprites drawn direct in two frames, want %d",
+                  (unsigned long long)direct_on, 2 * (MIXED_SEAL - 256));
     } else if (sheet) {
         /* cells 256..SHEET_END - 1 exactly (the first 256 wait in the queue; sprite SHEET_END
            ends the direct entries for the batch), twice */
@@ -290,14 +336,19 @@ static void direct_match(xgdt_ctx *t, int event, bool sheet)
     xgd_device_destroy(dev);
 }
 
-XGD_FIXTURE(SpriteBatch_DirectMatchesVertices) { direct_match(t, EVENT_NONE, false); }
-XGD_FIXTURE(SpriteBatch_DirectAcrossReadback) { direct_match(t, EVENT_READBACK, false); }
-XGD_FIXTURE(SpriteBatch_DirectAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, false); }
-XGD_FIXTURE(SpriteBatch_DirectMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, false); }
-XGD_FIXTURE(SpriteBatch_DirectSheetMatchesVertices) { direct_match(t, EVENT_NONE, true); }
-XGD_FIXTURE(SpriteBatch_DirectSheetAcrossReadback) { direct_match(t, EVENT_READBACK, true); }
-XGD_FIXTURE(SpriteBatch_DirectSheetAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, true); }
-XGD_FIXTURE(SpriteBatch_DirectSheetMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, true); }
+XGD_FIXTURE(SpriteBatch_DirectMatchesVertices) { direct_match(t, EVENT_NONE, SCENE_WHOLE); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossReadback) { direct_match(t, EVENT_READBACK, SCENE_WHOLE); }
+XGD_FIXTURE(SpriteBatch_DirectAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, SCENE_WHOLE); }
+XGD_FIXTURE(SpriteBatch_DirectMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, SCENE_WHOLE); }
+XGD_FIXTURE(SpriteBatch_DirectSheetMatchesVertices) { direct_match(t, EVENT_NONE, SCENE_SHEET); }
+XGD_FIXTURE(SpriteBatch_DirectSheetAcrossReadback) { direct_match(t, EVENT_READBACK, SCENE_SHEET); }
+XGD_FIXTURE(SpriteBatch_DirectSheetAcrossAnotherBatch) { direct_match(t, EVENT_OTHER_BATCH, SCENE_SHEET); }
+XGD_FIXTURE(SpriteBatch_DirectSheetMoreBatchesThanHolds) { direct_match(t, EVENT_MANY_BATCHES, SCENE_SHEET); }
+/* both kinds in one batch: each change of kind after a long stretch goes on direct */
+XGD_FIXTURE(SpriteBatch_DirectMixedKindsMatchesVertices) { direct_match(t, EVENT_NONE, SCENE_MIXED); }
+/* a readback while chunks of both kinds are held, the last of each partly filled: held_ended
+   moves each one's entries (up to where the next starts) into the queue */
+XGD_FIXTURE(SpriteBatch_DirectMixedKindsAcrossReadback) { direct_match(t, EVENT_READBACK, SCENE_MIXED); }
 
 /* A batch destroyed between Begin and End gives its held chunks back: the device holds none,
  * a submission afterwards calls into nothing freed, and nothing of the batch is drawn. */

@@ -127,6 +127,11 @@ _Static_assert(offsetof(sprite_quad, color) == offsetof(sprite_quad, z) + 4 &&
  * such batches by runs or texture groups, and Draw's run switches cost nothing more). */
 #define DIRECT_START 256u
 #define DIRECT_MISSES 16u
+/* A direct batch whose sprites change kind (whole texture <-> cells) goes on in a new chunk of
+ * the other kind after at least KIND_SWITCH_MIN entries of the open chunk's kind; a shorter stretch
+ * ends the direct entries (a batch that alternates kinds sprite by sprite would spend a hold,
+ * and the ring space of a chunk, on each one). */
+#define KIND_SWITCH_MIN 64u
 
 /* entries of the per-batch texture memo (a power of two) */
 #define TEXTURE_MEMO 32
@@ -253,10 +258,12 @@ struct xgd_sprite_batch {
        (xgd_hold_user_quad_instances), which End draws as they lie: no queue write at Draw, no
        copy at End. A chunk holds the kind of sprite that opened it: whole-texture entries
        (spritewhole draws them as they are) or sheet elements (below). A sprite of the other
-       kind, a rotated one, an empty quad, more than DIRECT_RUNS runs, or a chunk the device
-       cannot hold ends the direct entries: the rest go to the queue after them. So the queue holds [0, direct_first) and
-       [direct_n, count), the chunks [direct_first, direct_n), and End draws the three in that
-       order. When the device ends the holds (a submission before End), held_ended copies the
+       kind opens a chunk of its kind after a chunk of at least KIND_SWITCH_MIN entries (the
+       chunk before ends where the next one starts: chunk_stop). A sprite of the other kind
+       after a shorter chunk, a rotated one, an empty quad, more than DIRECT_RUNS runs, or a
+       chunk the device cannot hold ends the direct entries: the rest go to the queue after
+       them. So the queue holds [0, direct_first) and [direct_n, count), the chunks
+       [direct_first, direct_n), and End draws the three in that order. When the device ends the holds (a submission before End), held_ended copies the
        entries End has not drawn into the queue at their places, and End draws them from
        there. The queue keeps room for every direct entry (`room` never passes capacity), so
        that copy always fits. */
@@ -283,6 +290,8 @@ struct xgd_sprite_batch {
        sheet_write_at. uvs keeps an entry for every entry of the held sheet chunks
        (sheet_pending), for held_ended. */
     bool sheet;                       /* the open chunk is a sheet chunk */
+    uint32_t kind_first;              /* the first entry of the open chunk's kind: of the
+                                         first chunk, or of the first after a change of kind */
     uint32_t sheet_room;              /* the open sheet chunk's end, else 0 */
     uintptr_t sheet_write_at;         /* entry i of the open sheet chunk: sheet_at */
     uint32_t sheet_pending;           /* entries of the held sheet chunks (uvs keeps them) */
@@ -1537,6 +1546,17 @@ static uint32_t direct_ordinal(const xgd_sprite_batch *b, uint32_t i)
     return b->direct_runs[k - 1].ordinal;
 }
 
+/* The entry after held chunk k's last one, given `end`, the entry after the last direct one:
+ * where its quads end, where the next chunk starts (a change of kind opens one before the last
+ * is full), or end, whichever comes first. */
+static uint32_t chunk_stop(const xgd_sprite_batch *b, uint32_t k, uint32_t end)
+{
+    const struct held_chunk *c = &b->held[k];
+    uint32_t stop = c->first + (uint32_t)c->res.quad_count;
+    if (k + 1 < b->held_count && b->held[k + 1].first < stop) stop = b->held[k + 1].first;
+    return stop < end ? stop : end;
+}
+
 /* The device ends the held chunks (a submission before End drew them; xgd.h
  * xgd_hold_user_quad_instances): the entries of those End has not drawn go into the queue at
  * their places (the queue has room for them), and the batch goes on there. Called once per
@@ -1550,8 +1570,7 @@ static void held_ended(void *user, uint64_t id)
     const uint32_t from = b->held[b->held_drawn].first;
     for (uint32_t k = b->held_drawn; k < b->held_count; k++) {
         const struct held_chunk *c = &b->held[k];
-        uint32_t stop = c->first + (uint32_t)c->res.quad_count;
-        if (stop > end) stop = end;
+        const uint32_t stop = chunk_stop(b, k, end);
         if (stop <= c->first) continue;
         if (!c->sheet) {
             memcpy(&b->quads[c->first], c->res.vertices, (size_t)(stop - c->first) * sizeof(sprite_quad));
@@ -1592,7 +1611,9 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev, bool sheet)
     }
     const uint32_t eighth = b->last_count / 8;
     uint32_t n = eighth < HOLD_MIN ? HOLD_MIN : eighth > HOLD_MAX ? HOLD_MAX : eighth;
-    if (b->held_count > 0) {
+    /* a chunk of the last one's kind: twice its size; the first of a kind, as the first */
+    const bool same_kind = b->held_count > 0 && b->held[b->held_count - 1].sheet == sheet;
+    if (same_kind) {
         const uint32_t prev = (uint32_t)b->held[b->held_count - 1].res.quad_count;
         n = prev >= HOLD_MAX / 2 ? HOLD_MAX : 2 * prev;
     }
@@ -1622,6 +1643,7 @@ static bool open_chunk(xgd_sprite_batch *b, xgd_device *dev, bool sheet)
         b->direct_run_count = 0;
     }
     b->held[b->held_count++] = (struct held_chunk){ res, i, sheet };
+    if (!same_kind) b->kind_first = i;
     b->direct = true;
     b->sheet = sheet;
     if (sheet) {
@@ -1954,7 +1976,9 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
     }
     /* A batch that may go direct: direct, an entry of the open chunk's kind (an unrotated
        sprite of the whole texture, or in a sheet chunk one with a source rectangle) goes into
-       that chunk, or a new one of its kind, and anything else ends the direct entries;
+       that chunk, or a new one of its kind; one of the other kind into a new chunk of its
+       kind after KIND_SWITCH_MIN entries of this kind, and anything else ends the direct
+       entries;
        watching, an entry of either kind that makes the run DIRECT_START long opens the first
        chunk, of its kind, and anything else starts the count again (a miss). */
     if (batch->direct_ok) {
@@ -1962,10 +1986,16 @@ static xgd_result draw_general(xgd_sprite_batch *batch, xgd_device *dev, xgd_tex
         const bool flat = sprite->rotation == 0.0f;
         const bool whole = flat && sprite->source == NULL, cell = flat && sprite->source != NULL;
         if (batch->direct) {
-            if (batch->sheet ? !cell : !whole) seal(batch);
-            else if (i >= (batch->sheet ? batch->sheet_room : batch->room) &&
-                     open_chunk(batch, dev, batch->sheet))
+            if (!whole && !cell) {
+                seal(batch);
+            } else if (batch->sheet != cell) {
+                /* the other kind: a chunk of its kind, after a long enough stretch of this one */
+                if (i - batch->kind_first < KIND_SWITCH_MIN) seal(batch);
+                else if (open_chunk(batch, dev, cell)) note_run(batch, batch->run_ordinal);
+            } else if (i >= (batch->sheet ? batch->sheet_room : batch->room) &&
+                       open_chunk(batch, dev, batch->sheet)) {
                 note_run(batch, batch->run_ordinal);
+            }
         } else if (batch->direct_ok) {
             if (!whole && !cell) {
                 if (++batch->direct_misses >= DIRECT_MISSES) batch->direct_ok = false;
@@ -2798,8 +2828,7 @@ static xgd_result draw_held(xgd_sprite_batch *b, xgd_device *dev, group_state *g
     while (b->held_drawn < b->held_count) {
         const struct held_chunk *c = &b->held[b->held_drawn];
         const uint32_t end = b->direct_n, first = c->first;
-        uint32_t stop = first + (uint32_t)c->res.quad_count;
-        if (stop > end) stop = end;
+        const uint32_t stop = chunk_stop(b, b->held_drawn, end);
         if (stop <= first) break; /* chunks past the entries: release_held gives them back */
         while (run + 1 < b->direct_run_count && b->direct_runs[run + 1].start <= first) run++;
         int n = 0;
