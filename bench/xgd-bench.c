@@ -26,7 +26,7 @@
  * usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N] [--readbacks N]
  *                  [--repeat R] [--json FILE] [--svg FILE] [--sprites-only 1|16|64]
  *                  [--texture-groups auto|off|on] [--sprite-instancing auto|off|on]
- *                  [--sprite-call at|sprite|source|cell]
+ *                  [--sprite-call at|sprite|source|cell|mixed]
  *
  * --svg FILE draws the full run's targets as a chart: each figure as a share of its target
  * (SpriteBatch per frame: 1,000,000 and 150,000; mip generation: 20x the CPU route).
@@ -49,7 +49,9 @@
  * call, for every other overload); source is XNA's Draw(Texture2D, Vector2, Rectangle?, Color),
  * xgd_sprite_batch_draw_at_source, each sprite a 4x4 cell of its 16x16 texture (a sprite
  * sheet: animation frames, tiles), the cell changing every 4 sprites; cell is the same
- * sprites through xgd_sprite_batch_draw (an xgd_sprite with .source).
+ * sprites through xgd_sprite_batch_draw (an xgd_sprite with .source); mixed draws four
+ * stretches, a quarter of the sprites each: at, source, at, source (a frame's background,
+ * tiles, sprites and text).
  * --sprite-instancing MODE sets its xgd_sprite_batch_set_instancing (default auto; off draws
  * sprites from vertices, to compare).
  *
@@ -155,6 +157,7 @@ typedef struct bench {
     bool sprite_struct;          /* --sprite-call sprite: xgd_sprite_batch_draw */
     bool sprite_source;          /* --sprite-call source: xgd_sprite_batch_draw_at_source */
     bool sprite_cell;            /* --sprite-call cell: those sprites by xgd_sprite_batch_draw */
+    bool sprite_mixed;           /* --sprite-call mixed: stretches of at and of source */
 } bench;
 
 /* The scene's positions: pseudo-random, inside the back buffer, the same in every run. Made
@@ -216,7 +219,8 @@ static double thread_cpu_s(void)
 
 static const char *sprite_call_name(const bench *b)
 {
-    return b->sprite_cell     ? "xgd_sprite_batch_draw (.source)"
+    return b->sprite_mixed    ? "xgd_sprite_batch_draw_at, _at_source, _at, _at_source (a quarter each)"
+           : b->sprite_cell   ? "xgd_sprite_batch_draw (.source)"
            : b->sprite_source ? "xgd_sprite_batch_draw_at_source"
            : b->sprite_struct ? "xgd_sprite_batch_draw"
                               : "xgd_sprite_batch_draw_at";
@@ -236,7 +240,7 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
     long long f0 = thread_faults();
     double t0 = bench_clock_s();
     CHECK(xgd_sprite_batch_begin(b->batch, NULL));
-    if (b->sprite_source || b->sprite_cell) {
+    if (b->sprite_source || b->sprite_cell || b->sprite_mixed) {
         /* each texture a sheet of 4x4 cells of 4x4 texels, a cell a sprite (an animation's
            frames, a tile set) */
         static const xgd_rect cells[16] = {
@@ -245,7 +249,17 @@ static double time_sprites(bench *b, int textures, uint64_t *draw_calls, uint64_
             { 0, 8, 4, 4 }, { 4, 8, 4, 4 }, { 8, 8, 4, 4 }, { 12, 8, 4, 4 },
             { 0, 12, 4, 4 }, { 4, 12, 4, 4 }, { 8, 12, 4, 4 }, { 12, 12, 4, 4 },
         };
-        if (b->sprite_cell) {
+        if (b->sprite_mixed) {
+            const int quarter = (b->sprites + 3) / 4;
+            for (int i = 0; i < b->sprites; i++) {
+                if (i / quarter % 2 == 1)
+                    CHECK(xgd_sprite_batch_draw_at_source(b->batch, b->textures[i & mask], pos[i],
+                                                          &cells[(i >> 2) & 15], XGD_COLOR_WHITE));
+                else
+                    CHECK(xgd_sprite_batch_draw_at(b->batch, b->textures[i & mask], pos[i],
+                                                   XGD_COLOR_WHITE));
+            }
+        } else if (b->sprite_cell) {
             for (int i = 0; i < b->sprites; i++)
                 CHECK(xgd_sprite_batch_draw(b->batch, b->textures[i & mask], &(xgd_sprite){
                     .position = pos[i], .source = &cells[(i >> 2) & 15], .color = XGD_COLOR_WHITE,
@@ -622,7 +636,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: xgd-bench [--renderer NAME] [--size WxH] [--sprites N] [--draws N]\n"
                "                 [--readbacks N] [--repeat R] [--json FILE] [--svg FILE]\n"
                "                 [--sprites-only 1|16|64] [--texture-groups auto|off|on]\n"
-               "                 [--sprite-instancing auto|off|on] [--sprite-call at|sprite|source|cell]\n"
+               "                 [--sprite-instancing auto|off|on] [--sprite-call at|sprite|source|cell|mixed]\n"
                "                 [--mips-only]\n"
                "  defaults: 640x360, 10000 sprites, 10000 draws, 50 readbacks, 3 repeats\n");
 }
@@ -691,13 +705,14 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else if (strcmp(a, "--sprite-call") == 0) {
-            b.sprite_struct = b.sprite_source = b.sprite_cell = false;
+            b.sprite_struct = b.sprite_source = b.sprite_cell = b.sprite_mixed = false;
             if (strcmp(val, "at") == 0) {}
             else if (strcmp(val, "sprite") == 0) b.sprite_struct = true;
             else if (strcmp(val, "source") == 0) b.sprite_source = true;
             else if (strcmp(val, "cell") == 0) b.sprite_cell = true;
+            else if (strcmp(val, "mixed") == 0) b.sprite_mixed = true;
             else {
-                fprintf(stderr, "xgd-bench: bad --sprite-call '%s' (at, sprite, source or cell)\n", val);
+                fprintf(stderr, "xgd-bench: bad --sprite-call '%s' (at, sprite, source, cell or mixed)\n", val);
                 return 1;
             }
         } else if (strcmp(a, "--json") == 0) {
