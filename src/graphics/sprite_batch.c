@@ -258,12 +258,13 @@ struct xgd_sprite_batch {
        (xgd_hold_user_quad_instances), which End draws as they lie: no queue write at Draw, no
        copy at End. A chunk holds the kind of sprite that opened it: whole-texture entries
        (spritewhole draws them as they are) or sheet elements (below). A sprite of the other
-       kind opens a chunk of its kind after a chunk of at least KIND_SWITCH_MIN entries (the
-       chunk before ends where the next one starts: chunk_stop). A sprite of the other kind
-       after a shorter chunk, a rotated one, an empty quad, more than DIRECT_RUNS runs, or a
-       chunk the device cannot hold ends the direct entries: the rest go to the queue after
-       them. So the queue holds [0, direct_first) and [direct_n, count), the chunks
-       [direct_first, direct_n), and End draws the three in that order. When the device ends the holds (a submission before End), held_ended copies the
+       kind opens a chunk of its kind after at least KIND_SWITCH_MIN entries of the open
+       chunk's kind (kind_first; the chunk before ends where the next one starts: chunk_stop).
+       A sprite of the other kind after a shorter stretch, a rotated one, an empty quad, more
+       than DIRECT_RUNS runs, or a chunk the device cannot hold ends the direct entries: the
+       rest go to the queue after them. So the queue holds [0, direct_first) and
+       [direct_n, count), the chunks [direct_first, direct_n), and End draws the three in that
+       order. When the device ends the holds (a submission before End), held_ended copies the
        entries End has not drawn into the queue at their places, and End draws them from
        there. The queue keeps room for every direct entry (`room` never passes capacity), so
        that copy always fits. */
