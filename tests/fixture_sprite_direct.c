@@ -81,8 +81,9 @@ static xgd_sprite sprite_of(int i, const xgd_rect *src, const xgd_rect *dst)
 }
 
 enum { EVENT_NONE, EVENT_READBACK, EVENT_OTHER_BATCH, EVENT_MANY_BATCHES };
-/* the scenes: whole textures, a sprite sheet's cells, both in stretches (mixed_draw) */
-enum { SCENE_WHOLE, SCENE_SHEET, SCENE_MIXED };
+/* the scenes: whole textures, a sprite sheet's cells, both in stretches (mixed_draw), both in
+   stretches at KIND_SWITCH_MIN's edge (mixed_draw) */
+enum { SCENE_WHOLE, SCENE_SHEET, SCENE_MIXED, SCENE_EDGE };
 
 /* One batch of `n` sprites of texture k from sprite `base` on (a run long enough to go
    direct); sheet: each a cell of it. */
@@ -140,12 +141,20 @@ static xgd_result sheet_draw(xgd_sprite_batch *sb, xgd_texture *tex, int i, cons
  * textures change sprite by sprite in the queue. */
 enum { MIXED_CELLS_1 = 600, MIXED_WHOLE_1 = 1000, MIXED_CELLS_2 = 1100, MIXED_WHOLE_2 = 1500,
        MIXED_SEAL = 1540, MIXED_EVENT = 1200 };
-static xgd_result mixed_draw(xgd_sprite_batch *sb, xgd_texture *const *tex, int i, const xgd_rect *dst)
+/* The edge scene: a change of kind needs KIND_SWITCH_MIN (64) entries of the open chunk's kind
+ * in chunks (the first chunk opens at sprite 256). Whole sprites to EDGE_CELLS (64 in the
+ * chunk: the change goes on direct), 64 cells to EDGE_WHOLE (likewise), then 63 whole sprites
+ * to EDGE_SEAL, whose cell ends the direct entries. */
+enum { EDGE_CELLS = 256 + 64, EDGE_WHOLE = EDGE_CELLS + 64, EDGE_SEAL = EDGE_WHOLE + 63 };
+static xgd_result mixed_draw(xgd_sprite_batch *sb, xgd_texture *const *tex, int i, const xgd_rect *dst,
+                             bool edge)
 {
     const xgd_rect src = { 1, 1, 2, 3 };
     bool cell;
     int k;
-    if (i < MIXED_CELLS_1) cell = false, k = 0;
+    if (edge && i < EDGE_SEAL) cell = i >= EDGE_CELLS && i < EDGE_WHOLE, k = 0;
+    else if (edge) cell = i == EDGE_SEAL || i % 3 != 1, k = i / 7 % DTEX;
+    else if (i < MIXED_CELLS_1) cell = false, k = 0;
     else if (i < MIXED_WHOLE_1) cell = true, k = 0;
     else if (i < MIXED_CELLS_2) cell = false, k = 1;
     else if (i < MIXED_WHOLE_2) cell = true, k = (i - MIXED_CELLS_2) / 50 % 2 == 0 ? 2 : 0;
@@ -158,7 +167,7 @@ static xgd_result mixed_draw(xgd_sprite_batch *sb, xgd_texture *const *tex, int 
                     : xgd_sprite_batch_draw_at(sb, tex[k], at, c);
     xgd_sprite s = sprite_of(i, &src, dst);
     s.source = cell ? &sheet_cells[(i * 7) % NCELLS] : NULL;
-    if (i < MIXED_SEAL) s.rotation = 0.0f;
+    if (i < (edge ? EDGE_SEAL : MIXED_SEAL)) s.rotation = 0.0f;
     return xgd_sprite_batch_draw(sb, tex[k], &s);
 }
 
@@ -191,8 +200,8 @@ static bool direct_scene(xgdt_ctx *t, xgd_device *dev, xgd_sprite_batch *sb,
                 if (xgd_sprite_batch_end(extra[k]) != XGD_OK) return false;
         }
         xgd_result r;
-        if (scene == SCENE_MIXED) {
-            r = mixed_draw(sb, tex, i, dst);
+        if (scene == SCENE_MIXED || scene == SCENE_EDGE) {
+            r = mixed_draw(sb, tex, i, dst, scene == SCENE_EDGE);
         } else if (sheet) {
             r = sheet_draw(sb, tex[texture_of(i)], i, dst);
         } else if (i % 5 == 1) {
@@ -298,6 +307,12 @@ static void direct_match(xgdt_ctx *t, int event, int scene)
         CHECK_MSG(direct_on == 2 * (MIXED_SEAL - 256),
                   "%llu sprites drawn direct in two frames, want %d",
                   (unsigned long long)direct_on, 2 * (MIXED_SEAL - 256));
+    } else if (scene == SCENE_EDGE) {
+        /* sprites 256..EDGE_SEAL - 1 exactly: two changes of kind after 64 entries, then a
+           cell after 63 whole sprites, twice */
+        CHECK_MSG(direct_on == 2 * (EDGE_SEAL - 256),
+                  "%llu sprites drawn direct in two frames, want %d",
+                  (unsigned long long)direct_on, 2 * (EDGE_SEAL - 256));
     } else if (sheet) {
         /* cells 256..SHEET_END - 1 exactly (the first 256 wait in the queue; sprite SHEET_END
            ends the direct entries for the batch), twice */
@@ -349,6 +364,8 @@ XGD_FIXTURE(SpriteBatch_DirectMixedKindsMatchesVertices) { direct_match(t, EVENT
 /* a readback while chunks of both kinds are held, the last of each partly filled: held_ended
    moves each one's entries (up to where the next starts) into the queue */
 XGD_FIXTURE(SpriteBatch_DirectMixedKindsAcrossReadback) { direct_match(t, EVENT_READBACK, SCENE_MIXED); }
+/* a change of kind after exactly 64 entries of a kind goes on direct; after 63 it ends them */
+XGD_FIXTURE(SpriteBatch_DirectMixedKindsAtTheEdge) { direct_match(t, EVENT_NONE, SCENE_EDGE); }
 
 /* A batch destroyed between Begin and End gives its held chunks back: the device holds none,
  * a submission afterwards calls into nothing freed, and nothing of the batch is drawn. */
