@@ -11,7 +11,9 @@
  * what ends the direct sprites (a rotated sprite, a source rectangle) with runs of every length.
  * The sheet scenes do the same with a sprite sheet's cells (sprites with source rectangles,
  * which go direct into sheet chunks), ended by a cell spread over a destination from zero
- * width, then whole-texture sprites.
+ * width, then whole-texture sprites. The mixed scenes change between whole-texture sprites
+ * and cells, which goes on direct in a chunk of the other kind after KIND_SWITCH_MIN (64)
+ * sprites of a kind and ends the direct sprites after fewer (mixed_draw).
  * A hold the device refuses is no error: the device records and logs none.
  */
 #include "harness.h"
@@ -138,7 +140,8 @@ static xgd_result sheet_draw(xgd_sprite_batch *sb, xgd_texture *tex, int i, cons
  * of texture 1 to MIXED_SEAL: each of these stretches is at least KIND_SWITCH_MIN (64) long,
  * so each change of kind goes on direct in a chunk of the new kind, except the last:
  * MIXED_SEAL, a cell after 40 whole sprites, ends the direct entries. After it, kinds and
- * textures change sprite by sprite in the queue. */
+ * textures change sprite by sprite in the queue, in the bottom rows (y >= TAIL_Y), as the
+ * sheet scene's tail: the sprites before them stay in view above. */
 enum { MIXED_CELLS_1 = 600, MIXED_WHOLE_1 = 1000, MIXED_CELLS_2 = 1100, MIXED_WHOLE_2 = 1500,
        MIXED_SEAL = 1540, MIXED_EVENT = 1200 };
 /* The edge scene: a change of kind needs KIND_SWITCH_MIN (64) entries of the open chunk's kind
@@ -160,14 +163,22 @@ static xgd_result mixed_draw(xgd_sprite_batch *sb, xgd_texture *const *tex, int 
     else if (i < MIXED_WHOLE_2) cell = true, k = (i - MIXED_CELLS_2) / 50 % 2 == 0 ? 2 : 0;
     else if (i < MIXED_SEAL) cell = false, k = 1;
     else cell = i == MIXED_SEAL || i % 3 != 1, k = i / 7 % DTEX;
+    const bool tail = i > (edge ? EDGE_SEAL : MIXED_SEAL);
     const xgd_color c = { 200, 255, (uint8_t)(i % 256), 255 };
-    const xgd_vector2 at = { (float)(i % DW), (float)(i * 3 % DH) };
+    const xgd_vector2 at = { (float)(i % DW), tail ? (float)(TAIL_Y + i % 7) : (float)(i * 3 % DH) };
     if (i % 5 == 1)
         return cell ? xgd_sprite_batch_draw_at_source(sb, tex[k], at, &sheet_cells[i % NCELLS], c)
                     : xgd_sprite_batch_draw_at(sb, tex[k], at, c);
     xgd_sprite s = sprite_of(i, &src, dst);
     s.source = cell ? &sheet_cells[(i * 7) % NCELLS] : NULL;
-    if (i < (edge ? EDGE_SEAL : MIXED_SEAL)) s.rotation = 0.0f;
+    if (tail) {
+        /* a positive rotation (sprite 3700's) turns the sprite below its position too */
+        s.destination = NULL;
+        s.position.y = at.y;
+        s.origin = (xgd_vector2){ 0, 0 };
+    } else {
+        s.rotation = 0.0f;
+    }
     return xgd_sprite_batch_draw(sb, tex[k], &s);
 }
 
@@ -288,8 +299,8 @@ static void direct_match(xgdt_ctx *t, int event, int scene)
     int drawn = 0;
     for (int i = 0; i < DW * DH; i++) drawn += off[i * 4] != 10;
     CHECK_MSG(drawn > DW * DH / 2, "only %d of %d pixels drawn", drawn, DW * DH);
-    if (scene == SCENE_SHEET) {
-        /* the direct cells show above the tail's rows */
+    if (sheet) {
+        /* the direct sprites show above the tail's rows */
         int above = 0;
         for (int i = 0; i < DW * TAIL_Y; i++) above += off[i * 4] != 10;
         CHECK_MSG(above > DW * TAIL_Y * 3 / 4, "only %d of %d pixels above the tail drawn", above,
