@@ -100,6 +100,78 @@ XGD_TEST(handles_reject_values_that_are_not_handles)
     xgd_device_destroy(dev);
 }
 
+static void *handle_value(uint32_t slot, uint32_t gen)
+{
+    return (void *)(((uintptr_t)gen << (1 + XGDI_HANDLE_INDEX_BITS)) | ((uintptr_t)slot << 1) | 1u);
+}
+
+static uint32_t gen_of(const void *handle)
+{
+    return (uint32_t)((uintptr_t)handle >> (1 + XGDI_HANDLE_INDEX_BITS));
+}
+
+/* A slot that holds no object (freed, never given out, retired) answers every value naming it
+ * with an error, whatever generation the value carries: nothing is followed. The values a free
+ * slot's next object or a never-used slot would get are no handle yet (INVALID_ARGUMENT); an
+ * earlier generation is a disposed object (OBJECT_DISPOSED). */
+XGD_TEST(handles_empty_slots_answer_every_value)
+{
+    xgd_device *dev = table_device(t);
+    REQUIRE(dev);
+    xgd_texture_info info;
+    xgd_blend_state_desc got;
+
+    /* a freed slot: its old value is disposed, its next one and later ones are no handle */
+    xgd_texture *tex = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &(xgd_texture2d_desc){ .width = 2, .height = 2 }, &tex));
+    uint32_t slot = slot_of(tex), gen = gen_of(tex);
+    REQUIRE(gen < XGDI_HANDLE_GEN_MAX - 2);
+    xgd_texture_destroy(tex);
+    CHECK_RESULT(xgd_texture_get_info(tex, &info), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_set_texture(dev, 0, tex), XGD_ERROR_OBJECT_DISPOSED);
+    for (uint32_t g = gen + 1; g <= gen + 2; g++) {
+        xgd_texture *next = handle_value(slot, g);
+        CHECK_RESULT(xgd_texture_get_info(next, &info), XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(xgd_set_texture(dev, 0, next), XGD_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(xgd_blend_state_get_desc((xgd_blend_state *)next, &got),
+                     XGD_ERROR_INVALID_ARGUMENT);
+        xgd_texture_destroy(next); /* a no-op */
+    }
+
+    /* a slot never given out, in a page that exists: the first generation it would get and
+       generation 0 */
+    uint32_t unused = xgdi_handle_debug_slots_used();
+    if ((unused & XGDI_HANDLE_PAGE_MASK) != 0) { /* else its page may not exist yet */
+        for (uint32_t g = 0; g <= 1; g++) {
+            xgd_texture *never = handle_value(unused, g);
+            CHECK_RESULT(xgd_texture_get_info(never, &info), XGD_ERROR_INVALID_ARGUMENT);
+            CHECK_RESULT(xgd_set_texture(dev, 0, never), XGD_ERROR_INVALID_ARGUMENT);
+            CHECK_RESULT(xgd_set_texture(dev, 1, never), XGD_ERROR_INVALID_ARGUMENT);
+        }
+    }
+
+    /* a retired slot: every value an object had is disposed; generation 0 was never given */
+    xgd_blend_state *a = NULL;
+    REQUIRE_OK(xgd_blend_state_create(dev, NULL, &a));
+    uint32_t rslot = slot_of(a);
+    a = xgdi_handle_debug_set_generation(XGDI_OBJECT(a), XGDI_HANDLE_GEN_MAX);
+    REQUIRE(a != NULL);
+    xgd_blend_state_destroy(a);
+    CHECK_RESULT(xgd_blend_state_get_desc(a, &got), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_blend_state_get_desc(handle_value(rslot, 1), &got),
+                 XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_set_texture(dev, 0, handle_value(rslot, 1)), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_RESULT(xgd_blend_state_get_desc(handle_value(rslot, 0), &got),
+                 XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_set_texture(dev, 0, handle_value(rslot, 0)), XGD_ERROR_INVALID_ARGUMENT);
+
+    /* the texture slots are as before every refusal: none bound */
+    xgd_texture *bound = (xgd_texture *)&info;
+    CHECK_OK(xgd_get_texture(dev, 0, &bound));
+    CHECK(bound == NULL);
+    xgd_device_destroy(dev);
+}
+
 /* Memory is bounded by the peak number of live objects: churn through many more objects than
  * are ever alive at once, and the table does not grow past that peak. */
 XGD_TEST(handles_table_bounded_by_live_peak)

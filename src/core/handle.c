@@ -3,15 +3,19 @@
  *
  * A public object pointer (xgd_texture *, xgd_blend_state *, ...) is not the object's address
  * but a cookie: bit 0 set (no object address is odd, and NULL is 0), then the slot index, then
- * the slot's generation (internal.h XGDI_HANDLE_*). Destroy moves the slot's generation on, so
- * every copy of the old value stops resolving and a call through it answers OBJECT_DISPOSED
- * without reading the freed struct; a new object in the same slot gets a new value.
+ * the slot's generation (internal.h XGDI_HANDLE_*). A slot keeps its live handle's whole value,
+ * or 0 while it holds no object, and a lookup compares the value it is given with that: one
+ * compare, and a slot that is free, never given out or retired matches no value at all.
+ * Destroy clears the value and moves the slot's generation on, so every copy of the old value
+ * stops resolving and a call through it answers OBJECT_DISPOSED without reading the freed
+ * struct; a new object in the same slot gets a new value.
  *
  * The table is process-wide, not per device, because an object outlives its device (a
  * disposed shell until its owner destroys it) and two devices on two threads share it.
  * Reads are lock-free: slots live in pages that are allocated on demand and never freed while
  * the process lives (the table is bounded by the peak number of live objects), a page pointer
- * is published with release and read with acquire, and a slot's generation is an atomic word.
+ * is published with release and read with acquire, and a slot's live value is an atomic word
+ * stored with release after the object pointer it guards.
  * Allocation and release take a small lock (a spin lock on an atomic flag: the critical
  * sections are a few stores, and it needs no thread library on any platform).
  *
@@ -57,6 +61,14 @@ static void *encode(uint32_t index, uint32_t gen)
     return (void *)(((uintptr_t)gen << (1 + XGDI_HANDLE_INDEX_BITS)) | ((uintptr_t)index << 1) | 1u);
 }
 
+/* Under the lock: the object first, then the value that makes it reachable (release). */
+static void publish(xgdi_handle_slot *s, uint32_t index, xgdi_resource *res)
+{
+    s->res = res;
+    res->handle = encode(index, atomic_load_explicit(&s->gen, memory_order_relaxed));
+    atomic_store_explicit(&s->live, (uintptr_t)res->handle, memory_order_release);
+}
+
 xgd_result xgdi_handle_alloc(xgd_device *device, xgdi_resource *res)
 {
     xgdi_handle_slot *spare = NULL;
@@ -68,8 +80,7 @@ xgd_result xgdi_handle_alloc(xgd_device *device, xgdi_resource *res)
             xgdi_handle_slot *s = slot_at(index);
             free_head = s->next_free;
             s->next_free = 0;
-            s->res = res;
-            res->handle = encode(index, atomic_load_explicit(&s->gen, memory_order_relaxed));
+            publish(s, index, res);
             unlock();
             free(spare);
             return XGD_OK;
@@ -102,8 +113,7 @@ xgd_result xgdi_handle_alloc(xgd_device *device, xgdi_resource *res)
         slots_used++;
         xgdi_handle_slot *s = slot_at(index);
         s->next_free = 0;
-        s->res = res;
-        res->handle = encode(index, atomic_load_explicit(&s->gen, memory_order_relaxed));
+        publish(s, index, res);
         unlock();
         free(spare);
         return XGD_OK;
@@ -120,11 +130,12 @@ void xgdi_handle_free(xgdi_resource *res)
     xgdi_handle_slot *s = slot_at(index);
     if (s != NULL && s->res == res) {
         uint32_t gen = atomic_load_explicit(&s->gen, memory_order_relaxed);
+        atomic_store_explicit(&s->live, 0u, memory_order_release);
         s->res = NULL;
         xgdi_handle_epoch_advance();
         if (gen >= XGDI_HANDLE_GEN_MAX) {
-            /* Retired: generation 0 matches no handle, and the slot never returns to the free
-               list, so no later object can take the old value. */
+            /* Retired: the slot never returns to the free list, so no later object can take
+               the old value (its live value stays 0; generation 0 marks it for messages). */
             atomic_store_explicit(&s->gen, 0u, memory_order_release);
             slots_retired++;
         } else {
@@ -180,6 +191,17 @@ void *xgdi_handle_resolve_failed(xgd_device *device, const void *handle, xgdi_re
                             xgdi_resource_name(live), xgdi_resource_type_name(type));
         return NULL;
     }
+    /* A generation from 1 to below the slot's (to the last, once the slot is retired) was an
+       object's; 0, the slot's own while it holds no object, or a later one was never given
+       out. */
+    uint32_t slot_gen = atomic_load_explicit(&slot_at(index)->gen, memory_order_relaxed);
+    uint64_t gen = (uint64_t)h >> (1 + XGDI_HANDLE_INDEX_BITS);
+    if (gen == 0 || (slot_gen != 0 && gen >= slot_gen)) {
+        *result = xgdi_fail(device, XGD_ERROR_INVALID_ARGUMENT,
+                            "%s is not an xgd %s handle (no object has had it)", what,
+                            xgdi_resource_type_name(type));
+        return NULL;
+    }
     *result = xgdi_fail(device, XGD_ERROR_OBJECT_DISPOSED,
                         "%s (%s) is disposed: the handle outlived its object", what,
                         xgdi_resource_type_name(type));
@@ -203,8 +225,8 @@ void *xgdi_handle_debug_set_generation(xgdi_resource *res, uint32_t gen)
     uint32_t index = (uint32_t)(((uintptr_t)res->handle >> 1) & XGDI_HANDLE_INDEX_MASK);
     lock();
     xgdi_handle_slot *s = slot_at(index);
-    atomic_store_explicit(&s->gen, gen, memory_order_release);
-    res->handle = encode(index, gen);
+    atomic_store_explicit(&s->gen, gen, memory_order_relaxed);
+    publish(s, index, res);
     unlock();
     return res->handle;
 }

@@ -126,9 +126,15 @@ xgd_result xgdi_check_resource_slow(struct xgd_device *device, const xgdi_resour
 #define XGDI_HANDLE_PAGE_COUNT (XGDI_HANDLE_MAX_SLOTS >> XGDI_HANDLE_PAGE_BITS)
 
 typedef struct xgdi_handle_slot {
-    _Atomic uint32_t gen;              /* current generation: 1..GEN_MAX, 0 = retired */
-    uint32_t next_free;                /* free list (under the table lock): index + 1, 0 ends */
+    /* The live handle's value while the slot holds an object, else 0 (no value is even): a
+       lookup is one compare of the whole value, and a slot with no object matches nothing
+       whatever generation a value names. */
+    _Atomic uintptr_t live;
     xgdi_resource *res;                /* the object while its handle is live */
+    /* The generation of the slot's live or next handle: 1..GEN_MAX; 0 once retired. Written
+       under the table lock; read without it only to word an error. */
+    _Atomic uint32_t gen;
+    uint32_t next_free;                /* free list (under the table lock): index + 1, 0 ends */
 } xgdi_handle_slot;
 /* Pages of slots, allocated on demand, published with release, never freed. */
 extern _Atomic(xgdi_handle_slot *) xgdi_handle_pages[XGDI_HANDLE_PAGE_COUNT];
@@ -151,13 +157,12 @@ static inline xgdi_resource *xgdi_handle_get(const void *handle, xgdi_resource_t
 {
     uintptr_t h = (uintptr_t)handle;
     uint32_t index = (uint32_t)((h >> 1) & XGDI_HANDLE_INDEX_MASK);
-    uintptr_t gen = h >> (1 + XGDI_HANDLE_INDEX_BITS); /* bits above the generation: no match */
     if ((h & 1u) == 0) return NULL;
     xgdi_handle_slot *page = atomic_load_explicit(&xgdi_handle_pages[index >> XGDI_HANDLE_PAGE_BITS],
                                                   memory_order_acquire);
     if (page == NULL) return NULL;
     xgdi_handle_slot *s = &page[index & XGDI_HANDLE_PAGE_MASK];
-    if ((uintptr_t)atomic_load_explicit(&s->gen, memory_order_acquire) != gen) return NULL;
+    if (atomic_load_explicit(&s->live, memory_order_acquire) != h) return NULL;
     xgdi_resource *res = s->res;
     return type == XGDI_RES_TYPE_COUNT || res->type == type ? res : NULL;
 }
