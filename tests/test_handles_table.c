@@ -172,6 +172,97 @@ XGD_TEST(handles_empty_slots_answer_every_value)
     xgd_device_destroy(dev);
 }
 
+static char get_failed; /* bound_texture's answer when the get fails: no texture's value */
+
+static xgd_texture *bound_texture(xgd_device *dev, int slot)
+{
+    xgd_texture *t = NULL;
+    if (xgd_get_texture(dev, slot, &t) != XGD_OK) return (xgd_texture *)&get_failed;
+    return t;
+}
+
+/* xgd_set_texture remembers the handles it resolved (internal.h texture_memo) while no handle
+ * anywhere is freed: a handle it remembers answers as the table would, after its own destroy,
+ * another object's destroy, a change of slot, a slot out of range, and next to another handle
+ * that takes the same memo entry. */
+XGD_TEST(handles_set_texture_memo_answers_as_the_table)
+{
+    xgd_device *dev = table_device(t), *other = table_device(t);
+    REQUIRE(dev);
+    REQUIRE(other);
+    const xgd_texture2d_desc d = { .width = 2, .height = 2 };
+    xgd_texture *a = NULL, *b = NULL, *c = NULL;
+    REQUIRE_OK(xgd_texture2d_create(dev, &d, &a));
+    REQUIRE_OK(xgd_texture2d_create(dev, &d, &b));
+    REQUIRE_OK(xgd_texture2d_create(other, &d, &c));
+
+    /* remembered, then the same handle again in another slot and back */
+    CHECK_OK(xgd_set_texture(dev, 0, a));
+    CHECK_OK(xgd_set_texture(dev, 0, a));
+    CHECK_OK(xgd_set_texture(dev, 3, a));
+    CHECK(bound_texture(dev, 0) == a);
+    CHECK(bound_texture(dev, 3) == a);
+    /* a slot out of range with a remembered handle */
+    CHECK_RESULT(xgd_set_texture(dev, XGDI_MAX_TEXTURE_SLOTS, a), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_set_texture(dev, -1, a), XGD_ERROR_INVALID_ARGUMENT);
+    /* a handle this device remembers is another device's on that device: refused there */
+    CHECK_OK(xgd_set_texture(other, 0, c));
+    CHECK_RESULT(xgd_set_texture(other, 1, a), XGD_ERROR_INVALID_OPERATION);
+    CHECK_RESULT(xgd_set_texture(dev, 1, c), XGD_ERROR_INVALID_OPERATION);
+    CHECK(bound_texture(dev, 1) == NULL);
+    CHECK(bound_texture(other, 1) == NULL);
+    /* a NULL device with a value that a zeroed entry would hold */
+    CHECK_RESULT(xgd_set_texture(NULL, 0, a), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(xgd_set_texture(NULL, 0, NULL), XGD_ERROR_INVALID_ARGUMENT);
+
+    /* another object's destroy: a still answers, and after its own destroy it is disposed */
+    xgd_blend_state *s = NULL;
+    REQUIRE_OK(xgd_blend_state_create(dev, NULL, &s));
+    xgd_blend_state_destroy(s);
+    CHECK_OK(xgd_set_texture(dev, 1, a));
+    CHECK_OK(xgd_set_texture(dev, 1, b));
+    CHECK_OK(xgd_set_texture(dev, 1, a));
+    xgd_texture_destroy(a);
+    CHECK_RESULT(xgd_set_texture(dev, 1, a), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK_OK(xgd_set_texture(dev, 2, b));
+
+    /* two handles on one memo entry (slot indices 32 apart), set in turn */
+    enum { N = XGDI_TEXTURE_MEMO + 1 };
+    xgd_texture *m[N];
+    for (int i = 0; i < N; i++) REQUIRE_OK(xgd_texture2d_create(dev, &d, &m[i]));
+    xgd_texture *x = NULL, *y = NULL;
+    for (int i = 0; i < N && x == NULL; i++)
+        for (int j = i + 1; j < N; j++)
+            if ((slot_of(m[i]) & (XGDI_TEXTURE_MEMO - 1)) == (slot_of(m[j]) & (XGDI_TEXTURE_MEMO - 1))) {
+                x = m[i];
+                y = m[j];
+                break;
+            }
+    REQUIRE(x != NULL); /* N handles on XGDI_TEXTURE_MEMO entries */
+    for (int round = 0; round < 3; round++) {
+        CHECK_OK(xgd_set_texture(dev, 0, x));
+        CHECK(bound_texture(dev, 0) == x);
+        CHECK_OK(xgd_set_texture(dev, 0, y));
+        CHECK(bound_texture(dev, 0) == y);
+    }
+    /* one of them destroyed: the other answers, the destroyed one is disposed */
+    xgd_texture_destroy(x);
+    CHECK_RESULT(xgd_set_texture(dev, 0, x), XGD_ERROR_OBJECT_DISPOSED);
+    CHECK(bound_texture(dev, 0) == y);
+    CHECK_OK(xgd_set_texture(dev, 0, y));
+    /* a value of another type on the entry of a remembered texture is no texture */
+    xgd_blend_state *z = NULL;
+    REQUIRE_OK(xgd_blend_state_create(dev, NULL, &z));
+    CHECK_RESULT(xgd_set_texture(dev, 0, (xgd_texture *)z), XGD_ERROR_INVALID_ARGUMENT);
+    CHECK(bound_texture(dev, 0) == y);
+    xgd_blend_state_destroy(z);
+    for (int i = 0; i < N; i++) xgd_texture_destroy(m[i]); /* x's again is a no-op */
+    xgd_texture_destroy(b);
+    xgd_texture_destroy(c);
+    xgd_device_destroy(other);
+    xgd_device_destroy(dev);
+}
+
 /* Memory is bounded by the peak number of live objects: churn through many more objects than
  * are ever alive at once, and the table does not grow past that peak. */
 XGD_TEST(handles_table_bounded_by_live_peak)

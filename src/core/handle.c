@@ -32,7 +32,7 @@ _Atomic(xgdi_handle_slot *) xgdi_handle_pages[XGDI_HANDLE_PAGE_COUNT];
 static atomic_flag table_lock = ATOMIC_FLAG_INIT;
 /* xgd_resource_epoch: moves on at every handle's end and every device destroy. 64 bits: a
    destroy per nanosecond takes 584 years to wrap it. */
-static _Atomic uint64_t lifetime_epoch = 1;
+_Atomic uint64_t xgdi_lifetime_epoch = 1;
 /* Guarded by table_lock. */
 static uint32_t slots_used;           /* slots ever handed out: indices [0, slots_used) */
 static uint32_t free_head;            /* free-list head index + 1; 0 when empty */
@@ -149,17 +149,17 @@ void xgdi_handle_free(xgdi_resource *res)
 
 void xgdi_handle_epoch_advance(void)
 {
-    atomic_fetch_add_explicit(&lifetime_epoch, 1, memory_order_release);
+    atomic_fetch_add_explicit(&xgdi_lifetime_epoch, 1, memory_order_release);
 }
 
 uint64_t xgd_resource_epoch(void)
 {
-    return atomic_load_explicit(&lifetime_epoch, memory_order_acquire);
+    return atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire);
 }
 
 const void *xgd_resource_epoch_address(void)
 {
-    return (const void *)&lifetime_epoch;
+    return (const void *)&xgdi_lifetime_epoch;
 }
 
 static const char *const type_names[XGDI_RES_TYPE_COUNT] = {

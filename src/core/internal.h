@@ -147,6 +147,11 @@ xgd_result xgdi_handle_alloc(struct xgd_device *device, xgdi_resource *res);
  * when the device frees its own objects. */
 void xgdi_handle_free(xgdi_resource *res);
 
+/* xgd_resource_epoch's counter (handle.c), read directly where a call would cost more than the
+ * lookup it saves (state.c, xgd_set_texture's memo). */
+extern _Atomic uint64_t xgdi_lifetime_epoch;
+#define XGDI_TEXTURE_MEMO 32           /* a power of 2 */
+
 /* Moves xgd_resource_epoch on: called wherever a live handle may stop naming a live object of
  * its device (a handle freed, a device starting its destroy), before anything can observe it. */
 void xgdi_handle_epoch_advance(void);
@@ -422,6 +427,15 @@ struct xgd_device {
        changes only with a dirty bit other than XGDI_DIRTY_TEXTURES, and the draw that clears
        such a bit starts a new epoch; starts at 1, so a zeroed texture records nothing. */
     uint64_t slot_check_epoch;
+    /* xgd_set_texture's memo of the handles it resolved, by the handle's low index bits: entry
+       k holds a handle of a texture of this device and the value of xgdi_lifetime_epoch read
+       before its lookup. While the epoch reads the same, no handle anywhere has been freed and
+       this device has not started its destroy, so the texture is live and this device's, which
+       is all the lookup and the owner and destroy checks tell; a draw loop that switches among
+       a few textures skips them. Zeroed, an entry matches no epoch (it starts at 1). */
+    uintptr_t texture_memo_handle[XGDI_TEXTURE_MEMO];
+    uint64_t texture_memo_epoch[XGDI_TEXTURE_MEMO];
+    xgd_texture *texture_memo[XGDI_TEXTURE_MEMO];
     int max_primitive_count;           /* the profile's MaxPrimitiveCount (draw.c) */
     /* xgd_draw_user_primitives' common case counts its primitives here by type (one add a draw
        instead of a test and two); xgdi_settle_user_primitives moves them into stats.primitives

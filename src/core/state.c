@@ -513,19 +513,9 @@ static xgd_result set_texture_other(xgd_device *device, int slot, xgd_texture *t
     return XGD_OK;
 }
 
-/* A draw loop sets a texture per draw: the call that passes every check (a live device, a slot
- * in range, a live texture of this device) is tested in one expression, and everything else
- * goes through set_texture_other, which takes NULL and sends the rest to set_texture_checked
- * (which checks in order and names the failure). */
-xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
+/* xgd_set_texture's update of a slot to t, a live texture of the device */
+static inline void set_texture_slot(xgd_device *device, int slot, xgd_texture *t)
 {
-    /* NULL does not resolve; an owner is never NULL (XGDI_NO_OWNER once disposed): this fails
-       a NULL device too */
-    xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
-    if (res == NULL || res->owner != device || device->destroying ||
-        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
-        return set_texture_other(device, slot, texture);
-    xgd_texture *t = (xgd_texture *)res;
     if (device->textures[slot] != t) {
         device->textures[slot] = t;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
@@ -537,6 +527,44 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
         else
             device->texture_slots_changed |= 1u << slot;
     }
+}
+
+/* xgd_set_texture's lookup when its memo does not answer: the handle table, then the owner
+   and destroy checks, then the memo entry filled for the next call with this handle */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static xgd_result set_texture_lookup(xgd_device *device, int slot, xgd_texture *texture, unsigned k)
+{
+    /* read before the lookup: a destroy after it moves the epoch past the entry's */
+    uint64_t epoch = atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire);
+    /* NULL does not resolve; an owner is never NULL (XGDI_NO_OWNER once disposed): this fails
+       a NULL device too */
+    xgdi_resource *res = xgdi_handle_get(texture, XGDI_RES_TEXTURE);
+    if (res == NULL || res->owner != device || device->destroying ||
+        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+        return set_texture_other(device, slot, texture);
+    device->texture_memo_handle[k] = (uintptr_t)texture;
+    device->texture_memo_epoch[k] = epoch;
+    device->texture_memo[k] = (xgd_texture *)res;
+    set_texture_slot(device, slot, (xgd_texture *)res);
+    return XGD_OK;
+}
+
+/* A draw loop sets a texture per draw: a handle this device resolved before, with no handle
+ * freed anywhere since (the memo, internal.h texture_memo), and a slot in range are tested in
+ * one expression; set_texture_lookup resolves the rest, and everything that fails a check goes
+ * through set_texture_other, which takes NULL and sends the rest to set_texture_checked (which
+ * checks in order and names the failure). */
+xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
+{
+    uintptr_t h = (uintptr_t)texture;
+    unsigned k = (unsigned)(h >> 1) & (XGDI_TEXTURE_MEMO - 1u);
+    if (device == NULL || device->texture_memo_handle[k] != h ||
+        device->texture_memo_epoch[k] != atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire) ||
+        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+        return set_texture_lookup(device, slot, texture, k);
+    set_texture_slot(device, slot, device->texture_memo[k]);
     return XGD_OK;
 }
 
