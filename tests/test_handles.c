@@ -8,11 +8,14 @@
  * result codes are checked here. A table lists every public function taking each object type;
  * for each type one object is created, destroyed, and its stale handle passed to every entry
  * (with every other argument valid, so only the stale handle can cause the failure).
+ * Then the same calls with values no object has had (a free slot with its next, its last and
+ * generation 0), which are argument errors and are not followed either.
  * Also: a stale handle whose slot a new object of the same or another type has taken, destroy
  * of a stale handle (a no-op that leaves the new object alone), and handles churned on two
  * threads at once (each its own device, sharing the process-wide handle table; make tsan).
  */
 #include "harness.h"
+#include "internal.h" /* never_given: the handle layout */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -277,6 +280,19 @@ static const sweep_entry sweep_table[] = {
     ENTRY("sprite batch", batch_end),
 };
 
+/* A destroyed object's slot (its handle's index bits) with generation gen: the handle layout is
+ * internal (internal.h XGDI_HANDLE_*), used here only to make values no object has had. */
+static void *never_given(void *handle, uint32_t gen)
+{
+    uintptr_t index_bits = (uintptr_t)handle & (((uintptr_t)XGDI_HANDLE_INDEX_MASK << 1) | 1u);
+    return (void *)(((uintptr_t)gen << (1 + XGDI_HANDLE_INDEX_BITS)) | index_bits);
+}
+
+static uint32_t generation_of(const void *handle)
+{
+    return (uint32_t)((uintptr_t)handle >> (1 + XGDI_HANDLE_INDEX_BITS));
+}
+
 /* Gives both places a failure may be recorded (the device, and the thread's last error for
  * calls without a device) a message that is not about disposal. */
 static void reset_messages(xgd_device *dev)
@@ -358,6 +374,35 @@ XGD_TEST(handles_destroyed_object_every_call_disposed)
                       e->type, xgd_device_last_error(dev), xgd_device_last_error(NULL));
     }
     CHECK_INT(xgd_vertex_declaration_stride(c.decl), 0);
+
+    /* The same calls with values no object has had: each destroyed object's slot with the
+       generation its next object would get, with the last generation a slot can reach, then
+       with generation 0 (never given). The slots are free (nothing took them during the
+       sweep), so before session 31 the first, which matched the slot's stored generation,
+       followed its empty object pointer and crashed; now every one is an argument error, and
+       nothing is followed. */
+    sweep_ctx stale = c;
+    for (int pass = 0; pass < 3; pass++) {
+        c = stale;
+        void **fields[] = { (void **)&c.tex, (void **)&c.vb, (void **)&c.ib, (void **)&c.decl,
+                            (void **)&c.blend, (void **)&c.depth, (void **)&c.raster,
+                            (void **)&c.sampler, (void **)&c.effect, (void **)&c.query,
+                            (void **)&c.batch };
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+            *fields[f] = never_given(*fields[f], pass == 0   ? generation_of(*fields[f]) + 1
+                                                 : pass == 1 ? XGDI_HANDLE_GEN_MAX
+                                                             : 0);
+        for (size_t i = 0; i < sizeof sweep_table / sizeof sweep_table[0]; i++) {
+            const sweep_entry *e = &sweep_table[i];
+            reset_messages(dev);
+            xgd_result r = e->fn(&c);
+            CHECK_MSG(r == XGD_ERROR_INVALID_ARGUMENT,
+                      "%s with a %s value no object had (generation %s) returned %s (%s)", e->call,
+                      e->type, pass == 0 ? "next" : pass == 1 ? "last" : "0", xgd_result_name(r),
+                      xgd_device_last_error(dev));
+        }
+    }
+    c = stale;
 
     /* A second destroy of every stale handle is a no-op. */
     xgd_texture_destroy(c.tex);
