@@ -534,7 +534,7 @@ static inline void set_texture_slot(xgd_device *device, int slot, xgd_texture *t
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static xgd_result set_texture_lookup(xgd_device *device, int slot, xgd_texture *texture, unsigned k)
+static xgd_result set_texture_lookup(xgd_device *device, int slot, xgd_texture *texture, size_t k)
 {
     /* read before the lookup: a destroy after it moves the epoch past the entry's */
     uint64_t epoch = atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire);
@@ -559,7 +559,7 @@ static xgd_result set_texture_lookup(xgd_device *device, int slot, xgd_texture *
 xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 {
     uintptr_t h = (uintptr_t)texture;
-    unsigned k = (unsigned)(h >> 1) & (XGDI_TEXTURE_MEMO - 1u);
+    size_t k = (size_t)(h >> 1) & (XGDI_TEXTURE_MEMO - 1u);
     if (device == NULL || device->texture_memo_handle[k] != h ||
         device->texture_memo_epoch[k] != atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire) ||
         (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
