@@ -196,8 +196,11 @@ XGD_TEST(handles_set_texture_memo_answers_as_the_table)
     REQUIRE_OK(xgd_texture2d_create(dev, &d, &b));
     REQUIRE_OK(xgd_texture2d_create(other, &d, &c));
 
-    /* remembered, then the same handle again in another slot and back */
+    /* remembered (white-box: the memo entry holds it), then the same handle again in another
+       slot and back */
     CHECK_OK(xgd_set_texture(dev, 0, a));
+    CHECK(dev->texture_memo_handle[slot_of(a) & (XGDI_TEXTURE_MEMO - 1)] == (uintptr_t)a);
+    CHECK(dev->texture_memo[slot_of(a) & (XGDI_TEXTURE_MEMO - 1)] == XGDI_OBJECT(a));
     CHECK_OK(xgd_set_texture(dev, 0, a));
     CHECK_OK(xgd_set_texture(dev, 3, a));
     CHECK(bound_texture(dev, 0) == a);

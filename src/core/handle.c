@@ -227,6 +227,8 @@ void *xgdi_handle_debug_set_generation(xgdi_resource *res, uint32_t gen)
     xgdi_handle_slot *s = slot_at(index);
     atomic_store_explicit(&s->gen, gen, memory_order_relaxed);
     publish(s, index, res);
+    /* the old value stops naming the object: memos of it (xgd_set_texture's) must go */
+    xgdi_handle_epoch_advance();
     unlock();
     return res->handle;
 }
