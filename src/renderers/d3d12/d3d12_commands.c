@@ -231,6 +231,46 @@ static void fill_key(d3d12_renderer *r, const xgdi_draw *draw, d3d12_pso_key *k)
                       : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
 }
 
+/* fast_draw's and fast_draw_one's ring space: `bytes` (user_count vertices of `stride`) at the
+   next multiple of the stride in the bound chunk (xgdi_d3d12_linear_alloc_vertices' common
+   case); another chunk goes the general way. On success *dst and *first (the first vertex's
+   index in the chunk) say where, and the ring has taken the space; false changes nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bool fast_ring(d3d12_renderer *r, size_t stride, size_t bytes, int user_count,
+                             uint8_t **dst, size_t *first)
+{
+    d3d12_linear *l = &r->frames[r->slot].ring;
+    if (l->current >= l->count) return false;
+    const d3d12_upload_chunk *c = &l->chunks[l->current];
+    size_t f, off;
+    if (l->offset == r->fast_next_offset) {
+        f = r->fast_next_first;
+        off = l->offset;
+    } else {
+        f = (l->offset + stride - 1) / stride;
+        off = f * stride;
+    }
+    if (c->gpu != r->last_vbv[0].BufferLocation || c->size != r->last_vbv[0].SizeInBytes ||
+        off + bytes > c->size)
+        return false;
+    *dst = c->cpu + off;
+    *first = f;
+    l->offset = off + bytes;
+    r->fast_next_offset = off + bytes;
+    r->fast_next_first = (UINT)(f + (size_t)user_count);
+    return true;
+}
+
+/* fast_draw's and fast_draw_one's statistics of a recorded draw */
+static inline void fast_count(d3d12_renderer *r, xgd_primitive_type type, int primitive_count)
+{
+    r->stats.draws++;
+    if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
+        r->stats.triangles += (uint64_t)primitive_count;
+}
+
 /* The short path of a draw (r->fast_armed and the caller's tests say when it may run): the
    vertices into the ring chunk the last draw bound, the texture tables of the registers whose
    texture changed, the draw; no barrier (a resource that needs one goes the general way).
@@ -274,28 +314,9 @@ static inline bool fast_draw(d3d12_renderer *r, const xgdi_draw_state *st, xgd_p
     }
     const xgdi_native_texture *t0 = r->targets[0].texture;
     if (t0->has_dsv && t0->depth_state != D3D12_RESOURCE_STATE_DEPTH_WRITE) return false;
-    /* the vertices at the next multiple of the stride in the bound chunk
-       (xgdi_d3d12_linear_alloc_vertices' common case); another chunk goes the general way */
-    d3d12_linear *l = &r->frames[r->slot].ring;
-    if (l->current >= l->count) return false;
-    const d3d12_upload_chunk *c = &l->chunks[l->current];
-    size_t stride = (size_t)st->layout->stride;
-    size_t bytes = (size_t)user_count * stride;
-    size_t first, off;
-    if (l->offset == r->fast_next_offset) {
-        first = r->fast_next_first;
-        off = l->offset;
-    } else {
-        first = (l->offset + stride - 1) / stride;
-        off = first * stride;
-    }
-    if (c->gpu != r->last_vbv[0].BufferLocation || c->size != r->last_vbv[0].SizeInBytes ||
-        off + bytes > c->size)
-        return false;
-    uint8_t *dst = c->cpu + off;
-    l->offset = off + bytes;
-    r->fast_next_offset = off + bytes;
-    r->fast_next_first = (UINT)(first + (size_t)user_count);
+    size_t bytes = (size_t)user_count * (size_t)st->layout->stride, first;
+    uint8_t *dst;
+    if (!fast_ring(r, (size_t)st->layout->stride, bytes, user_count, &dst, &first)) return false;
 
     ID3D12GraphicsCommandList *list = d3d12_list(r);
     UINT64 srv0 = r->view_heap.visible_gpu.ptr, srv_inc = r->view_heap.increment;
@@ -312,9 +333,46 @@ static inline bool fast_draw(d3d12_renderer *r, const xgdi_draw_state *st, xgd_p
        calls above */
     xgdi_copy_vertices(dst, vertices, bytes);
     if (ms) mark_written(r);
-    r->stats.draws++;
-    if (type == XGD_PRIMITIVE_TRIANGLE_LIST || type == XGD_PRIMITIVE_TRIANGLE_STRIP)
-        r->stats.triangles += (uint64_t)primitive_count;
+    fast_count(r, type, primitive_count);
+    return true;
+}
+
+/* fast_draw for the common program and target (r->fast_one, set when armed): one sampled
+   register, pixel register 0, and one single-sample target, the draw taking all its vertices.
+   The same tests and recording without the loops over registers and targets: the renderer's
+   part of a user draw in 179 instructions instead of 234 (callgrind, d3d12-raw-bench --draws
+   2000 --frames 1 --rounds 1). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bool fast_draw_one(d3d12_renderer *r, const xgdi_draw_state *st, xgd_primitive_type type,
+                                 const void *vertices, int count, int primitive_count)
+{
+    const xgdi_native_texture *t = st->textures[0];
+    if (t == NULL || count <= 0) return false;
+    const D3D12_RESOURCE_STATES want = r->fast_slots[0].want;
+    const int n = t->faces * t->desc.levels;
+    for (int s = 0; s < n; s++)
+        if (t->states[s] != want) return false;
+    const xgdi_target *tg = &r->targets[0];
+    const xgdi_native_texture *t0 = tg->texture;
+    if (t0->states[tg->face * t0->desc.levels] != D3D12_RESOURCE_STATE_RENDER_TARGET ||
+        (t0->has_dsv && t0->depth_state != D3D12_RESOURCE_STATE_DEPTH_WRITE))
+        return false;
+    size_t bytes = (size_t)count * (size_t)st->layout->stride, first;
+    uint8_t *dst;
+    if (!fast_ring(r, (size_t)st->layout->stride, bytes, count, &dst, &first)) return false;
+
+    ID3D12GraphicsCommandList *list = d3d12_list(r);
+    D3D12_GPU_DESCRIPTOR_HANDLE h = { r->view_heap.visible_gpu.ptr +
+                                      (UINT64)t->srv * r->view_heap.increment };
+    if (h.ptr != r->user_last_srv[0]) {
+        ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(list, r->fast_slots[0].table, h);
+        r->user_last_srv[0] = h.ptr;
+    }
+    ID3D12GraphicsCommandList_DrawInstanced(list, (UINT)count, 1, (UINT)first, 0);
+    xgdi_copy_vertices(dst, vertices, bytes);
+    fast_count(r, type, primitive_count);
     return true;
 }
 
@@ -330,7 +388,9 @@ xgd_result xgdi_d3d12_op_user_draw_fast(xgdi_renderer *base, xgd_primitive_type 
         r->draw_state_valid && r->user_root_bound && !r->heaps_dirty && !r->targets_dirty &&
         r->current_pso == r->memo_pso) {
         r->runs_armed = false;
-        if (fast_draw(r, st, type, vertices, count, count, 0, primitive_count)) return XGD_OK;
+        if (r->fast_one ? fast_draw_one(r, st, type, vertices, count, primitive_count)
+                        : fast_draw(r, st, type, vertices, count, count, 0, primitive_count))
+            return XGD_OK;
     }
     return xgdi_user_draw_declined(base->device, type, vertices, primitive_count);
 }
@@ -593,6 +653,8 @@ xgd_result xgdi_d3d12_op_draw(xgdi_renderer *base, const xgdi_draw *draw)
         }
         r->fast_slot_count = n;
         r->fast_next_offset = SIZE_MAX; /* the stride may be another: divide once */
+        r->fast_one = n == 1 && r->fast_slots[0].slot == 0 && r->target_count == 1 &&
+                      r->targets[0].texture->samples <= 1;
     }
     r->runs_armed = draw->reserved && draw->index_size == 2 && draw->stream_count == 0 &&
                     (draw->instance_count <= 1 || draw->per_instance) && stride > 0;

@@ -525,6 +525,9 @@ struct d3d12_renderer {
         uint8_t table;
         D3D12_RESOURCE_STATES want;
     } fast_slots[D3D12X_USER_SAMPLERS];
+    /* set with fast_armed: one sampled register (pixel register 0) and one single-sample
+       target, so that user_draw_fast takes fast_draw_one */
+    bool fast_one;
     /* where the next fast draw's vertices go while the chunk's offset is still fast_next_offset
        (nothing else took ring space): no division then */
     size_t fast_next_offset;
