@@ -310,7 +310,7 @@ static void xgd_close(xgd_bench *b)
 
 /* ---- rounds, report, JSON and chart ---------------------------------------------------- */
 
-enum { MAX_NS = 8, MAX_ROUNDS = 32 };
+enum { MAX_NS = 8, MAX_ROUNDS = 256 };
 
 /* The core reference (bench_time.h's bench_ref_wide_ns, about a millisecond) is read before and
    after each path's frames of each round, and the slower of the two kept. A round is quiet when

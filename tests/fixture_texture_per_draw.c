@@ -110,6 +110,172 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
     xgd_device_destroy(dev);
 }
 
+/* vertex_offset skips that many vertices of the caller's array (XNA's DrawUserPrimitives
+ * vertexOffset): a program drawing pieces of one array, a texture change before each, takes the
+ * common path from every offset (src/core/draw.c). The array starts with a triangle over the
+ * whole back buffer in white that no draw may use; cell c is drawn from vertex 3 + 6c, and
+ * draws from offset 0 of another array, a refused negative offset and another declaration are
+ * interleaved. Every cell must show its own texture, the gaps the clear colour. */
+XGD_FIXTURE(TexturePerDraw_VertexOffsets)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 },
+                    BLACK = { 0, 0, 0, 255 };
+    enum { N = CELLS / 2 }; /* cells 0, 2, 4, ... from the array; odd cells stay clear */
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *tex[3] = { xgdt_solid_texture(t, dev, 4, 4, RED), xgdt_solid_texture(t, dev, 4, 4, GREEN),
+                            xgdt_solid_texture(t, dev, 4, 4, BLUE) };
+    REQUIRE(tex[0] && tex[1] && tex[2]);
+    xgd_effect *fx = fx_texture_effect(t, dev, tex[0]);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    REQUIRE(decl);
+    xgd_vertex_position_color_texture v[3 + 6 * N];
+    memset(v, 0, sizeof v);
+    /* the vertices no draw may use: a white triangle over everything */
+    const float px[3] = { -1.0f, 3.0f, -1.0f }, py[3] = { 1.0f, 1.0f, -3.0f };
+    for (int i = 0; i < 3; i++) {
+        v[i].position.x = px[i];
+        v[i].position.y = py[i];
+        v[i].color = XGD_COLOR_WHITE;
+    }
+    for (int q = 0; q < N; q++) {
+        float x0 = (float)(2 * q * CELL), x1 = x0 + CELL;
+        const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { 0, 0, H, H };
+        const int corner[6] = { 0, 1, 2, 0, 2, 3 };
+        for (int k = 0; k < 6; k++) {
+            xgd_vertex_position_color_texture *o = &v[3 + 6 * q + k];
+            o->position.x = fx_ndc_x(xs[corner[k]], W);
+            o->position.y = fx_ndc_y(ys[corner[k]], H);
+            o->color = XGD_COLOR_WHITE;
+            o->texture_coordinate.x = corner[k] == 1 || corner[k] == 2 ? 1.0f : 0.0f;
+            o->texture_coordinate.y = corner[k] >= 2 ? 1.0f : 0.0f;
+        }
+    }
+    xgd_color want[CELLS];
+    for (int c = 0; c < CELLS; c++) want[c] = BLACK;
+    /* a first draw from offset 0 of another array makes the declaration the remembered one */
+    REQUIRE_OK(xgd_set_texture(dev, 0, tex[2]));
+    CHECK_OK(cell_quad(dev, 1));
+    want[1] = BLUE;
+    REQUIRE_OK(xgd_set_texture(dev, 0, tex[0]));
+    CHECK_OK(cell_quad(dev, 3));
+    want[3] = RED;
+    for (int q = 0; q < N; q++) {
+        REQUIRE_OK(xgd_set_texture(dev, 0, tex[q % 3]));
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 3 + 6 * q, 2, decl));
+        want[2 * q] = q % 3 == 0 ? RED : q % 3 == 1 ? GREEN : BLUE;
+        if (q == 1) {
+            /* refused, drawing nothing: the poison triangle would cover every cell */
+            CHECK_RESULT(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, -1, 1, decl),
+                         XGD_ERROR_INVALID_ARGUMENT);
+        }
+        if (q == 2) {
+            /* offset 0 again, between offsets */
+            REQUIRE_OK(xgd_set_texture(dev, 0, tex[1]));
+            CHECK_OK(cell_quad(dev, 5));
+            want[5] = GREEN;
+        }
+        if (q == 3) {
+            /* the same vertices through another declaration of the same layout (not the
+               remembered one), from an offset */
+            const xgd_vertex_element el[3] = {
+                { 0, XGD_VERTEX_FORMAT_VECTOR3, XGD_VERTEX_USAGE_POSITION, 0 },
+                { 12, XGD_VERTEX_FORMAT_COLOR, XGD_VERTEX_USAGE_COLOR, 0 },
+                { 16, XGD_VERTEX_FORMAT_VECTOR2, XGD_VERTEX_USAGE_TEXTURE_COORDINATE, 0 } };
+            xgd_vertex_declaration *other = NULL;
+            REQUIRE_OK(xgd_vertex_declaration_create(dev, el, 3, (int)sizeof v[0], &other));
+            REQUIRE_OK(xgd_set_texture(dev, 0, tex[2]));
+            CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 3 + 6 * q, 2, other));
+            want[2 * q] = BLUE; /* drawn over q's own */
+            xgd_vertex_declaration_destroy(other);
+        }
+    }
+    uint8_t *img = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, W, H, &img));
+    for (int c = 0; c < CELLS; c++) {
+        xgd_color got = fx_get(img, W, c * CELL + CELL / 2, H / 2);
+        if (!same(got, want[c]))
+            xgdt_fail_at(t, __FILE__, __LINE__, "cell %d is (%d,%d,%d,%d), want (%d,%d,%d,%d)", c,
+                         got.r, got.g, got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
+    }
+    free(img);
+    xgd_effect_destroy(fx);
+    for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
+    xgd_device_destroy(dev);
+}
+
+/* A run of draws that change only the slot-0 texture may change their primitive count from
+ * draw to draw: each draws as many primitives as it names (XNA's primitiveCount), whatever the
+ * draw before drew (the renderers' short paths remember the last count's vertices). Triangle
+ * strips over whole cells, and single triangles that cover only a cell's upper-left half. */
+XGD_FIXTURE(TexturePerDraw_PrimitiveCountsVary)
+{
+    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 },
+                    BLACK = { 0, 0, 0, 255 };
+    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    REQUIRE(dev);
+    xgd_texture *tex[3] = { xgdt_solid_texture(t, dev, 4, 4, RED), xgdt_solid_texture(t, dev, 4, 4, GREEN),
+                            xgdt_solid_texture(t, dev, 4, 4, BLUE) };
+    REQUIRE(tex[0] && tex[1] && tex[2]);
+    xgd_effect *fx = fx_texture_effect(t, dev, tex[0]);
+    REQUIRE(fx);
+    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
+    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
+    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
+    REQUIRE(decl);
+    /* draw k: texture, first cell, primitives (a strip over m cells has 2m; 1 is the first
+       triangle of a cell: its upper-left half) */
+    static const struct { int tex, cell, prims; } draws[] = {
+        { 0, 0, 2 }, { 1, 1, 2 }, { 2, 2, 4 }, { 0, 4, 1 }, { 1, 5, 6 }, { 2, 8, 2 }, { 0, 9, 1 }, { 1, 10, 2 },
+    };
+    xgd_color full[CELLS], half[CELLS]; /* want: a cell's centre, its upper-left pixel */
+    for (int c = 0; c < CELLS; c++) full[c] = half[c] = BLACK;
+    for (size_t k = 0; k < sizeof draws / sizeof draws[0]; k++) {
+        int m = (draws[k].prims + 1) / 2; /* cells the strip's vertices span */
+        xgd_vertex_position_color_texture v[2 * (CELLS + 1)];
+        memset(v, 0, sizeof v);
+        for (int j = 0; j <= m; j++) {
+            for (int b = 0; b < 2; b++) {
+                xgd_vertex_position_color_texture *o = &v[2 * j + b];
+                o->position.x = fx_ndc_x((float)((draws[k].cell + j) * CELL), W);
+                o->position.y = fx_ndc_y(b ? (float)H : 0.0f, H);
+                o->color = XGD_COLOR_WHITE;
+                o->texture_coordinate.x = (float)(j % 2);
+                o->texture_coordinate.y = (float)b;
+            }
+        }
+        REQUIRE_OK(xgd_set_texture(dev, 0, tex[draws[k].tex]));
+        CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, v, 0, draws[k].prims, decl));
+        xgd_color c = draws[k].tex == 0 ? RED : draws[k].tex == 1 ? GREEN : BLUE;
+        for (int j = 0; j < m; j++) {
+            half[draws[k].cell + j] = c;
+            if (draws[k].prims >= 2 * (j + 1)) full[draws[k].cell + j] = c;
+        }
+    }
+    uint8_t *img = NULL;
+    REQUIRE(xgdt_read_back_buffer(t, dev, W, H, &img));
+    for (int c = 0; c < CELLS; c++) {
+        /* the centre's pixel is in a cell's lower-right half (x + y past the diagonal), the
+           first pixel in its upper-left one */
+        xgd_color got = fx_get(img, W, c * CELL + CELL - 1, H - 1), first = fx_get(img, W, c * CELL, 0);
+        if (!same(got, full[c]) || !same(first, half[c]))
+            xgdt_fail_at(t, __FILE__, __LINE__,
+                         "cell %d: lower-right (%d,%d,%d,%d), want (%d,%d,%d,%d); upper-left (%d,%d,%d,%d), "
+                         "want (%d,%d,%d,%d)", c, got.r, got.g, got.b, got.a, full[c].r, full[c].g, full[c].b,
+                         full[c].a, first.r, first.g, first.b, first.a, half[c].r, half[c].g, half[c].b,
+                         half[c].a);
+    }
+    free(img);
+    xgd_effect_destroy(fx);
+    for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
+    xgd_device_destroy(dev);
+}
+
 /* The slot checks of a draw that changed only texture slots are remembered per texture, slot
  * and state (src/core/draw.c, check_changed_slots): a texture that passed them before must
  * be checked again in another slot and after any change of what they depend on. Reach: a

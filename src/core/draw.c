@@ -96,7 +96,7 @@ static uint32_t stale_slots(const xgd_device *dev)
     const uint32_t all = (1u << XGDI_MAX_TEXTURE_SLOTS) - 1u;
     uint32_t d = dev->draw_state.dirty;
     if (d & (XGDI_DIRTY_SAMPLERS | XGDI_DIRTY_PROGRAM)) return all;
-    if (d & XGDI_DIRTY_TEXTURES) return dev->texture_slots_changed & all;
+    if (d & XGDI_DIRTY_TEXTURES) return dev->draw_state.slots_changed & all;
     return 0;
 }
 
@@ -309,7 +309,7 @@ static xgd_result accepted(xgd_device *dev, const xgdi_draw *draw)
     /* an input of the slot checks may have changed: the memo of passed checks starts over */
     if (dev->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) xgdi_new_slot_check_epoch(dev);
     dev->draw_state.dirty = 0;
-    dev->texture_slots_changed = 0;
+    dev->draw_state.slots_changed = 0;
     dev->stats.draw_calls++;
     /* one draw call; every instance's primitives are drawn (as PIX counts an instanced draw) */
     uint64_t prims = (uint64_t)draw->primitive_count * (uint64_t)(draw->instance_count > 1 ? draw->instance_count : 1);
@@ -535,9 +535,10 @@ static xgd_result check_changed_slots(xgd_device *dev, uint32_t slots)
 static inline void accepted_user_draw(xgd_device *device, xgd_primitive_type type, int primitive_count)
 {
     device->draw_state.dirty = 0;
-    device->texture_slots_changed = 0;
+    device->draw_state.slots_changed = 0;
     device->stats.draw_calls++;
-    device->user_primitives[type] += (uint64_t)primitive_count; /* xgdi_settle_user_primitives */
+    /* (zero-extended, one move fewer than a sign extension: primitive_count is at least 1) */
+    device->user_primitives[type] += (uint32_t)primitive_count; /* xgdi_settle_user_primitives */
 }
 
 static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive_type type,
@@ -550,7 +551,7 @@ xgd_result xgdi_user_draw_declined(xgd_device *device, xgd_primitive_type type, 
     int count = xgdi_user_vertex_count(type, primitive_count);
     /* The common case counted the draw as accepted before the call: taken back. Its dirty
        bits were XGDI_DIRTY_TEXTURES or none, and every changed slot was checked and refreshed
-       (by xgd_set_texture or draw_user_primitives_stale), so no slot stays named changed:
+       (by xgd_set_texture or draw_user_primitives_checked), so no slot stays named changed:
        XGDI_DIRTY_TEXTURES alone has the renderer look at the slots again, which holds either
        way. */
     device->draw_state.dirty = XGDI_DIRTY_TEXTURES;
@@ -576,21 +577,18 @@ static xgd_result user_draw_through_draw(xgdi_renderer *r, xgd_primitive_type ty
     return xgdi_user_draw_declined(r->device, type, vertices, primitive_count);
 }
 
-/* xgd_draw_user_primitives' common case when slots changed that xgd_set_texture could not
-   make ready (`stale`): check_changed_slots, which refreshes them as xgd_set_texture would
-   have, then the common case again (out of line: the common case then needs no stack). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static xgd_result draw_user_primitives_stale(xgd_device *device, xgd_primitive_type type,
-                                             const void *vertices, int vertex_offset,
-                                             int primitive_count, xgd_vertex_declaration *decl,
-                                             uint32_t stale)
+/* The dirty bits but XGDI_DIRTY_TEXTURES and the slots named changed (draw_state.dirty and
+   .slots_changed, side by side): none set is xgd_draw_user_primitives' common case. Read as
+   one 8-byte value (the mask is laid out as the pair is, whatever the byte order). */
+_Static_assert(offsetof(xgdi_draw_state, slots_changed) == offsetof(xgdi_draw_state, dirty) + 4,
+               "dirty and slots_changed are read together");
+static inline bool user_draw_state_clean(const xgdi_draw_state *s)
 {
-    xgd_result r = check_changed_slots(device, stale);
-    if (r != XGD_OK) return r;
-    device->texture_slots_changed = 0;
-    return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
+    const uint32_t m[2] = { ~(uint32_t)XGDI_DIRTY_TEXTURES, ~0u };
+    uint64_t v, mask;
+    memcpy(&v, &s->dirty, sizeof v);
+    memcpy(&mask, m, sizeof mask);
+    return (v & mask) == 0;
 }
 
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
@@ -600,28 +598,22 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
     /* The common draw in one test: since the last accepted user draw, through the same
        declaration handle (which its destroy forgets), nothing but texture slots changed (every
        other input of check_common, check_layout and prepare_state comes with a dirty bit),
-       with arguments that pass. It then checks and refreshes only the changed slots, exactly
-       as the steps below would; anything else takes those steps, which check in order and
-       name the failure. (A device that is destroyed, lost, without a program or with stale
-       native targets has no user_decl_handle: xgdi_forget_user_draw, which leaves one that no
-       argument equals, NULL included; nor has a draw state with another layout.) */
-    if (device != NULL && decl == device->user_decl_handle &&
-        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
-        (unsigned)type < XGD_PRIMITIVE_COUNT &&
-        /* 1..max_primitive_count (at least 1) in one compare */
-        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
-        vertices != NULL && vertex_offset >= 0) {
-        /* the changed slots xgd_set_texture could not make ready */
-        uint32_t stale = device->texture_slots_changed;
-        if (stale != 0)
-            return draw_user_primitives_stale(device, type, vertices, vertex_offset, primitive_count,
-                                              decl, stale);
-        const uint8_t *first =
-            (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_stride;
+       every changed slot made ready by xgd_set_texture (none named in slots_changed), with
+       arguments that pass. Anything else takes draw_user_primitives_checked, which checks
+       in order and names the failure, or goes back here once it has made the slots ready.
+       (A device that is destroyed, lost, without a program or with stale native targets has
+       no user_decl_handle: xgdi_forget_user_draw, which leaves one that no argument equals,
+       NULL included; nor has a draw state with another layout.) */
+    if (XGDI_LIKELY(device != NULL && decl == device->user_decl_handle &&
+                    user_draw_state_clean(&device->draw_state) &&
+                    (unsigned)type < XGD_PRIMITIVE_COUNT &&
+                    /* 1..max_primitive_count (at least 1) in one compare */
+                    (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
+                    vertices != NULL && vertex_offset == 0)) {
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
            xgdi_user_draw_declined takes it back */
         accepted_user_draw(device, type, primitive_count);
-        return device->user_draw_fast(device->renderer, type, first, primitive_count);
+        return device->user_draw_fast(device->renderer, type, vertices, primitive_count);
     }
     return draw_user_primitives_checked(device, type, vertices, vertex_offset, primitive_count, decl);
 }
@@ -634,6 +626,27 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
                                                const void *vertices, int vertex_offset,
                                                int primitive_count, xgd_vertex_declaration *decl)
 {
+    if (device != NULL && decl == device->user_decl_handle &&
+        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+        device->draw_state.slots_changed != 0 && (unsigned)type < XGD_PRIMITIVE_COUNT &&
+        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
+        vertices != NULL && vertex_offset >= 0) {
+        /* the common case but for changed slots that xgd_set_texture could not make ready:
+           check_changed_slots checks and refreshes them exactly as the steps below would
+           (after the arguments, which pass), then the common case */
+        xgd_result r = check_changed_slots(device, device->draw_state.slots_changed);
+        if (r != XGD_OK) return r;
+        device->draw_state.slots_changed = 0;
+        return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
+    }
+    if (vertex_offset > 0 && vertices != NULL && device != NULL && decl == device->user_decl_handle)
+        /* the common case from an offset (a program drawing pieces of one array), which
+           xgd_draw_user_primitives takes from offset 0 only (it then computes no address):
+           the same from the offset's vertex (a pointer past the array's end is the caller's
+           error, as the offset is) */
+        return xgd_draw_user_primitives(
+            device, type, (const uint8_t *)vertices + (size_t)vertex_offset * (size_t)device->user_decl_stride,
+            0, primitive_count, decl);
     const xgd_vertex_declaration *handle = decl;
     XGDI_RESOLVE(device, decl, XGDI_RES_VERTEX_DECLARATION, "vertex declaration");
     xgd_result r = check_common(device);

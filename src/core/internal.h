@@ -149,7 +149,12 @@ void xgdi_handle_free(xgdi_resource *res);
 
 /* xgd_resource_epoch's counter (handle.c), read directly where a call would cost more than the
  * lookup it saves (state.c, xgd_set_texture's memo). */
+#if defined(__GNUC__) && !defined(_WIN32)
+/* (hidden, as the library's symbols are: the load then needs no step through the GOT) */
+extern __attribute__((visibility("hidden"))) _Atomic uint64_t xgdi_lifetime_epoch;
+#else
 extern _Atomic uint64_t xgdi_lifetime_epoch;
+#endif
 #define XGDI_TEXTURE_MEMO 32           /* a power of 2 */
 
 /* Moves xgd_resource_epoch on: called wherever a live handle may stop naming a live object of
@@ -414,13 +419,14 @@ struct xgd_device {
     xgd_rasterizer_state *rasterizer_state;
     xgd_sampler_state *sampler_states[XGDI_MAX_TEXTURE_SLOTS];
     xgd_texture *textures[XGDI_MAX_TEXTURE_SLOTS];
-    /* bit i: textures[i] changed since the last draw and neither its checks nor its copy in
-       draw_state.textures are known to be done (with XGDI_DIRTY_TEXTURES alone, a draw checks
-       and refreshes only these slots, or every slot when none is named: draw.c). A change to
-       a texture that passed slot i's checks in this epoch (the memo below), or to none, is
-       not named: xgd_set_texture copies its native texture into draw_state.textures[i]
-       itself, the work a draw would do for the slot. */
-    uint32_t texture_slots_changed;
+    /* draw_state.slots_changed, bit i: textures[i] changed since the last draw and neither
+       its checks nor its copy in draw_state.textures are known to be done (with
+       XGDI_DIRTY_TEXTURES alone, a draw checks and refreshes only these slots, or every slot
+       when none is named: draw.c). A change to a texture that passed slot i's checks in this
+       epoch (the memo below), or to none, is not named: xgd_set_texture copies its native
+       texture into draw_state.textures[i] itself, the work a draw would do for the slot. It
+       sits in the draw state, beside its dirty bits, so that the common user draw tests both
+       with one instruction (draw.c, xgd_draw_user_primitives). */
     /* The slot checks' memo (draw.c, check_changed_slots): a texture whose checks passed in
        slot i records bit i with this epoch. Every input of those checks but the texture
        (sampler states, the program's sampler kinds, the bound targets, the textures' storage)

@@ -139,7 +139,7 @@ static void bind_slot0(xgd_device *dev, xgd_texture *t)
 {
     if (dev->textures[0] != t) {
         dev->textures[0] = t;
-        dev->texture_slots_changed |= 1u;
+        dev->draw_state.slots_changed |= 1u;
         dev->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
 }

@@ -23,6 +23,16 @@
 #include <stdint.h>
 #include <string.h>
 
+/* a test that a per-draw path (core's or a renderer's) expects to pass (or to fail): the
+   compiler lays the expected way out straight, without a taken jump */
+#if defined(__GNUC__) || defined(__clang__)
+#define XGDI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define XGDI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define XGDI_LIKELY(x) (x)
+#define XGDI_UNLIKELY(x) (x)
+#endif
+
 typedef struct xgdi_renderer xgdi_renderer;
 typedef struct xgdi_native_texture xgdi_native_texture; /* defined by each renderer */
 typedef struct xgdi_native_buffer xgdi_native_buffer;   /* defined by each renderer */
@@ -389,6 +399,9 @@ static inline int xgdi_lowest_bit(uint32_t m)
  * descs are normalised (no DEFAULT enum values remain, masks explicit). */
 typedef struct xgdi_draw_state {
     uint32_t dirty;
+    /* core's (internal.h, the texture slots named changed), beside dirty so that
+       xgd_draw_user_primitives tests both in one; renderers do not read it */
+    uint32_t slots_changed;
     const xgd_blend_state_desc *blend;            /* independent_blend resolved: all 4 filled */
     const xgd_depth_stencil_desc *depth_stencil;
     const xgd_rasterizer_desc *rasterizer;
@@ -491,41 +504,64 @@ typedef struct xgdi_renderer_create_info {
     bool debug;
 } xgdi_renderer_create_info;
 
-/* The vertices of a user_draw_fast draw into upload memory: a quad's few (33 to 128 bytes) as
-   two overlapping runs of two, three or four 16-byte moves inline, more through memcpy. The
-   moves are written one by one: a compiler may expand a fixed-size memcpy of 64 bytes into a
-   string instruction (rep movs), which costs more than the moves at this size. */
+/* The vertices of a user_draw_fast draw into upload memory. A quad's few (33 to 192 bytes:
+   four to six vertices of up to 32 bytes) are two overlapping runs of two to six 16-byte
+   moves inline (xgdi_copy_small_vertices, for a caller that has tested the size); more, or
+   fewer, go through memcpy. The moves are written one by one: a compiler may expand a
+   fixed-size memcpy of 64 bytes into a string instruction (rep movs), which costs more than
+   the moves at this size. */
+#define XGDI_SMALL_VERTICES_MIN 33u
+#define XGDI_SMALL_VERTICES_MAX 192u
 #if defined(__GNUC__) || defined(__clang__)
 typedef unsigned char xgdi_chunk16 __attribute__((vector_size(16), aligned(1), may_alias));
 #define XGDI_COPY16(d, s) (*(xgdi_chunk16 *)(void *)(d) = *(const xgdi_chunk16 *)(const void *)(s))
 #else
 #define XGDI_COPY16(d, s) memcpy((d), (s), 16)
 #endif
+/* n in XGDI_SMALL_VERTICES_MIN..MAX (one unsigned compare: n - MIN <= MAX - MIN) */
+static inline bool xgdi_small_vertices(size_t n)
+{
+    return n - XGDI_SMALL_VERTICES_MIN <= XGDI_SMALL_VERTICES_MAX - XGDI_SMALL_VERTICES_MIN;
+}
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void xgdi_copy_small_vertices(uint8_t *dst, const void *src, size_t n)
+{
+    /* the first k and the last k 16-byte pieces, overlapping in the middle */
+    const uint8_t *s = src;
+    uint8_t *de = dst + n - 16;
+    const uint8_t *se = s + n - 16;
+    XGDI_COPY16(dst, s);
+    XGDI_COPY16(dst + 16, s + 16);
+    XGDI_COPY16(de - 16, se - 16);
+    XGDI_COPY16(de, se);
+    if (n > 64) {
+        XGDI_COPY16(dst + 32, s + 32);
+        XGDI_COPY16(de - 32, se - 32);
+        if (n > 96) {
+            XGDI_COPY16(dst + 48, s + 48);
+            XGDI_COPY16(de - 48, se - 48);
+            if (n > 128) {
+                XGDI_COPY16(dst + 64, s + 64);
+                XGDI_COPY16(de - 64, se - 64);
+                if (n > 160) {
+                    XGDI_COPY16(dst + 80, s + 80);
+                    XGDI_COPY16(de - 80, se - 80);
+                }
+            }
+        }
+    }
+}
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void xgdi_copy_vertices(uint8_t *dst, const void *src, size_t n)
 {
-    const uint8_t *s = src;
-    if (n > 32 && n <= 128) {
-        /* the first k and the last k 16-byte pieces, overlapping in the middle */
-        uint8_t *de = dst + n - 16;
-        const uint8_t *se = s + n - 16;
-        XGDI_COPY16(dst, s);
-        XGDI_COPY16(dst + 16, s + 16);
-        XGDI_COPY16(de - 16, se - 16);
-        XGDI_COPY16(de, se);
-        if (n > 64) {
-            XGDI_COPY16(dst + 32, s + 32);
-            XGDI_COPY16(de - 32, se - 32);
-            if (n > 96) {
-                XGDI_COPY16(dst + 48, s + 48);
-                XGDI_COPY16(de - 48, se - 48);
-            }
-        }
-    } else {
-        memcpy(dst, s, n);
-    }
+    if (xgdi_small_vertices(n))
+        xgdi_copy_small_vertices(dst, src, n);
+    else
+        memcpy(dst, src, n);
 }
 
 /* renderer_ops.user_draw_fast (the draw state is r->draw_state, the vertex count
@@ -616,7 +652,9 @@ typedef struct xgdi_renderer_ops {
     /* Optional (NULL: draw serves): xgd_draw_user_primitives' common case, a draw of
        user vertices (one instance, no indices, `primitive_count` primitives) of primitive
        `type` when nothing in r->draw_state but texture slots changed since the last draw the
-       renderer accepted. Core has already counted the draw as accepted (dirty is 0).
+       renderer accepted (its layout, r->draw_state->layout, included: a renderer that armed
+       this path at that draw need not test the layout again). Core has already counted the
+       draw as accepted (dirty is 0).
        Records it and returns XGD_OK, or records nothing and returns
        xgdi_user_draw_declined(r->device, type, vertices, primitive_count), which takes
        the count back and draws through draw. It cannot fail otherwise: a renderer that would

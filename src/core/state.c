@@ -487,7 +487,7 @@ static xgd_result set_texture_checked(xgd_device *device, int slot, xgd_texture 
     }
     if (device->textures[slot] != texture) {
         device->textures[slot] = texture;
-        device->texture_slots_changed |= 1u << slot;
+        device->draw_state.slots_changed |= 1u << slot;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
     }
     return XGD_OK;
@@ -507,7 +507,7 @@ static xgd_result set_texture_other(xgd_device *device, int slot, xgd_texture *t
         device->textures[slot] = NULL;
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
         /* no texture needs no slot check: its native texture (none) goes straight into the
-           draw state, and the slot is not named changed (internal.h texture_slots_changed) */
+           draw state, and the slot is not named changed (internal.h draw_state.slots_changed) */
         device->draw_state.textures[slot] = NULL;
     }
     return XGD_OK;
@@ -521,11 +521,11 @@ static inline void set_texture_slot(xgd_device *device, int slot, xgd_texture *t
         device->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
         /* a texture that passed this slot's checks in this epoch (draw.c, check_changed_slots)
            needs only its native texture in the draw state: done here, where t is at hand, and
-           the slot is not named changed (internal.h texture_slots_changed) */
-        if (t->slot_checked[slot] == device->slot_check_epoch)
+           the slot is not named changed (internal.h draw_state.slots_changed) */
+        if (XGDI_LIKELY(t->slot_checked[slot] == device->slot_check_epoch))
             device->draw_state.textures[slot] = t->native;
         else
-            device->texture_slots_changed |= 1u << slot;
+            device->draw_state.slots_changed |= 1u << slot;
     }
 }
 
@@ -560,9 +560,10 @@ xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 {
     uintptr_t h = (uintptr_t)texture;
     size_t k = (size_t)(h >> 1) & (XGDI_TEXTURE_MEMO - 1u);
-    if (device == NULL || device->texture_memo_handle[k] != h ||
-        device->texture_memo_epoch[k] != atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire) ||
-        (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS)
+    if (XGDI_UNLIKELY(device == NULL || device->texture_memo_handle[k] != h ||
+                      device->texture_memo_epoch[k] !=
+                          atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire) ||
+                      (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS))
         return set_texture_lookup(device, slot, texture, k);
     set_texture_slot(device, slot, device->texture_memo[k]);
     return XGD_OK;

@@ -2493,7 +2493,7 @@ static xgd_result apply_samplers(xgd_device *dev, xgdi_fx *fx, const MOJOSHADER_
                 if (dev->textures[slot] != tex) {
                     dev->textures[slot] = tex;
                     dev->draw_state.dirty |= XGDI_DIRTY_TEXTURES;
-                    dev->texture_slots_changed |= 1u << slot;
+                    dev->draw_state.slots_changed |= 1u << slot;
                 }
                 break;
             }

@@ -1085,6 +1085,18 @@ static bool fast_place(xvk_renderer *r, uint64_t bytes)
     return true;
 }
 
+/* The inline case of xvk_user_draw_fast for `primitive_count` primitives of the armed type
+   (`type`): their vertices and bytes, when the bytes are few enough for its copy
+   (xgdi_small_vertices); else no count is the inline case's. */
+static void fast_one_remember(xvk_renderer *r, xgd_primitive_type type, int primitive_count)
+{
+    int count = xgdi_user_vertex_count(type, primitive_count > 0 ? primitive_count : 0);
+    uint64_t bytes = (uint64_t)count * r->fast_stride;
+    r->fast_one_prims = primitive_count > 0 && xgdi_small_vertices(bytes) ? primitive_count : 0;
+    r->fast_one_count = (uint32_t)count;
+    r->fast_one_bytes = bytes;
+}
+
 /* fast_draw's targets that are multisampled: their resolved images are stale after a draw */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
@@ -1103,12 +1115,15 @@ static void fast_mark_ms(xvk_renderer *r)
    from the renderer: register 0's view (put into fast_images, which is scratch, before the
    copy, which may call memcpy), the draw's count, first vertex and command buffer (after the
    push). Then only r lives across the calls: one saved register instead of four, which cost
-   more than the reads. */
+   more than the reads. `inline_one`: xvk_user_draw_fast's inline case, whose count is
+   fast_one_count (read there again instead of fast_count) and bytes within
+   xgdi_small_vertices. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void fast_finish(xvk_renderer *r, const void *vertices, int count, uint64_t bytes,
-                               bool one, const xgdi_native_texture *t0, uint32_t changed, bool ms)
+                               bool one, const xgdi_native_texture *t0, uint32_t changed, bool ms,
+                               bool inline_one)
 {
     xvk_ring *g = &r->ring;
     if (one) r->fast_images[0].imageView = t0->view;
@@ -1116,8 +1131,11 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
     uint32_t first = r->fast_next_first;
     g->head = head + bytes;
     r->fast_next_first = first + (uint32_t)count;
-    r->fast_count = (uint32_t)count;
-    xgdi_copy_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
+    if (!inline_one) r->fast_count = (uint32_t)count;
+    if (inline_one)
+        xgdi_copy_small_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
+    else
+        xgdi_copy_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
 
     VkCommandBuffer cmd = r->fast_cmd;
     if (one) {
@@ -1135,7 +1153,7 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
         fast_push(r, cmd, changed);
     }
     if (ms) fast_mark_ms(r);
-    uint32_t n = r->fast_count;
+    uint32_t n = inline_one ? r->fast_one_count : r->fast_count;
     r->cmd_draw(r->fast_cmd, n, 1, r->fast_next_first - n, 0);
 }
 
@@ -1164,40 +1182,43 @@ static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_
     uint64_t bytes = (uint64_t)count * r->fast_stride;
     if (r->ring.head + bytes >= r->ring.fast_limit && !fast_place(r, bytes))
         return false;
-    fast_finish(r, vertices, count, bytes, one, t0, changed, r->fast_ms);
+    fast_finish(r, vertices, count, bytes, one, t0, changed, r->fast_ms, false);
     return true;
 }
 
-/* xvk_user_draw_fast's other cases: fast_draw, or core's general path when that declines */
+/* xvk_user_draw_fast's other cases: fast_draw (then its primitive count is the inline case's,
+   for the draws after it), or core's general path when that declines */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static xgd_result user_draw_other(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
                                   int primitive_count)
 {
-    if (fast_draw(xvk_cast(base), base->draw_state, type, vertices,
-                  xgdi_user_vertex_count(type, primitive_count)))
+    xvk_renderer *r = xvk_cast(base);
+    if (fast_draw(r, base->draw_state, type, vertices, xgdi_user_vertex_count(type, primitive_count))) {
+        if ((int)type == r->fast_one_type) fast_one_remember(r, type, primitive_count);
         return XGD_OK;
+    }
     return xgdi_user_draw_declined(base->device, type, vertices, primitive_count);
 }
 
 /* renderer.h's user_draw_fast: fast_draw's common case inline (the vertices follow the last
    ones, and the program samples register 0 alone through its template); everything else in
    user_draw_other, which takes the same arguments (so that the tail call moves none), and
-   they need not live across the calls here */
+   they need not live across the calls here. fast_draw's layout test is not made: core calls
+   this only when the draw state's layout is the last accepted draw's (renderer.h), and while
+   armed that draw's layout is memo_layout (every draw that reaches place_vertices disarms
+   first and arms only with lay == memo_layout; fast_draw and this path keep the layout). */
 xgd_result xvk_user_draw_fast(xgdi_renderer *base, xgd_primitive_type type, const void *vertices,
                               int primitive_count)
 {
     xvk_renderer *r = xvk_cast(base);
-    const xgdi_draw_state *st = base->draw_state;
-    const xgdi_native_texture *t = st->textures[0];
-    /* the armed type's vertices (the type is tested below) */
-    int count = primitive_count * r->fast_mul + r->fast_add;
-    uint64_t bytes = (uint64_t)count * r->fast_stride;
-    if ((int)type != r->fast_one_type || st->layout != r->memo_layout || t == NULL ||
-        t->filterable != r->user_memo_filterable[0] || r->ring.head + bytes >= r->ring.fast_limit)
+    const xgdi_native_texture *t = base->draw_state->textures[0];
+    if (XGDI_UNLIKELY((int)type != r->fast_one_type || primitive_count != r->fast_one_prims ||
+                      t == NULL || t->filterable != r->user_memo_filterable[0] ||
+                      r->ring.head + r->fast_one_bytes >= r->ring.fast_limit))
         return user_draw_other(base, type, vertices, primitive_count);
-    fast_finish(r, vertices, count, bytes, true, t, 0, false);
+    fast_finish(r, vertices, (int)r->fast_one_count, r->fast_one_bytes, true, t, 0, false, true);
     return XGD_OK;
 }
 
@@ -1597,8 +1618,6 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
     r->fast_type = armed ? (int)d->type : XVK_FAST_DISARMED;
     r->fast_one = r->user_memo_used == 1u && r->user_templates[0] != VK_NULL_HANDLE;
     r->fast_one_type = r->fast_one && !ms ? r->fast_type : XVK_FAST_DISARMED;
-    r->fast_mul = xgdi_user_vertex_count(d->type, 1) - xgdi_user_vertex_count(d->type, 0);
-    r->fast_add = xgdi_user_vertex_count(d->type, 0);
     r->fast_ms = ms;
     r->ring.fast_limit = 0;
     r->fast_cmd = cmd;
@@ -1609,6 +1628,8 @@ static xgd_result record_draw(xvk_renderer *r, const xgdi_draw *d, xgdi_native_t
                     r->rendering && !r->lost;
     r->fast_stride = (size_t)lay->stride;
     r->fast_extra = r->memo_layout_reach > r->fast_stride ? r->memo_layout_reach - r->fast_stride : 0;
+    r->fast_one_prims = 0;
+    if (r->fast_one_type != XVK_FAST_DISARMED) fast_one_remember(r, d->type, d->primitive_count);
     if (r->fast_writes[0].sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET)
         for (int k = 0; k < XVK_USER_SAMPLERS; k++) {
             r->fast_writes[k] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,

@@ -379,7 +379,12 @@ struct xvk_renderer {
     /* fast_type where fast_one holds and no target is multisampled, else XVK_FAST_DISARMED:
        xvk_user_draw_fast's inline case in one compare */
     int fast_one_type;
-    int fast_mul, fast_add;    /* the armed type's vertices: primitives * fast_mul + fast_add */
+    /* xvk_user_draw_fast's inline case draws this many primitives of the armed type (0: none),
+       fast_one_count vertices of fast_one_bytes (within xgdi_small_vertices): remembered at
+       arming and by each draw of another count that fast_draw records (fast_one_remember) */
+    int fast_one_prims;
+    uint32_t fast_one_count;
+    uint64_t fast_one_bytes;
     bool fast_ms;              /* a bound target is multisampled (its draws mark it dirty) */
     /* set when armed: the program samples register 0 alone and it has a push template, the
        case fast_draw records without a loop over the registers */
