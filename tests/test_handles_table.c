@@ -199,8 +199,8 @@ XGD_TEST(handles_set_texture_memo_answers_as_the_table)
     /* remembered (white-box: the memo entry holds it), then the same handle again in another
        slot and back */
     CHECK_OK(xgd_set_texture(dev, 0, a));
-    CHECK(dev->texture_memo_handle[slot_of(a) & (XGDI_TEXTURE_MEMO - 1)] == (uintptr_t)a);
-    CHECK(dev->texture_memo[slot_of(a) & (XGDI_TEXTURE_MEMO - 1)] == XGDI_OBJECT(a));
+    CHECK(dev->texture_memo_handle[xgdi_texture_memo_entry(a)] == (uintptr_t)a);
+    CHECK(dev->texture_memo[xgdi_texture_memo_entry(a)] == XGDI_OBJECT(a));
     CHECK_OK(xgd_set_texture(dev, 0, a));
     CHECK_OK(xgd_set_texture(dev, 3, a));
     CHECK(bound_texture(dev, 0) == a);
@@ -230,18 +230,18 @@ XGD_TEST(handles_set_texture_memo_answers_as_the_table)
     CHECK_OK(xgd_set_texture(dev, 2, b));
 
     /* two handles on one memo entry (slot indices 32 apart), set in turn */
-    enum { N = XGDI_TEXTURE_MEMO + 1 };
+    enum { N = XGDI_TEXTURE_MEMO_USED + 1 };
     xgd_texture *m[N];
     for (int i = 0; i < N; i++) REQUIRE_OK(xgd_texture2d_create(dev, &d, &m[i]));
     xgd_texture *x = NULL, *y = NULL;
     for (int i = 0; i < N && x == NULL; i++)
         for (int j = i + 1; j < N; j++)
-            if ((slot_of(m[i]) & (XGDI_TEXTURE_MEMO - 1)) == (slot_of(m[j]) & (XGDI_TEXTURE_MEMO - 1))) {
+            if (xgdi_texture_memo_entry(m[i]) == xgdi_texture_memo_entry(m[j])) {
                 x = m[i];
                 y = m[j];
                 break;
             }
-    REQUIRE(x != NULL); /* N handles on XGDI_TEXTURE_MEMO entries */
+    REQUIRE(x != NULL); /* N handles on XGDI_TEXTURE_MEMO_USED entries */
     for (int round = 0; round < 3; round++) {
         CHECK_OK(xgd_set_texture(dev, 0, x));
         CHECK(bound_texture(dev, 0) == x);

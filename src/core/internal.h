@@ -155,7 +155,16 @@ extern __attribute__((visibility("hidden"))) _Atomic uint64_t xgdi_lifetime_epoc
 #else
 extern _Atomic uint64_t xgdi_lifetime_epoch;
 #endif
-#define XGDI_TEXTURE_MEMO 32           /* a power of 2 */
+/* xgd_set_texture's memo (xgd_device.texture_memo): XGDI_TEXTURE_MEMO_USED entries, those of
+   the low index bits of a handle. A handle's bit 0 is always set, so the entry is the handle's
+   value masked, which takes one instruction fewer than shifting the bit out: the arrays have
+   twice the entries, the even ones unused. */
+#define XGDI_TEXTURE_MEMO_USED 32      /* a power of 2 */
+#define XGDI_TEXTURE_MEMO (2 * XGDI_TEXTURE_MEMO_USED)
+static inline size_t xgdi_texture_memo_entry(const void *handle)
+{
+    return (size_t)(uintptr_t)handle & (XGDI_TEXTURE_MEMO - 1u);
+}
 
 /* Moves xgd_resource_epoch on: called wherever a live handle may stop naming a live object of
  * its device (a handle freed, a device starting its destroy), before anything can observe it. */

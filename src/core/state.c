@@ -559,11 +559,11 @@ static xgd_result set_texture_lookup(xgd_device *device, int slot, xgd_texture *
 xgd_result xgd_set_texture(xgd_device *device, int slot, xgd_texture *texture)
 {
     uintptr_t h = (uintptr_t)texture;
-    size_t k = (size_t)(h >> 1) & (XGDI_TEXTURE_MEMO - 1u);
+    size_t k = xgdi_texture_memo_entry(texture);
+    /* read first: the entry's epoch is then compared in memory */
+    uint64_t epoch = atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire);
     if (XGDI_UNLIKELY(device == NULL || device->texture_memo_handle[k] != h ||
-                      device->texture_memo_epoch[k] !=
-                          atomic_load_explicit(&xgdi_lifetime_epoch, memory_order_acquire) ||
-                      (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS))
+                      device->texture_memo_epoch[k] != epoch || (unsigned)slot >= XGDI_MAX_TEXTURE_SLOTS))
         return set_texture_lookup(device, slot, texture, k);
     set_texture_slot(device, slot, device->texture_memo[k]);
     return XGD_OK;
