@@ -639,7 +639,9 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         device->draw_state.slots_changed = 0;
         return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
     }
-    if (vertex_offset > 0 && vertices != NULL && device != NULL && decl == device->user_decl_handle)
+    if (vertex_offset > 0 && vertices != NULL && device != NULL && decl == device->user_decl_handle &&
+        (unsigned)type < XGD_PRIMITIVE_COUNT &&
+        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count)
         /* the common case from an offset (a program drawing pieces of one array), which
            xgd_draw_user_primitives takes from offset 0 only (it then computes no address):
            the same from the offset's vertex (a pointer past the array's end is the caller's

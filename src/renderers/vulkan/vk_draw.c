@@ -1087,12 +1087,15 @@ static bool fast_place(xvk_renderer *r, uint64_t bytes)
 
 /* The inline case of xvk_user_draw_fast for `primitive_count` primitives of the armed type
    (`type`): their vertices and bytes, when the bytes are few enough for its copy
-   (xgdi_small_vertices); else no count is the inline case's. */
+   (xgdi_small_vertices); else the count it had stays (a loop that mixes quads and larger
+   batches keeps the quads inline). */
 static void fast_one_remember(xvk_renderer *r, xgd_primitive_type type, int primitive_count)
 {
-    int count = xgdi_user_vertex_count(type, primitive_count > 0 ? primitive_count : 0);
+    if (primitive_count <= 0) return;
+    int count = xgdi_user_vertex_count(type, primitive_count);
     uint64_t bytes = (uint64_t)count * r->fast_stride;
-    r->fast_one_prims = primitive_count > 0 && xgdi_small_vertices(bytes) ? primitive_count : 0;
+    if (!xgdi_small_vertices(bytes)) return;
+    r->fast_one_prims = primitive_count;
     r->fast_one_count = (uint32_t)count;
     r->fast_one_bytes = bytes;
 }

@@ -381,7 +381,8 @@ struct xvk_renderer {
     int fast_one_type;
     /* xvk_user_draw_fast's inline case draws this many primitives of the armed type (0: none),
        fast_one_count vertices of fast_one_bytes (within xgdi_small_vertices): remembered at
-       arming and by each draw of another count that fast_draw records (fast_one_remember) */
+       arming and by each user draw of another count whose bytes are within it that
+       user_draw_other records through fast_draw (fast_one_remember) */
     int fast_one_prims;
     uint32_t fast_one_count;
     uint64_t fast_one_bytes;
