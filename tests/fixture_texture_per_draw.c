@@ -30,21 +30,76 @@ static bool same(xgd_color a, xgd_color b)
     return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
 }
 
+static const xgd_color RUN_RED = { 255, 0, 0, 255 }, RUN_GREEN = { 0, 255, 0, 255 }, RUN_BLUE = { 0, 0, 255, 255 },
+                       RUN_BLACK = { 0, 0, 0, 255 };
+
+/* The run fixtures' scene: a W x H back buffer cleared to black, textures tex[i] of one
+   colour each (run_color(i): red, green, blue), an effect sampling slot 0 with point
+   clamping, no culling. */
+typedef struct run_scene {
+    xgd_device *dev;
+    xgd_texture *tex[3];
+    xgd_effect *fx;
+} run_scene;
+
+static xgd_color run_color(int i)
+{
+    return i == 0 ? RUN_RED : i == 1 ? RUN_GREEN : RUN_BLUE;
+}
+
+static void run_scene_destroy(run_scene *sc)
+{
+    xgd_effect_destroy(sc->fx);
+    for (int i = 0; i < 3; i++) xgd_texture_destroy(sc->tex[i]);
+    xgd_device_destroy(sc->dev);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* the scene, or the failure recorded and what was made destroyed */
+static bool run_scene_create(xgdt_ctx *t, run_scene *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
+    if (sc->dev != NULL) {
+        for (int i = 0; i < 3; i++) sc->tex[i] = xgdt_solid_texture(t, sc->dev, 4, 4, run_color(i));
+        if (sc->tex[0] && sc->tex[1] && sc->tex[2]) sc->fx = fx_texture_effect(t, sc->dev, sc->tex[0]);
+    }
+    if (sc->fx != NULL && xgd_set_rasterizer_state(sc->dev, fx_cull_none(t, sc->dev)) == XGD_OK &&
+        xgd_set_sampler_state(sc->dev, 0, xgd_sampler_state_preset(sc->dev, XGD_SAMPLER_PRESET_POINT_CLAMP)) ==
+            XGD_OK &&
+        xgd_clear_color(sc->dev, XGD_COLOR_BLACK) == XGD_OK)
+        return true;
+    xgdt_fail_at(t, __FILE__, __LINE__, "the run scene's setup failed (%s)", xgdt_last_message());
+    run_scene_destroy(sc);
+    return false;
+}
+
+/* Reads the back buffer back and checks pixel (c * CELL + x, y) of every cell c against
+   want[c]; `where` names the pixel in messages. */
+static void check_cells(xgdt_ctx *t, xgd_device *dev, int x, int y, const xgd_color *want, const char *where)
+{
+    uint8_t *img = NULL;
+    if (!xgdt_read_back_buffer(t, dev, W, H, &img)) {
+        xgdt_fail_at(t, __FILE__, __LINE__, "the back buffer could not be read back");
+        return;
+    }
+    for (int c = 0; c < CELLS; c++) {
+        xgd_color got = fx_get(img, W, c * CELL + x, y);
+        if (!same(got, want[c]))
+            xgdt_fail_at(t, __FILE__, __LINE__, "cell %d, %s, is (%d,%d,%d,%d), want (%d,%d,%d,%d)", c, where,
+                         got.r, got.g, got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
+    }
+    free(img);
+}
+
 XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
 {
-    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 },
-                    BLUE = { 0, 0, 255, 255 }, YELLOW = { 255, 255, 0, 255 },
-                    BLACK = { 0, 0, 0, 255 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
-    REQUIRE(dev);
-    xgd_texture *tex[3] = { xgdt_solid_texture(t, dev, 4, 4, RED), xgdt_solid_texture(t, dev, 4, 4, GREEN),
-                            xgdt_solid_texture(t, dev, 4, 4, BLUE) };
-    REQUIRE(tex[0] && tex[1] && tex[2]);
-    xgd_effect *fx = fx_texture_effect(t, dev, tex[0]);
-    REQUIRE(fx);
-    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
-    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
-    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    const xgd_color YELLOW = { 255, 255, 0, 255 };
+    run_scene sc;
+    if (!run_scene_create(t, &sc)) return;
+    xgd_device *dev = sc.dev;
+    xgd_texture *const *tex = sc.tex;
+    xgd_effect *fx = sc.fx;
     xgd_color want[CELLS];
     int cell = 0;
     /* a plain run: each texture after another, then the first again */
@@ -52,14 +107,14 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
     for (int i = 0; i < 4; i++, cell++) {
         REQUIRE_OK(xgd_set_texture(dev, 0, tex[order[i]]));
         CHECK_OK(cell_quad(dev, cell));
-        want[cell] = order[i] == 0 ? RED : order[i] == 1 ? GREEN : BLUE;
+        want[cell] = order[i] == 0 ? RUN_RED : order[i] == 1 ? RUN_GREEN : RUN_BLUE;
     }
     /* a readback in the middle of the run, then the run goes on */
     uint8_t px[4];
     REQUIRE_OK(xgd_get_back_buffer_data(dev, &(xgd_rect){ 0, 0, 1, 1 }, px, sizeof px));
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[1]));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = GREEN;
+    want[cell++] = RUN_GREEN;
     /* new contents of a texture drawn with before, then drawn with again */
     uint8_t yellow[4 * 4 * 4];
     for (int i = 0; i < 16; i++) memcpy(yellow + i * 4, &YELLOW, 4);
@@ -70,18 +125,18 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
     /* an empty slot samples (0,0,0,1); then a texture again */
     REQUIRE_OK(xgd_set_texture(dev, 0, NULL));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = BLACK;
+    want[cell++] = RUN_BLACK;
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[0]));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = RED;
+    want[cell++] = RUN_RED;
     /* another sampler state, then texture changes alone again */
     REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_LINEAR_CLAMP)));
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[1]));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = GREEN;
+    want[cell++] = RUN_GREEN;
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[0]));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = RED;
+    want[cell++] = RUN_RED;
     /* the effect applied again (the same program), then a texture change */
     REQUIRE_OK(xgd_effect_apply(fx));
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[2]));
@@ -89,25 +144,14 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
     want[cell++] = YELLOW;
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[1]));
     CHECK_OK(cell_quad(dev, cell));
-    want[cell++] = GREEN;
-    REQUIRE(cell == CELLS);
-
-    uint8_t *img = NULL;
-    REQUIRE(xgdt_read_back_buffer(t, dev, W, H, &img));
-    for (int c = 0; c < CELLS; c++) {
-        xgd_color got = fx_get(img, W, c * CELL + CELL / 2, H / 2);
-        if (!same(got, want[c]))
-            xgdt_fail_at(t, __FILE__, __LINE__, "cell %d is (%d,%d,%d,%d), want (%d,%d,%d,%d)", c,
-                         got.r, got.g, got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
-    }
-    free(img);
+    want[cell++] = RUN_GREEN;
+    CHECK(cell == CELLS);
+    check_cells(t, dev, CELL / 2, H / 2, want, "centre");
     xgd_statistics s;
     memset(&s, 0, sizeof s);
     xgd_device_get_statistics(dev, &s);
     CHECK(s.draw_calls >= (uint64_t)CELLS);
-    xgd_effect_destroy(fx);
-    for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
-    xgd_device_destroy(dev);
+    run_scene_destroy(&sc);
 }
 
 /* vertex_offset skips that many vertices of the caller's array (XNA's DrawUserPrimitives
@@ -118,21 +162,13 @@ XGD_FIXTURE(TexturePerDraw_EveryInterruptionSeen)
  * interleaved. Every cell must show its own texture, the gaps the clear colour. */
 XGD_FIXTURE(TexturePerDraw_VertexOffsets)
 {
-    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 },
-                    BLACK = { 0, 0, 0, 255 };
     enum { N = CELLS / 2 }; /* cells 0, 2, 4, ... from the array; odd cells stay clear */
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
-    REQUIRE(dev);
-    xgd_texture *tex[3] = { xgdt_solid_texture(t, dev, 4, 4, RED), xgdt_solid_texture(t, dev, 4, 4, GREEN),
-                            xgdt_solid_texture(t, dev, 4, 4, BLUE) };
-    REQUIRE(tex[0] && tex[1] && tex[2]);
-    xgd_effect *fx = fx_texture_effect(t, dev, tex[0]);
-    REQUIRE(fx);
-    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
-    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
-    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    run_scene sc;
+    if (!run_scene_create(t, &sc)) return;
+    xgd_device *dev = sc.dev;
+    xgd_texture *const *tex = sc.tex;
     xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
-    REQUIRE(decl);
+    CHECK(decl != NULL);
     xgd_vertex_position_color_texture v[3 + 6 * N];
     memset(v, 0, sizeof v);
     /* the vertices no draw may use: a white triangle over everything */
@@ -156,18 +192,18 @@ XGD_FIXTURE(TexturePerDraw_VertexOffsets)
         }
     }
     xgd_color want[CELLS];
-    for (int c = 0; c < CELLS; c++) want[c] = BLACK;
+    for (int c = 0; c < CELLS; c++) want[c] = RUN_BLACK;
     /* a first draw from offset 0 of another array makes the declaration the remembered one */
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[2]));
     CHECK_OK(cell_quad(dev, 1));
-    want[1] = BLUE;
+    want[1] = RUN_BLUE;
     REQUIRE_OK(xgd_set_texture(dev, 0, tex[0]));
     CHECK_OK(cell_quad(dev, 3));
-    want[3] = RED;
+    want[3] = RUN_RED;
     for (int q = 0; q < N; q++) {
         REQUIRE_OK(xgd_set_texture(dev, 0, tex[q % 3]));
         CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 3 + 6 * q, 2, decl));
-        want[2 * q] = q % 3 == 0 ? RED : q % 3 == 1 ? GREEN : BLUE;
+        want[2 * q] = run_color(q % 3);
         if (q == 1) {
             /* refused, drawing nothing: the poison triangle would cover every cell */
             CHECK_RESULT(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, -1, 1, decl),
@@ -177,7 +213,7 @@ XGD_FIXTURE(TexturePerDraw_VertexOffsets)
             /* offset 0 again, between offsets */
             REQUIRE_OK(xgd_set_texture(dev, 0, tex[1]));
             CHECK_OK(cell_quad(dev, 5));
-            want[5] = GREEN;
+            want[5] = RUN_GREEN;
         }
         if (q == 3) {
             /* the same vertices through another declaration of the same layout (not the
@@ -190,22 +226,12 @@ XGD_FIXTURE(TexturePerDraw_VertexOffsets)
             REQUIRE_OK(xgd_vertex_declaration_create(dev, el, 3, (int)sizeof v[0], &other));
             REQUIRE_OK(xgd_set_texture(dev, 0, tex[2]));
             CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_LIST, v, 3 + 6 * q, 2, other));
-            want[2 * q] = BLUE; /* drawn over q's own */
+            want[2 * q] = RUN_BLUE; /* drawn over q's own */
             xgd_vertex_declaration_destroy(other);
         }
     }
-    uint8_t *img = NULL;
-    REQUIRE(xgdt_read_back_buffer(t, dev, W, H, &img));
-    for (int c = 0; c < CELLS; c++) {
-        xgd_color got = fx_get(img, W, c * CELL + CELL / 2, H / 2);
-        if (!same(got, want[c]))
-            xgdt_fail_at(t, __FILE__, __LINE__, "cell %d is (%d,%d,%d,%d), want (%d,%d,%d,%d)", c,
-                         got.r, got.g, got.b, got.a, want[c].r, want[c].g, want[c].b, want[c].a);
-    }
-    free(img);
-    xgd_effect_destroy(fx);
-    for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
-    xgd_device_destroy(dev);
+    check_cells(t, dev, CELL / 2, H / 2, want, "centre");
+    run_scene_destroy(&sc);
 }
 
 /* A run of draws that change only the slot-0 texture may change their primitive count from
@@ -214,27 +240,19 @@ XGD_FIXTURE(TexturePerDraw_VertexOffsets)
  * strips over whole cells, and single triangles that cover only a cell's upper-left half. */
 XGD_FIXTURE(TexturePerDraw_PrimitiveCountsVary)
 {
-    const xgd_color RED = { 255, 0, 0, 255 }, GREEN = { 0, 255, 0, 255 }, BLUE = { 0, 0, 255, 255 },
-                    BLACK = { 0, 0, 0, 255 };
-    xgd_device *dev = fx_device(t, W, H, XGD_DEPTH_FORMAT_NONE, 0);
-    REQUIRE(dev);
-    xgd_texture *tex[3] = { xgdt_solid_texture(t, dev, 4, 4, RED), xgdt_solid_texture(t, dev, 4, 4, GREEN),
-                            xgdt_solid_texture(t, dev, 4, 4, BLUE) };
-    REQUIRE(tex[0] && tex[1] && tex[2]);
-    xgd_effect *fx = fx_texture_effect(t, dev, tex[0]);
-    REQUIRE(fx);
-    REQUIRE_OK(xgd_set_rasterizer_state(dev, fx_cull_none(t, dev)));
-    REQUIRE_OK(xgd_set_sampler_state(dev, 0, xgd_sampler_state_preset(dev, XGD_SAMPLER_PRESET_POINT_CLAMP)));
-    REQUIRE_OK(xgd_clear_color(dev, XGD_COLOR_BLACK));
+    run_scene sc;
+    if (!run_scene_create(t, &sc)) return;
+    xgd_device *dev = sc.dev;
+    xgd_texture *const *tex = sc.tex;
     xgd_vertex_declaration *decl = xgd_vertex_declaration_stock(dev, XGD_VERTEX_POSITION_COLOR_TEXTURE);
-    REQUIRE(decl);
+    CHECK(decl != NULL);
     /* draw k: texture, first cell, primitives (a strip over m cells has 2m; 1 is the first
        triangle of a cell: its upper-left half) */
     static const struct { int tex, cell, prims; } draws[] = {
         { 0, 0, 2 }, { 1, 1, 2 }, { 2, 2, 4 }, { 0, 4, 1 }, { 1, 5, 6 }, { 2, 8, 2 }, { 0, 9, 1 }, { 1, 10, 2 },
     };
     xgd_color full[CELLS], half[CELLS]; /* want: a cell's centre, its upper-left pixel */
-    for (int c = 0; c < CELLS; c++) full[c] = half[c] = BLACK;
+    for (int c = 0; c < CELLS; c++) full[c] = half[c] = RUN_BLACK;
     for (size_t k = 0; k < sizeof draws / sizeof draws[0]; k++) {
         int m = (draws[k].prims + 1) / 2; /* cells the strip's vertices span */
         xgd_vertex_position_color_texture v[2 * (CELLS + 1)];
@@ -251,29 +269,17 @@ XGD_FIXTURE(TexturePerDraw_PrimitiveCountsVary)
         }
         REQUIRE_OK(xgd_set_texture(dev, 0, tex[draws[k].tex]));
         CHECK_OK(xgd_draw_user_primitives(dev, XGD_PRIMITIVE_TRIANGLE_STRIP, v, 0, draws[k].prims, decl));
-        xgd_color c = draws[k].tex == 0 ? RED : draws[k].tex == 1 ? GREEN : BLUE;
+        xgd_color c = run_color(draws[k].tex);
         for (int j = 0; j < m; j++) {
             half[draws[k].cell + j] = c;
             if (draws[k].prims >= 2 * (j + 1)) full[draws[k].cell + j] = c;
         }
     }
-    uint8_t *img = NULL;
-    REQUIRE(xgdt_read_back_buffer(t, dev, W, H, &img));
-    for (int c = 0; c < CELLS; c++) {
-        /* the centre's pixel is in a cell's lower-right half (x + y past the diagonal), the
-           first pixel in its upper-left one */
-        xgd_color got = fx_get(img, W, c * CELL + CELL - 1, H - 1), first = fx_get(img, W, c * CELL, 0);
-        if (!same(got, full[c]) || !same(first, half[c]))
-            xgdt_fail_at(t, __FILE__, __LINE__,
-                         "cell %d: lower-right (%d,%d,%d,%d), want (%d,%d,%d,%d); upper-left (%d,%d,%d,%d), "
-                         "want (%d,%d,%d,%d)", c, got.r, got.g, got.b, got.a, full[c].r, full[c].g, full[c].b,
-                         full[c].a, first.r, first.g, first.b, first.a, half[c].r, half[c].g, half[c].b,
-                         half[c].a);
-    }
-    free(img);
-    xgd_effect_destroy(fx);
-    for (int i = 0; i < 3; i++) xgd_texture_destroy(tex[i]);
-    xgd_device_destroy(dev);
+    /* a cell's last pixel is in its lower-right half (x + y past the diagonal), its first in
+       its upper-left one */
+    check_cells(t, dev, CELL - 1, H - 1, full, "lower-right");
+    check_cells(t, dev, 0, 0, half, "upper-left");
+    run_scene_destroy(&sc);
 }
 
 /* The slot checks of a draw that changed only texture slots are remembered per texture, slot

@@ -591,6 +591,17 @@ static inline bool user_draw_state_clean(const xgdi_draw_state *s)
     return (v & mask) == 0;
 }
 
+/* The arguments of xgd_draw_user_primitives' common case but the vertex offset: the
+   remembered declaration, a type and a primitive count in range (1..max_primitive_count, at
+   least 1, in one compare), vertices given. */
+static inline bool user_draw_args_pass(const xgd_device *device, xgd_primitive_type type,
+                                       const void *vertices, int primitive_count,
+                                       const xgd_vertex_declaration *decl)
+{
+    return device != NULL && decl == device->user_decl_handle && (unsigned)type < XGD_PRIMITIVE_COUNT &&
+           (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count && vertices != NULL;
+}
+
 xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
                                     const void *vertices, int vertex_offset, int primitive_count,
                                     xgd_vertex_declaration *decl)
@@ -604,10 +615,11 @@ xgd_result xgd_draw_user_primitives(xgd_device *device, xgd_primitive_type type,
        (A device that is destroyed, lost, without a program or with stale native targets has
        no user_decl_handle: xgdi_forget_user_draw, which leaves one that no argument equals,
        NULL included; nor has a draw state with another layout.) */
+    /* (user_draw_args_pass written out, with the state's test second: in this order gcc
+       makes every test a compare and a branch, two instructions fewer than the helper's) */
     if (XGDI_LIKELY(device != NULL && decl == device->user_decl_handle &&
                     user_draw_state_clean(&device->draw_state) &&
                     (unsigned)type < XGD_PRIMITIVE_COUNT &&
-                    /* 1..max_primitive_count (at least 1) in one compare */
                     (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
                     vertices != NULL && vertex_offset == 0)) {
         /* counted as accepted first, so that the renderer finishes the call (a tail call);
@@ -626,11 +638,9 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
                                                const void *vertices, int vertex_offset,
                                                int primitive_count, xgd_vertex_declaration *decl)
 {
-    if (device != NULL && decl == device->user_decl_handle &&
-        (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
-        device->draw_state.slots_changed != 0 && (unsigned)type < XGD_PRIMITIVE_COUNT &&
-        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count &&
-        vertices != NULL && vertex_offset >= 0) {
+    const bool args_pass = user_draw_args_pass(device, type, vertices, primitive_count, decl);
+    if (args_pass && vertex_offset >= 0 && (device->draw_state.dirty & ~(uint32_t)XGDI_DIRTY_TEXTURES) == 0 &&
+        device->draw_state.slots_changed != 0) {
         /* the common case but for changed slots that xgd_set_texture could not make ready:
            check_changed_slots checks and refreshes them exactly as the steps below would
            (after the arguments, which pass), then the common case */
@@ -639,9 +649,7 @@ static xgd_result draw_user_primitives_checked(xgd_device *device, xgd_primitive
         device->draw_state.slots_changed = 0;
         return xgd_draw_user_primitives(device, type, vertices, vertex_offset, primitive_count, decl);
     }
-    if (vertex_offset > 0 && vertices != NULL && device != NULL && decl == device->user_decl_handle &&
-        (unsigned)type < XGD_PRIMITIVE_COUNT &&
-        (unsigned)primitive_count - 1u < (unsigned)device->max_primitive_count)
+    if (args_pass && vertex_offset > 0)
         /* the common case from an offset (a program drawing pieces of one array), which
            xgd_draw_user_primitives takes from offset 0 only (it then computes no address):
            the same from the offset's vertex (a pointer past the array's end is the caller's

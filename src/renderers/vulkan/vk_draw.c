@@ -1134,11 +1134,13 @@ static inline void fast_finish(xvk_renderer *r, const void *vertices, int count,
     uint32_t first = r->fast_next_first;
     g->head = head + bytes;
     r->fast_next_first = first + (uint32_t)count;
-    if (!inline_one) r->fast_count = (uint32_t)count;
-    if (inline_one)
-        xgdi_copy_small_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
-    else
-        xgdi_copy_vertices((uint8_t *)(uintptr_t)(head + r->fast_map), vertices, bytes);
+    uint8_t *dst = (uint8_t *)(uintptr_t)(head + r->fast_map);
+    if (inline_one) {
+        xgdi_copy_small_vertices(dst, vertices, bytes);
+    } else {
+        r->fast_count = (uint32_t)count;
+        xgdi_copy_vertices(dst, vertices, bytes);
+    }
 
     VkCommandBuffer cmd = r->fast_cmd;
     if (one) {
@@ -1189,8 +1191,9 @@ static bool fast_draw(xvk_renderer *r, const xgdi_draw_state *st, xgd_primitive_
     return true;
 }
 
-/* xvk_user_draw_fast's other cases: fast_draw (then its primitive count is the inline case's,
-   for the draws after it), or core's general path when that declines */
+/* xvk_user_draw_fast's other cases: fast_draw (then its primitive count becomes the inline
+   case's for the draws after it, when its vertices are few enough: fast_one_remember), or
+   core's general path when that declines */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
